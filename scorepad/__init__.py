@@ -1,0 +1,1 @@
+"""scorepad: a score pad and rules referee for Hand and Foot."""

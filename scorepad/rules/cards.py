@@ -1,0 +1,228 @@
+"""Cards and counts of cards.
+
+Hand and Foot is played with several decks shuffled together, so what matters is never
+which card but how many of each kind. :class:`Card` names the fifteen kinds; :class:`Cards`
+is an immutable count of each, read from either the canonical object form
+(``{"K": 2, "JK": 1}``) or the short card-string form (``"K K 2 JK"``).
+"""
+
+from __future__ import annotations
+
+import re
+from enum import Enum
+from typing import Iterable, Iterator, Mapping
+
+from .errors import ReadError
+
+
+class Card(str, Enum):
+    """A kind of card. Suits do not matter except for threes, which are red or black."""
+
+    ACE = "A"
+    KING = "K"
+    QUEEN = "Q"
+    JACK = "J"
+    TEN = "10"
+    NINE = "9"
+    EIGHT = "8"
+    SEVEN = "7"
+    SIX = "6"
+    FIVE = "5"
+    FOUR = "4"
+    TWO = "2"
+    JOKER = "JK"
+    BLACK_THREE = "3B"
+    RED_THREE = "3R"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def is_natural(self) -> bool:
+        """Four up to ace: the cards melds are built from."""
+        return self in NATURALS
+
+    @property
+    def is_wild(self) -> bool:
+        """2s and jokers."""
+        return self is Card.TWO or self is Card.JOKER
+
+    @property
+    def noun(self) -> str:
+        """The card's name in a sentence, plural: ``Card.KING.noun == 'kings'``."""
+        return _NOUNS[self]
+
+
+NATURALS: tuple[Card, ...] = tuple(Card)[:11]
+WILDS: tuple[Card, ...] = (Card.TWO, Card.JOKER)
+CARDS: tuple[Card, ...] = tuple(Card)
+_INDEX = {card: i for i, card in enumerate(CARDS)}
+
+_NOUNS = {
+    Card.ACE: "aces", Card.KING: "kings", Card.QUEEN: "queens", Card.JACK: "jacks",
+    Card.TEN: "10s", Card.NINE: "9s", Card.EIGHT: "8s", Card.SEVEN: "7s", Card.SIX: "6s",
+    Card.FIVE: "5s", Card.FOUR: "4s", Card.TWO: "2s", Card.JOKER: "jokers",
+    Card.BLACK_THREE: "black threes", Card.RED_THREE: "red threes",
+}
+
+# Spellings accepted in the card-string form, besides each card's own code.
+_ALIASES = {"T": Card.TEN, "JOKER": Card.JOKER, "JO": Card.JOKER, "W": Card.JOKER}
+_TOKEN = re.compile(r"^([0-9]{1,2}[BR]?|[A-Z]+)(?:[X*×](\d{1,4}))?$")
+
+
+def parse_card(text: str, field: str = "") -> Card:
+    """The card a code names; case does not matter.
+
+    >>> parse_card("k"), parse_card("3r"), parse_card("joker")
+    (<Card.KING: 'K'>, <Card.RED_THREE: '3R'>, <Card.JOKER: 'JK'>)
+    >>> parse_card("3")
+    Traceback (most recent call last):
+    ...
+    scorepad.rules.errors.ReadError: a three is red (3R) or black (3B)
+    """
+    code = text.strip().upper()
+    try:
+        return Card(code)
+    except ValueError:
+        pass
+    if code in _ALIASES:
+        return _ALIASES[code]
+    if code == "3":
+        raise ReadError(field, "a three is red (3R) or black (3B)")
+    raise ReadError(field, f"{text!r} is not a card; cards are {' '.join(c.value for c in CARDS)}")
+
+
+class Cards:
+    """An immutable count of cards by kind.
+
+    >>> hand = Cards.parse("K K 2 JK 3B")
+    >>> hand[Card.KING], hand.total
+    (2, 5)
+    >>> hand.to_json()
+    {'K': 2, '2': 1, 'JK': 1, '3B': 1}
+    >>> Cards.from_json({"K": 2, "2": 1}) == Cards.parse("Kx2 2")
+    True
+    """
+
+    __slots__ = ("_counts",)
+
+    def __init__(self, counts: Mapping[Card, int] | None = None) -> None:
+        values = [0] * len(CARDS)
+        for card, count in (counts or {}).items():
+            values[_INDEX[card]] += count
+        self._counts = tuple(values)
+
+    @classmethod
+    def _of(cls, counts: tuple[int, ...]) -> "Cards":
+        new = object.__new__(cls)
+        new._counts = counts
+        return new
+
+    @classmethod
+    def parse(cls, text: str, field: str = "") -> "Cards":
+        """Read the card-string form: codes split by spaces or commas.
+
+        A token may carry a count after it, as ``Kx3`` or ``K*3``. ``T`` stands for 10.
+
+        >>> Cards.parse("10 10 t 4x2, 3B").to_json()
+        {'10': 3, '4': 2, '3B': 1}
+        >>> Cards.parse("").total
+        0
+        """
+        values = [0] * len(CARDS)
+        for token in re.split(r"[\s,]+", text.strip()):
+            if not token:
+                continue
+            match = _TOKEN.match(token.upper())
+            if match is None:
+                raise ReadError(field, f"{token!r} is not a card; cards are "
+                                f"{' '.join(c.value for c in CARDS)}")
+            code, count = match.groups()
+            values[_INDEX[parse_card(code, field)]] += int(count or 1)
+        return cls._of(tuple(values))
+
+    @classmethod
+    def from_json(cls, data: object, field: str = "") -> "Cards":
+        """Read the object form ``{"K": 2}``, the card-string form, or ``None`` (no cards).
+
+        Counts must be whole numbers; a negative count is read (the referee reports it).
+        """
+        if data is None:
+            return EMPTY
+        if isinstance(data, str):
+            return cls.parse(data, field)
+        if not isinstance(data, Mapping):
+            raise ReadError(field, "must be an object of counts by card, such as "
+                            '{"K": 2, "JK": 1}, or a card string such as "K K JK"')
+        values = [0] * len(CARDS)
+        for key, count in data.items():
+            where = f"{field}.{key}" if field else str(key)
+            if not isinstance(key, str):
+                raise ReadError(where, "a card code must be text")
+            card = parse_card(key, where)
+            values[_INDEX[card]] += read_count(count, where)
+        return cls._of(tuple(values))
+
+    def to_json(self) -> dict[str, int]:
+        """The canonical object form, leaving out the cards not held."""
+        return {card.value: n for card, n in zip(CARDS, self._counts) if n}
+
+    def __str__(self) -> str:
+        """The card-string form: ``K K 2``."""
+        return " ".join(card.value for card, n in zip(CARDS, self._counts) for _ in range(n))
+
+    def __getitem__(self, card: Card) -> int:
+        return self._counts[_INDEX[card]]
+
+    def items(self) -> Iterator[tuple[Card, int]]:
+        """(card, count) for each kind held, in rank order."""
+        return ((card, n) for card, n in zip(CARDS, self._counts) if n)
+
+    def counts(self) -> tuple[int, ...]:
+        """Every count, in the order of :data:`CARDS`."""
+        return self._counts
+
+    @property
+    def total(self) -> int:
+        return sum(self._counts)
+
+    def __add__(self, other: "Cards") -> "Cards":
+        return Cards._of(tuple(a + b for a, b in zip(self._counts, other._counts)))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Cards) and self._counts == other._counts
+
+    def __hash__(self) -> int:
+        return hash(self._counts)
+
+    def __bool__(self) -> bool:
+        return any(self._counts)
+
+    def __repr__(self) -> str:
+        return f"Cards({str(self)!r})"
+
+
+EMPTY = Cards()
+
+
+def read_count(value: object, field: str) -> int:
+    """A count from JSON: a whole number (``True`` and ``2.0`` are refused).
+
+    >>> read_count(3, "naturals")
+    3
+    >>> read_count("3", "naturals")
+    Traceback (most recent call last):
+    ...
+    scorepad.rules.errors.ReadError: naturals: must be a whole number, not '3'
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ReadError(field, f"must be a whole number, not {value!r}")
+    return value
+
+
+def sum_cards(groups: Iterable[Cards]) -> Cards:
+    """All the cards of several groups together."""
+    total = EMPTY
+    for group in groups:
+        total = total + group
+    return total

@@ -1,0 +1,339 @@
+"""One recorded deal, as data: each side's melds and red threes, each player's cards left.
+
+:meth:`Deal.from_json` reads the canonical JSON form (see README) and raises
+:class:`~scorepad.rules.errors.ReadError` only for input it cannot read; anything that can
+be read but breaks a rule (a negative count, a meld of threes) is left for
+:func:`~scorepad.rules.validate.validate` to report.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Mapping
+
+from .cards import EMPTY, Card, Cards, parse_card, read_count
+from .errors import ReadError
+from .sheet import RuleSheet, load_sheet
+
+
+class Rank(str, Enum):
+    """What a meld is a meld of: a natural rank, wild cards only, or threes (never legal)."""
+
+    ACE = "A"
+    KING = "K"
+    QUEEN = "Q"
+    JACK = "J"
+    TEN = "10"
+    NINE = "9"
+    EIGHT = "8"
+    SEVEN = "7"
+    SIX = "6"
+    FIVE = "5"
+    FOUR = "4"
+    THREE = "3"
+    WILD = "wild"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def card(self) -> Card:
+        """The card of this rank; a meld of threes counts as black threes."""
+        return _RANK_CARD[self]
+
+    @property
+    def noun(self) -> str:
+        return "wild cards" if self is Rank.WILD else "threes" if self is Rank.THREE else self.card.noun
+
+
+_RANK_CARD = {rank: Card(rank.value) for rank in Rank if rank.value not in ("3", "wild")}
+_RANK_CARD[Rank.THREE] = Card.BLACK_THREE
+_RANK_CARD[Rank.WILD] = Card.JOKER  # never used for points: a wild meld holds no naturals
+
+
+def parse_rank(value: Any, field: str) -> Rank:
+    """A meld's rank from its JSON form.
+
+    >>> parse_rank("k", "rank"), parse_rank("Wild", "rank"), parse_rank("3R", "rank")
+    (<Rank.KING: 'K'>, <Rank.WILD: 'wild'>, <Rank.THREE: '3'>)
+    """
+    if not isinstance(value, str):
+        raise ReadError(field, "must be a rank: A K Q J 10 9 8 7 6 5 4, or wild")
+    text = value.strip().upper()
+    if text in ("3", "3R", "3B"):
+        return Rank.THREE
+    if text in ("WILD", "2", "JK"):
+        return Rank.WILD
+    if text == "T":
+        return Rank.TEN
+    try:
+        return Rank(text)
+    except ValueError:
+        raise ReadError(field, f"{value!r} is not a rank: A K Q J 10 9 8 7 6 5 4, or wild") from None
+
+
+class BookKind(str, Enum):
+    CLEAN = "clean"
+    DIRTY = "dirty"
+    WILD = "wild"
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A meld on the table: its rank and how many naturals, 2s and jokers it holds.
+
+    >>> Meld.from_json("Q Q Q Q Q 2 2")
+    Meld(rank=<Rank.QUEEN: 'Q'>, naturals=5, twos=2, jokers=0)
+    >>> Meld.from_json({"rank": "wild", "twos": 4, "jokers": 3}).size
+    7
+    """
+
+    rank: Rank
+    naturals: int = 0
+    twos: int = 0
+    jokers: int = 0
+
+    @property
+    def wilds(self) -> int:
+        return self.twos + self.jokers
+
+    @property
+    def size(self) -> int:
+        return self.naturals + self.twos + self.jokers
+
+    def book_kind(self, sheet: RuleSheet) -> BookKind | None:
+        """Clean, dirty or wild once the meld has reached the sheet's book size, else None."""
+        if self.naturals + self.twos + self.jokers < sheet.book_size:
+            return None
+        if self.rank is Rank.WILD:
+            return BookKind.WILD
+        return BookKind.DIRTY if self.twos or self.jokers else BookKind.CLEAN
+
+    def cards(self) -> Cards:
+        """The meld's cards as counts (a meld of threes counted as black threes)."""
+        counts = {Card.TWO: self.twos, Card.JOKER: self.jokers}
+        if self.rank is not Rank.WILD:
+            counts[self.rank.card] = self.naturals
+        return Cards(counts)
+
+    def plus(self, added: "Meld") -> "Meld":
+        """This meld with more cards added to it."""
+        return Meld(self.rank, self.naturals + added.naturals, self.twos + added.twos,
+                    self.jokers + added.jokers)
+
+    @classmethod
+    def from_cards(cls, cards: Cards, field: str = "", rank: Rank | None = None) -> "Meld":
+        """The meld these cards make; its rank is the rank of its naturals (or wild)."""
+        ranks = {card for card, _ in cards.items() if not card.is_wild}
+        if len(ranks) > 1:
+            threes = {Card.RED_THREE, Card.BLACK_THREE}
+            if ranks <= threes:
+                ranks = {Card.BLACK_THREE}
+            else:
+                raise ReadError(field, "a meld holds natural cards of one rank only, besides 2s and jokers")
+        found = None
+        if ranks:
+            (card,) = ranks
+            found = Rank.THREE if card in (Card.RED_THREE, Card.BLACK_THREE) else Rank(card.value)
+        if rank is not None and found is not None and found is not rank:
+            raise ReadError(field, f"the cards are {found.noun}, but the rank says {rank.noun}")
+        rank = rank or found or Rank.WILD
+        naturals = sum(n for card, n in cards.items() if not card.is_wild)
+        return cls(rank, naturals, cards[Card.TWO], cards[Card.JOKER])
+
+    @classmethod
+    def from_json(cls, data: Any, field: str = "") -> "Meld":
+        """A meld from ``{"rank", "naturals", "twos", "jokers"}``, ``{"rank", "cards"}`` or a card string."""
+        if isinstance(data, str):
+            return cls.from_cards(Cards.parse(data, field), field)
+        if not isinstance(data, Mapping):
+            raise ReadError(field, 'must be an object such as {"rank": "K", "naturals": 5, "twos": 1} '
+                            'or a card string such as "K K K K K 2"')
+        _only(data, ("rank", "naturals", "twos", "jokers", "cards"), field)
+        rank = parse_rank(data["rank"], _at(field, "rank")) if "rank" in data else None
+        if "cards" in data:
+            if set(data) & {"naturals", "twos", "jokers"}:
+                raise ReadError(_at(field, "cards"), "give the cards, or the counts, not both")
+            return cls.from_cards(Cards.from_json(data["cards"], _at(field, "cards")), _at(field, "cards"), rank)
+        if rank is None:
+            raise ReadError(_at(field, "rank"), "is missing")
+        counts = [read_count(data.get(key, 0), _at(field, key)) for key in ("naturals", "twos", "jokers")]
+        return cls(rank, *counts)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"rank": self.rank.value}
+        for key in ("naturals", "twos", "jokers"):
+            if getattr(self, key):
+                out[key] = getattr(self, key)
+        return out
+
+    def __str__(self) -> str:
+        parts = [f"{self.naturals} {self.rank.noun}" if self.rank is not Rank.WILD or self.naturals else ""]
+        parts += [f"{n} {name}" for n, name in ((self.twos, "2s" if self.twos != 1 else "2"),
+                                                (self.jokers, "jokers" if self.jokers != 1 else "joker")) if n]
+        return ", ".join(p for p in parts if p) or f"an empty meld of {self.rank.noun}"
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A player when the deal ends: the cards still in hand and, if never picked up, the foot."""
+
+    name: str
+    foot_picked_up: bool
+    cards_left: Cards = EMPTY
+    foot: Cards = EMPTY
+    cut_bonus: bool = False
+
+    @classmethod
+    def from_json(cls, data: Any, field: str = "") -> "Player":
+        if not isinstance(data, Mapping):
+            raise ReadError(field, 'must be an object such as {"name": "Ann", "foot_picked_up": true, "cards_left": {}}')
+        _only(data, ("name", "foot_picked_up", "cards_left", "foot", "cut_bonus"), field)
+        name = _name(data.get("name"), _at(field, "name"))
+        if "foot_picked_up" not in data:
+            raise ReadError(_at(field, "foot_picked_up"), "is missing: say true or false")
+        picked = data["foot_picked_up"]
+        cut = data.get("cut_bonus", False)
+        for key, value in (("foot_picked_up", picked), ("cut_bonus", cut)):
+            if not isinstance(value, bool):
+                raise ReadError(_at(field, key), f"must be true or false, not {value!r}")
+        return cls(name, picked, Cards.from_json(data.get("cards_left"), _at(field, "cards_left")),
+                   Cards.from_json(data.get("foot"), _at(field, "foot")), cut)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "foot_picked_up": self.foot_picked_up,
+                               "cards_left": self.cards_left.to_json()}
+        if self.foot:
+            out["foot"] = self.foot.to_json()
+        if self.cut_bonus:
+            out["cut_bonus"] = True
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """A side: one player, or partners who share melds, books and score."""
+
+    name: str
+    melds: tuple[Meld, ...]
+    players: tuple[Player, ...]
+    red_threes: int = 0
+
+    @classmethod
+    def from_json(cls, data: Any, field: str = "") -> "Side":
+        if not isinstance(data, Mapping):
+            raise ReadError(field, 'must be an object such as {"name": "North-South", "melds": [], "players": []}')
+        _only(data, ("name", "melds", "red_threes", "players"), field)
+        melds = [Meld.from_json(m, f"{_at(field, 'melds')}[{i}]")
+                 for i, m in enumerate(_list(data.get("melds", []), _at(field, "melds")))]
+        players = [Player.from_json(p, f"{_at(field, 'players')}[{i}]")
+                   for i, p in enumerate(_list(data.get("players", []), _at(field, "players")))]
+        return cls(_name(data.get("name"), _at(field, "name")), tuple(melds), tuple(players),
+                   read_count(data.get("red_threes", 0), _at(field, "red_threes")))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "melds": [m.to_json() for m in self.melds],
+                "red_threes": self.red_threes, "players": [p.to_json() for p in self.players]}
+
+
+class Ending(str, Enum):
+    WENT_OUT = "went_out"
+    STOCK_OUT = "stock_out"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """One deal as recorded when play stopped, under one rule sheet."""
+
+    sheet: RuleSheet
+    number: int
+    ending: Ending
+    sides: tuple[Side, ...]
+    went_out: str | None = None
+
+    @classmethod
+    def from_json(cls, data: Any, sheet: RuleSheet | None = None, number: int | None = None) -> "Deal":
+        """Read a deal. ``sheet`` is the game's sheet for a deal that carries none;
+        ``number`` is the deal's place in a game when it gives no ``deal`` of its own.
+
+        >>> deal = Deal.from_json({"sheet": "common", "deal": 1, "ending": "stock_out", "sides": [
+        ...     {"name": "Ann", "players": [{"name": "Ann", "foot_picked_up": True}]}]})
+        >>> deal.sheet.preset, deal.number, deal.ending
+        ('common', 1, <Ending.STOCK_OUT: 'stock_out'>)
+        """
+        if not isinstance(data, Mapping):
+            raise ReadError("", "a deal must be a JSON object")
+        _only(data, ("sheet", "deal", "ending", "went_out", "sides"), "")
+        if "sheet" in data:
+            if sheet is not None:
+                raise ReadError("sheet", "a deal in a game is played under the game's sheet; leave 'sheet' out")
+            sheet = load_sheet(data["sheet"], "sheet")
+        elif sheet is None:
+            raise ReadError("sheet", "is missing: give a preset id such as 'pagat', or a sheet object")
+        if "deal" in data:
+            number = read_count(data["deal"], "deal")
+        elif number is None:
+            raise ReadError("deal", "is missing: the deal's number, 1 for the first")
+        ending_text = data.get("ending")
+        try:
+            ending = Ending(ending_text)
+        except ValueError:
+            raise ReadError("ending", f"must be 'went_out' or 'stock_out', not {ending_text!r}") from None
+        went_out = data.get("went_out")
+        if went_out is not None and not isinstance(went_out, str):
+            raise ReadError("went_out", "must be the name of the player who went out")
+        sides = tuple(Side.from_json(s, f"sides[{i}]") for i, s in enumerate(_list(data.get("sides"), "sides")))
+        return cls(sheet, number, ending, sides, went_out)
+
+    def to_json(self, with_sheet: bool = True) -> dict[str, Any]:
+        """The canonical JSON form; without the sheet for a deal stored in a game."""
+        out: dict[str, Any] = {}
+        if with_sheet:
+            out["sheet"] = self.sheet.preset if self.sheet.preset and not self.sheet.changes() \
+                else self.sheet.to_json()
+        out.update({"deal": self.number, "ending": self.ending.value})
+        if self.went_out is not None:
+            out["went_out"] = self.went_out
+        out["sides"] = [s.to_json() for s in self.sides]
+        return out
+
+    def players(self) -> list[tuple[int, int, Player]]:
+        """(side index, player index, player) for every player, in seat order."""
+        return [(i, j, p) for i, side in enumerate(self.sides) for j, p in enumerate(side.players)]
+
+    def find_player(self, name: str) -> tuple[int, int, Player] | None:
+        for found in self.players():
+            if found[2].name == name:
+                return found
+        return None
+
+
+def _at(field: str, key: str) -> str:
+    return f"{field}.{key}" if field else key
+
+
+def _only(data: Mapping, keys: tuple[str, ...], field: str) -> None:
+    for key in data:
+        if key not in keys:
+            raise ReadError(_at(field, str(key)), f"is not a field here; expected {', '.join(keys)}")
+
+
+def _list(value: Any, field: str) -> list:
+    if value is None:
+        raise ReadError(field, "is missing")
+    if not isinstance(value, list):
+        raise ReadError(field, "must be a list")
+    return value
+
+
+def _name(value: Any, field: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ReadError(field, "must be a name (some text)")
+    return value.strip()
+
+
+__all__ = ["BookKind", "Deal", "Ending", "Meld", "Player", "Rank", "Side", "parse_card", "parse_rank"]

@@ -1,0 +1,971 @@
+"""Rule sheets: every option a published Hand and Foot sheet sets, checked when built.
+
+A :class:`RuleSheet` is a frozen value. Build one from a preset and the options a table
+changed (:func:`load_sheet`), write it back as JSON (:meth:`RuleSheet.to_json`), and list
+what it changes against its preset (:meth:`RuleSheet.changes`). :data:`OPTIONS` describes
+each option once (its group, its label, how it is read and put into words), and the
+forms, the printed sheet and the documentation are all driven from it.
+
+>>> sheet = load_sheet({"preset": "pagat", "hand_size": 11, "foot_size": 11})
+>>> [change.option for change in sheet.changes()]
+['hand_size', 'foot_size']
+>>> sheet.to_json()
+{'preset': 'pagat', 'hand_size': 11, 'foot_size': 11}
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Callable, Generic, Iterator, Mapping, TypeVar
+
+from .cards import CARDS, NATURALS, Card
+from .errors import ReadError, SheetError
+
+T = TypeVar("T")
+
+
+class Choice(str, Enum):
+    """An option whose value is one of a few words; ``words`` puts it in plain English."""
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class DecksRule(Choice):
+    PLAYERS_PLUS_ONE = "players+1"
+    PER_PLAYER = "per-player"
+    FIXED = "fixed"
+
+
+class Upcard(Choice):
+    BURY_WILD_RED_THREE = "bury-wild-red-three"
+    BURY_WILD_THREE = "bury-wild-three"
+    LEAVE = "leave"
+
+
+class BookGrowth(Choice):
+    CLOSED = "closed"
+    NATURALS = "naturals"
+    ANY = "any"
+
+
+class SecondMeld(Choice):
+    AFTER_BOOK = "after-book"
+    ANYTIME = "anytime"
+
+
+class WildRatio(Choice):
+    TWICE = "twice"        # naturals >= 2 x wilds
+    MORE = "more"          # naturals > wilds
+    AT_LEAST = "at-least"  # naturals >= wilds
+    NONE = "none"
+
+
+class OpeningBy(Choice):
+    DEAL = "deal"
+    RUNNING_TOTAL = "running-total"
+
+
+class OpeningWho(Choice):
+    PLAYER = "player"
+    SIDE = "side"
+
+
+class OpeningPileCards(Choice):
+    TOP_CARD = "top-card"
+    NONE = "none"
+
+
+class PileTake(Choice):
+    TOP = "top"                  # the top N, all if fewer
+    TOP_IF_FULL = "top-if-full"  # the top N, only when N or more are there
+    WHOLE = "whole"
+    NEVER = "never"
+
+
+class PileNeeds(Choice):
+    NATURAL_PAIR = "natural-pair"    # two naturals of the top card's rank, from the hand
+    MELD_TOP_CARD = "meld-top-card"  # any way of melding the top card at once
+
+
+class PileBlocker(Choice):
+    BLACK_THREE = "black-three"
+    RED_THREE = "red-three"
+    WILD = "wild"
+
+
+class LastCard(Choice):
+    EITHER = "either"
+    DISCARD = "discard"
+    MELD = "meld"
+
+
+class StockOut(Choice):
+    ENDS_DEAL = "ends-deal"
+    RESHUFFLE = "reshuffle"
+
+
+class GameLength(Choice):
+    DEALS = "deals"
+    TARGET = "target"
+
+
+@dataclass(frozen=True)
+class PerDeal(Generic[T]):
+    """A value that may change from deal to deal; past the list, the last value holds.
+
+    >>> PerDeal((50, 90, 120, 150)).at(2), PerDeal((100,)).at(3)
+    (90, 100)
+    """
+
+    values: tuple[T, ...]
+
+    def at(self, deal: int) -> T:
+        return self.values[min(max(deal, 1), len(self.values)) - 1]
+
+    @property
+    def single(self) -> bool:
+        return len(self.values) == 1
+
+
+@dataclass(frozen=True)
+class Books:
+    """Books of each kind, as a going-out requirement."""
+
+    clean: int = 0
+    dirty: int = 0
+    wild: int = 0
+
+    def __str__(self) -> str:
+        parts = [f"{n} {kind}" for kind, n in
+                 (("clean", self.clean), ("dirty", self.dirty), ("wild", self.wild)) if n]
+        return " + ".join(parts) or "no books"
+
+
+@dataclass(frozen=True)
+class Band:
+    """An opening minimum that applies while the running total is below ``below``."""
+
+    below: int | None
+    minimum: int
+
+
+@dataclass(frozen=True)
+class CardValues:
+    """Points of each card, by kind; a red three has none (its bonus is separate)."""
+
+    points: tuple[int, ...]  # aligned with cards.CARDS
+
+    def __getitem__(self, card: Card) -> int:
+        return self.points[CARDS.index(card)]
+
+    def to_json(self) -> dict[str, int]:
+        return {card.value: p for card, p in zip(CARDS, self.points) if card is not Card.RED_THREE}
+
+    @classmethod
+    def of(cls, values: Mapping[Card, int]) -> "CardValues":
+        return cls(tuple(values.get(card, 0) for card in CARDS))
+
+
+STANDARD_VALUES = CardValues.of({
+    Card.JOKER: 50, Card.TWO: 20, Card.ACE: 20,
+    **{c: 10 for c in (Card.KING, Card.QUEEN, Card.JACK, Card.TEN, Card.NINE, Card.EIGHT)},
+    **{c: 5 for c in (Card.SEVEN, Card.SIX, Card.FIVE, Card.FOUR)},
+    Card.BLACK_THREE: 5,
+})
+
+
+@dataclass(frozen=True)
+class RuleSheet:
+    """Every option of a Hand and Foot rule sheet. Build through :func:`load_sheet`,
+    :func:`preset` or :meth:`replace`; each way checks the whole sheet."""
+
+    # The cards and the deal
+    min_players: int
+    max_players: int
+    side_sizes: tuple[int, ...]
+    decks_rule: DecksRule
+    decks: int
+    jokers_per_deck: int
+    hand_size: int
+    foot_size: int
+    card_values: CardValues
+    cut_bonus: int
+    upcard: Upcard
+    draws_per_turn: PerDeal[int]
+    # Melds and wild cards
+    meld_min: int
+    book_size: int
+    book_growth: BookGrowth
+    second_meld: SecondMeld
+    wild_ratio: WildRatio
+    max_wilds: int | None
+    min_naturals_with_wilds: int
+    wild_books: bool
+    # Books and bonuses
+    clean_book_bonus: int
+    dirty_book_bonus: int
+    wild_book_bonus: int
+    special_books: tuple[tuple[Card, int], ...]
+    going_out_bonus: PerDeal[int]
+    # Red and black threes
+    red_three_bonus: int
+    red_three_penalty_hand: int
+    red_three_penalty_foot: int
+    # Opening minimums
+    opening_by: OpeningBy
+    opening_minimums: PerDeal[int]
+    opening_bands: tuple[Band, ...]
+    opening_who: OpeningWho
+    opening_pile_cards: OpeningPileCards
+    # Taking the pile
+    pile_take: PileTake
+    pile_cards: PerDeal[int]
+    pile_needs: PileNeeds
+    pile_needs_opened: bool
+    pile_blocked_by: frozenset[PileBlocker]
+    pile_frozen_by_wild: bool
+    # Going out
+    books_to_go_out: PerDeal[Books]
+    go_out_foot: bool
+    go_out_partner_foot: bool
+    go_out_permission: bool
+    last_card: LastCard
+    # Scoring and game length
+    stock_out: StockOut
+    game_length: GameLength
+    deals: int
+    target_score: int
+    # Which preset this sheet starts from; not an option.
+    preset: str | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        for option in OPTIONS:
+            option.check(getattr(self, option.name))
+        _check_sheet(self)
+
+    # -- building -------------------------------------------------------------------------
+
+    def replace(self, **changes: Any) -> "RuleSheet":
+        """A copy with some options changed (values as Python objects), checked again."""
+        return dataclasses.replace(self, **changes)
+
+    def to_json(self, full: bool = False) -> dict[str, Any]:
+        """The sheet's JSON form: its preset and what it changes, or every option."""
+        out: dict[str, Any] = {}
+        base = _base_sheet(self.preset)
+        if self.preset:
+            out["preset"] = self.preset
+        for option in OPTIONS:
+            value = getattr(self, option.name)
+            if full or base is None or value != getattr(base, option.name):
+                out[option.name] = option.write(value)
+        return out
+
+    # -- reading --------------------------------------------------------------------------
+
+    def changes(self) -> list["Change"]:
+        """The options this sheet sets differently from its preset, in catalogue order."""
+        base = _base_sheet(self.preset)
+        if base is None:
+            return []
+        return [Change(option.name, option.label, option.words(getattr(base, option.name), base),
+                       option.words(getattr(self, option.name), self))
+                for option in OPTIONS
+                if getattr(self, option.name) != getattr(base, option.name)]
+
+    def describe(self, name: str) -> str:
+        """One option's value in plain words.
+
+        >>> preset("common").describe("wild_ratio")
+        'more natural cards than wild cards'
+        """
+        option = OPTION_BY_NAME[name]
+        return option.words(getattr(self, name), self)
+
+    @property
+    def individuals(self) -> bool:
+        """True when every player plays alone (no partnerships)."""
+        return self.side_sizes == (1,)
+
+    def decks_for(self, players: int) -> int:
+        """How many decks the pack has for this many players."""
+        if self.decks_rule is DecksRule.FIXED:
+            return self.decks
+        if self.decks_rule is DecksRule.PER_PLAYER:
+            return players
+        return players + 1
+
+    def value(self, card: Card) -> int:
+        return self.card_values[card]
+
+    def special_bonus(self, rank: Card) -> int | None:
+        """The bonus for a clean book of ``rank`` when the sheet names one."""
+        for special, bonus in self.special_books:
+            if special is rank:
+                return bonus
+        return None
+
+    def opening_minimum(self, deal: int, running_total: int = 0) -> int:
+        """The points a side's (or player's) first melds must reach in this deal.
+
+        >>> [preset("pagat").opening_minimum(n) for n in (1, 2, 3, 4)]
+        [50, 90, 120, 150]
+        """
+        if self.opening_by is OpeningBy.DEAL:
+            return self.opening_minimums.at(deal)
+        for band in self.opening_bands:
+            if band.below is None or running_total < band.below:
+                return band.minimum
+        return self.opening_bands[-1].minimum
+
+    def going_out_books(self, deal: int) -> Books:
+        """The books a side needs on the table before one of its players may go out.
+
+        >>> str(preset("pagat").going_out_books(1))
+        '2 clean + 2 dirty + 1 wild'
+        """
+        return self.books_to_go_out.at(deal)
+
+    def going_out_bonus_at(self, deal: int) -> int:
+        return self.going_out_bonus.at(deal)
+
+    def last_deal(self) -> int | None:
+        """The number of deals in a game, or None when the game plays to a target."""
+        return self.deals if self.game_length is GameLength.DEALS else None
+
+
+@dataclass(frozen=True)
+class Change:
+    """One option a sheet changes against its preset, in words."""
+
+    option: str
+    label: str
+    preset_value: str
+    value: str
+
+
+# ---------------------------------------------------------------------------------------
+# The catalogue of options: how each is read, written, checked and put into words.
+# ---------------------------------------------------------------------------------------
+
+GROUPS: tuple[tuple[str, str], ...] = (
+    ("table", "The cards and the deal"),
+    ("melds", "Melds and wild cards"),
+    ("books", "Books and bonuses"),
+    ("threes", "Red and black threes"),
+    ("opening", "Opening minimums"),
+    ("pile", "Taking the pile"),
+    ("going_out", "Going out"),
+    ("game", "Scoring and game length"),
+)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of the catalogue."""
+
+    name: str
+    group: str
+    label: str
+    help: str
+    read: Callable[[Any, str, Any], Any]    # (json value, field, base value) -> value
+    write: Callable[[Any], Any]             # value -> json value
+    words: Callable[[Any, RuleSheet], str]  # value, sheet -> plain words
+    check: Callable[[Any], None] = lambda value: None
+
+
+def _fail(name: str, reason: str) -> SheetError:
+    return SheetError(name, reason)
+
+
+def _int(lo: int, hi: int) -> Callable[[Any, str, Any], int]:
+    def read(value: Any, name: str, base: Any = None) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise _fail(name, f"must be a whole number, not {value!r}")
+        if not lo <= value <= hi:
+            raise _fail(name, f"must be from {lo} to {hi}, not {value}")
+        return value
+    return read
+
+
+def _checker(read: Callable[[Any, str, Any], Any], name: str) -> Callable[[Any], None]:
+    def check(value: Any) -> None:
+        read(value, name, None)
+    return check
+
+
+def _bool(value: Any, name: str, base: Any = None) -> bool:
+    if not isinstance(value, bool):
+        raise _fail(name, f"must be true or false, not {value!r}")
+    return value
+
+
+def _choice(kind: type[Choice]) -> Callable[[Any, str, Any], Choice]:
+    def read(value: Any, name: str, base: Any = None) -> Choice:
+        if isinstance(value, kind):
+            return value
+        try:
+            return kind(value)
+        except ValueError:
+            allowed = ", ".join(repr(c.value) for c in kind)
+            raise _fail(name, f"must be one of {allowed}, not {value!r}") from None
+    return read
+
+
+def _optional(read_inner: Callable[[Any, str, Any], Any]) -> Callable[[Any, str, Any], Any]:
+    def read(value: Any, name: str, base: Any = None) -> Any:
+        return None if value is None else read_inner(value, name, base)
+    return read
+
+
+def _per_deal(read_item: Callable[[Any, str, Any], Any]) -> Callable[[Any, str, Any], PerDeal]:
+    def read(value: Any, name: str, base: Any = None) -> PerDeal:
+        if isinstance(value, PerDeal):
+            return PerDeal(tuple(read_item(v, f"{name}[{i}]", None) for i, v in enumerate(value.values)))
+        if isinstance(value, list):
+            if not value:
+                raise _fail(name, "needs at least one value")
+            if len(value) > 50:
+                raise _fail(name, "lists at most 50 deals")
+            return PerDeal(tuple(read_item(v, f"{name}[{i}]", None) for i, v in enumerate(value)))
+        return PerDeal((read_item(value, name, None),))
+    return read
+
+
+def _write_per_deal(write_item: Callable[[Any], Any]) -> Callable[[PerDeal], Any]:
+    def write(value: PerDeal) -> Any:
+        items = [write_item(v) for v in value.values]
+        return items[0] if value.single else items
+    return write
+
+
+def _read_books(value: Any, name: str, base: Any = None) -> Books:
+    if isinstance(value, Books):
+        value = dataclasses.asdict(value)
+    if not isinstance(value, Mapping):
+        raise _fail(name, 'must be an object such as {"clean": 1, "dirty": 1, "wild": 0}')
+    unknown = set(value) - {"clean", "dirty", "wild"}
+    if unknown:
+        raise _fail(f"{name}.{sorted(unknown)[0]}", "is not a kind of book (clean, dirty, wild)")
+    read = _int(0, 20)
+    return Books(**{k: read(v, f"{name}.{k}") for k, v in value.items()})
+
+
+def _read_card_values(value: Any, name: str, base: Any = None) -> CardValues:
+    if isinstance(value, CardValues):
+        value = value.to_json()
+    if not isinstance(value, Mapping):
+        raise _fail(name, 'must be an object of points by card, such as {"A": 20, "K": 10}')
+    points = dict(base.to_json()) if isinstance(base, CardValues) else {}
+    read = _int(0, 10_000)
+    for key, points_each in value.items():
+        try:
+            card = Card(str(key).upper())
+        except ValueError:
+            card = None
+        if card is None or card is Card.RED_THREE:
+            raise _fail(f"{name}.{key}", "is not a card with a value "
+                        "(A K Q J 10 9 8 7 6 5 4, 2, JK, 3B)")
+        points[card.value] = read(points_each, f"{name}.{key}")
+    missing = [c.value for c in CARDS if c is not Card.RED_THREE and c.value not in points]
+    if missing:
+        raise _fail(f"{name}.{missing[0]}", "has no value")
+    return CardValues.of({Card(k): v for k, v in points.items()})
+
+
+def _read_special_books(value: Any, name: str, base: Any = None) -> tuple[tuple[Card, int], ...]:
+    if isinstance(value, tuple):
+        value = {card.value: bonus for card, bonus in value}
+    if not isinstance(value, Mapping):
+        raise _fail(name, 'must be an object of bonus by rank, such as {"7": 1000}')
+    out = []
+    read = _int(0, 100_000)
+    for key, bonus in value.items():
+        try:
+            card = Card(str(key).upper())
+        except ValueError:
+            card = None
+        if card is None or not card.is_natural:
+            raise _fail(f"{name}.{key}", "is not a rank that can be booked (A K Q J 10 9 8 7 6 5 4)")
+        out.append((card, read(bonus, f"{name}.{key}")))
+    return tuple(sorted(out, key=lambda pair: CARDS.index(pair[0])))
+
+
+def _read_bands(value: Any, name: str, base: Any = None) -> tuple[Band, ...]:
+    if isinstance(value, tuple):
+        return value
+    if not isinstance(value, list) or not value:
+        raise _fail(name, 'must be a list such as [{"below": 2500, "minimum": 50}, {"minimum": 90}]')
+    bands = []
+    for i, band in enumerate(value):
+        where = f"{name}[{i}]"
+        if not isinstance(band, Mapping) or "minimum" not in band or set(band) - {"below", "minimum"}:
+            raise _fail(where, 'must be an object such as {"below": 2500, "minimum": 50}')
+        below = band.get("below")
+        bands.append(Band(None if below is None else _int(-100_000, 1_000_000)(below, f"{where}.below"),
+                          _int(0, 10_000)(band["minimum"], f"{where}.minimum")))
+    return tuple(bands)
+
+
+def _check_bands(bands: tuple[Band, ...]) -> None:
+    last = None
+    for i, band in enumerate(bands):
+        if band.below is None and i != len(bands) - 1:
+            raise _fail(f"opening_bands[{i}].below", "only the last band may be open-ended")
+        if band.below is not None and last is not None and band.below <= last:
+            raise _fail(f"opening_bands[{i}].below", "bands must rise")
+        last = band.below
+    if bands[-1].below is not None:
+        raise _fail(f"opening_bands[{len(bands) - 1}]", "the last band must have no upper bound (leave out 'below')")
+
+
+def _read_side_sizes(value: Any, name: str, base: Any = None) -> tuple[int, ...]:
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = [value]
+    if not isinstance(value, (list, tuple)) or not value:
+        raise _fail(name, "must list the players a side may have, such as [1] or [2] or [1, 2]")
+    read = _int(1, 4)
+    return tuple(sorted({read(v, f"{name}[{i}]") for i, v in enumerate(value)}))
+
+
+def _read_blockers(value: Any, name: str, base: Any = None) -> frozenset[PileBlocker]:
+    if not isinstance(value, (list, tuple, set, frozenset)):
+        raise _fail(name, "must be a list of 'black-three', 'red-three', 'wild'")
+    read = _choice(PileBlocker)
+    return frozenset(read(v, f"{name}[{i}]") for i, v in enumerate(value))
+
+
+def _plain(value: Any) -> Any:
+    return value.value if isinstance(value, Enum) else value
+
+
+def _points(n: int) -> str:
+    return f"{n:,} points" if n != 1 else "1 point"
+
+
+def _by_deal(value: PerDeal, fmt: Callable[[Any], str] = str) -> str:
+    if value.single:
+        return fmt(value.values[0])
+    return ", ".join(f"deal {i} {fmt(v)}" for i, v in enumerate(value.values, 1))
+
+
+def _yes_no(yes: str, no: str) -> Callable[[bool, RuleSheet], str]:
+    return lambda value, sheet: yes if value else no
+
+
+def _words_card_values(values: CardValues, sheet: RuleSheet) -> str:
+    groups: dict[int, list[str]] = {}
+    for card in (Card.JOKER, Card.TWO, *NATURALS, Card.BLACK_THREE):
+        groups.setdefault(values[card], []).append(
+            "black 3" if card is Card.BLACK_THREE else "joker" if card is Card.JOKER else card.value)
+    return "; ".join(f"{' '.join(cards)}: {p}" for p, cards in groups.items())
+
+
+def _words_decks(rule: DecksRule, sheet: RuleSheet) -> str:
+    return {DecksRule.PLAYERS_PLUS_ONE: "one more deck than there are players",
+            DecksRule.PER_PLAYER: "one deck per player",
+            DecksRule.FIXED: f"always {sheet.decks} decks"}[rule]
+
+
+def _words_side_sizes(sizes: tuple[int, ...], sheet: RuleSheet) -> str:
+    names = {1: "individuals", 2: "partnerships of 2", 3: "partnerships of 3", 4: "partnerships of 4"}
+    return " or ".join(names[s] for s in sizes)
+
+
+def _words_wild_ratio(ratio: WildRatio, sheet: RuleSheet) -> str:
+    return {WildRatio.TWICE: "at least twice as many natural cards as wild cards",
+            WildRatio.MORE: "more natural cards than wild cards",
+            WildRatio.AT_LEAST: "never more wild cards than natural cards",
+            WildRatio.NONE: "no ratio"}[ratio]
+
+
+def _words_bands(bands: tuple[Band, ...], sheet: RuleSheet) -> str:
+    return "; ".join(f"below {b.below:,}: {b.minimum}" if b.below is not None else f"otherwise {b.minimum}"
+                     for b in bands)
+
+
+def _words_special(special: tuple[tuple[Card, int], ...], sheet: RuleSheet) -> str:
+    if not special:
+        return "none"
+    return "; ".join(f"clean book of {card.noun}: {_points(bonus)}" for card, bonus in special)
+
+
+def _words_blockers(blockers: frozenset[PileBlocker], sheet: RuleSheet) -> str:
+    if not blockers:
+        return "nothing"
+    names = {PileBlocker.BLACK_THREE: "a black three", PileBlocker.RED_THREE: "a red three",
+             PileBlocker.WILD: "a wild card"}
+    return " or ".join(names[b] for b in sorted(blockers, key=list(PileBlocker).index)) + " on top"
+
+
+def _option(name: str, group: str, label: str, help: str, read: Callable, words: Callable,
+            write: Callable[[Any], Any] = _plain) -> Option:
+    return Option(name, group, label, help, read, write, words, _checker(read, name))
+
+
+_COUNT = _int(0, 100_000)
+
+OPTIONS: tuple[Option, ...] = (
+    # The cards and the deal
+    _option("min_players", "table", "Fewest players", "The smallest table this sheet is written for.",
+            _int(2, 8), lambda v, s: str(v)),
+    _option("max_players", "table", "Most players", "The largest table this sheet is written for.",
+            _int(2, 8), lambda v, s: str(v)),
+    _option("side_sizes", "table", "Players per side",
+            "1 for individuals, 2 or 3 for partnerships; list several if the sheet allows them.",
+            _read_side_sizes, _words_side_sizes, list),
+    _option("decks_rule", "table", "Number of decks",
+            "'players+1', 'per-player', or 'fixed' (then 'decks' gives the number).",
+            _choice(DecksRule), _words_decks),
+    _option("decks", "table", "Decks (when fixed)", "Decks in the pack when the number is fixed.",
+            _int(1, 12), lambda v, s: str(v) if s.decks_rule is DecksRule.FIXED else f"{v} (not used)"),
+    _option("jokers_per_deck", "table", "Jokers per deck", "Jokers shuffled in with each deck.",
+            _int(0, 4), lambda v, s: str(v)),
+    _option("hand_size", "table", "Cards in the hand", "Cards dealt to each player's hand.",
+            _int(1, 30), lambda v, s: str(v)),
+    _option("foot_size", "table", "Cards in the foot", "Cards dealt to each player's foot.",
+            _int(1, 30), lambda v, s: str(v)),
+    _option("card_values", "table", "Card values",
+            "Points of each card, melded or left in hand. A black three left in hand counts against.",
+            _read_card_values, _words_card_values, lambda v: v.to_json()),
+    _option("cut_bonus", "table", "Cut bonus",
+            "Points to a player who picks up exactly the cards for their hand and foot when cutting; 0 for none.",
+            _COUNT, lambda v, s: _points(v) if v else "none"),
+    _option("upcard", "table", "First upcard",
+            "What happens when the first card turned up is a wild card or a three.",
+            _choice(Upcard), lambda v, s: {
+                Upcard.BURY_WILD_RED_THREE: "a wild card or red three is buried and another turned",
+                Upcard.BURY_WILD_THREE: "a wild card or any three is buried and another turned",
+                Upcard.LEAVE: "left for the first player who takes the pile"}[v]),
+    _option("draws_per_turn", "table", "Cards drawn per turn", "Cards drawn from the stock each turn.",
+            _per_deal(_int(1, 10)), lambda v, s: _by_deal(v), _write_per_deal(int)),
+    # Melds and wild cards
+    _option("meld_min", "melds", "Fewest cards in a meld", "A new meld needs at least this many cards.",
+            _int(3, 13), lambda v, s: str(v)),
+    _option("book_size", "melds", "Cards in a book", "A meld with this many cards is a book.",
+            _int(3, 13), lambda v, s: str(v)),
+    _option("book_growth", "melds", "Books past full size",
+            "'closed' (a book takes no more cards), 'naturals' (natural cards only) or 'any'.",
+            _choice(BookGrowth), lambda v, s: {
+                BookGrowth.CLOSED: "a book takes no more cards",
+                BookGrowth.NATURALS: "a book may keep growing with natural cards",
+                BookGrowth.ANY: "a book may keep growing with any card"}[v]),
+    _option("second_meld", "melds", "A second meld of a rank",
+            "'after-book' (only once the first is a book) or 'anytime'.",
+            _choice(SecondMeld), lambda v, s: {
+                SecondMeld.AFTER_BOOK: "only after the first meld of that rank is a book",
+                SecondMeld.ANYTIME: "allowed at any time"}[v]),
+    _option("wild_ratio", "melds", "Wild cards against naturals",
+            "'twice' (naturals at least twice the wilds), 'more' (naturals outnumber wilds), "
+            "'at-least' (wilds never outnumber naturals) or 'none'.",
+            _choice(WildRatio), _words_wild_ratio),
+    _option("max_wilds", "melds", "Most wild cards in a meld", "A number, or null for no limit.",
+            _optional(_int(0, 13)), lambda v, s: "no limit" if v is None else str(v)),
+    _option("min_naturals_with_wilds", "melds", "Natural cards a meld with wilds needs",
+            "A meld holding any wild card needs at least this many natural cards; 0 for no rule.",
+            _int(0, 13), lambda v, s: str(v) if v else "no rule"),
+    _option("wild_books", "melds", "Melds of wild cards only",
+            "Whether 2s and jokers may be melded alone, building a wild book.",
+            _bool, _yes_no("allowed", "not allowed")),
+    # Books and bonuses
+    _option("clean_book_bonus", "books", "Clean book", "Bonus for a book with no wild card.",
+            _COUNT, lambda v, s: _points(v)),
+    _option("dirty_book_bonus", "books", "Dirty book", "Bonus for a book holding wild cards.",
+            _COUNT, lambda v, s: _points(v)),
+    _option("wild_book_bonus", "books", "Wild book", "Bonus for a book of wild cards only.",
+            _COUNT, lambda v, s: _points(v) if s.wild_books else f"{_points(v)} (wild books not allowed)"),
+    _option("special_books", "books", "Special books",
+            "Bonus for a clean book of a named rank, in place of the clean-book bonus, such as {\"7\": 1000}.",
+            _read_special_books, _words_special, lambda v: {card.value: bonus for card, bonus in v}),
+    _option("going_out_bonus", "books", "Going out", "Bonus to the side of the player who goes out.",
+            _per_deal(_COUNT), lambda v, s: _by_deal(v, _points), _write_per_deal(int)),
+    # Red and black threes
+    _option("red_three_bonus", "threes", "Red three laid", "Bonus for each red three laid on the table.",
+            _COUNT, lambda v, s: _points(v)),
+    _option("red_three_penalty_hand", "threes", "Red three left in a hand",
+            "Points taken off for each red three still in a hand when the deal ends.",
+            _COUNT, lambda v, s: f"minus {_points(v)}" if v else "nothing"),
+    _option("red_three_penalty_foot", "threes", "Red three in a foot never picked up",
+            "Points taken off for each red three in a foot that was never picked up.",
+            _COUNT, lambda v, s: f"minus {_points(v)}" if v else "nothing"),
+    # Opening minimums
+    _option("opening_by", "opening", "Minimum set by",
+            "'deal' (a minimum for each deal) or 'running-total' (by the side's total so far).",
+            _choice(OpeningBy), lambda v, s: {OpeningBy.DEAL: "the deal number",
+                                              OpeningBy.RUNNING_TOTAL: "the running total"}[v]),
+    _option("opening_minimums", "opening", "Minimum by deal",
+            "Points the first melds must reach: one number, or one for each deal.",
+            _per_deal(_int(0, 10_000)), lambda v, s: _by_deal(v), _write_per_deal(int)),
+    _option("opening_bands", "opening", "Minimum by running total",
+            "Used when the minimum is set by running total: bands that rise with the total.",
+            _read_bands, _words_bands, lambda v: [
+                {"below": b.below, "minimum": b.minimum} if b.below is not None else {"minimum": b.minimum}
+                for b in v]),
+    _option("opening_who", "opening", "Who must meet the minimum",
+            "'player' (each player's first melds) or 'side' (the side's first melds).",
+            _choice(OpeningWho), lambda v, s: {OpeningWho.PLAYER: "each player",
+                                               OpeningWho.SIDE: "the side, once"}[v]),
+    _option("opening_pile_cards", "opening", "Pile cards toward the minimum",
+            "'top-card' (the top card of the pile counts) or 'none'.",
+            _choice(OpeningPileCards), lambda v, s: {
+                OpeningPileCards.TOP_CARD: "only the top card counts; buried cards do not",
+                OpeningPileCards.NONE: "no card from the pile counts"}[v]),
+    # Taking the pile
+    _option("pile_take", "pile", "Taking the discard pile",
+            "'top' (the top cards, all if fewer), 'top-if-full' (only when that many are there), "
+            "'whole' or 'never'.",
+            _choice(PileTake), lambda v, s: {
+                PileTake.TOP: f"the top {_by_deal(s.pile_cards)} cards (all if fewer)",
+                PileTake.TOP_IF_FULL: f"the top {_by_deal(s.pile_cards)} cards, only when that many are there",
+                PileTake.WHOLE: "the whole pile",
+                PileTake.NEVER: "never"}[v]),
+    _option("pile_cards", "pile", "Cards taken from the pile",
+            "How many cards a player takes, top card included; one number or one per deal.",
+            _per_deal(_int(1, 200)), lambda v, s: _by_deal(v), _write_per_deal(int)),
+    _option("pile_needs", "pile", "What taking the pile needs",
+            "'natural-pair' (two natural cards of the top card's rank from the hand, melded with it "
+            "at once) or 'meld-top-card' (the top card must be melded at once, any legal way).",
+            _choice(PileNeeds), lambda v, s: {
+                PileNeeds.NATURAL_PAIR: "a natural pair of the top card's rank from the hand, melded with it at once",
+                PileNeeds.MELD_TOP_CARD: "the top card melded at once"}[v]),
+    _option("pile_needs_opened", "pile", "Only after opening",
+            "Whether the side must already have met its opening minimum to take the pile.",
+            _bool, _yes_no("yes, the first melds must be down", "no")),
+    _option("pile_blocked_by", "pile", "The pile is blocked by",
+            "Cards that block the pile when on top: 'black-three', 'red-three', 'wild'.",
+            _read_blockers, _words_blockers, lambda v: sorted(b.value for b in v)),
+    _option("pile_frozen_by_wild", "pile", "A wild card freezes the pile",
+            "Whether a wild card in the pile means it may be taken only with a natural pair.",
+            _bool, _yes_no("yes", "no")),
+    # Going out
+    _option("books_to_go_out", "going_out", "Books needed to go out",
+            "Books the side needs before a player may go out: one requirement or one per deal. "
+            "A clean book does not stand in for a dirty one.",
+            _per_deal(_read_books), lambda v, s: _by_deal(v), _write_per_deal(dataclasses.asdict)),
+    _option("go_out_foot", "going_out", "Foot played first",
+            "Whether the player going out must have picked up and played their foot.",
+            _bool, _yes_no("yes", "no")),
+    _option("go_out_partner_foot", "going_out", "Partner's foot picked up",
+            "Whether every partner must have picked up their foot before a player may go out.",
+            _bool, _yes_no("yes", "no")),
+    _option("go_out_permission", "going_out", "Ask partner's permission",
+            "Whether a player must ask a partner 'may I go out?' and be told yes.",
+            _bool, _yes_no("yes", "no")),
+    _option("last_card", "going_out", "The last card",
+            "'either' (melded or discarded), 'discard' (must be discarded) or 'meld' (must be melded).",
+            _choice(LastCard), lambda v, s: {LastCard.EITHER: "melded or discarded",
+                                             LastCard.DISCARD: "must be discarded",
+                                             LastCard.MELD: "must be melded, not discarded"}[v]),
+    # Scoring and game length
+    _option("stock_out", "game", "When the stock runs out",
+            "'ends-deal' (the deal ends; nobody gets the going-out bonus) or 'reshuffle' "
+            "(the discard pile is shuffled into a new stock).",
+            _choice(StockOut), lambda v, s: {
+                StockOut.ENDS_DEAL: "the deal ends and nobody gets the going-out bonus",
+                StockOut.RESHUFFLE: "the discard pile is reshuffled and play goes on"}[v]),
+    _option("game_length", "game", "Game length",
+            "'deals' (a fixed number of deals) or 'target' (play until a side reaches the target score).",
+            _choice(GameLength), lambda v, s: f"{s.deals} deals" if v is GameLength.DEALS
+            else f"until a side reaches {s.target_score:,}"),
+    _option("deals", "game", "Deals in a game", "The number of deals when the game has a fixed length.",
+            _int(1, 20), lambda v, s: str(v)),
+    _option("target_score", "game", "Target score",
+            "The total that ends the game when it plays to a target; highest total wins.",
+            _int(1, 1_000_000), lambda v, s: f"{v:,}"),
+)
+
+OPTION_BY_NAME: dict[str, Option] = {option.name: option for option in OPTIONS}
+
+
+def _check_sheet(sheet: RuleSheet) -> None:
+    """Checks that involve more than one option."""
+    if sheet.min_players > sheet.max_players:
+        raise _fail("min_players", f"{sheet.min_players} is more than the most players, {sheet.max_players}")
+    if not any(n % size == 0 and n // size >= 2
+               for n in range(sheet.min_players, sheet.max_players + 1) for size in sheet.side_sizes):
+        raise _fail("side_sizes", "no number of players on this sheet splits into two or more such sides")
+    if sheet.meld_min > sheet.book_size:
+        raise _fail("meld_min", f"a meld of {sheet.meld_min} cannot be smaller than a book of {sheet.book_size}")
+    if sheet.max_wilds is not None and sheet.max_wilds > sheet.book_size:
+        raise _fail("max_wilds", "cannot be more than the cards in a book")
+    if sheet.min_naturals_with_wilds >= sheet.book_size:
+        raise _fail("min_naturals_with_wilds", "would leave no room for a wild card in a book")
+    _check_bands(sheet.opening_bands)
+    if sheet.game_length is GameLength.DEALS:
+        for name in ("draws_per_turn", "going_out_bonus", "opening_minimums", "pile_cards", "books_to_go_out"):
+            schedule: PerDeal = getattr(sheet, name)
+            if not schedule.single and len(schedule.values) < sheet.deals:
+                raise _fail(name, f"lists {len(schedule.values)} deals but the game has {sheet.deals}; "
+                            "give one value for every deal, or a single value for all")
+    for deal, books in enumerate(sheet.books_to_go_out.values, 1):
+        where = "books_to_go_out" if sheet.books_to_go_out.single else f"books_to_go_out[{deal - 1}]"
+        if books.wild and not sheet.wild_books:
+            raise _fail(where, "asks for a wild book, but this sheet does not allow melds of wild cards")
+
+
+def load_sheet(data: Any, field: str = "sheet") -> RuleSheet:
+    """A sheet from its JSON form: a preset id, or an object with ``preset`` and options.
+
+    Without ``preset``, the object must give every option. Errors name the option.
+
+    >>> load_sheet("bicycle").last_card
+    <LastCard.DISCARD: 'discard'>
+    >>> load_sheet({"preset": "common", "book_size": 2})
+    Traceback (most recent call last):
+    ...
+    scorepad.rules.errors.SheetError: sheet.book_size: must be from 3 to 13, not 2
+    """
+    if isinstance(data, RuleSheet):
+        return data
+    if isinstance(data, str):
+        return preset(data, field)
+    if not isinstance(data, Mapping):
+        raise SheetError(field, "must be a preset id such as 'pagat', or a sheet object")
+    preset_id = data.get("preset")
+    base = preset(preset_id, f"{field}.preset") if preset_id is not None else None
+    values: dict[str, Any] = {}
+    for key, value in data.items():
+        if key == "preset":
+            continue
+        option = OPTION_BY_NAME.get(key)
+        if option is None:
+            raise SheetError(f"{field}.{key}", "is not an option of a rule sheet")
+        values[key] = option.read(value, f"{field}.{key}", getattr(base, key) if base else None)
+    if base is None:
+        missing = [o.name for o in OPTIONS if o.name not in values]
+        if missing:
+            raise SheetError(f"{field}.{missing[0]}", "is missing; a sheet without a preset gives every option")
+        try:
+            return RuleSheet(**values)
+        except SheetError as err:
+            raise err.within(field) from None
+    try:
+        return dataclasses.replace(base, **values)
+    except SheetError as err:
+        raise err.within(field) from None
+
+
+# ---------------------------------------------------------------------------------------
+# Presets
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A published sheet the product ships: its id, source and the points it leaves unsaid."""
+
+    id: str
+    title: str
+    source: str
+    sheet: RuleSheet
+    not_stated: Mapping[str, str]  # option -> what we chose, and why
+
+
+def _common_options() -> dict[str, Any]:
+    return dict(
+        min_players=2, max_players=6, side_sizes=(1, 2), decks_rule=DecksRule.PLAYERS_PLUS_ONE, decks=5,
+        jokers_per_deck=2, hand_size=11, foot_size=11, card_values=STANDARD_VALUES, cut_bonus=0,
+        upcard=Upcard.BURY_WILD_THREE, draws_per_turn=PerDeal((2,)),
+        meld_min=3, book_size=7, book_growth=BookGrowth.CLOSED, second_meld=SecondMeld.AFTER_BOOK,
+        wild_ratio=WildRatio.MORE, max_wilds=3, min_naturals_with_wilds=0, wild_books=False,
+        clean_book_bonus=500, dirty_book_bonus=300, wild_book_bonus=1500, special_books=(),
+        going_out_bonus=PerDeal((100,)),
+        red_three_bonus=100, red_three_penalty_hand=0, red_three_penalty_foot=0,
+        opening_by=OpeningBy.DEAL, opening_minimums=PerDeal((50, 90, 120, 150)),
+        opening_bands=(Band(2500, 50), Band(5000, 90), Band(7500, 120), Band(None, 150)),
+        opening_who=OpeningWho.PLAYER, opening_pile_cards=OpeningPileCards.TOP_CARD,
+        pile_take=PileTake.TOP_IF_FULL, pile_cards=PerDeal((7,)), pile_needs=PileNeeds.NATURAL_PAIR,
+        pile_needs_opened=True, pile_blocked_by=frozenset({PileBlocker.BLACK_THREE, PileBlocker.RED_THREE,
+                                                           PileBlocker.WILD}),
+        pile_frozen_by_wild=False,
+        books_to_go_out=PerDeal((Books(clean=1, dirty=1),)), go_out_foot=True, go_out_partner_foot=False,
+        go_out_permission=False, last_card=LastCard.EITHER,
+        stock_out=StockOut.ENDS_DEAL, game_length=GameLength.DEALS, deals=4, target_score=10_000,
+    )
+
+
+def _partnership_options(**changes: Any) -> dict[str, Any]:
+    options = _common_options()
+    options.update(min_players=4, max_players=4, side_sizes=(2,), decks_rule=DecksRule.FIXED, decks=5,
+                   opening_who=OpeningWho.SIDE, pile_take=PileTake.TOP, pile_needs_opened=False,
+                   pile_blocked_by=frozenset({PileBlocker.BLACK_THREE, PileBlocker.RED_THREE}),
+                   upcard=Upcard.BURY_WILD_RED_THREE, go_out_partner_foot=True)
+    options.update(changes)
+    return options
+
+
+_PRESETS: tuple[tuple[str, str, str, dict[str, Any], dict[str, str]], ...] = (
+    ("common", "Common rules (individual play)", "sources/how-to-play-common-rules.txt",
+     _common_options(), {
+         "red_three_penalty_hand": "not stated: no penalty, the most common choice",
+         "red_three_penalty_foot": "not stated: no penalty, the most common choice",
+         "opening_pile_cards": "moot: the pile can be taken only after opening",
+         "cut_bonus": "not stated: no cut bonus",
+     }),
+    ("pagat", "Pagat, four-player partnerships", "sources/sheet-comparison-pagat-bicycle.txt (Pagat's sheet)",
+     _partnership_options(hand_size=13, foot_size=13, wild_ratio=WildRatio.TWICE, max_wilds=None,
+                          wild_books=True, wild_book_bonus=1500, red_three_penalty_foot=100,
+                          books_to_go_out=PerDeal((Books(clean=2, dirty=2, wild=1),)),
+                          go_out_permission=True), {
+         "red_three_penalty_hand": "not stated: no penalty for a red three left in a hand",
+         "opening_who": "not stated: the side's first melds, as partnership sheets usually play",
+         "pile_needs_opened": "not stated: the pile may be taken to open, the top card counting",
+         "cut_bonus": "not stated: no cut bonus",
+     }),
+    ("bicycle", "Bicycle", "sources/sheet-comparison-pagat-bicycle.txt (Bicycle's sheet)",
+     _partnership_options(wild_ratio=WildRatio.NONE, max_wilds=None, min_naturals_with_wilds=4,
+                          go_out_partner_foot=False, last_card=LastCard.DISCARD), {
+         "second_meld": "not stated: only after the first is a book",
+         "red_three_penalty_hand": "not stated: no penalty",
+         "red_three_penalty_foot": "not stated: no penalty",
+         "stock_out": "not stated: the deal ends, as on Pagat's sheet",
+         "min_naturals_with_wilds": "the sheet's literal reading: a meld with wild cards needs 4 naturals",
+         "cut_bonus": "not stated: no cut bonus",
+     }),
+    ("gather-together", "Gather Together Games", "sources/gather-together-games.txt",
+     _partnership_options(wild_ratio=WildRatio.AT_LEAST, max_wilds=None, pile_cards=PerDeal((8,)),
+                          pile_needs=PileNeeds.MELD_TOP_CARD,
+                          pile_blocked_by=frozenset({PileBlocker.BLACK_THREE})), {
+         "second_meld": "not stated: only after the first is a book",
+         "red_three_penalty_hand": "not stated: no penalty",
+         "red_three_penalty_foot": "not stated: no penalty",
+         "last_card": "not stated: melded or discarded",
+         "stock_out": "not stated: the deal ends",
+         "pile_cards": "the top card is melded, then the next 7 are taken: 8 cards in all",
+         "cut_bonus": "not stated: no cut bonus",
+     }),
+)
+
+PRESETS: dict[str, Preset] = {
+    id_: Preset(id_, title, source, RuleSheet(**options, preset=id_), silent)
+    for id_, title, source, options, silent in _PRESETS
+}
+
+
+def preset(preset_id: Any, field: str = "preset") -> RuleSheet:
+    """The sheet of a shipped preset.
+
+    >>> preset("pagat").hand_size
+    13
+    >>> preset("house")
+    Traceback (most recent call last):
+    ...
+    scorepad.rules.errors.SheetError: preset: 'house' is not a preset; presets are bicycle, common, gather-together, pagat
+    """
+    found = PRESETS.get(preset_id) if isinstance(preset_id, str) else None
+    if found is None:
+        raise SheetError(field, f"{preset_id!r} is not a preset; presets are {', '.join(sorted(PRESETS))}")
+    return found.sheet
+
+
+def _base_sheet(preset_id: str | None) -> RuleSheet | None:
+    return PRESETS[preset_id].sheet if preset_id in PRESETS else None
+
+
+def options_by_group() -> Iterator[tuple[str, str, list[Option]]]:
+    """(group id, group title, options) in the order a player reads a sheet."""
+    for group, title in GROUPS:
+        yield group, title, [o for o in OPTIONS if o.group == group]

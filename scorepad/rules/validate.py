@@ -1,0 +1,347 @@
+"""The referee's verdict on a recorded deal: every problem, as values, never an exception.
+
+:func:`validate` returns a :class:`Report` of :class:`Problem` values. A violation breaks
+the sheet; a warning is legal but worth a second look. Each problem has a stable ``code``,
+names the side, player or meld it concerns (and ``where``, its path in the deal's JSON),
+speaks to players in plain words and cites the sheet option it rests on (``option`` is
+None for a rule every sheet shares, such as "threes are never melded").
+
+Codes: ``meld.rank``, ``meld.size``, ``meld.wild_ratio``, ``meld.duplicate_rank``,
+``supply``, ``foot.size``, ``foot.picked_up``, ``went_out.books``,
+``went_out.partner_foot``, ``went_out.cards_left``, ``went_out.player``, ``deal.number``,
+``deal.ending``, ``table.players``, ``table.sides``, ``side.players``, ``side.name``,
+``player.name``, ``count.negative``, ``cut_bonus``; warnings ``red_three.in_hand`` and
+``side.no_melds``.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, NamedTuple
+
+from .cards import CARDS, Card, Cards
+from .deal import BookKind, Deal, Ending, Meld, Rank, Side
+from .sheet import BookGrowth, DecksRule, GameLength, RuleSheet, SecondMeld, StockOut, WildRatio
+
+VIOLATION_CODES = (
+    "meld.rank", "meld.size", "meld.wild_ratio", "meld.duplicate_rank", "supply", "foot.size",
+    "foot.picked_up", "went_out.books", "went_out.partner_foot", "went_out.cards_left",
+    "went_out.player", "deal.number", "deal.ending", "table.players", "table.sides", "side.players",
+    "side.name", "player.name", "count.negative", "cut_bonus",
+)
+WARNING_CODES = ("red_three.in_hand", "side.no_melds")
+
+MAX_DEALS_TO_TARGET = 100
+
+
+class Problem(NamedTuple):
+    """One thing wrong (or worth a look) with a deal."""
+
+    code: str
+    message: str
+    option: str | None = None
+    where: str = ""
+    side: str | None = None
+    player: str | None = None
+    meld: int | None = None
+
+    def to_json(self) -> dict:
+        return {k: v for k, v in self._asdict().items() if v is not None and v != ""}
+
+
+class Report(NamedTuple):
+    """Every violation and warning the referee found."""
+
+    violations: tuple[Problem, ...]
+    warnings: tuple[Problem, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.violations
+
+    def codes(self) -> list[str]:
+        return [p.code for p in self.violations]
+
+
+# -- single melds: shared with the referee's "is this meld legal?" -------------------------
+
+
+def meld_problems(sheet: RuleSheet, meld: Meld, where: str = "") -> Iterator[Problem]:
+    """Problems with one meld on its own (not counting other melds of its rank).
+
+    >>> from scorepad.rules.sheet import preset
+    >>> [p.code for p in meld_problems(preset("pagat"), Meld(Rank.KING, 3, 2))]
+    ['meld.wild_ratio']
+    >>> list(meld_problems(preset("pagat"), Meld(Rank.KING, 2, 1)))
+    []
+    """
+    rank, naturals, wilds = meld.rank, meld.naturals, meld.twos + meld.jokers
+    size = naturals + wilds
+    if meld.naturals < 0 or meld.twos < 0 or meld.jokers < 0:
+        yield Problem("count.negative", "A meld cannot hold a negative number of cards.", None, where)
+        return
+    if rank is Rank.THREE:
+        yield Problem("meld.rank", "Threes are never melded: red threes are laid apart as bonus cards, "
+                      "black threes are only discarded.", None, where)
+        return
+    if rank is Rank.WILD:
+        if not sheet.wild_books:
+            yield Problem("meld.rank", "This sheet does not allow a meld of wild cards only.", "wild_books", where)
+            return
+        if naturals:
+            yield Problem("meld.rank", f"A wild meld holds only 2s and jokers, but this one has {naturals} "
+                          "natural cards: record them as a meld of their own rank.", "wild_books", where)
+    if size < sheet.meld_min:
+        yield Problem("meld.size", f"A meld needs at least {sheet.meld_min} cards; this one has {size}.",
+                      "meld_min", where)
+    elif size > sheet.book_size:
+        growth = sheet.book_growth
+        if growth is BookGrowth.CLOSED:
+            yield Problem("meld.size", f"A book is complete at {sheet.book_size} cards and takes no more; "
+                          f"this one has {size}.", "book_growth", where)
+        elif growth is BookGrowth.NATURALS and (rank is Rank.WILD or wilds > sheet.book_size):
+            yield Problem("meld.size", f"A book may grow past {sheet.book_size} cards with natural cards only; "
+                          f"this one has {size} cards but only {naturals} naturals.", "book_growth", where)
+    if rank is Rank.WILD or not wilds:
+        return
+    if naturals == 0:
+        yield Problem("meld.wild_ratio", f"A meld of {rank.noun} needs natural {rank.noun}; this one is "
+                      "all wild cards.", "wild_ratio", where)
+        return
+    ratio = sheet.wild_ratio
+    if ratio is WildRatio.TWICE and naturals < 2 * wilds:
+        yield Problem("meld.wild_ratio", f"This sheet needs at least twice as many natural cards as wild "
+                      f"cards; this meld has {naturals} naturals and {wilds} wild.", "wild_ratio", where)
+    elif ratio is WildRatio.MORE and naturals <= wilds:
+        yield Problem("meld.wild_ratio", f"This sheet needs more natural cards than wild cards; this meld "
+                      f"has {naturals} naturals and {wilds} wild.", "wild_ratio", where)
+    elif ratio is WildRatio.AT_LEAST and naturals < wilds:
+        yield Problem("meld.wild_ratio", f"On this sheet wild cards may never outnumber natural cards; this "
+                      f"meld has {naturals} naturals and {wilds} wild.", "wild_ratio", where)
+    if sheet.max_wilds is not None and wilds > sheet.max_wilds:
+        yield Problem("meld.wild_ratio", f"A meld may hold at most {sheet.max_wilds} wild cards; this one "
+                      f"has {wilds}.", "max_wilds", where)
+    if naturals < sheet.min_naturals_with_wilds:
+        yield Problem("meld.wild_ratio", f"A meld with wild cards needs at least {sheet.min_naturals_with_wilds} "
+                      f"natural cards; this one has {naturals}.", "min_naturals_with_wilds", where)
+
+
+def duplicate_rank_problems(sheet: RuleSheet, melds: tuple[Meld, ...], where: str = "melds",
+                            side: str | None = None) -> Iterator[Problem]:
+    """A second unfinished meld of a rank, where the sheet allows one only after a book."""
+    if sheet.second_meld is SecondMeld.ANYTIME:
+        return
+    open_ranks: dict[Rank, int] = {}
+    for index, meld in enumerate(melds):
+        if meld.size >= sheet.book_size or meld.rank is Rank.THREE:
+            continue
+        if meld.rank in open_ranks:
+            yield Problem("meld.duplicate_rank",
+                          f"There is already an unfinished meld of {meld.rank.noun} (meld {open_ranks[meld.rank] + 1}); "
+                          "a second meld of a rank may start only once the first is a book.",
+                          "second_meld", f"{where}[{index}]", side, None, index)
+        else:
+            open_ranks[meld.rank] = index
+
+
+def books_held(sheet: RuleSheet, melds: tuple[Meld, ...]) -> dict[BookKind, int]:
+    """How many clean, dirty and wild books these melds include."""
+    held = {BookKind.CLEAN: 0, BookKind.DIRTY: 0, BookKind.WILD: 0}
+    for meld in melds:
+        kind = meld.book_kind(sheet)
+        if kind is not None and meld.rank is not Rank.THREE:
+            held[kind] += 1
+    return held
+
+
+def pack(sheet: RuleSheet, players: int) -> Cards:
+    """Every card in the pack this sheet uses for so many players.
+
+    >>> from scorepad.rules.sheet import preset
+    >>> p = pack(preset("pagat"), 4)
+    >>> p.total, p[Card.JOKER], p[Card.RED_THREE]
+    (270, 10, 10)
+    """
+    decks = sheet.decks_for(players)
+    counts = {card: 4 * decks for card in CARDS}
+    counts[Card.JOKER] = sheet.jokers_per_deck * decks
+    counts[Card.RED_THREE] = counts[Card.BLACK_THREE] = 2 * decks
+    return Cards(counts)
+
+
+def deal_cards(deal: Deal) -> Cards:
+    """Every card the deal records: melded, laid red threes, in hands and unopened feet."""
+    counts = [0] * len(CARDS)
+    index = {card: i for i, card in enumerate(CARDS)}
+    for side in deal.sides:
+        for meld in side.melds:
+            if meld.rank is not Rank.WILD:
+                counts[index[meld.rank.card]] += meld.naturals
+            counts[index[Card.TWO]] += meld.twos
+            counts[index[Card.JOKER]] += meld.jokers
+        counts[index[Card.RED_THREE]] += side.red_threes
+        for player in side.players:
+            for i, n in enumerate(player.cards_left.counts()):
+                counts[i] += n
+            if not player.foot_picked_up:
+                for i, n in enumerate(player.foot.counts()):
+                    counts[i] += n
+    return Cards({card: n for card, n in zip(CARDS, counts)})
+
+
+# -- the whole deal ---------------------------------------------------------------------------
+
+
+def validate(deal: Deal) -> Report:
+    """Every problem with a deal under its sheet, violations and warnings apart.
+
+    >>> from scorepad.rules.deal import Deal
+    >>> deal = Deal.from_json({"sheet": "common", "deal": 5, "ending": "stock_out", "sides": [
+    ...     {"name": "Ann", "melds": ["K K K"], "players": [{"name": "Ann", "foot_picked_up": True}]},
+    ...     {"name": "Bea", "melds": ["Q Q 2 2"], "players": [{"name": "Bea", "foot_picked_up": True}]}]})
+    >>> validate(deal).codes()
+    ['deal.number', 'meld.wild_ratio']
+    """
+    sheet = deal.sheet
+    found: list[Problem] = []
+    warnings: list[Problem] = []
+    _check_number(deal, found)
+    _check_table(deal, found)
+    for i, side in enumerate(deal.sides):
+        _check_side(sheet, side, f"sides[{i}]", found, warnings)
+    _check_supply(deal, found)
+    _check_ending(deal, found)
+    return Report(tuple(found), tuple(warnings))
+
+
+def _check_number(deal: Deal, found: list[Problem]) -> None:
+    last = deal.sheet.last_deal()
+    if deal.number < 1 or (last is not None and deal.number > last):
+        span = f"1 to {last}" if last is not None else "1 or more"
+        found.append(Problem("deal.number", f"Deal {deal.number} is not in this game: deals are numbered {span}.",
+                             "deals" if last is not None else "game_length", "deal"))
+    elif last is None and deal.number > MAX_DEALS_TO_TARGET:
+        found.append(Problem("deal.number", f"Deal {deal.number} is past the {MAX_DEALS_TO_TARGET} deals "
+                             "scorepad keeps for a game played to a target.", "game_length", "deal"))
+
+
+def _check_table(deal: Deal, found: list[Problem]) -> None:
+    sheet = deal.sheet
+    players = sum(len(s.players) for s in deal.sides)
+    if len(deal.sides) < 2:
+        found.append(Problem("table.sides", f"A game needs at least two sides; this deal has {len(deal.sides)}.",
+                             None, "sides"))
+    if not sheet.min_players <= players <= sheet.max_players:
+        span = (f"{sheet.min_players}" if sheet.min_players == sheet.max_players
+                else f"{sheet.min_players} to {sheet.max_players}")
+        found.append(Problem("table.players", f"This sheet is for {span} players; this deal has {players}.",
+                             "max_players" if players > sheet.max_players else "min_players", "sides"))
+    sizes = {len(s.players) for s in deal.sides if s.players}
+    if len(sizes) > 1:
+        found.append(Problem("table.sides", "Every side must have the same number of players.", "side_sizes", "sides"))
+    bad = sorted(size for size in sizes if size not in sheet.side_sizes)
+    if bad:
+        found.append(Problem("table.sides", f"Sides of {bad[0]} player{'s' if bad[0] != 1 else ''} are not on this "
+                             f"sheet, which plays {sheet.describe('side_sizes')}.", "side_sizes", "sides"))
+    seen_sides: set[str] = set()
+    seen_players: set[str] = set()
+    for i, side in enumerate(deal.sides):
+        if side.name.casefold() in seen_sides:
+            found.append(Problem("side.name", f"Two sides are called {side.name!r}.", None, f"sides[{i}].name", side.name))
+        seen_sides.add(side.name.casefold())
+        if not side.players:
+            found.append(Problem("side.players", f"{side.name} has no players.", None, f"sides[{i}].players", side.name))
+        for j, player in enumerate(side.players):
+            if player.name.casefold() in seen_players:
+                found.append(Problem("player.name", f"Two players are called {player.name!r}.", None,
+                                     f"sides[{i}].players[{j}].name", side.name, player.name))
+            seen_players.add(player.name.casefold())
+
+
+def _check_side(sheet: RuleSheet, side: Side, where: str, found: list[Problem], warnings: list[Problem]) -> None:
+    name = side.name
+    for index, meld in enumerate(side.melds):
+        for problem in meld_problems(sheet, meld, f"{where}.melds[{index}]"):
+            found.append(problem._replace(side=name, meld=index))
+    found.extend(duplicate_rank_problems(sheet, side.melds, f"{where}.melds", name))
+    if side.red_threes < 0:
+        found.append(Problem("count.negative", "Red threes laid cannot be negative.", None,
+                             f"{where}.red_threes", name))
+    if not side.melds:
+        warnings.append(Problem("side.no_melds", f"{name} melded nothing this deal; check no meld was left out.",
+                                None, f"{where}.melds", name))
+    for j, player in enumerate(side.players):
+        here = f"{where}.players[{j}]"
+        for key, cards in (("cards_left", player.cards_left), ("foot", player.foot)):
+            if any(n < 0 for n in cards.counts()):
+                found.append(Problem("count.negative", f"{player.name}'s {key.replace('_', ' ')} has a negative count.",
+                                     None, f"{here}.{key}", name, player.name))
+        if player.foot_picked_up:
+            if player.foot:
+                found.append(Problem("foot.picked_up", f"{player.name} picked up the foot, so it is not unopened: "
+                                     "record what is left of it as cards left.", None, f"{here}.foot", name, player.name))
+        elif player.foot.total != sheet.foot_size:
+            found.append(Problem("foot.size", f"{player.name}'s unopened foot holds {player.foot.total} cards; "
+                                 f"a foot is dealt {sheet.foot_size}.", "foot_size", f"{here}.foot", name, player.name))
+        if player.cards_left[Card.RED_THREE] > 0:
+            warnings.append(Problem("red_three.in_hand", f"{player.name} still holds a red three; red threes are "
+                                    "laid at once, so check it was not missed.", "red_three_penalty_hand",
+                                    f"{here}.cards_left", name, player.name))
+        if player.cut_bonus and not sheet.cut_bonus:
+            found.append(Problem("cut_bonus", f"{player.name} claims the cut bonus, but this sheet has none.",
+                                 "cut_bonus", f"{here}.cut_bonus", name, player.name))
+
+
+def _check_supply(deal: Deal, found: list[Problem]) -> None:
+    players = sum(len(s.players) for s in deal.sides)
+    available = pack(deal.sheet, max(players, 1))
+    used = deal_cards(deal)
+    decks = deal.sheet.decks_for(max(players, 1))
+    for card, need in used.items():
+        have = available[card]
+        if need > have:
+            option = "jokers_per_deck" if card is Card.JOKER else "decks_rule"
+            found.append(Problem("supply", f"This deal records {need} {card.noun}, but {decks} deck"
+                                 f"{'s' if decks != 1 else ''} hold only {have}.", option, "sides"))
+
+
+def _check_ending(deal: Deal, found: list[Problem]) -> None:
+    sheet = deal.sheet
+    if deal.ending is Ending.STOCK_OUT:
+        if deal.went_out is not None:
+            found.append(Problem("went_out.player", "The stock ran out, so nobody went out: leave 'went out' empty.",
+                                 None, "went_out"))
+        if sheet.stock_out is StockOut.RESHUFFLE:
+            found.append(Problem("deal.ending", "On this sheet the discard pile is reshuffled when the stock runs "
+                                 "out, so a deal ends only when someone goes out.", "stock_out", "ending"))
+        return
+    if deal.went_out is None:
+        found.append(Problem("went_out.player", "Say which player went out.", None, "went_out"))
+        return
+    located = deal.find_player(deal.went_out)
+    if located is None:
+        found.append(Problem("went_out.player", f"{deal.went_out!r} is not a player in this deal.", None, "went_out"))
+        return
+    i, j, player = located
+    side = deal.sides[i]
+    here = f"sides[{i}].players[{j}]"
+    if player.cards_left.total:
+        found.append(Problem("went_out.cards_left", f"{player.name} went out but still holds "
+                             f"{player.cards_left.total} card{'s' if player.cards_left.total != 1 else ''}.",
+                             None, f"{here}.cards_left", side.name, player.name))
+    if not player.foot_picked_up and sheet.go_out_foot:
+        found.append(Problem("went_out.cards_left", f"{player.name} went out without picking up the foot; the "
+                             "foot must be played first.", "go_out_foot", f"{here}.foot_picked_up", side.name, player.name))
+    need = sheet.going_out_books(deal.number)
+    held = books_held(sheet, side.melds)
+    short = [(n - held[kind], kind.value) for n, kind in
+             ((need.clean, BookKind.CLEAN), (need.dirty, BookKind.DIRTY), (need.wild, BookKind.WILD)) if held[kind] < n]
+    if short:
+        has = ", ".join(f"{held[k]} {k.value}" for k in BookKind)
+        found.append(Problem("went_out.books", f"To go out in deal {deal.number} a side needs {need} books; "
+                             f"{side.name} has {has}.", "books_to_go_out", f"sides[{i}].melds", side.name, player.name))
+    if sheet.go_out_partner_foot:
+        for k, partner in enumerate(side.players):
+            if k != j and not partner.foot_picked_up:
+                found.append(Problem("went_out.partner_foot", f"{player.name} may go out only once every partner has "
+                                     f"picked up the foot, and {partner.name} has not.", "go_out_partner_foot",
+                                     f"sides[{i}].players[{k}].foot_picked_up", side.name, partner.name))

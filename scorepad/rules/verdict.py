@@ -1,0 +1,42 @@
+"""A deal's verdict: the referee's report and the score together, in the JSON shape the
+API and the CLI print."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .deal import Deal
+from .score import Breakdown, score
+from .validate import Report, validate
+
+
+class Verdict(NamedTuple):
+    deal: Deal
+    report: Report
+    breakdown: Breakdown
+
+    @property
+    def ok(self) -> bool:
+        return self.report.ok
+
+    def to_json(self) -> dict:
+        """``{"ok", "violations", "warnings", "sides": [{"name", "total", "lines"}]}``."""
+        return {
+            "ok": self.report.ok,
+            "violations": [p.to_json() for p in self.report.violations],
+            "warnings": [p.to_json() for p in self.report.warnings],
+            "sides": [side.to_json() for side in self.breakdown.sides],
+        }
+
+
+def judge(deal: Deal) -> Verdict:
+    """Validate and score a deal.
+
+    >>> from scorepad.rules.deal import Deal
+    >>> deal = Deal.from_json({"sheet": "common", "deal": 1, "ending": "stock_out", "sides": [
+    ...     {"name": "Ann", "melds": ["K K K"], "players": [{"name": "Ann", "foot_picked_up": True}]},
+    ...     {"name": "Bea", "melds": ["Q Q Q"], "players": [{"name": "Bea", "foot_picked_up": True}]}]})
+    >>> judge(deal).to_json()["ok"]
+    True
+    """
+    return Verdict(deal, validate(deal), score(deal))
