@@ -1,0 +1,242 @@
+"""The referee's questions, answered yes or no with the reasons, each citing the sheet.
+
+Four questions come up at every table: is this meld legal (:func:`can_meld`), may we go
+out (:func:`can_go_out`), may I take the pile (:func:`can_take_pile`), and do these first
+melds meet the minimum (:func:`meets_minimum`). Each returns an :class:`Answer`: ``yes``,
+and the :class:`Reason` values behind it, the failed ones first. A reason names the sheet
+option it rests on, and :meth:`Answer.to_json` adds what the sheet says about it.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Sequence
+
+from .cards import EMPTY, Card, Cards
+from .deal import Meld, Rank
+from .sheet import (Books, BookGrowth, LastCard, OpeningPileCards, OpeningWho, PileBlocker, PileNeeds,
+                    PileTake, RuleSheet, SecondMeld)
+from .validate import books_held, meld_problems
+
+
+class Reason(NamedTuple):
+    ok: bool
+    message: str
+    option: str | None = None
+
+
+class Answer(NamedTuple):
+    """A yes or no, with every reason the referee weighed."""
+
+    yes: bool
+    reasons: tuple[Reason, ...]
+
+    def to_json(self, sheet: RuleSheet) -> dict:
+        return {"yes": self.yes, "reasons": [
+            {"ok": r.ok, "message": r.message, "option": r.option,
+             "sheet_says": sheet.describe(r.option) if r.option else None}
+            for r in self.reasons]}
+
+    @property
+    def why(self) -> str:
+        """The reasons as one paragraph."""
+        return " ".join(r.message for r in self.reasons)
+
+
+def _answer(reasons: list[Reason]) -> Answer:
+    ordered = [r for r in reasons if not r.ok] + [r for r in reasons if r.ok]
+    return Answer(all(r.ok for r in reasons), tuple(ordered))
+
+
+def _meld_reasons(sheet: RuleSheet, meld: Meld) -> list[Reason]:
+    problems = list(meld_problems(sheet, meld))
+    reasons = [Reason(False, p.message, p.option) for p in problems]
+    if not problems:
+        reasons.append(Reason(True, f"{meld.size} cards: a meld has {sheet.meld_min} to {sheet.book_size} cards "
+                              f"and {sheet.book_size} make a book.", "meld_min"))
+        if meld.rank is Rank.WILD:
+            reasons.append(Reason(True, "This sheet allows melds of wild cards only.", "wild_books"))
+        elif meld.wilds:
+            reasons.append(Reason(True, f"{meld.naturals} naturals and {meld.wilds} wild: within the wild-card "
+                                  f"limit ({sheet.describe('wild_ratio')}; most wild cards: "
+                                  f"{sheet.describe('max_wilds')}).", "wild_ratio"))
+    return reasons
+
+
+def can_meld(sheet: RuleSheet, meld: Meld, *, adding_to: Meld | None = None,
+             table: Sequence[Meld] = ()) -> Answer:
+    """Is this meld legal, new or added to ``adding_to``? ``table`` is the side's other melds.
+
+    >>> from scorepad.rules.sheet import preset
+    >>> can_meld(preset("pagat"), Meld(Rank.NINE, 3, 2)).yes
+    False
+    >>> can_meld(preset("pagat"), Meld(Rank.NINE, 1), adding_to=Meld(Rank.NINE, 2, 1)).yes
+    True
+    """
+    if adding_to is None:
+        reasons = _meld_reasons(sheet, meld)
+        open_same = [m for m in table if m.rank is meld.rank and m.size < sheet.book_size]
+        if open_same and sheet.second_meld is SecondMeld.AFTER_BOOK and meld.rank is not Rank.THREE:
+            reasons.append(Reason(False, f"The side already has an unfinished meld of {meld.rank.noun}: add to it; "
+                                  "a second meld of a rank may start only once the first is a book.", "second_meld"))
+        return _answer(reasons)
+    if meld.rank is not adding_to.rank and meld.naturals:
+        return _answer([Reason(False, f"{meld.rank.noun.capitalize()} cannot go on a meld of {adding_to.rank.noun}.")])
+    added = Meld(adding_to.rank, meld.naturals, meld.twos, meld.jokers)
+    if adding_to.size >= sheet.book_size and sheet.book_growth is BookGrowth.CLOSED:
+        return _answer([Reason(False, f"That meld is a finished book of {sheet.book_size}; it takes no more cards.",
+                               "book_growth")])
+    if adding_to.size >= sheet.book_size and sheet.book_growth is BookGrowth.NATURALS and added.wilds:
+        return _answer([Reason(False, "A finished book may grow with natural cards only.", "book_growth")])
+    return _answer(_meld_reasons(sheet, adding_to.plus(added)))
+
+
+def can_go_out(sheet: RuleSheet, deal: int, *, melds: Sequence[Meld] = (), books: Books | None = None,
+               foot_played: bool = True, partners_picked_up: Sequence[bool] = (),
+               permission: bool | None = None, last_card: LastCard | None = None) -> Answer:
+    """May a player of this side go out now?
+
+    Give the side's ``melds`` (or its ``books`` counted by kind), whether the player has
+    picked up and played the foot, each partner's foot (picked up or not), whether the
+    partner said yes, and how the last card would go (melded or discarded).
+
+    >>> from scorepad.rules.sheet import preset
+    >>> can_go_out(preset("common"), 1, books=Books(clean=1, dirty=1)).yes
+    True
+    >>> can_go_out(preset("bicycle"), 1, books=Books(clean=1, dirty=1), last_card=LastCard.MELD).yes
+    False
+    """
+    need = sheet.going_out_books(deal)
+    if books is None:
+        held = books_held(sheet, tuple(melds))
+        books = Books(*(held[kind] for kind in held))
+    has = f"{books.clean} clean, {books.dirty} dirty" + (f", {books.wild} wild" if sheet.wild_books else "")
+    enough = books.clean >= need.clean and books.dirty >= need.dirty and books.wild >= need.wild
+    reasons = [Reason(enough, f"Deal {deal} needs {need} books to go out; the side has {has}."
+                      + ("" if enough else " A clean book does not stand in for a dirty one."), "books_to_go_out")]
+    if sheet.go_out_foot:
+        reasons.append(Reason(foot_played, "The foot has been picked up and played." if foot_played
+                              else "The foot must be picked up and played before going out.", "go_out_foot"))
+    if sheet.go_out_partner_foot and partners_picked_up:
+        waiting = sum(1 for picked in partners_picked_up if not picked)
+        reasons.append(Reason(not waiting, "Every partner has picked up the foot." if not waiting
+                              else "A partner has not picked up the foot yet.", "go_out_partner_foot"))
+    if sheet.go_out_permission and partners_picked_up:
+        reasons.append(Reason(permission is True,
+                              "Your partner said yes." if permission else
+                              "Ask your partner \"may I go out?\" first; if they say no, keep two cards."
+                              if permission is None else "Your partner said no: keep at least two cards.",
+                              "go_out_permission"))
+    if last_card is not None and sheet.last_card is not LastCard.EITHER:
+        fits = last_card is sheet.last_card
+        reasons.append(Reason(fits, f"The last card {sheet.describe('last_card')}.", "last_card"))
+    return _answer(reasons)
+
+
+def can_take_pile(sheet: RuleSheet, deal: int, *, top_card: Card, pair: int, wilds: int = 0,
+                  opened: bool, pile_size: int, pile_has_wild: bool = False,
+                  table: Sequence[Meld] = ()) -> Answer:
+    """May this player take the discard pile instead of drawing?
+
+    ``pair``: natural cards of the top card's rank in the hand; ``wilds``: wild cards in
+    the hand; ``opened``: whether the side's first melds are down; ``table``: the side's melds.
+
+    >>> from scorepad.rules.sheet import preset
+    >>> can_take_pile(preset("pagat"), 1, top_card=Card.NINE, pair=2, opened=False, pile_size=12).yes
+    True
+    >>> can_take_pile(preset("common"), 1, top_card=Card.NINE, pair=2, opened=True, pile_size=5).yes
+    False
+    """
+    if sheet.pile_take is PileTake.NEVER:
+        return _answer([Reason(False, "On this sheet the discard pile is never taken.", "pile_take")])
+    if pile_size < 1:
+        return _answer([Reason(False, "The pile is empty.")])
+    reasons: list[Reason] = []
+    blocker = (PileBlocker.BLACK_THREE if top_card is Card.BLACK_THREE else PileBlocker.RED_THREE
+               if top_card is Card.RED_THREE else PileBlocker.WILD if top_card.is_wild else None)
+    if blocker is not None and blocker in sheet.pile_blocked_by:
+        reasons.append(Reason(False, f"The pile is blocked: {sheet.describe('pile_blocked_by')}.", "pile_blocked_by"))
+    elif top_card in (Card.BLACK_THREE, Card.RED_THREE):
+        reasons.append(Reason(False, "A three on top cannot be melded, so the pile cannot be taken with it."))
+    count = sheet.pile_cards.at(deal)
+    if sheet.pile_take is PileTake.TOP_IF_FULL:
+        reasons.append(Reason(pile_size >= count, f"The pile may be taken only when it has {count} or more cards; "
+                              f"it has {pile_size}.", "pile_take"))
+    if sheet.pile_needs_opened:
+        reasons.append(Reason(opened, "The side's first melds are down." if opened else
+                              "The side must meet its opening minimum before taking the pile.", "pile_needs_opened"))
+    if top_card.is_wild and blocker not in sheet.pile_blocked_by:
+        wild = Meld(Rank.WILD, 0, 1 if top_card is Card.TWO else 0, 1 if top_card is Card.JOKER else 0)
+        fits = sheet.pile_needs is PileNeeds.MELD_TOP_CARD and not (sheet.pile_frozen_by_wild and pile_has_wild) and any(
+            m.size < sheet.book_size and not list(meld_problems(sheet, m.plus(wild))) for m in table)
+        reasons.append(Reason(fits, "A wild card on top can be taken only by adding it at once to one of the side's "
+                              "unfinished melds." if sheet.pile_needs is PileNeeds.MELD_TOP_CARD else
+                              "A wild card on top cannot be matched with a natural pair.", "pile_needs"))
+    elif top_card.is_natural and (sheet.pile_needs is PileNeeds.NATURAL_PAIR
+                                  or (sheet.pile_frozen_by_wild and pile_has_wild)):
+        option = "pile_frozen_by_wild" if sheet.pile_needs is not PileNeeds.NATURAL_PAIR else "pile_needs"
+        reasons.append(Reason(pair >= 2, f"Taking it needs two natural {top_card.noun} from the hand, melded with the "
+                              f"top card at once; you hold {pair}.", option))
+    elif top_card.is_natural:
+        rank = Rank(top_card.value)
+        on_table = any(m.rank is rank and (m.size < sheet.book_size or sheet.book_growth is not BookGrowth.CLOSED)
+                       for m in table)
+        with_wild = pair == 1 and wilds >= 1 and not list(meld_problems(sheet, Meld(rank, 2, 1)))
+        can = pair >= 2 or on_table or with_wild
+        reasons.append(Reason(can, f"The top card must be melded at once: with a pair from the hand, a natural and a "
+                              f"wild card, or on the side's unfinished meld of {top_card.noun}."
+                              + ("" if can else " None of those is possible."), "pile_needs"))
+    taken = pile_size if sheet.pile_take is PileTake.WHOLE else min(pile_size, count)
+    if all(r.ok for r in reasons):
+        reasons.append(Reason(True, f"You would take {taken} card{'s' if taken != 1 else ''}.", "pile_cards"))
+        if not opened:
+            minimum = sheet.opening_minimum(deal)
+            counts = "counts" if sheet.opening_pile_cards is OpeningPileCards.TOP_CARD else "does not count"
+            reasons.append(Reason(True, f"Your first melds must still reach {minimum}; the top card {counts} toward it "
+                                  "and the other pile cards do not.", "opening_pile_cards"))
+    return _answer(reasons)
+
+
+def meld_points(sheet: RuleSheet, melds: Sequence[Meld]) -> int:
+    """The card points of some melds (bonuses never count toward a minimum)."""
+    return sum(sum(sheet.value(card) * n for card, n in meld.cards().items()) for meld in melds)
+
+
+def meets_minimum(sheet: RuleSheet, deal: int, melds: Sequence[Meld], *, top_card: Card | None = None,
+                  buried: Cards = EMPTY, running_total: int = 0) -> Answer:
+    """Do these first melds, laid together, meet the deal's opening minimum?
+
+    ``melds`` are all the cards laid, including the pile's ``top_card`` when it was taken
+    and any ``buried`` pile cards used; the answer weighs them with and without the top card.
+
+    >>> from scorepad.rules.sheet import preset
+    >>> kings_queens = [Meld(Rank.KING, 3), Meld(Rank.QUEEN, 3)]
+    >>> meets_minimum(preset("common"), 1, kings_queens).yes, meets_minimum(preset("common"), 3, kings_queens).yes
+    (True, False)
+    """
+    minimum = sheet.opening_minimum(deal, running_total)
+    reasons = []
+    for meld in melds:
+        reasons += [r for r in _meld_reasons(sheet, meld) if not r.ok]
+    total = meld_points(sheet, melds)
+    buried_points = sum(sheet.value(card) * n for card, n in buried.items())
+    top_points = sheet.value(top_card) if top_card is not None else 0
+    without_top = total - buried_points - top_points
+    counted = without_top + (top_points if sheet.opening_pile_cards is OpeningPileCards.TOP_CARD else 0)
+    when = (f"a running total of {running_total:,}" if sheet.opening_by.value == "running-total"
+            else f"deal {deal}")
+    option = "opening_bands" if sheet.opening_by.value == "running-total" else "opening_minimums"
+    who = "each player's" if sheet.opening_who is OpeningWho.PLAYER else "the side's"
+    reasons.append(Reason(counted >= minimum, f"The minimum for {who} first melds at {when} is {minimum}; "
+                          f"these count {counted}.", option))
+    if top_card is not None:
+        rule = ("the top card counts" if sheet.opening_pile_cards is OpeningPileCards.TOP_CARD
+                else "no card from the pile counts")
+        reasons.append(Reason(True, f"With the pile's top card they are worth {without_top + top_points}, "
+                              f"without it {without_top}: {rule}.", "opening_pile_cards"))
+    if buried:
+        reasons.append(Reason(True, f"Cards buried in the pile ({buried_points} points) never count toward the "
+                              "minimum.", "opening_pile_cards"))
+    return _answer(reasons)
+
+
+__all__ = ["Answer", "Reason", "can_go_out", "can_meld", "can_take_pile", "meets_minimum", "meld_points"]
