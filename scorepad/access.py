@@ -1,0 +1,50 @@
+"""Who may change a game: whoever holds its edit key.
+
+A game has two links. The view link (``/g/<id>``) lets anyone watch. The edit link
+(``/g/<id>/edit/<key>``) hands this browser the edit key, kept in the signed session
+cookie, and redirects to the view link, so the key never stays in the address bar. The
+JSON API takes the key as ``Authorization: Bearer <key>``.
+"""
+
+from __future__ import annotations
+
+import hmac
+
+from flask import abort, request, session
+
+from .store import GameRecord
+
+MAX_GAMES_REMEMBERED = 50
+
+
+def grant(game: GameRecord) -> None:
+    """Remember in this browser that it may edit ``game``."""
+    keys = dict(session.get("edit", {}))
+    keys.pop(game.id, None)
+    keys[game.id] = game.edit_key
+    session["edit"] = dict(list(keys.items())[-MAX_GAMES_REMEMBERED:])
+
+
+def key_matches(game: GameRecord, key: str | None) -> bool:
+    return bool(key) and hmac.compare_digest(str(key), game.edit_key)
+
+
+def can_edit(game: GameRecord) -> bool:
+    """True when this browser holds the game's edit key."""
+    return key_matches(game, session.get("edit", {}).get(game.id))
+
+
+def require_edit(game: GameRecord) -> None:
+    if not can_edit(game):
+        abort(403, "This is the view link: only the edit link can change the game.")
+
+
+def bearer_key() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, key = header.partition(" ")
+    return key.strip() if scheme.lower() == "bearer" and key.strip() else None
+
+
+def my_games() -> list[str]:
+    """Ids of the games this browser may edit, oldest first."""
+    return list(session.get("edit", {}))

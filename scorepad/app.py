@@ -1,0 +1,91 @@
+"""The app factory: configuration, the instance folder, the database, blueprints, errors."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, jsonify, render_template, request
+from flask_wtf.csrf import CSRFError, CSRFProtect
+from werkzeug.exceptions import HTTPException
+
+from . import db
+
+ROOT = Path(__file__).resolve().parent.parent
+csrf = CSRFProtect()
+
+
+def _secret_key(instance: Path) -> str:
+    """The instance's secret key, generated on first start and kept in ``instance/secret_key``."""
+    path = instance / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the app. ``test_config`` overrides settings (tests pass DATABASE and TESTING).
+
+    Settings, each also read from the environment as ``SCOREPAD_<NAME>``: DATABASE (the
+    SQLite file, default ``instance/scorepad.sqlite``), SECRET_KEY (default: generated into
+    the instance folder), SESSION_COOKIE_SECURE (set true behind HTTPS).
+    """
+    app = Flask(__name__, instance_path=str(ROOT / "instance"), instance_relative_config=True,
+                template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
+    app.config.from_mapping(
+        DATABASE=str(Path(app.instance_path) / "scorepad.sqlite"),
+        MAX_CONTENT_LENGTH=256 * 1024,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=False,
+        WTF_CSRF_TIME_LIMIT=None,
+        SEND_FILE_MAX_AGE_DEFAULT=3600,
+    )
+    app.config.from_pyfile("config.py", silent=True)
+    app.config.from_prefixed_env("SCOREPAD")
+    if test_config:
+        app.config.update(test_config)
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
+
+    db.init_app(app)
+    csrf.init_app(app)
+
+    from . import api, pages
+
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    csrf.exempt(api.bp)  # the API authenticates with a bearer key, never a cookie
+    _register_errors(app)
+    return app
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def _register_errors(app: Flask) -> None:
+    @app.errorhandler(CSRFError)
+    def csrf_error(err: CSRFError):
+        return render_template("error.html", code=400, title="This form has expired",
+                               message="Reload the page and try again; nothing was saved."), 400
+
+    @app.errorhandler(HTTPException)
+    def http_error(err: HTTPException):
+        if _wants_json():
+            return jsonify(error={"status": err.code, "field": None, "message": err.description}), err.code
+        titles = {404: "Not found", 403: "Not allowed", 400: "Something in that request was wrong",
+                  405: "Not allowed here", 413: "That was too large"}
+        return render_template("error.html", code=err.code, title=titles.get(err.code, err.name),
+                               message=err.description), err.code
+
+    @app.errorhandler(Exception)
+    def unexpected(err: Exception):
+        app.logger.exception("unexpected error")
+        if _wants_json():
+            return jsonify(error={"status": 500, "field": None, "message": "something went wrong on our side"}), 500
+        return render_template("error.html", code=500, title="Something went wrong",
+                               message="Nothing you entered was lost; please try again."), 500

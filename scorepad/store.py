@@ -1,0 +1,339 @@
+"""Games as the app keeps them: the one place where the rules core meets the database.
+
+Pages, the JSON API and the CLI's web counterparts all go through these functions, so a
+deal is validated, scored and recorded (with its history) the same way whichever door it
+came in by. Every write is one transaction and bumps the game's revision.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from functools import cached_property
+from typing import Any
+
+from . import db
+from .rules import Deal, ReadError, RuleSheet, judge, load_sheet
+from .rules.game import Game
+from .rules.validate import Problem
+from .rules.verdict import Verdict
+
+MAX_NAME = 40
+
+
+class StoreError(Exception):
+    """A request the store refuses: ``status`` for HTTP, ``field`` names what is wrong."""
+
+    def __init__(self, status: int, field: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.field, self.message = status, field, message
+
+
+class Rejected(Exception):
+    """A deal with violations, not saved: it carries the referee's verdict."""
+
+    def __init__(self, verdict: Verdict, problems: list[Problem]) -> None:
+        super().__init__("the deal has violations")
+        self.verdict, self.problems = verdict, problems
+
+
+@dataclass
+class DealRecord:
+    number: int
+    deal: Deal
+    as_played: str | None
+    history_size: int = 0
+
+    @cached_property
+    def verdict(self) -> Verdict:
+        return judge(self.deal)
+
+
+@dataclass
+class GameRecord:
+    id: str
+    edit_key: str
+    name: str
+    sheet: RuleSheet
+    sides: list[dict[str, Any]]
+    revision: int
+    created_at: str
+    updated_at: str
+    deals: list[DealRecord] = field(default_factory=list)
+
+    @property
+    def side_names(self) -> tuple[str, ...]:
+        return tuple(side["name"] for side in self.sides)
+
+    @cached_property
+    def game(self) -> Game:
+        return Game(self.sheet, self.side_names, tuple(d.deal for d in self.deals))
+
+    def deal(self, number: int) -> DealRecord | None:
+        return next((d for d in self.deals if d.number == number), None)
+
+    @property
+    def next_number(self) -> int | None:
+        """The first deal number not yet recorded, or None when the game is over."""
+        if self.game.result().over:
+            return None
+        taken = {d.number for d in self.deals}
+        return next(n for n in range(1, len(taken) + 2) if n not in taken)
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def new_id() -> str:
+    """128 bits of randomness, url-safe (22 characters)."""
+    return secrets.token_urlsafe(16)
+
+
+# -- reading ------------------------------------------------------------------------------------
+
+
+def _record(row: Any, deals: list[Any], history_counts: dict[int, int]) -> GameRecord:
+    sheet = load_sheet(json.loads(row["sheet"]))
+    records = []
+    for deal_row in deals:
+        deal = Deal.from_json(json.loads(deal_row["body"]), sheet)
+        records.append(DealRecord(deal_row["number"], deal, deal_row["as_played"],
+                                  history_counts.get(deal_row["number"], 0)))
+    return GameRecord(row["id"], row["edit_key"], row["name"], sheet, json.loads(row["sides"]),
+                      row["revision"], row["created_at"], row["updated_at"], records)
+
+
+def load_game(game_id: str) -> GameRecord | None:
+    row = db.one("game_get", game_id)
+    if row is None:
+        return None
+    counts: dict[int, int] = {}
+    for h in db.query("history_of_game", game_id):
+        if h["deal_number"] is not None:
+            counts[h["deal_number"]] = counts.get(h["deal_number"], 0) + 1
+    return _record(row, db.query("deals_of_game", game_id), counts)
+
+
+def recent_games(ids: list[str], limit: int = 20) -> list[GameRecord]:
+    """The games with these ids, most recently changed first."""
+    ids = ids[-limit:]
+    if not ids:
+        return []
+    rows = db.query("game_recent", *ids, ids=",".join("?" * len(ids)))
+    return [g for g in (load_game(row["id"]) for row in rows) if g is not None]
+
+
+def history(game_id: str, deal_number: int | None = None) -> list[dict[str, Any]]:
+    rows = (db.query("history_of_game", game_id) if deal_number is None
+            else db.query("history_of_deal", game_id, deal_number))
+    out = []
+    for row in rows:
+        entry = dict(row)
+        for key in ("before", "after", "old_totals", "new_totals"):
+            entry[key] = json.loads(entry[key]) if entry[key] else None
+        out.append(entry)
+    return out
+
+
+# -- checking input -----------------------------------------------------------------------------
+
+
+def read_sides(data: Any, sheet: RuleSheet) -> list[dict[str, Any]]:
+    """Sides as ``[{"name", "players": [names]}]``, checked against the sheet's table."""
+    if not isinstance(data, list) or not 2 <= len(data) <= 8:
+        raise StoreError(400, "sides", "give from 2 to 8 sides")
+    sides: list[dict[str, Any]] = []
+    side_names: set[str] = set()
+    player_names: set[str] = set()
+    for i, side in enumerate(data):
+        if not isinstance(side, dict):
+            raise StoreError(400, f"sides[{i}]", 'must be an object such as {"name": "Us", "players": ["Ann"]}')
+        name = _name(side.get("name"), f"sides[{i}].name")
+        if name.casefold() in side_names:
+            raise StoreError(400, f"sides[{i}].name", f"two sides are called {name!r}")
+        side_names.add(name.casefold())
+        players = side.get("players")
+        if not isinstance(players, list) or not players:
+            raise StoreError(400, f"sides[{i}].players", "list the side's players, in seat order")
+        names = [_name(p, f"sides[{i}].players[{j}]") for j, p in enumerate(players)]
+        for j, player in enumerate(names):
+            if player.casefold() in player_names:
+                raise StoreError(400, f"sides[{i}].players[{j}]", f"two players are called {player!r}")
+            player_names.add(player.casefold())
+        sides.append({"name": name, "players": names})
+    players = sum(len(s["players"]) for s in sides)
+    if not sheet.min_players <= players <= sheet.max_players:
+        raise StoreError(400, "sides", f"this sheet is for {sheet.min_players} to {sheet.max_players} players, "
+                         f"not {players}")
+    sizes = {len(s["players"]) for s in sides}
+    if len(sizes) > 1:
+        raise StoreError(400, "sides", "every side must have the same number of players")
+    if sizes.pop() not in sheet.side_sizes:
+        raise StoreError(400, "sides", f"this sheet plays {sheet.describe('side_sizes')}")
+    return sides
+
+
+def _name(value: Any, where: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise StoreError(400, where, "must be a name")
+    value = " ".join(value.split())
+    if len(value) > MAX_NAME:
+        raise StoreError(400, where, f"must be at most {MAX_NAME} characters")
+    return value
+
+
+def read_deal(game: GameRecord, data: Any, number: int | None) -> Deal:
+    """A deal for this game from its canonical JSON (without a sheet)."""
+    if isinstance(data, dict) and "sheet" in data:
+        raise StoreError(400, "sheet", "a game's deals use the game's sheet; leave 'sheet' out")
+    try:
+        deal = Deal.from_json(data, game.sheet, number=number)
+    except ReadError as err:
+        raise StoreError(400, err.field or "deal", err.reason) from None
+    if number is not None and deal.number != number:
+        raise StoreError(400, "deal", f"this is deal {number}, not {deal.number}")
+    return deal
+
+
+def game_problems(game: GameRecord, deal: Deal) -> list[Problem]:
+    """What is wrong with this deal as part of this game: its sides and players."""
+    found = []
+    want = {s["name"]: s["players"] for s in game.sides}
+    got = {s.name: [p.name for p in s.players] for s in deal.sides}
+    if set(got) != set(want):
+        found.append(Problem("game.sides", f"This game's sides are {', '.join(want)}; the deal has "
+                             f"{', '.join(got) or 'none'}.", None, "sides"))
+    else:
+        for i, side in enumerate(deal.sides):
+            if sorted(got[side.name]) != sorted(want[side.name]):
+                found.append(Problem("game.players", f"{side.name}'s players are {', '.join(want[side.name])}.",
+                                     None, f"sides[{i}].players", side.name))
+    return found
+
+
+# -- writing ------------------------------------------------------------------------------------
+
+
+def create_game(name: Any, sheet_data: Any, sides_data: Any) -> GameRecord:
+    try:
+        sheet = load_sheet(sheet_data)
+    except ReadError as err:
+        raise StoreError(400, err.field or "sheet", err.reason) from None
+    name = _name(name, "name")
+    sides = read_sides(sides_data, sheet)
+    game_id, key, now = new_id(), new_id(), _now()
+    with db.transaction():
+        db.query("game_insert", game_id, key, name, json.dumps(sheet.to_json()), json.dumps(sides), now, now)
+    return load_game(game_id)  # type: ignore[return-value]
+
+
+def _check_revision(game: GameRecord, based_on: int | None) -> None:
+    if based_on is not None and based_on != game.revision:
+        raise StoreError(409, "revision", f"the game changed since you loaded it (revision {based_on}, now "
+                         f"{game.revision}); reload it and try again")
+
+
+def _fresh(game_id: str, based_on: int | None) -> GameRecord:
+    game = load_game(game_id)
+    if game is None:
+        raise StoreError(404, "game", "no such game")
+    _check_revision(game, based_on)
+    return game
+
+
+def _judge_for_game(game: GameRecord, deal: Deal, as_played: str | None) -> Verdict:
+    verdict = judge(deal)
+    problems = list(verdict.report.violations) + game_problems(game, deal)
+    if any(p.code.startswith("game.") for p in problems):
+        raise Rejected(verdict, problems)  # the wrong sides can never be saved "as played"
+    if problems and not as_played:
+        raise Rejected(verdict, problems)
+    return verdict
+
+
+def _reason(value: Any) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise StoreError(400, "as_played.reason", "say briefly why the deal stands as played")
+    if len(value) > 200:
+        raise StoreError(400, "as_played.reason", "must be at most 200 characters")
+    return value.strip()
+
+
+def _totals(verdict: Verdict | None) -> str | None:
+    return json.dumps(verdict.breakdown.totals()) if verdict else None
+
+
+def record_deal(game_id: str, data: Any, as_played: Any = None, based_on: int | None = None) -> DealRecord:
+    """Validate and save a new deal; :class:`Rejected` when it has violations and no reason."""
+    as_played = _reason(as_played)
+    with db.transaction():
+        game = _fresh(game_id, based_on)
+        if game.next_number is None:
+            raise StoreError(409, "deal", "the game is over")
+        deal = read_deal(game, data, None if isinstance(data, dict) and "deal" in data else game.next_number)
+        if game.deal(deal.number) is not None:
+            raise StoreError(409, "deal", f"deal {deal.number} is already recorded; correct it instead")
+        verdict = _judge_for_game(game, deal, as_played)
+        body = json.dumps(deal.to_json(with_sheet=False))
+        db.query("deal_insert", game_id, deal.number, body, as_played if not verdict.ok else None)
+        db.query("history_insert", game_id, deal.number, "record", _now(), None, body, None,
+                 _totals(verdict), as_played if not verdict.ok else None)
+        db.query("game_touch", _now(), game_id)
+    return DealRecord(deal.number, deal, as_played if not verdict.ok else None, 1)
+
+
+def update_deal(game_id: str, number: int, data: Any, as_played: Any = None,
+                based_on: int | None = None) -> DealRecord:
+    """Correct a recorded deal; the old and new versions go into its history."""
+    as_played = _reason(as_played)
+    with db.transaction():
+        game = _fresh(game_id, based_on)
+        old = game.deal(number)
+        if old is None:
+            raise StoreError(404, "deal", f"deal {number} is not recorded")
+        deal = read_deal(game, data, number)
+        verdict = _judge_for_game(game, deal, as_played)
+        before, after = json.dumps(old.deal.to_json(with_sheet=False)), json.dumps(deal.to_json(with_sheet=False))
+        kept = as_played if not verdict.ok else None
+        db.query("deal_update", after, kept, game_id, number)
+        db.query("history_insert", game_id, number, "edit", _now(), before, after, _totals(old.verdict),
+                 _totals(verdict), kept)
+        db.query("game_touch", _now(), game_id)
+    return DealRecord(number, deal, kept, old.history_size + 1)
+
+
+def delete_deal(game_id: str, number: int, based_on: int | None = None) -> None:
+    """Remove a deal; what it held stays in the history."""
+    with db.transaction():
+        game = _fresh(game_id, based_on)
+        old = game.deal(number)
+        if old is None:
+            raise StoreError(404, "deal", f"deal {number} is not recorded")
+        db.query("deal_delete", game_id, number)
+        db.query("history_insert", game_id, number, "delete", _now(), json.dumps(old.deal.to_json(with_sheet=False)),
+                 None, _totals(old.verdict), None, None)
+        db.query("game_touch", _now(), game_id)
+
+
+def amend_sheet(game_id: str, sheet_data: Any, reason: Any, based_on: int | None = None) -> GameRecord:
+    """Change the game's frozen sheet: an explicit act, kept in the game's history."""
+    reason = _reason(reason) if reason is not None else None
+    if reason is None:
+        raise StoreError(400, "reason", "say why the table changed the sheet")
+    try:
+        sheet = load_sheet(sheet_data)
+    except ReadError as err:
+        raise StoreError(400, err.field or "sheet", err.reason) from None
+    with db.transaction():
+        game = _fresh(game_id, based_on)
+        read_sides(game.sides, sheet)  # the table must still fit the new sheet
+        before, after = json.dumps(game.sheet.to_json()), json.dumps(sheet.to_json())
+        db.query("game_set_sheet", after, game_id)
+        db.query("history_insert", game_id, None, "amend", _now(), before, after, None, None, reason)
+        db.query("game_touch", _now(), game_id)
+    return load_game(game_id)  # type: ignore[return-value]
