@@ -306,8 +306,10 @@ class Deal:
         return [(i, j, p) for i, side in enumerate(self.sides) for j, p in enumerate(side.players)]
 
     def find_player(self, name: str) -> tuple[int, int, Player] | None:
+        """The player of this name (names are matched ignoring case, as they are unique so)."""
+        key = name.strip().casefold()
         for found in self.players():
-            if found[2].name == name:
+            if found[2].name.casefold() == key:
                 return found
         return None
 

@@ -110,10 +110,10 @@ def _score_side(deal: Deal, side: Side) -> SideScore:
     if side.red_threes:
         lines.append(Line("red_threes.laid", "Red threes laid", side.red_threes, sheet.red_three_bonus,
                           side.red_threes * sheet.red_three_bonus, "red_three_bonus"))
-    if deal.ending is Ending.WENT_OUT and deal.went_out is not None \
-            and any(p.name == deal.went_out for p in side.players):
+    out = _went_out(deal, side)
+    if out is not None:
         bonus = sheet.going_out_bonus.at(deal.number)
-        lines.append(Line("going_out", "Going out", 1, bonus, bonus, "going_out_bonus", deal.went_out))
+        lines.append(Line("going_out", "Going out", 1, bonus, bonus, "going_out_bonus", out))
     # What each player still holds, and each unopened foot.
     for player in side.players:
         if player.cut_bonus and sheet.cut_bonus:
@@ -124,6 +124,14 @@ def _score_side(deal: Deal, side: Side) -> SideScore:
             _held_lines(lines, sheet, player.foot, player.name, "foot", f"{player.name}'s unopened foot",
                         "red_threes.foot", sheet.red_three_penalty_foot, "red_three_penalty_foot")
     return SideScore(side.name, tuple(lines), sum(line.points for line in lines))
+
+
+def _went_out(deal: Deal, side: Side) -> str | None:
+    """The name of this side's player who went out, if one did."""
+    if deal.ending is not Ending.WENT_OUT or deal.went_out is None:
+        return None
+    key = deal.went_out.strip().casefold()
+    return next((p.name for p in side.players if p.name.casefold() == key), None)
 
 
 def _held_lines(lines: list[Line], sheet: RuleSheet, cards: Cards, player: str, code: str, where: str,
