@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, Sequence, TextIO
 
-from .rules import Deal, ReadError, RuleSheet, judge, load_sheet
+from .rules import Deal, Ending, ReadError, RuleSheet, judge, load_sheet
 from .rules.game import Game
 from .rules.sheet import PRESETS, options_by_group
 from .rules.validate import Problem
@@ -64,7 +65,8 @@ def _problem_line(problem: Problem) -> str:
 
 def _print_verdict(verdict: Verdict, out: TextIO) -> None:
     deal = verdict.deal
-    how = f"{deal.went_out} went out" if deal.went_out else "the stock ran out"
+    how = "the stock ran out" if deal.ending is Ending.STOCK_OUT else \
+        f"{deal.went_out} went out" if deal.went_out else "a player went out"
     preset = deal.sheet.preset or "custom sheet"
     changed = " (changed)" if deal.sheet.preset and deal.sheet.changes() else ""
     print(f"Deal {deal.number}, {preset}{changed}: {how}", file=out)
@@ -198,6 +200,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     except Unreadable as err:
         print(f"scorepad: {err}", file=sys.stderr)
         return EXIT_UNREADABLE
+    except BrokenPipeError:  # the reader (say, head) stopped reading: not an error of ours
+        sys.stdout = open(os.devnull, "w")
+        return EXIT_OK
 
 
 if __name__ == "__main__":  # pragma: no cover

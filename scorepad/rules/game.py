@@ -135,14 +135,28 @@ class Game:
 
     # -- the result ------------------------------------------------------------------------------
 
-    def result(self) -> Result:
-        totals = self.totals()
-        standings = tuple(sorted((Standing(n, t) for n, t in totals.items()), key=lambda s: -s.total))
+    def _ended_with(self) -> int | None:
+        """The number of the deal that ended the game, or None while it goes on.
+
+        On a sheet played to a target, the first deal after which a side's running total
+        reached the target: a later deal that takes the total back below it does not
+        reopen the game.
+        """
         sheet = self.sheet
         if sheet.game_length is GameLength.DEALS:
-            over = len(self.deals) >= sheet.deals
-        else:
-            over = any(t >= sheet.target_score for t in totals.values())
+            return sheet.deals if len(self.deals) >= sheet.deals else None
+        for n, running in enumerate(self.running_totals(), 1):
+            if any(t >= sheet.target_score for t in running.values()):
+                return n
+        return None
+
+    def result(self) -> Result:
+        """The result as it stood when the game ended: deals recorded after the last one
+        (reported by :meth:`problems`) do not change who won."""
+        end = self._ended_with()
+        over = end is not None
+        totals = self.running_totals()[end - 1] if end else self.totals()
+        standings = tuple(sorted((Standing(n, t) for n, t in totals.items()), key=lambda s: -s.total))
         tie = over and len(standings) > 1 and standings[0].total == standings[1].total
         winner = standings[0].name if over and standings and not tie else None
         return Result(standings, over, winner, tie)

@@ -120,7 +120,7 @@ def can_go_out(sheet: RuleSheet, deal: int, *, melds: Sequence[Meld] = (), books
         waiting = sum(1 for picked in partners_picked_up if not picked)
         reasons.append(Reason(not waiting, "Every partner has picked up the foot." if not waiting
                               else "A partner has not picked up the foot yet.", "go_out_partner_foot"))
-    if sheet.go_out_permission and partners_picked_up:
+    if sheet.go_out_permission and (partners_picked_up or permission is not None):
         reasons.append(Reason(permission is True,
                               "Your partner said yes." if permission else
                               "Ask your partner \"may I go out?\" first; if they say no, keep two cards."
