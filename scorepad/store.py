@@ -21,6 +21,8 @@ from .rules.validate import Problem
 from .rules.verdict import Verdict
 
 MAX_NAME = 40
+# Problems no table can agree to play through: the wrong deal number, or counts below zero.
+NEVER_AS_PLAYED = ("deal.number", "count.negative")
 
 
 class StoreError(Exception):
@@ -45,6 +47,7 @@ class DealRecord:
     deal: Deal
     as_played: str | None
     history_size: int = 0
+    revision: int | None = None  # the game's revision once this deal was saved, when known
 
     @cached_property
     def verdict(self) -> Verdict:
@@ -247,20 +250,21 @@ def _fresh(game_id: str, based_on: int | None) -> GameRecord:
 def _judge_for_game(game: GameRecord, deal: Deal, as_played: str | None) -> Verdict:
     verdict = judge(deal)
     problems = list(verdict.report.violations) + game_problems(game, deal)
-    if any(p.code.startswith("game.") for p in problems):
-        raise Rejected(verdict, problems)  # the wrong sides can never be saved "as played"
+    if any(p.code.startswith("game.") or p.code in NEVER_AS_PLAYED for p in problems):
+        raise Rejected(verdict, problems)  # never saved "as played", whatever the reason
     if problems and not as_played:
         raise Rejected(verdict, problems)
     return verdict
 
 
-def _reason(value: Any) -> str | None:
+def _reason(value: Any, field: str = "as_played.reason",
+            ask: str = "say briefly why the deal stands as played") -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or not value.strip():
-        raise StoreError(400, "as_played.reason", "say briefly why the deal stands as played")
+        raise StoreError(400, field, ask)
     if len(value) > 200:
-        raise StoreError(400, "as_played.reason", "must be at most 200 characters")
+        raise StoreError(400, field, "must be at most 200 characters")
     return value.strip()
 
 
@@ -284,7 +288,7 @@ def record_deal(game_id: str, data: Any, as_played: Any = None, based_on: int | 
         db.query("history_insert", game_id, deal.number, "record", _now(), None, body, None,
                  _totals(verdict), as_played if not verdict.ok else None)
         db.query("game_touch", _now(), game_id)
-    return DealRecord(deal.number, deal, as_played if not verdict.ok else None, 1)
+    return DealRecord(deal.number, deal, as_played if not verdict.ok else None, 1, game.revision + 1)
 
 
 def update_deal(game_id: str, number: int, data: Any, as_played: Any = None,
@@ -304,11 +308,11 @@ def update_deal(game_id: str, number: int, data: Any, as_played: Any = None,
         db.query("history_insert", game_id, number, "edit", _now(), before, after, _totals(old.verdict),
                  _totals(verdict), kept)
         db.query("game_touch", _now(), game_id)
-    return DealRecord(number, deal, kept, old.history_size + 1)
+    return DealRecord(number, deal, kept, old.history_size + 1, game.revision + 1)
 
 
-def delete_deal(game_id: str, number: int, based_on: int | None = None) -> None:
-    """Remove a deal; what it held stays in the history."""
+def delete_deal(game_id: str, number: int, based_on: int | None = None) -> int:
+    """Remove a deal; what it held stays in the history. Returns the game's new revision."""
     with db.transaction():
         game = _fresh(game_id, based_on)
         old = game.deal(number)
@@ -318,11 +322,12 @@ def delete_deal(game_id: str, number: int, based_on: int | None = None) -> None:
         db.query("history_insert", game_id, number, "delete", _now(), json.dumps(old.deal.to_json(with_sheet=False)),
                  None, _totals(old.verdict), None, None)
         db.query("game_touch", _now(), game_id)
+    return game.revision + 1
 
 
 def amend_sheet(game_id: str, sheet_data: Any, reason: Any, based_on: int | None = None) -> GameRecord:
     """Change the game's frozen sheet: an explicit act, kept in the game's history."""
-    reason = _reason(reason) if reason is not None else None
+    reason = _reason(reason, "reason", "say why the table changed the sheet")
     if reason is None:
         raise StoreError(400, "reason", "say why the table changed the sheet")
     try:
@@ -336,4 +341,4 @@ def amend_sheet(game_id: str, sheet_data: Any, reason: Any, based_on: int | None
         db.query("game_set_sheet", after, game_id)
         db.query("history_insert", game_id, None, "amend", _now(), before, after, None, None, reason)
         db.query("game_touch", _now(), game_id)
-    return load_game(game_id)  # type: ignore[return-value]
+        return load_game(game_id)  # type: ignore[return-value]  # inside the transaction: this revision

@@ -205,6 +205,9 @@ class Cards:
 EMPTY = Cards()
 
 
+MAX_COUNT = 1000
+
+
 def read_count(value: object, field: str) -> int:
     """A count from JSON: a whole number (``True`` and ``2.0`` are refused).
 
@@ -216,7 +219,9 @@ def read_count(value: object, field: str) -> int:
     scorepad.rules.errors.ReadError: naturals: must be a whole number, not '3'
     """
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ReadError(field, f"must be a whole number, not {value!r}")
+        raise ReadError(field, f"must be a whole number, not {value!r:.40}")
+    if not -MAX_COUNT <= value <= MAX_COUNT:
+        raise ReadError(field, f"must be from -{MAX_COUNT:,} to {MAX_COUNT:,}; no pack holds more")
     return value
 
 

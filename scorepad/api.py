@@ -1,0 +1,366 @@
+"""The JSON API, ``/api/v1``: the same rules core and the same store as the pages.
+
+Every write goes through :mod:`scorepad.store` and needs the game's edit key as
+``Authorization: Bearer <key>``. Every error has one shape::
+
+    {"error": {"status": 400, "field": "sides[0].melds[1].naturals", "message": "..."}}
+
+``field`` is a dotted path into the request body, or null when the error is not about one
+field (a body that is not JSON, a missing key, an unknown game). A deal the referee rejects
+is a 422 with the verdict and the problems besides the error. See ``docs/api.md``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from typing import Any, Iterable
+
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
+
+from . import store
+from .access import bearer_key, key_matches
+from .rules import Deal, ReadError, judge
+from .rules.sheet import PRESETS, options_by_group
+from .store import DealRecord, GameRecord, Rejected, StoreError
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+MAX_DEPTH = 20  # the deepest a request body may nest; a deal or a sheet needs about 6
+MAX_NUMBER = 1_000_000_000  # the largest number a body may hold; no count or option comes near
+
+
+class ApiError(Exception):
+    """A request the API refuses before it reaches the store."""
+
+    def __init__(self, status: int, field: str | None, message: str) -> None:
+        super().__init__(message)
+        self.status, self.field, self.message = status, field, message
+
+
+def error_body(status: int, field: str | None, message: str) -> dict[str, Any]:
+    return {"error": {"status": status, "field": field or None, "message": message}}
+
+
+@bp.errorhandler(ApiError)
+@bp.errorhandler(StoreError)
+def _refused(err: ApiError | StoreError) -> tuple[Response, int]:
+    return jsonify(error_body(err.status, err.field, err.message)), err.status
+
+
+@bp.errorhandler(Rejected)
+def _rejected(err: Rejected) -> tuple[Response, int]:
+    n = len(err.problems)
+    first = err.problems[0] if err.problems else None
+    message = (f"the deal breaks the rules in {n} place{'s' if n != 1 else ''} and was not saved: "
+               f"{first.message if first else ''} Correct it, or save it as played with "
+               '"as_played": {"reason": "..."}.')
+    if first is not None and first.code.startswith(("game.", "deal.number")):
+        message = f"the deal does not fit this game and was not saved: {first.message}"
+    body = error_body(422, first.where if first else None, message)
+    body["report"] = err.verdict.to_json()
+    body["problems"] = [p.to_json() for p in err.problems]
+    return jsonify(body), 422
+
+
+# -- reading requests ---------------------------------------------------------------------------
+
+
+def _body(allowed: Iterable[str]) -> dict[str, Any]:
+    """The request's JSON object, holding only ``allowed`` keys; a 400 naming what is wrong."""
+    raw = request.get_data(cache=True)
+    if not raw.strip():
+        raise ApiError(400, None, "the body is empty: send a JSON object")
+    if not request.is_json:
+        raise ApiError(400, None, "send the body as JSON, with the header Content-Type: application/json")
+    try:
+        data = request.get_json(silent=True)
+        if data is None:
+            data = json.loads(raw)  # either valid JSON null, or this says why it is not JSON
+    except RecursionError:
+        raise ApiError(400, None, "the body is nested too deeply") from None
+    except ValueError as err:
+        where = f" at line {err.lineno}, column {err.colno}" if isinstance(err, json.JSONDecodeError) else ""
+        reason = err.msg if isinstance(err, json.JSONDecodeError) else "it is not UTF-8 text"
+        raise ApiError(400, None, f"the body is not valid JSON: {reason}{where}") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, None, f"the body must be a JSON object, not {_json_kind(data)}")
+    _check_values(data)
+    allowed = tuple(allowed)
+    for key in data:
+        if key not in allowed:
+            raise ApiError(400, key, f"is not a field here; expected {', '.join(allowed)}")
+    return data
+
+
+def _json_kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "a list"
+
+
+def _check_values(data: Any) -> None:
+    """Refuse bodies no deal or sheet needs: nesting past :data:`MAX_DEPTH`, and numbers
+    past :data:`MAX_NUMBER` (a count that large could only break scoring, never be real)."""
+    stack: list[tuple[Any, str, int]] = [(data, "", 1)]
+    while stack:
+        value, where, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise ApiError(400, None, f"the body is nested more than {MAX_DEPTH} levels deep")
+        if isinstance(value, dict):
+            stack.extend((v, f"{where}.{k}" if where else str(k), depth + 1) for k, v in reversed(value.items()))
+        elif isinstance(value, list):
+            stack.extend((v, f"{where}[{i}]", depth + 1) for i, v in reversed(list(enumerate(value))))
+        elif isinstance(value, (int, float)) and not isinstance(value, bool) and not abs(value) <= MAX_NUMBER:
+            raise ApiError(400, where or None, f"is out of range: numbers here are at most {MAX_NUMBER:,}")
+
+
+def _revision(value: Any, field: str = "revision") -> int | None:
+    """The revision a change is based on, when the client gives one."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ApiError(400, field, f"must be the game's revision, a whole number, not {value!r}")
+    return value
+
+
+def _as_played(value: Any) -> str | None:
+    """The reason from ``{"reason": "..."}``; the store checks the reason itself."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise ApiError(400, "as_played", 'must be an object such as {"reason": "we agreed to let it stand"}')
+    for key in value:
+        if key != "reason":
+            raise ApiError(400, f"as_played.{key}", "is not a field here; expected reason")
+    return value.get("reason", "")  # an empty reason is refused by the store, naming as_played.reason
+
+
+def _deal_body() -> tuple[dict[str, Any], str | None, int | None]:
+    """A game's deal from the body: the deal itself, the as-played reason, the revision."""
+    data = _body(("deal", "ending", "went_out", "sides", "as_played", "revision", "sheet"))
+    deal = {k: v for k, v in data.items() if k not in ("as_played", "revision")}
+    return deal, _as_played(data.get("as_played")), _revision(data.get("revision"))
+
+
+def _game(game_id: str) -> GameRecord:
+    game = store.load_game(game_id)
+    if game is None:
+        raise ApiError(404, None, "there is no game with this id")
+    return game
+
+
+def _editable(game_id: str) -> GameRecord:
+    """The game, when the request carries its edit key; 404 or 403 otherwise."""
+    game = _game(game_id)
+    key = bearer_key()
+    if key is None:
+        raise ApiError(403, None, "changing a game needs its edit key: send 'Authorization: Bearer <edit_key>'")
+    if not key_matches(game, key):
+        raise ApiError(403, None, "that is not this game's edit key; the view link cannot change the game")
+    return game
+
+
+# -- writing responses ---------------------------------------------------------------------------
+
+_ARG = re.compile(r"<(?:[^:<>]+:)?([^<>]+)>")
+
+
+def _page_url(shape: str, *values: str) -> str:
+    """The absolute URL of a page route shaped like ``shape`` (``/g/{}``), from the app's
+    routes when the pages blueprint has one, else built from the request's root URL."""
+    for rule in current_app.url_map.iter_rules():
+        names = _ARG.findall(rule.rule)
+        if "GET" in (rule.methods or ()) and len(names) == len(values) \
+                and _ARG.sub("{}", rule.rule).rstrip("/") == shape:
+            return url_for(rule.endpoint, _external=True, **dict(zip(names, values)))
+    return request.url_root.rstrip("/") + shape.format(*values)
+
+
+def _view_url(game: GameRecord) -> str:
+    return _page_url("/g/{}", game.id)
+
+
+def _edit_url(game: GameRecord) -> str:
+    return _page_url("/g/{}/edit/{}", game.id, game.edit_key)
+
+
+def _books(books: Any) -> dict[str, int]:
+    return {"clean": books.clean, "dirty": books.dirty, "wild": books.wild}
+
+
+def _deal_json(record: DealRecord) -> dict[str, Any]:
+    return {"number": record.number, "deal": record.deal.to_json(with_sheet=False),
+            "report": record.verdict.to_json(), "as_played": record.as_played,
+            "history_size": record.history_size}
+
+
+def _next_deal(game: GameRecord) -> dict[str, Any] | None:
+    number = game.next_number
+    if number is None:
+        return None
+    sheet = game.sheet
+    before = {name: 0 for name in game.side_names}
+    for record in game.deals:
+        if record.number < number:
+            for side in record.verdict.breakdown.sides:
+                if side.name in before:
+                    before[side.name] += side.total
+    return {"number": number,
+            "opening_minimums": {name: sheet.opening_minimum(number, total) for name, total in before.items()},
+            "opening_who": sheet.opening_who.value,
+            "going_out_books": _books(sheet.going_out_books(number)),
+            "going_out_bonus": sheet.going_out_bonus_at(number)}
+
+
+def game_json(game: GameRecord) -> dict[str, Any]:
+    """Everything anyone with the view link may see; never the edit key."""
+    played = game.game
+    result = played.result()
+    return {
+        "id": game.id,
+        "name": game.name,
+        "view_url": _view_url(game),
+        "sheet": game.sheet.to_json(),
+        "sheet_changes": [dataclasses.asdict(change) for change in game.sheet.changes()],
+        "sides": game.sides,
+        "revision": game.revision,
+        "created_at": game.created_at,
+        "updated_at": game.updated_at,
+        "deals": [_deal_json(record) for record in game.deals],
+        "running_totals": [{"deal": record.number, "totals": totals}
+                           for record, totals in zip(game.deals, played.running_totals())],
+        "problems": [p.to_json() for p in played.problems()],
+        **result.to_json(),
+        "next_deal": _next_deal(game),
+    }
+
+
+def _game_url(game_id: str, *rest: Any) -> str:
+    return url_for("api.get_game", game_id=game_id) + "".join(f"/{part}" for part in rest)
+
+
+# -- routes: no game ----------------------------------------------------------------------------
+
+
+@bp.post("/score")
+def score_deal():
+    """Validate and score one deal under the sheet it names; nothing is saved."""
+    data = _body(("sheet", "deal", "ending", "went_out", "sides"))
+    try:
+        deal = Deal.from_json(data)
+    except ReadError as err:
+        raise ApiError(400, err.field, err.reason) from None
+    return jsonify(judge(deal).to_json())
+
+
+def _preset_json(preset: Any) -> dict[str, Any]:
+    return {"id": preset.id, "title": preset.title, "source": preset.source, "not_stated": dict(preset.not_stated)}
+
+
+@bp.get("/sheets")
+def list_sheets():
+    return jsonify(sheets=[_preset_json(p) for p in PRESETS.values()])
+
+
+@bp.get("/sheets/<sheet_id>")
+def get_sheet(sheet_id: str):
+    found = PRESETS.get(sheet_id)
+    if found is None:
+        raise ApiError(404, None, f"{sheet_id!r} is not a preset; presets are {', '.join(sorted(PRESETS))}")
+    sheet = found.sheet
+    groups = []
+    for group, title, options in options_by_group():
+        groups.append({"id": group, "title": title, "options": [
+            {"name": o.name, "label": o.label, "help": o.help, "value": o.write(getattr(sheet, o.name)),
+             "words": sheet.describe(o.name), "not_stated": found.not_stated.get(o.name)}
+            for o in options]})
+    return jsonify(**_preset_json(found), sheet=sheet.to_json(full=True), groups=groups)
+
+
+# -- routes: games --------------------------------------------------------------------------------
+
+
+@bp.post("/games")
+def create_game():
+    data = _body(("name", "sheet", "sides"))
+    for key in ("name", "sheet", "sides"):
+        if key not in data:
+            raise ApiError(400, key, "is missing")
+    game = store.create_game(data["name"], data["sheet"], data["sides"])
+    body = {"id": game.id, "view_url": _view_url(game), "edit_url": _edit_url(game),
+            "edit_key": game.edit_key, "revision": game.revision,
+            "api_url": url_for("api.get_game", game_id=game.id, _external=True)}
+    return jsonify(body), 201, {"Location": _game_url(game.id)}
+
+
+@bp.get("/games/<game_id>")
+def get_game(game_id: str):
+    return jsonify(game_json(_game(game_id)))
+
+
+@bp.get("/games/<game_id>/history")
+def game_history(game_id: str):
+    _game(game_id)
+    return jsonify(history=store.history(game_id))
+
+
+@bp.put("/games/<game_id>/sheet")
+def amend_sheet(game_id: str):
+    _editable(game_id)
+    data = _body(("sheet", "reason", "revision"))
+    if "sheet" not in data:
+        raise ApiError(400, "sheet", "is missing: a preset id, or a sheet object")
+    game = store.amend_sheet(game_id, data["sheet"], data.get("reason"), _revision(data.get("revision")))
+    return jsonify(game_json(game))
+
+
+# -- routes: deals ------------------------------------------------------------------------------
+
+
+def _saved(game_id: str, record: DealRecord, status: int):
+    body = {**_deal_json(record), "revision": record.revision}
+    return jsonify(body), status, {"Location": _game_url(game_id, "deals", record.number)}
+
+
+@bp.post("/games/<game_id>/deals")
+def record_deal(game_id: str):
+    _editable(game_id)
+    deal, as_played, revision = _deal_body()
+    return _saved(game_id, store.record_deal(game_id, deal, as_played, revision), 201)
+
+
+@bp.get("/games/<game_id>/deals/<int:number>")
+def get_deal(game_id: str, number: int):
+    record = _game(game_id).deal(number)
+    if record is None:
+        raise ApiError(404, None, f"deal {number} is not recorded (its history, if any, is at "
+                       f"{_game_url(game_id, 'history')})")
+    return jsonify(**_deal_json(record), history=store.history(game_id, number))
+
+
+@bp.put("/games/<game_id>/deals/<int:number>")
+def correct_deal(game_id: str, number: int):
+    _editable(game_id)
+    deal, as_played, revision = _deal_body()
+    return _saved(game_id, store.update_deal(game_id, number, deal, as_played, revision), 200)
+
+
+@bp.delete("/games/<game_id>/deals/<int:number>")
+def delete_deal(game_id: str, number: int):
+    _editable(game_id)
+    revision = None
+    text = request.args.get("revision")
+    if text is not None:
+        if not text.isascii() or not text.isdigit():
+            raise ApiError(400, "revision", f"must be the game's revision, a whole number, not {text!r}")
+        revision = int(text)
+    new_revision = store.delete_deal(game_id, number, revision)
+    return jsonify(deleted=number, revision=new_revision)
