@@ -60,7 +60,25 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # the API authenticates with a bearer key, never a cookie
     _register_errors(app)
+    app.after_request(_security_headers)
     return app
+
+
+# Scripts and styles come only from /static: no inline script, style block or attribute.
+CONTENT_SECURITY_POLICY = "; ".join((
+    "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:",
+    "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'",
+    "frame-ancestors 'none'",
+))
+
+
+def _security_headers(response):
+    headers = response.headers
+    headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+    headers.setdefault("X-Content-Type-Options", "nosniff")
+    headers.setdefault("Referrer-Policy", "no-referrer")  # links carry a game's keys
+    headers.setdefault("X-Frame-Options", "DENY")
+    return response
 
 
 def _wants_json() -> bool:

@@ -1,0 +1,417 @@
+"""The web pages: server-rendered screens for a phone held in one hand at a card table.
+
+Every read and write goes through :mod:`scorepad.store`; who may write is
+:mod:`scorepad.access`. Scripts only enhance: every screen works with JavaScript off.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import segno
+from flask import (Blueprint, abort, flash, redirect, render_template, request, url_for)
+from markupsafe import Markup
+
+from . import access, store
+from .chart import running_totals_chart
+from .forms import (AmendForm, ConfirmForm, DealForm, DealMetaForm, NewGameForm, SheetEditor, SidesForm,
+                    card_groups, card_label, preset_displays, RANKS, MAX_PER_SIDE)
+from .rules import PRESETS, judge
+from .rules.sheet import OPTION_BY_NAME, options_by_group, load_sheet
+from .store import GameRecord, Rejected, StoreError
+
+bp = Blueprint("pages", __name__)
+
+
+@bp.record_once
+def _compact_templates(state: Any) -> None:
+    """Block tags leave no blank lines behind: the deal page must stay small."""
+    state.app.jinja_env.trim_blocks = True
+    state.app.jinja_env.lstrip_blocks = True
+
+
+@bp.app_context_processor
+def _helpers() -> dict[str, Any]:
+    return {"option_label": lambda name: OPTION_BY_NAME[name].label if name in OPTION_BY_NAME else name,
+            "presets_meta": list(PRESETS.items()), "preset_titles": {k: p.title for k, p in PRESETS.items()}}
+
+
+# -- helpers ------------------------------------------------------------------------------------
+
+
+def _game_or_404(game_id: str) -> GameRecord:
+    game = store.load_game(game_id) if len(game_id) <= 64 else None
+    if game is None:
+        abort(404, "There is no game at this address. Check the link, or ask the table for it again.")
+    return game
+
+
+def _editable(game_id: str) -> GameRecord:
+    game = _game_or_404(game_id)
+    access.require_edit(game)
+    return game
+
+
+def _revision(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _qr(url: str, what: str) -> Markup:
+    """A QR code as inline SVG (presentation attributes only, no style)."""
+    svg = segno.make(url, error="m").svg_inline(scale=4, border=2, omitsize=True, svgclass="qr", lineclass="qr-dark",
+                                                 dark="#000", light="#fff", title=f"QR code: {what}")
+    return Markup(svg.replace("<svg ", f'<svg role="img" aria-label="QR code: {Markup.escape(what)}" ', 1))
+
+
+def _state(game: GameRecord) -> str:
+    """Where a game stands, in a few words: ``deal 3 of 4``, ``Ann wins``, ``tie``."""
+    result = game.game.result()
+    if result.over:
+        if result.tie:
+            top = result.standings[0].total
+            return f"tie at {top:,}"
+        return f"{result.winner} wins"
+    number = game.next_number
+    last = game.sheet.last_deal()
+    if last is not None:
+        return f"deal {number} of {last}"
+    return f"deal {number}, playing to {game.sheet.target_score:,}"
+
+
+def _before(game: GameRecord, number: int) -> dict[str, int]:
+    """Each side's total from the deals recorded before deal ``number``."""
+    totals = {name: 0 for name in game.side_names}
+    for record in game.deals:
+        if record.number < number:
+            for side in record.verdict.breakdown.sides:
+                if side.name in totals:
+                    totals[side.name] += side.total
+    return totals
+
+
+def _sheet_changes(before: dict[str, Any] | None, after: dict[str, Any] | None) -> list[dict[str, str]]:
+    """What an amendment changed, option by option, in words."""
+    try:
+        old, new = load_sheet(before), load_sheet(after)
+    except Exception:  # an old sheet that no longer reads: say nothing rather than fail
+        return []
+    out = []
+    for option in OPTION_BY_NAME.values():
+        if getattr(old, option.name) != getattr(new, option.name):
+            out.append({"label": option.label, "old": old.describe(option.name), "new": new.describe(option.name)})
+    if old.preset != new.preset:
+        out.insert(0, {"label": "Preset", "old": str(old.preset), "new": str(new.preset)})
+    return out
+
+
+# -- home and a new game ------------------------------------------------------------------------
+
+
+@bp.get("/")
+def home():
+    games = store.recent_games(access.my_games())
+    return render_template("home.html", games=[(g, _state(g)) for g in games])
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new_game():
+    form = NewGameForm()
+    if request.method == "GET":
+        preset_id = request.args.get("preset", "common")
+        if preset_id not in PRESETS:
+            abort(404, f"There is no preset called {preset_id!r}.")
+        return render_template("new_game.html", form=form, editor=SheetEditor.for_preset(preset_id),
+                               sides=SidesForm.blank(), presets=preset_displays(), max_per_side=MAX_PER_SIDE)
+    if not form.validate():
+        abort(400, "; ".join(f"{form[k].label.text}: {' '.join(v)}" for k, v in form.errors.items()))
+    preset_id = form.preset.data
+    sides = SidesForm.from_form(request.form)
+    editor = SheetEditor.from_form(request.form, preset_id)
+    status = 200
+    if editor.ok:
+        try:
+            sides_json = sides.to_json()
+            name = form.name.data.strip() if form.name.data and form.name.data.strip() else sides.game_name()
+            game = store.create_game(name or "Hand and Foot", editor.sheet_json(), sides_json)
+        except StoreError as err:
+            status = err.status
+            if err.field.startswith("sides"):
+                sides.place_error(err.field, err.message)
+            elif err.field == "name":
+                form.name.errors = [err.message]
+            else:
+                editor.errors.append(f"{err.field}: {err.message}")
+        else:
+            access.grant(game)
+            flash("The game is ready. Share the view link so the table can follow the score.", "ok")
+            return redirect(url_for("pages.game", game_id=game.id), 303)
+    else:
+        status = 400
+    return render_template("new_game.html", form=form, editor=editor, sides=sides, presets=preset_displays(),
+                           max_per_side=MAX_PER_SIDE), status
+
+
+# -- a game -------------------------------------------------------------------------------------
+
+
+@bp.get("/g/<game_id>")
+def game(game_id: str):
+    game = _game_or_404(game_id)
+    played = game.game
+    result = played.result()
+    editor = access.can_edit(game)
+    rows = []
+    for record, totals in zip(game.deals, played.running_totals()):
+        verdict = record.verdict
+        rows.append({"record": record, "totals": verdict.breakdown.totals(), "running": totals,
+                     "ok": verdict.ok})
+    number = game.next_number
+    upcoming = None
+    if number is not None:
+        before = _before(game, number)
+        upcoming = {"number": number,
+                    "minimums": [(name, game.sheet.opening_minimum(number, before[name])) for name in game.side_names],
+                    "books": game.sheet.going_out_books(number),
+                    "bonus": game.sheet.going_out_bonus_at(number)}
+    links = None
+    if editor:
+        view_url = url_for("pages.game", game_id=game.id, _external=True)
+        edit_url = url_for("pages.edit_link", game_id=game.id, key=game.edit_key, _external=True)
+        links = {"view": view_url, "edit": edit_url, "view_qr": _qr(view_url, "the view link"),
+                 "edit_qr": _qr(edit_url, "the edit link")}
+    chart = running_totals_chart(game.side_names, [r.number for r in game.deals], played.running_totals())
+    return render_template("game.html", game=game, rows=rows, result=result, can_edit=editor, upcoming=upcoming,
+                           links=links, chart=chart, state=_state(game), problems=played.problems())
+
+
+@bp.get("/g/<game_id>/edit/<key>")
+def edit_link(game_id: str, key: str):
+    game = _game_or_404(game_id)
+    if not access.key_matches(game, key):
+        abort(403, "This edit link is not right for this game. Ask whoever started the game for it again.")
+    access.grant(game)
+    flash("This phone may now record and correct deals in this game.", "ok")
+    return redirect(url_for("pages.game", game_id=game.id), 303)
+
+
+@bp.get("/g/<game_id>/history")
+def history(game_id: str):
+    game = _game_or_404(game_id)
+    entries = store.history(game.id)
+    for entry in entries:
+        if entry["action"] == "amend":
+            entry["changes"] = _sheet_changes(entry["before"], entry["after"])
+    return render_template("history.html", game=game, entries=entries, can_edit=access.can_edit(game))
+
+
+# -- the sheet ----------------------------------------------------------------------------------
+
+
+@bp.get("/g/<game_id>/sheet")
+def sheet(game_id: str):
+    game = _game_or_404(game_id)
+    sheet = game.sheet
+    preset = PRESETS.get(sheet.preset) if sheet.preset else None
+    changed = {c.option: c for c in sheet.changes()}
+    groups = []
+    for group, title, options in options_by_group():
+        groups.append((group, title, [{"name": o.name, "label": o.label, "help": o.help,
+                                       "words": sheet.describe(o.name), "change": changed.get(o.name),
+                                       "not_stated": preset.not_stated.get(o.name) if preset else None}
+                                      for o in options]))
+    amendments = [dict(e, changes=_sheet_changes(e["before"], e["after"]))
+                  for e in store.history(game.id) if e["action"] == "amend"]
+    return render_template("sheet.html", game=game, groups=groups, preset=preset, changes=list(changed.values()),
+                           amendments=amendments, can_edit=access.can_edit(game))
+
+
+@bp.route("/g/<game_id>/sheet/amend", methods=["GET", "POST"])
+def amend_sheet(game_id: str):
+    game = _editable(game_id)
+    form = AmendForm()
+    if request.method == "GET":
+        form.revision.data = str(game.revision)
+        preset_id = request.args.get("preset")
+        if preset_id is not None and preset_id not in PRESETS:
+            abort(404, f"There is no preset called {preset_id!r}.")
+        editor = SheetEditor.for_preset(preset_id) if preset_id else SheetEditor.from_sheet(game.sheet)
+        return render_template("amend.html", game=game, form=form, editor=editor, presets=preset_displays())
+    if not form.validate():
+        abort(400, "; ".join(f"{form[k].label.text}: {' '.join(v)}" for k, v in form.errors.items()))
+    preset_id = form.preset.data or None
+    editor = SheetEditor.from_form(request.form, preset_id)
+    reason_error = None
+    status = 400
+    reason = (form.reason.data or "").strip()
+    if not reason:
+        reason_error = "Say why the table changes the sheet; the reason is kept in the game's history."
+    if editor.ok and not reason_error:
+        try:
+            store.amend_sheet(game.id, editor.sheet_json(), reason, based_on=_revision(form.revision.data))
+        except StoreError as err:
+            status = err.status
+            if "reason" in err.field:
+                reason_error = err.message
+            else:
+                editor.errors.append(err.message)
+        else:
+            flash("The sheet is amended; every deal is now scored under it.", "ok")
+            return redirect(url_for("pages.sheet", game_id=game.id), 303)
+    return render_template("amend.html", game=game, form=form, editor=editor, presets=preset_displays(),
+                           reason_error=reason_error), status
+
+
+# -- deals --------------------------------------------------------------------------------------
+
+
+def _deal_page(game: GameRecord, form: DealForm, meta: DealMetaForm, number: int, *, editing: bool,
+               summary: list[tuple[str, str]] | None = None, preview: Any = None, can_play: bool = False,
+               status: int = 200, message: str | None = None, message_ok: bool = False):
+    sheet = game.sheet
+    context = {
+        "game": game, "form": form, "meta": meta, "number": number, "editing": editing,
+        "summary": summary or [], "preview": preview, "can_play": can_play, "message": message,
+        "message_ok": message_ok,
+        "groups": card_groups(sheet), "ranks": RANKS, "card_label": card_label,
+        "sheet_json": json.dumps(sheet.to_json() if sheet.preset is None or sheet.changes() else sheet.preset),
+        "books": sheet.going_out_books(number),
+        "minimums": [(name, sheet.opening_minimum(number, total)) for name, total in _before(game, number).items()],
+        "action": (url_for("pages.edit_deal", game_id=game.id, number=number) if editing
+                   else url_for("pages.new_deal", game_id=game.id)),
+    }
+    return render_template("deal_form.html", **context), status
+
+
+def _save_deal(game: GameRecord, number: int, editing: bool):
+    """Read the posted deal; check it, or save it through the store (new or corrected)."""
+    meta = DealMetaForm()
+    if not meta.validate():
+        abort(400, "; ".join(f"{meta[k].label.text}: {' '.join(v)}" for k, v in meta.errors.items()))
+    action = request.form.get("action", "save")
+    form = DealForm.from_form(game.sides, game.sheet, request.form, more_rows=action == "more")
+    if action == "more":
+        return _deal_page(game, form, meta, number, editing=editing)
+    data = form.to_json(number if editing else None)
+    if data is None:
+        return _deal_page(game, form, meta, number, editing=editing, status=400,
+                          message="Some boxes could not be read; each says why.")
+    if action == "check":
+        try:
+            deal = store.read_deal(game, data, number)
+        except StoreError as err:
+            form.place(err.field, err.message)
+            return _deal_page(game, form, meta, number, editing=editing, status=err.status,
+                              message="Some boxes could not be read; each says why.")
+        verdict = judge(deal)
+        problems = list(verdict.report.violations) + store.game_problems(game, deal)
+        summary = form.place_problems(problems)
+        form.warnings = [p.message for p in verdict.report.warnings]
+        return _deal_page(game, form, meta, number, editing=editing, summary=summary, preview=verdict,
+                          can_play=bool(problems), message_ok=not problems,
+                          message=(f"Not saved yet. The referee found {len(problems)} problem"
+                                   f"{'s' if len(problems) != 1 else ''}." if problems
+                                   else "Not saved yet. The referee finds nothing wrong."))
+    reason = (meta.reason.data or "").strip() if action == "as_played" else None
+    if action == "as_played" and not reason:
+        meta.reason.errors = ["Say briefly why the deal stands as played."]
+        return _deal_page(game, form, meta, number, editing=editing, status=400, can_play=True,
+                          message="A deal saved as played needs a reason.")
+    try:
+        if editing:
+            store.update_deal(game.id, number, data, as_played=reason, based_on=_revision(meta.revision.data))
+        else:
+            store.record_deal(game.id, data, as_played=reason, based_on=_revision(meta.revision.data))
+    except Rejected as err:
+        summary = form.place_problems(err.problems)
+        form.warnings = [p.message for p in err.verdict.report.warnings]
+        fits = not any(p.code.startswith("game.") or p.code == "deal.number" for p in err.problems)
+        n = len(err.problems)
+        return _deal_page(game, form, meta, number, editing=editing, summary=summary, preview=err.verdict,
+                          can_play=fits, status=422,
+                          message=f"Not saved: the referee found {n} problem{'s' if n != 1 else ''}. "
+                                  "Correct the deal, or save it as played with a reason.")
+    except StoreError as err:
+        if err.status == 404:
+            abort(404, err.message)
+        if err.status == 409:
+            meta.revision.data = str(store.load_game(game.id).revision)  # type: ignore[union-attr]
+        if err.field.startswith(("sides", "went_out", "ending")):
+            form.place(err.field, err.message)
+        elif err.field == "as_played.reason":
+            meta.reason.errors = [err.message]
+        return _deal_page(game, form, meta, number, editing=editing, status=err.status,
+                          message=f"Not saved ({err.status}): {err.message}.")
+    flash(f"Deal {number} {'corrected' if editing else 'saved'}.", "ok")
+    return redirect(url_for("pages.game", game_id=game.id, _anchor=f"deal-{number}"), 303)
+
+
+@bp.route("/g/<game_id>/deals/new", methods=["GET", "POST"])
+def new_deal(game_id: str):
+    game = _editable(game_id)
+    number = game.next_number
+    if number is None:
+        flash("The game is over: correct a deal instead of adding one.", "info")
+        return redirect(url_for("pages.game", game_id=game.id), 303)
+    if request.method == "POST":
+        return _save_deal(game, number, editing=False)
+    meta = DealMetaForm(revision=str(game.revision))
+    return _deal_page(game, DealForm.blank(game.sides, game.sheet), meta, number, editing=False)
+
+
+@bp.get("/g/<game_id>/deals/<int:number>")
+def deal(game_id: str, number: int):
+    game = _game_or_404(game_id)
+    record = game.deal(number)
+    if record is None:
+        abort(404, f"Deal {number} of this game is not recorded.")
+    verdict = record.verdict
+    sides = []
+    for side in verdict.breakdown.sides:
+        lines = [{"line": line, "words": game.sheet.describe(line.option) if line.option in OPTION_BY_NAME else "",
+                  "label": OPTION_BY_NAME[line.option].label if line.option in OPTION_BY_NAME else line.option}
+                 for line in side.lines]
+        sides.append({"name": side.name, "total": side.total, "lines": lines})
+    return render_template("deal.html", game=game, record=record, verdict=verdict, sides=sides,
+                           history=store.history(game.id, number), can_edit=access.can_edit(game),
+                           melds={s.name: s for s in record.deal.sides})
+
+
+@bp.route("/g/<game_id>/deals/<int:number>/edit", methods=["GET", "POST"])
+def edit_deal(game_id: str, number: int):
+    game = _editable(game_id)
+    record = game.deal(number)
+    if record is None:
+        abort(404, f"Deal {number} of this game is not recorded.")
+    if request.method == "POST":
+        return _save_deal(game, number, editing=True)
+    meta = DealMetaForm(revision=str(game.revision), reason=record.as_played or "")
+    form = DealForm.from_deal(game.sides, game.sheet, record.deal.to_json(with_sheet=False))
+    return _deal_page(game, form, meta, number, editing=True, can_play=bool(record.as_played))
+
+
+@bp.route("/g/<game_id>/deals/<int:number>/delete", methods=["GET", "POST"])
+def delete_deal(game_id: str, number: int):
+    game = _editable(game_id)
+    record = game.deal(number)
+    if record is None:
+        abort(404, f"Deal {number} of this game is not recorded.")
+    form = ConfirmForm()
+    if request.method == "POST":
+        if not form.validate():
+            abort(400, "The form could not be read.")
+        try:
+            store.delete_deal(game.id, number, based_on=_revision(form.revision.data))
+        except StoreError as err:
+            if err.status == 404:
+                abort(404, err.message)
+            flash(f"Not deleted ({err.status}): {err.message}.", "error")
+            return redirect(url_for("pages.deal", game_id=game.id, number=number), 303)
+        flash(f"Deal {number} deleted. What it held is kept in the game's history.", "ok")
+        return redirect(url_for("pages.game", game_id=game.id), 303)
+    form.revision.data = str(game.revision)
+    return render_template("delete.html", game=game, record=record, form=form,
+                           totals=record.verdict.breakdown.totals())
