@@ -1,0 +1,406 @@
+"""How fast the web app answers, next to a bare Flask "hello", and how heavy the deal page is.
+
+Run from the repository root::
+
+    python bench/web.py [--seconds 5] [--procs 2] [--threads 4]
+
+It starts two production-like servers, each ``python -m waitress --threads=4`` in its own
+subprocess on a free loopback port:
+
+* scorepad itself (``--call scorepad:create_app``, a fresh SQLite file in a temporary
+  folder given as ``SCOREPAD_DATABASE``), with no route added for the benchmark;
+* a bare Flask app with one route returning a short text (``--call web:hello_app``, the
+  :func:`hello_app` below), the floor any Flask page stands on.
+
+Through the JSON API it creates a two-player game of the ``common`` preset and records its
+four deals (``tests/data/game-four-deals.json``). Then, with ``procs`` client processes of
+``threads`` keep-alive connections each (``http.client``), for ``seconds`` seconds each
+after half a second of warm-up, it measures requests per second and the p50 / p99
+latencies of
+
+* ``GET /g/<id>``: the game page (score table, chart, winner), as a viewer sees it;
+* ``POST /api/v1/score``: scoring ``examples/deal.json``;
+* ``GET /hello`` on the bare app;
+
+and prints the ratio game page / hello (target at least 0.5). It also fetches the
+record-a-deal page (``/g/<id>/deals/new``, with the edit rights the edit link
+``/g/<id>/edit/<key>`` grants) and every stylesheet and script it references, prints their
+sizes (target: under 40 KB in all, uncompressed) and checks that no URL the page or its
+stylesheets refer to (resources, links, form targets) is on another host.
+
+Exit status: 0 when every request succeeded and no URL is on another host (the
+two size and speed targets are reported, not enforced: timings depend on the machine),
+1 otherwise. Only loopback is used; the servers are stopped and the folder removed at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import http.client
+import json
+import multiprocessing
+import os
+import re
+import shlex
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+from urllib.parse import urljoin, urlparse
+
+ROOT = Path(__file__).resolve().parent.parent
+HOST = "127.0.0.1"
+RATIO_TARGET = 0.5
+SIZE_TARGET_KB = 40.0
+WARMUP_S = 0.5
+
+
+def hello_app():  # -> flask.Flask
+    """The bare comparison app: one route, a short text (``waitress --call web:hello_app``)."""
+    from flask import Flask
+
+    app = Flask("hello")
+
+    @app.get("/hello")
+    def hello() -> str:
+        return "Hello, world!"
+
+    return app
+
+
+# -- servers ----------------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    """``python -m waitress`` in a subprocess; its output goes to a log file."""
+
+    def __init__(self, name: str, call: str, env: dict[str, str], folder: Path, threads: int) -> None:
+        self.name, self.port = name, free_port()
+        self.command = [sys.executable, "-m", "waitress", f"--host={HOST}", f"--port={self.port}",
+                        f"--threads={threads}", "--call", call]
+        self.log = folder / f"{name}.log"
+        with self.log.open("wb") as log:
+            self.proc = subprocess.Popen(self.command, env={**os.environ, **env}, cwd=ROOT,
+                                         stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+
+    def wait_ready(self, path: str, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                break
+            try:
+                status, _, _ = request(self.port, "GET", path)
+                if status < 500:
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise SystemExit(f"{self.name} server did not start; its log:\n{self.log.read_text()}")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+def request(port: int, method: str, path: str, body: Any = None,
+            headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    """One request on a fresh connection: (status, headers with lower-case names, body)."""
+    conn = http.client.HTTPConnection(HOST, port, timeout=30)
+    try:
+        headers = dict(headers or {})
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        conn.request(method, path, body=data, headers=headers)
+        resp = conn.getresponse()
+        return resp.status, {k.lower(): v for k, v in resp.getheaders()}, resp.read()
+    finally:
+        conn.close()
+
+
+def api(port: int, method: str, path: str, body: Any = None, key: str | None = None) -> Any:
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    status, _, data = request(port, method, path, body, headers)
+    if not 200 <= status < 300:
+        raise SystemExit(f"{method} {path}: HTTP {status}: {data[:500]!r}")
+    return json.loads(data)
+
+
+# -- the load ---------------------------------------------------------------------------------------
+
+
+def _client(port: int, method: str, path: str, body: bytes | None, headers: dict[str, str],
+            start: float, stop: float, out: list[float], failures: list[str]) -> None:
+    conn = http.client.HTTPConnection(HOST, port, timeout=30)
+    clock = time.perf_counter
+    try:
+        while True:
+            t0 = clock()
+            if t0 >= stop:
+                break
+            conn.request(method, path, body=body, headers=headers)
+            resp = conn.getresponse()
+            resp.read()
+            t1 = clock()
+            if resp.status != 200:
+                failures.append(f"HTTP {resp.status}")
+                if len(failures) > 20:
+                    break
+            if t0 >= start:
+                out.append(t1 - t0)
+    except (OSError, http.client.HTTPException) as err:
+        failures.append(repr(err))
+    finally:
+        conn.close()
+
+
+def _process(args: tuple) -> tuple[list[float], list[str]]:
+    """One client process: ``threads`` connections hammering the same request until ``stop``."""
+    port, method, path, body, headers, threads, start, stop = args
+    # perf_counter is not shared across processes: rebase the wall-clock window on it.
+    now_wall, now_perf = time.time(), time.perf_counter()
+    start, stop = now_perf + (start - now_wall), now_perf + (stop - now_wall)
+    latencies: list[list[float]] = [[] for _ in range(threads)]
+    failures: list[str] = []
+    workers = [threading.Thread(target=_client, args=(port, method, path, body, headers, start, stop,
+                                                      latencies[i], failures)) for i in range(threads)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    return [x for part in latencies for x in part], failures
+
+
+def load(pool: Any, procs: int, threads: int, seconds: float, port: int, method: str, path: str,
+         body: Any = None) -> dict[str, Any]:
+    data = json.dumps(body).encode() if body is not None else None
+    headers = {"Content-Type": "application/json"} if data is not None else {}
+    start = time.time() + 0.2 + WARMUP_S  # 0.2 s for the processes to pick the job up
+    stop = start + seconds
+    parts = pool.map(_process, [(port, method, path, data, headers, threads, start, stop)] * procs)
+    latencies = sorted(x for lat, _ in parts for x in lat)
+    failures = [f for _, fail in parts for f in fail]
+    return {"count": len(latencies), "rps": len(latencies) / seconds, "failures": failures,
+            "p50": _quantile(latencies, 0.50) * 1000, "p99": _quantile(latencies, 0.99) * 1000}
+
+
+def _quantile(sorted_values: list[float], q: float) -> float:
+    if not sorted_values:
+        return float("nan")
+    return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
+
+
+# -- the deal page's weight -------------------------------------------------------------------------
+
+
+class _Refs(HTMLParser):
+    """What a page refers to: ``loads`` (kind, url) it fetches to show itself, and every URL
+    in it at all (``urls``: links and form targets too), for the other-host check."""
+
+    LOADS = {("link", "href"), ("script", "src"), ("img", "src"), ("img", "srcset"), ("source", "src"),
+             ("source", "srcset"), ("iframe", "src"), ("video", "src"), ("audio", "src"),
+             ("video", "poster"), ("embed", "src"), ("object", "data"), ("input", "src")}
+    URL_ATTRS = {"href", "src", "srcset", "action", "formaction", "poster", "data", "cite", "ping"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loads: list[tuple[str, str]] = []
+        self.urls: list[str] = []
+        self.inline_styles: list[str] = []
+        self._in_style = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        for name, value in attrs:
+            if not value:
+                continue
+            if name == "style":
+                self.inline_styles.append(value)
+            if name not in self.URL_ATTRS:
+                continue
+            urls = [part.split()[0] for part in value.split(",") if part.split()] if name == "srcset" else [value]
+            self.urls += urls
+            if (tag, name) in self.LOADS:
+                kind = tag
+                if tag == "link":
+                    rel = (values.get("rel") or "").lower()
+                    kind = "css" if "stylesheet" in rel else f"link[{rel}]"
+                elif tag == "script":
+                    kind = "js"
+                self.loads += [(kind, url) for url in urls]
+        self._in_style = tag == "style"
+
+    def handle_endtag(self, tag: str) -> None:
+        self._in_style = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_style:
+            self.inline_styles.append(data)
+
+
+CSS_URL = re.compile(r"""url\(\s*['"]?([^'")\s]+)['"]?\s*\)|@import\s+['"]([^'"]+)['"]""")
+
+
+def _css_refs(css: str) -> list[str]:
+    return [a or b for a, b in CSS_URL.findall(css) if not (a or b).startswith("data:")]
+
+
+def page_weight(port: int, page: str, cookie: str) -> dict[str, Any]:
+    base = f"http://{HOST}:{port}"
+    status, _, html = request(port, "GET", page, headers={"Cookie": cookie})
+    if status != 200:
+        raise SystemExit(f"GET {page}: HTTP {status}")
+    parser = _Refs()
+    parser.feed(html.decode("utf-8", "replace"))
+    files = [("html", page, html)]
+    here = f"{HOST}:{port}"
+    offsite = [url for url in (urljoin(base + page, u) for u in parser.urls)
+               if urlparse(url).scheme not in ("data", "") and urlparse(url).netloc != here]
+    other: list[str] = []
+    queue = [(kind, urljoin(base + page, url)) for kind, url in parser.loads]
+    queue += [("css-url", urljoin(base + page, u)) for css in parser.inline_styles for u in _css_refs(css)]
+    seen: set[str] = set()
+    while queue:
+        kind, url = queue.pop(0)
+        if url in seen:
+            continue
+        seen.add(url)
+        parts = urlparse(url)
+        if parts.scheme == "data":
+            continue
+        if parts.scheme not in ("http", "https") or parts.netloc != here:
+            if url not in offsite:
+                offsite.append(url)
+            continue
+        path = parts.path + (f"?{parts.query}" if parts.query else "")
+        if kind not in ("css", "js"):
+            other.append(path)  # images, icons: loaded, but not part of the CSS + JS weight
+            continue
+        status, _, body = request(port, "GET", path)
+        if status != 200:
+            raise SystemExit(f"GET {path} (referenced by {page}): HTTP {status}")
+        files.append((kind, path, body))
+        if kind == "css":
+            queue += [("css" if ref.split("?")[0].endswith(".css") else "css-url", urljoin(url, ref))
+                      for ref in _css_refs(body.decode("utf-8", "replace"))]
+    total = sum(len(body) for _, _, body in files)
+    zipped = sum(len(gzip.compress(body, 6)) for _, _, body in files)
+    return {"files": [(kind, path, len(body)) for kind, path, body in files], "total": total,
+            "gzip": zipped, "offsite": offsite, "other": other, "urls": parser.urls}
+
+
+# -- the run ----------------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="measuring time per request kind (default 5)")
+    parser.add_argument("--procs", type=int, default=2, help="client processes (default 2)")
+    parser.add_argument("--threads", type=int, default=4, help="keep-alive connections per client process (default 4)")
+    parser.add_argument("--server-threads", type=int, default=4, help="waitress --threads (default 4)")
+    args = parser.parse_args(argv)
+    if not 0 < args.seconds <= 60 or not 0 < args.procs <= 8 or not 0 < args.threads <= 32:
+        parser.error("keep it bounded: seconds in (0, 60], procs in 1..8, threads in 1..32")
+
+    print("$ " + shlex.join([Path(sys.executable).name, *sys.argv]), flush=True)
+    folder = Path(tempfile.mkdtemp(prefix="scorepad-bench-"))
+    servers: list[Server] = []
+    failed = False
+    try:
+        app = Server("scorepad", "scorepad:create_app",
+                     {"SCOREPAD_DATABASE": str(folder / "bench.sqlite"),
+                      "SCOREPAD_SECRET_KEY": "bench-" + os.urandom(16).hex(), "PYTHONPATH": str(ROOT)},
+                     folder, args.server_threads)
+        servers.append(app)
+        hello = Server("hello", "web:hello_app", {"PYTHONPATH": str(ROOT / "bench")}, folder, args.server_threads)
+        servers.append(hello)
+        for server in servers:
+            print(f"  {server.name}: {shlex.join(server.command)}", flush=True)
+        app.wait_ready("/")
+        hello.wait_ready("/hello")
+
+        # A finished game of four deals, through the API.
+        data = json.loads((ROOT / "tests" / "data" / "game-four-deals.json").read_text())
+        sides = [{"name": name, "players": [name]} for name in data["sides"]]
+        game = api(app.port, "POST", "/api/v1/games", {"name": "Bench", "sheet": data["sheet"], "sides": sides})
+        game_id, key = game["id"], game["edit_key"]
+        for deal in data["deals"][:3]:
+            api(app.port, "POST", f"/api/v1/games/{game_id}/deals", deal, key)
+        deal_body = json.loads((ROOT / "examples" / "deal.json").read_text())
+        api(app.port, "POST", "/api/v1/score", deal_body)
+
+        # The deal page's weight (with the edit rights; the game must not be over yet for it).
+        status, headers, _ = request(app.port, "GET", f"/g/{game_id}/edit/{key}")
+        if status not in (302, 303) or "set-cookie" not in headers:
+            raise SystemExit(f"the edit link answered HTTP {status} without a cookie")
+        cookie = headers["set-cookie"].split(";", 1)[0]
+        weight = page_weight(app.port, f"/g/{game_id}/deals/new", cookie)
+        api(app.port, "POST", f"/api/v1/games/{game_id}/deals", data["deals"][3], key)
+
+        print(f"\nthe deal page /g/<id>/deals/new and what it loads (uncompressed bytes):")
+        for kind, path, size in weight["files"]:
+            print(f"  {kind:5} {size:7,d}  {path.replace(game_id, '<id>')}")
+        for path in weight["other"]:
+            print(f"  other  (not counted)  {path}")
+        total_kb = weight["total"] / 1024
+        print(f"  total {total_kb:.1f} KB (gzip {weight['gzip'] / 1024:.1f} KB); target < {SIZE_TARGET_KB:.0f} KB: "
+              f"{'met' if total_kb < SIZE_TARGET_KB else 'MISSED'}")
+        if weight["offsite"]:
+            failed = True
+            print("  FAIL: refers to another host: " + ", ".join(weight["offsite"]))
+        else:
+            print(f"  every URL the page and its stylesheets refer to is on this host: yes "
+                  f"({len(weight['urls'])} URLs)")
+
+        # Throughput.
+        print(f"\nload: {args.procs} client process(es) x {args.threads} keep-alive connections, "
+              f"{args.seconds:g} s each after {WARMUP_S:g} s warm-up; waitress --threads={args.server_threads}; "
+              f"{os.cpu_count()} CPU(s)")
+        runs = [("hello  GET /hello", hello.port, "GET", "/hello", None),
+                ("game   GET /g/<id>", app.port, "GET", f"/g/{game_id}", None),
+                ("score  POST /api/v1/score", app.port, "POST", "/api/v1/score", deal_body)]
+        results: dict[str, dict[str, Any]] = {}
+        ctx = multiprocessing.get_context("spawn")
+        with ctx.Pool(args.procs) as pool:
+            for label, port, method, path, body in runs:
+                res = load(pool, args.procs, args.threads, args.seconds, port, method, path, body)
+                results[label.split()[0]] = res
+                print(f"  {label:28} {res['rps']:8.0f} req/s   p50 {res['p50']:7.2f} ms   "
+                      f"p99 {res['p99']:7.2f} ms   ({res['count']} requests)", flush=True)
+                if res["failures"]:
+                    failed = True
+                    print(f"    FAIL: {len(res['failures'])} failed: {', '.join(sorted(set(res['failures'])))}")
+        ratio = results["game"]["rps"] / results["hello"]["rps"]
+        print(f"  game page / hello: {ratio:.2f}; target >= {RATIO_TARGET}: "
+              f"{'met' if ratio >= RATIO_TARGET else 'MISSED'}")
+    finally:
+        for server in servers:
+            server.stop()
+        for server in servers:
+            if server.proc.returncode not in (0, -15) or failed:
+                print(f"\n{server.name} server log:\n{server.log.read_text()[-3000:]}")
+        for path in sorted(folder.iterdir(), reverse=True):
+            path.unlink()
+        folder.rmdir()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
