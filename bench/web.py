@@ -18,13 +18,13 @@ four deals (``tests/data/game-four-deals.json``). Then, with ``procs`` client pr
 after half a second of warm-up, it measures requests per second and the p50 / p99
 latencies of
 
-* ``GET /g/<id>``: the game page (score table, chart, winner), as a viewer sees it;
+* ``GET /games/<id>``: the game page (score table, chart, winner), as a viewer sees it;
 * ``POST /api/v1/score``: scoring ``examples/deal.json``;
 * ``GET /hello`` on the bare app;
 
 and prints the ratio game page / hello (target at least 0.5). It also fetches the
-record-a-deal page (``/g/<id>/deals/new``, with the edit rights the edit link
-``/g/<id>/edit/<key>`` grants) and every stylesheet and script it references, prints their
+record-a-deal page (``/games/<id>/deals/new``, with the edit rights the edit link
+``/games/<id>/edit/<key>`` grants) and every stylesheet and script it references, prints their
 sizes (target: under 40 KB in all, uncompressed) and checks that no URL the page or its
 stylesheets refer to (resources, links, form targets) is on another host.
 
@@ -347,14 +347,14 @@ def main(argv: list[str] | None = None) -> int:
         api(app.port, "POST", "/api/v1/score", deal_body)
 
         # The deal page's weight (with the edit rights; the game must not be over yet for it).
-        status, headers, _ = request(app.port, "GET", f"/g/{game_id}/edit/{key}")
+        status, headers, _ = request(app.port, "GET", f"/games/{game_id}/edit/{key}")
         if status not in (302, 303) or "set-cookie" not in headers:
             raise SystemExit(f"the edit link answered HTTP {status} without a cookie")
         cookie = headers["set-cookie"].split(";", 1)[0]
-        weight = page_weight(app.port, f"/g/{game_id}/deals/new", cookie)
+        weight = page_weight(app.port, f"/games/{game_id}/deals/new", cookie)
         api(app.port, "POST", f"/api/v1/games/{game_id}/deals", data["deals"][3], key)
 
-        print(f"\nthe deal page /g/<id>/deals/new and what it loads (uncompressed bytes):")
+        print(f"\nthe deal page /games/<id>/deals/new and what it loads (uncompressed bytes):")
         for kind, path, size in weight["files"]:
             print(f"  {kind:5} {size:7,d}  {path.replace(game_id, '<id>')}")
         for path in weight["other"]:
@@ -374,7 +374,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{args.seconds:g} s each after {WARMUP_S:g} s warm-up; waitress --threads={args.server_threads}; "
               f"{os.cpu_count()} CPU(s)")
         runs = [("hello  GET /hello", hello.port, "GET", "/hello", None),
-                ("game   GET /g/<id>", app.port, "GET", f"/g/{game_id}", None),
+                ("game   GET /games/<id>", app.port, "GET", f"/games/{game_id}", None),
                 ("score  POST /api/v1/score", app.port, "POST", "/api/v1/score", deal_body)]
         results: dict[str, dict[str, Any]] = {}
         ctx = multiprocessing.get_context("spawn")

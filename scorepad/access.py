@@ -1,7 +1,7 @@
 """Who may change a game: whoever holds its edit key.
 
-A game has two links. The view link (``/g/<id>``) lets anyone watch. The edit link
-(``/g/<id>/edit/<key>``) hands this browser the edit key, kept in the signed session
+A game has two links. The view link (``/games/<id>``) lets anyone watch. The edit link
+(``/games/<id>/edit/<key>``) hands this browser the edit key, kept in the signed session
 cookie, and redirects to the view link, so the key never stays in the address bar. The
 JSON API takes the key as ``Authorization: Bearer <key>``.
 """

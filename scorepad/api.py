@@ -174,7 +174,7 @@ _ARG = re.compile(r"<(?:[^:<>]+:)?([^<>]+)>")
 
 
 def _page_url(shape: str, *values: str) -> str:
-    """The absolute URL of a page route shaped like ``shape`` (``/g/{}``), from the app's
+    """The absolute URL of a page route shaped like ``shape`` (``/games/{}``), from the app's
     routes when the pages blueprint has one, else built from the request's root URL."""
     for rule in current_app.url_map.iter_rules():
         names = _ARG.findall(rule.rule)
@@ -185,11 +185,11 @@ def _page_url(shape: str, *values: str) -> str:
 
 
 def _view_url(game: GameRecord) -> str:
-    return _page_url("/g/{}", game.id)
+    return _page_url("/games/{}", game.id)
 
 
 def _edit_url(game: GameRecord) -> str:
-    return _page_url("/g/{}/edit/{}", game.id, game.edit_key)
+    return _page_url("/games/{}/edit/{}", game.id, game.edit_key)
 
 
 def _books(books: Any) -> dict[str, int]:

@@ -158,7 +158,7 @@ def new_game():
 # -- a game -------------------------------------------------------------------------------------
 
 
-@bp.get("/g/<game_id>")
+@bp.get("/games/<game_id>")
 def game(game_id: str):
     game = _game_or_404(game_id)
     played = game.game
@@ -188,7 +188,7 @@ def game(game_id: str):
                            links=links, chart=chart, state=_state(game), problems=played.problems())
 
 
-@bp.get("/g/<game_id>/edit/<key>")
+@bp.get("/games/<game_id>/edit/<key>")
 def edit_link(game_id: str, key: str):
     game = _game_or_404(game_id)
     if not access.key_matches(game, key):
@@ -198,7 +198,7 @@ def edit_link(game_id: str, key: str):
     return redirect(url_for("pages.game", game_id=game.id), 303)
 
 
-@bp.get("/g/<game_id>/history")
+@bp.get("/games/<game_id>/history")
 def history(game_id: str):
     game = _game_or_404(game_id)
     entries = store.history(game.id)
@@ -211,7 +211,7 @@ def history(game_id: str):
 # -- the sheet ----------------------------------------------------------------------------------
 
 
-@bp.get("/g/<game_id>/sheet")
+@bp.get("/games/<game_id>/sheet")
 def sheet(game_id: str):
     game = _game_or_404(game_id)
     sheet = game.sheet
@@ -229,7 +229,7 @@ def sheet(game_id: str):
                            amendments=amendments, can_edit=access.can_edit(game))
 
 
-@bp.route("/g/<game_id>/sheet/amend", methods=["GET", "POST"])
+@bp.route("/games/<game_id>/sheet/amend", methods=["GET", "POST"])
 def amend_sheet(game_id: str):
     game = _editable(game_id)
     form = AmendForm()
@@ -349,7 +349,7 @@ def _save_deal(game: GameRecord, number: int, editing: bool):
     return redirect(url_for("pages.game", game_id=game.id, _anchor=f"deal-{number}"), 303)
 
 
-@bp.route("/g/<game_id>/deals/new", methods=["GET", "POST"])
+@bp.route("/games/<game_id>/deals/new", methods=["GET", "POST"])
 def new_deal(game_id: str):
     game = _editable(game_id)
     number = game.next_number
@@ -362,7 +362,7 @@ def new_deal(game_id: str):
     return _deal_page(game, DealForm.blank(game.sides, game.sheet), meta, number, editing=False)
 
 
-@bp.get("/g/<game_id>/deals/<int:number>")
+@bp.get("/games/<game_id>/deals/<int:number>")
 def deal(game_id: str, number: int):
     game = _game_or_404(game_id)
     record = game.deal(number)
@@ -380,7 +380,7 @@ def deal(game_id: str, number: int):
                            melds={s.name: s for s in record.deal.sides})
 
 
-@bp.route("/g/<game_id>/deals/<int:number>/edit", methods=["GET", "POST"])
+@bp.route("/games/<game_id>/deals/<int:number>/edit", methods=["GET", "POST"])
 def edit_deal(game_id: str, number: int):
     game = _editable(game_id)
     record = game.deal(number)
@@ -393,7 +393,7 @@ def edit_deal(game_id: str, number: int):
     return _deal_page(game, form, meta, number, editing=True, can_play=bool(record.as_played))
 
 
-@bp.route("/g/<game_id>/deals/<int:number>/delete", methods=["GET", "POST"])
+@bp.route("/games/<game_id>/deals/<int:number>/delete", methods=["GET", "POST"])
 def delete_deal(game_id: str, number: int):
     game = _editable(game_id)
     record = game.deal(number)

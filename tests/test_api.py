@@ -179,8 +179,8 @@ def test_creating_a_game_returns_its_links_and_key(client):
     body = response.get_json()
     game_id, key = body["id"], body["edit_key"]
     assert body["revision"] == 0
-    assert body["view_url"] == f"http://localhost/g/{game_id}"
-    assert body["edit_url"] == f"http://localhost/g/{game_id}/edit/{key}"
+    assert body["view_url"] == f"http://localhost/games/{game_id}"
+    assert body["edit_url"] == f"http://localhost/games/{game_id}/edit/{key}"
     assert response.headers["Location"].endswith(f"{API}/games/{game_id}")
     assert body["api_url"] == f"http://localhost{API}/games/{game_id}"
     assert len(game_id) >= 22 and len(key) >= 22 and game_id != key

@@ -145,7 +145,7 @@ def new_game(client, players: list[list[str]], preset_id: str = "common", name: 
 
 
 def game_id_of(response) -> str:
-    return response.headers["Location"].rstrip("/").split("/g/")[1]
+    return response.headers["Location"].rstrip("/").split("/games/")[1]
 
 
 def start(client, players=(("Ann",), ("Bea",)), **kw) -> str:
@@ -153,9 +153,9 @@ def start(client, players=(("Ann",), ("Bea",)), **kw) -> str:
 
 
 def deal_form(client, game_id: str) -> dict[str, str]:
-    response = client.get(f"/g/{game_id}/deals/new")
+    response = client.get(f"/games/{game_id}/deals/new")
     assert response.status_code == 200
-    return fields(text(response), action=f"/g/{game_id}/deals/new")
+    return fields(text(response), action=f"/games/{game_id}/deals/new")
 
 
 def fill(data: dict[str, str], side: int, melds: list[tuple[str, int, int, int] | str] = (),
@@ -187,7 +187,7 @@ def valid_deal(client, game_id: str) -> dict[str, str]:
 
 
 def record(client, game_id: str, data: dict[str, str] | None = None, expect: int = 303):
-    response = client.post(f"/g/{game_id}/deals/new", data=data or valid_deal(client, game_id))
+    response = client.post(f"/games/{game_id}/deals/new", data=data or valid_deal(client, game_id))
     assert response.status_code == expect, text(response)[:3000]
     return response
 
@@ -202,15 +202,15 @@ def load(app, game_id: str):
 
 def screens(game_id: str) -> dict[str, str]:
     return {
-        "game": f"/g/{game_id}", "sheet": f"/g/{game_id}/sheet", "history": f"/g/{game_id}/history",
-        "deal": f"/g/{game_id}/deals/1",
+        "game": f"/games/{game_id}", "sheet": f"/games/{game_id}/sheet", "history": f"/games/{game_id}/history",
+        "deal": f"/games/{game_id}/deals/1",
     }
 
 
 def editor_screens(game_id: str) -> dict[str, str]:
     return {
-        "record": f"/g/{game_id}/deals/new", "correct": f"/g/{game_id}/deals/1/edit",
-        "delete": f"/g/{game_id}/deals/1/delete", "amend": f"/g/{game_id}/sheet/amend",
+        "record": f"/games/{game_id}/deals/new", "correct": f"/games/{game_id}/deals/1/edit",
+        "delete": f"/games/{game_id}/deals/1/delete", "amend": f"/games/{game_id}/sheet/amend",
     }
 
 
@@ -239,7 +239,7 @@ def test_every_screen_a_viewer_may_see_renders_and_the_others_are_refused(client
 def test_no_screen_has_inline_script_or_style(client):
     game_id = start(client)
     record(client, game_id)
-    for url in ["/", "/new", "/g/nope", *screens(game_id).values(), *editor_screens(game_id).values()]:
+    for url in ["/", "/new", "/games/nope", *screens(game_id).values(), *editor_screens(game_id).values()]:
         page = text(client.get(url))
         assert "<style" not in page, url
         assert not re.search(r"\sstyle=", page), url
@@ -252,7 +252,7 @@ def test_no_screen_has_inline_script_or_style(client):
 
 def test_ids_on_every_screen_are_unique(client):
     game_id = start(client, players=(("Ann", "Cal"), ("Bea", "Dan")), preset_id="pagat")
-    for url in ["/", "/new", *editor_screens(game_id).values()][:3] + [f"/g/{game_id}/sheet/amend"]:
+    for url in ["/", "/new", *editor_screens(game_id).values()][:3] + [f"/games/{game_id}/sheet/amend"]:
         ids = re.findall(r'\sid="([^"]+)"', text(client.get(url)))
         assert len(ids) == len(set(ids)), (url, [i for i in ids if ids.count(i) > 1])
 
@@ -279,7 +279,7 @@ def test_creating_a_game_through_the_form_freezes_its_sheet_and_grants_editing(c
                           {"name": "Bea & Dan", "players": ["Bea", "Dan"]}]
     page = text(client.get(response.headers["Location"]))
     assert "Record deal 1" in page  # this browser may edit
-    sheet = text(client.get(f"/g/{game_id}/sheet"))
+    sheet = text(client.get(f"/games/{game_id}/sheet"))
     assert "Changed from the preset" in sheet and "Cards in the hand" in sheet
     assert re.search(r'class="changed"><dt>Cards in the hand', sheet)
 
@@ -374,22 +374,22 @@ def test_blank_side_names_come_from_the_players_and_blank_rows_are_ignored(clien
 def test_the_game_page_shows_the_score_table_next_deal_and_chart(client):
     game_id = start(client)
     record(client, game_id)
-    page = text(client.get(f"/g/{game_id}"))
-    assert 'href="/g/%s/deals/1"' % game_id in page
+    page = text(client.get(f"/games/{game_id}"))
+    assert 'href="/games/%s/deals/1"' % game_id in page
     assert '<span class="pts">1,060</span>' in page and '<span class="pts">5</span>' in page
     assert "Deal 2 next" in page and "Ann: 90" in page  # the common sheet's minimum in deal 2
     assert "1 clean + 1 dirty books" in page
     chart = re.search(r'<svg class="chart".*?</svg>', page, re.S).group(0)
     assert 'role="img"' in chart and "<title" in chart and "<polyline" in chart
-    assert f'href="/g/{game_id}/sheet"' in page and f'href="/g/{game_id}/history"' in page
+    assert f'href="/games/{game_id}/sheet"' in page and f'href="/games/{game_id}/history"' in page
 
 
 def test_editors_see_both_links_with_qr_codes_and_viewers_never_see_the_edit_key(client, viewer, app):
     game_id = start(client)
     record(client, game_id)
     key = load(app, game_id).edit_key
-    page = text(client.get(f"/g/{game_id}"))
-    assert f"/g/{game_id}/edit/{key}" in page
+    page = text(client.get(f"/games/{game_id}"))
+    assert f"/games/{game_id}/edit/{key}" in page
     assert page.count('<svg role="img" aria-label="QR code') == 2
     for url in ["/", *screens(game_id).values()]:
         page = text(viewer.get(url))
@@ -402,11 +402,11 @@ def test_editors_see_both_links_with_qr_codes_and_viewers_never_see_the_edit_key
 def test_the_edit_link_grants_editing_and_a_wrong_key_is_refused(client, viewer, app):
     game_id = start(client)
     key = load(app, game_id).edit_key
-    assert viewer.get(f"/g/{game_id}/edit/not-the-key").status_code == 403
-    assert viewer.get(f"/g/{game_id}/deals/new").status_code == 403
-    response = viewer.get(f"/g/{game_id}/edit/{key}")
-    assert response.status_code == 303 and response.headers["Location"].endswith(f"/g/{game_id}")
-    assert viewer.get(f"/g/{game_id}/deals/new").status_code == 200
+    assert viewer.get(f"/games/{game_id}/edit/not-the-key").status_code == 403
+    assert viewer.get(f"/games/{game_id}/deals/new").status_code == 403
+    response = viewer.get(f"/games/{game_id}/edit/{key}")
+    assert response.status_code == 303 and response.headers["Location"].endswith(f"/games/{game_id}")
+    assert viewer.get(f"/games/{game_id}/deals/new").status_code == 200
     assert "Friday" in text(viewer.get("/"))
 
 
@@ -414,8 +414,8 @@ def test_the_view_link_cannot_write(client, viewer, app):
     game_id = start(client)
     record(client, game_id)
     data = valid_deal(client, game_id)
-    posts = [f"/g/{game_id}/deals/new", f"/g/{game_id}/deals/1/edit", f"/g/{game_id}/deals/1/delete",
-             f"/g/{game_id}/sheet/amend"]
+    posts = [f"/games/{game_id}/deals/new", f"/games/{game_id}/deals/1/edit", f"/games/{game_id}/deals/1/delete",
+             f"/games/{game_id}/sheet/amend"]
     for url in posts:
         response = viewer.post(url, data=dict(data, reason="because"))
         assert response.status_code == 403, url
@@ -429,11 +429,11 @@ def test_a_game_played_to_the_end_shows_the_winner(client, app):
     with app.test_request_context():
         for deal in game_data["deals"]:
             store.record_deal(game_id, deal)
-    page = text(client.get(f"/g/{game_id}"))
+    page = text(client.get(f"/games/{game_id}"))
     assert "Bea wins with 1,825." in page  # worked by hand in test_game.py
     assert "Record deal" not in page and "next" not in page.split("<h2")[1]
     assert "Bea wins" in text(client.get("/"))
-    assert client.get(f"/g/{game_id}/deals/new").status_code == 303  # over: nothing to record
+    assert client.get(f"/games/{game_id}/deals/new").status_code == 303  # over: nothing to record
 
 
 def test_a_game_ending_level_shows_a_tie(client, app):
@@ -444,23 +444,23 @@ def test_a_game_ending_level_shows_a_tie(client, app):
             store.record_deal(game_id, deal)
         result = store.load_game(game_id).game.result()
     assert result.tie
-    page = text(client.get(f"/g/{game_id}"))
+    page = text(client.get(f"/games/{game_id}"))
     top = result.standings[0].total
     assert f"A tie at {top:,}" in page
     assert "tie at" in text(client.get("/"))
 
 
 def test_an_unknown_game_gets_a_friendly_404_page(client):
-    response = client.get("/g/no-such-game")
+    response = client.get("/games/no-such-game")
     assert response.status_code == 404
     page = text(response)
     assert response.mimetype == "text/html"
     assert "<h1>Not found</h1>" in page and "no game at this address" in page
     assert '<html lang="en">' in page and "Traceback" not in page
-    assert client.get("/g/no-such-game/deals/1").status_code == 404
+    assert client.get("/games/no-such-game/deals/1").status_code == 404
     game_id = start(client)
-    assert client.get(f"/g/{game_id}/deals/9").status_code == 404
-    assert "Deal 9 of this game is not recorded" in text(client.get(f"/g/{game_id}/deals/9"))
+    assert client.get(f"/games/{game_id}/deals/9").status_code == 404
+    assert "Deal 9 of this game is not recorded" in text(client.get(f"/games/{game_id}/deals/9"))
 
 
 # -- recording a deal ----------------------------------------------------------------------------------
@@ -469,7 +469,7 @@ def test_an_unknown_game_gets_a_friendly_404_page(client):
 def test_recording_a_valid_deal_through_the_form(client, app):
     game_id = start(client)
     response = record(client, game_id)
-    assert response.headers["Location"].endswith(f"/g/{game_id}#deal-1")
+    assert response.headers["Location"].endswith(f"/games/{game_id}#deal-1")
     game = load(app, game_id)
     deal = game.deal(1).deal.to_json(with_sheet=False)
     assert deal["ending"] == "went_out" and deal["went_out"] == "Ann"
@@ -477,12 +477,12 @@ def test_recording_a_valid_deal_through_the_form(client, app):
     assert deal["sides"][1]["melds"] == [{"rank": "J", "naturals": 3}]
     assert deal["sides"][1]["players"][0]["cards_left"] == {"A": 1, "3B": 1}  # a count and a card string
     assert game.deal(1).verdict.breakdown.totals() == {"Ann": 1060, "Bea": 5}
-    assert "Deal 1 saved." in text(client.get(f"/g/{game_id}"))
+    assert "Deal 1 saved." in text(client.get(f"/games/{game_id}"))
 
 
 def test_the_deal_form_lays_out_cards_left_by_the_sheets_values(client):
     game_id = start(client)
-    page = text(client.get(f"/g/{game_id}/deals/new"))
+    page = text(client.get(f"/games/{game_id}/deals/new"))
     assert "<p>50 each</p>" in page and "<p>20 each</p>" in page and "<p>10 each</p>" in page
     for card in ("A", "K", "10", "4", "2", "JK", "3B", "3R"):
         assert f'name="s0-p0-c-{card}"' in page
@@ -496,7 +496,7 @@ def test_a_deal_with_violations_is_not_saved_and_each_problem_shows_next_to_its_
     fill(data, 1, ["J J J", ("Q", 2, 2, 0)])  # a meld with as many wilds as naturals, in row 2
     data["s1-p0-foot"] = "K K"  # Bea never picked up her foot, which holds 2 cards, not 11
     data.pop("s1-p0-picked")
-    response = client.post(f"/g/{game_id}/deals/new", data=data)
+    response = client.post(f"/games/{game_id}/deals/new", data=data)
     assert response.status_code == 422
     page = text(response)
     row = re.search(r'<div class="meld bad" id="s1-m1">(.*?)</div>', page, re.S).group(1)
@@ -513,31 +513,31 @@ def test_a_deal_with_violations_saves_as_played_with_a_reason_and_is_marked(clie
     game_id = start(client)
     data = valid_deal(client, game_id)
     fill(data, 1, ["J J J", ("Q", 2, 2, 0)])
-    response = client.post(f"/g/{game_id}/deals/new", data=dict(data, action="as_played", reason=""))
+    response = client.post(f"/games/{game_id}/deals/new", data=dict(data, action="as_played", reason=""))
     assert response.status_code == 400
     assert "Say briefly why the deal stands as played." in text(response)
     assert load(app, game_id).deals == []
-    response = client.post(f"/g/{game_id}/deals/new",
+    response = client.post(f"/games/{game_id}/deals/new",
                            data=dict(data, action="as_played", reason="Bea's meld was allowed at the table"))
     assert response.status_code == 303
     record_ = load(app, game_id).deal(1)
     assert record_.as_played == "Bea's meld was allowed at the table"
-    page = text(client.get(f"/g/{game_id}"))
+    page = text(client.get(f"/games/{game_id}"))
     assert 'class="as-played"' in page
     assert 'title="Saved as played: Bea&#39;s meld was allowed at the table"' in page
     assert "Deal 1 was saved as played: “Bea&#39;s meld was allowed at the table”" in page
-    detail = text(client.get(f"/g/{game_id}/deals/1"))
+    detail = text(client.get(f"/games/{game_id}/deals/1"))
     assert "Saved as played" in detail and "This sheet needs more natural cards" in detail
 
 
 def test_check_previews_the_score_and_problems_without_saving(client, app):
     game_id = start(client)
-    page = text(client.post(f"/g/{game_id}/deals/new", data=dict(valid_deal(client, game_id), action="check")))
+    page = text(client.post(f"/games/{game_id}/deals/new", data=dict(valid_deal(client, game_id), action="check")))
     assert "The referee finds nothing wrong" in page and "Ann <strong>1,060</strong>" in page
     assert load(app, game_id).deals == []
     data = valid_deal(client, game_id)
     data.pop("ending")
-    response = client.post(f"/g/{game_id}/deals/new", data=dict(data, action="check"))
+    response = client.post(f"/games/{game_id}/deals/new", data=dict(data, action="check"))
     assert response.status_code == 400
     assert "Say who went out, or that the stock ran out." in text(response)
 
@@ -548,14 +548,14 @@ def test_unreadable_boxes_are_named_and_nothing_is_saved(client, app):
     data["s0-m2-naturals"] = "3"  # no rank chosen
     data["s1-p0-left"] = "Z"
     data["s0-m3-cards"] = "K K Q"
-    response = client.post(f"/g/{game_id}/deals/new", data=data)
+    response = client.post(f"/games/{game_id}/deals/new", data=data)
     assert response.status_code == 400
     page = text(response)
     assert "Choose the meld&#39;s rank (or wild)." in re.search(r'id="s0-m2">(.*?)</div>', page, re.S).group(1)
     assert "Cards left: &#39;Z&#39; is not a card" in page
     assert load(app, game_id).deals == []
     data.pop("s0-m2-naturals"), data.pop("s1-p0-left")
-    response = client.post(f"/g/{game_id}/deals/new", data=data)
+    response = client.post(f"/games/{game_id}/deals/new", data=data)
     assert response.status_code == 400  # the store cannot read a meld of kings and a queen
     assert "a meld holds natural cards of one rank only" in re.search(r'id="s0-m3">(.*?)</div>', text(response),
                                                                      re.S).group(1)
@@ -564,9 +564,9 @@ def test_unreadable_boxes_are_named_and_nothing_is_saved(client, app):
 def test_more_meld_rows_keeps_what_was_typed(client):
     game_id = start(client)
     data = valid_deal(client, game_id)
-    page = text(client.post(f"/g/{game_id}/deals/new", data=dict(data, action="more")))
+    page = text(client.post(f"/games/{game_id}/deals/new", data=dict(data, action="more")))
     assert page.count('id="s0-m') == 12 and 'name="s0-rows" value="12"' in page
-    again = fields(page, action=f"/g/{game_id}/deals/new")
+    again = fields(page, action=f"/games/{game_id}/deals/new")
     assert again["s0-m0-rank"] == "K" and again["s0-m0-naturals"] == "7" and again["ending"] == "s0-p0"
 
 
@@ -575,9 +575,9 @@ def test_a_stale_form_is_refused_with_409_and_can_be_sent_again(client, app):
     data = valid_deal(client, game_id)
     with app.test_request_context():
         store.amend_sheet(game_id, {"preset": "common", "going_out_bonus": 200}, "house rule")
-    response = client.post(f"/g/{game_id}/deals/new", data=data)
+    response = client.post(f"/games/{game_id}/deals/new", data=data)
     assert response.status_code == 409 and "the game changed since you loaded it" in text(response)
-    again = fields(text(response), action=f"/g/{game_id}/deals/new")
+    again = fields(text(response), action=f"/games/{game_id}/deals/new")
     record(client, game_id, dict(again, action="save"))
 
 
@@ -587,7 +587,7 @@ def test_a_stale_form_is_refused_with_409_and_can_be_sent_again(client, app):
 def test_a_deals_detail_itemises_each_line_with_the_rule_behind_it(client):
     game_id = start(client)
     record(client, game_id)
-    page = text(client.get(f"/g/{game_id}/deals/1"))
+    page = text(client.get(f"/games/{game_id}/deals/1"))
     assert "Melded kings" in page and "7 × 10" in page and ">70<" in page
     assert "Card values: joker: 50; 2 A: 20; K Q J 10 9 8: 10; 7 6 5 4 black 3: 5" in page
     assert "Clean book: 500 points" in page
@@ -598,14 +598,14 @@ def test_a_deals_detail_itemises_each_line_with_the_rule_behind_it(client):
 def test_correcting_a_deal_keeps_both_versions_in_its_history(client, app):
     game_id = start(client)
     record(client, game_id)
-    page = text(client.get(f"/g/{game_id}/deals/1/edit"))
-    data = fields(page, action=f"/g/{game_id}/deals/1/edit")
+    page = text(client.get(f"/games/{game_id}/deals/1/edit"))
+    data = fields(page, action=f"/games/{game_id}/deals/1/edit")
     assert data["s0-m0-rank"] == "K" and data["s0-m0-naturals"] == "7" and data["s1-p0-c-A"] == "1"
     data["s1-p0-c-A"] = ""  # Bea held no ace after all
-    response = client.post(f"/g/{game_id}/deals/1/edit", data=dict(data, action="save"))
+    response = client.post(f"/games/{game_id}/deals/1/edit", data=dict(data, action="save"))
     assert response.status_code == 303
     assert load(app, game_id).deal(1).verdict.breakdown.totals() == {"Ann": 1060, "Bea": 25}
-    history = text(client.get(f"/g/{game_id}/deals/1"))
+    history = text(client.get(f"/games/{game_id}/deals/1"))
     assert "Recorded deal 1" in history and "Corrected deal 1" in history
     assert "<td>5</td><td>25</td>" in history  # Bea's total before and after
     with app.app_context():
@@ -615,15 +615,15 @@ def test_correcting_a_deal_keeps_both_versions_in_its_history(client, app):
 def test_deleting_a_deal_asks_first_and_keeps_it_in_the_history(client, app):
     game_id = start(client)
     record(client, game_id)
-    confirm = text(client.get(f"/g/{game_id}/deals/1/delete"))
+    confirm = text(client.get(f"/games/{game_id}/deals/1/delete"))
     assert "Delete deal 1?" in confirm and "Ann 1,060" in confirm
-    response = client.post(f"/g/{game_id}/deals/1/delete", data=fields(confirm))
+    response = client.post(f"/games/{game_id}/deals/1/delete", data=fields(confirm))
     assert response.status_code == 303
     assert load(app, game_id).deals == []
-    history = text(client.get(f"/g/{game_id}/history"))
+    history = text(client.get(f"/games/{game_id}/history"))
     assert "Recorded deal 1" in history and "Deleted deal 1" in history
     assert "<td>1,060</td><td>—</td>" in history
-    assert client.get(f"/g/{game_id}/deals/1").status_code == 404
+    assert client.get(f"/games/{game_id}/deals/1").status_code == 404
 
 
 # -- the sheet -------------------------------------------------------------------------------------
@@ -632,7 +632,7 @@ def test_deleting_a_deal_asks_first_and_keeps_it_in_the_history(client, app):
 def test_the_sheet_page_reads_in_plain_words_with_its_source(client):
     game_id = start(client, players=(("Ann", "Cal"), ("Bea", "Dan")), preset_id="bicycle",
                     options={"red_three_penalty_foot": 300})
-    page = text(client.get(f"/g/{game_id}/sheet"))
+    page = text(client.get(f"/games/{game_id}/sheet"))
     assert "Bicycle" in page and "sources/sheet-comparison-pagat-bicycle.txt" in page
     assert "Red three in a foot never picked up" in page and "minus 300 points" in page
     assert "(preset: nothing)" in page
@@ -643,22 +643,22 @@ def test_the_sheet_page_reads_in_plain_words_with_its_source(client):
 def test_amending_the_sheet_needs_a_reason_and_is_kept_in_history(client, app):
     game_id = start(client)
     record(client, game_id)
-    page = text(client.get(f"/g/{game_id}/sheet/amend"))
-    data = fields(page, action=f"/g/{game_id}/sheet/amend")
+    page = text(client.get(f"/games/{game_id}/sheet/amend"))
+    data = fields(page, action=f"/games/{game_id}/sheet/amend")
     data["opt-going_out_bonus"] = "200"
-    response = client.post(f"/g/{game_id}/sheet/amend", data=data)
+    response = client.post(f"/games/{game_id}/sheet/amend", data=data)
     assert response.status_code == 400 and "Say why the table changes the sheet" in text(response)
     assert re.search(r'class="opt changed" id="opt-going_out_bonus-box"', text(response))
-    response = client.post(f"/g/{game_id}/sheet/amend", data=dict(data, reason="We agreed 200"))
+    response = client.post(f"/games/{game_id}/sheet/amend", data=dict(data, reason="We agreed 200"))
     assert response.status_code == 303
     game = load(app, game_id)
     assert game.sheet.to_json() == {"preset": "common", "going_out_bonus": 200}
     assert game.deal(1).verdict.breakdown.totals()["Ann"] == 1160
-    sheet = text(client.get(f"/g/{game_id}/sheet"))
+    sheet = text(client.get(f"/games/{game_id}/sheet"))
     assert "We agreed 200" in sheet and "Going out: 100 points → 200 points" in sheet
-    loaded = fields(text(client.get(f"/g/{game_id}/sheet/amend?preset=pagat")), action=f"/g/{game_id}/sheet/amend")
+    loaded = fields(text(client.get(f"/games/{game_id}/sheet/amend?preset=pagat")), action=f"/games/{game_id}/sheet/amend")
     assert loaded["preset"] == "pagat" and loaded["opt-hand_size"] == "13"  # "Load preset" without scripts
-    assert "Sheet amended" in text(client.get(f"/g/{game_id}/history"))
+    assert "Sheet amended" in text(client.get(f"/games/{game_id}/history"))
 
 
 def test_a_game_whose_sheet_has_no_preset_reads_and_amends(client, app):
@@ -667,14 +667,14 @@ def test_a_game_whose_sheet_has_no_preset_reads_and_amends(client, app):
     with app.test_request_context():
         game = store.create_game("Own rules", full, [{"name": "Ann", "players": ["Ann"]},
                                                      {"name": "Bea", "players": ["Bea"]}])
-    client.get(f"/g/{game.id}/edit/{game.edit_key}")
-    assert "its own sheet (no preset)" in text(client.get(f"/g/{game.id}/sheet"))
-    data = fields(text(client.get(f"/g/{game.id}/sheet/amend")), action=f"/g/{game.id}/sheet/amend")
+    client.get(f"/games/{game.id}/edit/{game.edit_key}")
+    assert "its own sheet (no preset)" in text(client.get(f"/games/{game.id}/sheet"))
+    data = fields(text(client.get(f"/games/{game.id}/sheet/amend")), action=f"/games/{game.id}/sheet/amend")
     assert data["preset"] == ""
     data.update({"opt-hand_size": "12", "reason": "x" * 201})
-    response = client.post(f"/g/{game.id}/sheet/amend", data=data)
+    response = client.post(f"/games/{game.id}/sheet/amend", data=data)
     assert response.status_code == 400 and "must be at most 200 characters" in text(response)
-    response = client.post(f"/g/{game.id}/sheet/amend", data=dict(data, reason="short hands"))
+    response = client.post(f"/games/{game.id}/sheet/amend", data=dict(data, reason="short hands"))
     assert response.status_code == 303
     assert load(app, game.id).sheet.hand_size == 12
 
@@ -697,10 +697,10 @@ def test_a_post_without_a_csrf_token_is_refused(tmp_path):
     response = client.post("/new", data=data)
     assert response.status_code == 303
     game_id = game_id_of(response)
-    form = fields(text(client.get(f"/g/{game_id}/deals/new")), action=f"/g/{game_id}/deals/new")
+    form = fields(text(client.get(f"/games/{game_id}/deals/new")), action=f"/games/{game_id}/deals/new")
     assert form.get("csrf_token")
     form.pop("csrf_token")
-    assert client.post(f"/g/{game_id}/deals/new", data=form).status_code == 400
+    assert client.post(f"/games/{game_id}/deals/new", data=form).status_code == 400
 
 
 def test_a_player_called_a_script_tag_is_always_escaped(client, app):
@@ -709,16 +709,16 @@ def test_a_player_called_a_script_tag_is_always_escaped(client, app):
     data = valid_deal(client, game_id)
     record(client, game_id, data)
     escaped = "&lt;script&gt;alert(1)&lt;/script&gt;"
-    for url in ["/", f"/g/{game_id}", f"/g/{game_id}/deals/1", f"/g/{game_id}/deals/1/edit",
-                f"/g/{game_id}/deals/new", f"/g/{game_id}/history", f"/g/{game_id}/sheet",
-                f"/g/{game_id}/deals/1/delete"]:
+    for url in ["/", f"/games/{game_id}", f"/games/{game_id}/deals/1", f"/games/{game_id}/deals/1/edit",
+                f"/games/{game_id}/deals/new", f"/games/{game_id}/history", f"/games/{game_id}/sheet",
+                f"/games/{game_id}/deals/1/delete"]:
         page = text(client.get(url))
         assert SCRIPT_NAME not in page, url
         assert escaped in page, url
     # and where the referee quotes the name back, on a rejected deal
     data = valid_deal(client, game_id)
     data["s0-p0-c-K"] = "2"  # went out still holding cards
-    page = text(client.post(f"/g/{game_id}/deals/new", data=data))
+    page = text(client.post(f"/games/{game_id}/deals/new", data=data))
     assert SCRIPT_NAME not in page and f"{escaped} went out but still holds 2 cards." in page
 
 
@@ -734,7 +734,7 @@ def test_a_player_called_a_script_tag_is_always_escaped(client, app):
 def test_the_deal_page_with_its_css_and_script_is_under_40_kb(client, players, preset_id):
     options = {"side_sizes": "[3]"} if preset_id == "common-3" else {}
     game_id = start(client, players=players, preset_id=preset_id.removesuffix("-3"), options=options)
-    page = client.get(f"/g/{game_id}/deals/new").get_data()
+    page = client.get(f"/games/{game_id}/deals/new").get_data()
     assets = re.findall(r'(?:href|src)="(/static/[^"]+\.(?:css|js))"', page.decode())
     assert any(a.endswith(".css") for a in assets) and any(a.endswith(".js") for a in assets)
     total = len(page) + sum(len(client.get(a).get_data()) for a in assets)
