@@ -9,6 +9,7 @@ keys, and ``synchronous=FULL`` (a write acknowledged to a player survives a powe
 from __future__ import annotations
 
 import sqlite3
+import threading
 from importlib import resources
 from pathlib import Path
 from typing import Any, Iterator
@@ -32,6 +33,8 @@ QUERIES: dict[str, str] = {
                       "new_totals, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     "history_of_game": "SELECT * FROM history WHERE game_id = ? ORDER BY id",
     "history_of_deal": "SELECT * FROM history WHERE game_id = ? AND deal_number = ? ORDER BY id",
+    "history_counts": "SELECT deal_number, COUNT(*) AS n FROM history "
+                      "WHERE game_id = ? AND deal_number IS NOT NULL GROUP BY deal_number",
 }
 
 
@@ -86,17 +89,31 @@ def _statements(sql: str) -> Iterator[str]:
         yield buffer.strip()
 
 
+def path() -> str:
+    """The app's database file."""
+    return current_app.config["DATABASE"]
+
+
 def get_db() -> sqlite3.Connection:
-    """The request's connection, opened on first use."""
+    """This thread's connection to the app's database, opened once and kept.
+
+    Opening a connection (and setting its pragmas) costs more than most queries, so each
+    server thread keeps one for the app's life instead of one per request.
+    """
+    local = current_app.extensions["scorepad.db"]
+    conn = getattr(local, "conn", None)
+    if conn is None:
+        conn = local.conn = connect(path())
     if "db" not in g:
-        g.db = connect(current_app.config["DATABASE"])
-    return g.db
+        g.db = conn
+    return conn
 
 
 def close_db(_error: BaseException | None = None) -> None:
-    db = g.pop("db", None)
-    if db is not None:
-        db.close()
+    """At the end of a request, leave no transaction open on the kept connection."""
+    conn = g.pop("db", None)
+    if conn is not None and conn.in_transaction:
+        conn.execute("ROLLBACK")
 
 
 def query(name: str, *params: Any, **fmt: str) -> list[sqlite3.Row]:
@@ -129,4 +146,5 @@ def init_app(app: Flask) -> None:
         migrate(conn)
     finally:
         conn.close()
+    app.extensions["scorepad.db"] = threading.local()
     app.teardown_appcontext(close_db)

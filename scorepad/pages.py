@@ -7,13 +7,15 @@ Every read and write goes through :mod:`scorepad.store`; who may write is
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from typing import Any
 
 import segno
-from flask import (Blueprint, abort, flash, redirect, render_template, request, url_for)
+from flask import (Blueprint, abort, flash, make_response, redirect, render_template, request, session, url_for)
 from markupsafe import Markup
 
-from . import access, store
+from . import access, db, store
 from .chart import running_totals_chart
 from .forms import (AmendForm, ConfirmForm, DealForm, DealMetaForm, NewGameForm, SheetEditor, SidesForm,
                     card_groups, card_label, preset_displays, RANKS, MAX_PER_SIDE)
@@ -158,9 +160,33 @@ def new_game():
 # -- a game -------------------------------------------------------------------------------------
 
 
+_VIEWER_PAGES: OrderedDict[tuple[str, str, int], str] = OrderedDict()
+_VIEWER_PAGES_SIZE = 256
+_VIEWER_PAGES_LOCK = threading.Lock()
+
+
 @bp.get("/games/<game_id>")
 def game(game_id: str):
+    """The game page. What a viewer sees depends only on the game's revision, so it is
+    rendered once per revision and answered with an ETag (a polling phone gets a 304)."""
     game = _game_or_404(game_id)
+    if access.can_edit(game) or session.get("_flashes"):
+        return _game_page(game)
+    key = (db.path(), game.id, game.revision)
+    html = _VIEWER_PAGES.get(key)
+    if html is None:
+        html = _game_page(game)
+        with _VIEWER_PAGES_LOCK:
+            _VIEWER_PAGES[key] = html
+            while len(_VIEWER_PAGES) > _VIEWER_PAGES_SIZE:
+                _VIEWER_PAGES.popitem(last=False)
+    response = make_response(html)
+    response.set_etag(f"{game.id}.{game.revision}")
+    response.headers["Cache-Control"] = "no-cache"  # revalidate every time: the score moves
+    return response.make_conditional(request)
+
+
+def _game_page(game: GameRecord) -> str:
     played = game.game
     result = played.result()
     editor = access.can_edit(game)

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 import secrets
-from dataclasses import dataclass, field
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
 from datetime import datetime, timezone
-from functools import cached_property
 from typing import Any
 
 from . import db
@@ -48,10 +49,11 @@ class DealRecord:
     as_played: str | None
     history_size: int = 0
     revision: int | None = None  # the game's revision once this deal was saved, when known
+    verdict: Verdict = None  # type: ignore[assignment]  # judged on creation when not given
 
-    @cached_property
-    def verdict(self) -> Verdict:
-        return judge(self.deal)
+    def __post_init__(self) -> None:
+        if self.verdict is None:
+            self.verdict = judge(self.deal)
 
 
 @dataclass
@@ -64,15 +66,12 @@ class GameRecord:
     revision: int
     created_at: str
     updated_at: str
-    deals: list[DealRecord] = field(default_factory=list)
+    deals: list[DealRecord]
+    game: Game  # the rules' view of the same deals, judged once
 
     @property
     def side_names(self) -> tuple[str, ...]:
         return tuple(side["name"] for side in self.sides)
-
-    @cached_property
-    def game(self) -> Game:
-        return Game(self.sheet, self.side_names, tuple(d.deal for d in self.deals))
 
     def deal(self, number: int) -> DealRecord | None:
         return next((d for d in self.deals if d.number == number), None)
@@ -100,24 +99,44 @@ def new_id() -> str:
 
 def _record(row: Any, deals: list[Any], history_counts: dict[int, int]) -> GameRecord:
     sheet = load_sheet(json.loads(row["sheet"]))
-    records = []
-    for deal_row in deals:
-        deal = Deal.from_json(json.loads(deal_row["body"]), sheet)
-        records.append(DealRecord(deal_row["number"], deal, deal_row["as_played"],
-                                  history_counts.get(deal_row["number"], 0)))
-    return GameRecord(row["id"], row["edit_key"], row["name"], sheet, json.loads(row["sides"]),
-                      row["revision"], row["created_at"], row["updated_at"], records)
+    sides = json.loads(row["sides"])
+    parsed = [Deal.from_json(json.loads(deal_row["body"]), sheet) for deal_row in deals]
+    game = Game(sheet, tuple(side["name"] for side in sides), tuple(parsed))
+    records = [DealRecord(deal_row["number"], deal, deal_row["as_played"], history_counts.get(deal_row["number"], 0),
+                          verdict=verdict)
+               for deal_row, deal, verdict in zip(deals, parsed, game.verdicts)]
+    return GameRecord(row["id"], row["edit_key"], row["name"], sheet, sides, row["revision"], row["created_at"],
+                      row["updated_at"], records, game)
+
+
+_CACHE_SIZE = 256
+_cache: OrderedDict[tuple[str, str], GameRecord] = OrderedDict()
+_cache_lock = threading.Lock()
 
 
 def load_game(game_id: str) -> GameRecord | None:
+    """The game as it stands; None if there is none.
+
+    A game is read and judged once per revision: every write bumps the revision, so a
+    cached record is never stale. Callers must treat the record as read-only.
+    """
     row = db.one("game_get", game_id)
     if row is None:
         return None
-    counts: dict[int, int] = {}
-    for h in db.query("history_of_game", game_id):
-        if h["deal_number"] is not None:
-            counts[h["deal_number"]] = counts.get(h["deal_number"], 0) + 1
-    return _record(row, db.query("deals_of_game", game_id), counts)
+    key = (db.path(), game_id)
+    with _cache_lock:
+        cached = _cache.get(key)
+        if cached is not None and cached.revision == row["revision"]:
+            _cache.move_to_end(key)
+            return cached
+    counts = {h["deal_number"]: h["n"] for h in db.query("history_counts", game_id)}
+    record = _record(row, db.query("deals_of_game", game_id), counts)
+    with _cache_lock:
+        _cache[key] = record
+        _cache.move_to_end(key)
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+    return record
 
 
 def recent_games(ids: list[str], limit: int = 20) -> list[GameRecord]:

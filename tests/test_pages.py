@@ -399,6 +399,18 @@ def test_editors_see_both_links_with_qr_codes_and_viewers_never_see_the_edit_key
         assert key not in text(viewer.get(url)), url
 
 
+def test_a_viewer_polling_the_game_gets_304_until_a_deal_changes_it(client, viewer):
+    game_id = start(client)
+    first = viewer.get(f"/games/{game_id}")
+    etag = first.headers["ETag"]
+    assert first.status_code == 200 and first.headers["Cache-Control"] == "no-cache"
+    assert viewer.get(f"/games/{game_id}", headers={"If-None-Match": etag}).status_code == 304
+    record(client, game_id)
+    after = viewer.get(f"/games/{game_id}", headers={"If-None-Match": etag})
+    assert after.status_code == 200 and after.headers["ETag"] != etag
+    assert '<span class="pts">1,060</span>' in text(after)  # the cached page moved with the revision
+
+
 def test_the_edit_link_grants_editing_and_a_wrong_key_is_refused(client, viewer, app):
     game_id = start(client)
     key = load(app, game_id).edit_key

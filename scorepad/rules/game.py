@@ -98,11 +98,8 @@ class Game:
         """Each deal's report and score, in order."""
         return tuple(judge(deal) for deal in self.deals)
 
-    def running_totals(self) -> list[dict[str, int]]:
-        """After each deal, every side's total so far.
-
-        Sides missing from a deal score 0 in it (the game's problems say so).
-        """
+    @cached_property
+    def _running(self) -> tuple[dict[str, int], ...]:
         totals = {name: 0 for name in self.sides}
         out = []
         for verdict in self.verdicts:
@@ -110,7 +107,14 @@ class Game:
                 if side.name in totals:
                     totals[side.name] += side.total
             out.append(dict(totals))
-        return out
+        return tuple(out)
+
+    def running_totals(self) -> list[dict[str, int]]:
+        """After each deal, every side's total so far.
+
+        Sides missing from a deal score 0 in it (the game's problems say so).
+        """
+        return [dict(totals) for totals in self._running]
 
     def totals(self) -> dict[str, int]:
         running = self.running_totals()
@@ -153,6 +157,10 @@ class Game:
     def result(self) -> Result:
         """The result as it stood when the game ended: deals recorded after the last one
         (reported by :meth:`problems`) do not change who won."""
+        return self._result
+
+    @cached_property
+    def _result(self) -> Result:
         end = self._ended_with()
         over = end is not None
         totals = self.running_totals()[end - 1] if end else self.totals()
