@@ -78,31 +78,32 @@ def _score_side(deal: Deal, side: Side) -> SideScore:
     lines: list[Line] = []
     # Melded cards, a line per rank, then 2s and jokers.
     melded = [0] * len(CARDS)
-    index = _INDEX
-    books = {BookKind.CLEAN: 0, BookKind.DIRTY: 0, BookKind.WILD: 0}
+    clean, wild = BookKind.CLEAN, Rank.WILD  # enum members, looked up once (it is slow)
+    books = {clean: 0, BookKind.DIRTY: 0, BookKind.WILD: 0}
     special: dict[Card, int] = {}
     for meld in side.melds:
-        if meld.rank is not Rank.WILD:
-            melded[index[meld.rank.card]] += meld.naturals
+        if meld.rank is not wild:
+            melded[_RANK_INDEX[meld.rank]] += meld.naturals
         melded[_TWO] += meld.twos
         melded[_JOKER] += meld.jokers
         kind = meld.book_kind(sheet)
-        if kind is BookKind.CLEAN and meld.rank is not Rank.THREE and sheet.special_bonus(meld.rank.card) is not None:
+        if kind is None:
+            continue
+        if kind is clean and sheet.special_books and meld.rank is not Rank.THREE \
+                and sheet.special_bonus(meld.rank.card) is not None:
             special[meld.rank.card] = special.get(meld.rank.card, 0) + 1
-        elif kind is not None:
+        else:
             books[kind] += 1
-    for card in (*NATURALS, Card.BLACK_THREE, Card.TWO, Card.JOKER):
-        n = melded[index[card]]
+    for i, label in _MELDED_LINES:
+        n = melded[i]
         if n:
-            each = points[index[card]]
-            lines.append(Line("melds.cards", f"Melded {card.noun}", n, each, n * each, "card_values"))
-    for kind, label, bonus, option in (
-            (BookKind.CLEAN, "Clean books", sheet.clean_book_bonus, "clean_book_bonus"),
-            (BookKind.DIRTY, "Dirty books", sheet.dirty_book_bonus, "dirty_book_bonus"),
-            (BookKind.WILD, "Wild books", sheet.wild_book_bonus, "wild_book_bonus")):
+            each = points[i]
+            lines.append(Line("melds.cards", label, n, each, n * each, "card_values"))
+    for kind, code, label, option in _BOOK_LINES:
         if books[kind]:
-            lines.append(Line(f"books.{kind.value}", label, books[kind], bonus, books[kind] * bonus, option))
-        if kind is BookKind.CLEAN:
+            bonus = getattr(sheet, option)
+            lines.append(Line(code, label, books[kind], bonus, books[kind] * bonus, option))
+        if kind is clean:
             for card, n in special.items():
                 bonus = sheet.special_bonus(card) or 0
                 lines.append(Line("books.special", f"Clean books of {card.noun}", n, bonus, n * bonus,
@@ -137,16 +138,24 @@ def _went_out(deal: Deal, side: Side) -> str | None:
 def _held_lines(lines: list[Line], sheet: RuleSheet, cards: Cards, player: str, code: str, where: str,
                 red_code: str, red_penalty: int, red_option: str) -> None:
     """Lines for cards held at the end: one per card value, then red threes."""
+    if not cards:
+        return
+    counts = cards.counts()
     points = sheet.card_values.points
-    by_value: dict[int, list] = {}
-    for i, n in enumerate(cards.counts()):
-        if n and i != _RED_THREE:
-            group = by_value.setdefault(points[i], [0, []])
-            group[0] += n
-            group[1].append(CARDS[i].value)
-    for each, (n, names) in sorted(by_value.items(), reverse=True):
+    by_value: dict[int, list] = {}  # points each -> [how many cards, their codes]
+    for i in _VALUED:
+        n = counts[i]
+        if n:
+            group = by_value.get(points[i])
+            if group is None:
+                by_value[points[i]] = [n, [_CODES[i]]]
+            else:
+                group[0] += n
+                group[1].append(_CODES[i])
+    for each in sorted(by_value, reverse=True):
+        n, names = by_value[each]
         lines.append(Line(code, f"{where}: {' '.join(names)}", n, -each, -n * each, "card_values", player))
-    reds = cards.counts()[_RED_THREE]
+    reds = counts[_RED_THREE]
     if reds:
         lines.append(Line(red_code, f"{where}: red threes", reds, -red_penalty, -reds * red_penalty,
                           red_option, player))
@@ -156,3 +165,15 @@ _INDEX = {card: i for i, card in enumerate(CARDS)}
 _TWO = _INDEX[Card.TWO]
 _JOKER = _INDEX[Card.JOKER]
 _RED_THREE = _INDEX[Card.RED_THREE]
+# Looked up once here rather than for every meld and every card held (enum attribute
+# access is slow): each rank's place in CARDS, each card's code, and the melded-card lines
+# in the order they print (ranks high to low, black threes, then 2s and jokers).
+_RANK_INDEX = {rank: _INDEX[rank.card] for rank in Rank if rank is not Rank.WILD}
+_CODES = tuple(card.value for card in CARDS)
+_VALUED = tuple(i for i in range(len(CARDS)) if i != _RED_THREE)  # red threes have a line of their own
+# A line for each kind of book: its code, label and the sheet option giving its bonus.
+_BOOK_LINES = ((BookKind.CLEAN, "books.clean", "Clean books", "clean_book_bonus"),
+               (BookKind.DIRTY, "books.dirty", "Dirty books", "dirty_book_bonus"),
+               (BookKind.WILD, "books.wild", "Wild books", "wild_book_bonus"))
+_MELDED_LINES = tuple((_INDEX[card], f"Melded {card.noun}")
+                      for card in (*NATURALS, Card.BLACK_THREE, Card.TWO, Card.JOKER))

@@ -170,22 +170,26 @@ def pack(sheet: RuleSheet, players: int) -> Cards:
 
 def deal_cards(deal: Deal) -> Cards:
     """Every card the deal records: melded, laid red threes, in hands and unopened feet."""
-    counts = [0] * len(CARDS)
-    index = {card: i for i, card in enumerate(CARDS)}
+    tabled = [0] * len(CARDS)  # melded cards and red threes laid
+    held: list[tuple[int, ...]] = []  # each hand, and each foot never picked up
     for side in deal.sides:
         for meld in side.melds:
             if meld.rank is not Rank.WILD:
-                counts[index[meld.rank.card]] += meld.naturals
-            counts[index[Card.TWO]] += meld.twos
-            counts[index[Card.JOKER]] += meld.jokers
-        counts[index[Card.RED_THREE]] += side.red_threes
+                tabled[_RANK_INDEX[meld.rank]] += meld.naturals
+            tabled[_TWO] += meld.twos
+            tabled[_JOKER] += meld.jokers
+        tabled[_RED_THREE] += side.red_threes
         for player in side.players:
-            for i, n in enumerate(player.cards_left.counts()):
-                counts[i] += n
+            held.append(player.cards_left.counts())
             if not player.foot_picked_up:
-                for i, n in enumerate(player.foot.counts()):
-                    counts[i] += n
-    return Cards({card: n for card, n in zip(CARDS, counts)})
+                held.append(player.foot.counts())
+    return Cards._of(tuple(map(sum, zip(tabled, *held))))  # each kind, summed over every group
+
+
+# Each meld rank's place in CARDS (a meld of threes counts as black threes), looked up once.
+_INDEX = {card: i for i, card in enumerate(CARDS)}
+_RANK_INDEX = {rank: _INDEX[rank.card] for rank in Rank if rank is not Rank.WILD}
+_TWO, _JOKER, _RED_THREE = _INDEX[Card.TWO], _INDEX[Card.JOKER], _INDEX[Card.RED_THREE]
 
 
 # -- the whole deal ---------------------------------------------------------------------------
@@ -260,8 +264,8 @@ def _check_table(deal: Deal, found: list[Problem]) -> None:
 def _check_side(sheet: RuleSheet, side: Side, where: str, found: list[Problem], warnings: list[Problem]) -> None:
     name = side.name
     for index, meld in enumerate(side.melds):
-        for problem in meld_problems(sheet, meld, f"{where}.melds[{index}]"):
-            found.append(problem._replace(side=name, meld=index))
+        for problem in meld_problems(sheet, meld):  # most melds have none: place it only if found
+            found.append(problem._replace(where=f"{where}.melds[{index}]", side=name, meld=index))
     found.extend(duplicate_rank_problems(sheet, side.melds, f"{where}.melds", name))
     if side.red_threes < 0:
         found.append(Problem("count.negative", "Red threes laid cannot be negative.", None,
@@ -272,7 +276,7 @@ def _check_side(sheet: RuleSheet, side: Side, where: str, found: list[Problem], 
     for j, player in enumerate(side.players):
         here = f"{where}.players[{j}]"
         for key, cards in (("cards_left", player.cards_left), ("foot", player.foot)):
-            if any(n < 0 for n in cards.counts()):
+            if min(cards.counts()) < 0:
                 found.append(Problem("count.negative", f"{player.name}'s {key.replace('_', ' ')} has a negative count.",
                                      None, f"{here}.{key}", name, player.name))
         if player.foot_picked_up:
@@ -296,8 +300,7 @@ def _check_supply(deal: Deal, found: list[Problem]) -> None:
     available = pack(deal.sheet, max(players, 1))
     used = deal_cards(deal)
     decks = deal.sheet.decks_for(max(players, 1))
-    for card, need in used.items():
-        have = available[card]
+    for card, need, have in zip(CARDS, used.counts(), available.counts()):
         if need > have:
             option = "jokers_per_deck" if card is Card.JOKER else "decks_rule"
             found.append(Problem("supply", f"This deal records {need} {card.noun}, but {decks} deck"

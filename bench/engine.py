@@ -1,0 +1,156 @@
+"""How fast the rules core judges a realistic deal.
+
+Run from the repository root::
+
+    python bench/engine.py [repetitions]
+
+The deal is a six-player game of three partnerships (the ``common`` preset allows sides of
+two for two to six players) with 20 melds on the table: books clean and dirty, unfinished
+melds, cards left in hands, one foot never picked up (its 11 cards) and red threes laid.
+It prints the median and 90th percentile, in microseconds, of
+
+* validate + score (``judge(deal)``) on a parsed deal: the target is under 100 µs;
+* parsing alone (``Deal.from_json``);
+* parsing and judging together, as the API does for each request.
+
+No timing is asserted; the script only reports.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from scorepad.rules import Deal, judge  # noqa: E402
+
+TARGET_US = 100.0
+
+DEAL: dict[str, Any] = {
+    "sheet": "common",
+    "deal": 2,
+    "ending": "went_out",
+    "went_out": "Ann",
+    "sides": [
+        {
+            "name": "Ann and Ben",
+            "red_threes": 2,
+            "melds": [
+                {"rank": "K", "naturals": 7},                          # clean book
+                {"rank": "Q", "naturals": 5, "twos": 2},               # dirty book
+                {"rank": "9", "naturals": 3},
+                {"rank": "5", "naturals": 4, "jokers": 1},
+                {"rank": "A", "naturals": 3},
+                {"rank": "8", "naturals": 4, "twos": 2},
+            ],
+            "players": [
+                {"name": "Ann", "foot_picked_up": True, "cards_left": {}},
+                {"name": "Ben", "foot_picked_up": True, "cards_left": {"7": 2, "JK": 1, "3B": 1}},
+            ],
+        },
+        {
+            "name": "Cat and Dan",
+            "red_threes": 1,
+            "melds": [
+                {"rank": "J", "naturals": 7},                          # clean book
+                {"rank": "10", "naturals": 4, "twos": 1, "jokers": 2},  # dirty book
+                {"rank": "7", "naturals": 3},
+                {"rank": "6", "naturals": 4},
+                {"rank": "4", "naturals": 3, "twos": 1},
+                {"rank": "K", "naturals": 3},
+                {"rank": "A", "naturals": 5, "jokers": 1},
+            ],
+            "players": [
+                {"name": "Cat", "foot_picked_up": True, "cards_left": {"A": 1, "Q": 2, "4": 1}},
+                {"name": "Dan", "foot_picked_up": False, "cards_left": {"9": 1, "2": 1},
+                 "foot": {"K": 2, "8": 1, "6": 2, "5": 1, "2": 1, "JK": 1, "3B": 1, "3R": 1, "J": 1}},
+            ],
+        },
+        {
+            "name": "Eve and Fay",
+            "red_threes": 3,
+            "melds": [
+                {"rank": "A", "naturals": 7},                          # clean book
+                {"rank": "9", "naturals": 5, "twos": 2},               # dirty book
+                {"rank": "Q", "naturals": 4},
+                {"rank": "J", "naturals": 3, "jokers": 1},
+                {"rank": "6", "naturals": 3},
+                {"rank": "10", "naturals": 5},
+                {"rank": "7", "naturals": 4, "twos": 1, "jokers": 1},
+            ],
+            "players": [
+                {"name": "Eve", "foot_picked_up": True, "cards_left": {"K": 1, "5": 2, "3B": 1}},
+                {"name": "Fay", "foot_picked_up": True, "cards_left": {"8": 3, "A": 1, "2": 1}},
+            ],
+        },
+    ],
+}
+
+
+def timings_us(run: Callable[[], Any], repetitions: int, warm_up: int) -> list[float]:
+    """Each run's wall time in microseconds, after ``warm_up`` untimed runs."""
+    for _ in range(warm_up):
+        run()
+    clock = time.perf_counter_ns
+    out = []
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(repetitions):
+            start = clock()
+            run()
+            out.append((clock() - start) / 1000)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    return out
+
+
+def p90(values: list[float]) -> float:
+    return statistics.quantiles(values, n=10, method="inclusive")[-1]
+
+
+def main(argv: list[str]) -> int:
+    repetitions = int(argv[1]) if len(argv) > 1 else 2000
+    warm_up = max(repetitions // 10, 50)
+    deal = Deal.from_json(DEAL)
+    verdict = judge(deal)
+    melds = sum(len(side.melds) for side in deal.sides)
+    players = sum(len(side.players) for side in deal.sides)
+    books = sum(1 for side in deal.sides for meld in side.melds if meld.book_kind(deal.sheet))
+    feet = [f"{p.name} {p.foot.total} cards" for _, _, p in deal.players() if not p.foot_picked_up]
+
+    print(f"Python {platform.python_version()} ({platform.python_implementation()}) on {platform.machine()}")
+    print(f"deal: {players} players in {len(deal.sides)} sides, {melds} melds ({books} books), "
+          f"sheet {deal.sheet.preset!r}, unopened feet: {', '.join(feet) or 'none'}")
+    print(f"violations: {len(verdict.report.violations)}  warnings: {len(verdict.report.warnings)}  "
+          f"totals: {verdict.breakdown.totals()}")
+    if verdict.report.violations:
+        for problem in verdict.report.violations:
+            print(f"  ! {problem.code}: {problem.message}")
+    print(f"{repetitions} timed runs each after {warm_up} warm-up runs (gc off while timing); "
+          f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+    print(f"{'':24}{'median µs':>12}{'p90 µs':>12}{'min µs':>12}")
+    rows = (("validate + score", lambda: judge(deal)),
+            ("parse", lambda: Deal.from_json(DEAL)),
+            ("parse + validate + score", lambda: judge(Deal.from_json(DEAL))))
+    medians = {}
+    for label, run in rows:
+        times = timings_us(run, repetitions, warm_up)
+        medians[label] = statistics.median(times)
+        print(f"{label:24}{medians[label]:12.1f}{p90(times):12.1f}{min(times):12.1f}")
+    median = medians["validate + score"]
+    print(f"validate + score: median {median:.1f} µs, {'under' if median < TARGET_US else 'OVER'} "
+          f"the {TARGET_US:.0f} µs target")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv))
