@@ -37,6 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "test-output" / "e2e"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+# A busy 2-core machine can be slow to answer: give every wait and expectation room.
+expect.set_options(timeout=15_000)
 PHONE = dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2)
 MIN_TARGET = 44
 
@@ -217,7 +219,7 @@ def open_phone(browser: Browser, server: str, folder: Path) -> tuple[BrowserCont
     Any request off the server is refused and recorded, as are script errors and resources
     (stylesheets, scripts, fetches) that fail to load."""
     context = browser.new_context(base_url=server, **PHONE)
-    context.set_default_timeout(10_000)
+    context.set_default_timeout(20_000)
     page = context.new_page()
     screens = Screens(page, folder, server)
     host = urlparse(server).netloc
