@@ -54,10 +54,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     csrf.init_app(app)
 
-    from . import api, pages
+    from . import api, pages, paper
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(paper.bp)
     csrf.exempt(api.bp)  # the API authenticates with a bearer key, never a cookie
     _register_errors(app)
     app.after_request(_security_headers)

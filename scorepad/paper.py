@@ -1,0 +1,174 @@
+"""Printed paper on the web: the house-rule sheet, a blank score pad and a game's results.
+
+The PDFs themselves are built by :mod:`scorepad.pdf`; this blueprint finds the sheet or
+the game, reads ``?paper=letter|a4``, and names the file after the game. Every route only
+reads, so the view link is enough: no edit rights are needed.
+
+| route | what |
+| --- | --- |
+| ``GET /games/<id>/sheet.pdf`` | the game's house-rule sheet, one page, with its view link as a QR code |
+| ``GET /games/<id>/pad.pdf`` | a blank score pad with the game's sides |
+| ``GET /games/<id>/results.pdf`` | every deal line by line, totals, winner, amendments |
+| ``GET /sheets/<preset>.pdf`` | a preset's house-rule sheet |
+| ``GET /sheets/<preset>/pad.pdf`` | a blank score pad for a preset (``?sides=2..8``) |
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from urllib.parse import quote
+
+from flask import Blueprint, Response, abort, request, url_for
+from werkzeug.routing import BuildError
+
+from . import pdf, store
+from .rules.sheet import PRESETS
+from .store import GameRecord
+
+bp = Blueprint("paper", __name__)
+
+MAX_FILENAME = 80
+
+
+# -- helpers --------------------------------------------------------------------------------------
+
+
+def _paper() -> str:
+    """``?paper=``: ``letter`` (the default) or ``a4``; 400 naming anything else."""
+    value = request.args.get("paper", "letter")
+    paper = value.strip().lower()
+    if paper not in pdf.PAPERS:
+        abort(400, f"paper must be 'letter' or 'a4', not {value!r}.")
+    return paper
+
+
+def _game_or_404(game_id: str) -> GameRecord:
+    game = store.load_game(game_id) if len(game_id) <= 64 else None
+    if game is None:
+        abort(404, "There is no game at this address. Check the link, or ask the table for it again.")
+    return game
+
+
+def _preset_or_404(preset_id: str):
+    found = PRESETS.get(preset_id)
+    if found is None:
+        abort(404, f"There is no preset called {preset_id!r}. The presets are "
+                   f"{', '.join(sorted(PRESETS))}.")
+    return found
+
+
+def _view_url(game: GameRecord) -> str | None:
+    """The game's view link, from the pages' own route (None if the pages have none)."""
+    try:
+        return url_for("pages.game", game_id=game.id, _external=True)
+    except BuildError:
+        return None
+
+
+def _info(game: GameRecord, with_link: bool = False) -> pdf.GameInfo:
+    return pdf.GameInfo.of(game.name, game.sides, _view_url(game) if with_link else None, pdf.printed_date())
+
+
+def safe_filename(name: str) -> str:
+    """A name fit for a file on any system: no path separators, reserved characters or
+    control characters, spaces collapsed, at most 80 characters.
+
+    >>> safe_filename('  Fri/day: "night" <b>  ')
+    'Fri day night b'
+    """
+    name = unicodedata.normalize("NFC", name)
+    name = "".join(" " if unicodedata.category(ch)[0] in "CZ" else ch for ch in name)
+    name = re.sub(r'[\\/:*?"<>|]+', " ", name)
+    name = " ".join(name.split()).strip(" .")
+    return name[:MAX_FILENAME].strip(" .") or "scorepad"
+
+
+def ascii_filename(name: str) -> str:
+    """The ASCII fallback for old clients: accents dropped, anything else replaced.
+
+    >>> ascii_filename("Zoë's café - house rules.pdf")
+    "Zoe's cafe - house rules.pdf"
+    """
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    plain = re.sub(r"[^A-Za-z0-9 .,'()_+-]", "_", plain)
+    plain = " ".join(plain.split()).strip(" .")
+    return plain if plain.strip("_ .-") else "scorepad.pdf"
+
+
+def content_disposition(filename: str) -> str:
+    """``inline`` (a browser shows it, ready to print) with an ASCII ``filename`` and the
+    exact UTF-8 name in ``filename*`` (RFC 5987 / RFC 6266)."""
+    return (f'inline; filename="{ascii_filename(filename)}"; '
+            f"filename*=UTF-8''{quote(filename, safe='')}")
+
+
+# A browser shows a PDF inside a page of its own making, with inline styles and an
+# embedded viewer: the pages' policy (object-src 'none', no inline style) would leave it
+# blank in Chrome. A PDF runs no script of ours, so its policy only keeps it out of
+# other sites' frames.
+PDF_POLICY = "default-src 'none'; object-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'self'"
+
+
+def _send(body: bytes, filename: str) -> Response:
+    response = Response(body, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = content_disposition(filename)
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Content-Security-Policy"] = PDF_POLICY
+    response.headers["X-Frame-Options"] = "SAMEORIGIN"
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+def _name(base: str, what: str) -> str:
+    return f"{safe_filename(base)} - {what}.pdf"
+
+
+# -- a game's paper -------------------------------------------------------------------------------
+
+
+@bp.get("/games/<game_id>/sheet.pdf")
+def game_sheet(game_id: str):
+    game = _game_or_404(game_id)
+    paper = _paper()
+    body = pdf.house_rules(game.sheet, paper, _info(game, with_link=True))
+    return _send(body, _name(game.name, "house rules"))
+
+
+@bp.get("/games/<game_id>/pad.pdf")
+def game_pad(game_id: str):
+    game = _game_or_404(game_id)
+    paper = _paper()
+    return _send(pdf.score_pad(game.sheet, paper, _info(game)), _name(game.name, "score pad"))
+
+
+@bp.get("/games/<game_id>/results.pdf")
+def game_results(game_id: str):
+    game = _game_or_404(game_id)
+    paper = _paper()
+    amendments = [entry for entry in store.history(game.id) if entry["action"] == "amend"]
+    body = pdf.results(game, amendments, paper, _view_url(game))
+    return _send(body, _name(game.name, "results"))
+
+
+# -- a preset's paper -----------------------------------------------------------------------------
+
+
+@bp.get("/sheets/<preset_id>.pdf")
+def preset_sheet(preset_id: str):
+    found = _preset_or_404(preset_id)
+    paper = _paper()
+    return _send(pdf.house_rules(found.sheet, paper), _name(found.title, "house rules"))
+
+
+@bp.get("/sheets/<preset_id>/pad.pdf")
+def preset_pad(preset_id: str):
+    found = _preset_or_404(preset_id)
+    paper = _paper()
+    sides = request.args.get("sides")
+    count = None
+    if sides is not None:
+        if not sides.isdigit() or not 2 <= int(sides) <= 8:
+            abort(400, f"sides must be a number from 2 to 8, not {sides!r}.")
+        count = int(sides)
+    return _send(pdf.score_pad(found.sheet, paper, sides=count), _name(found.title, "score pad"))
