@@ -54,12 +54,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     csrf.init_app(app)
 
-    from . import api, pages, paper
+    from . import api, desk, pages, paper
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(paper.bp)
     csrf.exempt(api.bp)  # the API authenticates with a bearer key, never a cookie
+    desk.init_app(app)  # the referee's pages and /api/v1/referee (read-only, exempt from CSRF)
     _register_errors(app)
     app.after_request(_security_headers)
     return app

@@ -15,7 +15,7 @@ from typing import Any, Sequence, TextIO
 
 from .rules import Deal, Ending, ReadError, RuleSheet, judge, load_sheet
 from .rules.game import Game
-from .rules.sheet import PRESETS, options_by_group
+from .rules.sheet import OPTION_BY_NAME, PRESETS, options_by_group
 from .rules.validate import Problem
 from .rules.verdict import Verdict
 
@@ -172,6 +172,199 @@ def _cmd_sheet(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
+# -- the referee's questions, another sheet, two sheets ---------------------------------------------
+
+_QUESTION_WORDS = {"meld": ("this meld is legal", "this meld is not legal"),
+                   "go-out": ("you may go out", "you may not go out yet"),
+                   "pile": ("you may take the pile", "you may not take the pile"),
+                   "minimum": ("these melds meet the minimum", "these melds do not meet the minimum")}
+
+
+def _rule_words(sheet: RuleSheet, option: str | None) -> str:
+    found = OPTION_BY_NAME.get(option) if option else None
+    return f"{found.label}: {sheet.describe(option)}" if found else "the same on every sheet"
+
+
+def _cmd_referee(args: argparse.Namespace, out: TextIO) -> int:
+    from .questions import QUESTIONS, answer_json
+
+    sheet = _sheet_arg(args.sheet)
+    data: dict[str, Any] = {"deal": getattr(args, "deal", None)}
+    if args.question == "meld":
+        data.update(meld=args.meld, adding_to=args.adding_to, table=args.table)
+    elif args.question == "go-out":
+        books = None
+        if args.books is not None:
+            parts = [p.strip() for p in args.books.split(",")]
+            if not 2 <= len(parts) <= 3:
+                raise Unreadable("--books: give CLEAN,DIRTY or CLEAN,DIRTY,WILD, such as 1,1")
+            books = dict(zip(("clean", "dirty", "wild"), parts))
+        data.update(books=books, melds=args.melds, foot_played="no" if args.foot_not_played else None,
+                    partners_picked_up=args.partner_foot, permission=args.permission, last_card=args.last_card)
+        if books is None and not args.melds:
+            raise Unreadable("referee go-out: give the side's books (--books 1,1) or its melds (--melds)")
+    elif args.question == "pile":
+        data.update(top_card=args.top_card, pair=args.pair, wilds=args.wilds, opened="yes" if args.opened else "no",
+                    pile_size=args.pile_size, pile_has_wild="yes" if args.pile_has_wild else "no", table=args.table)
+    else:
+        data.update(melds="; ".join(args.melds), top_card=args.top_card, buried=args.buried,
+                    running_total=args.running_total)
+    ask = QUESTIONS[args.question][0]
+    try:
+        answer = ask(sheet, data, True)
+    except ReadError as err:
+        name = err.field.split("[")[0].split(".")[0] if err.field else ""
+        positional = {"meld": "meld", "pile": "top_card", "minimum": "melds"}.get(args.question)
+        where = name.upper() if name == positional else "--" + name.replace("_", "-") if name else "referee"
+        raise Unreadable(f"{where}: {err.reason}") from None
+    if args.json:
+        json.dump(answer_json(answer, sheet), out, indent=2)
+        print(file=out)
+    else:
+        from .rules.dispute import sheet_name
+
+        yes, no = _QUESTION_WORDS[args.question]
+        print(f"Under {sheet_name(sheet)}:", file=out)
+        print(f"{'YES' if answer.yes else 'NO'}: {yes if answer.yes else no}.", file=out)
+        for reason in answer.reasons:
+            print(f"  [{'met' if reason.ok else 'NOT MET'}] {reason.message}", file=out)
+            print(f"      rule: {_rule_words(sheet, reason.option)}", file=out)
+    return EXIT_OK if answer.yes else EXIT_VIOLATIONS
+
+
+def _print_deal_change(change: Any, out: TextIO) -> None:
+    from .rules.dispute import sheet_name
+
+    new_sheet = change.new_sheet
+    print(f"Deal {change.number}:", file=out)
+    for side in change.sides:
+        delta = f"{side.difference:+,}" if side.difference else "no change"
+        print(f"  {side.name}: {side.old.total:,} -> {side.new.total:,} ({delta})", file=out)
+        for line in side.changed_lines:
+            def part(x: Any) -> str:
+                return f"{x.count} x {x.each:,} = {x.points:,}" if x else "none"
+            print(f"    {line.label}: {part(line.old)} -> {part(line.new)} ({line.change:+,})"
+                  f"   [{_rule_words(new_sheet, line.option)}]", file=out)
+    if change.new_violations:
+        print(f"  Illegal under {sheet_name(new_sheet)}:", file=out)
+        for problem in change.new_violations:
+            print("  " + _problem_line(problem), file=out)
+    if change.cleared_violations:
+        print(f"  No longer against the rules under {sheet_name(new_sheet)}:", file=out)
+        for problem in change.cleared_violations:
+            print("  " + _problem_line(problem), file=out)
+
+
+def _cmd_rescore(args: argparse.Namespace, out: TextIO) -> int:
+    from .rules.dispute import rescore_deal, rescore_game, sheet_name
+
+    data = _read_json(args.file)
+    other = _sheet_arg(args.sheet)
+    try:
+        if isinstance(data, dict) and "deals" in data:
+            change: Any = rescore_game(Game.from_json(data), other)
+        else:
+            change = rescore_deal(Deal.from_json(data), other)
+    except ReadError as err:
+        raise Unreadable(f"{_name(args.file)}: {err}") from None
+    deals = change.deals if hasattr(change, "deals") else (change,)
+    illegal = any(d.new_violations for d in deals) or bool(getattr(change, "new_problems", ()))
+    if args.json:
+        json.dump(change.to_json(), out, indent=2)
+        print(file=out)
+        return EXIT_VIOLATIONS if illegal else EXIT_OK
+    old_sheet = deals[0].old_sheet if deals else change.old.sheet
+    print(f"Under {sheet_name(other)} instead of {sheet_name(old_sheet)}:", file=out)
+    for deal in deals:
+        print(file=out)
+        _print_deal_change(deal, out)
+    if hasattr(change, "deals"):
+        print("\nTotals:", file=out)
+        for total in change.totals:
+            delta = f"{total.difference:+,}" if total.difference else "no change"
+            print(f"  {total.name}: {total.old:,} -> {total.new:,} ({delta})", file=out)
+
+        def result(r: Any) -> str:
+            return (f"a tie at {r.standings[0].total:,}" if r.tie else f"{r.winner} wins" if r.winner
+                    else "not over yet")
+        print(f"Result: {result(change.new_result)} (under the game's own sheet: {result(change.old_result)}).",
+              file=out)
+        for problem in change.new_problems:
+            print(_problem_line(problem), file=out)
+    return EXIT_VIOLATIONS if illegal else EXIT_OK
+
+
+def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
+    from .rules.dispute import compare_sheets, sheet_name
+
+    a, b = _sheet_arg(args.a), _sheet_arg(args.b)
+    comparison = compare_sheets(a, b)
+    if args.json:
+        json.dump(comparison.to_json(), out, indent=2)
+        print(file=out)
+        return EXIT_OK
+    count = len(comparison.options)
+    print(f"{sheet_name(a)} | {sheet_name(b)}: "
+          + ("the same in every option." if comparison.same else f"{count} option{'s' if count != 1 else ''} differ."),
+          file=out)
+    for group in comparison.groups:
+        print(f"\n{group.title}", file=out)
+        for option in group.options:
+            print(f"  {option.label}: {option.a} | {option.b}", file=out)
+    return EXIT_OK
+
+
+def _add_referee_commands(commands: Any) -> None:
+    """``scorepad referee meld|go-out|pile|minimum``, ``scorepad rescore``, ``scorepad compare``."""
+    referee = commands.add_parser("referee", help="ask the referee: meld, go-out, pile or minimum (exit 0 yes, 1 no)")
+    questions = referee.add_subparsers(dest="question", required=True)
+
+    def question(name: str, help_text: str, deal: bool = True) -> argparse.ArgumentParser:
+        parser = questions.add_parser(name, help=help_text)
+        parser.add_argument("--sheet", required=True, help="a preset id (" + ", ".join(sorted(PRESETS))
+                            + ") or a sheet file")
+        if deal:
+            parser.add_argument("--deal", default="1", help="the deal number (default 1)")
+        parser.add_argument("--json", action="store_true", help="print the answer as JSON")
+        parser.set_defaults(run=_cmd_referee)
+        return parser
+
+    meld = question("meld", "is this meld legal?", deal=False)
+    meld.add_argument("meld", help='the meld, or the cards added to --adding-to: "9 9 2"')
+    meld.add_argument("--adding-to", help='the meld on the table the cards go onto: "9 9 9"')
+    meld.add_argument("--table", help='the side\'s other melds, split by ;: "K K K; Q Q Q Q"')
+    go_out = question("go-out", "may we go out now?")
+    go_out.add_argument("--books", metavar="CLEAN,DIRTY[,WILD]", help="the side's books by kind: 1,1 or 2,2,1")
+    go_out.add_argument("--melds", help='or the side\'s melds, split by ;: "K K K K K K K; Q Q Q Q Q 2 2"')
+    go_out.add_argument("--foot-not-played", action="store_true", help="the player has not played the foot yet")
+    go_out.add_argument("--partner-foot", choices=("yes", "no"), help="whether the partner has picked up the foot")
+    go_out.add_argument("--permission", choices=("yes", "no"), help="what the partner said to 'may I go out?'")
+    go_out.add_argument("--last-card", choices=("meld", "discard"), help="how the last card goes")
+    pile = question("pile", "may I take the pile?")
+    pile.add_argument("top_card", help="the card on top of the pile: 9, K, 2, JK, 3B, 3R")
+    pile.add_argument("--pair", default="0", help="natural cards of that rank in the hand")
+    pile.add_argument("--wilds", default="0", help="wild cards in the hand")
+    pile.add_argument("--pile-size", required=True, help="cards in the pile")
+    pile.add_argument("--opened", action="store_true", help="the side has met its opening minimum")
+    pile.add_argument("--pile-has-wild", action="store_true", help="a wild card is in the pile")
+    pile.add_argument("--table", help="the side's melds, split by ;")
+    minimum = question("minimum", "do these first melds meet the minimum?")
+    minimum.add_argument("melds", nargs="+", help='each meld, every card laid included: "K K K" "Q Q Q"')
+    minimum.add_argument("--top-card", help="the pile's top card, when taken (it is in the melds)")
+    minimum.add_argument("--buried", help="cards from under the pile's top used in the melds")
+    minimum.add_argument("--running-total", help="the side's running total, for sheets with bands")
+    rescore = commands.add_parser("rescore", help="score a deal or a game again under another sheet")
+    rescore.add_argument("file", help="a deal (with its sheet) or a game file, as JSON (or - for standard input)")
+    rescore.add_argument("--sheet", required=True, help="the other sheet: a preset id or a sheet file")
+    rescore.add_argument("--json", action="store_true", help="print the changes as JSON")
+    rescore.set_defaults(run=_cmd_rescore)
+    compare = commands.add_parser("compare", help="the options on which two sheets differ")
+    compare.add_argument("a", help="a preset id or a sheet file")
+    compare.add_argument("b", help="another preset id or sheet file")
+    compare.add_argument("--json", action="store_true", help="print the differences as JSON")
+    compare.set_defaults(run=_cmd_compare)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="scorepad", description="Score pad and rules referee for Hand and Foot.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -188,6 +381,7 @@ def _parser() -> argparse.ArgumentParser:
     sheet.add_argument("sheet", help="a preset id (" + ", ".join(sorted(PRESETS)) + ") or a sheet file, or -")
     sheet.add_argument("--json", action="store_true", help="print the whole sheet as JSON")
     sheet.set_defaults(run=_cmd_sheet)
+    _add_referee_commands(commands)
     return parser
 
 

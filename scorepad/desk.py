@@ -1,0 +1,271 @@
+"""The referee's desk: pages that answer the table's questions and settle disputes between sheets.
+
+* ``/referee`` and ``/games/<id>/referee``: four questions (is this meld legal, may we go out,
+  may I take the pile, do these first melds meet the minimum), each a GET form answered on
+  the page, YES or NO with every reason and the sheet option it rests on. Questions change
+  nothing, so the forms need no CSRF token and work with scripts off.
+* ``/games/<id>/deals/<n>/explain``: each line of a recorded deal's score with its rule.
+* ``/games/<id>/rescore?sheet=pagat``: the game (or one deal, ``&deal=n``) under another
+  sheet: what changes, line by line, and what becomes illegal.
+* ``/sheets/compare?a=pagat&b=common``: two sheets side by side, where they differ.
+
+The JSON twins live in :mod:`scorepad.referee_api`; :func:`init_app` registers both.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from flask import Blueprint, Flask, abort, render_template, request, url_for
+
+from . import store
+from .questions import QUESTIONS, Context, blank, current_deal, read_int, read_sheet, totals_before
+from .rules import PRESETS, ReadError, RuleSheet, judge
+from .rules.dispute import compare_sheets, rescore_deal, rescore_game, sheet_name
+from .rules.referee import Answer
+from .rules.sheet import OPTION_BY_NAME
+from .store import GameRecord
+
+bp = Blueprint("desk", __name__)
+
+
+def init_app(app: Flask) -> None:
+    """Register the desk's pages and its JSON API (exempt from CSRF, like the API: it never
+    reads a cookie and never writes)."""
+    from . import referee_api
+
+    app.register_blueprint(bp)
+    app.register_blueprint(referee_api.bp)
+    csrf = app.extensions.get("csrf")
+    if csrf is not None:
+        csrf.exempt(referee_api.bp)
+
+
+# -- the four questions ----------------------------------------------------------------------------
+
+# id, heading, the answer's words for yes and for no, and each form's inputs (name, default).
+QUESTION_PAGES: dict[str, dict[str, Any]] = {
+    "meld": {"title": "Is this meld legal?",
+             "yes": "this meld is legal.", "no": "this meld is not legal."},
+    "go-out": {"title": "May we go out now?",
+               "yes": "you may go out.", "no": "you may not go out yet."},
+    "pile": {"title": "May I take the pile?",
+             "yes": "you may take the pile.", "no": "you may not take the pile."},
+    "minimum": {"title": "Do these first melds meet the minimum?",
+                "yes": "these melds meet the minimum.", "no": "these melds do not meet the minimum."},
+}
+BOOK_KINDS = ("clean", "dirty", "wild")
+
+
+def _inputs(question: str, game: GameRecord | None = None) -> tuple[str, ...]:
+    """The names of a question's inputs on the page (a side to take the running total of
+    only on a game's page)."""
+    names = tuple(n for n in QUESTIONS[question][1] if n != "side" or game is not None)
+    if question == "go-out":
+        names = tuple(n for n in names if n != "books") + tuple(f"books.{k}" for k in BOOK_KINDS)
+    return names
+
+
+def _defaults(question: str, deal: int, game: GameRecord | None = None) -> dict[str, str]:
+    values = {name: "" for name in _inputs(question, game)}
+    if "deal" in values:
+        values["deal"] = str(deal)
+    if question == "go-out":
+        values.update({f"books.{k}": "0" for k in BOOK_KINDS}, foot_played="yes")
+    if question == "pile":
+        values.update(pair="0", wilds="0", opened="no", pile_has_wild="no")
+    return values
+
+
+def _form_data(question: str, args: Mapping[str, str], game: GameRecord | None) -> dict[str, Any]:
+    """The question's fields from the query string, shaped as the readers take them."""
+    data: dict[str, Any] = {name: args.get(name, "") for name in _inputs(question, game) if "." not in name}
+    if question == "go-out":
+        data["books"] = {k: args.get(f"books.{k}", "") for k in BOOK_KINDS}
+    return data
+
+
+def _reasons(answer: Answer, sheet: RuleSheet) -> list[dict[str, Any]]:
+    out = []
+    for reason in answer.reasons:
+        option = OPTION_BY_NAME.get(reason.option) if reason.option else None
+        out.append({"ok": reason.ok, "message": reason.message, "option": reason.option,
+                    "label": option.label if option else None,
+                    "says": sheet.describe(reason.option) if option else None})
+    return out
+
+
+def _questions(sheet: RuleSheet | None, args: Mapping[str, str], game: GameRecord | None,
+               deal: int) -> tuple[list[dict[str, Any]], int]:
+    """Each question's form values, errors and (for the one asked) answer; and the page's status."""
+    asked = args.get("ask")
+    status = 200
+    out = []
+    for question, page in QUESTION_PAGES.items():
+        values = _defaults(question, deal, game)
+        errors: dict[str, str] = {}
+        answer = None
+        if question == asked and sheet is not None:
+            values.update({name: args.get(name, "") for name in _inputs(question, game)})
+            ask = QUESTIONS[question][0]
+            try:
+                result = ask(sheet, _form_data(question, args, game), True, Context(game))
+            except ReadError as err:
+                name = (err.field or "").split("[")[0]
+                errors[name if name in values else ""] = err.reason
+                status = 400
+            else:
+                answer = {"yes": result.yes, "words": page["yes"] if result.yes else page["no"],
+                          "reasons": _reasons(result, sheet)}
+        out.append({"id": question, **page, "values": values, "errors": errors, "answer": answer})
+    return out, status
+
+
+def short_name(sheet: RuleSheet) -> str:
+    """A sheet's name for a narrow column: its preset's title up to the first comma or bracket.
+
+    >>> from scorepad.rules import preset
+    >>> short_name(preset("pagat")), short_name(preset("common").replace(hand_size=13))
+    ('Pagat', 'Common rules, changed')
+    """
+    found = PRESETS.get(sheet.preset) if sheet.preset else None
+    if found is None:
+        return "Own sheet"
+    name = found.title.split(",")[0].split(" (")[0]
+    return name + (", changed" if sheet.changes() else "")
+
+
+def _presets() -> list[tuple[str, str]]:
+    return [(p.id, p.title) for p in PRESETS.values()]
+
+
+def _chosen_sheet(args: Mapping[str, str], default: str | None = "common"
+                  ) -> tuple[RuleSheet | None, dict[str, str], dict[str, str]]:
+    """The sheet a page's ``sheet`` (preset id) or ``sheet_json`` (a sheet as JSON) names.
+
+    Returns the sheet (None when none was given or it cannot be read), the values to show
+    back in the chooser, and the error by input name."""
+    chosen = {"sheet": args.get("sheet", default or ""), "sheet_json": args.get("sheet_json", "")}
+    try:
+        if not blank(chosen["sheet_json"]):
+            return read_sheet(chosen["sheet_json"], "sheet_json", text=True), chosen, {}
+        if blank(chosen["sheet"]):
+            return None, chosen, {}
+        return read_sheet(chosen["sheet"], "sheet", text=True), chosen, {}
+    except ReadError as err:
+        name = "sheet_json" if (err.field or "").startswith("sheet_json") else "sheet"
+        return None, chosen, {name: str(err) if err.field and err.field != name else err.reason}
+
+
+def _game_or_404(game_id: str) -> GameRecord:
+    game = store.load_game(game_id) if len(game_id) <= 64 else None
+    if game is None:
+        abort(404, "There is no game at this address. Check the link, or ask the table for it again.")
+    return game
+
+
+@bp.get("/referee")
+def referee():
+    sheet, chosen, sheet_errors = _chosen_sheet(request.args)
+    deal = 1
+    questions, status = _questions(sheet, request.args, None, deal)
+    if sheet_errors:
+        status = 400
+    return render_template("referee/desk.html", game=None, sheet=sheet, chosen=chosen, sheet_errors=sheet_errors,
+                           sheet_title=sheet_name(sheet) if sheet else None, questions=questions, deal=deal,
+                           presets=_presets(), action=url_for("desk.referee")), status
+
+
+@bp.get("/games/<game_id>/referee")
+def game_referee(game_id: str):
+    game = _game_or_404(game_id)
+    deal = current_deal(game)
+    questions, status = _questions(game.sheet, request.args, game, deal)
+    totals = totals_before(game, deal)
+    return render_template("referee/desk.html", game=game, sheet=game.sheet, chosen={}, sheet_errors={},
+                           sheet_title=sheet_name(game.sheet), questions=questions, deal=deal, totals=totals,
+                           side_options=[(name, f"{name} (running total {total:,})") for name, total in totals.items()],
+                           presets=_presets(),
+                           deals=[(d, d.verdict.breakdown.totals()) for d in game.deals],
+                           action=url_for("desk.game_referee", game_id=game.id)), status
+
+
+# -- explaining a recorded deal ------------------------------------------------------------------
+
+
+def explained_sides(verdict: Any, sheet: RuleSheet) -> list[dict[str, Any]]:
+    """Each side's lines, each with the rule behind it: the option's label and the sheet's words."""
+    sides = []
+    for side in verdict.breakdown.sides:
+        lines = []
+        for line in side.lines:
+            option = OPTION_BY_NAME.get(line.option)
+            lines.append({"line": line, "label": option.label if option else line.option,
+                          "says": sheet.describe(line.option) if option else ""})
+        sides.append({"name": side.name, "total": side.total, "lines": lines})
+    return sides
+
+
+@bp.get("/games/<game_id>/deals/<int:number>/explain")
+def explain(game_id: str, number: int):
+    game = _game_or_404(game_id)
+    record = game.deal(number)
+    if record is None:
+        abort(404, f"Deal {number} of this game is not recorded.")
+    verdict = judge(record.deal)
+    return render_template("referee/explain.html", game=game, record=record, verdict=verdict,
+                           sides=explained_sides(verdict, game.sheet), sheet_title=sheet_name(game.sheet),
+                           presets=_presets())
+
+
+# -- another sheet -----------------------------------------------------------------------------------
+
+
+@bp.get("/games/<game_id>/rescore")
+def rescore(game_id: str):
+    game = _game_or_404(game_id)
+    other, chosen, sheet_errors = _chosen_sheet(request.args, default=None)
+    status = 400 if sheet_errors else 200
+    number = None
+    deal_error = None
+    text = request.args.get("deal", "")
+    if not blank(text) and text != "all":
+        try:
+            number = read_int(text, "deal", 1, 50, forms=True)
+        except ReadError as err:
+            deal_error, status = err.reason, 400
+        else:
+            if game.deal(number) is None:
+                deal_error, status = f"deal {number} is not recorded", 404
+    context: dict[str, Any] = {"game": game, "chosen": chosen, "sheet_errors": sheet_errors, "deal_error": deal_error,
+                               "number": number, "presets": _presets(), "sheet_title": sheet_name(game.sheet),
+                               "other": other, "comparison": None, "change": None, "deal_change": None}
+    if other is not None and deal_error is None:
+        context["other_title"] = sheet_name(other)
+        context["other_short"] = short_name(other)
+        context["game_short"] = "This game" if short_name(other) != short_name(game.sheet) else "This game's sheet"
+        context["comparison"] = compare_sheets(game.sheet, other)
+        if number is None:
+            context["change"] = rescore_game(game.game, other)
+        else:
+            context["deal_change"] = rescore_deal(game.deal(number).deal, other)  # type: ignore[union-attr]
+    return render_template("referee/rescore.html", **context), status
+
+
+@bp.get("/sheets/compare")
+def compare():
+    status = 200
+    chosen = {"a": request.args.get("a", ""), "b": request.args.get("b", "")}
+    errors: dict[str, str] = {}
+    sheets: dict[str, RuleSheet] = {}
+    if not (blank(chosen["a"]) and blank(chosen["b"])):
+        for key in ("a", "b"):
+            try:
+                sheets[key] = read_sheet(chosen[key], key, text=True)
+            except ReadError as err:
+                errors[key] = str(err) if err.field and err.field != key else err.reason
+                status = 400
+    comparison = compare_sheets(sheets["a"], sheets["b"]) if len(sheets) == 2 else None
+    return render_template("referee/compare.html", chosen=chosen, errors=errors, comparison=comparison,
+                           presets=_presets(), names={k: sheet_name(s) for k, s in sheets.items()},
+                           short={k: short_name(s) for k, s in sheets.items()}), status

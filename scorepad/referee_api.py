@@ -1,0 +1,159 @@
+"""The referee's JSON API, ``/api/v1/referee``: questions answered, scores explained, sheets compared.
+
+Four questions (is this meld legal, may we go out, may I take the pile, do these first
+melds meet the minimum, read by :mod:`scorepad.questions`), each answered as
+:meth:`Answer.to_json` of the rules core (every reason also carries its option's
+``label``); a deal's score explained line by line; a deal or a game rescored under another
+sheet; two sheets compared. Nothing here writes. Errors have the one shape of the API
+(:mod:`scorepad.api`). See ``docs/api.md``, section "Referee".
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from flask import Blueprint, jsonify, request
+
+from . import store
+from .api import ApiError, _body, _refused
+from .questions import MAX_DEAL, QUESTIONS, Context, answer_json, blank, read_int, read_sheet
+from .rules import Deal, ReadError, judge
+from .rules.dispute import compare_sheets, problem_json, rescore_deal, rescore_game
+from .rules.game import Game
+from .rules.sheet import OPTION_BY_NAME
+from .store import GameRecord, StoreError
+
+bp = Blueprint("referee_api", __name__, url_prefix="/api/v1/referee")
+bp.register_error_handler(ApiError, _refused)
+bp.register_error_handler(StoreError, _refused)
+
+# -- sheets and games from requests ----------------------------------------------------------------
+
+
+def _read(fn: Callable[[], Any]) -> Any:
+    """Run a reader; input it cannot use is a 400 naming the field."""
+    try:
+        return fn()
+    except ReadError as err:
+        raise ApiError(400, err.field or None, err.reason) from None
+
+
+def _stored(game_id: str) -> GameRecord:
+    game = store.load_game(game_id) if len(game_id) <= 64 else None
+    if game is None:
+        raise ApiError(404, None, "there is no game with this id")
+    return game
+
+
+def _question(name: str):
+    ask, fields = QUESTIONS[name]
+    data = _body(("sheet", "game", *fields))
+    if "sheet" in data and "game" in data:
+        raise ApiError(400, "game", "give the sheet, or the game whose sheet to use, not both")
+    if "game" in data:
+        if not isinstance(data["game"], str) or not data["game"].strip():
+            raise ApiError(400, "game", "must be a game's id")
+        game = _stored(data["game"].strip())
+        sheet, context = game.sheet, Context(game)
+    else:
+        sheet, context = _read(lambda: read_sheet(data.get("sheet"))), Context()
+    answer = _read(lambda: ask(sheet, data, False, context))
+    return jsonify(answer_json(answer, sheet))
+
+
+@bp.post("/meld")
+def meld():
+    return _question("meld")
+
+
+@bp.post("/go-out")
+def go_out():
+    return _question("go-out")
+
+
+@bp.post("/pile")
+def pile():
+    return _question("pile")
+
+
+@bp.post("/minimum")
+def minimum():
+    return _question("minimum")
+
+
+# -- explaining, rescoring, comparing ----------------------------------------------------------
+
+
+def explain_json(deal: Deal) -> dict[str, Any]:
+    """A deal's score, each line with the option behind it, and every problem, each in the sheet's words."""
+    verdict = judge(deal)
+    sheet = deal.sheet
+    sides = []
+    for side in verdict.breakdown.sides:
+        lines = []
+        for line in side.lines:
+            option = OPTION_BY_NAME.get(line.option)
+            lines.append({**line.to_json(), "rule": option.label if option else None,
+                          "sheet_says": sheet.describe(line.option) if option else None})
+        sides.append({"name": side.name, "total": side.total, "lines": lines})
+    return {"deal": deal.number, "ok": verdict.ok, "sides": sides,
+            "violations": [problem_json(p, sheet) for p in verdict.report.violations],
+            "warnings": [problem_json(p, sheet) for p in verdict.report.warnings]}
+
+
+@bp.post("/explain")
+def explain():
+    data = _body(("deal",))
+    if "deal" not in data:
+        raise ApiError(400, "deal", "is missing: a deal with its sheet, as for /api/v1/score")
+    deal = _read(lambda: _within("deal", lambda: Deal.from_json(data["deal"])))
+    return jsonify(explain_json(deal))
+
+
+@bp.get("/games/<game_id>/deals/<int:number>/explain")
+def explain_recorded(game_id: str, number: int):
+    record = _stored(game_id).deal(number)
+    if record is None:
+        raise ApiError(404, None, f"deal {number} is not recorded")
+    return jsonify(explain_json(record.deal))
+
+
+def _within(prefix: str, fn: Callable[[], Any]) -> Any:
+    try:
+        return fn()
+    except ReadError as err:
+        raise err.within(prefix) from None
+
+
+@bp.post("/rescore")
+def rescore():
+    data = _body(("sheet", "deal", "game"))
+    if ("deal" in data) == ("game" in data):
+        raise ApiError(400, "deal", "give a deal (with its own sheet) or a game, one of them")
+    other = _read(lambda: read_sheet(data.get("sheet")))
+    if "deal" in data:
+        deal = _read(lambda: _within("deal", lambda: Deal.from_json(data["deal"])))
+        return jsonify(rescore_deal(deal, other).to_json())
+    game = _read(lambda: _within("game", lambda: Game.from_json(data["game"])))
+    return jsonify(rescore_game(game, other).to_json())
+
+
+@bp.get("/games/<game_id>/rescore")
+def rescore_recorded(game_id: str):
+    game = _stored(game_id)
+    other = _read(lambda: read_sheet(request.args.get("sheet"), "sheet", text=True))
+    number = request.args.get("deal")
+    if blank(number):
+        return jsonify(rescore_game(game.game, other).to_json())
+    n = _read(lambda: read_int(number, "deal", 1, MAX_DEAL, forms=True))
+    record = game.deal(n)
+    if record is None:
+        raise ApiError(404, "deal", f"deal {n} is not recorded")
+    return jsonify(rescore_deal(record.deal, other).to_json())
+
+
+@bp.get("/compare")
+def compare():
+    a = _read(lambda: read_sheet(request.args.get("a"), "a", text=True))
+    b = _read(lambda: read_sheet(request.args.get("b"), "b", text=True))
+    return jsonify(compare_sheets(a, b).to_json())
