@@ -518,3 +518,10 @@ def test_answer_json_reason_resting_on_no_option_says_nothing_of_the_sheet():
     data = can_meld(sheet, added("Q", Rank.QUEEN), adding_to=meld("K K K")).to_json(sheet)
     assert data["reasons"][0]["option"] is None
     assert data["reasons"][0]["sheet_says"] is None
+
+
+def test_going_out_short_of_a_wild_book_does_not_blame_clean_books_for_dirty_ones():
+    short_of_wild = can_go_out(preset("pagat"), 1, books=Books(clean=2, dirty=2, wild=0))
+    assert not short_of_wild.yes and "stand in" not in short_of_wild.why
+    extra_clean = can_go_out(preset("common"), 1, books=Books(clean=2, dirty=0))
+    assert not extra_clean.yes and "A clean book does not stand in for a dirty one." in extra_clean.why

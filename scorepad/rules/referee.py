@@ -112,7 +112,9 @@ def can_go_out(sheet: RuleSheet, deal: int, *, melds: Sequence[Meld] = (), books
     has = f"{books.clean} clean, {books.dirty} dirty" + (f", {books.wild} wild" if sheet.wild_books else "")
     enough = books.clean >= need.clean and books.dirty >= need.dirty and books.wild >= need.wild
     reasons = [Reason(enough, f"Deal {deal} needs {need} books to go out; the side has {has}."
-                      + ("" if enough else " A clean book does not stand in for a dirty one."), "books_to_go_out")]
+                      + (" A clean book does not stand in for a dirty one."
+                         if books.dirty < need.dirty <= books.clean + books.dirty - need.clean else ""),
+                      "books_to_go_out")]
     if sheet.go_out_foot:
         reasons.append(Reason(foot_played, "The foot has been picked up and played." if foot_played
                               else "The foot must be picked up and played before going out.", "go_out_foot"))
