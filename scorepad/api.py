@@ -7,7 +7,9 @@ Every write goes through :mod:`scorepad.store` and needs the game's edit key as
 
 ``field`` is a dotted path into the request body, or null when the error is not about one
 field (a body that is not JSON, a missing key, an unknown game). A deal the referee rejects
-is a 422 with the verdict and the problems besides the error. See ``docs/api.md``.
+is a 422 with the verdict and the problems besides the error. A write based on a revision
+the game has moved past is a 409 with the game's ``revision`` now and the ``changes`` since.
+See ``docs/api.md``.
 """
 
 from __future__ import annotations
@@ -15,15 +17,17 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import threading
+from collections import OrderedDict
 from typing import Any, Iterable
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
-from . import store
+from . import db, store
 from .access import bearer_key, key_matches
 from .rules import Deal, ReadError, judge
 from .rules.sheet import PRESETS, options_by_group
-from .store import DealRecord, GameRecord, Rejected, StoreError
+from .store import Conflict, DealRecord, GameRecord, Rejected, StoreError
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -47,6 +51,14 @@ def error_body(status: int, field: str | None, message: str) -> dict[str, Any]:
 @bp.errorhandler(StoreError)
 def _refused(err: ApiError | StoreError) -> tuple[Response, int]:
     return jsonify(error_body(err.status, err.field, err.message)), err.status
+
+
+@bp.errorhandler(Conflict)
+def _conflict(err: Conflict) -> tuple[Response, int]:
+    """A stale write (409): the error, the game's revision now, and every change since the
+    revision the write was based on."""
+    return jsonify({**error_body(409, err.field, err.message), "revision": err.revision,
+                    "changes": err.changes}), 409
 
 
 @bp.errorhandler(Rejected)
@@ -301,9 +313,39 @@ def create_game():
     return jsonify(body), 201, {"Location": _game_url(game.id)}
 
 
+_GAME_BODIES: OrderedDict[tuple[str, str, int, str], bytes] = OrderedDict()
+_GAME_BODIES_SIZE = 256
+_GAME_BODIES_LOCK = threading.Lock()
+
+
 @bp.get("/games/<game_id>")
 def get_game(game_id: str):
-    return jsonify(game_json(_game(game_id)))
+    """The game. Its JSON depends only on the revision (and the host named in its URLs), so
+    it is built once per revision, and sent with an ETag: a client that has it gets a 304."""
+    game = _game(game_id)
+    key = (db.path(), game.id, game.revision, request.url_root)
+    body = _GAME_BODIES.get(key)
+    if body is None:
+        body = jsonify(game_json(game)).get_data()
+        with _GAME_BODIES_LOCK:
+            _GAME_BODIES[key] = body
+            while len(_GAME_BODIES) > _GAME_BODIES_SIZE:
+                _GAME_BODIES.popitem(last=False)
+    response = Response(body, mimetype="application/json")
+    response.set_etag(f"{game.id}.{game.revision}")
+    response.headers["Cache-Control"] = "no-cache"
+    return response.make_conditional(request)
+
+
+@bp.get("/games/<game_id>/revision")
+def game_revision(game_id: str):
+    """The game's revision, cheaply: what a watching phone polls to know when to reload."""
+    found = store.revision(game_id) if len(game_id) <= 64 else None
+    if found is None:
+        raise ApiError(404, None, "there is no game with this id")
+    response = jsonify(id=game_id, revision=found[0], updated_at=found[1])
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.get("/games/<game_id>/history")
@@ -359,8 +401,8 @@ def delete_deal(game_id: str, number: int):
     revision = None
     text = request.args.get("revision")
     if text is not None:
-        if not text.isascii() or not text.isdigit():
-            raise ApiError(400, "revision", f"must be the game's revision, a whole number, not {text!r}")
+        if not text.isascii() or not text.isdigit() or len(text) > 18:
+            raise ApiError(400, "revision", f"must be the game's revision, a whole number, not {text[:20]!r}")
         revision = int(text)
     new_revision = store.delete_deal(game_id, number, revision)
     return jsonify(deleted=number, revision=new_revision)

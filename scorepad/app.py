@@ -61,6 +61,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(paper.bp)
     csrf.exempt(api.bp)  # the API authenticates with a bearer key, never a cookie
     desk.init_app(app)  # the referee's pages and /api/v1/referee (read-only, exempt from CSRF)
+    from . import exchange
+    exchange.init_app(app)  # export, import, scores.csv (pages and /api/v1), `flask backup`
     _register_errors(app)
     app.after_request(_security_headers)
     return app

@@ -29,10 +29,20 @@ QUERIES: dict[str, str] = {
     "deal_insert": "INSERT INTO deal (game_id, number, body, as_played) VALUES (?, ?, ?, ?)",
     "deal_update": "UPDATE deal SET body = ?, as_played = ? WHERE game_id = ? AND number = ?",
     "deal_delete": "DELETE FROM deal WHERE game_id = ? AND number = ?",
+    # The entry's revision is the one its write produces: run it before "game_touch".
     "history_insert": "INSERT INTO history (game_id, deal_number, action, at, before, after, old_totals, "
-                      "new_totals, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                      "new_totals, reason, revision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                      "(SELECT revision + 1 FROM game WHERE id = ?1))",
+    "history_since": "SELECT id, deal_number, action, at, old_totals, new_totals, reason, revision FROM history "
+                     "WHERE game_id = ? AND revision > ? ORDER BY revision, id",
+    "game_revision": "SELECT revision, updated_at FROM game WHERE id = ?",
+    # A write moves the revision on only from the revision it was prepared against.
+    "game_touch_at": "UPDATE game SET revision = revision + 1, updated_at = ? WHERE id = ? AND revision = ?",
+    "history_add": "INSERT INTO history (game_id, deal_number, action, at, before, after, old_totals, new_totals, "
+                   "reason, revision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     "history_of_game": "SELECT * FROM history WHERE game_id = ? ORDER BY id",
     "history_of_deal": "SELECT * FROM history WHERE game_id = ? AND deal_number = ? ORDER BY id",
+    "history_count_of_deal": "SELECT COUNT(*) FROM history WHERE game_id = ? AND deal_number = ?",
     "history_counts": "SELECT deal_number, COUNT(*) AS n FROM history "
                       "WHERE game_id = ? AND deal_number IS NOT NULL GROUP BY deal_number",
 }
@@ -126,16 +136,45 @@ def one(name: str, *params: Any) -> sqlite3.Row | None:
     return get_db().execute(QUERIES[name], params).fetchone()
 
 
+def run(name: str, *params: Any) -> int:
+    """Run a named write and return how many rows it changed."""
+    return get_db().execute(QUERIES[name], params).rowcount
+
+
+_write_locks: dict[str, threading.Lock] = {}
+_write_locks_guard = threading.Lock()
+
+
+def _write_lock(database: str) -> threading.Lock:
+    with _write_locks_guard:
+        return _write_locks.setdefault(database, threading.Lock())
+
+
 class transaction:
-    """``with transaction():`` runs the block as one write transaction (BEGIN IMMEDIATE)."""
+    """``with transaction():`` runs the block as one write transaction (BEGIN IMMEDIATE).
+
+    Writers in this process first queue on a lock of their own: SQLite's busy handler
+    makes a blocked writer sleep in growing steps (up to 100 ms), which under a burst of
+    writes costs far more than the writes themselves. ``busy_timeout`` still covers
+    writers in other processes (a second server, the CLI).
+    """
 
     def __enter__(self) -> sqlite3.Connection:
         self.conn = get_db()
-        self.conn.execute("BEGIN IMMEDIATE")
+        self.lock = _write_lock(path())
+        self.lock.acquire()
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            self.lock.release()
+            raise
         return self.conn
 
     def __exit__(self, kind, value, tb) -> None:
-        self.conn.execute("COMMIT" if kind is None else "ROLLBACK")
+        try:
+            self.conn.execute("COMMIT" if kind is None else "ROLLBACK")
+        finally:
+            self.lock.release()
 
 
 def init_app(app: Flask) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
+from datetime import datetime, timezone
 from typing import Any
 
 import segno
@@ -21,7 +22,7 @@ from .forms import (AmendForm, ConfirmForm, DealForm, DealMetaForm, NewGameForm,
                     card_groups, card_label, preset_displays, RANKS, MAX_PER_SIDE)
 from .rules import PRESETS, judge
 from .rules.sheet import OPTION_BY_NAME, options_by_group, load_sheet
-from .store import GameRecord, Rejected, StoreError
+from .store import Conflict, GameRecord, Rejected, StoreError
 
 bp = Blueprint("pages", __name__)
 
@@ -93,6 +94,28 @@ def _before(game: GameRecord, number: int) -> dict[str, int]:
                 if side.name in totals:
                     totals[side.name] += side.total
     return totals
+
+
+def _ago(at: str) -> str:
+    """When a change happened, as a phone at the table would say it."""
+    try:
+        seconds = (datetime.now(timezone.utc) - datetime.fromisoformat(at)).total_seconds()
+    except (TypeError, ValueError):
+        return ""
+    if seconds < 90:
+        return "a moment ago"
+    if seconds < 3600:
+        return f"{round(seconds / 60)} minutes ago"
+    return "over an hour ago"
+
+
+def _what_changed(changes: list[dict[str, Any]]) -> str:
+    """``Deal 3 was recorded a moment ago``: the changes a stale form missed, in words."""
+    shown = [f"{c['message']} {_ago(c['at'])}".strip() for c in changes[-4:]]
+    if len(changes) > 4:
+        shown.insert(0, f"{len(changes) - 4} earlier change{'s' if len(changes) > 5 else ''}")
+    text = "; ".join(shown) or "someone else changed the game"
+    return text[0].upper() + text[1:]
 
 
 def _sheet_changes(before: dict[str, Any] | None, after: dict[str, Any] | None) -> list[dict[str, str]]:
@@ -278,6 +301,11 @@ def amend_sheet(game_id: str):
     if editor.ok and not reason_error:
         try:
             store.amend_sheet(game.id, editor.sheet_json(), reason, based_on=_revision(form.revision.data))
+        except Conflict as err:
+            status = 409
+            form.revision.data = str(err.revision)
+            editor.errors.append(f"Not amended: the game changed since you loaded it. {_what_changed(err.changes)}. "
+                                 "Your sheet is still below: check it, then save again.")
         except StoreError as err:
             status = err.status
             if "reason" in err.field:
@@ -296,12 +324,13 @@ def amend_sheet(game_id: str):
 
 def _deal_page(game: GameRecord, form: DealForm, meta: DealMetaForm, number: int, *, editing: bool,
                summary: list[tuple[str, str]] | None = None, preview: Any = None, can_play: bool = False,
-               status: int = 200, message: str | None = None, message_ok: bool = False):
+               status: int = 200, message: str | None = None, message_ok: bool = False,
+               conflict: dict[str, Any] | None = None):
     sheet = game.sheet
     context = {
         "game": game, "form": form, "meta": meta, "number": number, "editing": editing,
         "summary": summary or [], "preview": preview, "can_play": can_play, "message": message,
-        "message_ok": message_ok,
+        "message_ok": message_ok, "conflict": conflict,
         "groups": card_groups(sheet), "ranks": RANKS, "card_label": card_label,
         "sheet_json": json.dumps(sheet.to_json() if sheet.preset is None or sheet.changes() else sheet.preset),
         "books": sheet.going_out_books(number),
@@ -360,11 +389,24 @@ def _save_deal(game: GameRecord, number: int, editing: bool):
                           can_play=fits, status=422,
                           message=f"Not saved: the referee found {n} problem{'s' if n != 1 else ''}. "
                                   "Correct the deal, or save it as played with a reason.")
+    except Conflict as err:
+        # Another phone wrote first. Nothing typed is lost: the form comes back as it was
+        # sent, now based on the game as it stands, with what changed in between.
+        now = store.load_game(game.id) or game
+        meta.revision.data = str(now.revision)
+        changes = [dict(c, text=f"{c['message']} {_ago(c['at'])}".strip())
+                   for c in store.changes_since(game.id, err.based_on) if c["revision"] <= now.revision]
+        if not editing and now.next_number is not None:
+            number = now.next_number
+        conflict = {"changes": changes, "standings": now.game.result().standings,
+                    "last": now.deals[-1].number if now.deals else None}
+        return _deal_page(now, form, meta, number, editing=editing, status=409, conflict=conflict,
+                          message=f"Not saved: the game changed since you loaded it. {_what_changed(changes)}; "
+                                  "here is the game now. What you entered is still below: check it, then save "
+                                  "again.")
     except StoreError as err:
         if err.status == 404:
             abort(404, err.message)
-        if err.status == 409:
-            meta.revision.data = str(store.load_game(game.id).revision)  # type: ignore[union-attr]
         if err.field.startswith(("sides", "went_out", "ending")):
             form.place(err.field, err.message)
         elif err.field == "as_played.reason":
@@ -431,6 +473,14 @@ def delete_deal(game_id: str, number: int):
             abort(400, "The form could not be read.")
         try:
             store.delete_deal(game.id, number, based_on=_revision(form.revision.data))
+        except Conflict as err:
+            now = store.load_game(game.id) or game
+            still = now.deal(number) is not None
+            flash(f"Not deleted: the game changed since you loaded it. {_what_changed(err.changes)}; "
+                  f"here {'it' if still else 'the game'} is now.", "error")
+            if still:
+                return redirect(url_for("pages.deal", game_id=game.id, number=number), 303)
+            return redirect(url_for("pages.game", game_id=game.id), 303)
         except StoreError as err:
             if err.status == 404:
                 abort(404, err.message)

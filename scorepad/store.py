@@ -7,13 +7,14 @@ came in by. Every write is one transaction and bumps the game's revision.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import secrets
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from . import db
 from .rules import Deal, ReadError, RuleSheet, judge, load_sheet
@@ -32,6 +33,17 @@ class StoreError(Exception):
     def __init__(self, status: int, field: str, message: str) -> None:
         super().__init__(message)
         self.status, self.field, self.message = status, field, message
+
+
+class Conflict(StoreError):
+    """A write based on a revision the game has moved past (409): ``changes`` lists what
+    happened since (see :func:`changes_since`), ``revision`` is the game's revision now."""
+
+    def __init__(self, based_on: int, revision: int, changes: list[dict[str, Any]]) -> None:
+        said = "; ".join(c["message"] for c in changes)
+        super().__init__(409, "revision", f"the game changed since you loaded it (revision {based_on}, now "
+                         f"{revision}){': ' + said if said else ''}; reload it and try again")
+        self.based_on, self.revision, self.changes = based_on, revision, changes
 
 
 class Rejected(Exception):
@@ -129,14 +141,44 @@ def load_game(game_id: str) -> GameRecord | None:
         if cached is not None and cached.revision == row["revision"]:
             _cache.move_to_end(key)
             return cached
-    counts = {h["deal_number"]: h["n"] for h in db.query("history_counts", game_id)}
-    record = _record(row, db.query("deals_of_game", game_id), counts)
+    conn = db.get_db()
+    snapshot = not conn.in_transaction  # outside a write: read the game, its deals and history as of one moment
+    if snapshot:
+        conn.execute("BEGIN")
+    try:
+        if snapshot:
+            row = db.one("game_get", game_id)
+        counts = {h["deal_number"]: h["n"] for h in db.query("history_counts", game_id)}
+        deals = db.query("deals_of_game", game_id)
+    finally:
+        if snapshot:
+            conn.execute("COMMIT")
+    if row is None:
+        return None
+    record = _record(row, deals, counts)
+    _remember(record)
+    return record
+
+
+def _remember(record: GameRecord) -> None:
+    """Keep ``record`` as its game's cached state, unless a later revision is kept already."""
+    key = (db.path(), record.id)
     with _cache_lock:
-        _cache[key] = record
+        cached = _cache.get(key)
+        if cached is None or cached.revision < record.revision:
+            _cache[key] = record
         _cache.move_to_end(key)
         while len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
-    return record
+
+
+def _after_write(game: GameRecord, deals: list[DealRecord], updated_at: str) -> GameRecord:
+    """The game one revision on, with these deals: built from records already read and
+    judged, so the next read of the game neither reads nor judges its deals again."""
+    deals = sorted(deals, key=lambda d: d.number)
+    played = Game(game.sheet, game.side_names, tuple(d.deal for d in deals))
+    played.__dict__["verdicts"] = tuple(d.verdict for d in deals)  # Game.verdicts is a cached_property
+    return dataclasses.replace(game, revision=game.revision + 1, updated_at=updated_at, deals=deals, game=played)
 
 
 def recent_games(ids: list[str], limit: int = 20) -> list[GameRecord]:
@@ -158,6 +200,36 @@ def history(game_id: str, deal_number: int | None = None) -> list[dict[str, Any]
             entry[key] = json.loads(entry[key]) if entry[key] else None
         out.append(entry)
     return out
+
+
+_DONE = {"record": "recorded", "edit": "corrected", "delete": "deleted"}
+
+
+def changes_since(game_id: str, revision: int) -> list[dict[str, Any]]:
+    """What happened to the game after ``revision``, oldest first: each change's
+    ``revision``, ``action``, ``deal`` (its number, or None for the sheet), ``at``, the
+    deal's ``totals`` (after the change; before it, for a deletion), ``reason``, and a
+    ``message`` in words (``deal 3 was recorded``)."""
+    out = []
+    for row in db.query("history_since", game_id, revision):
+        action, number = row["action"], row["deal_number"]
+        if action == "amend":
+            message = "the sheet was amended" + (f" ({row['reason']})" if row["reason"] else "")
+        elif number is not None and action in _DONE:
+            message = f"deal {number} was {_DONE[action]}"
+        else:
+            message = f"the game was changed ({action})"
+        totals = row["new_totals"] or row["old_totals"]
+        out.append({"revision": row["revision"], "action": action, "deal": number, "at": row["at"],
+                    "totals": json.loads(totals) if totals else None, "reason": row["reason"],
+                    "message": message})
+    return out
+
+
+def revision(game_id: str) -> tuple[int, str] | None:
+    """The game's revision and when it last changed, without reading its deals; None if no game."""
+    row = db.one("game_revision", game_id)
+    return None if row is None else (row["revision"], row["updated_at"])
 
 
 # -- checking input -----------------------------------------------------------------------------
@@ -249,13 +321,34 @@ def create_game(name: Any, sheet_data: Any, sides_data: Any) -> GameRecord:
     game_id, key, now = new_id(), new_id(), _now()
     with db.transaction():
         db.query("game_insert", game_id, key, name, json.dumps(sheet.to_json()), json.dumps(sides), now, now)
+    record = GameRecord(game_id, key, name, sheet, sides, 0, now, now, [],
+                        Game(sheet, tuple(side["name"] for side in sides)))
+    _remember(record)
+    return record
+
+
+def import_game(name: Any, sheet: RuleSheet, sides_data: Any, created_at: str, deals: list[tuple[int, str, str | None]],
+                entries: list[tuple[Any, ...]], note: str) -> GameRecord:
+    """A new game (new id and key) from an export that :mod:`scorepad.exchange` has read and
+    judged: ``deals`` as (number, canonical body, as-played reason), ``entries`` as the
+    history's (deal_number, action, at, before, after, old_totals, new_totals, reason), in
+    order, then an ``import`` entry saying so. Each entry adds 1 to the revision, as a write does."""
+    name = _name(name, "name")
+    sides = read_sides(sides_data, sheet)
+    game_id, key, now = new_id(), new_id(), _now()
+    with db.transaction():
+        db.query("game_insert", game_id, key, name, json.dumps(sheet.to_json()), json.dumps(sides), created_at, now)
+        for number, body, as_played in deals:
+            db.query("deal_insert", game_id, number, body, as_played)
+        for entry in [*entries, (None, "import", now, None, None, None, None, note)]:
+            db.query("history_insert", game_id, *entry)
+            db.query("game_touch", now, game_id)
     return load_game(game_id)  # type: ignore[return-value]
 
 
 def _check_revision(game: GameRecord, based_on: int | None) -> None:
     if based_on is not None and based_on != game.revision:
-        raise StoreError(409, "revision", f"the game changed since you loaded it (revision {based_on}, now "
-                         f"{game.revision}); reload it and try again")
+        raise Conflict(based_on, game.revision, changes_since(game.id, based_on))
 
 
 def _fresh(game_id: str, based_on: int | None) -> GameRecord:
@@ -291,11 +384,57 @@ def _totals(verdict: Verdict | None) -> str | None:
     return json.dumps(verdict.breakdown.totals()) if verdict else None
 
 
+T = TypeVar("T")
+
+
+class _Moved(Exception):
+    """The game moved on between preparing a write and taking the write lock."""
+
+
+def _write(game_id: str, based_on: int | None,
+           prepare: Callable[[GameRecord], Callable[[str], tuple[T, list[DealRecord]]]]) -> T:
+    """One write to a game, in two steps. ``prepare(game)`` reads and judges the request
+    against the game as read, outside the write lock (it may raise: nothing is written),
+    and returns ``apply``. Inside the write transaction, the game's revision moves on by 1
+    only if it is still the one the write was prepared against; ``apply(now)`` then writes
+    the change and its history entry, and returns (result, the game's deals after it).
+
+    If another write came in between, a write based on a revision is refused as stale
+    (:class:`Conflict`, with what changed), and any other is prepared again. The lock is
+    held for a handful of statements and the commit. Once committed, the game as it now
+    stands is cached, so the next read of it neither reads nor judges its deals again.
+    """
+    while True:
+        game = _fresh(game_id, based_on)
+        apply = prepare(game)
+        try:
+            with db.transaction():
+                now = _now()
+                if not db.run("game_touch_at", now, game_id, game.revision):
+                    found = revision(game_id)
+                    if found is None:
+                        raise StoreError(404, "game", "no such game")
+                    if based_on is not None:
+                        raise Conflict(based_on, found[0], changes_since(game_id, based_on))
+                    raise _Moved
+                result, deals = apply(now)
+        except _Moved:
+            continue
+        _remember(_after_write(game, deals, now))
+        return result
+
+
+def _history(game: GameRecord, number: int | None, action: str, now: str, before: str | None, after: str | None,
+             old: Verdict | None, new: Verdict | None, reason: str | None) -> None:
+    db.query("history_add", game.id, number, action, now, before, after, _totals(old), _totals(new), reason,
+             game.revision + 1)
+
+
 def record_deal(game_id: str, data: Any, as_played: Any = None, based_on: int | None = None) -> DealRecord:
     """Validate and save a new deal; :class:`Rejected` when it has violations and no reason."""
     as_played = _reason(as_played)
-    with db.transaction():
-        game = _fresh(game_id, based_on)
+
+    def prepare(game: GameRecord) -> Callable[[str], tuple[DealRecord, list[DealRecord]]]:
         if game.next_number is None:
             raise StoreError(409, "deal", "the game is over")
         deal = read_deal(game, data, None if isinstance(data, dict) and "deal" in data else game.next_number)
@@ -303,19 +442,25 @@ def record_deal(game_id: str, data: Any, as_played: Any = None, based_on: int | 
             raise StoreError(409, "deal", f"deal {deal.number} is already recorded; correct it instead")
         verdict = _judge_for_game(game, deal, as_played)
         body = json.dumps(deal.to_json(with_sheet=False))
-        db.query("deal_insert", game_id, deal.number, body, as_played if not verdict.ok else None)
-        db.query("history_insert", game_id, deal.number, "record", _now(), None, body, None,
-                 _totals(verdict), as_played if not verdict.ok else None)
-        db.query("game_touch", _now(), game_id)
-    return DealRecord(deal.number, deal, as_played if not verdict.ok else None, 1, game.revision + 1)
+        kept = as_played if not verdict.ok else None
+        earlier = db.one("history_count_of_deal", game_id, deal.number)[0]  # deleted, now recorded again
+        saved = DealRecord(deal.number, deal, kept, earlier + 1, game.revision + 1, verdict)
+
+        def apply(now: str) -> tuple[DealRecord, list[DealRecord]]:
+            db.query("deal_insert", game_id, deal.number, body, kept)
+            _history(game, deal.number, "record", now, None, body, None, verdict, kept)
+            return saved, [*game.deals, saved]
+        return apply
+
+    return _write(game_id, based_on, prepare)
 
 
 def update_deal(game_id: str, number: int, data: Any, as_played: Any = None,
                 based_on: int | None = None) -> DealRecord:
     """Correct a recorded deal; the old and new versions go into its history."""
     as_played = _reason(as_played)
-    with db.transaction():
-        game = _fresh(game_id, based_on)
+
+    def prepare(game: GameRecord) -> Callable[[str], tuple[DealRecord, list[DealRecord]]]:
         old = game.deal(number)
         if old is None:
             raise StoreError(404, "deal", f"deal {number} is not recorded")
@@ -323,25 +468,33 @@ def update_deal(game_id: str, number: int, data: Any, as_played: Any = None,
         verdict = _judge_for_game(game, deal, as_played)
         before, after = json.dumps(old.deal.to_json(with_sheet=False)), json.dumps(deal.to_json(with_sheet=False))
         kept = as_played if not verdict.ok else None
-        db.query("deal_update", after, kept, game_id, number)
-        db.query("history_insert", game_id, number, "edit", _now(), before, after, _totals(old.verdict),
-                 _totals(verdict), kept)
-        db.query("game_touch", _now(), game_id)
-    return DealRecord(number, deal, kept, old.history_size + 1, game.revision + 1)
+        saved = DealRecord(number, deal, kept, old.history_size + 1, game.revision + 1, verdict)
+
+        def apply(now: str) -> tuple[DealRecord, list[DealRecord]]:
+            db.query("deal_update", after, kept, game_id, number)
+            _history(game, number, "edit", now, before, after, old.verdict, verdict, kept)
+            return saved, [d for d in game.deals if d.number != number] + [saved]
+        return apply
+
+    return _write(game_id, based_on, prepare)
 
 
 def delete_deal(game_id: str, number: int, based_on: int | None = None) -> int:
     """Remove a deal; what it held stays in the history. Returns the game's new revision."""
-    with db.transaction():
-        game = _fresh(game_id, based_on)
+
+    def prepare(game: GameRecord) -> Callable[[str], tuple[int, list[DealRecord]]]:
         old = game.deal(number)
         if old is None:
             raise StoreError(404, "deal", f"deal {number} is not recorded")
-        db.query("deal_delete", game_id, number)
-        db.query("history_insert", game_id, number, "delete", _now(), json.dumps(old.deal.to_json(with_sheet=False)),
-                 None, _totals(old.verdict), None, None)
-        db.query("game_touch", _now(), game_id)
-    return game.revision + 1
+        before = json.dumps(old.deal.to_json(with_sheet=False))
+
+        def apply(now: str) -> tuple[int, list[DealRecord]]:
+            db.query("deal_delete", game_id, number)
+            _history(game, number, "delete", now, before, None, old.verdict, None, None)
+            return game.revision + 1, [d for d in game.deals if d.number != number]
+        return apply
+
+    return _write(game_id, based_on, prepare)
 
 
 def amend_sheet(game_id: str, sheet_data: Any, reason: Any, based_on: int | None = None) -> GameRecord:

@@ -1,0 +1,66 @@
+// The game page keeps itself current. Every few seconds it asks for the game's revision
+// (GET /api/v1/games/<id>/revision, a few bytes); when another phone has changed the game,
+// it fetches this page again and swaps in the new score, standings and chart. It pauses
+// while the page is hidden and backs off while the server cannot be reached. Without this
+// script the page works the same: reload it to see the latest.
+(function () {
+  "use strict";
+  var box = document.getElementById("live-game");
+  if (!box || !window.fetch || !window.DOMParser) return;
+  var status = document.getElementById("live-status");
+  var url = box.getAttribute("data-poll");
+  var EVERY = 4000, MOST = 60000;
+  var wait = EVERY, timer = null, busy = false;
+
+  function later(ms) {
+    clearTimeout(timer);
+    timer = setTimeout(poll, ms);
+  }
+
+  function ok(response) {
+    if (!response.ok) throw new Error("HTTP " + response.status);
+    return response;
+  }
+
+  function refresh() {
+    return fetch(window.location.pathname, { credentials: "same-origin", cache: "no-cache",
+                                             headers: { "Accept": "text/html" } })
+      .then(ok)
+      .then(function (response) { return response.text(); })
+      .then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("live-game");
+        if (!fresh) throw new Error("the page has no score");
+        var next = document.importNode(fresh, true);
+        box.parentNode.replaceChild(next, box);
+        box = next;
+        if (status) status.textContent = "The score was updated.";
+      });
+  }
+
+  function poll() {
+    if (busy || document.hidden) return;
+    busy = true;
+    fetch(url, { credentials: "same-origin", cache: "no-store" })
+      .then(ok)
+      .then(function (response) { return response.json(); })
+      .then(function (data) {
+        if (String(data.revision) !== box.getAttribute("data-revision")) return refresh();
+      })
+      .then(function () { wait = EVERY; },
+            function () { wait = Math.min(wait * 2, MOST); })
+      .then(function () {
+        busy = false;
+        later(wait);
+      });
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (document.hidden) {
+      clearTimeout(timer);
+    } else {
+      wait = EVERY;
+      later(0);
+    }
+  });
+  later(EVERY);
+})();
