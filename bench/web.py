@@ -354,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
         weight = page_weight(app.port, f"/games/{game_id}/deals/new", cookie)
         api(app.port, "POST", f"/api/v1/games/{game_id}/deals", data["deals"][3], key)
 
-        print(f"\nthe deal page /games/<id>/deals/new and what it loads (uncompressed bytes):")
+        print("\nthe deal page /games/<id>/deals/new and what it loads (uncompressed bytes):")
         for kind, path, size in weight["files"]:
             print(f"  {kind:5} {size:7,d}  {path.replace(game_id, '<id>')}")
         for path in weight["other"]:

@@ -19,7 +19,7 @@ from typing import Any, Mapping
 from flask import Blueprint, Flask, abort, render_template, request, url_for
 
 from . import store
-from .questions import QUESTIONS, Context, blank, current_deal, read_int, read_sheet, totals_before
+from .questions import QUESTIONS, Context, blank, current_deal, read_int, read_sheet
 from .rules import PRESETS, ReadError, RuleSheet, judge
 from .rules.dispute import compare_sheets, rescore_deal, rescore_game, sheet_name
 from .rules.referee import Answer
@@ -181,7 +181,7 @@ def game_referee(game_id: str):
     game = _game_or_404(game_id)
     deal = current_deal(game)
     questions, status = _questions(game.sheet, request.args, game, deal)
-    totals = totals_before(game, deal)
+    totals = game.totals_before(deal)
     return render_template("referee/desk.html", game=game, sheet=game.sheet, chosen={}, sheet_errors={},
                            sheet_title=sheet_name(game.sheet), questions=questions, deal=deal, totals=totals,
                            side_options=[(name, f"{name} (running total {total:,})") for name, total in totals.items()],

@@ -57,10 +57,12 @@ def _editable(game_id: str) -> GameRecord:
 
 
 def _revision(value: Any) -> int | None:
+    """The form's hidden revision; None (no check) when it is not one a game could have."""
     try:
-        return int(value)
+        revision = int(value)
     except (TypeError, ValueError):
         return None
+    return revision if 0 <= revision <= 1_000_000_000 else None
 
 
 def _qr(url: str, what: str) -> Markup:
@@ -83,17 +85,6 @@ def _state(game: GameRecord) -> str:
     if last is not None:
         return f"deal {number} of {last}"
     return f"deal {number}, playing to {game.sheet.target_score:,}"
-
-
-def _before(game: GameRecord, number: int) -> dict[str, int]:
-    """Each side's total from the deals recorded before deal ``number``."""
-    totals = {name: 0 for name in game.side_names}
-    for record in game.deals:
-        if record.number < number:
-            for side in record.verdict.breakdown.sides:
-                if side.name in totals:
-                    totals[side.name] += side.total
-    return totals
 
 
 def _ago(at: str) -> str:
@@ -221,7 +212,7 @@ def _game_page(game: GameRecord) -> str:
     number = game.next_number
     upcoming = None
     if number is not None:
-        before = _before(game, number)
+        before = game.totals_before(number)
         upcoming = {"number": number,
                     "minimums": [(name, game.sheet.opening_minimum(number, before[name])) for name in game.side_names],
                     "books": game.sheet.going_out_books(number),
@@ -334,7 +325,7 @@ def _deal_page(game: GameRecord, form: DealForm, meta: DealMetaForm, number: int
         "groups": card_groups(sheet), "ranks": RANKS, "card_label": card_label,
         "sheet_json": json.dumps(sheet.to_json() if sheet.preset is None or sheet.changes() else sheet.preset),
         "books": sheet.going_out_books(number),
-        "minimums": [(name, sheet.opening_minimum(number, total)) for name, total in _before(game, number).items()],
+        "minimums": [(name, sheet.opening_minimum(number, total)) for name, total in game.totals_before(number).items()],
         "action": (url_for("pages.edit_deal", game_id=game.id, number=number) if editing
                    else url_for("pages.new_deal", game_id=game.id)),
     }

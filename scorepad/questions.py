@@ -146,7 +146,7 @@ class Context:
     def running_total(self, side: Any, deal: int, field: str = "side") -> int:
         if self.game is None:
             raise ReadError(field, "names a side of a recorded game; give running_total instead")
-        totals = totals_before(self.game, deal)
+        totals = self.game.totals_before(deal)
         if not isinstance(side, str) or side.strip() not in totals:
             raise ReadError(field, f"must be one of this game's sides: {', '.join(totals)}")
         return totals[side.strip()]
@@ -157,17 +157,6 @@ def current_deal(game: Any) -> int:
     if game.next_number is not None:
         return game.next_number
     return max((d.number for d in game.deals), default=1)
-
-
-def totals_before(game: Any, number: int) -> dict[str, int]:
-    """Each side's running total from the deals recorded before deal ``number``."""
-    totals = {name: 0 for name in game.side_names}
-    for record in game.deals:
-        if record.number < number:
-            for side in record.verdict.breakdown.sides:
-                if side.name in totals:
-                    totals[side.name] += side.total
-    return totals
 
 
 def _deal(data: Mapping[str, Any], forms: bool, context: Context) -> int:
@@ -324,6 +313,9 @@ def read_sheet(value: Any, field: str = "sheet", text: bool = False) -> RuleShee
     if text and isinstance(value, str) and value.strip().startswith("{"):
         try:
             value = json.loads(value)
+        except RecursionError:
+            raise ReadError(field, "is nested too deeply: a sheet object is a preset and the options it changes") \
+                from None
         except ValueError as err:
             raise ReadError(field, f"is not valid JSON: {getattr(err, 'msg', err)}") from None
     elif isinstance(value, str):

@@ -85,6 +85,16 @@ class GameRecord:
     def side_names(self) -> tuple[str, ...]:
         return tuple(side["name"] for side in self.sides)
 
+    def totals_before(self, number: int) -> dict[str, int]:
+        """Each side's total from the deals recorded before deal ``number``."""
+        totals = {name: 0 for name in self.side_names}
+        for record in self.deals:
+            if record.number < number:
+                for side in record.verdict.breakdown.sides:
+                    if side.name in totals:
+                        totals[side.name] += side.total
+        return totals
+
     def deal(self, number: int) -> DealRecord | None:
         return next((d for d in self.deals if d.number == number), None)
 

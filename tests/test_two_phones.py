@@ -22,7 +22,7 @@ import pytest
 
 from scorepad import db, store
 from scorepad.app import create_app
-from test_pages import deal_form, fields, start, text, valid_deal
+from test_pages import fields, start, text, valid_deal
 
 ROOT = Path(__file__).resolve().parent.parent
 API = "/api/v1"

@@ -21,7 +21,7 @@ from enum import Enum
 from typing import Any, Callable, Generic, Iterator, Mapping, TypeVar
 
 from .cards import CARDS, NATURALS, Card
-from .errors import ReadError, SheetError
+from .errors import SheetError
 
 T = TypeVar("T")
 

@@ -20,7 +20,7 @@ from typing import Iterator, NamedTuple
 
 from .cards import CARDS, Card, Cards
 from .deal import BookKind, Deal, Ending, Meld, Rank, Side
-from .sheet import BookGrowth, DecksRule, GameLength, RuleSheet, SecondMeld, StockOut, WildRatio
+from .sheet import BookGrowth, RuleSheet, SecondMeld, StockOut, WildRatio
 
 VIOLATION_CODES = (
     "meld.rank", "meld.size", "meld.wild_ratio", "meld.duplicate_rank", "supply", "foot.size",
