@@ -11,11 +11,17 @@ two on a 390 × 844 touch screen. Every screen is
 
 The page must also make no request off the loopback server and raise no script error.
 
+A second test takes a recorded game (the gather-together club game of ``tests/data``, set up
+through the JSON API) to the referee's desk: the four questions asked through their forms,
+a deal's score explained, the game rescored under another sheet, two sheets compared, and
+the game's PDFs fetched.
+
 The module is skipped only when ``/usr/bin/chromium`` is missing (CI installs it).
 """
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import threading
@@ -139,7 +145,9 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     try:
         yield f"http://127.0.0.1:{server.effective_port}"
     finally:
-        server.close()
+        # Close on the server's own thread (its trigger runs the call there): closed from
+        # here, the socket can vanish under that thread's select() and raise EBADF in it.
+        server.trigger.pull_trigger(server.close)
         thread.join(timeout=5)
 
 
@@ -304,6 +312,7 @@ def enter_meld(page: Page, side: str, row: int, rank: str, naturals: int, twos: 
 def enter_deal(page: Page, number: int, screens: Screens) -> None:
     deal = DEALS[number]
     expect(page.get_by_role("heading", level=1)).to_have_text(f"Record deal {number}")
+    page.wait_for_load_state("load")  # deal.js (deferred) works the + and - buttons
     for side, melds in deal["melds"].items():
         for row, (rank, naturals, twos) in enumerate(melds, start=1):
             enter_meld(page, side, row, rank, naturals, twos)
@@ -341,6 +350,7 @@ def test_a_whole_game_on_a_phone(phone: tuple[Page, Screens], browser: Browser, 
         screens.check("home-empty")
         page.get_by_role("link", name="New game").tap()
         expect(page.get_by_role("heading", level=1)).to_have_text("New game")
+        page.wait_for_load_state("load")  # sheet.js (deferred) listens for the preset choice
         page.get_by_label("Rules to start from").select_option("gather-together")
         expect(page.locator("[data-preset-title]")).to_have_text("Gather Together Games")
         expect(page.locator("#preset-value")).to_have_value("gather-together")
@@ -387,6 +397,7 @@ def test_a_whole_game_on_a_phone(phone: tuple[Page, Screens], browser: Browser, 
         screens.check("deal-2")
         page.get_by_role("link", name="Correct deal 2").tap()
         expect(page.get_by_role("heading", level=1)).to_have_text("Correct deal 2")
+        page.wait_for_load_state("load")  # deal.js works the + and - buttons
         ns = side_box(page, "North-South")
         expect(ns.get_by_label("Meld 1 rank", exact=True)).to_have_value("8")
         expect(ns.get_by_label("Meld 1 naturals", exact=True)).to_have_value("3")
@@ -430,6 +441,153 @@ def test_a_whole_game_on_a_phone(phone: tuple[Page, Screens], browser: Browser, 
             viewer_context.close()
             screens.offsite += watcher.offsite
             screens.errors += watcher.errors
+    finally:
+        print("\n" + screens.report())
+    screens.assert_clean()
+
+
+# -- the referee's desk -------------------------------------------------------------------------------
+
+# The gather-together game of tests/data, worked by hand in test_dispute.club_game:
+# North-South 1,155 / 15 / 15 / 15 = 1,200; East-West -5 / 1,030 / 40 / 150 = 1,215.
+CLUB = json.loads((ROOT / "tests" / "data" / "game-club-gather-together.json").read_text())
+
+# Each question once, under the game's sheet (gather-together): its section's heading, the
+# fields to fill (by label), the selects to choose (by label, the option's words), the answer
+# (YES or NO, and its words) and the sheet option the answer must quote.
+DESK_QUESTIONS: list[dict[str, Any]] = [
+    {"id": "meld", "title": "Is this meld legal?",
+     "fill": {"The meld, or the cards you add": "2", "Adding to this meld (optional)": "K K 2"},
+     "choose": {}, "yes": True, "words": "this meld is legal.", "option": "wild_ratio"},
+    {"id": "go-out", "title": "May we go out now?",
+     "fill": {"Clean": "1", "Dirty": "1"},
+     "choose": {"Has your partner picked up their foot?": "No"},
+     "yes": False, "words": "you may not go out yet.", "option": "go_out_partner_foot"},
+    {"id": "pile", "title": "May I take the pile?",
+     "fill": {"Top card of the pile": "9", "Natural cards of that rank you hold": "1",
+              "Wild cards you hold": "1", "Cards in the pile": "12"},
+     "choose": {"Has your side met its opening minimum?": "No, not yet"},
+     "yes": True, "words": "you may take the pile.", "option": "pile_needs"},
+    {"id": "minimum", "title": "Do these first melds meet the minimum?",
+     "fill": {"Deal number": "2", "Your first melds": "K K K; Q Q Q"},  # 60 against 90
+     "choose": {}, "yes": False, "words": "these melds do not meet the minimum.", "option": "opening_minimums"},
+]
+
+
+def rule_text(sheet_id: str, option: str) -> str:
+    """How the page quotes a sheet option: ``Rule: <its label>: <what the sheet says>``."""
+    from scorepad.rules import preset
+    from scorepad.rules.sheet import OPTION_BY_NAME
+
+    return f"Rule: {OPTION_BY_NAME[option].label}: {preset(sheet_id).describe(option)}"
+
+
+def club_game(page: Page, server: str) -> str:
+    """The club game, created and its four deals recorded through the JSON API; its edit link."""
+    sides = [{"name": side, "players": players} for side, players in SIDES.items()]
+    assert [s["name"] for s in sides] == CLUB["sides"]
+    created = page.request.post(f"{server}/api/v1/games",
+                                data={"name": "Club night", "sheet": CLUB["sheet"], "sides": sides})
+    assert created.status == 201, created.text()
+    game = created.json()
+    for deal in CLUB["deals"]:
+        saved = page.request.post(f"{server}/api/v1/games/{game['id']}/deals", data=deal,
+                                  headers={"Authorization": f"Bearer {game['edit_key']}"})
+        assert saved.status == 201, saved.text()
+    return game["edit_url"]
+
+
+def test_the_referee_desk_on_a_phone(phone: tuple[Page, Screens], live_server: str) -> None:
+    """A recorded game's referee desk: four questions asked, a score explained, the game under
+    another sheet, two sheets compared, and the game's PDFs; every screen checked."""
+    page, screens = phone
+    try:
+        page.goto(club_game(page, live_server))  # the edit link: this phone keeps the game
+        expect(page.get_by_role("heading", level=1)).to_have_text("Club night")
+        expect(page.locator("p.result")).to_have_text("East-West wins with 1,215.")
+        game_path = urlparse(page.url).path
+        screens.check("club-game")
+
+        # The game's paper: each PDF link answers with a PDF (fetched, not navigated to:
+        # headless Chromium would download it).
+        pdfs = page.get_by_role("link", name=re.compile(r"\(PDF\)$"))
+        expect(pdfs).to_have_text(["House rules (PDF)", "Blank score pad (PDF)", "Results (PDF)"])
+        for link in pdfs.all():
+            href = link.get_attribute("href")
+            assert href, "a PDF link without an address"
+            response = page.request.get(href if "://" in href else live_server + href)
+            assert response.status == 200, f"{href} answered {response.status}"
+            assert response.headers["content-type"].startswith("application/pdf"), \
+                f"{href} is {response.headers['content-type']}"
+            assert response.body().startswith(b"%PDF-"), f"{href} is not a PDF"
+
+        # The referee's desk, from the game page.
+        page.get_by_role("link", name="Ask the referee", exact=True).tap()
+        expect(page.get_by_role("heading", level=1)).to_have_text("Referee: Club night")
+        expect(page.get_by_role("main")).to_contain_text("The game is over; its last deal was deal 4.")
+        screens.check("referee-desk")
+
+        # Each question: fill its form, tap its button, read the answer and the rule it quotes.
+        for q in DESK_QUESTIONS:
+            section = page.get_by_role("region", name=q["title"], exact=True)
+            for label, value in q["fill"].items():
+                section.get_by_label(label, exact=True).fill(value)
+            for label, words in q["choose"].items():
+                section.get_by_label(label, exact=True).select_option(label=words)
+            section.get_by_role("button", name="Ask the referee").tap()
+            answer = page.locator(f"#{q['id']}-answer")
+            verdict = "YES" if q["yes"] else "NO"
+            expect(answer).to_have_class(re.compile(rf"\banswer {verdict.lower()}\b"))
+            expect(answer.locator(".verdict")).to_have_text(f"{verdict}: {q['words']}")
+            expect(answer.locator(".rule").filter(has_text=rule_text(CLUB["sheet"], q["option"]))).to_have_count(1)
+            expect(page.locator(".answer")).to_have_count(1)  # only the question asked is answered
+            for label, value in q["fill"].items():  # the form shows back what was asked
+                expect(page.get_by_role("region", name=q["title"], exact=True)
+                       .get_by_label(label, exact=True)).to_have_value(value)
+            screens.check(f"referee-{q['id']}")
+
+        # Explain a score, from the deal's page.
+        page.get_by_role("navigation").get_by_role("link", name="Game", exact=True).tap()
+        expect(page.get_by_role("heading", level=1)).to_have_text("Club night")
+        assert urlparse(page.url).path == game_path
+        page.get_by_role("link", name="Deal 1", exact=True).tap()
+        expect(page.get_by_role("heading", level=1)).to_have_text("Deal 1")
+        screens.check("deal-1")
+        page.get_by_role("link", name="Explain this score").tap()
+        expect(page.get_by_role("heading", level=1)).to_have_text("Deal 1, explained")
+        expect(page.get_by_role("heading", name="North-South: 1,155")).to_be_visible()
+        expect(page.get_by_role("heading", name="East-West: -5")).to_be_visible()
+        red = page.get_by_role("row").filter(has_text="Dan's unopened foot: red threes")
+        expect(red.locator(".rule")).to_have_text("Rule: Red three in a foot never picked up: nothing")
+        screens.check("explain-deal-1")
+
+        # The same deal under Pagat (the explain page's own form), then the whole game.
+        expect(page.get_by_label("Another sheet", exact=True)).to_have_value("pagat")
+        page.get_by_role("button", name="Rescore deal 1").tap()
+        expect(page.get_by_role("heading", level=1)).to_have_text("Deal 1 under another sheet")
+        # Pagat takes 100 for each of Dan's two red threes left in his unopened foot.
+        expect(page.get_by_role("heading", name="East-West: -5 → -205 (-200)")).to_be_visible()
+        expect(page.get_by_role("main")).to_contain_text(rule_text("pagat", "foot_size"))
+        screens.check("rescore-deal-1-pagat")
+        page.get_by_label("What to rescore", exact=True).select_option(label="The whole game")
+        page.get_by_role("button", name="Rescore", exact=True).tap()
+        expect(page.get_by_role("heading", level=1)).to_have_text("Club night under another sheet")
+        expect(page.locator("p.result-line")).to_contain_text(
+            "Under this game’s sheet: East-West wins with 1,215. Under Pagat, four-player partnerships: "
+            "North-South wins with 1,200. The result changes.")
+        expect(page.get_by_role("heading", name="Deal 2: nothing changes")).to_be_visible()
+        page.locator("summary", has_text=re.compile(r"options? differ$")).tap()  # every difference shown
+        expect(page.locator("details[open] table.compare").first).to_be_visible()
+        screens.check("rescore-game-pagat")
+
+        # Two sheets side by side.
+        page.goto("/sheets/compare?a=pagat&b=common")
+        expect(page.get_by_role("heading", level=1)).to_have_text("Compare two sheets")
+        expect(page.get_by_label("First sheet", exact=True)).to_have_value("pagat")
+        expect(page.get_by_label("Second sheet", exact=True)).to_have_value("common")
+        hand = page.get_by_role("row").filter(has=page.get_by_role("rowheader", name="Cards in the hand", exact=True))
+        expect(hand.locator("td")).to_have_text(["13", "11"])
+        screens.check("compare-pagat-common")
     finally:
         print("\n" + screens.report())
     screens.assert_clean()
