@@ -26,7 +26,8 @@ def grant(game: GameRecord) -> None:
 
 
 def key_matches(game: GameRecord, key: str | None) -> bool:
-    return bool(key) and hmac.compare_digest(str(key), game.edit_key)
+    # As bytes: compare_digest refuses str with non-ASCII characters (a TypeError, a 500).
+    return bool(key) and hmac.compare_digest(str(key).encode("utf-8", "replace"), game.edit_key.encode())
 
 
 def can_edit(game: GameRecord) -> bool:

@@ -97,6 +97,12 @@ def _register_errors(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(err: HTTPException):
+        if err.code == 413:  # werkzeug's words name no size
+            limit = app.config.get("MAX_CONTENT_LENGTH") or 0
+            err.description = (f"the request is over {limit // 1024:,} KB, the most this server takes"
+                               if _wants_json() else
+                               f"The form sent was over {limit // 1024:,} KB, the most this server takes. "
+                               "Nothing was saved.")
         if _wants_json():
             return jsonify(error={"status": err.code, "field": None, "message": err.description}), err.code
         titles = {404: "Not found", 403: "Not allowed", 400: "Something in that request was wrong",

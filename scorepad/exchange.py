@@ -57,6 +57,7 @@ from wtforms import TextAreaField
 
 from . import access, api, db, store
 from .rules import Deal, Problem, ReadError, RuleSheet, judge, load_sheet
+from .rules.validate import MAX_DEALS_TO_TARGET
 from .store import GameRecord, StoreError
 
 FORMAT = "scorepad.game"
@@ -264,11 +265,13 @@ def _only(data: Any, keys: tuple[str, ...], where: str, what: str) -> dict[str, 
     return data
 
 
-def _list(data: Any, where: str) -> list[Any]:
+def _list(data: Any, where: str, most: int | None = None) -> list[Any]:
     if data is None:
         return []
     if not isinstance(data, list):
         raise _fail(where, "must be a list")
+    if most is not None and len(data) > most:
+        raise _fail(where, f"lists {len(data):,}; a game has at most {most}")
     return data
 
 
@@ -425,7 +428,7 @@ def read_document(data: Any) -> Imported:
     entries: list[tuple[str, _Entry]] = []
     deals: list[tuple[int, Deal, str | None, str]] = []
     numbers: dict[int, str] = {}
-    for i, item in enumerate(_list(data.get("deals"), "deals")):
+    for i, item in enumerate(_list(data.get("deals"), "deals", MAX_DEALS_TO_TARGET)):
         where = f"deals[{i}]"
         item = _only(item, DEAL_KEYS, where, "a deal")
         if "number" not in item:
@@ -441,7 +444,7 @@ def read_document(data: Any) -> Imported:
         deals.append((number, deal, as_played, where))
         for j, entry in enumerate(_list(item.get("history"), f"{where}.history")):
             entries.append((f"{where}.history[{j}]", _deal_entry(entry, sheet, number, f"{where}.history[{j}]")))
-    for i, item in enumerate(_list(data.get("deleted_deals"), "deleted_deals")):
+    for i, item in enumerate(_list(data.get("deleted_deals"), "deleted_deals", MAX_DEALS_TO_TARGET)):
         where = f"deleted_deals[{i}]"
         item = _only(item, ("number", "history"), where, "a deleted deal")
         number = _whole(item.get("number"), f"{where}.number")

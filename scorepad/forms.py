@@ -24,14 +24,16 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, SelectField, StringField
 
 from .rules import OPTIONS, PRESETS, ReadError, RuleSheet, SheetError, load_sheet
-from .rules.cards import CARDS, NATURALS, Card, Cards
+from .rules.cards import CARDS, MAX_CARD_STRING, NATURALS, Card, Cards
 from .rules.sheet import Choice, Option, options_by_group
+from .rules.deal import MAX_MELDS
 from .rules.validate import Problem
 
 MAX_SIDES = 6
 MAX_PER_SIDE = 3
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "wild")
 MAX_MELD_ROWS = 40
+MAX_INPUT = MAX_CARD_STRING + 1  # the most of a deal form's input that is kept (see _get)
 
 
 # -- fixed forms (CSRF and a few fields) --------------------------------------------------------
@@ -113,6 +115,8 @@ def _lenient_json(text: str) -> Any:
     """JSON, or a bare comma-separated list of numbers or words (``50, 90, 120``)."""
     try:
         return json.loads(text)
+    except RecursionError:  # nested past the parser's depth: no option's value is
+        raise ValueError("nested too deeply") from None
     except ValueError:
         pass
     parts = [p.strip() for p in re.split(r"[,\s]+", text.strip().strip("[]")) if p.strip()]
@@ -492,7 +496,7 @@ class DealForm:
             s = f"s{side.index}"
             count = _bounded(data.get(f"{s}-rows"), rows_per_side(len(form.sides)))
             if more_rows:
-                count = min(count + 4, MAX_MELD_ROWS)
+                count = max(count, min(count + 4, MAX_MELD_ROWS))
             side.rows = [MeldRow(k, _get(data, f"{s}-m{k}-rank"), _get(data, f"{s}-m{k}-naturals"),
                                  _get(data, f"{s}-m{k}-twos"), _get(data, f"{s}-m{k}-jokers"),
                                  _get(data, f"{s}-m{k}-cards"))
@@ -595,7 +599,10 @@ class DealForm:
             return 0
         if re.fullmatch(r"-?\d{1,4}", text):
             return int(text)
-        message = f"{what.capitalize()}: {text!r} is not a whole number."
+        if re.fullmatch(r"-?\d+", text):
+            message = f"{what.capitalize()}: {text[:12]}{'…' if len(text) > 12 else ''} is too many; at most 9,999."
+        else:
+            message = f"{what.capitalize()}: {text[:40]!r} is not a whole number."
         if row is not None:
             self._error_list(row.problems, message)
         elif problems is not None and key is not None:
@@ -651,7 +658,10 @@ class DealForm:
 
 
 def _get(data: Mapping[str, str], key: str) -> str:
-    return str(data.get(key, "")).strip()[:200]
+    """An input's text. Cut to a bound longer than any input may be (a card string's
+    :data:`~scorepad.rules.cards.MAX_CARD_STRING`), so an over-long input is still refused
+    by its reader, inline, and never silently shortened into something else."""
+    return str(data.get(key, "")).strip()[:MAX_INPUT]
 
 
 def _shown(value: Any) -> str:
@@ -663,7 +673,9 @@ def _bounded(value: Any, default: int) -> int:
         n = int(str(value))
     except (TypeError, ValueError):
         return default
-    return max(1, min(n, MAX_MELD_ROWS))
+    # As many rows as the page can have shown: a deal's melds (at most MAX_MELDS, however it
+    # was recorded) and two blank rows; more "More meld rows" adds only up to MAX_MELD_ROWS.
+    return max(1, min(n, max(MAX_MELD_ROWS, MAX_MELDS + 2)))
 
 
 def _count_or_zero(text: str) -> bool:

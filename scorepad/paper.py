@@ -39,7 +39,7 @@ def _paper() -> str:
     value = request.args.get("paper", "letter")
     paper = value.strip().lower()
     if paper not in pdf.PAPERS:
-        abort(400, f"paper must be 'letter' or 'a4', not {value!r}.")
+        abort(400, f"paper must be 'letter' or 'a4', not {value[:20]!r}.")
     return paper
 
 
@@ -168,7 +168,7 @@ def preset_pad(preset_id: str):
     sides = request.args.get("sides")
     count = None
     if sides is not None:
-        if not sides.isdigit() or not 2 <= int(sides) <= 8:
-            abort(400, f"sides must be a number from 2 to 8, not {sides!r}.")
+        if not (sides.isascii() and sides.isdigit() and len(sides) < 3) or not 2 <= int(sides) <= 8:
+            abort(400, f"sides must be a number from 2 to 8, not {sides[:20]!r}.")
         count = int(sides)
     return _send(pdf.score_pad(found.sheet, paper, sides=count), _name(found.title, "score pad"))

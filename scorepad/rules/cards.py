@@ -89,7 +89,7 @@ def parse_card(text: str, field: str = "") -> Card:
         return _ALIASES[code]
     if code == "3":
         raise ReadError(field, "a three is red (3R) or black (3B)")
-    raise ReadError(field, f"{text!r} is not a card; cards are {' '.join(c.value for c in CARDS)}")
+    raise ReadError(field, f"{text[:20]!r} is not a card; cards are {' '.join(c.value for c in CARDS)}")
 
 
 class Cards:
@@ -129,16 +129,22 @@ class Cards:
         >>> Cards.parse("").total
         0
         """
+        if len(text) > MAX_CARD_STRING:
+            raise ReadError(field, f"is {len(text):,} characters long; a card string has at most "
+                            f"{MAX_CARD_STRING:,} (write a count as Kx4)")
         values = [0] * len(CARDS)
         for token in re.split(r"[\s,]+", text.strip()):
             if not token:
                 continue
             match = _TOKEN.match(token.upper())
             if match is None:
-                raise ReadError(field, f"{token!r} is not a card; cards are "
+                raise ReadError(field, f"{token[:20]!r} is not a card; cards are "
                                 f"{' '.join(c.value for c in CARDS)}")
             code, count = match.groups()
             values[_INDEX[parse_card(code, field)]] += int(count or 1)
+        for card, n in zip(CARDS, values):
+            if n > MAX_COUNT:  # the object form's bound, so a deal read here reads again once stored
+                raise ReadError(field, f"holds {n:,} {card.noun}; no pack holds more than {MAX_COUNT:,}")
         return cls._of(tuple(values))
 
     @classmethod
@@ -205,7 +211,8 @@ class Cards:
 EMPTY = Cards()
 
 
-MAX_COUNT = 1000
+MAX_COUNT = 1000  # of one kind of card, in any count or card string
+MAX_CARD_STRING = 2000  # characters in a card string
 
 
 def read_count(value: object, field: str) -> int:

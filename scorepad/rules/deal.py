@@ -47,6 +47,13 @@ class Rank(str, Enum):
         return "wild cards" if self is Rank.WILD else "threes" if self is Rank.THREE else self.card.noun
 
 
+# Bounds on what a deal may list: no table has more (a sheet seats at most 8 players), and
+# names are a game's names (at most 40 characters, as ``scorepad.store`` keeps them).
+MAX_SIDES = 8
+MAX_PLAYERS = 8
+MAX_MELDS = 100
+MAX_NAME = 40
+
 _RANK_CARD = {rank: Card(rank.value) for rank in Rank if rank.value not in ("3", "wild")}
 _RANK_CARD[Rank.THREE] = Card.BLACK_THREE
 _RANK_CARD[Rank.WILD] = Card.JOKER  # never used for points: a wild meld holds no naturals
@@ -139,7 +146,7 @@ class Meld:
         if rank is not None and found is not None and found is not rank:
             raise ReadError(field, f"the cards are {found.noun}, but the rank says {rank.noun}")
         rank = rank or found or Rank.WILD
-        naturals = sum(n for card, n in cards.items() if not card.is_wild)
+        naturals = read_count(sum(n for card, n in cards.items() if not card.is_wild), field)
         return cls(rank, naturals, cards[Card.TWO], cards[Card.JOKER])
 
     @classmethod
@@ -226,9 +233,10 @@ class Side:
             raise ReadError(field, 'must be an object such as {"name": "North-South", "melds": [], "players": []}')
         _only(data, ("name", "melds", "red_threes", "players"), field)
         melds = [Meld.from_json(m, f"{_at(field, 'melds')}[{i}]")
-                 for i, m in enumerate(_list(data.get("melds", []), _at(field, "melds")))]
+                 for i, m in enumerate(_list(data.get("melds", []), _at(field, "melds"), MAX_MELDS, "melds"))]
         players = [Player.from_json(p, f"{_at(field, 'players')}[{i}]")
-                   for i, p in enumerate(_list(data.get("players", []), _at(field, "players")))]
+                   for i, p in enumerate(_list(data.get("players", []), _at(field, "players"), MAX_PLAYERS,
+                                               "players"))]
         return cls(_name(data.get("name"), _at(field, "name")), tuple(melds), tuple(players),
                    read_count(data.get("red_threes", 0), _at(field, "red_threes")))
 
@@ -286,7 +294,10 @@ class Deal:
         went_out = data.get("went_out")
         if went_out is not None and not isinstance(went_out, str):
             raise ReadError("went_out", "must be the name of the player who went out")
-        sides = tuple(Side.from_json(s, f"sides[{i}]") for i, s in enumerate(_list(data.get("sides"), "sides")))
+        if went_out is not None and len(went_out.strip()) > MAX_NAME:
+            raise ReadError("went_out", f"must be a player's name, at most {MAX_NAME} characters")
+        sides = tuple(Side.from_json(s, f"sides[{i}]")
+                      for i, s in enumerate(_list(data.get("sides"), "sides", MAX_SIDES, "sides")))
         return cls(sheet, number, ending, sides, went_out)
 
     def to_json(self, with_sheet: bool = True) -> dict[str, Any]:
@@ -324,17 +335,21 @@ def _only(data: Mapping, keys: tuple[str, ...], field: str) -> None:
             raise ReadError(_at(field, str(key)), f"is not a field here; expected {', '.join(keys)}")
 
 
-def _list(value: Any, field: str) -> list:
+def _list(value: Any, field: str, most: int | None = None, what: str = "items") -> list:
     if value is None:
         raise ReadError(field, "is missing")
     if not isinstance(value, list):
         raise ReadError(field, "must be a list")
+    if most is not None and len(value) > most:
+        raise ReadError(field, f"lists {len(value):,} {what}; at most {most}")
     return value
 
 
 def _name(value: Any, field: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ReadError(field, "must be a name (some text)")
+    if len(value.strip()) > MAX_NAME:
+        raise ReadError(field, f"must be at most {MAX_NAME} characters")
     return value.strip()
 
 

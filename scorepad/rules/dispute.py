@@ -35,7 +35,7 @@ from typing import Any, NamedTuple
 from .deal import Deal
 from .game import Game, Result
 from .score import Line, SideScore
-from .sheet import OPTION_BY_NAME, PRESETS, RuleSheet, options_by_group
+from .sheet import OPTION_BY_NAME, PRESETS, RuleSheet, options_by_group, preset  # noqa: F401 (the doctests use preset)
 from .validate import Problem
 from .verdict import Verdict, judge
 

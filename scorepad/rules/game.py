@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Mapping, NamedTuple
 
-from .deal import Deal
+from .deal import MAX_NAME, MAX_SIDES, Deal
 from .errors import ReadError
 from .sheet import GameLength, RuleSheet, load_sheet
-from .validate import Problem
+from .validate import MAX_DEALS_TO_TARGET, Problem
 from .verdict import Verdict, judge
 
 
@@ -67,6 +67,8 @@ class Game:
         raw = data.get("deals", [])
         if not isinstance(raw, list):
             raise ReadError("deals", "must be a list of deals")
+        if len(raw) > MAX_DEALS_TO_TARGET:
+            raise ReadError("deals", f"lists {len(raw):,} deals; a game has at most {MAX_DEALS_TO_TARGET}")
         deals = []
         for i, item in enumerate(raw):
             try:
@@ -76,10 +78,12 @@ class Game:
         sides = data.get("sides")
         if sides is None:
             names = tuple(side.name for side in deals[0].sides) if deals else ()
-        elif isinstance(sides, list) and all(isinstance(s, str) and s.strip() for s in sides):
+        elif isinstance(sides, list) and len(sides) <= MAX_SIDES \
+                and all(isinstance(s, str) and s.strip() and len(s.strip()) <= MAX_NAME for s in sides):
             names = tuple(s.strip() for s in sides)
         else:
-            raise ReadError("sides", "must be a list of side names")
+            raise ReadError("sides", f"must be a list of at most {MAX_SIDES} side names, "
+                            f"each at most {MAX_NAME} characters")
         return cls(sheet, names, tuple(deals))
 
     def to_json(self) -> dict:

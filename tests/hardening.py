@@ -1,0 +1,166 @@
+"""Helpers shared by the hardening tests (test_bounds, test_fuzz, test_security): a game made
+through the API, a valid deal, the forms of a page as a browser would post them, the API's
+one error shape, and a dump of every table of the database."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from html.parser import HTMLParser
+from typing import Any
+
+ANN_BEA = [{"name": "Ann", "players": ["Ann"]}, {"name": "Bea", "players": ["Bea"]}]
+
+
+def valid_deal(number: int | None = 1, ann: str = "Ann", bea: str = "Bea") -> dict[str, Any]:
+    """A legal deal on the common sheet: Ann goes out with a clean and a dirty book."""
+    deal: dict[str, Any] = {
+        "ending": "went_out", "went_out": ann,
+        "sides": [{"name": ann, "melds": ["K K K K K K K", "Q Q Q Q Q 2 2"],
+                   "players": [{"name": ann, "foot_picked_up": True, "cards_left": {}}]},
+                  {"name": bea, "melds": ["J J J"],
+                   "players": [{"name": bea, "foot_picked_up": True, "cards_left": "A 3B"}]}]}
+    if number is not None:
+        deal["deal"] = number
+    return deal
+
+
+def api_game(client, name: str = "Friday", sheet: Any = "common", sides: Any = None) -> tuple[str, str]:
+    """A game made through the API: (id, edit key)."""
+    response = client.post("/api/v1/games", json={"name": name, "sheet": sheet, "sides": sides or ANN_BEA})
+    assert response.status_code == 201, response.get_data(as_text=True)
+    body = response.get_json()
+    return body["id"], body["edit_key"]
+
+
+def bearer(key: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"}
+
+
+def grant(client, game_id: str, key: str) -> None:
+    """Open the edit link in this client, so its pages may change the game."""
+    assert client.get(f"/games/{game_id}/edit/{key}").status_code == 303
+
+
+def assert_error_shape(response, status: int | None = None, field: Any = ...) -> dict[str, Any]:
+    """The API's one error shape: ``{"error": {"status", "field", "message"}}``, the status
+    matching the response's; extra top-level keys only where the API documents them."""
+    assert response.mimetype == "application/json", (response.status_code, response.get_data(as_text=True)[:300])
+    body = json.loads(response.get_data(as_text=True))
+    assert isinstance(body, dict) and isinstance(body.get("error"), dict), body
+    error = body["error"]
+    assert set(error) == {"status", "field", "message"}, error
+    assert error["status"] == response.status_code, (error, response.status_code)
+    assert error["field"] is None or (isinstance(error["field"], str) and error["field"]), error
+    assert isinstance(error["message"], str) and error["message"], error
+    assert set(body) - {"error"} <= {"revision", "changes", "report", "problems", "deal"}, sorted(body)
+    if status is not None:
+        assert response.status_code == status, (response.status_code, error)
+    if field is not ...:
+        assert error["field"] == field, error
+    return error
+
+
+def assert_no_traceback(response) -> None:
+    if response.mimetype in ("application/pdf", "application/octet-stream"):
+        return
+    text = response.get_data().decode("utf-8", "replace")
+    assert "Traceback (most recent call last)" not in text and 'File "/' not in text, text[:500]
+
+
+# -- forms ----------------------------------------------------------------------------------------
+
+
+class _Forms(HTMLParser):
+    """Every form of a page: its action, method and the name/value pairs a browser sends."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.forms: list[dict[str, Any]] = []
+        self._select: str | None = None
+        self._options: list[list[Any]] = []  # [value or None (its text), selected, text]
+        self._textarea: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: (v if v is not None else "") for k, v in attrs}
+        if tag == "form":
+            self.forms.append({"action": a.get("action", ""), "method": a.get("method", "get").lower(),
+                               "fields": {}})
+        if not self.forms:
+            return
+        fields = self.forms[-1]["fields"]
+        if tag == "input" and a.get("name"):
+            kind = a.get("type", "text")
+            if kind in ("checkbox", "radio"):
+                if "checked" in a:
+                    fields[a["name"]] = a.get("value", "on")
+            elif kind not in ("submit", "button", "file", "reset", "image"):
+                fields[a["name"]] = a.get("value", "")
+        elif tag == "select" and a.get("name"):
+            self._select, self._options = a["name"], []
+        elif tag == "option" and self._select is not None:
+            self._options.append([dict(attrs).get("value"), "selected" in a, ""])
+        elif tag == "textarea" and a.get("name"):
+            self._textarea = a["name"]
+            fields[a["name"]] = ""
+
+    def handle_data(self, data: str) -> None:
+        if self._textarea is not None and self.forms:
+            self.forms[-1]["fields"][self._textarea] += data
+        elif self._select is not None and self._options:
+            self._options[-1][2] += data
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "select" and self._select is not None and self.forms:
+            values = [(v if v is not None else text.strip(), selected) for v, selected, text in self._options]
+            chosen = [v for v, selected in values if selected] or [v for v, _ in values[:1]]
+            if chosen:
+                self.forms[-1]["fields"][self._select] = chosen[0]
+            self._select = None
+        elif tag == "textarea":
+            self._textarea = None
+
+
+def forms_of(page: str) -> list[dict[str, Any]]:
+    parser = _Forms()
+    parser.feed(page)
+    return parser.forms
+
+
+def form_fields(page: str, action: str, method: str = "post") -> dict[str, str]:
+    """The fields of the page's form to ``action``, as a browser would post them."""
+    for form in forms_of(page):
+        if form["method"] == method and form["action"].split("?")[0] == action:
+            return dict(form["fields"])
+    raise AssertionError(f"no {method} form to {action} on the page")
+
+
+def text_of(page: str) -> str:
+    """The text a reader sees (HTML entities decoded, tags and attributes dropped)."""
+    out: list[str] = []
+
+    class _Text(HTMLParser):
+        def handle_data(self, data: str) -> None:
+            out.append(data)
+
+    parser = _Text(convert_charrefs=True)
+    parser.feed(page)
+    return re.sub(r"\s+", " ", " ".join(out))
+
+
+# -- the database ---------------------------------------------------------------------------------
+
+
+def dump(path: str) -> list[tuple[str, list[tuple[Any, ...]]]]:
+    """Every table's rows, in a fixed order: equal dumps mean an unchanged database."""
+    conn = sqlite3.connect(path)
+    try:
+        tables = [row[0] for row in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        out = [("user_version", [conn.execute("PRAGMA user_version").fetchone()])]
+        for table in tables:
+            out.append((table, conn.execute(f'SELECT * FROM "{table}" ORDER BY rowid').fetchall()))
+        return out
+    finally:
+        conn.close()
