@@ -18,7 +18,7 @@ from typing import Any, Mapping
 
 from flask import Blueprint, Flask, abort, render_template, request, url_for
 
-from . import store
+from . import access
 from .questions import QUESTIONS, Context, blank, current_deal, read_int, read_sheet
 from .rules import PRESETS, ReadError, RuleSheet, judge
 from .rules.dispute import compare_sheets, rescore_deal, rescore_game, sheet_name
@@ -157,13 +157,6 @@ def _chosen_sheet(args: Mapping[str, str], default: str | None = "common"
         return None, chosen, {name: str(err) if err.field and err.field != name else err.reason}
 
 
-def _game_or_404(game_id: str) -> GameRecord:
-    game = store.load_game(game_id) if len(game_id) <= 64 else None
-    if game is None:
-        abort(404, "There is no game at this address. Check the link, or ask the table for it again.")
-    return game
-
-
 @bp.get("/referee")
 def referee():
     sheet, chosen, sheet_errors = _chosen_sheet(request.args)
@@ -178,7 +171,7 @@ def referee():
 
 @bp.get("/games/<game_id>/referee")
 def game_referee(game_id: str):
-    game = _game_or_404(game_id)
+    game = access.game_or_404(game_id)
     deal = current_deal(game)
     questions, status = _questions(game.sheet, request.args, game, deal)
     totals = game.totals_before(deal)
@@ -208,7 +201,7 @@ def explained_sides(verdict: Any, sheet: RuleSheet) -> list[dict[str, Any]]:
 
 @bp.get("/games/<game_id>/deals/<int:number>/explain")
 def explain(game_id: str, number: int):
-    game = _game_or_404(game_id)
+    game = access.game_or_404(game_id)
     record = game.deal(number)
     if record is None:
         abort(404, f"Deal {number} of this game is not recorded.")
@@ -223,7 +216,7 @@ def explain(game_id: str, number: int):
 
 @bp.get("/games/<game_id>/rescore")
 def rescore(game_id: str):
-    game = _game_or_404(game_id)
+    game = access.game_or_404(game_id)
     other, chosen, sheet_errors = _chosen_sheet(request.args, default=None)
     status = 400 if sheet_errors else 200
     number = None

@@ -506,24 +506,17 @@ def parse_text(text: str, where: str) -> Any:
 # -- the pages ------------------------------------------------------------------------------------
 
 
-def _game_or_404(game_id: str) -> GameRecord:
-    game = store.load_game(game_id) if len(game_id) <= 64 else None
-    if game is None:
-        abort(404, "There is no game at this address. Check the link, or ask the table for it again.")
-    return game
-
-
 @bp.get("/games/<game_id>/export.json")
 def export_page(game_id: str):
     document = export_game(game_id)
     if document is None:
-        abort(404, "There is no game at this address. Check the link, or ask the table for it again.")
+        abort(404, access.NO_GAME)
     return _export_response(document)
 
 
 @bp.get("/games/<game_id>/scores.csv")
 def scores_page(game_id: str):
-    return _csv_response(_game_or_404(game_id))
+    return _csv_response(access.game_or_404(game_id))
 
 
 class ImportForm(FlaskForm):

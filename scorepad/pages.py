@@ -43,15 +43,8 @@ def _helpers() -> dict[str, Any]:
 # -- helpers ------------------------------------------------------------------------------------
 
 
-def _game_or_404(game_id: str) -> GameRecord:
-    game = store.load_game(game_id) if len(game_id) <= 64 else None
-    if game is None:
-        abort(404, "There is no game at this address. Check the link, or ask the table for it again.")
-    return game
-
-
 def _editable(game_id: str) -> GameRecord:
-    game = _game_or_404(game_id)
+    game = access.game_or_404(game_id)
     access.require_edit(game)
     return game
 
@@ -183,7 +176,7 @@ _VIEWER_PAGES_LOCK = threading.Lock()
 def game(game_id: str):
     """The game page. What a viewer sees depends only on the game's revision, so it is
     rendered once per revision and answered with an ETag (a polling phone gets a 304)."""
-    game = _game_or_404(game_id)
+    game = access.game_or_404(game_id)
     if access.can_edit(game) or session.get("_flashes"):
         return _game_page(game)
     key = (db.path(), game.id, game.revision)
@@ -230,7 +223,7 @@ def _game_page(game: GameRecord) -> str:
 
 @bp.get("/games/<game_id>/edit/<key>")
 def edit_link(game_id: str, key: str):
-    game = _game_or_404(game_id)
+    game = access.game_or_404(game_id)
     if not access.key_matches(game, key):
         abort(403, "This edit link is not right for this game. Ask whoever started the game for it again.")
     access.grant(game)
@@ -240,7 +233,7 @@ def edit_link(game_id: str, key: str):
 
 @bp.get("/games/<game_id>/history")
 def history(game_id: str):
-    game = _game_or_404(game_id)
+    game = access.game_or_404(game_id)
     entries = store.history(game.id)
     for entry in entries:
         if entry["action"] == "amend":
@@ -253,7 +246,7 @@ def history(game_id: str):
 
 @bp.get("/games/<game_id>/sheet")
 def sheet(game_id: str):
-    game = _game_or_404(game_id)
+    game = access.game_or_404(game_id)
     sheet = game.sheet
     preset = PRESETS.get(sheet.preset) if sheet.preset else None
     changed = {c.option: c for c in sheet.changes()}
@@ -423,7 +416,7 @@ def new_deal(game_id: str):
 
 @bp.get("/games/<game_id>/deals/<int:number>")
 def deal(game_id: str, number: int):
-    game = _game_or_404(game_id)
+    game = access.game_or_404(game_id)
     record = game.deal(number)
     if record is None:
         abort(404, f"Deal {number} of this game is not recorded.")

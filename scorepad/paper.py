@@ -22,7 +22,7 @@ from urllib.parse import quote
 from flask import Blueprint, Response, abort, request, url_for
 from werkzeug.routing import BuildError
 
-from . import pdf, store
+from . import access, pdf, store
 from .rules.sheet import PRESETS
 from .store import GameRecord
 
@@ -41,13 +41,6 @@ def _paper() -> str:
     if paper not in pdf.PAPERS:
         abort(400, f"paper must be 'letter' or 'a4', not {value[:20]!r}.")
     return paper
-
-
-def _game_or_404(game_id: str) -> GameRecord:
-    game = store.load_game(game_id) if len(game_id) <= 64 else None
-    if game is None:
-        abort(404, "There is no game at this address. Check the link, or ask the table for it again.")
-    return game
 
 
 def _preset_or_404(preset_id: str):
@@ -129,7 +122,7 @@ def _name(base: str, what: str) -> str:
 
 @bp.get("/games/<game_id>/sheet.pdf")
 def game_sheet(game_id: str):
-    game = _game_or_404(game_id)
+    game = access.game_or_404(game_id)
     paper = _paper()
     body = pdf.house_rules(game.sheet, paper, _info(game, with_link=True))
     return _send(body, _name(game.name, "house rules"))
@@ -137,14 +130,14 @@ def game_sheet(game_id: str):
 
 @bp.get("/games/<game_id>/pad.pdf")
 def game_pad(game_id: str):
-    game = _game_or_404(game_id)
+    game = access.game_or_404(game_id)
     paper = _paper()
     return _send(pdf.score_pad(game.sheet, paper, _info(game)), _name(game.name, "score pad"))
 
 
 @bp.get("/games/<game_id>/results.pdf")
 def game_results(game_id: str):
-    game = _game_or_404(game_id)
+    game = access.game_or_404(game_id)
     paper = _paper()
     amendments = [entry for entry in store.history(game.id) if entry["action"] == "amend"]
     body = pdf.results(game, amendments, paper, _view_url(game))
