@@ -42,6 +42,11 @@ def key_matches(game: GameRecord, key: str | None) -> bool:
     return bool(key) and hmac.compare_digest(str(key).encode("utf-8", "replace"), game.edit_key.encode())
 
 
+def may_hold_key(game_id: str) -> bool:
+    """Whether this browser holds some key for the game (checked by :func:`can_edit`)."""
+    return game_id in session.get("edit", {})
+
+
 def can_edit(game: GameRecord) -> bool:
     """True when this browser holds the game's edit key."""
     return key_matches(game, session.get("edit", {}).get(game.id))

@@ -176,19 +176,25 @@ _VIEWER_PAGES_LOCK = threading.Lock()
 def game(game_id: str):
     """The game page. What a viewer sees depends only on the game's revision, so it is
     rendered once per revision and answered with an ETag (a polling phone gets a 304)."""
-    game = access.game_or_404(game_id)
-    if access.can_edit(game) or session.get("_flashes"):
-        return _game_page(game)
-    key = (db.path(), game.id, game.revision)
+    if access.may_hold_key(game_id) or session.get("_flashes"):
+        return _game_page(access.game_or_404(game_id))
+    found = store.revision(game_id) if len(game_id) <= 64 else None
+    if found is None:
+        abort(404, access.NO_GAME)
+    revision = found[0]
+    key = (db.path(), game_id, revision)
     html = _VIEWER_PAGES.get(key)
     if html is None:
+        game = access.game_or_404(game_id)
+        revision = game.revision  # a write may have landed since: file the page under what it shows
+        key = (db.path(), game_id, revision)
         html = _game_page(game)
         with _VIEWER_PAGES_LOCK:
             _VIEWER_PAGES[key] = html
             while len(_VIEWER_PAGES) > _VIEWER_PAGES_SIZE:
                 _VIEWER_PAGES.popitem(last=False)
     response = make_response(html)
-    response.set_etag(f"{game.id}.{game.revision}")
+    response.set_etag(f"{game_id}.{revision}")
     response.headers["Cache-Control"] = "no-cache"  # revalidate every time: the score moves
     return response.make_conditional(request)
 

@@ -142,13 +142,13 @@ def load_game(game_id: str) -> GameRecord | None:
     A game is read and judged once per revision: every write bumps the revision, so a
     cached record is never stale. Callers must treat the record as read-only.
     """
-    row = db.one("game_get", game_id)
-    if row is None:
+    found = revision(game_id)
+    if found is None:
         return None
     key = (db.path(), game_id)
     with _cache_lock:
         cached = _cache.get(key)
-        if cached is not None and cached.revision == row["revision"]:
+        if cached is not None and cached.revision == found[0]:
             _cache.move_to_end(key)
             return cached
     conn = db.get_db()
@@ -156,15 +156,14 @@ def load_game(game_id: str) -> GameRecord | None:
     if snapshot:
         conn.execute("BEGIN")
     try:
-        if snapshot:
-            row = db.one("game_get", game_id)
+        row = db.one("game_get", game_id)
+        if row is None:  # deleted in between: there is none
+            return None
         counts = {h["deal_number"]: h["n"] for h in db.query("history_counts", game_id)}
         deals = db.query("deals_of_game", game_id)
     finally:
         if snapshot:
             conn.execute("COMMIT")
-    if row is None:
-        return None
     record = _record(row, deals, counts)
     _remember(record)
     return record
