@@ -219,14 +219,9 @@ def _next_deal(game: GameRecord) -> dict[str, Any] | None:
     if number is None:
         return None
     sheet = game.sheet
-    before = {name: 0 for name in game.side_names}
-    for record in game.deals:
-        if record.number < number:
-            for side in record.verdict.breakdown.sides:
-                if side.name in before:
-                    before[side.name] += side.total
     return {"number": number,
-            "opening_minimums": {name: sheet.opening_minimum(number, total) for name, total in before.items()},
+            "opening_minimums": {name: sheet.opening_minimum(number, total)
+                                 for name, total in game.totals_before(number).items()},
             "opening_who": sheet.opening_who.value,
             "going_out_books": _books(sheet.going_out_books(number)),
             "going_out_bonus": sheet.going_out_bonus_at(number)}
