@@ -19,8 +19,9 @@ from typing import Any, Mapping
 from flask import Blueprint, Flask, abort, render_template, request, url_for
 
 from . import access
+from .pages import explained_sides
 from .questions import QUESTIONS, Context, blank, current_deal, read_int, read_sheet
-from .rules import PRESETS, ReadError, RuleSheet, judge
+from .rules import PRESETS, ReadError, RuleSheet
 from .rules.dispute import compare_sheets, rescore_deal, rescore_game, sheet_name
 from .rules.referee import Answer
 from .rules.sheet import OPTION_BY_NAME
@@ -186,26 +187,13 @@ def game_referee(game_id: str):
 # -- explaining a recorded deal ------------------------------------------------------------------
 
 
-def explained_sides(verdict: Any, sheet: RuleSheet) -> list[dict[str, Any]]:
-    """Each side's lines, each with the rule behind it: the option's label and the sheet's words."""
-    sides = []
-    for side in verdict.breakdown.sides:
-        lines = []
-        for line in side.lines:
-            option = OPTION_BY_NAME.get(line.option)
-            lines.append({"line": line, "label": option.label if option else line.option,
-                          "says": sheet.describe(line.option) if option else ""})
-        sides.append({"name": side.name, "total": side.total, "lines": lines})
-    return sides
-
-
 @bp.get("/games/<game_id>/deals/<int:number>/explain")
 def explain(game_id: str, number: int):
     game = access.game_or_404(game_id)
     record = game.deal(number)
     if record is None:
         abort(404, f"Deal {number} of this game is not recorded.")
-    verdict = judge(record.deal)
+    verdict = record.verdict
     return render_template("referee/explain.html", game=game, record=record, verdict=verdict,
                            sides=explained_sides(verdict, game.sheet), sheet_title=sheet_name(game.sheet),
                            presets=_presets())

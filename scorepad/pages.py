@@ -427,15 +427,23 @@ def deal(game_id: str, number: int):
     if record is None:
         abort(404, f"Deal {number} of this game is not recorded.")
     verdict = record.verdict
-    sides = []
-    for side in verdict.breakdown.sides:
-        lines = [{"line": line, "words": game.sheet.describe(line.option) if line.option in OPTION_BY_NAME else "",
-                  "label": OPTION_BY_NAME[line.option].label if line.option in OPTION_BY_NAME else line.option}
-                 for line in side.lines]
-        sides.append({"name": side.name, "total": side.total, "lines": lines})
-    return render_template("deal.html", game=game, record=record, verdict=verdict, sides=sides,
+    return render_template("deal.html", game=game, record=record, verdict=verdict,
+                           sides=explained_sides(verdict, game.sheet),
                            history=store.history(game.id, number), can_edit=access.can_edit(game),
                            melds={s.name: s for s in record.deal.sides})
+
+
+def explained_sides(verdict: Any, sheet: Any) -> list[dict[str, Any]]:
+    """Each side's lines, each with the rule behind it: the option's label and the sheet's words."""
+    sides = []
+    for side in verdict.breakdown.sides:
+        lines = []
+        for line in side.lines:
+            option = OPTION_BY_NAME.get(line.option)
+            lines.append({"line": line, "label": option.label if option else line.option,
+                          "says": sheet.describe(line.option) if option else ""})
+        sides.append({"name": side.name, "total": side.total, "lines": lines})
+    return sides
 
 
 @bp.route("/games/<game_id>/deals/<int:number>/edit", methods=["GET", "POST"])
