@@ -63,6 +63,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     desk.init_app(app)  # the referee's pages and /api/v1/referee (read-only, exempt from CSRF)
     from . import exchange
     exchange.init_app(app)  # export, import, scores.csv (pages and /api/v1), `flask backup`
+    from . import commands
+    commands.init_app(app)  # `flask game ...` and `flask deal ...`, through the store
     _register_errors(app)
     app.after_request(_security_headers)
     return app

@@ -1,0 +1,319 @@
+"""``flask --app scorepad game ...`` and ``flask --app scorepad deal ...``: on the server,
+everything the pages and the JSON API do, through the same core (:mod:`scorepad.store`).
+
+Writes from these commands need no edit key: whoever runs them owns the database file.
+
+Exit status: 0 when done; 1 when a deal has violations and was not saved (no
+``--as-played`` reason, or a problem no reason can excuse); 2 when the input cannot be
+used (no such game, unreadable JSON, a field the store refuses): the message, on stderr,
+names the field.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Callable
+
+import click
+from flask import Flask
+from flask.cli import with_appcontext
+
+from . import db, exchange, store
+from .rules.validate import Problem
+from .rules.verdict import Verdict
+from .store import DealRecord, GameRecord, Rejected, StoreError
+
+EXIT_VIOLATIONS, EXIT_UNUSABLE = 1, 2
+NO_KEY = "Writes need no edit key: whoever runs the command owns the database file."
+
+
+class CommandError(click.ClickException):
+    """Input the command cannot use: printed on stderr as ``Error: <field>: <message>``, exit 2."""
+
+    exit_code = EXIT_UNUSABLE
+
+    def __init__(self, field: str | None, message: str) -> None:
+        super().__init__(f"{field}: {message}" if field else message)
+        self.field = field
+
+
+def init_app(app: Flask) -> None:
+    """Register the ``game`` and ``deal`` command groups."""
+    app.cli.add_command(game_group)
+    app.cli.add_command(deal_group)
+
+
+# -- helpers --------------------------------------------------------------------------------------
+
+
+def _store_call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Call the store; its refusals become :class:`CommandError` (exit 2)."""
+    try:
+        return fn(*args, **kwargs)
+    except exchange.Refused as err:
+        lines = [f"{err.field}: {err.message}"] + [f"  - {_problem(p)}" for p in err.problems]
+        raise CommandError(None, "\n".join(lines)) from None
+    except StoreError as err:
+        raise CommandError(err.field, err.message) from None
+
+
+def _read_text(source: str, what: str) -> str:
+    """The text of the file ``source``, or of stdin when it is ``-``."""
+    try:
+        with click.open_file(source, "r", encoding="utf-8") as handle:
+            return handle.read()
+    except (OSError, UnicodeDecodeError) as err:
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        raise CommandError(what, f"cannot read {source}: {reason}") from None
+
+
+def _read_json(source: str, what: str) -> Any:
+    text = _read_text(source, what)
+    return _store_call(exchange.parse_text, text, what)
+
+
+def _game(game_id: str) -> GameRecord:
+    game = store.load_game(game_id) if len(game_id) <= 64 else None
+    if game is None:
+        raise CommandError("game", f"there is no game {game_id!r}")
+    return game
+
+
+def _problem(p: Problem) -> str:
+    where = f" [{p.where}]" if p.where else ""
+    return f"{p.message}{where} ({p.code})"
+
+
+def _standing(game: GameRecord) -> str:
+    result = game.game.result()
+    if result.tie:
+        return "over: a tie"
+    if result.over:
+        return f"over: {result.winner} won"
+    return f"next: deal {game.next_number}"
+
+
+def _echo_verdict(verdict: Verdict, problems: list[Problem] | None = None) -> None:
+    for side in verdict.breakdown.sides:
+        click.echo(f"  {side.name}: {side.total:+,}")
+    problems = list(verdict.report.violations) if problems is None else problems
+    for p in problems:
+        click.echo(f"  violation: {_problem(p)}")
+    for p in verdict.report.warnings:
+        click.echo(f"  warning: {_problem(p)}")
+
+
+def _echo_saved(game_id: str, record: DealRecord, done: str) -> None:
+    note = f" as played ({record.as_played})" if record.as_played else ""
+    click.echo(f"Deal {record.number} {done}{note}.")
+    _echo_verdict(record.verdict)
+    game = store.load_game(game_id)
+    if game is not None:
+        totals = game.totals_before(10 ** 9)
+        click.echo("Totals: " + ", ".join(f"{name} {points:,}" for name, points in totals.items())
+                   + f"; {_standing(game)}.")
+
+
+def _rejected(err: Rejected, as_played: str | None) -> None:
+    n = len(err.problems)
+    why = ("it does not fit this game" if any(p.code.startswith("game.") or p.code in store.NEVER_AS_PLAYED
+                                                for p in err.problems)
+           else "give --as-played REASON to save it as played" if not as_played else "")
+    click.echo(f"Not saved: the deal has {n} problem{'s' if n != 1 else ''}" + (f"; {why}." if why else "."))
+    _echo_verdict(err.verdict, err.problems)
+    raise click.exceptions.Exit(EXIT_VIOLATIONS)
+
+
+def _side(text: str) -> dict[str, Any]:
+    """``North-South=Ann,Cal`` → ``{"name": "North-South", "players": ["Ann", "Cal"]}``;
+    a side with no ``=`` is one player of that name."""
+    if "=" in text:
+        name, _, players = text.partition("=")
+        return {"name": name.strip(), "players": [p.strip() for p in players.split(",") if p.strip()]}
+    return {"name": text.strip(), "players": [text.strip()]}
+
+
+def game_document(game: GameRecord) -> dict[str, Any]:
+    """What ``game show --json`` prints: the game as the API shows it, without URLs or the key."""
+    played = game.game
+    return {
+        "id": game.id, "name": game.name, "sheet": game.sheet.to_json(), "sides": game.sides,
+        "revision": game.revision, "created_at": game.created_at, "updated_at": game.updated_at,
+        "deals": [{"number": r.number, "deal": r.deal.to_json(with_sheet=False), "report": r.verdict.to_json(),
+                   "as_played": r.as_played, "history_size": r.history_size} for r in game.deals],
+        "running_totals": [{"deal": r.number, "totals": totals}
+                           for r, totals in zip(game.deals, played.running_totals())],
+        **played.result().to_json(),
+        "next_deal": game.next_number,
+    }
+
+
+# -- game -----------------------------------------------------------------------------------------
+
+
+@click.group("game", help=f"Create, list, show, export and import games. {NO_KEY}")
+def game_group() -> None:
+    pass
+
+
+@game_group.command("new")
+@click.option("--name", required=True, help="The game's name.")
+@click.option("--sheet", "sheet", required=True, metavar="ID|FILE",
+              help="A preset id (such as common), or a JSON file holding a rule sheet.")
+@click.option("--side", "sides", multiple=True, required=True, metavar='"NAME=PLAYER,PLAYER"',
+              help="A side and its players in seat order; repeat for each side.")
+@with_appcontext
+def game_new(name: str, sheet: str, sides: tuple[str, ...]) -> None:
+    """Start a game; prints its id, view path and edit key. Needs no edit key."""
+    sheet_data: Any = sheet
+    if sheet == "-" or Path(sheet).is_file():
+        sheet_data = _read_json(sheet, "sheet")
+    game = _store_call(store.create_game, name, sheet_data, [_side(s) for s in sides])
+    click.echo(f"id: {game.id}")
+    click.echo(f"view: /games/{game.id}")
+    click.echo(f"edit key: {game.edit_key}")
+    click.echo(f"edit: /games/{game.id}/edit/{game.edit_key}")
+
+
+@game_group.command("list")
+@click.option("--limit", default=20, show_default=True, type=click.IntRange(1, 1000), help="How many games.")
+@with_appcontext
+def game_list(limit: int) -> None:
+    """The games most recently changed: id, name, and where each stands."""
+    rows = db.query("game_all_recent", limit)
+    games = [g for g in (store.load_game(row["id"]) for row in rows) if g is not None]
+    if not games:
+        click.echo("No games yet.")
+    for game in games:
+        click.echo(f"{game.id}  {game.name}  ({len(game.deals)} deal{'s' if len(game.deals) != 1 else ''}; "
+                   f"{_standing(game)})")
+
+
+@game_group.command("show")
+@click.argument("game_id", metavar="ID")
+@click.option("--json", "as_json", is_flag=True, help="Print the game as JSON.")
+@with_appcontext
+def game_show(game_id: str, as_json: bool) -> None:
+    """The score table with running totals, and the result."""
+    game = _game(game_id)
+    if as_json:
+        click.echo(json.dumps(game_document(game), ensure_ascii=False, indent=2))
+        return
+    names = game.side_names
+    click.echo(f"{game.name}  ({game.id}, revision {game.revision})")
+    click.echo("Sides: " + "; ".join(f"{s['name']}: {', '.join(s['players'])}" for s in game.sides))
+    header = ["Deal"] + [f"{n} pts" for n in names] + [f"{n} total" for n in names]
+    rows = [header]
+    for record, running in zip(game.deals, game.game.running_totals()):
+        points = record.verdict.breakdown.totals()
+        note = (f"as played: {record.as_played}" if record.as_played
+                else "" if record.verdict.ok else "breaks the sheet as amended")
+        rows.append([str(record.number)] + [f"{points.get(n, 0):,}" for n in names]
+                    + [f"{running.get(n, 0):,}" for n in names] + ([note] if note else []))
+    widths = [max(len(r[i]) for r in rows if i < len(r)) for i in range(len(header))]
+    for row in rows:
+        cells = [cell.rjust(widths[i]) if i < len(header) else cell for i, cell in enumerate(row)]
+        click.echo("  ".join(cells).rstrip())
+    if not game.deals:
+        click.echo("(no deals yet)")
+    result = game.game.result()
+    click.echo("Standings: " + ", ".join(f"{s.name} {s.total:,}" for s in result.standings))
+    click.echo("Result: " + ("a tie" if result.tie else f"{result.winner} wins" if result.over
+                             else f"game goes on; next is deal {game.next_number}"))
+
+
+@game_group.command("export")
+@click.argument("game_id", metavar="ID")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the document here instead of stdout.")
+@with_appcontext
+def game_export(game_id: str, output: Path | None) -> None:
+    """The game as a scorepad export document (JSON), as the page's Export gives it."""
+    document = exchange.export_game(game_id)
+    if document is None:
+        raise CommandError("game", f"there is no game {game_id!r}")
+    text = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise CommandError("output", f"cannot write {output}: {err.strerror or err}") from None
+    click.echo(f"Wrote {output}.", err=True)
+
+
+@game_group.command("import")
+@click.argument("source", metavar="FILE|-")
+@with_appcontext
+def game_import(source: str) -> None:
+    """Bring in an export document as a NEW game (new id and edit key). Needs no edit key."""
+    data = _read_json(source, "document")
+    game = _store_call(exchange.import_document, data)
+    click.echo(f"Imported {game.name!r} with {len(game.deals)} deal{'s' if len(game.deals) != 1 else ''}.")
+    click.echo(f"id: {game.id}")
+    click.echo(f"view: /games/{game.id}")
+    click.echo(f"edit key: {game.edit_key}")
+
+
+# -- deal -----------------------------------------------------------------------------------------
+
+
+AS_PLAYED = click.option("--as-played", "as_played", metavar="REASON",
+                         help="Save a deal that breaks the sheet, as the table played it, with this reason.")
+
+
+@click.group("deal", help=f"Record, correct and delete a game's deals. {NO_KEY} "
+             "Exit 1 when a deal has violations and was not saved; 2 when the input cannot be used.")
+def deal_group() -> None:
+    pass
+
+
+@deal_group.command("record")
+@click.argument("game_id", metavar="ID")
+@click.argument("source", metavar="DEAL.json|-")
+@AS_PLAYED
+@with_appcontext
+def deal_record(game_id: str, source: str, as_played: str | None) -> None:
+    """Record the game's next deal from its JSON (without a sheet); prints the verdict."""
+    _game(game_id)
+    data = _read_json(source, "deal")
+    try:
+        record = _store_call(store.record_deal, game_id, data, as_played)
+    except Rejected as err:
+        _rejected(err, as_played)
+    _echo_saved(game_id, record, "recorded")
+
+
+@deal_group.command("correct")
+@click.argument("game_id", metavar="ID")
+@click.argument("number", metavar="N", type=int)
+@click.argument("source", metavar="DEAL.json|-")
+@AS_PLAYED
+@with_appcontext
+def deal_correct(game_id: str, number: int, source: str, as_played: str | None) -> None:
+    """Correct deal N; the old version stays in its history. Prints the verdict."""
+    _game(game_id)
+    data = _read_json(source, "deal")
+    try:
+        record = _store_call(store.update_deal, game_id, number, data, as_played)
+    except Rejected as err:
+        _rejected(err, as_played)
+    _echo_saved(game_id, record, "corrected")
+
+
+@deal_group.command("delete")
+@click.argument("game_id", metavar="ID")
+@click.argument("number", metavar="N", type=int)
+@with_appcontext
+def deal_delete(game_id: str, number: int) -> None:
+    """Delete deal N; what it held stays in the game's history."""
+    _game(game_id)
+    revision = _store_call(store.delete_deal, game_id, number)
+    click.echo(f"Deal {number} deleted (game revision {revision}).")
+    game = store.load_game(game_id)
+    if game is not None:
+        totals = game.totals_before(10 ** 9)
+        click.echo("Totals: " + ", ".join(f"{name} {points:,}" for name, points in totals.items())
+                   + f"; {_standing(game)}.")
