@@ -522,4 +522,6 @@ def amend_sheet(game_id: str, sheet_data: Any, reason: Any, based_on: int | None
         db.query("game_set_sheet", after, game_id)
         db.query("history_insert", game_id, None, "amend", _now(), before, after, None, None, reason)
         db.query("game_touch", _now(), game_id)
-        return load_game(game_id)  # type: ignore[return-value]  # inside the transaction: this revision
+    # Read it back only once committed: a record cached inside the transaction would
+    # outlive a failed commit, and judging every deal again need not hold the write lock.
+    return load_game(game_id)  # type: ignore[return-value]
