@@ -185,8 +185,7 @@ def _after_write(game: GameRecord, deals: list[DealRecord], updated_at: str) -> 
     """The game one revision on, with these deals: built from records already read and
     judged, so the next read of the game neither reads nor judges its deals again."""
     deals = sorted(deals, key=lambda d: d.number)
-    played = Game(game.sheet, game.side_names, tuple(d.deal for d in deals))
-    played.__dict__["verdicts"] = tuple(d.verdict for d in deals)  # Game.verdicts is a cached_property
+    played = Game(game.sheet, game.side_names, tuple(d.deal for d in deals), tuple(d.verdict for d in deals))
     return dataclasses.replace(game, revision=game.revision + 1, updated_at=updated_at, deals=deals, game=played)
 
 

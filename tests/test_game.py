@@ -355,3 +355,16 @@ def test_opening_minimum_by_running_total_for_a_side_below_zero_is_the_lowest_ba
     game = Game.from_json(data)
     assert game.totals()["Ann"] == -55
     assert game.opening_minimum("Ann") == 50
+
+
+def test_verdicts_given_to_a_game_are_used_only_for_the_deals_they_judged():
+    from dataclasses import replace
+
+    from scorepad.rules import judge
+
+    game = Game.from_json(load("game-four-deals.json"))
+    given = Game(game.sheet, game.sides, game.deals, tuple(judge(d) for d in game.deals))
+    assert given.verdicts is given.judged
+    under_pagat = replace(given, sheet=preset("pagat"),
+                          deals=tuple(replace(d, sheet=preset("pagat")) for d in game.deals))
+    assert [v.deal.sheet.preset for v in under_pagat.verdicts] == ["pagat"] * len(game.deals)

@@ -7,7 +7,7 @@ totals are a tie.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Mapping, NamedTuple
 
@@ -49,6 +49,8 @@ class Game:
     sheet: RuleSheet
     sides: tuple[str, ...]
     deals: tuple[Deal, ...] = ()
+    # The deals' verdicts when the caller has judged them already; used only for these very deals.
+    judged: tuple[Verdict, ...] | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def from_json(cls, data: Any) -> "Game":
@@ -100,6 +102,10 @@ class Game:
     @cached_property
     def verdicts(self) -> tuple[Verdict, ...]:
         """Each deal's report and score, in order."""
+        judged = self.judged
+        if judged is not None and len(judged) == len(self.deals) \
+                and all(v.deal is d for v, d in zip(judged, self.deals)):
+            return judged  # verdicts of these very deals (a copy with other deals judges its own)
         return tuple(judge(deal) for deal in self.deals)
 
     @cached_property
