@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import secrets
 from pathlib import Path
 from typing import Any
@@ -12,8 +13,22 @@ from werkzeug.exceptions import HTTPException
 
 from . import db
 
-ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = Path(__file__).resolve().parent
 csrf = CSRFProtect()
+
+
+def _shipped(name: str) -> str:
+    """The folder ``templates`` or ``static``: inside the package when installed from a wheel
+    (pyproject.toml maps the checkout's top-level folders there), else the checkout's own
+    top-level folder (running from a checkout, or an editable install)."""
+    inside = PACKAGE / name
+    return str(inside if inside.is_dir() else PACKAGE.parent / name)
+
+
+def instance_folder() -> Path:
+    """``SCOREPAD_INSTANCE_PATH`` when set, else ``instance`` in the working directory: never
+    beside the code, which for an installed package is site-packages."""
+    return Path(os.environ.get("SCOREPAD_INSTANCE_PATH") or "instance").resolve()
 
 
 def _secret_key(instance: Path) -> str:
@@ -30,10 +45,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     Settings, each also read from the environment as ``SCOREPAD_<NAME>``: DATABASE (the
     SQLite file, default ``instance/scorepad.sqlite``), SECRET_KEY (default: generated into
-    the instance folder), SESSION_COOKIE_SECURE (set true behind HTTPS).
+    the instance folder), SESSION_COOKIE_SECURE (set true behind HTTPS). The instance folder
+    (``config.py``, the database, the secret key) is :func:`instance_folder`.
     """
-    app = Flask(__name__, instance_path=str(ROOT / "instance"), instance_relative_config=True,
-                template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
+    app = Flask(__name__, instance_path=str(instance_folder()), instance_relative_config=True,
+                template_folder=_shipped("templates"), static_folder=_shipped("static"))
     app.config.from_mapping(
         DATABASE=str(Path(app.instance_path) / "scorepad.sqlite"),
         MAX_CONTENT_LENGTH=256 * 1024,
