@@ -130,6 +130,7 @@ def _cmd_game(args: argparse.Namespace, out: TextIO) -> int:
     except ReadError as err:
         raise Unreadable(f"{_name(args.game)}: {err}") from None
     result = game.result()
+    upcoming = game.upcoming()
     problems = game.problems()
     ok = not problems and all(v.ok for v in game.verdicts)
     if args.json:
@@ -138,7 +139,8 @@ def _cmd_game(args: argparse.Namespace, out: TextIO) -> int:
             deals.append({"deal": verdict.deal.number, **verdict.to_json(), "running_totals": running})
         json.dump({"ok": ok, "deals": deals, "problems": [p.to_json() for p in problems],
                    "standings": [s._asdict() for s in result.standings], "over": result.over,
-                   "winner": result.winner, "tie": result.tie}, out, indent=2)
+                   "winner": result.winner, "tie": result.tie,
+                   "next_deal": None if upcoming is None else upcoming.to_json()}, out, indent=2)
         print(file=out)
         return EXIT_OK if ok else EXIT_VIOLATIONS
     for verdict in game.verdicts:
@@ -146,8 +148,8 @@ def _cmd_game(args: argparse.Namespace, out: TextIO) -> int:
         print("\n" + "-" * 60, file=out)
     print("Running totals", file=out)
     print("  deal " + "".join(f"{name:>16}" for name in game.sides), file=out)
-    for n, running in enumerate(game.running_totals(), 1):
-        print(f"  {n:>4} " + "".join(f"{running.get(name, 0):>16,}" for name in game.sides), file=out)
+    for verdict, running in zip(game.verdicts, game.running_totals()):
+        print(f"  {verdict.deal.number:>4} " + "".join(f"{running.get(name, 0):>16,}" for name in game.sides), file=out)
     if problems:
         print("\nGame problems:", file=out)
         for problem in problems:
@@ -156,8 +158,8 @@ def _cmd_game(args: argparse.Namespace, out: TextIO) -> int:
         print(f"\nGame over: a tie at {result.standings[0].total:,}.", file=out)
     elif result.winner:
         print(f"\nGame over: {result.winner} wins with {result.standings[0].total:,}.", file=out)
-    else:
-        print(f"\nThe game goes on: deal {game.next_deal} is next.", file=out)
+    elif upcoming is not None:
+        print(f"\nThe game goes on. {upcoming.words()}", file=out)
     return EXIT_OK if ok else EXIT_VIOLATIONS
 
 
