@@ -349,7 +349,8 @@ def _add_referee_commands(commands: Any) -> None:
     pile.add_argument("--pile-size", required=True, help="cards in the pile")
     pile.add_argument("--opened", action="store_true", help="the side has met its opening minimum")
     pile.add_argument("--pile-has-wild", action="store_true", help="a wild card is in the pile")
-    pile.add_argument("--table", help="the side's melds, split by ;")
+    pile.add_argument("--table", help="the side's melds, split by ; (an unfinished meld of the top card's rank "
+                      "decides where the pair goes)")
     minimum = question("minimum", "do these first melds meet the minimum?")
     minimum.add_argument("melds", nargs="+", help='each meld, every card laid included: "K K K" "Q Q Q"')
     minimum.add_argument("--top-card", help="the pile's top card, when taken (it is in the melds)")
