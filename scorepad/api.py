@@ -204,10 +204,6 @@ def _edit_url(game: GameRecord) -> str:
     return _page_url("/games/{}/edit/{}", game.id, game.edit_key)
 
 
-def _books(books: Any) -> dict[str, int]:
-    return {"clean": books.clean, "dirty": books.dirty, "wild": books.wild}
-
-
 def _deal_json(record: DealRecord) -> dict[str, Any]:
     return {"number": record.number, "deal": record.deal.to_json(with_sheet=False),
             "report": record.verdict.to_json(), "as_played": record.as_played,
@@ -215,16 +211,8 @@ def _deal_json(record: DealRecord) -> dict[str, Any]:
 
 
 def _next_deal(game: GameRecord) -> dict[str, Any] | None:
-    number = game.next_number
-    if number is None:
-        return None
-    sheet = game.sheet
-    return {"number": number,
-            "opening_minimums": {name: sheet.opening_minimum(number, total)
-                                 for name, total in game.totals_before(number).items()},
-            "opening_who": sheet.opening_who.value,
-            "going_out_books": _books(sheet.going_out_books(number)),
-            "going_out_bonus": sheet.going_out_bonus_at(number)}
+    upcoming = game.game.upcoming()
+    return None if upcoming is None else upcoming.to_json()
 
 
 def game_json(game: GameRecord) -> dict[str, Any]:

@@ -130,6 +130,7 @@ def _cmd_game(args: argparse.Namespace, out: TextIO) -> int:
     except ReadError as err:
         raise Unreadable(f"{_name(args.game)}: {err}") from None
     result = game.result()
+    upcoming = game.upcoming()
     problems = game.problems()
     ok = not problems and all(v.ok for v in game.verdicts)
     if args.json:
@@ -138,7 +139,8 @@ def _cmd_game(args: argparse.Namespace, out: TextIO) -> int:
             deals.append({"deal": verdict.deal.number, **verdict.to_json(), "running_totals": running})
         json.dump({"ok": ok, "deals": deals, "problems": [p.to_json() for p in problems],
                    "standings": [s._asdict() for s in result.standings], "over": result.over,
-                   "winner": result.winner, "tie": result.tie}, out, indent=2)
+                   "winner": result.winner, "tie": result.tie,
+                   "next_deal": None if upcoming is None else upcoming.to_json()}, out, indent=2)
         print(file=out)
         return EXIT_OK if ok else EXIT_VIOLATIONS
     for verdict in game.verdicts:
@@ -146,8 +148,8 @@ def _cmd_game(args: argparse.Namespace, out: TextIO) -> int:
         print("\n" + "-" * 60, file=out)
     print("Running totals", file=out)
     print("  deal " + "".join(f"{name:>16}" for name in game.sides), file=out)
-    for n, running in enumerate(game.running_totals(), 1):
-        print(f"  {n:>4} " + "".join(f"{running.get(name, 0):>16,}" for name in game.sides), file=out)
+    for verdict, running in zip(game.verdicts, game.running_totals()):
+        print(f"  {verdict.deal.number:>4} " + "".join(f"{running.get(name, 0):>16,}" for name in game.sides), file=out)
     if problems:
         print("\nGame problems:", file=out)
         for problem in problems:
@@ -156,8 +158,8 @@ def _cmd_game(args: argparse.Namespace, out: TextIO) -> int:
         print(f"\nGame over: a tie at {result.standings[0].total:,}.", file=out)
     elif result.winner:
         print(f"\nGame over: {result.winner} wins with {result.standings[0].total:,}.", file=out)
-    else:
-        print(f"\nThe game goes on: deal {game.next_deal} is next.", file=out)
+    elif upcoming is not None:
+        print(f"\nThe game goes on. {upcoming.words()}", file=out)
     return EXIT_OK if ok else EXIT_VIOLATIONS
 
 
@@ -347,7 +349,8 @@ def _add_referee_commands(commands: Any) -> None:
     pile.add_argument("--pile-size", required=True, help="cards in the pile")
     pile.add_argument("--opened", action="store_true", help="the side has met its opening minimum")
     pile.add_argument("--pile-has-wild", action="store_true", help="a wild card is in the pile")
-    pile.add_argument("--table", help="the side's melds, split by ;")
+    pile.add_argument("--table", help="the side's melds, split by ; (an unfinished meld of the top card's rank "
+                      "decides where the pair goes)")
     minimum = question("minimum", "do these first melds meet the minimum?")
     minimum.add_argument("melds", nargs="+", help='each meld, every card laid included: "K K K" "Q Q Q"')
     minimum.add_argument("--top-card", help="the pile's top card, when taken (it is in the melds)")

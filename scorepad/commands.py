@@ -91,7 +91,13 @@ def _standing(game: GameRecord) -> str:
         return "over: a tie"
     if result.over:
         return f"over: {result.winner} won"
-    return f"next: deal {game.next_number}"
+    upcoming = game.game.upcoming()
+    if upcoming is None:
+        return "over"
+    minimums = upcoming.opening_minimums
+    same = set(minimums.values())
+    minimum = f"{same.pop():,}" if len(same) == 1 else ", ".join(f"{name} {m:,}" for name, m in minimums.items())
+    return f"next: deal {upcoming.number}, opening minimum {minimum}"
 
 
 def _echo_verdict(verdict: Verdict, problems: list[Problem] | None = None) -> None:
@@ -145,7 +151,7 @@ def game_document(game: GameRecord) -> dict[str, Any]:
         "running_totals": [{"deal": r.number, "totals": totals}
                            for r, totals in zip(game.deals, played.running_totals())],
         **played.result().to_json(),
-        "next_deal": game.next_number,
+        "next_deal": None if (upcoming := played.upcoming()) is None else upcoming.to_json(),
     }
 
 
@@ -221,6 +227,9 @@ def game_show(game_id: str, as_json: bool) -> None:
     click.echo("Standings: " + ", ".join(f"{s.name} {s.total:,}" for s in result.standings))
     click.echo("Result: " + ("a tie" if result.tie else f"{result.winner} wins" if result.over
                              else f"game goes on; next is deal {game.next_number}"))
+    upcoming = game.game.upcoming()
+    if upcoming is not None:
+        click.echo(upcoming.words())
 
 
 @game_group.command("export")

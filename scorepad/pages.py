@@ -208,14 +208,7 @@ def _game_page(game: GameRecord) -> str:
         verdict = record.verdict
         rows.append({"record": record, "totals": verdict.breakdown.totals(), "running": totals,
                      "ok": verdict.ok})
-    number = game.next_number
-    upcoming = None
-    if number is not None:
-        before = game.totals_before(number)
-        upcoming = {"number": number,
-                    "minimums": [(name, game.sheet.opening_minimum(number, before[name])) for name in game.side_names],
-                    "books": game.sheet.going_out_books(number),
-                    "bonus": game.sheet.going_out_bonus_at(number)}
+    upcoming = played.upcoming()
     links = None
     if editor:
         view_url = url_for("pages.game", game_id=game.id, _external=True)

@@ -60,7 +60,9 @@ def _view_url(game: GameRecord) -> str | None:
 
 
 def _info(game: GameRecord, with_link: bool = False) -> pdf.GameInfo:
-    return pdf.GameInfo.of(game.name, game.sides, _view_url(game) if with_link else None, pdf.printed_date())
+    upcoming = game.game.upcoming()
+    return pdf.GameInfo.of(game.name, game.sides, _view_url(game) if with_link else None, pdf.printed_date(),
+                           upcoming.words() if upcoming else None)
 
 
 def safe_filename(name: str) -> str:

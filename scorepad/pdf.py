@@ -10,9 +10,10 @@ deals): no web framework, no files read but fonts. :mod:`scorepad.paper` serves 
   game's view link as a QR code. The text shrinks step by step (never below 7 pt) until it
   fits the page.
 * :func:`score_pad`: a block per deal, one column per side, with the lines this sheet
-  scores and the deal's opening minimum and going-out requirement in its header.
+  scores and the deal's opening minimum and going-out requirement in its header; for a
+  game in progress, its next deal as :class:`scorepad.rules.game.Game` says.
 * :func:`results`: every deal's itemised lines per side, running totals, the winner or
-  tie, deals saved "as played" and the amendments of the sheet.
+  tie (or the next deal), deals saved "as played" and the amendments of the sheet.
 
 Black and white throughout: marks are words and symbols, never colour alone. User text
 (game, side and player names, reasons) is escaped before it reaches a Paragraph, so it is
@@ -76,18 +77,21 @@ def page_size(paper: str) -> tuple[float, float]:
 @dataclass(frozen=True)
 class GameInfo:
     """What the paper shows of a game: its name, its sides (name and players, in seat
-    order), its view link and the date to print."""
+    order), its view link, the date to print and, while it goes on, its next deal in words
+    (:meth:`scorepad.rules.game.NextDeal.words`)."""
 
     name: str
     sides: tuple[tuple[str, tuple[str, ...]], ...]
     view_url: str | None = None
     date: str | None = None
+    next_deal: str | None = None
 
     @classmethod
     def of(cls, name: str, sides: Iterable[Mapping[str, Any]], view_url: str | None = None,
-           date: str | None = None) -> "GameInfo":
+           date: str | None = None, next_deal: str | None = None) -> "GameInfo":
         """From a game's stored sides: ``[{"name": ..., "players": [...]}]``."""
-        return cls(name, tuple((s["name"], tuple(s.get("players") or ())) for s in sides), view_url, date)
+        return cls(name, tuple((s["name"], tuple(s.get("players") or ())) for s in sides), view_url, date,
+                   next_deal)
 
     @property
     def players(self) -> list[tuple[str, str]]:
@@ -660,6 +664,8 @@ def score_pad(sheet: RuleSheet, paper: str = "letter", game: GameInfo | None = N
         intro.append("A clean book of a special rank scores its own bonus, not the clean-book bonus")
     intro.append("For each line, write how many in <b>no.</b> and the points in <b>points</b>; "
                  "take the cards left off")
+    if game is not None and game.next_deal:
+        intro.append(esc(game.next_deal.rstrip(".")))
     story.append(Paragraph(". ".join(intro) + ".", st["base"]))
     story.append(Spacer(1, 6))
     avail = size[0] - 2 * MARGIN
@@ -781,6 +787,9 @@ def results(record: Any, amendments: Sequence[Mapping[str, Any]] = (), paper: st
         verdict = (f"Game in progress: {played} deal{'s' if played != 1 else ''} recorded"
                    + (f" of {last}." if last else f", playing to {_num(sheet.target_score)}."))
     story.append(Paragraph(f"<b>{esc(verdict)}</b>", st["h2"]))
+    upcoming = game.upcoming()
+    if upcoming is not None:
+        story.append(Paragraph(esc(upcoming.words()), st["base"]))
     sheet_name = esc(preset.title) if preset else "the table's own"
     about = [f"<b>Sheet:</b> {sheet_name}"
              + _changed_count(sheet)

@@ -86,25 +86,16 @@ class GameRecord:
         return tuple(side["name"] for side in self.sides)
 
     def totals_before(self, number: int) -> dict[str, int]:
-        """Each side's total from the deals recorded before deal ``number``."""
-        totals = {name: 0 for name in self.side_names}
-        for record in self.deals:
-            if record.number < number:
-                for side in record.verdict.breakdown.sides:
-                    if side.name in totals:
-                        totals[side.name] += side.total
-        return totals
+        """Each side's total from the deals recorded before deal ``number`` (the rules' game decides)."""
+        return self.game.totals_before(number)
 
     def deal(self, number: int) -> DealRecord | None:
         return next((d for d in self.deals if d.number == number), None)
 
     @property
     def next_number(self) -> int | None:
-        """The first deal number not yet recorded, or None when the game is over."""
-        if self.game.result().over:
-            return None
-        taken = {d.number for d in self.deals}
-        return next(n for n in range(1, len(taken) + 2) if n not in taken)
+        """The next deal's number, or None when the game is over (the rules' game decides)."""
+        return self.game.next_deal
 
 
 def _now() -> str:

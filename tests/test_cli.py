@@ -215,14 +215,16 @@ def test_game_not_yet_over_names_the_next_deal(tmp_path):
     data["deals"] = data["deals"][:2]
     code, out = run("game", write(tmp_path, "game.json", data))
     assert code == 0
-    assert out.rstrip().endswith("The game goes on: deal 3 is next.")
+    # Before deal 3: Ann 1,060 + 20 = 1,080, Bea 5 + 730 = 735; deal 3's minimum is 120.
+    assert out.rstrip().endswith("The game goes on. Deal 3 is next: opening minimum Ann 120, Bea 120 (totals before "
+                                 "it: Ann 1,080, Bea 735); to go out 1 clean + 1 dirty books; going out +100.")
 
 
 def test_game_json_shape():
     code, out = run("game", FOUR_DEALS, "--json")
     data = json.loads(out)
     assert code == 0
-    assert set(data) == {"ok", "deals", "standings", "winner", "over", "tie", "problems"}
+    assert set(data) == {"ok", "deals", "standings", "winner", "over", "tie", "problems", "next_deal"}
     assert data["ok"] is True
     assert data["standings"] == [{"name": "Bea", "total": 1825}, {"name": "Ann", "total": 1590}]
     assert (data["winner"], data["over"], data["tie"], data["problems"]) == ("Bea", True, False, [])

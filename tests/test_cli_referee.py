@@ -56,6 +56,11 @@ ASKED = [
     (("go-out", "--sheet", "gather-together", "--books", "1,1", "--partner-foot", "no"), 1, "go_out_partner_foot"),
     (("pile", "--sheet", "common", "9", "--pair", "2", "--pile-size", "7", "--opened"), 0, "pile_take"),
     (("pile", "--sheet", "common", "9", "--pair", "2", "--pile-size", "7"), 1, "pile_needs_opened"),
+    # 5 nines on the table + the pair + the top card = 8, past a book; 4 + 3 = 7 makes the book.
+    (("pile", "--sheet", "common", "9", "--pair", "2", "--pile-size", "7", "--opened", "--table", "K K K; 9 9 9 9 9"),
+     1, "second_meld"),
+    (("pile", "--sheet", "common", "9", "--pair", "2", "--pile-size", "7", "--opened", "--table", "K K K; 9 9 9 9"),
+     0, "second_meld"),
     (("pile", "--sheet", "pagat", "9", "--pair", "2", "--pile-size", "3"), 0, "pile_cards"),
     (("pile", "--sheet", "pagat", "3R", "--pair", "2", "--pile-size", "3"), 1, "pile_blocked_by"),
     (("pile", "--sheet", "bicycle", "9", "--pair", "2", "--pile-size", "3"), 0, "pile_needs"),
@@ -64,6 +69,8 @@ ASKED = [
     (("pile", "--sheet", "gather-together", "3B", "--pair", "2", "--pile-size", "9"), 1, "pile_blocked_by"),
     (("minimum", "--sheet", "common", "K K K", "Q Q Q"), 0, "opening_minimums"),
     (("minimum", "--sheet", "common", "--deal", "3", "K K K", "Q Q Q"), 1, "opening_minimums"),
+    # Common: the pile waits for the first melds, so its top 9 never counts: 40 from the hand.
+    (("minimum", "--sheet", "common", "9 9 9", "5 5 5 5", "--top-card", "9"), 1, "pile_needs_opened"),
     (("minimum", "--sheet", "pagat", "9 9 9 2", "--top-card", "9"), 0, "opening_pile_cards"),
     (("minimum", "--sheet", "pagat", "9 9 9 2", "--top-card", "9", "--buried", "2"), 1, "opening_minimums"),
     (("minimum", "--sheet", "bicycle", "--deal", "2", "A A A", "K K K"), 0, "opening_minimums"),
@@ -91,6 +98,17 @@ def test_the_json_answer_is_the_apis_answer():
     assert code == 1
     sheet = preset("pagat")
     assert json.loads(out) == answer_json(can_meld(sheet, Meld.from_json("9 9 9 2 2")), sheet)
+
+
+def test_a_book_grown_with_naturals_holds_no_more_wilds_than_a_book_new_or_added_to(tmp_path):
+    # Bicycle, books growing with naturals only: a book of 7 holds at most 3 wilds, so
+    # 8 8 8 8 2 2 JK JK (4 wilds in 8) is refused as a new meld, as adding the 2 is.
+    path = tmp_path / "house.json"
+    path.write_text(json.dumps({"preset": "bicycle", "book_growth": "naturals"}))
+    assert run("referee", "meld", "--sheet", path, "8 8 8 8 2 2 JK JK")[0] == 1
+    assert run("referee", "meld", "--sheet", path, "2", "--adding-to", "8 8 8 8 2 2 JK")[0] == 1
+    code, out = run("referee", "meld", "--sheet", path, "8 8 8 8 8 2 2 JK")
+    assert code == 0, out
 
 
 def test_a_sheet_file_answers_as_well_as_a_preset(tmp_path):

@@ -115,7 +115,7 @@ def test_game_show_table_and_json(runner, tmp_path):
     assert "Ann total" in result.stdout and "Result: game goes on; next is deal 2" in result.stdout
     data = json.loads(runner.invoke(args=["game", "show", game_id, "--json"]).stdout)
     assert data["id"] == game_id and [d["number"] for d in data["deals"]] == [1]
-    assert data["running_totals"][0]["deal"] == 1 and data["next_deal"] == 2
+    assert data["running_totals"][0]["deal"] == 1 and data["next_deal"]["number"] == 2
     assert "edit_key" not in json.dumps(data)
 
 

@@ -174,6 +174,35 @@ def test_a_games_referee_page_answers_under_the_games_sheet(client, question, pr
     assert_api_answer(body, yes, option, preset(preset_id))
 
 
+# (question, sheet, a NO and the option it fails on, its legal near twin): issue 8's rules.
+AUDITED = [
+    # A book grows with naturals only: at most 3 wilds in a Bicycle book of 7, so not 4 in 8.
+    ("meld", {"preset": "bicycle", "book_growth": "naturals"}, {"meld": "8 8 8 8 2 2 JK JK"}, "book_growth",
+     {"meld": "8 8 8 8 8 2 2 JK"}),
+    # 5 nines down: the pair and the top card go onto them, 5 + 3 = 8, past a book; 4 + 3 = 7 is a book.
+    ("pile", "common", {"top_card": "9", "pair": 2, "opened": True, "pile_size": 7, "table": ["9 9 9 9 9"]},
+     "second_meld", {"top_card": "9", "pair": 2, "opened": True, "pile_size": 7, "table": ["9 9 9 9"]}),
+    # Common: the pile waits for the first melds, so its top 9 never counts (40, not 50).
+    ("minimum", "common", {"melds": ["9 9 9", "5 5 5 5"], "top_card": "9"}, "pile_needs_opened",
+     {"melds": ["9 9 9", "5 5 5 5", "4 4 4"]}),
+]
+
+
+@pytest.mark.parametrize("question, sheet, no, option, yes", AUDITED, ids=[a[0] for a in AUDITED])
+def test_audited_rules_answer_the_same_on_the_page_and_through_the_api(client, question, sheet, no, option, yes):
+    for data, expect in ((no, False), (yes, True)):
+        body = client.post(f"{API}/{question}", json={"sheet": sheet, **data}).get_json()
+        assert body["yes"] is expect, body
+        query = {"sheet": sheet, "ask": question, **as_query(data)} if isinstance(sheet, str) else \
+            {"sheet": sheet["preset"], "sheet_json": json.dumps(sheet), "ask": question, **as_query(data)}
+        answered_yes, text, _ = page_answer(client.get("/referee", query_string=query).get_data(as_text=True),
+                                            question)
+        assert answered_yes is expect, text
+        if not expect:
+            assert option in [r["option"] for r in body["reasons"] if not r["ok"]]
+            assert f"Rule: {OPTION_BY_NAME[option].label}:" in text
+
+
 def test_adding_a_natural_of_another_rank_rests_on_no_option_and_says_so(client):
     page = client.get("/referee", query_string={"sheet": "common", "ask": "meld", "meld": "Q",
                                                 "adding_to": "K K K"}).get_data(as_text=True)

@@ -299,6 +299,43 @@ def test_next_deal_counts_up_from_one_and_is_none_once_the_game_is_over():
     assert [four_deals(deals=n).next_deal for n in range(5)] == [1, 2, 3, 4, None]
 
 
+def without_deal_2(sheet=None) -> Game:
+    """The four-deal game cut to deals 1 and 3 (deal 2 deleted)."""
+    game = four_deals(sheet=sheet, deals=3)
+    return Game(game.sheet, game.sides, (game.deals[0], game.deals[2]))
+
+
+def test_the_next_deal_after_deleting_deal_2_of_3_is_deal_2_with_its_own_minimum():
+    # Deals 1 and 3 recorded: the lowest number not recorded is 2, whose minimum is 90
+    # (deal 3's would be 120), and before it only deal 1 counts: Ann 1,060, Bea 5.
+    game = without_deal_2()
+    assert game.next_deal == 2
+    assert game.opening_minimum("Ann") == 90
+    upcoming = game.upcoming()
+    assert (upcoming.number, upcoming.opening_minimums) == (2, {"Ann": 90, "Bea": 90})
+    assert upcoming.totals_before == game.totals_before(2) == {"Ann": 1060, "Bea": 5}
+    assert str(upcoming.going_out_books) == "1 clean + 1 dirty"
+    # The near twin: nothing deleted, deal 4 is next with deal 4's minimum and all three deals before it.
+    three = four_deals(deals=3).upcoming()
+    assert (three.number, three.opening_minimums["Ann"], three.totals_before) == (4, 150, {"Ann": 1025, "Bea": 1795})
+
+
+def test_opening_minimum_by_running_total_before_a_deleted_deal_counts_only_the_deals_before_it():
+    # Before deal 2 Ann has 1,060 (band below 1,500: 90) and Bea 5 (below 1,000: 50); deal 3's
+    # -55 and 1,060 come after it. Before deal 4 they count: Ann 1,005 (90), Bea 1,065 (90).
+    game = without_deal_2(BANDS)
+    assert game.upcoming().opening_minimums == {"Ann": 90, "Bea": 50}
+    assert [game.opening_minimum("Bea", deal) for deal in (2, 4)] == [50, 90]
+
+
+def test_a_target_game_missing_a_deal_goes_on_until_it_is_recorded_again():
+    # Bea reaches 1,500 after deal 3 (5 + 730 + 1,060 = 1,795); with deal 2 deleted the game
+    # is not over, and deal 2 is next. The near twin with deal 2 recorded is over.
+    game = without_deal_2(TARGET_1500)
+    assert game.result().over is False and game.next_deal == 2
+    assert four_deals(sheet=TARGET_1500, deals=3).next_deal is None
+
+
 @pytest.mark.parametrize("preset_id", ["common", "pagat", "bicycle", "gather-together"])
 def test_opening_minimum_by_deal_is_50_90_120_150(preset_id):
     game = Game(preset(preset_id), ("North-South", "East-West"))

@@ -173,6 +173,18 @@ def test_a_book_may_grow_with_naturals_where_the_sheet_says_so_but_not_with_wild
     assert_no(can_meld(sheet, added("2"), adding_to=meld("K K K K K K K")), "book_growth")
 
 
+@pytest.mark.parametrize("preset_id", ["bicycle", "gather-together"])
+def test_a_book_grown_with_naturals_gets_the_same_answer_as_a_new_meld_or_added_to(preset_id):
+    # A book of 7 here holds at most 3 wilds (4 naturals + 3). Growing with naturals only,
+    # 8 cards with 4 wilds can only come from a wild added to a book: refused either way
+    # it is asked. 5 naturals + 3 wilds (a natural added to 8 8 8 8 2 2 JK) is fine either way.
+    sheet = load_sheet({"preset": preset_id, "book_growth": "naturals"})
+    assert_no(can_meld(sheet, meld("8 8 8 8 2 2 JK JK")), "book_growth")
+    assert_no(can_meld(sheet, added("2", Rank.EIGHT), adding_to=meld("8 8 8 8 2 2 JK")), "book_growth")
+    assert_yes(can_meld(sheet, meld("8 8 8 8 8 2 2 JK")))
+    assert_yes(can_meld(sheet, added("8", Rank.EIGHT), adding_to=meld("8 8 8 8 2 2 JK")))
+
+
 # -- can_go_out --------------------------------------------------------------------------------
 
 # What each sheet asks before a player may go out, all of it met.
@@ -393,6 +405,45 @@ def test_a_sheet_that_never_lets_the_pile_be_taken():
     assert_no(can_take_pile(sheet, 1, top_card=Card.NINE, pair=2, opened=True, pile_size=9), "pile_take")
 
 
+@pytest.mark.parametrize("preset_id", ["common", "pagat", "bicycle"])
+@pytest.mark.parametrize("nines", [5, 6])
+def test_a_pair_cannot_take_the_pile_onto_an_unfinished_meld_it_would_take_past_a_book(preset_id, nines):
+    # 5 (or 6) nines on the table: the pair and the top card may not start a second meld of
+    # nines before the first is a book, and on it they make 5 + 3 = 8 (6 + 3 = 9) cards,
+    # more than a book of 7, which takes no more.
+    sheet = preset(preset_id)
+    on_table = [meld("K K K"), meld(" ".join(["9"] * nines))]
+    answer = can_take_pile(sheet, 1, **{**TAKE_YES[preset_id], "table": on_table})
+    assert_no(answer, "second_meld")
+    assert "book_growth" in failed_options(answer)
+    assert f"{nines} + 3 = {nines + 3} cards" in answer.reasons[0].message
+
+
+@pytest.mark.parametrize("preset_id", ["common", "pagat", "bicycle"])
+def test_a_pair_takes_the_pile_onto_four_nines_or_beside_a_book_of_nines(preset_id):
+    sheet = preset(preset_id)
+    # 4 nines + the pair + the top card = 7: the meld becomes a book.
+    onto_four = can_take_pile(sheet, 1, **{**TAKE_YES[preset_id], "table": [meld("9 9 9 9")]})
+    assert_yes(onto_four)
+    assert "4 + 3 = 7 cards" in onto_four.why
+    # A book of nines is finished: the pair and the top card start a new meld of 3.
+    assert_yes(can_take_pile(sheet, 1, **{**TAKE_YES[preset_id], "table": [meld("9 9 9 9 9 9 9")]}))
+
+
+def test_a_pair_takes_the_pile_onto_five_nines_where_books_grow_or_second_melds_start_anytime():
+    five = {**TAKE_YES["pagat"], "table": [meld("9 9 9 9 9")]}
+    # 5 + 3 = 8 naturals: a book may grow past 7 with natural cards.
+    assert_yes(can_take_pile(load_sheet({"preset": "pagat", "book_growth": "naturals"}), 1, **five))
+    # Or the pair and the top card start a second meld of nines beside the five.
+    assert_yes(can_take_pile(load_sheet({"preset": "pagat", "second_meld": "anytime"}), 1, **five))
+
+
+def test_gather_together_top_card_goes_onto_five_nines_even_with_a_pair_in_hand():
+    # The top card alone goes onto the unfinished meld: 5 + 1 = 6, no book overrun.
+    assert_yes(can_take_pile(preset("gather-together"), 1, top_card=Card.NINE, pair=2, opened=True, pile_size=9,
+                             table=[meld("9 9 9 9 9")]))
+
+
 def test_pagat_worked_example_nine_nine_and_a_two_take_a_discarded_nine():
     assert_yes(can_take_pile(preset("pagat"), 1, top_card=Card.NINE, pair=2, wilds=1, opened=False,
                              pile_size=10))
@@ -428,7 +479,7 @@ def test_minimum_rises_by_deal_50_90_120_150(preset_id):
 NINES_AND_FIVES = [meld("9 9 9"), meld("5 5 5 5")]  # 30 + 20, one 9 from the pile
 
 
-@pytest.mark.parametrize("preset_id", PRESET_IDS)
+@pytest.mark.parametrize("preset_id", ["pagat", "bicycle", "gather-together"])
 def test_the_piles_top_card_counts_toward_the_minimum(preset_id):
     answer = meets_minimum(preset(preset_id), 1, NINES_AND_FIVES, top_card=Card.NINE)
     assert_yes(answer)
@@ -443,11 +494,34 @@ def test_without_the_piles_top_card_the_same_melds_fall_short(preset_id):
     assert "these count 40" in answer.reasons[0].message
 
 
-@pytest.mark.parametrize("preset_id", PRESET_IDS)
+@pytest.mark.parametrize("preset_id", ["pagat", "bicycle", "gather-together"])
 def test_a_card_buried_in_the_pile_does_not_count_toward_the_minimum(preset_id):
     answer = meets_minimum(preset(preset_id), 1, NINES_AND_FIVES, top_card=Card.NINE, buried=Cards.parse("5"))
     assert_no(answer, "opening_minimums")
     assert "these count 45" in answer.reasons[0].message
+
+
+def test_common_first_melds_never_count_the_piles_top_card_the_pile_waits_for_them():
+    # Common: the pile may be taken only once the first melds are down, so first melds hold
+    # no card from it. 9 9 9 + 5 5 5 5 is 30 + 20 = 50 with a 9 from the pile, 40 from the
+    # hand: short of deal 1's 50, and the 9 was never the player's to meld.
+    answer = meets_minimum(preset("common"), 1, NINES_AND_FIVES, top_card=Card.NINE)
+    assert_no(answer, "pile_needs_opened")
+    assert "opening_minimums" in failed_options(answer)
+    assert "these count 40" in answer.why
+    # Worth 60 from the hand (K K K + Q Q Q), the minimum is met, but melds using the pile still are not.
+    kings_queens = meets_minimum(preset("common"), 1, KINGS_QUEENS, top_card=Card.KING)
+    assert_no(kings_queens, "pile_needs_opened")
+    assert failed_options(kings_queens) == ["pile_needs_opened"]
+    assert "these count 50" in kings_queens.why
+
+
+def test_common_with_the_pile_open_before_the_first_melds_counts_its_top_card():
+    # The near twin: the same sheet letting the pile be taken to open; the top 9 counts: 50.
+    sheet = load_sheet({"preset": "common", "pile_needs_opened": False})
+    answer = meets_minimum(sheet, 1, NINES_AND_FIVES, top_card=Card.NINE)
+    assert_yes(answer)
+    assert "these count 50" in answer.why
 
 
 @pytest.mark.parametrize("preset_id", PRESET_IDS)

@@ -168,6 +168,12 @@ CASES = [
     ("meld.size-a-book-takes-no-eighth-card", "common",
      [put("sides.0.melds.0", "Kx8")], [put("sides.0.melds.0", "Kx8"), sheet(book_growth="naturals")],
      [("meld.size", "book_growth", "sides[0].melds[0]", "Ann", None)]),
+    # Bicycle's book of 7 holds at most 3 wilds (a meld with wilds needs 4 naturals): growing
+    # with naturals only, 8 cards may be 5 naturals + 3 wilds, never 4 + 4 (a wild went onto a book).
+    ("meld.size-a-book-grown-with-naturals-holds-no-more-wilds-than-a-book", "bicycle",
+     [sheet(book_growth="naturals"), put("sides.1.melds.0", "8 8 8 8 2 2 JK JK")],
+     [sheet(book_growth="naturals"), put("sides.1.melds.0", "8 8 8 8 8 2 2 JK")],
+     [("meld.size", "book_growth", "sides[1].melds[0]", "East-West", None)]),
     ("meld.size-a-wild-meld-needs-three-cards", "pagat",
      [put("sides.1.melds.1", "2 JK")], [put("sides.1.melds.1", "2 2 JK")],
      [("meld.size", "meld_min", "sides[1].melds[1]", "East-West", None)]),
@@ -472,6 +478,18 @@ def test_wild_limit_of_each_preset(preset_id, meld, expected):
 def test_an_eight_card_clean_meld_is_too_big_on_every_preset(preset_id):
     assert _meld_codes(preset_id, "Kx8") == [("meld.size", "book_growth")]
     assert _meld_codes(preset_id, "Kx7") == []
+
+
+@pytest.mark.parametrize("preset_id, most", [("common", 3), ("pagat", 2), ("bicycle", 3), ("gather-together", 3)])
+def test_a_book_grown_with_naturals_holds_at_most_the_wilds_of_a_legal_book(preset_id, most):
+    # The most wilds in a book of 7: common 4 + 3 (more naturals, at most 3), Pagat 5 + 2
+    # (twice as many naturals), Bicycle 4 + 3 (4 naturals with wilds), Gather Together 4 + 3
+    # (wilds never outnumber naturals). Past 7, naturals only are added: 8 cards hold one
+    # natural more and the same wilds, never one wild more.
+    sheet = load_sheet({"preset": preset_id, "book_growth": "naturals"})
+    assert list(meld_problems(sheet, Meld(Rank.EIGHT, 8 - most, most))) == []
+    problems = [(p.code, p.option) for p in meld_problems(sheet, Meld(Rank.EIGHT, 7 - most, most + 1))]
+    assert ("meld.size", "book_growth") in problems
 
 
 def test_book_growth_naturals_lets_a_book_grow_with_naturals_only():

@@ -1,8 +1,11 @@
-"""A game: ordered deals under one sheet, running totals, and the result.
+"""A game: ordered deals under one sheet, running totals, the next deal, and the result.
 
 A game is over after the sheet's number of deals, or, on a sheet played to a target, as
 soon as a side's running total reaches the target. The highest total wins; equal top
-totals are a tie.
+totals are a tie. The next deal (:meth:`Game.upcoming`) is the lowest number not
+recorded, so a deleted deal is played (or recorded) again before the ones after it; its
+opening minimums follow the totals of the deals recorded before it. Every interface
+reads the next deal from here.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from typing import Any, Mapping, NamedTuple
 
 from .deal import MAX_NAME, MAX_SIDES, Deal
 from .errors import ReadError
-from .sheet import GameLength, RuleSheet, load_sheet
+from .sheet import Books, GameLength, RuleSheet, load_sheet
 from .validate import MAX_DEALS_TO_TARGET, Problem
 from .verdict import Verdict, judge
 
@@ -34,6 +37,39 @@ class Result(NamedTuple):
     def to_json(self) -> dict:
         return {"standings": [s._asdict() for s in self.standings], "over": self.over,
                 "winner": self.winner, "tie": self.tie}
+
+
+class NextDeal(NamedTuple):
+    """The next deal to play: its number, each side's total from the deals recorded before
+    it, each side's opening minimum (``opening_who`` says who must reach it), the books a
+    side needs to go out and the going-out bonus."""
+
+    number: int
+    totals_before: dict[str, int]
+    opening_minimums: dict[str, int]
+    opening_who: str
+    going_out_books: Books
+    going_out_bonus: int
+
+    def to_json(self) -> dict:
+        books = self.going_out_books
+        return {"number": self.number, "opening_minimums": dict(self.opening_minimums),
+                "opening_who": self.opening_who,
+                "going_out_books": {"clean": books.clean, "dirty": books.dirty, "wild": books.wild},
+                "going_out_bonus": self.going_out_bonus, "totals_before": dict(self.totals_before)}
+
+    def words(self) -> str:
+        """The next deal in one sentence, as the command lines and the paper print it.
+
+        >>> from scorepad.rules.sheet import preset
+        >>> Game(preset("common"), ("Ann", "Bea")).upcoming().words()
+        'Deal 1 is next: opening minimum Ann 50, Bea 50; to go out 1 clean + 1 dirty books; going out +100.'
+        """
+        minimums = ", ".join(f"{name} {m:,}" for name, m in self.opening_minimums.items())
+        totals = ", ".join(f"{name} {t:,}" for name, t in self.totals_before.items())
+        before = f" (totals before it: {totals})" if self.number > 1 else ""
+        return (f"Deal {self.number} is next: opening minimum {minimums}{before}; to go out "
+                f"{self.going_out_books} books; going out +{self.going_out_bonus:,}.")
 
 
 @dataclass(frozen=True)
@@ -132,20 +168,45 @@ class Game:
 
     # -- queries the pages show before each deal ------------------------------------------------
 
+    @cached_property
+    def _unrecorded(self) -> int:
+        """The lowest deal number not recorded."""
+        taken = {deal.number for deal in self.deals}
+        return next(n for n in range(1, len(taken) + 2) if n not in taken)
+
     @property
     def next_deal(self) -> int | None:
-        """The number of the next deal to play, or None when the game is over."""
-        return None if self.result().over else len(self.deals) + 1
+        """The number of the next deal to play, the lowest not recorded; None when the game is over."""
+        return None if self.result().over else self._unrecorded
+
+    def upcoming(self) -> NextDeal | None:
+        """The next deal with what it asks of each side; None when the game is over."""
+        number = self.next_deal
+        if number is None:
+            return None
+        before = self.totals_before(number)
+        sheet = self.sheet
+        return NextDeal(number, before, {name: sheet.opening_minimum(number, total) for name, total in before.items()},
+                        sheet.opening_who.value, sheet.going_out_books(number), sheet.going_out_bonus_at(number))
+
+    def totals_before(self, number: int) -> dict[str, int]:
+        """Each side's total from the deals recorded before deal ``number`` (by number, not place)."""
+        totals = {name: 0 for name in self.sides}
+        for deal, verdict in zip(self.deals, self.verdicts):
+            if deal.number < number:
+                for side in verdict.breakdown.sides:
+                    if side.name in totals:
+                        totals[side.name] += side.total
+        return totals
 
     def opening_minimum(self, side: str, deal: int | None = None) -> int:
         """The opening minimum for ``side`` in ``deal`` (default: the next deal).
 
-        On a sheet whose minimum follows the running total, it is the side's total before the deal.
+        On a sheet whose minimum follows the running total, it is the side's total from
+        the deals recorded before that deal.
         """
-        deal = deal or len(self.deals) + 1
-        running = self.running_totals()
-        before = running[deal - 2].get(side, 0) if 2 <= deal <= len(running) + 1 else 0
-        return self.sheet.opening_minimum(deal, before)
+        deal = deal or self._unrecorded
+        return self.sheet.opening_minimum(deal, self.totals_before(deal).get(side, 0))
 
     # -- the result ------------------------------------------------------------------------------
 
@@ -154,12 +215,15 @@ class Game:
 
         On a sheet played to a target, the first deal after which a side's running total
         reached the target: a later deal that takes the total back below it does not
-        reopen the game.
+        reopen the game. A deal missing before that one (deleted) keeps the game going
+        until it is recorded again.
         """
         sheet = self.sheet
         if sheet.game_length is GameLength.DEALS:
             return sheet.deals if len(self.deals) >= sheet.deals else None
-        for n, running in enumerate(self.running_totals(), 1):
+        for n, (deal, running) in enumerate(zip(self.deals, self.running_totals()), 1):
+            if deal.number != n:
+                return None
             if any(t >= sheet.target_score for t in running.values()):
                 return n
         return None
@@ -202,4 +266,4 @@ class Game:
         return found
 
 
-__all__ = ["Game", "Result", "Standing"]
+__all__ = ["Game", "NextDeal", "Result", "Standing"]

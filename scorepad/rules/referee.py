@@ -140,7 +140,9 @@ def can_take_pile(sheet: RuleSheet, deal: int, *, top_card: Card, pair: int, wil
     """May this player take the discard pile instead of drawing?
 
     ``pair``: natural cards of the top card's rank in the hand; ``wilds``: wild cards in
-    the hand; ``opened``: whether the side's first melds are down; ``table``: the side's melds.
+    the hand; ``opened``: whether the side's first melds are down; ``table``: the side's
+    melds (a pair and the top card go onto an unfinished meld of their rank, where the sheet
+    starts a second meld of a rank only after a book).
 
     >>> from scorepad.rules.sheet import preset
     >>> can_take_pile(preset("pagat"), 1, top_card=Card.NINE, pair=2, opened=False, pile_size=12).yes
@@ -178,6 +180,8 @@ def can_take_pile(sheet: RuleSheet, deal: int, *, top_card: Card, pair: int, wil
         option = "pile_frozen_by_wild" if sheet.pile_needs is not PileNeeds.NATURAL_PAIR else "pile_needs"
         reasons.append(Reason(pair >= 2, f"Taking it needs two natural {top_card.noun} from the hand, melded with the "
                               f"top card at once; you hold {pair}.", option))
+        if pair >= 2:
+            reasons += _pair_and_top_card(sheet, Rank(top_card.value), table)
     elif top_card.is_natural:
         rank = Rank(top_card.value)
         on_table = any(m.rank is rank and (m.size < sheet.book_size or sheet.book_growth is not BookGrowth.CLOSED)
@@ -198,6 +202,23 @@ def can_take_pile(sheet: RuleSheet, deal: int, *, top_card: Card, pair: int, wil
     return _answer(reasons)
 
 
+def _pair_and_top_card(sheet: RuleSheet, rank: Rank, table: Sequence[Meld]) -> list[Reason]:
+    """Where the pair and the top card go when the side already has an unfinished meld of
+    their rank: a second meld of a rank may start only after a book, so onto that meld."""
+    unfinished = next((m for m in table if m.rank is rank and m.size < sheet.book_size), None)
+    if unfinished is None or sheet.second_meld is not SecondMeld.AFTER_BOOK:
+        return []
+    made = unfinished.size + 3
+    onto = can_meld(sheet, Meld(rank, 3), adding_to=unfinished)
+    where = (f"The side already has an unfinished meld of {rank.noun} ({unfinished.size} cards), and a second meld "
+             f"of a rank may start only once the first is a book, so the pair and the top card go onto it: "
+             f"{unfinished.size} + 3 = {made} cards")
+    if onto.yes:
+        return [Reason(True, f"{where}.", "second_meld")]
+    return [Reason(False, f"{where}, more than that meld may hold.", "second_meld"),
+            *(r for r in onto.reasons if not r.ok)]
+
+
 def meld_points(sheet: RuleSheet, melds: Sequence[Meld]) -> int:
     """The card points of some melds (bonuses never count toward a minimum)."""
     return sum(sum(sheet.value(card) * n for card, n in meld.cards().items()) for meld in melds)
@@ -209,6 +230,8 @@ def meets_minimum(sheet: RuleSheet, deal: int, melds: Sequence[Meld], *, top_car
 
     ``melds`` are all the cards laid, including the pile's ``top_card`` when it was taken
     and any ``buried`` pile cards used; the answer weighs them with and without the top card.
+    Where the pile may be taken only once the first melds are down, no pile card counts
+    and first melds that used the pile are refused.
 
     >>> from scorepad.rules.sheet import preset
     >>> kings_queens = [Meld(Rank.KING, 3), Meld(Rank.QUEEN, 3)]
@@ -223,16 +246,20 @@ def meets_minimum(sheet: RuleSheet, deal: int, melds: Sequence[Meld], *, top_car
     buried_points = sum(sheet.value(card) * n for card, n in buried.items())
     top_points = sheet.value(top_card) if top_card is not None else 0
     without_top = total - buried_points - top_points
-    counted = without_top + (top_points if sheet.opening_pile_cards is OpeningPileCards.TOP_CARD else 0)
+    top_counts = sheet.opening_pile_cards is OpeningPileCards.TOP_CARD and not sheet.pile_needs_opened
+    counted = without_top + (top_points if top_counts else 0)
     when = (f"a running total of {running_total:,}" if sheet.opening_by.value == "running-total"
             else f"deal {deal}")
     option = "opening_bands" if sheet.opening_by.value == "running-total" else "opening_minimums"
     who = "each player's" if sheet.opening_who is OpeningWho.PLAYER else "the side's"
     reasons.append(Reason(counted >= minimum, f"The minimum for {who} first melds at {when} is {minimum}; "
                           f"these count {counted}.", option))
-    if top_card is not None:
-        rule = ("the top card counts" if sheet.opening_pile_cards is OpeningPileCards.TOP_CARD
-                else "no card from the pile counts")
+    if sheet.pile_needs_opened and (top_card is not None or buried):
+        reasons.append(Reason(False, "On this sheet the pile may be taken only once the first melds are down, so "
+                              "first melds hold no card from it: they count only the cards from the hand.",
+                              "pile_needs_opened"))
+    elif top_card is not None:
+        rule = "the top card counts" if top_counts else "no card from the pile counts"
         reasons.append(Reason(True, f"With the pile's top card they are worth {without_top + top_points}, "
                               f"without it {without_top}: {rule}.", "opening_pile_cards"))
     if buried:

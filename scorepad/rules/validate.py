@@ -98,10 +98,35 @@ def meld_problems(sheet: RuleSheet, meld: Meld, where: str = "") -> Iterator[Pro
         if growth is BookGrowth.CLOSED:
             yield Problem("meld.size", f"A book is complete at {sheet.book_size} cards and takes no more; "
                           f"this one has {size}.", "book_growth", where)
-        elif growth is BookGrowth.NATURALS and (rank is Rank.WILD or wilds > sheet.book_size):
-            yield Problem("meld.size", f"A book may grow past {sheet.book_size} cards with natural cards only; "
-                          f"this one has {size} cards but only {naturals} naturals.", "book_growth", where)
-    if rank is Rank.WILD or not wilds:
+        elif growth is BookGrowth.NATURALS and rank is Rank.WILD:
+            yield Problem("meld.size", f"A book may grow past {sheet.book_size} cards with natural cards only, so "
+                          f"a wild book stays at {sheet.book_size}; this one has {size}.", "book_growth", where)
+        elif growth is BookGrowth.NATURALS and wilds > (most := most_wilds_in_book(sheet)):
+            yield Problem("meld.size", f"A book may grow past {sheet.book_size} cards with natural cards only, so "
+                          f"it holds no more wild cards than a legal book of {sheet.book_size}: at most {most}; "
+                          f"this one has {size} cards, {wilds} of them wild.", "book_growth", where)
+    if rank is not Rank.WILD:
+        yield from _wild_limit_problems(sheet, rank, naturals, wilds, where)
+
+
+def most_wilds_in_book(sheet: RuleSheet) -> int:
+    """The most wild cards a legal book of the sheet's book size holds, naturals making up the rest.
+
+    A book that grows with natural cards only never holds more: its wild cards were all
+    in it when it was a book.
+
+    >>> from scorepad.rules.sheet import preset
+    >>> [most_wilds_in_book(preset(p)) for p in ("common", "pagat", "bicycle", "gather-together")]
+    [3, 2, 3, 3]
+    """
+    return max(w for w in range(sheet.book_size)
+               if not any(_wild_limit_problems(sheet, Rank.KING, sheet.book_size - w, w)))
+
+
+def _wild_limit_problems(sheet: RuleSheet, rank: Rank, naturals: int, wilds: int,
+                         where: str = "") -> Iterator[Problem]:
+    """A meld of a natural rank against the sheet's limits on wild cards."""
+    if not wilds:
         return
     if naturals == 0:
         yield Problem("meld.wild_ratio", f"A meld of {rank.noun} needs natural {rank.noun}; this one is "
