@@ -13,17 +13,15 @@ import hmac
 from flask import abort, request, session
 
 from . import store
+from .rules.limits import MAX_GAME_ID, MAX_GAMES_REMEMBERED
 from .store import GameRecord
-
-MAX_GAMES_REMEMBERED = 50
-
 
 NO_GAME = "There is no game at this address. Check the link, or ask the table for it again."
 
 
 def game_or_404(game_id: str) -> GameRecord:
     """The game at this address, or a friendly 404."""
-    game = store.load_game(game_id) if len(game_id) <= 64 else None
+    game = store.load_game(game_id) if len(game_id) <= MAX_GAME_ID else None
     if game is None:
         abort(404, NO_GAME)
     return game

@@ -26,13 +26,11 @@ from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from . import db, store
 from .access import bearer_key, key_matches
 from .rules import Deal, ReadError, judge
+from .rules.limits import MAX_DEPTH, MAX_GAME_ID, MAX_NUMBER
 from .rules.sheet import PRESETS, options_by_group
 from .store import Conflict, DealRecord, GameRecord, Rejected, StoreError
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
-
-MAX_DEPTH = 20  # the deepest a request body may nest; a deal or a sheet needs about 6
-MAX_NUMBER = 1_000_000_000  # the largest number a body may hold; no count or option comes near
 
 
 class ApiError(Exception):
@@ -323,7 +321,7 @@ def get_game(game_id: str):
 @bp.get("/games/<game_id>/revision")
 def game_revision(game_id: str):
     """The game's revision, cheaply: what a watching phone polls to know when to reload."""
-    found = store.revision(game_id) if len(game_id) <= 64 else None
+    found = store.revision(game_id) if len(game_id) <= MAX_GAME_ID else None
     if found is None:
         raise ApiError(404, None, "there is no game with this id")
     response = jsonify(id=game_id, revision=found[0], updated_at=found[1])

@@ -20,6 +20,7 @@ from flask import Flask
 from flask.cli import with_appcontext
 
 from . import db, exchange, store
+from .rules.limits import MAX_GAME_ID
 from .rules.validate import Problem
 from .rules.verdict import Verdict
 from .store import DealRecord, GameRecord, Rejected, StoreError
@@ -74,7 +75,7 @@ def _read_json(source: str, what: str) -> Any:
 
 
 def _game(game_id: str) -> GameRecord:
-    game = store.load_game(game_id) if len(game_id) <= 64 else None
+    game = store.load_game(game_id) if len(game_id) <= MAX_GAME_ID else None
     if game is None:
         raise CommandError("game", f"there is no game {game_id!r}")
     return game

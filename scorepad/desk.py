@@ -23,6 +23,7 @@ from .pages import explained_sides
 from .questions import QUESTIONS, Context, blank, current_deal, read_int, read_sheet
 from .rules import PRESETS, ReadError, RuleSheet
 from .rules.dispute import compare_sheets, rescore_deal, rescore_game, sheet_name
+from .rules.limits import MAX_DEALS
 from .rules.referee import Answer
 from .rules.sheet import OPTION_BY_NAME
 from .store import GameRecord
@@ -212,7 +213,7 @@ def rescore(game_id: str):
     text = request.args.get("deal", "")
     if not blank(text) and text != "all":
         try:
-            number = read_int(text, "deal", 1, 50, forms=True)
+            number = read_int(text, "deal", 1, MAX_DEALS, forms=True)
         except ReadError as err:
             deal_error, status = err.reason, 400
         else:

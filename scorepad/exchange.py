@@ -57,7 +57,7 @@ from wtforms import TextAreaField
 
 from . import access, api, db, store
 from .rules import Deal, Problem, ReadError, RuleSheet, judge, load_sheet
-from .rules.validate import MAX_DEALS_TO_TARGET
+from .rules.limits import MAX_DEALS, MAX_FILENAME, MAX_GAME_ID, MAX_POINTS, MAX_REASON
 from .store import GameRecord, StoreError
 
 FORMAT = "scorepad.game"
@@ -68,8 +68,6 @@ DEAL_KEYS = ("number", "deal", "as_played", "history")
 ENTRY_KEYS = ("seq", "action", "at", "before", "after", "old_totals", "new_totals", "reason")
 AMENDMENT_KEYS = ("seq", "at", "before", "after", "reason")
 DEAL_ACTIONS = ("record", "edit", "delete")
-MAX_REASON = 200
-MAX_POINTS = 1_000_000_000
 
 bp = Blueprint("exchange", __name__)
 api_bp = Blueprint("exchange_api", __name__, url_prefix="/api/v1")
@@ -134,7 +132,7 @@ def export_document(game: GameRecord, entries: list[dict[str, Any]]) -> dict[str
 def export_game(game_id: str) -> dict[str, Any] | None:
     """The export document of a game, or None when there is no such game."""
     with _snapshot():
-        game = store.load_game(game_id) if len(game_id) <= 64 else None
+        game = store.load_game(game_id) if len(game_id) <= MAX_GAME_ID else None
         if game is None:
             return None
         return export_document(game, store.history(game.id))
@@ -195,7 +193,7 @@ def _filename(name: str, what: str) -> str:
     """``<game name> - <what>``, with nothing a file system or a header could trip on."""
     name = "".join(" " if unicodedata.category(ch)[0] in "CZ" or ch in '\\/:*?"<>|' else ch
                    for ch in unicodedata.normalize("NFC", name))
-    return f"{' '.join(name.split()).strip(' .')[:80] or 'scorepad'} - {what}"
+    return f"{' '.join(name.split()).strip(' .')[:MAX_FILENAME] or 'scorepad'} - {what}"
 
 
 def _attachment(body: str, mimetype: str, filename: str) -> Response:
@@ -428,7 +426,7 @@ def read_document(data: Any) -> Imported:
     entries: list[tuple[str, _Entry]] = []
     deals: list[tuple[int, Deal, str | None, str]] = []
     numbers: dict[int, str] = {}
-    for i, item in enumerate(_list(data.get("deals"), "deals", MAX_DEALS_TO_TARGET)):
+    for i, item in enumerate(_list(data.get("deals"), "deals", MAX_DEALS)):
         where = f"deals[{i}]"
         item = _only(item, DEAL_KEYS, where, "a deal")
         if "number" not in item:
@@ -444,7 +442,7 @@ def read_document(data: Any) -> Imported:
         deals.append((number, deal, as_played, where))
         for j, entry in enumerate(_list(item.get("history"), f"{where}.history")):
             entries.append((f"{where}.history[{j}]", _deal_entry(entry, sheet, number, f"{where}.history[{j}]")))
-    for i, item in enumerate(_list(data.get("deleted_deals"), "deleted_deals", MAX_DEALS_TO_TARGET)):
+    for i, item in enumerate(_list(data.get("deleted_deals"), "deleted_deals", MAX_DEALS)):
         where = f"deleted_deals[{i}]"
         item = _only(item, ("number", "history"), where, "a deleted deal")
         number = _whole(item.get("number"), f"{where}.number")

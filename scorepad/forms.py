@@ -6,7 +6,7 @@ reason). The parts whose shape depends on the game are read here by hand:
 - :class:`SheetEditor`: every option of the rule sheet, one input each, generated from the
   catalogue (:data:`~scorepad.rules.sheet.OPTIONS`), read back through ``load_sheet``; an
   option that cannot be read keeps its text and carries a message naming it.
-- :class:`SidesForm`: up to six sides of up to three players, blanks ignored.
+- :class:`SidesForm`: up to eight sides of up to four players, blanks ignored.
 - :class:`DealForm`: a deal as the table records it on a phone (meld rows, red threes, each
   player's cards left and unopened foot, who went out), read into the canonical deal JSON;
   the referee's problems are placed back next to the field each one concerns.
@@ -24,16 +24,12 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, SelectField, StringField
 
 from .rules import OPTIONS, PRESETS, ReadError, RuleSheet, SheetError, load_sheet
-from .rules.cards import CARDS, MAX_CARD_STRING, NATURALS, Card, Cards
+from .rules.cards import CARDS, NATURALS, Card, Cards
+from .rules.limits import MAX_COUNT, MAX_INPUT, MAX_MELD_ROWS, MAX_NAME, MAX_PER_SIDE, MAX_SIDES
 from .rules.sheet import Choice, Option, options_by_group
-from .rules.deal import MAX_MELDS
 from .rules.validate import Problem
 
-MAX_SIDES = 6
-MAX_PER_SIDE = 3
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "wild")
-MAX_MELD_ROWS = 40
-MAX_INPUT = MAX_CARD_STRING + 1  # the most of a deal form's input that is kept (see _get)
 
 
 # -- fixed forms (CSRF and a few fields) --------------------------------------------------------
@@ -293,7 +289,7 @@ class SideRow:
 
 
 class SidesForm:
-    """Up to six sides of up to three players each, in seat order; blank rows are ignored."""
+    """Up to eight sides of up to four players each, in seat order; blank rows are ignored."""
 
     def __init__(self, rows: list[SideRow]) -> None:
         self.rows = rows
@@ -305,10 +301,15 @@ class SidesForm:
 
     @classmethod
     def from_form(cls, form: Mapping[str, str]) -> "SidesForm":
+        """The rows posted. One side and one player past the bounds are read too, and kept when
+        filled in, so a table too large is refused by the store naming the field, and shown
+        again as typed rather than cut down to size."""
         rows = []
-        for i in range(MAX_SIDES):
-            rows.append(SideRow(i, _clean(form.get(f"side-{i}-name", "")),
-                                [_clean(form.get(f"side-{i}-p{j}", "")) for j in range(MAX_PER_SIDE)]))
+        for i in range(MAX_SIDES + 1):
+            players = [_clean(form.get(f"side-{i}-p{j}", "")) for j in range(MAX_PER_SIDE + 1)]
+            row = SideRow(i, _clean(form.get(f"side-{i}-name", "")), players if players[-1] else players[:-1])
+            if i < MAX_SIDES or row.name or any(row.players):
+                rows.append(row)
         return cls(rows)
 
     def more_open(self) -> bool:
@@ -330,7 +331,7 @@ class SidesForm:
     def game_name(self) -> str:
         names = [s["name"] for s in self.to_json() if s["name"]]
         text = " v ".join(names)
-        return text if len(text) <= 40 else text[:39] + "…"
+        return text if len(text) <= MAX_NAME else text[:MAX_NAME - 1] + "…"
 
     def place_error(self, field_path: str, message: str) -> None:
         """Put a store error on the row it names (``sides[1].players[0]``), else on the whole."""
@@ -597,10 +598,11 @@ class DealForm:
         text = text.strip()
         if not text:
             return 0
-        if re.fullmatch(r"-?\d{1,4}", text):
+        if re.fullmatch(r"-?\d{1,6}", text) and abs(int(text)) <= MAX_COUNT:
             return int(text)
         if re.fullmatch(r"-?\d+", text):
-            message = f"{what.capitalize()}: {text[:12]}{'…' if len(text) > 12 else ''} is too many; at most 9,999."
+            message = (f"{what.capitalize()}: {text[:12]}{'…' if len(text) > 12 else ''} is too many; "
+                       f"at most {MAX_COUNT:,}.")
         else:
             message = f"{what.capitalize()}: {text[:40]!r} is not a whole number."
         if row is not None:
@@ -659,7 +661,7 @@ class DealForm:
 
 def _get(data: Mapping[str, str], key: str) -> str:
     """An input's text. Cut to a bound longer than any input may be (a card string's
-    :data:`~scorepad.rules.cards.MAX_CARD_STRING`), so an over-long input is still refused
+    :data:`~scorepad.rules.limits.MAX_CARD_STRING`), so an over-long input is still refused
     by its reader, inline, and never silently shortened into something else."""
     return str(data.get(key, "")).strip()[:MAX_INPUT]
 
@@ -674,8 +676,8 @@ def _bounded(value: Any, default: int) -> int:
     except (TypeError, ValueError):
         return default
     # As many rows as the page can have shown: a deal's melds (at most MAX_MELDS, however it
-    # was recorded) and two blank rows; more "More meld rows" adds only up to MAX_MELD_ROWS.
-    return max(1, min(n, max(MAX_MELD_ROWS, MAX_MELDS + 2)))
+    # was recorded) and two blank rows; "More meld rows" adds rows up to the same bound.
+    return max(1, min(n, MAX_MELD_ROWS))
 
 
 def _count_or_zero(text: str) -> bool:

@@ -19,8 +19,9 @@ from markupsafe import Markup
 from . import access, db, store
 from .chart import running_totals_chart
 from .forms import (AmendForm, ConfirmForm, DealForm, DealMetaForm, NewGameForm, SheetEditor, SidesForm,
-                    card_groups, card_label, preset_displays, RANKS, MAX_PER_SIDE)
+                    card_groups, card_label, preset_displays, RANKS)
 from .rules import PRESETS, judge
+from .rules.limits import MAX_GAME_ID
 from .rules.sheet import OPTION_BY_NAME, options_by_group, load_sheet
 from .store import Conflict, GameRecord, Rejected, StoreError
 
@@ -134,7 +135,7 @@ def new_game():
         if preset_id not in PRESETS:
             abort(404, f"There is no preset called {preset_id!r}.")
         return render_template("new_game.html", form=form, editor=SheetEditor.for_preset(preset_id),
-                               sides=SidesForm.blank(), presets=preset_displays(), max_per_side=MAX_PER_SIDE)
+                               sides=SidesForm.blank(), presets=preset_displays())
     if not form.validate():
         abort(400, "; ".join(f"{form[k].label.text}: {' '.join(v)}" for k, v in form.errors.items()))
     preset_id = form.preset.data
@@ -160,8 +161,7 @@ def new_game():
             return redirect(url_for("pages.game", game_id=game.id), 303)
     else:
         status = 400
-    return render_template("new_game.html", form=form, editor=editor, sides=sides, presets=preset_displays(),
-                           max_per_side=MAX_PER_SIDE), status
+    return render_template("new_game.html", form=form, editor=editor, sides=sides, presets=preset_displays()), status
 
 
 # -- a game -------------------------------------------------------------------------------------
@@ -178,7 +178,7 @@ def game(game_id: str):
     rendered once per revision and answered with an ETag (a polling phone gets a 304)."""
     if access.may_hold_key(game_id) or session.get("_flashes"):
         return _game_page(access.game_or_404(game_id))
-    found = store.revision(game_id) if len(game_id) <= 64 else None
+    found = store.revision(game_id) if len(game_id) <= MAX_GAME_ID else None
     if found is None:
         abort(404, access.NO_GAME)
     revision = found[0]

@@ -23,12 +23,11 @@ from flask import Blueprint, Response, abort, request, url_for
 from werkzeug.routing import BuildError
 
 from . import access, pdf, store
+from .rules.limits import MAX_FILENAME, MAX_SIDES, MIN_SIDES
 from .rules.sheet import PRESETS
 from .store import GameRecord
 
 bp = Blueprint("paper", __name__)
-
-MAX_FILENAME = 80
 
 
 # -- helpers --------------------------------------------------------------------------------------
@@ -163,7 +162,7 @@ def preset_pad(preset_id: str):
     sides = request.args.get("sides")
     count = None
     if sides is not None:
-        if not (sides.isascii() and sides.isdigit() and len(sides) < 3) or not 2 <= int(sides) <= 8:
-            abort(400, f"sides must be a number from 2 to 8, not {sides[:20]!r}.")
+        if not (sides.isascii() and sides.isdigit() and len(sides) < 3) or not MIN_SIDES <= int(sides) <= MAX_SIDES:
+            abort(400, f"sides must be a number from {MIN_SIDES} to {MAX_SIDES}, not {sides[:20]!r}.")
         count = int(sides)
     return _send(pdf.score_pad(found.sheet, paper, sides=count), _name(found.title, "score pad"))

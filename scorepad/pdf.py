@@ -523,7 +523,7 @@ def house_rules(sheet: RuleSheet, paper: str = "letter", game: GameInfo | None =
     The body text is as large as fits, from 11 pt down to 7 pt in half points, in three
     columns; at 7 pt it tries four columns, then marks the changed options in place only
     (with the preset's value) instead of listing them first, then tightens the lines. Only
-    a sheet no table could play (fifty-deal lists, dozens of opening bands) has its longest
+    a sheet no table could play (fifty-deal lists, twenty opening bands) has its longest
     values cut short, ending in "…".
     """
     return _fit_house_rules(sheet, paper, game).render()

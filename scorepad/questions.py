@@ -22,14 +22,9 @@ from typing import Any, Callable, Mapping
 from .rules import ReadError, RuleSheet, load_sheet
 from .rules.cards import EMPTY, Card, Cards, parse_card
 from .rules.deal import Meld
+from .rules.limits import MAX_COUNT, MAX_DEALS, MAX_MELDS, MAX_PER_SIDE, MAX_POINTS
 from .rules.referee import Answer, can_go_out, can_meld, can_take_pile, meets_minimum
 from .rules.sheet import OPTION_BY_NAME, Books, LastCard
-
-MAX_MELDS = 60
-MAX_COUNT = 10_000
-MAX_DEAL = 50
-MAX_TOTAL = 10_000_000
-
 
 # -- reading one field ---------------------------------------------------------------------------
 
@@ -161,7 +156,7 @@ def current_deal(game: Any) -> int:
 
 def _deal(data: Mapping[str, Any], forms: bool, context: Context) -> int:
     value = data.get("deal")
-    return context.deal if blank(value) else read_int(value, "deal", 1, MAX_DEAL, forms)
+    return context.deal if blank(value) else read_int(value, "deal", 1, MAX_DEALS, forms)
 
 
 def ask_meld(sheet: RuleSheet, data: Mapping[str, Any], forms: bool = False,
@@ -213,7 +208,7 @@ def ask_go_out(sheet: RuleSheet, data: Mapping[str, Any], forms: bool = False,
         picked: list[bool] = []
     elif forms and isinstance(partners, str):
         picked = [read_bool(partners, "partners_picked_up", forms)]
-    elif isinstance(partners, list) and len(partners) <= 8:
+    elif isinstance(partners, list) and len(partners) < MAX_PER_SIDE:
         picked = [read_bool(p, f"partners_picked_up[{i}]") for i, p in enumerate(partners)]
     else:
         raise ReadError("partners_picked_up", "must be a list with true or false for each partner's foot")
@@ -279,7 +274,7 @@ def ask_minimum(sheet: RuleSheet, data: Mapping[str, Any], forms: bool = False,
         if laid[card] - (1 if card is top else 0) < n:
             raise ReadError("buried", "the melds do not hold these cards: list the melds with the buried cards in them")
     if not blank(data.get("running_total")):
-        running = read_int(data["running_total"], "running_total", -MAX_TOTAL, MAX_TOTAL, forms)
+        running = read_int(data["running_total"], "running_total", -MAX_POINTS, MAX_POINTS, forms)
     elif not blank(data.get("side")):
         running = context.running_total(data["side"], deal)
     else:

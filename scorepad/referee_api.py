@@ -16,10 +16,11 @@ from flask import Blueprint, jsonify, request
 
 from . import store
 from .api import ApiError, _body, _refused
-from .questions import MAX_DEAL, QUESTIONS, Context, answer_json, blank, read_int, read_sheet
+from .questions import QUESTIONS, Context, answer_json, blank, read_int, read_sheet
 from .rules import Deal, ReadError, judge
 from .rules.dispute import compare_sheets, problem_json, rescore_deal, rescore_game
 from .rules.game import Game
+from .rules.limits import MAX_DEALS, MAX_GAME_ID
 from .rules.sheet import OPTION_BY_NAME
 from .store import GameRecord, StoreError
 
@@ -39,7 +40,7 @@ def _read(fn: Callable[[], Any]) -> Any:
 
 
 def _stored(game_id: str) -> GameRecord:
-    game = store.load_game(game_id) if len(game_id) <= 64 else None
+    game = store.load_game(game_id) if len(game_id) <= MAX_GAME_ID else None
     if game is None:
         raise ApiError(404, None, "there is no game with this id")
     return game
@@ -145,7 +146,7 @@ def rescore_recorded(game_id: str):
     number = request.args.get("deal")
     if blank(number):
         return jsonify(rescore_game(game.game, other).to_json())
-    n = _read(lambda: read_int(number, "deal", 1, MAX_DEAL, forms=True))
+    n = _read(lambda: read_int(number, "deal", 1, MAX_DEALS, forms=True))
     record = game.deal(n)
     if record is None:
         raise ApiError(404, "deal", f"deal {n} is not recorded")

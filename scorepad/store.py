@@ -19,10 +19,10 @@ from typing import Any, Callable, TypeVar
 from . import db
 from .rules import Deal, ReadError, RuleSheet, judge, load_sheet
 from .rules.game import Game
+from .rules.limits import MAX_NAME, MAX_PER_SIDE, MAX_REASON, MAX_SIDES, MIN_SIDES
 from .rules.validate import Problem
 from .rules.verdict import Verdict
 
-MAX_NAME = 40
 # Problems no table can agree to play through: the wrong deal number, or counts below zero.
 NEVER_AS_PLAYED = ("deal.number", "count.negative")
 
@@ -236,8 +236,8 @@ def revision(game_id: str) -> tuple[int, str] | None:
 
 def read_sides(data: Any, sheet: RuleSheet) -> list[dict[str, Any]]:
     """Sides as ``[{"name", "players": [names]}]``, checked against the sheet's table."""
-    if not isinstance(data, list) or not 2 <= len(data) <= 8:
-        raise StoreError(400, "sides", "give from 2 to 8 sides")
+    if not isinstance(data, list) or not MIN_SIDES <= len(data) <= MAX_SIDES:
+        raise StoreError(400, "sides", f"give from {MIN_SIDES} to {MAX_SIDES} sides")
     sides: list[dict[str, Any]] = []
     side_names: set[str] = set()
     player_names: set[str] = set()
@@ -251,6 +251,9 @@ def read_sides(data: Any, sheet: RuleSheet) -> list[dict[str, Any]]:
         players = side.get("players")
         if not isinstance(players, list) or not players:
             raise StoreError(400, f"sides[{i}].players", "list the side's players, in seat order")
+        if len(players) > MAX_PER_SIDE:
+            raise StoreError(400, f"sides[{i}].players", f"lists {len(players)} players; a side has at most "
+                             f"{MAX_PER_SIDE}")
         names = [_name(p, f"sides[{i}].players[{j}]") for j, p in enumerate(players)]
         for j, player in enumerate(names):
             if player.casefold() in player_names:
@@ -374,8 +377,8 @@ def _reason(value: Any, field: str = "as_played.reason",
         return None
     if not isinstance(value, str) or not value.strip():
         raise StoreError(400, field, ask)
-    if len(value) > 200:
-        raise StoreError(400, field, "must be at most 200 characters")
+    if len(value) > MAX_REASON:
+        raise StoreError(400, field, f"must be at most {MAX_REASON} characters")
     return value.strip()
 
 

@@ -21,7 +21,9 @@ from hardening import (ANN_BEA, api_game, assert_error_shape, assert_no_tracebac
 from scorepad import store
 from scorepad.app import create_app
 from scorepad.rules import Deal, ReadError
-from scorepad.rules.cards import MAX_CARD_STRING, Cards
+from scorepad.rules import limits
+from scorepad.rules.cards import Cards
+from scorepad.rules.limits import MAX_CARD_STRING
 from scorepad.rules.game import Game
 
 LONG_ID = "x" * 1000
@@ -167,8 +169,12 @@ CASES: list[Case] = [
     api("api.score_deal", "POST", "9 players on a side",
         lambda w: ("/api/v1/score", {"json": scored(setp("sides[0].players", [
             {"name": f"P{i}", "foot_picked_up": True} for i in range(9)]))}), 400, "sides[0].players"),
-    api("api.score_deal", "POST", "101 melds",
-        lambda w: ("/api/v1/score", {"json": scored(setp("sides[0].melds", ["K K K"] * 101))}), 400, "sides[0].melds"),
+    api("api.score_deal", "POST", "61 melds",
+        lambda w: ("/api/v1/score", {"json": scored(setp("sides[0].melds", ["K K K"] * 61))}), 400, "sides[0].melds",
+        "at most 60"),
+    api("api.score_deal", "POST", "5 players on a side",
+        lambda w: ("/api/v1/score", {"json": scored(setp("sides[0].players", [
+            {"name": f"P{i}", "foot_picked_up": True} for i in range(5)]))}), 400, "sides[0].players", "at most 4"),
     api("api.score_deal", "POST", "deal number 10**6",
         lambda w: ("/api/v1/score", {"json": scored(setp("deal", 10**6))}), 400, "deal"),
     api("api.score_deal", "POST", "a number past 10**9",
@@ -192,7 +198,7 @@ CASES: list[Case] = [
     api("api.create_game", "POST", "5 players on a side",
         lambda w: ("/api/v1/games", {"json": {"name": "x", "sheet": {"preset": "common", "max_players": 8}, "sides": [
             {"name": "A", "players": ["A1", "A2", "A3", "A4", "A5"]},
-            {"name": "B", "players": ["B1", "B2", "B3", "B4", "B5"]}]}}), 400, "sides"),
+            {"name": "B", "players": ["B1", "B2", "B3", "B4", "B5"]}]}}), 400, "sides[0].players", "at most 4"),
     api("api.create_game", "POST", "hand of 31 cards",
         lambda w: ("/api/v1/games", {"json": {"name": "x", "sheet": {"preset": "common", "hand_size": 31},
                                               "sides": ANN_BEA}}), 400, "sheet.hand_size"),
@@ -296,8 +302,8 @@ CASES: list[Case] = [
             {"name": f"S{i}", "melds": [], "players": []} for i in range(7)))}}), 400, "deal.sides"),
     api("referee_api.explain_recorded", "GET", "deal 10**30",
         lambda w: (f"/api/v1/referee/games/{w.game}/deals/{10**30}/explain", {}), 404, None),
-    api("referee_api.rescore_recorded", "GET", "deal 51",
-        lambda w: (f"/api/v1/referee/games/{w.game}/rescore", {"query_string": {"sheet": "pagat", "deal": "51"}}),
+    api("referee_api.rescore_recorded", "GET", "deal 101",
+        lambda w: (f"/api/v1/referee/games/{w.game}/rescore", {"query_string": {"sheet": "pagat", "deal": "101"}}),
         400, "deal"),
     api("referee_api.rescore_recorded", "GET", "a sheet nested past the parser's depth",
         lambda w: (f"/api/v1/referee/games/{w.game}/rescore", {"query_string": {"sheet": DEEP_SHEET}}), 400, "sheet"),
@@ -315,11 +321,11 @@ CASES: list[Case] = [
     api("referee_api.meld", "POST", "61 melds on the table",
         lambda w: ("/api/v1/referee/meld", {"json": {"sheet": "pagat", "meld": "K K K", "table": ["Q Q Q"] * 61}}),
         400, "table"),
-    api("referee_api.minimum", "POST", "running total past 10**7",
+    api("referee_api.minimum", "POST", "running total past 10**9",
         lambda w: ("/api/v1/referee/minimum", {"json": {"sheet": "common", "melds": ["K K K"],
-                                                        "running_total": 10**8}}), 400, "running_total"),
-    api("referee_api.pile", "POST", "pile of 10,001 cards",
-        lambda w: ("/api/v1/referee/pile", {"json": {"sheet": "pagat", "top_card": "9", "pile_size": 10_001}}),
+                                                        "running_total": 10**9 + 1}}), 400, "running_total"),
+    api("referee_api.pile", "POST", "pile of 1,001 cards",
+        lambda w: ("/api/v1/referee/pile", {"json": {"sheet": "pagat", "top_card": "9", "pile_size": 1_001}}),
         400, "pile_size"),
     api("referee_api.pile", "POST", "top card of 10,000 characters",
         lambda w: ("/api/v1/referee/pile", {"json": {"sheet": "pagat", "top_card": "K" * 10_000, "pile_size": 5}}),
@@ -379,15 +385,15 @@ CASES: list[Case] = [
     page("pages.history", "GET", "1,000-character id", lambda w: (f"/games/{LONG_ID}/history", {}), 404),
     page("paper.game_pad", "GET", "paper of 1,000 characters",
          lambda w: (f"/games/{w.game}/pad.pdf", {"query_string": {"paper": "a" * 1000}}), 400, "paper must be"),
-    page("desk.game_referee", "GET", "pile of 10,001 cards",
+    page("desk.game_referee", "GET", "pile of 1,001 cards",
          lambda w: (f"/games/{w.game}/referee", {"query_string": {
-             "ask": "pile", "top_card": "9", "pile_size": "10001"}}), 400, "must be from 0 to 10,000, not 10,001"),
+             "ask": "pile", "top_card": "9", "pile_size": "1001"}}), 400, "must be from 0 to 1,000, not 1,001"),
     page("desk.game_referee", "GET", "card string of 10,000 tokens",
          lambda w: (f"/games/{w.game}/referee", {"query_string": {"ask": "meld", "meld": TOKENS_10K}}), 400,
          "a card string has at most 2,000"),
-    page("desk.rescore", "GET", "deal 51",
-         lambda w: (f"/games/{w.game}/rescore", {"query_string": {"sheet": "pagat", "deal": "51"}}), 400,
-         "must be from 1 to 50, not 51"),
+    page("desk.rescore", "GET", "deal 101",
+         lambda w: (f"/games/{w.game}/rescore", {"query_string": {"sheet": "pagat", "deal": "101"}}), 400,
+         "must be from 1 to 100, not 101"),
     page("desk.rescore", "GET", "a sheet nested past the parser's depth",
          lambda w: (f"/games/{w.game}/rescore", {"query_string": {"sheet_json": DEEP_SHEET}}), 400,
          "nested too deeply"),

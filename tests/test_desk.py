@@ -542,7 +542,7 @@ PAGE_BAD = [
     ('/referee?sheet_json={"preset":"common","book_size":2}', "rules-json", "sheet_json.book_size: must be from 3"),
     ("/referee?sheet_json={nope", "rules-json", "is not valid JSON"),
     ("/referee?sheet=common&ask=pile&top_card=3&pile_size=5", "pile-top-card", "a three is red (3R) or black (3B)"),
-    ("/referee?sheet=common&ask=go-out&deal=0", "go-out-deal", "must be from 1 to 50, not 0"),
+    ("/referee?sheet=common&ask=go-out&deal=0", "go-out-deal", "must be from 1 to 100, not 0"),
     ("/referee?sheet=common&ask=go-out&deal=2&books.clean=lots", "go-out-books-clean", "must be a whole number"),
     ("/referee?sheet=common&ask=minimum&melds=K+K+K&top_card=9", "minimum-top-card", "the melds hold no 9"),
     ("/referee?sheet=common&ask=minimum&melds=K+K+K%3B+Q+Q", "minimum-melds", None),

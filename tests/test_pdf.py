@@ -260,11 +260,12 @@ def test_the_sheet_with_the_most_to_say_renders_on_one_page_stating_everything_a
 
 @needs_pdftoppm
 def test_even_a_sheet_no_table_could_play_stays_on_one_page(tmp_path):
-    """Fifty-deal lists and forty opening bands: the longest values are cut short, marked …"""
+    """Fifty-deal lists and twenty opening bands (the most a sheet may list): the longest values
+    are cut short, marked …"""
     data = dict(LONGEST, game_length="target", draws_per_turn=[10] * 50, going_out_bonus=[99_999] * 50,
                 opening_minimums=[9_999] * 50, pile_cards=[199] * 50,
                 books_to_go_out=[{"clean": 20, "dirty": 20, "wild": 20}] * 50,
-                opening_bands=[{"below": 100_000 + i, "minimum": 9_999} for i in range(40)] + [{"minimum": 1}])
+                opening_bands=[{"below": 100_000 + i, "minimum": 9_999} for i in range(19)] + [{"minimum": 1}])
     body = pdf.house_rules(load_sheet(data), "letter", EIGHT)
     assert len(rendered_pages(body, tmp_path)) == 1
     assert "…" in text_of(body)

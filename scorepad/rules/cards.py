@@ -13,6 +13,7 @@ from enum import Enum
 from typing import Iterable, Iterator, Mapping
 
 from .errors import ReadError
+from .limits import MAX_CARD_STRING, MAX_COUNT
 
 
 class Card(str, Enum):
@@ -209,10 +210,6 @@ class Cards:
 
 
 EMPTY = Cards()
-
-
-MAX_COUNT = 1000  # of one kind of card, in any count or card string
-MAX_CARD_STRING = 2000  # characters in a card string
 
 
 def read_count(value: object, field: str) -> int:

@@ -14,6 +14,7 @@ from typing import Any, Mapping
 
 from .cards import EMPTY, Card, Cards, parse_card, read_count
 from .errors import ReadError
+from .limits import MAX_MELDS, MAX_NAME, MAX_PER_SIDE, MAX_SIDES
 from .sheet import RuleSheet, load_sheet
 
 
@@ -46,13 +47,6 @@ class Rank(str, Enum):
     def noun(self) -> str:
         return "wild cards" if self is Rank.WILD else "threes" if self is Rank.THREE else self.card.noun
 
-
-# Bounds on what a deal may list: no table has more (a sheet seats at most 8 players), and
-# names are a game's names (at most 40 characters, as ``scorepad.store`` keeps them).
-MAX_SIDES = 8
-MAX_PLAYERS = 8
-MAX_MELDS = 100
-MAX_NAME = 40
 
 _RANK_CARD = {rank: Card(rank.value) for rank in Rank if rank.value not in ("3", "wild")}
 _RANK_CARD[Rank.THREE] = Card.BLACK_THREE
@@ -235,7 +229,7 @@ class Side:
         melds = [Meld.from_json(m, f"{_at(field, 'melds')}[{i}]")
                  for i, m in enumerate(_list(data.get("melds", []), _at(field, "melds"), MAX_MELDS, "melds"))]
         players = [Player.from_json(p, f"{_at(field, 'players')}[{i}]")
-                   for i, p in enumerate(_list(data.get("players", []), _at(field, "players"), MAX_PLAYERS,
+                   for i, p in enumerate(_list(data.get("players", []), _at(field, "players"), MAX_PER_SIDE,
                                                "players"))]
         return cls(_name(data.get("name"), _at(field, "name")), tuple(melds), tuple(players),
                    read_count(data.get("red_threes", 0), _at(field, "red_threes")))

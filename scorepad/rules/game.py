@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Mapping, NamedTuple
 
-from .deal import MAX_NAME, MAX_SIDES, Deal
+from .deal import Deal
 from .errors import ReadError
+from .limits import MAX_DEALS, MAX_NAME, MAX_SIDES
 from .sheet import Books, GameLength, RuleSheet, load_sheet
-from .validate import MAX_DEALS_TO_TARGET, Problem
+from .validate import Problem
 from .verdict import Verdict, judge
 
 
@@ -105,8 +106,8 @@ class Game:
         raw = data.get("deals", [])
         if not isinstance(raw, list):
             raise ReadError("deals", "must be a list of deals")
-        if len(raw) > MAX_DEALS_TO_TARGET:
-            raise ReadError("deals", f"lists {len(raw):,} deals; a game has at most {MAX_DEALS_TO_TARGET}")
+        if len(raw) > MAX_DEALS:
+            raise ReadError("deals", f"lists {len(raw):,} deals; a game has at most {MAX_DEALS}")
         deals = []
         for i, item in enumerate(raw):
             try:

@@ -22,6 +22,8 @@ from typing import Any, Callable, Generic, Iterator, Mapping, TypeVar
 
 from .cards import CARDS, NATURALS, Card
 from .errors import SheetError
+from .limits import (MAX_BANDS, MAX_CARD_VALUES, MAX_PER_SIDE, MAX_PILE_BLOCKERS, MAX_PLAYERS, MAX_SHEET_DEALS,
+                     MAX_SIDE_SIZES, MAX_SPECIAL_BOOKS, MIN_PLAYERS)
 
 T = TypeVar("T")
 
@@ -391,6 +393,12 @@ def _int(lo: int, hi: int) -> Callable[[Any, str, Any], int]:
     return read
 
 
+def _at_most(value: Any, name: str, most: int, what: str) -> None:
+    """Refuse a list or object option longer than its bound in :mod:`.limits`."""
+    if len(value) > most:
+        raise _fail(name, f"lists {len(value):,} {what}; a sheet lists at most {most}")
+
+
 def _checker(read: Callable[[Any, str, Any], Any], name: str) -> Callable[[Any], None]:
     def check(value: Any) -> None:
         read(value, name, None)
@@ -424,12 +432,12 @@ def _optional(read_inner: Callable[[Any, str, Any], Any]) -> Callable[[Any, str,
 def _per_deal(read_item: Callable[[Any, str, Any], Any]) -> Callable[[Any, str, Any], PerDeal]:
     def read(value: Any, name: str, base: Any = None) -> PerDeal:
         if isinstance(value, PerDeal):
+            _at_most(value.values, name, MAX_SHEET_DEALS, "deals")
             return PerDeal(tuple(read_item(v, f"{name}[{i}]", None) for i, v in enumerate(value.values)))
         if isinstance(value, list):
             if not value:
                 raise _fail(name, "needs at least one value")
-            if len(value) > 50:
-                raise _fail(name, "lists at most 50 deals")
+            _at_most(value, name, MAX_SHEET_DEALS, "deals")
             return PerDeal(tuple(read_item(v, f"{name}[{i}]", None) for i, v in enumerate(value)))
         return PerDeal((read_item(value, name, None),))
     return read
@@ -459,6 +467,7 @@ def _read_card_values(value: Any, name: str, base: Any = None) -> CardValues:
         value = value.to_json()
     if not isinstance(value, Mapping):
         raise _fail(name, 'must be an object of points by card, such as {"A": 20, "K": 10}')
+    _at_most(value, name, MAX_CARD_VALUES, "cards")
     points = dict(base.to_json()) if isinstance(base, CardValues) else {}
     read = _int(0, 10_000)
     for key, points_each in value.items():
@@ -481,6 +490,7 @@ def _read_special_books(value: Any, name: str, base: Any = None) -> tuple[tuple[
         value = {card.value: bonus for card, bonus in value}
     if not isinstance(value, Mapping):
         raise _fail(name, 'must be an object of bonus by rank, such as {"7": 1000}')
+    _at_most(value, name, MAX_SPECIAL_BOOKS, "ranks")
     out = []
     read = _int(0, 100_000)
     for key, bonus in value.items():
@@ -496,9 +506,11 @@ def _read_special_books(value: Any, name: str, base: Any = None) -> tuple[tuple[
 
 def _read_bands(value: Any, name: str, base: Any = None) -> tuple[Band, ...]:
     if isinstance(value, tuple):
+        _at_most(value, name, MAX_BANDS, "bands")
         return value
     if not isinstance(value, list) or not value:
         raise _fail(name, 'must be a list such as [{"below": 2500, "minimum": 50}, {"minimum": 90}]')
+    _at_most(value, name, MAX_BANDS, "bands")
     bands = []
     for i, band in enumerate(value):
         where = f"{name}[{i}]"
@@ -527,13 +539,15 @@ def _read_side_sizes(value: Any, name: str, base: Any = None) -> tuple[int, ...]
         value = [value]
     if not isinstance(value, (list, tuple)) or not value:
         raise _fail(name, "must list the players a side may have, such as [1] or [2] or [1, 2]")
-    read = _int(1, 4)
+    _at_most(value, name, MAX_SIDE_SIZES, "sizes")
+    read = _int(1, MAX_PER_SIDE)
     return tuple(sorted({read(v, f"{name}[{i}]") for i, v in enumerate(value)}))
 
 
 def _read_blockers(value: Any, name: str, base: Any = None) -> frozenset[PileBlocker]:
     if not isinstance(value, (list, tuple, set, frozenset)):
         raise _fail(name, "must be a list of 'black-three', 'red-three', 'wild'")
+    _at_most(value, name, MAX_PILE_BLOCKERS, "cards")
     read = _choice(PileBlocker)
     return frozenset(read(v, f"{name}[{i}]") for i, v in enumerate(value))
 
@@ -611,11 +625,11 @@ _COUNT = _int(0, 100_000)
 OPTIONS: tuple[Option, ...] = (
     # The cards and the deal
     _option("min_players", "table", "Fewest players", "The smallest table this sheet is written for.",
-            _int(2, 8), lambda v, s: str(v)),
+            _int(MIN_PLAYERS, MAX_PLAYERS), lambda v, s: str(v)),
     _option("max_players", "table", "Most players", "The largest table this sheet is written for.",
-            _int(2, 8), lambda v, s: str(v)),
+            _int(MIN_PLAYERS, MAX_PLAYERS), lambda v, s: str(v)),
     _option("side_sizes", "table", "Players per side",
-            "1 for individuals, 2 or 3 for partnerships; list several if the sheet allows them.",
+            "1 for individuals, 2 to 4 for partnerships; list several if the sheet allows them.",
             _read_side_sizes, _words_side_sizes, list),
     _option("decks_rule", "table", "Number of decks",
             "'players+1', 'per-player', or 'fixed' (then 'decks' gives the number).",

@@ -20,6 +20,7 @@ from typing import Iterator, NamedTuple
 
 from .cards import CARDS, Card, Cards
 from .deal import BookKind, Deal, Ending, Meld, Rank, Side
+from .limits import MAX_DEALS
 from .sheet import BookGrowth, RuleSheet, SecondMeld, StockOut, WildRatio
 
 VIOLATION_CODES = (
@@ -29,9 +30,6 @@ VIOLATION_CODES = (
     "side.name", "player.name", "count.negative", "cut_bonus",
 )
 WARNING_CODES = ("red_three.in_hand", "side.no_melds")
-
-MAX_DEALS_TO_TARGET = 100
-
 
 class Problem(NamedTuple):
     """One thing wrong (or worth a look) with a deal."""
@@ -248,8 +246,8 @@ def _check_number(deal: Deal, found: list[Problem]) -> None:
         span = f"1 to {last}" if last is not None else "1 or more"
         found.append(Problem("deal.number", f"Deal {deal.number} is not in this game: deals are numbered {span}.",
                              "deals" if last is not None else "game_length", "deal"))
-    elif last is None and deal.number > MAX_DEALS_TO_TARGET:
-        found.append(Problem("deal.number", f"Deal {deal.number} is past the {MAX_DEALS_TO_TARGET} deals "
+    elif last is None and deal.number > MAX_DEALS:
+        found.append(Problem("deal.number", f"Deal {deal.number} is past the {MAX_DEALS} deals "
                              "scorepad keeps for a game played to a target.", "game_length", "deal"))
 
 

@@ -1,0 +1,49 @@
+"""Every bound in the product, in one table: what each one bounds, and why that number.
+
+Input past a bound is refused with a message naming the field (a 4xx, never a 500): a
+bound keeps one request, one game and one printed page small enough to serve quickly,
+and each is far past anything a real table plays. Every module takes its bounds from here,
+never a copy of its own; docs/api.md states them, and tests/test_bounds.py reads the doc
+back against this table. The ranges of single sheet options (cards in a hand, points for a
+book) are declared with each option in :data:`scorepad.rules.sheet.OPTIONS`; the bounds
+here are the ones several places share, and the length of every list a sheet holds.
+"""
+
+from __future__ import annotations
+
+# -- the table: sides, players, names -------------------------------------------------------------
+
+MIN_SIDES = 2  # sides in a game or a deal: Hand and Foot is played against someone
+MAX_SIDES = 8  # sides in a game or a deal: eight individuals; a score pad prints 8 columns on a landscape page
+MAX_PER_SIDE = 4  # players on one side: a sheet's side_sizes run from 1 (individuals) to partnerships of 4
+MIN_PLAYERS = 2  # the least a sheet's min_players/max_players may be: two players alone
+MAX_PLAYERS = 12  # the most a sheet's min_players/max_players may be: 3 sides of 4, 4 of 3, 6 of 2
+MAX_NAME = 40  # characters in a name (a game, a side, a player, went_out): fits a phone's column and a pad's head
+MAX_GAME_ID = 64  # characters in a game id looked up: ids are 22; anything longer is no game, unread
+
+# -- a deal ---------------------------------------------------------------------------------------
+
+MAX_MELDS = 60  # melds on one side's table: a real table lays 10 to 20; this keeps a game's pages and JSON small
+MAX_MELD_ROWS = MAX_MELDS + 2  # meld rows a deal form shows for one side: a full side and two blank rows
+MAX_COUNT = 1_000  # cards in any count, card string or referee group: no pack (12 decks of 56) holds more
+MAX_CARD_STRING = 2_000  # characters in a card string: MAX_COUNT cards written out one by one ('K K K ...')
+MAX_DEALS = 100  # deals in a game (its deal numbers, a game file, an export): a game to a target ends long before
+MAX_REASON = 200  # characters in an as-played or amendment reason: a sentence, shown whole in the history
+MAX_POINTS = 1_000_000_000  # a side's points (a total, a running total): far past any game; exact in JavaScript
+
+# -- a rule sheet: every list it holds --------------------------------------------------------------
+
+MAX_SHEET_DEALS = 50  # values in a per-deal option (minimums, bonuses, books by deal): past them the last holds
+MAX_BANDS = 20  # opening bands by running total: sheets print 3 or 4; each band is printed on every deal of a pad
+MAX_SIDE_SIZES = 4  # sizes in side_sizes: one each of 1 to MAX_PER_SIDE
+MAX_CARD_VALUES = 14  # entries in card_values: one per card with a value (A to 4, 2, JK, 3B)
+MAX_SPECIAL_BOOKS = 11  # entries in special_books: one per rank that can be booked (A to 4)
+MAX_PILE_BLOCKERS = 3  # entries in pile_blocked_by: one each of black-three, red-three, wild
+
+# -- requests and pages -------------------------------------------------------------------------------
+
+MAX_DEPTH = 20  # levels a JSON body may nest: a deal or a sheet needs about 6
+MAX_NUMBER = MAX_POINTS  # any number in a JSON body: as large as a total may be, and no larger
+MAX_INPUT = MAX_CARD_STRING + 1  # characters of a form input kept: one past a card string, so longer is refused, not cut
+MAX_GAMES_REMEMBERED = 50  # games whose edit keys one browser keeps: the signed cookie stays under a browser's 4 KB
+MAX_FILENAME = 80  # characters of a game's name in a download's file name: short enough for any file system
