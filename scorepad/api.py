@@ -269,7 +269,8 @@ def score_deal():
 
 
 def _preset_json(preset: Any) -> dict[str, Any]:
-    return {"id": preset.id, "title": preset.title, "source": preset.source, "not_stated": dict(preset.not_stated)}
+    return {"id": preset.id, "title": preset.title, "source": preset.source, "preset_version": preset.version,
+            "not_stated": dict(preset.not_stated)}
 
 
 @bp.get("/sheets")

@@ -5,7 +5,7 @@ table as CSV, and a consistent copy of the whole database.
 the view link may see, and never the edit key::
 
     {"format": "scorepad.game", "version": 1, "name": "Friday",
-     "sheet": {"preset": "common"},                      # the game's frozen sheet
+     "sheet": {"preset": "common", "preset_version": 1}, # the game's frozen sheet: preset + changes
      "sides": [{"name": "Ann", "players": ["Ann"]}, ...],
      "created_at": "...", "exported_at": "...",
      "deals": [{"number": 1, "deal": {...},             # canonical, without a sheet
@@ -20,7 +20,9 @@ key) with the same deals, history and amendments, and one more history entry (``
 saying when it came in; exports leave ``import`` entries out, so export, import and export
 again give the same document but for ``exported_at``.
 
-An import is read and judged by the rules core: the sheet by ``load_sheet``, the sides as
+An import is read and judged by the rules core: the sheet by ``load_sheet`` as stored data
+(an option an older export lacks takes its default; a sheet without ``preset_version``
+was made before presets had versions, from version 1), the sides as
 a new game's, each deal by ``Deal.from_json`` under the game's sheet and sides. A deal
 with violations needs its ``as_played`` reason, unless it was legal under the sheet in
 force when it was saved (a later amendment made it illegal); otherwise the import is
@@ -324,7 +326,7 @@ def _deal(data: Any, sheet: RuleSheet, number: int, where: str) -> Deal:
 
 def _sheet(data: Any, where: str) -> RuleSheet:
     try:
-        return load_sheet(data, where)
+        return load_sheet(data, where, stored=True)  # what scorepad wrote, perhaps before an option existed
     except ReadError as err:
         raise _fail(err.field or where, err.reason) from None
 
@@ -365,7 +367,8 @@ def _amendment(item: Any, where: str) -> _Entry:
     before = _sheet(item.get("before"), f"{where}.before")
     after = _sheet(item.get("after"), f"{where}.after")
     reason = _reason(item.get("reason"), f"{where}.reason", required=True)
-    row = (None, "amend", at, json.dumps(before.to_json()), json.dumps(after.to_json()), None, None, reason)
+    row = (None, "amend", at, json.dumps(before.to_stored_json()), json.dumps(after.to_stored_json()), None, None,
+           reason)
     return _Entry(seq, at, row, before)
 
 

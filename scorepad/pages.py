@@ -322,7 +322,7 @@ def _deal_page(game: GameRecord, form: DealForm, meta: DealMetaForm, number: int
         "summary": summary or [], "preview": preview, "can_play": can_play, "message": message,
         "message_ok": message_ok, "conflict": conflict,
         "groups": card_groups(sheet), "ranks": RANKS, "card_label": card_label,
-        "sheet_json": json.dumps(sheet.to_json() if sheet.preset is None or sheet.changes() else sheet.preset),
+        "sheet_json": json.dumps(sheet.brief_json()),
         "books": sheet.going_out_books(number),
         "minimums": [(name, sheet.opening_minimum(number, total)) for name, total in game.totals_before(number).items()],
         "action": (url_for("pages.edit_deal", game_id=game.id, number=number) if editing

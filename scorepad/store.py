@@ -120,7 +120,7 @@ def new_id() -> str:
 
 
 def _record(row: Any, deals: list[Any], history_counts: dict[int, int]) -> GameRecord:
-    sheet = load_sheet(json.loads(row["sheet"]))
+    sheet = load_sheet(json.loads(row["sheet"]), stored=True)
     sides = json.loads(row["sides"])
     parsed = [Deal.from_json(json.loads(deal_row["body"]), sheet) for deal_row in deals]
     game = Game(sheet, tuple(side["name"] for side in sides), tuple(parsed))
@@ -199,6 +199,7 @@ def recent_games(ids: list[str], limit: int = 20) -> list[GameRecord]:
 
 
 def history(game_id: str, deal_number: int | None = None) -> list[dict[str, Any]]:
+    """The game's history entries, oldest first; an amendment's sheets as preset + changes."""
     rows = (db.query("history_of_game", game_id) if deal_number is None
             else db.query("history_of_deal", game_id, deal_number))
     out = []
@@ -206,8 +207,23 @@ def history(game_id: str, deal_number: int | None = None) -> list[dict[str, Any]
         entry = dict(row)
         for key in ("before", "after", "old_totals", "new_totals"):
             entry[key] = json.loads(entry[key]) if entry[key] else None
+            if entry["action"] == "amend" and key in ("before", "after") and entry[key] is not None:
+                entry[key] = _brief(entry[key])
         out.append(entry)
     return out
+
+
+def _stored(sheet: RuleSheet) -> str:
+    """A sheet as the database keeps it: every option (see ``RuleSheet.to_stored_json``)."""
+    return json.dumps(sheet.to_stored_json())
+
+
+def _brief(stored: Any) -> Any:
+    """A stored sheet as the API shows it (preset + changes); left as it is if unreadable."""
+    try:
+        return load_sheet(stored, stored=True).to_json()
+    except ReadError:
+        return stored
 
 
 _DONE = {"record": "recorded", "edit": "corrected", "delete": "deleted"}
@@ -328,7 +344,7 @@ def create_game(name: Any, sheet_data: Any, sides_data: Any) -> GameRecord:
     sides = read_sides(sides_data, sheet)
     game_id, key, now = new_id(), new_id(), _now()
     with db.transaction():
-        db.query("game_insert", game_id, key, name, json.dumps(sheet.to_json()), json.dumps(sides), now, now)
+        db.query("game_insert", game_id, key, name, _stored(sheet), json.dumps(sides), now, now)
     record = GameRecord(game_id, key, name, sheet, sides, 0, now, now, [],
                         Game(sheet, tuple(side["name"] for side in sides)))
     _remember(record)
@@ -345,7 +361,7 @@ def import_game(name: Any, sheet: RuleSheet, sides_data: Any, created_at: str, d
     sides = read_sides(sides_data, sheet)
     game_id, key, now = new_id(), new_id(), _now()
     with db.transaction():
-        db.query("game_insert", game_id, key, name, json.dumps(sheet.to_json()), json.dumps(sides), created_at, now)
+        db.query("game_insert", game_id, key, name, _stored(sheet), json.dumps(sides), created_at, now)
         for number, body, as_played in deals:
             db.query("deal_insert", game_id, number, body, as_played)
         for entry in [*entries, (None, "import", now, None, None, None, None, note)]:
@@ -517,7 +533,7 @@ def amend_sheet(game_id: str, sheet_data: Any, reason: Any, based_on: int | None
     with db.transaction():
         game = _fresh(game_id, based_on)
         read_sides(game.sides, sheet)  # the table must still fit the new sheet
-        before, after = json.dumps(game.sheet.to_json()), json.dumps(sheet.to_json())
+        before, after = _stored(game.sheet), _stored(sheet)
         db.query("game_set_sheet", after, game_id)
         db.query("history_insert", game_id, None, "amend", _now(), before, after, None, None, reason)
         db.query("game_touch", _now(), game_id)
