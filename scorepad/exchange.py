@@ -58,7 +58,7 @@ from flask_wtf.file import FileField
 from wtforms import TextAreaField
 
 from . import access, api, db, store
-from .rules import Deal, Problem, ReadError, RuleSheet, judge, load_sheet
+from .rules import Deal, Problem, ReadError, RuleSheet, load_sheet
 from .rules.validate import MAX_DEALS_TO_TARGET
 from .store import GameRecord, StoreError
 
@@ -390,9 +390,10 @@ def _order(entries: list[tuple[str, _Entry]]) -> list[_Entry]:
 
 def _acceptable(deal: Deal, table: _Table, as_played: str | None) -> tuple[bool, list[Problem]]:
     """Whether the store would have saved this deal, and the problems found."""
-    problems = list(judge(deal).report.violations) + store.game_problems(table, deal)  # type: ignore[arg-type]
-    never = any(p.code.startswith("game.") or p.code in store.NEVER_AS_PLAYED for p in problems)
-    return (not problems or (bool(as_played) and not never)), problems
+    refused = store.refusal(table, deal)
+    if refused is None:
+        return True, []
+    return bool(as_played) and refused.may_save_as_played, refused.problems
 
 
 def _sheet_when_saved(number: int, ordered: list[_Entry], sheet: RuleSheet) -> RuleSheet:
@@ -468,10 +469,11 @@ def read_document(data: Any) -> Imported:
                 ok, _ = _acceptable(Deal.from_json(deal.to_json(with_sheet=False), then, number), table, as_played)
         if not ok:
             first = problems[0]
+            never = [p for p in problems if store.never_as_played(p)]
             if any(p.code.startswith("game.") for p in problems):
                 message = f"deal {number} does not fit this game: {first.message}"
-            elif as_played:
-                message = f"deal {number} cannot be saved even as played: {first.message}"
+            elif never or as_played:
+                message = f"deal {number} cannot be saved even as played: {(never or problems)[0].message}"
             else:
                 n = len(problems)
                 message = (f"deal {number} breaks the rules in {n} place{'s' if n != 1 else ''} and has no "
@@ -570,7 +572,7 @@ api_bp.register_error_handler(StoreError, api._refused)
 def _refused(err: Refused):
     body = api.error_body(422, err.field, err.message)
     body["deal"] = err.number
-    body["problems"] = [p.to_json() for p in err.problems]
+    body["problems"] = [{**p.to_json(), "never_as_played": store.never_as_played(p)} for p in err.problems]
     return jsonify(body), 422
 
 

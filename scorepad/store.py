@@ -23,8 +23,17 @@ from .rules.validate import Problem
 from .rules.verdict import Verdict
 
 MAX_NAME = 40
-# Problems no table can agree to play through: the wrong deal number, or counts below zero.
-NEVER_AS_PLAYED = ("deal.number", "count.negative")
+# Problems no reason lets stand, so a deal with one is never saved "as played": the deal is
+# not one of this game's (its number; with ``game.*``, its sides and players), or it cannot
+# be scored (a count below zero; two sides or players of one name, a side of nobody, a table
+# the sheet is not for, which a deal of this game's sides and players never has).
+NEVER_AS_PLAYED = ("deal.number", "count.negative", "side.name", "side.players", "player.name",
+                   "table.sides", "table.players")
+
+
+def never_as_played(problem: Problem) -> bool:
+    """Whether a deal with this problem can never be saved as played, whatever the reason."""
+    return problem.code.startswith("game.") or problem.code in NEVER_AS_PLAYED
 
 
 class StoreError(Exception):
@@ -47,11 +56,19 @@ class Conflict(StoreError):
 
 
 class Rejected(Exception):
-    """A deal with violations, not saved: it carries the referee's verdict."""
+    """A deal with violations, not saved: the referee's verdict, every problem, and those
+    of them no reason lets stand (``never_as_played``). Every door reads
+    ``may_save_as_played`` to decide whether to offer saving it as played."""
 
     def __init__(self, verdict: Verdict, problems: list[Problem]) -> None:
         super().__init__("the deal has violations")
         self.verdict, self.problems = verdict, problems
+        self.never_as_played = [p for p in problems if never_as_played(p)]
+
+    @property
+    def may_save_as_played(self) -> bool:
+        """True when the same deal, sent again with a reason, would be saved."""
+        return not self.never_as_played
 
 
 @dataclass
@@ -383,13 +400,19 @@ def _fresh(game_id: str, based_on: int | None) -> GameRecord:
     return game
 
 
+def refusal(game: Any, deal: Deal, verdict: Verdict | None = None) -> Rejected | None:
+    """Why this game would refuse this deal sent without a reason (None: it would save it),
+    judged by the referee unless ``verdict`` is given. ``game`` needs only its ``sides``."""
+    verdict = judge(deal) if verdict is None else verdict
+    problems = list(verdict.report.violations) + game_problems(game, deal)
+    return Rejected(verdict, problems) if problems else None
+
+
 def _judge_for_game(game: GameRecord, deal: Deal, as_played: str | None) -> Verdict:
     verdict = judge(deal)
-    problems = list(verdict.report.violations) + game_problems(game, deal)
-    if any(p.code.startswith("game.") or p.code in NEVER_AS_PLAYED for p in problems):
-        raise Rejected(verdict, problems)  # never saved "as played", whatever the reason
-    if problems and not as_played:
-        raise Rejected(verdict, problems)
+    refused = refusal(game, deal, verdict)
+    if refused is not None and not (as_played and refused.may_save_as_played):
+        raise refused
     return verdict
 
 
