@@ -184,3 +184,22 @@ def test_cli_as_played_refusal_names_the_problems_that_can_never_be_saved(app, t
     path.write_text(json.dumps(RULE_BROKEN))
     result = runner.invoke(args=["deal", "record", game_id, str(path)])
     assert result.exit_code == 1 and "give --as-played REASON to save it as played" in result.stdout
+
+
+# -- an import --------------------------------------------------------------------------------
+
+
+def test_an_import_marks_the_problems_no_reason_lets_stand(app, client):
+    game_id, key = new_game(client)
+    assert post(client, game_id, key, RULE_BROKEN, reason="we let it stand").status_code == 201
+    document = client.get(f"{API}/games/{game_id}/export").get_json()
+    document["deals"][0]["deal"] = {k: v for k, v in BOTH.items() if k != "deal"}
+    document["deals"][0]["history"] = []
+    before = db_state(app)
+    response = client.post(f"{API}/games/import", json=document)
+    assert response.status_code == 422
+    body = response.get_json()
+    assert "cannot be saved even as played" in body["error"]["message"] and "negative" in body["error"]["message"]
+    assert [(p["code"], p["never_as_played"]) for p in body["problems"]] == [
+        ("meld.wild_ratio", False), ("count.negative", True)]
+    assert db_state(app) == before

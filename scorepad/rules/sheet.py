@@ -266,7 +266,7 @@ class RuleSheet:
         base = self.base()
         if self.preset:
             out["preset"] = self.preset
-            out["preset_version"] = self.preset_version
+            out["preset_version"] = self.preset_version or UNVERSIONED
         for option in OPTIONS:
             value = getattr(self, option.name)
             if full or base is None or value != getattr(base, option.name):
