@@ -61,16 +61,24 @@ def _conflict(err: Conflict) -> tuple[Response, int]:
 
 @bp.errorhandler(Rejected)
 def _rejected(err: Rejected) -> tuple[Response, int]:
+    """A deal not saved (422): the report, every problem (each saying whether it can
+    ever be saved as played), and ``may_save_as_played`` for the deal as a whole."""
     n = len(err.problems)
-    first = err.problems[0] if err.problems else None
+    named = err.never_as_played or err.problems  # the first problem to correct
+    first = named[0] if named else None
     message = (f"the deal breaks the rules in {n} place{'s' if n != 1 else ''} and was not saved: "
                f"{first.message if first else ''} Correct it, or save it as played with "
                '"as_played": {"reason": "..."}.')
     if first is not None and first.code.startswith(("game.", "deal.number")):
         message = f"the deal does not fit this game and was not saved: {first.message}"
+    elif first is not None and not err.may_save_as_played:
+        message = (f"the deal was not saved, and cannot be saved as played until this is corrected: "
+                   f"{first.message}")
     body = error_body(422, first.where if first else None, message)
     body["report"] = err.verdict.to_json()
-    body["problems"] = [p.to_json() for p in err.problems]
+    body["may_save_as_played"] = err.may_save_as_played
+    never = set(err.never_as_played)
+    body["problems"] = [{**p.to_json(), "never_as_played": p in never} for p in err.problems]
     return jsonify(body), 422
 
 
@@ -255,7 +263,8 @@ def score_deal():
 
 
 def _preset_json(preset: Any) -> dict[str, Any]:
-    return {"id": preset.id, "title": preset.title, "source": preset.source, "not_stated": dict(preset.not_stated)}
+    return {"id": preset.id, "title": preset.title, "source": preset.source, "preset_version": preset.version,
+            "not_stated": dict(preset.not_stated)}
 
 
 @bp.get("/sheets")

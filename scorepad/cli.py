@@ -90,7 +90,7 @@ def _print_sheet(sheet: RuleSheet, out: TextIO) -> None:
     title = base.title if base else "Custom sheet"
     print(f"{title}{' (changed)' if changed else ''}", file=out)
     if base:
-        print(f"Preset: {base.id}; source: {base.source}", file=out)
+        print(f"Preset: {base.id}, version {sheet.preset_version}; source: {base.source}", file=out)
     for _, group_title, options in options_by_group():
         print(f"\n{group_title}", file=out)
         for option in options:
@@ -99,7 +99,7 @@ def _print_sheet(sheet: RuleSheet, out: TextIO) -> None:
             print(f" {mark} {option.label}: {sheet.describe(option.name)}" + (f"  [{note}]" if note else ""),
                   file=out)
     if changed:
-        print(f"\nChanged against {sheet.preset} (marked *):", file=out)
+        print(f"\nChanged against {sheet.preset} version {sheet.preset_version} (marked *):", file=out)
         for change in sheet.changes():
             print(f"  {change.label}: {change.preset_value} -> {change.value}", file=out)
 

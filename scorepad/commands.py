@@ -101,12 +101,14 @@ def _standing(game: GameRecord) -> str:
     return f"next: deal {upcoming.number}, opening minimum {minimum}"
 
 
-def _echo_verdict(verdict: Verdict, problems: list[Problem] | None = None) -> None:
+def _echo_verdict(verdict: Verdict, problems: list[Problem] | None = None,
+                  never: frozenset[Problem] = frozenset()) -> None:
+    """The deal's score and problems; those in ``never`` marked as never to be saved as played."""
     for side in verdict.breakdown.sides:
         click.echo(f"  {side.name}: {side.total:+,}")
     problems = list(verdict.report.violations) if problems is None else problems
     for p in problems:
-        click.echo(f"  violation: {_problem(p)}")
+        click.echo(f"  violation{' (never as played)' if p in never else ''}: {_problem(p)}")
     for p in verdict.report.warnings:
         click.echo(f"  warning: {_problem(p)}")
 
@@ -124,11 +126,12 @@ def _echo_saved(game_id: str, record: DealRecord, done: str) -> None:
 
 def _rejected(err: Rejected, as_played: str | None) -> None:
     n = len(err.problems)
-    why = ("it does not fit this game" if any(p.code.startswith("game.") or p.code in store.NEVER_AS_PLAYED
-                                                for p in err.problems)
+    never = err.never_as_played
+    why = (f"{len(never)} of them can never be saved as played, whatever the reason: correct "
+           f"{'it' if len(never) == 1 else 'them'} first" if never
            else "give --as-played REASON to save it as played" if not as_played else "")
     click.echo(f"Not saved: the deal has {n} problem{'s' if n != 1 else ''}" + (f"; {why}." if why else "."))
-    _echo_verdict(err.verdict, err.problems)
+    _echo_verdict(err.verdict, err.problems, frozenset(never))
     raise click.exceptions.Exit(EXIT_VIOLATIONS)
 
 

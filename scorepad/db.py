@@ -1,13 +1,15 @@
-"""The database: one SQLite file, migrated by numbered SQL files, and every query by name.
+"""The database: one SQLite file, migrated by numbered migration files, and every query by name.
 
 Every statement the app runs is in :data:`QUERIES`, with ``?`` parameters. Migrations are
-``migrations/NNNN_name.sql``, applied in order inside a transaction, and
-``PRAGMA user_version`` records the last one applied. Connections use WAL mode, foreign
+``migrations/NNNN_name.sql``, or ``migrations/NNNN_name.py`` with ``upgrade(conn)`` where
+data must be rewritten by the rules core; each is applied in order inside a transaction,
+and ``PRAGMA user_version`` records the last one applied. Connections use WAL mode, foreign
 keys, and ``synchronous=FULL`` (a write acknowledged to a player survives a power cut).
 """
 
 from __future__ import annotations
 
+import importlib
 import sqlite3
 import threading
 from importlib import resources
@@ -60,11 +62,11 @@ def connect(path: str | Path) -> sqlite3.Connection:
 
 
 def migrations() -> list[tuple[int, str, str]]:
-    """(number, name, sql) of every migration file, in order."""
+    """(number, name, text) of every migration file (SQL or Python), in order."""
     found = []
     for entry in resources.files("scorepad.migrations").iterdir():
         name = entry.name
-        if name.endswith(".sql") and name[:4].isdigit():
+        if name.endswith((".sql", ".py")) and name[:4].isdigit():
             found.append((int(name[:4]), name, entry.read_text(encoding="utf-8")))
     return sorted(found)
 
@@ -77,8 +79,7 @@ def migrate(conn: sqlite3.Connection) -> int:
             continue
         conn.execute("BEGIN IMMEDIATE")
         try:
-            for statement in _statements(sql):
-                conn.execute(statement)
+            _apply(conn, _name, sql)
             conn.execute(f"PRAGMA user_version = {number:d}")
             conn.execute("COMMIT")
         except BaseException:
@@ -86,6 +87,15 @@ def migrate(conn: sqlite3.Connection) -> int:
             raise
         version = number
     return version
+
+
+def _apply(conn: sqlite3.Connection, name: str, text: str) -> None:
+    """Run one migration inside the caller's transaction: its SQL, or its ``upgrade(conn)``."""
+    if name.endswith(".py"):
+        importlib.import_module(f"scorepad.migrations.{name[:-3]}").upgrade(conn)
+        return
+    for statement in _statements(text):
+        conn.execute(statement)
 
 
 def _statements(sql: str) -> Iterator[str]:

@@ -5,7 +5,7 @@ table as CSV, and a consistent copy of the whole database.
 the view link may see, and never the edit key::
 
     {"format": "scorepad.game", "version": 1, "name": "Friday",
-     "sheet": {"preset": "common"},                      # the game's frozen sheet
+     "sheet": {"preset": "common", "preset_version": 1}, # the game's frozen sheet: preset + changes
      "sides": [{"name": "Ann", "players": ["Ann"]}, ...],
      "created_at": "...", "exported_at": "...",
      "deals": [{"number": 1, "deal": {...},             # canonical, without a sheet
@@ -20,7 +20,9 @@ key) with the same deals, history and amendments, and one more history entry (``
 saying when it came in; exports leave ``import`` entries out, so export, import and export
 again give the same document but for ``exported_at``.
 
-An import is read and judged by the rules core: the sheet by ``load_sheet``, the sides as
+An import is read and judged by the rules core: the sheet by ``load_sheet`` as stored data
+(an option an older export lacks takes its default; a sheet without ``preset_version``
+was made before presets had versions, from version 1), the sides as
 a new game's, each deal by ``Deal.from_json`` under the game's sheet and sides. A deal
 with violations needs its ``as_played`` reason, unless it was legal under the sheet in
 force when it was saved (a later amendment made it illegal); otherwise the import is
@@ -56,7 +58,7 @@ from flask_wtf.file import FileField
 from wtforms import TextAreaField
 
 from . import access, api, db, store
-from .rules import Deal, Problem, ReadError, RuleSheet, judge, load_sheet
+from .rules import Deal, Problem, ReadError, RuleSheet, load_sheet
 from .rules.limits import MAX_DEALS, MAX_FILENAME, MAX_GAME_ID, MAX_POINTS, MAX_REASON
 from .store import GameRecord, StoreError
 
@@ -322,7 +324,7 @@ def _deal(data: Any, sheet: RuleSheet, number: int, where: str) -> Deal:
 
 def _sheet(data: Any, where: str) -> RuleSheet:
     try:
-        return load_sheet(data, where)
+        return load_sheet(data, where, stored=True)  # what scorepad wrote, perhaps before an option existed
     except ReadError as err:
         raise _fail(err.field or where, err.reason) from None
 
@@ -363,7 +365,8 @@ def _amendment(item: Any, where: str) -> _Entry:
     before = _sheet(item.get("before"), f"{where}.before")
     after = _sheet(item.get("after"), f"{where}.after")
     reason = _reason(item.get("reason"), f"{where}.reason", required=True)
-    row = (None, "amend", at, json.dumps(before.to_json()), json.dumps(after.to_json()), None, None, reason)
+    row = (None, "amend", at, json.dumps(before.to_stored_json()), json.dumps(after.to_stored_json()), None, None,
+           reason)
     return _Entry(seq, at, row, before)
 
 
@@ -385,9 +388,10 @@ def _order(entries: list[tuple[str, _Entry]]) -> list[_Entry]:
 
 def _acceptable(deal: Deal, table: _Table, as_played: str | None) -> tuple[bool, list[Problem]]:
     """Whether the store would have saved this deal, and the problems found."""
-    problems = list(judge(deal).report.violations) + store.game_problems(table, deal)  # type: ignore[arg-type]
-    never = any(p.code.startswith("game.") or p.code in store.NEVER_AS_PLAYED for p in problems)
-    return (not problems or (bool(as_played) and not never)), problems
+    refused = store.refusal(table, deal)
+    if refused is None:
+        return True, []
+    return bool(as_played) and refused.may_save_as_played, refused.problems
 
 
 def _sheet_when_saved(number: int, ordered: list[_Entry], sheet: RuleSheet) -> RuleSheet:
@@ -463,10 +467,11 @@ def read_document(data: Any) -> Imported:
                 ok, _ = _acceptable(Deal.from_json(deal.to_json(with_sheet=False), then, number), table, as_played)
         if not ok:
             first = problems[0]
+            never = [p for p in problems if store.never_as_played(p)]
             if any(p.code.startswith("game.") for p in problems):
                 message = f"deal {number} does not fit this game: {first.message}"
-            elif as_played:
-                message = f"deal {number} cannot be saved even as played: {first.message}"
+            elif never or as_played:
+                message = f"deal {number} cannot be saved even as played: {(never or problems)[0].message}"
             else:
                 n = len(problems)
                 message = (f"deal {number} breaks the rules in {n} place{'s' if n != 1 else ''} and has no "
@@ -565,7 +570,7 @@ api_bp.register_error_handler(StoreError, api._refused)
 def _refused(err: Refused):
     body = api.error_body(422, err.field, err.message)
     body["deal"] = err.number
-    body["problems"] = [p.to_json() for p in err.problems]
+    body["problems"] = [{**p.to_json(), "never_as_played": store.never_as_played(p)} for p in err.problems]
     return jsonify(body), 422
 
 

@@ -308,14 +308,16 @@ def amend_sheet(game_id: str):
 def _deal_page(game: GameRecord, form: DealForm, meta: DealMetaForm, number: int, *, editing: bool,
                summary: list[tuple[str, str]] | None = None, preview: Any = None, can_play: bool = False,
                status: int = 200, message: str | None = None, message_ok: bool = False,
-               conflict: dict[str, Any] | None = None):
+               conflict: dict[str, Any] | None = None, must_fix: Any = ()):
+    """The deal form; ``can_play`` offers saving it as played, ``must_fix`` lists the
+    problems that must be corrected before it could be (the store's ``never_as_played``)."""
     sheet = game.sheet
     context = {
         "game": game, "form": form, "meta": meta, "number": number, "editing": editing,
         "summary": summary or [], "preview": preview, "can_play": can_play, "message": message,
-        "message_ok": message_ok, "conflict": conflict,
+        "message_ok": message_ok, "conflict": conflict, "must_fix": must_fix,
         "groups": card_groups(sheet), "ranks": RANKS, "card_label": card_label,
-        "sheet_json": json.dumps(sheet.to_json() if sheet.preset is None or sheet.changes() else sheet.preset),
+        "sheet_json": json.dumps(sheet.brief_json()),
         "books": sheet.going_out_books(number),
         "minimums": [(name, sheet.opening_minimum(number, total)) for name, total in game.totals_before(number).items()],
         "action": (url_for("pages.edit_deal", game_id=game.id, number=number) if editing
@@ -345,11 +347,13 @@ def _save_deal(game: GameRecord, number: int, editing: bool):
             return _deal_page(game, form, meta, number, editing=editing, status=err.status,
                               message="Some boxes could not be read; each says why.")
         verdict = judge(deal)
-        problems = list(verdict.report.violations) + store.game_problems(game, deal)
+        refused = store.refusal(game, deal, verdict)
+        problems = refused.problems if refused else []
         summary = form.place_problems(problems)
         form.warnings = [p.message for p in verdict.report.warnings]
         return _deal_page(game, form, meta, number, editing=editing, summary=summary, preview=verdict,
-                          can_play=bool(problems), message_ok=not problems,
+                          can_play=bool(refused and refused.may_save_as_played),
+                          must_fix=refused.never_as_played if refused else (), message_ok=not problems,
                           message=(f"Not saved yet. The referee found {len(problems)} problem"
                                    f"{'s' if len(problems) != 1 else ''}." if problems
                                    else "Not saved yet. The referee finds nothing wrong."))
@@ -366,12 +370,12 @@ def _save_deal(game: GameRecord, number: int, editing: bool):
     except Rejected as err:
         summary = form.place_problems(err.problems)
         form.warnings = [p.message for p in err.verdict.report.warnings]
-        fits = not any(p.code.startswith("game.") or p.code == "deal.number" for p in err.problems)
         n = len(err.problems)
         return _deal_page(game, form, meta, number, editing=editing, summary=summary, preview=err.verdict,
-                          can_play=fits, status=422,
+                          can_play=err.may_save_as_played, must_fix=err.never_as_played, status=422,
                           message=f"Not saved: the referee found {n} problem{'s' if n != 1 else ''}. "
-                                  "Correct the deal, or save it as played with a reason.")
+                                  + ("Correct the deal, or save it as played with a reason." if err.may_save_as_played
+                                     else "Correct the deal: it cannot be saved as played as it is."))
     except Conflict as err:
         # Another phone wrote first. Nothing typed is lost: the form comes back as it was
         # sent, now based on the game as it stands, with what changed in between.

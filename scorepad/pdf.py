@@ -226,7 +226,7 @@ def _clip(text: str, limit: int) -> str:
 def _value_table(sheet: RuleSheet, fonts: Fonts, size: float, width: float) -> Table:
     """The card values, as many cards to a row as fit (seven for the usual values); a value
     the table changed carries a ``*``."""
-    base = PRESETS[sheet.preset].sheet if sheet.preset in PRESETS else None
+    base = sheet.base()
     names = {Card.JOKER: "JK", Card.BLACK_THREE: "3B"}
     values = [_num(sheet.value(card)) + ("*" if base and base.value(card) != sheet.value(card) else "")
               for card in VALUE_ORDER]

@@ -23,8 +23,17 @@ from .rules.limits import MAX_NAME, MAX_PER_SIDE, MAX_REASON, MAX_SIDES, MIN_SID
 from .rules.validate import Problem
 from .rules.verdict import Verdict
 
-# Problems no table can agree to play through: the wrong deal number, or counts below zero.
-NEVER_AS_PLAYED = ("deal.number", "count.negative")
+# Problems no reason lets stand, so a deal with one is never saved "as played": the deal is
+# not one of this game's (its number; with ``game.*``, its sides and players), or it cannot
+# be scored (a count below zero; two sides or players of one name, a side of nobody, a table
+# the sheet is not for, which a deal of this game's sides and players never has).
+NEVER_AS_PLAYED = ("deal.number", "count.negative", "side.name", "side.players", "player.name",
+                   "table.sides", "table.players")
+
+
+def never_as_played(problem: Problem) -> bool:
+    """Whether a deal with this problem can never be saved as played, whatever the reason."""
+    return problem.code.startswith("game.") or problem.code in NEVER_AS_PLAYED
 
 
 class StoreError(Exception):
@@ -47,11 +56,19 @@ class Conflict(StoreError):
 
 
 class Rejected(Exception):
-    """A deal with violations, not saved: it carries the referee's verdict."""
+    """A deal with violations, not saved: the referee's verdict, every problem, and those
+    of them no reason lets stand (``never_as_played``). Every door reads
+    ``may_save_as_played`` to decide whether to offer saving it as played."""
 
     def __init__(self, verdict: Verdict, problems: list[Problem]) -> None:
         super().__init__("the deal has violations")
         self.verdict, self.problems = verdict, problems
+        self.never_as_played = [p for p in problems if never_as_played(p)]
+
+    @property
+    def may_save_as_played(self) -> bool:
+        """True when the same deal, sent again with a reason, would be saved."""
+        return not self.never_as_played
 
 
 @dataclass
@@ -111,7 +128,7 @@ def new_id() -> str:
 
 
 def _record(row: Any, deals: list[Any], history_counts: dict[int, int]) -> GameRecord:
-    sheet = load_sheet(json.loads(row["sheet"]))
+    sheet = load_sheet(json.loads(row["sheet"]), stored=True)
     sides = json.loads(row["sides"])
     parsed = [Deal.from_json(json.loads(deal_row["body"]), sheet) for deal_row in deals]
     game = Game(sheet, tuple(side["name"] for side in sides), tuple(parsed))
@@ -190,6 +207,7 @@ def recent_games(ids: list[str], limit: int = 20) -> list[GameRecord]:
 
 
 def history(game_id: str, deal_number: int | None = None) -> list[dict[str, Any]]:
+    """The game's history entries, oldest first; an amendment's sheets as preset + changes."""
     rows = (db.query("history_of_game", game_id) if deal_number is None
             else db.query("history_of_deal", game_id, deal_number))
     out = []
@@ -197,8 +215,23 @@ def history(game_id: str, deal_number: int | None = None) -> list[dict[str, Any]
         entry = dict(row)
         for key in ("before", "after", "old_totals", "new_totals"):
             entry[key] = json.loads(entry[key]) if entry[key] else None
+            if entry["action"] == "amend" and key in ("before", "after") and entry[key] is not None:
+                entry[key] = _brief(entry[key])
         out.append(entry)
     return out
+
+
+def _stored(sheet: RuleSheet) -> str:
+    """A sheet as the database keeps it: every option (see ``RuleSheet.to_stored_json``)."""
+    return json.dumps(sheet.to_stored_json())
+
+
+def _brief(stored: Any) -> Any:
+    """A stored sheet as the API shows it (preset + changes); left as it is if unreadable."""
+    try:
+        return load_sheet(stored, stored=True).to_json()
+    except ReadError:
+        return stored
 
 
 _DONE = {"record": "recorded", "edit": "corrected", "delete": "deleted"}
@@ -322,7 +355,7 @@ def create_game(name: Any, sheet_data: Any, sides_data: Any) -> GameRecord:
     sides = read_sides(sides_data, sheet)
     game_id, key, now = new_id(), new_id(), _now()
     with db.transaction():
-        db.query("game_insert", game_id, key, name, json.dumps(sheet.to_json()), json.dumps(sides), now, now)
+        db.query("game_insert", game_id, key, name, _stored(sheet), json.dumps(sides), now, now)
     record = GameRecord(game_id, key, name, sheet, sides, 0, now, now, [],
                         Game(sheet, tuple(side["name"] for side in sides)))
     _remember(record)
@@ -339,7 +372,7 @@ def import_game(name: Any, sheet: RuleSheet, sides_data: Any, created_at: str, d
     sides = read_sides(sides_data, sheet)
     game_id, key, now = new_id(), new_id(), _now()
     with db.transaction():
-        db.query("game_insert", game_id, key, name, json.dumps(sheet.to_json()), json.dumps(sides), created_at, now)
+        db.query("game_insert", game_id, key, name, _stored(sheet), json.dumps(sides), created_at, now)
         for number, body, as_played in deals:
             db.query("deal_insert", game_id, number, body, as_played)
         for entry in [*entries, (None, "import", now, None, None, None, None, note)]:
@@ -361,13 +394,19 @@ def _fresh(game_id: str, based_on: int | None) -> GameRecord:
     return game
 
 
+def refusal(game: Any, deal: Deal, verdict: Verdict | None = None) -> Rejected | None:
+    """Why this game would refuse this deal sent without a reason (None: it would save it),
+    judged by the referee unless ``verdict`` is given. ``game`` needs only its ``sides``."""
+    verdict = judge(deal) if verdict is None else verdict
+    problems = list(verdict.report.violations) + game_problems(game, deal)
+    return Rejected(verdict, problems) if problems else None
+
+
 def _judge_for_game(game: GameRecord, deal: Deal, as_played: str | None) -> Verdict:
     verdict = judge(deal)
-    problems = list(verdict.report.violations) + game_problems(game, deal)
-    if any(p.code.startswith("game.") or p.code in NEVER_AS_PLAYED for p in problems):
-        raise Rejected(verdict, problems)  # never saved "as played", whatever the reason
-    if problems and not as_played:
-        raise Rejected(verdict, problems)
+    refused = refusal(game, deal, verdict)
+    if refused is not None and not (as_played and refused.may_save_as_played):
+        raise refused
     return verdict
 
 
@@ -511,7 +550,7 @@ def amend_sheet(game_id: str, sheet_data: Any, reason: Any, based_on: int | None
     with db.transaction():
         game = _fresh(game_id, based_on)
         read_sides(game.sides, sheet)  # the table must still fit the new sheet
-        before, after = json.dumps(game.sheet.to_json()), json.dumps(sheet.to_json())
+        before, after = _stored(game.sheet), _stored(sheet)
         db.query("game_set_sheet", after, game_id)
         db.query("history_insert", game_id, None, "amend", _now(), before, after, None, None, reason)
         db.query("game_touch", _now(), game_id)

@@ -145,7 +145,7 @@ def test_sheets_lists_every_preset_with_what_it_leaves_unsaid(client):
     assert [s["id"] for s in sheets] == list(PRESETS)
     for item in sheets:
         preset = PRESETS[item["id"]]
-        assert item == {"id": preset.id, "title": preset.title, "source": preset.source,
+        assert item == {"id": preset.id, "title": preset.title, "source": preset.source, "preset_version": 1,
                         "not_stated": dict(preset.not_stated)}
 
 
@@ -191,7 +191,7 @@ def test_a_new_game_reads_back_with_its_sheet_sides_and_next_deal(client):
     game_id, _ = new_game(client, sheet={"preset": "pagat", "hand_size": 11}, sides=sides)
     body = client.get(f"{API}/games/{game_id}").get_json()
     assert body["name"] == "Friday" and body["sides"] == sides and body["revision"] == 0
-    assert body["sheet"] == {"preset": "pagat", "hand_size": 11}
+    assert body["sheet"] == {"preset": "pagat", "preset_version": 1, "hand_size": 11}
     assert [c["option"] for c in body["sheet_changes"]] == ["hand_size"]
     assert body["deals"] == [] and body["running_totals"] == []
     assert body["over"] is False and body["winner"] is None and body["tie"] is False
@@ -582,13 +582,13 @@ def test_amending_the_sheet_rescores_and_is_kept_in_history(client):
     assert response.status_code == 200
     body = response.get_json()
     assert body["revision"] == 2
-    assert body["sheet"] == {"preset": "common", "clean_book_bonus": 600}
+    assert body["sheet"] == {"preset": "common", "preset_version": 1, "clean_book_bonus": 600}
     assert [c["option"] for c in body["sheet_changes"]] == ["clean_book_bonus"]
     assert body["standings"][0] == {"name": "Ann", "total": 670}
     assert "edit_key" not in body
     amend = client.get(f"{API}/games/{game_id}/history").get_json()["history"][-1]
     assert amend["action"] == "amend" and amend["reason"] == "house rule" and amend["deal_number"] is None
-    assert amend["before"] == {"preset": "common"} and amend["after"]["clean_book_bonus"] == 600
+    assert amend["before"] == {"preset": "common", "preset_version": 1} and amend["after"]["clean_book_bonus"] == 600
 
 
 @pytest.mark.parametrize("body, field", [

@@ -289,7 +289,7 @@ def test_sheet_shows_a_preset_unchanged_with_its_source(preset_id):
     assert code == 0
     first = out.splitlines()[0]
     assert first == PRESETS[preset_id].title
-    assert f"Preset: {preset_id}; source: {PRESETS[preset_id].source}" in out
+    assert f"Preset: {preset_id}, version 1; source: {PRESETS[preset_id].source}" in out
     assert not any(line.startswith(" * ") for line in out.splitlines())
     assert "Changed against" not in out
 
@@ -309,7 +309,7 @@ def test_sheet_file_marks_what_it_changes_against_its_preset(tmp_path):
     assert " * Cards in the foot: 11" in lines
     assert "   Cards in the hand: 11" not in lines
     assert sum(line.startswith(" * ") for line in lines) == 2
-    assert "Changed against pagat (marked *):" in lines
+    assert "Changed against pagat version 1 (marked *):" in lines
     assert "  Cards in the hand: 13 -> 11" in lines
 
 
@@ -330,7 +330,7 @@ def test_sheet_json_of_a_preset_has_no_changes_and_reads_back_as_the_same_sheet(
     data = json.loads(run("sheet", "gather-together", "--json")[1])
     assert data["changes"] == []
     full = dict(data["sheet"])
-    full.pop("preset")
+    full.pop("preset"), full.pop("preset_version")
     code, out = run("sheet", write(tmp_path, "full.json", full), "--json")
     assert code == 0
     again = json.loads(out)["sheet"]

@@ -77,7 +77,7 @@ def test_game_new_prints_id_view_path_and_key(app, runner):
 def test_game_new_takes_a_sheet_file(app, runner, tmp_path):
     sheet = write(tmp_path, "sheet.json", {"preset": "common"})
     game_id, _ = new_game(runner, sheet=sheet)
-    assert load(app, game_id).sheet.to_json() == {"preset": "common"}
+    assert load(app, game_id).sheet.to_json() == {"preset": "common", "preset_version": 1}
 
 
 def test_game_new_refuses_a_bad_side_naming_the_field(app, runner):

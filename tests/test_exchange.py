@@ -129,7 +129,7 @@ def test_export_is_the_versioned_document_with_every_deal_its_history_and_the_am
                          "deleted_deals", "amendments"]
     assert doc["format"] == "scorepad.game" and doc["version"] == 1
     assert doc["name"] == 'Zoë\'s "big" night'
-    assert doc["sheet"] == {"preset": "common", "clean_book_bonus": 600}
+    assert doc["sheet"] == {"preset": "common", "preset_version": 1, "clean_book_bonus": 600}
     assert doc["sides"] == TWO
     game = client.get(f"{API}/games/{game_id}").get_json()
     assert doc["created_at"] == game["created_at"]
@@ -145,8 +145,9 @@ def test_export_is_the_versioned_document_with_every_deal_its_history_and_the_am
     assert doc["deals"][1]["history"][0]["reason"] == "We let the Q Q 2 2 stand"
     assert [(d["number"], [(e["seq"], e["action"]) for e in d["history"]]) for d in doc["deleted_deals"]] == \
         [(3, [(3, "record"), (6, "delete")])]
-    assert doc["amendments"] == [{"seq": 5, "at": doc["amendments"][0]["at"], "before": {"preset": "common"},
-                                  "after": {"preset": "common", "clean_book_bonus": 600}, "reason": "house rule"}]
+    assert doc["amendments"] == [{"seq": 5, "at": doc["amendments"][0]["at"], "before": {"preset": "common", "preset_version": 1},
+                                  "after": {"preset": "common", "preset_version": 1, "clean_book_bonus": 600},
+                                  "reason": "house rule"}]
     history = client.get(f"{API}/games/{game_id}/history").get_json()["history"]
     edit = doc["deals"][0]["history"][1]
     assert set(edit) == {"seq", "action", "at", "before", "after", "old_totals", "new_totals", "reason"}
@@ -234,7 +235,7 @@ def test_a_hand_written_document_without_history_imports(client):
                         {"name": "Bea", "foot_picked_up": True}, {"name": "Dan", "foot_picked_up": True}]}]}}]}
     created = import_(client, document)
     game = client.get(f"{API}/games/{created['id']}").get_json()
-    assert game["sheet"] == {"preset": "pagat"} and [d["number"] for d in game["deals"]] == [1]
+    assert game["sheet"] == {"preset": "pagat", "preset_version": 1} and [d["number"] for d in game["deals"]] == [1]
     assert game["standings"] == [{"name": "NS", "total": 30}, {"name": "EW", "total": 30}]
     history = client.get(f"{API}/games/{created['id']}/history").get_json()["history"]
     assert [e["action"] for e in history] == ["import"]

@@ -274,7 +274,7 @@ def test_creating_a_game_through_the_form_freezes_its_sheet_and_grants_editing(c
     game_id = game_id_of(response)
     game = load(app, game_id)
     assert game.name == "Club night"
-    assert game.sheet.to_json() == {"preset": "pagat", "hand_size": 11, "foot_size": 11}
+    assert game.sheet.to_json() == {"preset": "pagat", "preset_version": 1, "hand_size": 11, "foot_size": 11}
     assert game.sides == [{"name": "Ann & Cal", "players": ["Ann", "Cal"]},
                           {"name": "Bea & Dan", "players": ["Bea", "Dan"]}]
     page = text(client.get(response.headers["Location"]))
@@ -664,7 +664,7 @@ def test_amending_the_sheet_needs_a_reason_and_is_kept_in_history(client, app):
     response = client.post(f"/games/{game_id}/sheet/amend", data=dict(data, reason="We agreed 200"))
     assert response.status_code == 303
     game = load(app, game_id)
-    assert game.sheet.to_json() == {"preset": "common", "going_out_bonus": 200}
+    assert game.sheet.to_json() == {"preset": "common", "preset_version": 1, "going_out_bonus": 200}
     assert game.deal(1).verdict.breakdown.totals()["Ann"] == 1160
     sheet = text(client.get(f"/games/{game_id}/sheet"))
     assert "We agreed 200" in sheet and "Going out: 100 points → 200 points" in sheet

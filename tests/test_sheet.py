@@ -274,7 +274,7 @@ def test_opening_by_running_total_uses_the_bands():
 @pytest.mark.parametrize("preset_id", PRESET_IDS)
 def test_preset_json_is_just_the_preset_id_and_round_trips(preset_id):
     sheet = preset(preset_id)
-    assert sheet.to_json() == {"preset": preset_id}
+    assert sheet.to_json() == {"preset": preset_id, "preset_version": 1}
     assert load_sheet(sheet.to_json()) == sheet
     assert load_sheet(preset_id) == sheet
 
@@ -284,7 +284,7 @@ def test_full_sheet_json_round_trips_through_real_json(preset_id):
     sheet = preset(preset_id)
     full = json.loads(json.dumps(sheet.to_json(full=True)))
     assert full["preset"] == preset_id
-    assert set(full) == {"preset"} | {o.name for o in OPTIONS}
+    assert set(full) == {"preset", "preset_version"} | {o.name for o in OPTIONS}
     again = load_sheet(full)
     assert again == sheet
     assert again.preset == preset_id
@@ -294,7 +294,7 @@ def test_full_sheet_json_round_trips_through_real_json(preset_id):
 @pytest.mark.parametrize("preset_id", PRESET_IDS)
 def test_full_sheet_without_a_preset_round_trips(preset_id):
     full = json.loads(json.dumps(preset(preset_id).to_json(full=True)))
-    del full["preset"]
+    del full["preset"], full["preset_version"]
     sheet = load_sheet(full)
     assert sheet == preset(preset_id)  # the preset is not an option
     assert sheet.preset is None
@@ -312,7 +312,7 @@ def test_changed_sheet_round_trips_and_writes_only_its_changes():
     sheet = load_sheet(data)
     written = json.loads(json.dumps(sheet.to_json()))
     assert load_sheet(written) == sheet
-    assert set(written) == set(data)
+    assert set(written) == set(data) | {"preset_version"}
     assert written["card_values"]["9"] == 5 and written["card_values"]["8"] == 10
     assert sheet.going_out_books(4) == Books(clean=3, dirty=2, wild=1)
     assert sheet.special_bonus(Card.SEVEN) == 1000
@@ -335,7 +335,7 @@ def test_changes_lists_exactly_the_options_that_differ_from_the_preset():
 def test_setting_a_preset_value_again_is_not_a_change():
     sheet = load_sheet({"preset": "pagat", "hand_size": 13, "wild_books": True})
     assert sheet.changes() == []
-    assert sheet.to_json() == {"preset": "pagat"}
+    assert sheet.to_json() == {"preset": "pagat", "preset_version": 1}
 
 
 def test_a_changed_sheet_is_not_equal_to_its_preset():
@@ -349,7 +349,7 @@ def test_a_changed_sheet_is_not_equal_to_its_preset():
 
 
 def test_every_option_is_a_sheet_field_and_every_field_an_option():
-    fields = {f.name for f in dataclasses.fields(RuleSheet)} - {"preset"}
+    fields = {f.name for f in dataclasses.fields(RuleSheet)} - {"preset", "preset_version"}
     names = [o.name for o in OPTIONS]
     assert len(names) == len(set(names))
     assert set(names) == fields
@@ -540,7 +540,8 @@ def test_deal_with_a_changed_sheet_and_cut_bonus_round_trips():
     data["sides"][0]["players"][0]["cut_bonus"] = True
     deal = Deal.from_json(data)
     written = json.loads(json.dumps(deal.to_json()))
-    assert written["sheet"] == {"preset": "pagat", "hand_size": 11, "foot_size": 11, "cut_bonus": 100}
+    assert written["sheet"] == {"preset": "pagat", "preset_version": 1, "hand_size": 11, "foot_size": 11,
+                                "cut_bonus": 100}
     again = Deal.from_json(written)
     assert again == deal
     assert again.sheet.changes() == deal.sheet.changes()

@@ -298,8 +298,7 @@ class Deal:
         """The canonical JSON form; without the sheet for a deal stored in a game."""
         out: dict[str, Any] = {}
         if with_sheet:
-            out["sheet"] = self.sheet.preset if self.sheet.preset and not self.sheet.changes() \
-                else self.sheet.to_json()
+            out["sheet"] = self.sheet.brief_json()
         out.update({"deal": self.number, "ending": self.ending.value})
         if self.went_out is not None:
             out["went_out"] = self.went_out

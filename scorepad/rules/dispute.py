@@ -53,7 +53,7 @@ def sheet_name(sheet: RuleSheet) -> str:
 
 
 def _sheet_json(sheet: RuleSheet) -> Any:
-    return sheet.preset if sheet.preset and not sheet.changes() else sheet.to_json()
+    return sheet.brief_json()
 
 
 def problem_json(problem: Problem, sheet: RuleSheet) -> dict[str, Any]:

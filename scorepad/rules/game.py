@@ -126,8 +126,7 @@ class Game:
         return cls(sheet, names, tuple(deals))
 
     def to_json(self) -> dict:
-        sheet = self.sheet.to_json() if self.sheet.changes() or not self.sheet.preset else self.sheet.preset
-        return {"sheet": sheet, "sides": list(self.sides),
+        return {"sheet": self.sheet.brief_json(), "sides": list(self.sides),
                 "deals": [deal.to_json(with_sheet=False) for deal in self.deals]}
 
     def with_deal(self, deal: Deal) -> "Game":

@@ -3,14 +3,20 @@
 A :class:`RuleSheet` is a frozen value. Build one from a preset and the options a table
 changed (:func:`load_sheet`), write it back as JSON (:meth:`RuleSheet.to_json`), and list
 what it changes against its preset (:meth:`RuleSheet.changes`). :data:`OPTIONS` describes
-each option once (its group, its label, how it is read and put into words), and the
-forms, the printed sheet and the documentation are all driven from it.
+each option once (its group, its label, its default, how it is read and put into words),
+and the forms, the printed sheet and the documentation are all driven from it.
+
+Presets carry a version. A preset's values are never edited once released: a change is a
+new version (:data:`_REVISIONS`), and every version stays, so a sheet made from version 1
+keeps being compared with version 1. Stored sheets are written in full
+(:meth:`RuleSheet.to_stored_json`); read back with ``stored=True``, an option missing
+from them (added since) takes its declared default.
 
 >>> sheet = load_sheet({"preset": "pagat", "hand_size": 11, "foot_size": 11})
 >>> [change.option for change in sheet.changes()]
 ['hand_size', 'foot_size']
 >>> sheet.to_json()
-{'preset': 'pagat', 'hand_size': 11, 'foot_size': 11}
+{'preset': 'pagat', 'preset_version': 1, 'hand_size': 11, 'foot_size': 11}
 """
 
 from __future__ import annotations
@@ -240,8 +246,9 @@ class RuleSheet:
     game_length: GameLength
     deals: int
     target_score: int
-    # Which preset this sheet starts from; not an option.
+    # Which preset (and which version of it) this sheet starts from; not options.
     preset: str | None = field(default=None, compare=False)
+    preset_version: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         for option in OPTIONS:
@@ -255,22 +262,43 @@ class RuleSheet:
         return dataclasses.replace(self, **changes)
 
     def to_json(self, full: bool = False) -> dict[str, Any]:
-        """The sheet's JSON form: its preset and what it changes, or every option."""
+        """The sheet's JSON form: its preset, the preset's version and what it changes
+        against that version, or every option."""
         out: dict[str, Any] = {}
-        base = _base_sheet(self.preset)
+        base = self.base()
         if self.preset:
             out["preset"] = self.preset
+            out["preset_version"] = self.preset_version or UNVERSIONED
         for option in OPTIONS:
             value = getattr(self, option.name)
             if full or base is None or value != getattr(base, option.name):
                 out[option.name] = option.write(value)
         return out
 
+    def to_stored_json(self) -> dict[str, Any]:
+        """The form the database keeps: every option, so no later change to a preset can
+        change a stored game, read back by ``load_sheet(..., stored=True)``."""
+        return {"schema": SHEET_SCHEMA, **self.to_json(full=True)}
+
+    def brief_json(self) -> str | dict[str, Any]:
+        """The preset's id when the sheet is that preset as it stands today, else :meth:`to_json`."""
+        found = PRESETS.get(self.preset) if self.preset else None
+        if found is not None and self.preset_version == found.version and self == found.sheet:
+            return found.id
+        return self.to_json()
+
     # -- reading --------------------------------------------------------------------------
 
+    def base(self) -> RuleSheet | None:
+        """The preset this sheet starts from, as it was in the version the sheet was made
+        from; None for a sheet without a preset."""
+        found = PRESETS.get(self.preset) if self.preset else None
+        return found.versions.get(self.preset_version or UNVERSIONED) if found is not None else None
+
     def changes(self) -> list["Change"]:
-        """The options this sheet sets differently from its preset, in catalogue order."""
-        base = _base_sheet(self.preset)
+        """The options this sheet sets differently from its preset (in the version it was
+        made from), in catalogue order."""
+        base = self.base()
         if base is None:
             return []
         return [Change(option.name, option.label, option.words(getattr(base, option.name), base),
@@ -377,6 +405,7 @@ class Option:
     write: Callable[[Any], Any]             # value -> json value
     words: Callable[[Any, RuleSheet], str]  # value, sheet -> plain words
     check: Callable[[Any], None] = lambda value: None
+    default: Any = None  # what a sheet that does not give the option means; never changed
 
 
 def _fail(name: str, reason: str) -> SheetError:
@@ -617,7 +646,32 @@ def _words_blockers(blockers: frozenset[PileBlocker], sheet: RuleSheet) -> str:
 
 def _option(name: str, group: str, label: str, help: str, read: Callable, words: Callable,
             write: Callable[[Any], Any] = _plain) -> Option:
-    return Option(name, group, label, help, read, write, words, _checker(read, name))
+    return Option(name, group, label, help, read, write, words, _checker(read, name), DEFAULTS[name])
+
+
+# Each option's default: what a sheet means when it does not give the option (a stored
+# sheet written before the option existed). The common preset plays exactly these. A
+# default, once released, never changes: stored sheets rely on it.
+DEFAULTS: dict[str, Any] = dict(
+    min_players=2, max_players=6, side_sizes=(1, 2), decks_rule=DecksRule.PLAYERS_PLUS_ONE, decks=5,
+    jokers_per_deck=2, hand_size=11, foot_size=11, card_values=STANDARD_VALUES, cut_bonus=0,
+    upcard=Upcard.BURY_WILD_THREE, draws_per_turn=PerDeal((2,)),
+    meld_min=3, book_size=7, book_growth=BookGrowth.CLOSED, second_meld=SecondMeld.AFTER_BOOK,
+    wild_ratio=WildRatio.MORE, max_wilds=3, min_naturals_with_wilds=0, wild_books=False,
+    clean_book_bonus=500, dirty_book_bonus=300, wild_book_bonus=1500, special_books=(),
+    going_out_bonus=PerDeal((100,)),
+    red_three_bonus=100, red_three_penalty_hand=0, red_three_penalty_foot=0,
+    opening_by=OpeningBy.DEAL, opening_minimums=PerDeal((50, 90, 120, 150)),
+    opening_bands=(Band(2500, 50), Band(5000, 90), Band(7500, 120), Band(None, 150)),
+    opening_who=OpeningWho.PLAYER, opening_pile_cards=OpeningPileCards.TOP_CARD,
+    pile_take=PileTake.TOP_IF_FULL, pile_cards=PerDeal((7,)), pile_needs=PileNeeds.NATURAL_PAIR,
+    pile_needs_opened=True, pile_blocked_by=frozenset({PileBlocker.BLACK_THREE, PileBlocker.RED_THREE,
+                                                       PileBlocker.WILD}),
+    pile_frozen_by_wild=False,
+    books_to_go_out=PerDeal((Books(clean=1, dirty=1),)), go_out_foot=True, go_out_partner_foot=False,
+    go_out_permission=False, last_card=LastCard.EITHER,
+    stock_out=StockOut.ENDS_DEAL, game_length=GameLength.DEALS, deals=4, target_score=10_000,
+)
 
 
 _COUNT = _int(0, 100_000)
@@ -820,10 +874,19 @@ def _check_sheet(sheet: RuleSheet) -> None:
             raise _fail(where, "asks for a wild book, but this sheet does not allow melds of wild cards")
 
 
-def load_sheet(data: Any, field: str = "sheet") -> RuleSheet:
+SHEET_SCHEMA = 1  # the shape of a stored sheet (RuleSheet.to_stored_json); read by load_sheet
+UNVERSIONED = 1  # the version of every preset before versions were recorded
+_META = ("schema", "preset", "preset_version")
+
+
+def load_sheet(data: Any, field: str = "sheet", stored: bool = False) -> RuleSheet:
     """A sheet from its JSON form: a preset id, or an object with ``preset`` and options.
 
-    Without ``preset``, the object must give every option. Errors name the option.
+    ``preset_version`` picks the preset's version the options change (today's when not
+    given). Without ``preset``, the object must give every option. ``stored`` reads what
+    scorepad itself wrote before (the database, an export): an option missing from it did
+    not exist then and takes its declared default, and a sheet without ``preset_version``
+    was made before versions were recorded. Errors name the option.
 
     >>> load_sheet("bicycle").last_card
     <LastCard.DISCARD: 'discard'>
@@ -838,11 +901,10 @@ def load_sheet(data: Any, field: str = "sheet") -> RuleSheet:
         return preset(data, field)
     if not isinstance(data, Mapping):
         raise SheetError(field, "must be a preset id such as 'pagat', or a sheet object")
-    preset_id = data.get("preset")
-    base = preset(preset_id, f"{field}.preset") if preset_id is not None else None
+    base = _base_of(data, field, stored)
     values: dict[str, Any] = {}
     for key, value in data.items():
-        if key == "preset":
+        if key in _META:
             continue
         option = OPTION_BY_NAME.get(key)
         if option is None:
@@ -850,7 +912,9 @@ def load_sheet(data: Any, field: str = "sheet") -> RuleSheet:
         values[key] = option.read(value, f"{field}.{key}", getattr(base, key) if base else None)
     if base is None:
         missing = [o.name for o in OPTIONS if o.name not in values]
-        if missing:
+        if stored:
+            values.update({name: OPTION_BY_NAME[name].default for name in missing})
+        elif missing:
             raise SheetError(f"{field}.{missing[0]}", "is missing; a sheet without a preset gives every option")
         try:
             return RuleSheet(**values)
@@ -862,6 +926,25 @@ def load_sheet(data: Any, field: str = "sheet") -> RuleSheet:
         raise err.within(field) from None
 
 
+def _base_of(data: Mapping[str, Any], field: str, stored: bool) -> RuleSheet | None:
+    """The preset version a sheet object starts from, its ``schema`` checked."""
+    schema = data.get("schema", SHEET_SCHEMA)
+    if isinstance(schema, bool) or schema not in range(1, SHEET_SCHEMA + 1):
+        raise SheetError(f"{field}.schema", f"{schema!r:.20} is not a sheet schema this scorepad reads "
+                         f"(1 to {SHEET_SCHEMA}); it was written by a newer version")
+    preset_id, version = data.get("preset"), data.get("preset_version")
+    if preset_id is None:
+        return None  # the sheet gives every option itself: a preset_version left behind says nothing
+    preset(preset_id, f"{field}.preset")  # refuses an unknown preset, naming the field
+    found = PRESETS[preset_id]
+    if version is None:
+        version = UNVERSIONED if stored else found.version
+    if isinstance(version, bool) or version not in found.versions:
+        raise SheetError(f"{field}.preset_version", f"{preset_id} has versions 1 to {found.version}, "
+                         f"not {version!r:.20}")
+    return found.versions[version]
+
+
 # ---------------------------------------------------------------------------------------
 # Presets
 # ---------------------------------------------------------------------------------------
@@ -869,36 +952,29 @@ def load_sheet(data: Any, field: str = "sheet") -> RuleSheet:
 
 @dataclass(frozen=True)
 class Preset:
-    """A published sheet the product ships: its id, source and the points it leaves unsaid."""
+    """A published sheet the product ships: its id, source and the points it leaves unsaid.
+
+    ``sheet`` is the preset today, version ``version``; ``versions`` keeps every version
+    ever released (1, 2, ...), so sheets made from an earlier one still compare with it.
+    """
 
     id: str
     title: str
     source: str
     sheet: RuleSheet
     not_stated: Mapping[str, str]  # option -> what we chose, and why
+    version: int = UNVERSIONED
+    versions: Mapping[int, RuleSheet] = field(default_factory=dict)
+
+    def revised(self, **changes: Any) -> Preset:
+        """The preset with one more version: today's values with ``changes`` (Python values)."""
+        version = self.version + 1
+        sheet = self.sheet.replace(**changes, preset_version=version)
+        return dataclasses.replace(self, sheet=sheet, version=version, versions={**self.versions, version: sheet})
 
 
 def _common_options() -> dict[str, Any]:
-    return dict(
-        min_players=2, max_players=6, side_sizes=(1, 2), decks_rule=DecksRule.PLAYERS_PLUS_ONE, decks=5,
-        jokers_per_deck=2, hand_size=11, foot_size=11, card_values=STANDARD_VALUES, cut_bonus=0,
-        upcard=Upcard.BURY_WILD_THREE, draws_per_turn=PerDeal((2,)),
-        meld_min=3, book_size=7, book_growth=BookGrowth.CLOSED, second_meld=SecondMeld.AFTER_BOOK,
-        wild_ratio=WildRatio.MORE, max_wilds=3, min_naturals_with_wilds=0, wild_books=False,
-        clean_book_bonus=500, dirty_book_bonus=300, wild_book_bonus=1500, special_books=(),
-        going_out_bonus=PerDeal((100,)),
-        red_three_bonus=100, red_three_penalty_hand=0, red_three_penalty_foot=0,
-        opening_by=OpeningBy.DEAL, opening_minimums=PerDeal((50, 90, 120, 150)),
-        opening_bands=(Band(2500, 50), Band(5000, 90), Band(7500, 120), Band(None, 150)),
-        opening_who=OpeningWho.PLAYER, opening_pile_cards=OpeningPileCards.TOP_CARD,
-        pile_take=PileTake.TOP_IF_FULL, pile_cards=PerDeal((7,)), pile_needs=PileNeeds.NATURAL_PAIR,
-        pile_needs_opened=True, pile_blocked_by=frozenset({PileBlocker.BLACK_THREE, PileBlocker.RED_THREE,
-                                                           PileBlocker.WILD}),
-        pile_frozen_by_wild=False,
-        books_to_go_out=PerDeal((Books(clean=1, dirty=1),)), go_out_foot=True, go_out_partner_foot=False,
-        go_out_permission=False, last_card=LastCard.EITHER,
-        stock_out=StockOut.ENDS_DEAL, game_length=GameLength.DEALS, deals=4, target_score=10_000,
-    )
+    return dict(DEFAULTS)
 
 
 def _partnership_options(**changes: Any) -> dict[str, Any]:
@@ -953,10 +1029,23 @@ _PRESETS: tuple[tuple[str, str, str, dict[str, Any], dict[str, str]], ...] = (
      }),
 )
 
-PRESETS: dict[str, Preset] = {
-    id_: Preset(id_, title, source, RuleSheet(**options, preset=id_), silent)
-    for id_, title, source, options, silent in _PRESETS
-}
+# Each later version of a preset, as the options it changes from the version before, in
+# order: (preset id, {option: value}). Never edit a released version's values (the
+# presets above are version 1); add a version here, so stored games keep theirs.
+_REVISIONS: tuple[tuple[str, dict[str, Any]], ...] = ()
+
+
+def _presets() -> dict[str, Preset]:
+    out = {}
+    for id_, title, source, options, silent in _PRESETS:
+        sheet = RuleSheet(**options, preset=id_, preset_version=UNVERSIONED)
+        out[id_] = Preset(id_, title, source, sheet, silent, UNVERSIONED, {UNVERSIONED: sheet})
+    for id_, changes in _REVISIONS:
+        out[id_] = out[id_].revised(**changes)
+    return out
+
+
+PRESETS: dict[str, Preset] = _presets()
 
 
 def preset(preset_id: Any, field: str = "preset") -> RuleSheet:
@@ -973,10 +1062,6 @@ def preset(preset_id: Any, field: str = "preset") -> RuleSheet:
     if found is None:
         raise SheetError(field, f"{preset_id!r} is not a preset; presets are {', '.join(sorted(PRESETS))}")
     return found.sheet
-
-
-def _base_sheet(preset_id: str | None) -> RuleSheet | None:
-    return PRESETS[preset_id].sheet if preset_id in PRESETS else None
 
 
 def options_by_group() -> Iterator[tuple[str, str, list[Option]]]:
