@@ -30,7 +30,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     Settings, each also read from the environment as ``SCOREPAD_<NAME>``: DATABASE (the
     SQLite file, default ``instance/scorepad.sqlite``), SECRET_KEY (default: generated into
-    the instance folder), SESSION_COOKIE_SECURE (set true behind HTTPS).
+    the instance folder), SESSION_COOKIE_SECURE (set true behind HTTPS); and the rate
+    limits' settings (see :mod:`scorepad.ratelimit`).
     """
     app = Flask(__name__, instance_path=str(ROOT / "instance"), instance_relative_config=True,
                 template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
@@ -65,6 +66,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     exchange.init_app(app)  # export, import, scores.csv (pages and /api/v1), `flask backup`
     from . import commands
     commands.init_app(app)  # `flask game ...` and `flask deal ...`, through the store
+    from . import ratelimit
+    ratelimit.init_app(app)  # after every route: it limits creating games and writing to one
     _register_errors(app)
     app.after_request(_security_headers)
     return app
