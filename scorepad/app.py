@@ -103,7 +103,7 @@ def _register_errors(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(err: HTTPException):
         if err.code == 413:  # werkzeug's words name no size
-            limit = app.config.get("MAX_CONTENT_LENGTH") or 0
+            limit = request.max_content_length or 0  # an import takes more than other requests
             err.description = (f"the request is over {limit // 1024:,} KB, the most this server takes"
                                if _wants_json() else
                                f"The form sent was over {limit // 1024:,} KB, the most this server takes. "

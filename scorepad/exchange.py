@@ -71,6 +71,13 @@ DEAL_ACTIONS = ("record", "edit", "delete")
 MAX_REASON = 200
 MAX_POINTS = 1_000_000_000
 
+# The largest request an import takes: the export of the largest game the store keeps.
+# An export holds the game's stored JSON again (compact, never longer) and, for each entry,
+# its keys, time and order (what store.ENTRY_BYTES counts); reasons escaped for JSON (at
+# most twice as long) are what could make it longer. So twice the bound, plus the sheet,
+# sides and name. Every other request keeps MAX_CONTENT_LENGTH.
+MAX_IMPORT_BYTES = 2 * store.MAX_GAME_BYTES + 64 * 1024
+
 bp = Blueprint("exchange", __name__)
 api_bp = Blueprint("exchange_api", __name__, url_prefix="/api/v1")
 
@@ -209,7 +216,7 @@ def _attachment(body: str, mimetype: str, filename: str) -> Response:
 
 
 def _export_response(document: dict[str, Any]) -> Response:
-    body = json.dumps(document, ensure_ascii=False) + "\n"  # compact: an import takes at most 256 KB
+    body = json.dumps(document, ensure_ascii=False) + "\n"  # compact: see MAX_IMPORT_BYTES
     return _attachment(body, "application/json", _filename(document["name"], "scorepad.json"))
 
 
@@ -517,6 +524,15 @@ def export_page(game_id: str):
 @bp.get("/games/<game_id>/scores.csv")
 def scores_page(game_id: str):
     return _csv_response(access.game_or_404(game_id))
+
+
+@bp.url_value_preprocessor
+@api_bp.url_value_preprocessor
+def _import_body_limit(endpoint: str | None, _values: Any) -> None:
+    """An import may be as large as :data:`MAX_IMPORT_BYTES`. Set before the request's
+    ``before_request`` functions run, as the CSRF check reads the form there."""
+    if endpoint in ("exchange.import_page", "exchange_api.import_api"):
+        request.max_content_length = request.max_form_memory_size = MAX_IMPORT_BYTES
 
 
 class ImportForm(FlaskForm):
