@@ -1,17 +1,25 @@
-"""A table-full of phones at once: N clients each play whole games through the JSON API.
+"""A table-full of phones at once: N clients each play whole games through the JSON API;
+then an abuse phase: phones record deals while four clients hammer the costliest reads of
+the largest game the limits allow.
 
 Run from the repository root::
 
     python bench/load.py [--clients 16] [--games 10] [--server-threads 4] [--compare 4,8]
+                         [--phases load,abuse] [--runs 3] [--phase-seconds 20]
 
 It starts the production server command in a subprocess, on a free loopback port, with a
 fresh SQLite file in a temporary folder::
 
     python -m waitress --host 127.0.0.1 --port P --threads T --call scorepad:create_app
 
-(``SCOREPAD_DATABASE`` and ``SCOREPAD_SECRET_KEY`` in its environment). Then ``clients``
-threads, each on its own keep-alive connection (``http.client``), each play ``games``
-games of the ``common`` preset for two, one after another, as a scoring phone would:
+(``SCOREPAD_DATABASE`` and ``SCOREPAD_SECRET_KEY`` in its environment, and the rate limits
+on, at their defaults). Each simulated phone connects from its own loopback address
+(127.0.0.10, 127.0.0.11, ...: the client socket is bound to it), so the limits apply per
+phone, as they would to phones on a real network.
+
+**load**: ``clients`` threads, each on its own keep-alive connection (``http.client``),
+each play ``games`` games of the ``common`` preset for two, one after another, as a
+scoring phone would:
 
 * ``create``  ``POST /api/v1/games``;
 * then for each of the four deals (``tests/data/game-four-deals.json``):
@@ -26,14 +34,32 @@ the body the server answered, once (its history too). Target: 0 errors, 0 lost, 
 ``record`` under 50 ms at 16 clients (reported, never enforced: timings depend on the
 machine). ``--compare 4,8`` runs the whole thing once per waitress thread count.
 
-Loopback only; bounded: at most 64 clients, 50 games each, and ``--max-seconds`` (default
-120) after which no client starts another game. Exit status 1 on any error or lost deal.
+**abuse**: first the largest game the limits allow is built, through the store, in a file
+of its own: a two-player game played to a target, 100 deals (the most such a game has) of
+60 melds a side, each meld breaking the sheet (saved as played), then corrections until
+the store refuses one for the game's size bound (2 MB). Then ``runs`` times, each against
+a fresh server on a copy of that file: ``clients`` phones (16) each start a game and record
+one deal every 1.1 s (read, record, poll; under the 60 writes a minute per game), for
+``phase-seconds`` without abusers, then as long again while 4 abusers, each from its own
+address, loop over ``GET /games/<big>/results.pdf?paper=a4`` and ``?paper=letter``,
+``/games/<big>/rescore?sheet=<preset>`` for every preset, and ``GET /api/v1/games/<big>``
+with 100 different ``Host`` headers. Each run prints the phones' record p99 without and
+with abusers, the server's RSS (from /proc) at the start and the end, what the abusers
+got, and errors (5xx, timeouts, refused connections; an abuser sends no new request once
+the phase ends; one still running 30 s later is reported as unfinished, not as an error). Targets, printed and
+never enforced: p99 with abusers at most 2 x the same run's p99 without them + 20 ms; RSS
+within 200 MB of the start; no 5xx.
+
+Loopback only; bounded: at most 64 clients, 20 games each (the create limit is 20 a
+minute per address), and ``--max-seconds`` (default 120) after which no client starts
+another game. Exit status 1 on any error or lost deal.
 """
 
 from __future__ import annotations
 
 import argparse
 import http.client
+import itertools
 import json
 import os
 import shlex
@@ -47,21 +73,35 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from web import HOST, ROOT, Server, _quantile  # noqa: E402  (bench/web.py: the same server harness)
+from web import HOST, ROOT, Server, _quantile, request  # noqa: E402  (bench/web.py: the same server harness)
 
 TARGET_P99_MS = 50.0
 ROUTES = ("create", "read", "record", "poll", "view")
+WARM_ADDRESS = "127.0.0.2"
+
+
+def phone_address(i: int) -> str:
+    """Phone ``i``'s own loopback address: 127.0.0.10, .11, ... (all of 127/8 is loopback)."""
+    return f"127.0.0.{10 + i}"
+
+
+def abuser_address(j: int) -> str:
+    return f"127.0.0.{200 + j}"
 
 
 class Client:
-    """One phone: a keep-alive connection, its latencies by route, its errors, its acknowledged deals."""
+    """One phone: a keep-alive connection from its own address, its latencies by route, its
+    errors, its acknowledged deals."""
 
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.conn = http.client.HTTPConnection(HOST, port, timeout=30)
+    def __init__(self, port: int, address: str) -> None:
+        self.port, self.address = port, address
+        self.conn = self.connect()
         self.times: dict[str, list[float]] = defaultdict(list)
         self.errors: list[str] = []
         self.acked: list[tuple[str, int, int, dict[str, Any]]] = []  # (game, number, revision, deal)
+
+    def connect(self) -> http.client.HTTPConnection:
+        return http.client.HTTPConnection(HOST, self.port, timeout=30, source_address=(self.address, 0))
 
     def call(self, route: str, method: str, path: str, body: Any = None,
              key: str | None = None) -> tuple[int, Any]:
@@ -77,7 +117,7 @@ class Client:
             raw = resp.read()
         except (OSError, http.client.HTTPException) as err:
             self.conn.close()
-            self.conn = http.client.HTTPConnection(HOST, self.port, timeout=30)
+            self.conn = self.connect()
             self.errors.append(f"{route}: {err!r}")
             return 0, None
         self.times[route].append(time.perf_counter() - t0)
@@ -114,16 +154,14 @@ def run(threads: int, clients: int, games: int, max_seconds: float, folder: Path
     """One run against a fresh server with ``threads`` waitress threads."""
     database = folder / f"load-{threads}.sqlite"
     server = Server(f"scorepad-{threads}", "scorepad:create_app",
-                    {"SCOREPAD_DATABASE": str(database),
-                     "SCOREPAD_SECRET_KEY": "load-" + os.urandom(16).hex(), "PYTHONPATH": str(ROOT)},
-                    folder, threads)
+                    server_env(database), folder, threads)
     print(f"\n$ {shlex.join(server.command)}", flush=True)
     deals = json.loads((ROOT / "tests" / "data" / "game-four-deals.json").read_text())["deals"]
     try:
         server.wait_ready("/api/v1/sheets")
-        warm = Client(server.port)  # one game first, so imports and first connections are not measured
+        warm = Client(server.port, WARM_ADDRESS)  # one game first, so imports and first connections are not measured
         warm.play(deals, 0)
-        phones = [Client(server.port) for _ in range(clients)]
+        phones = [Client(server.port, phone_address(i)) for i in range(clients)]
         deadline = time.monotonic() + max_seconds
         barrier = threading.Barrier(clients + 1)
         played = [0] * clients
@@ -161,6 +199,12 @@ def run(threads: int, clients: int, games: int, max_seconds: float, folder: Path
     return {"threads": threads, "elapsed": elapsed, "requests": requests, "games": sum(played),
             "times": {r: sorted(v) for r, v in times.items()}, "errors": errors, "acked": len(acked),
             "lost": lost, "doubled": doubled, "log": server.log, "cpu": cpu}
+
+
+def server_env(database: Path) -> dict[str, str]:
+    """The server's environment: its database, a secret key, and the rate limits on."""
+    return {"SCOREPAD_DATABASE": str(database), "SCOREPAD_SECRET_KEY": "load-" + os.urandom(16).hex(),
+            "SCOREPAD_RATELIMIT_ENABLED": "true", "PYTHONPATH": str(ROOT)}
 
 
 def cpu_seconds(pid: int) -> float:
@@ -216,6 +260,251 @@ def report(result: dict[str, Any], clients: int) -> bool:
           f"{'met' if p99 < TARGET_P99_MS else 'MISSED'}", flush=True)
     return not result["errors"] and not result["lost"] and not result["doubled"]
 
+# -- the abuse phase --------------------------------------------------------------------------------
+
+ABUSERS = 4
+HOSTS = 100  # distinct Host headers the abusers send for the game's JSON
+PACE_S = 1.1  # a phone records one deal this often: under 60 writes a minute to its game
+TARGET_SHEET = {"preset": "common", "game_length": "target", "target_score": 1_000_000}
+TWO = [{"name": "Ann", "players": ["Ann"]}, {"name": "Bea", "players": ["Bea"]}]
+REASON = "the table let every meld stand"
+RSS_TARGET_MB = 200.0
+ABUSER_TIMEOUT_S = 120.0  # an abuser's request answered later is a timeout (an error)
+GRACE_S = 30.0  # after the phones stop, how long the abusers' last requests may still run
+
+
+def big_deal(variant: int) -> dict[str, Any]:
+    """60 melds a side, each breaking the common sheet (too many wilds, a second meld of a
+    rank, more cards than the decks hold): as many problems as a deal can carry."""
+    ranks = "456789"
+    return {"ending": "stock_out",
+            "sides": [{"name": "Ann", "melds": [f"{ranks[i % 6]} {ranks[i % 6]} 2 2 2" for i in range(60)],
+                       "players": [{"name": "Ann", "foot_picked_up": True, "cards_left": "K " * (variant % 7)}]},
+                      {"name": "Bea", "melds": [f"{ranks[i % 6]} {ranks[i % 6]} JK JK" for i in range(60)],
+                       "players": [{"name": "Bea", "foot_picked_up": True, "cards_left": ""}]}]}
+
+
+def build_largest_game(database: Path) -> tuple[str, str]:
+    """The largest game the limits allow, written through the store (as the API would, without
+    its rate limits): as many deals as a game to a target has, then corrections until the
+    store refuses one for the game's size. Returns its id and a line saying what it holds."""
+    sys.path.insert(0, str(ROOT))
+    from scorepad import db, store
+    from scorepad.app import create_app
+    from scorepad.rules.validate import MAX_DEALS_TO_TARGET
+
+    t0 = time.perf_counter()
+    app = create_app({"DATABASE": str(database), "SECRET_KEY": "build", "RATELIMIT_ENABLED": False})
+    with app.app_context():
+        game = store.create_game("The largest game", TARGET_SHEET, TWO)
+        deals = corrections = 0
+        try:
+            while True:
+                if deals < MAX_DEALS_TO_TARGET:
+                    store.record_deal(game.id, big_deal(deals), as_played=REASON)
+                    deals += 1
+                else:
+                    store.update_deal(game.id, 1 + corrections % deals, {**big_deal(corrections + 1),
+                                      "deal": 1 + corrections % deals}, as_played=REASON)
+                    corrections += 1
+        except store.StoreError as err:
+            if err.field != "game":
+                raise
+            refusal = f"{err.status} {err.field}"
+        size = db.one("game_stored_bytes", game.id, store.ENTRY_BYTES)[0]
+        db.get_db().execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return game.id, (f"{deals} deals, {corrections} corrections, {size:,} bytes stored of "
+                     f"{store.MAX_GAME_BYTES:,}; the next write refused ({refusal}); built in "
+                     f"{time.perf_counter() - t0:.1f} s")
+
+
+def rss_mb(pid: int) -> float:
+    """The process's resident memory (VmRSS), in MB; NaN where /proc is missing."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except (OSError, ValueError):
+        pass
+    return float("nan")
+
+
+class Recorder(Client):
+    """A phone that records one deal every PACE_S seconds into its own game, until told to stop."""
+
+    def start(self, n: int) -> bool:
+        _, game = self.call("create", "POST", "/api/v1/games", {"name": f"Table {n}", "sheet": TARGET_SHEET,
+                                                                 "sides": TWO})
+        if game is None:
+            return False
+        self.game_id, self.key = game["id"], game["edit_key"]
+        return True
+
+    def record_until(self, deals: list[dict[str, Any]], stop: float) -> None:
+        base = f"/api/v1/games/{self.game_id}"
+        n = 0
+        while time.monotonic() < stop:
+            t0 = time.monotonic()
+            _, now = self.call("read", "GET", base)
+            if now is not None:
+                body = {k: v for k, v in deals[n % len(deals)].items() if k != "deal"}
+                _, saved = self.call("record", "POST", f"{base}/deals", {**body, "revision": now["revision"]},
+                                     self.key)
+                if saved is not None:
+                    self.acked.append((self.game_id, saved["number"], saved["revision"], saved["deal"]))
+                    n += 1
+                self.call("poll", "GET", f"{base}/revision")
+            time.sleep(max(0.0, t0 + PACE_S - time.monotonic()))
+
+    def take(self) -> tuple[dict[str, list[float]], list[str]]:
+        """The latencies and errors so far, leaving none behind."""
+        times, errors = self.times, self.errors
+        self.times, self.errors = defaultdict(list), []
+        return times, errors
+
+
+class Abuser(threading.Thread):
+    """A client from its own address looping over the costliest reads of one game until ``stop``."""
+
+    def __init__(self, port: int, j: int, plan: list[tuple[str, str]], hosts: Any, stop: float) -> None:
+        super().__init__(daemon=True)
+        self.port, self.address, self.stop = port, abuser_address(j), stop
+        self.plan = plan[j * 2 % len(plan):] + plan[:j * 2 % len(plan)]  # each starts elsewhere in the plan
+        self.hosts = hosts
+        self.done: dict[str, list[float]] = defaultdict(list)
+        self.statuses: dict[int, int] = defaultdict(int)
+        self.errors: list[str] = []
+        self.running: str | None = None
+        self.counting = True  # False once the run is over: the server's stop is no error
+
+    def run(self) -> None:
+        for kind, path in itertools.cycle(self.plan):
+            if time.monotonic() >= self.stop:
+                break
+            headers = {"Host": f"abuse-{next(self.hosts) % HOSTS}.example"} if kind == "json" else {}
+            conn = http.client.HTTPConnection(HOST, self.port, timeout=ABUSER_TIMEOUT_S,
+                                              source_address=(self.address, 0))
+            self.running = kind
+            t0 = time.perf_counter()
+            try:
+                conn.request("GET", path, headers=headers)
+                resp = conn.getresponse()
+                resp.read()
+            except (OSError, http.client.HTTPException) as err:
+                if self.counting:
+                    self.errors.append(f"{kind}: {err!r}")
+                continue
+            finally:
+                conn.close()
+                self.running = None
+            if not self.counting:
+                break
+            self.done[kind].append(time.perf_counter() - t0)
+            self.statuses[resp.status] += 1
+            if resp.status not in (200, 304):
+                self.errors.append(f"{kind}: HTTP {resp.status}")
+
+
+def abuse_run(n: int, runs: int, source: Path, game_id: str, clients: int, threads: int, seconds: float,
+              folder: Path) -> dict[str, Any]:
+    """One run: a fresh server on a copy of ``source``; phones alone, then phones with abusers."""
+    database = folder / f"abuse-{n}.sqlite"
+    with sqlite3.connect(source) as src, sqlite3.connect(database) as dst:
+        src.backup(dst)
+    server = Server(f"abuse-{n}", "scorepad:create_app", server_env(database), folder, threads)
+    print(f"\nrun {n} of {runs}: $ {shlex.join(server.command)}", flush=True)
+    deals = json.loads((ROOT / "tests" / "data" / "game-four-deals.json").read_text())["deals"]
+    result: dict[str, Any] = {"log": server.log}
+    try:
+        server.wait_ready("/api/v1/sheets")
+        presets = [p["id"] for p in json.loads(request(server.port, "GET", "/api/v1/sheets")[2])["sheets"]]
+        plan = [("pdf a4", f"/games/{game_id}/results.pdf?paper=a4"),
+                ("pdf letter", f"/games/{game_id}/results.pdf?paper=letter"),
+                *[(f"rescore {p}", f"/games/{game_id}/rescore?sheet={p}") for p in presets],
+                ("json", f"/api/v1/games/{game_id}")]
+        warm = Client(server.port, WARM_ADDRESS)  # imports and first connections are not measured
+        warm.play(deals, 0)
+        phones = [Recorder(server.port, phone_address(i)) for i in range(clients)]
+        if not all(p.start(i) for i, p in enumerate(phones)):
+            raise SystemExit("a phone could not start its game: " + "; ".join(e for p in phones for e in p.errors))
+        result["rss_start"] = rss_mb(server.proc.pid)
+        for phase in ("alone", "abused"):
+            stop = time.monotonic() + seconds
+            abusers = []
+            if phase == "abused":
+                hosts = itertools.count()
+                abusers = [Abuser(server.port, j, plan, hosts, stop) for j in range(ABUSERS)]
+                for a in abusers:
+                    a.start()
+            workers = [threading.Thread(target=p.record_until, args=(deals, stop)) for p in phones]
+            for w in workers:
+                w.start()
+            for w in workers:
+                w.join()
+            taken = [p.take() for p in phones]
+            result[phase] = {"record": sorted(x for times, _ in taken for x in times.get("record", [])),
+                             "errors": [e for _, errors in taken for e in errors]}
+            if abusers:  # no new request after the phase; the last ones may finish
+                for a in abusers:
+                    a.join(timeout=max(0.0, stop + GRACE_S - time.monotonic()))
+                result["rss_end"] = rss_mb(server.proc.pid)
+                result["unfinished"] = [a.running for a in abusers if a.running]
+                result["abusers"] = abusers
+                for a in abusers:
+                    a.counting = False
+        for p in phones + [warm]:
+            p.conn.close()
+        result["acked"] = [a for p in phones for a in p.acked]
+    finally:
+        server.stop()
+    result["lost"], result["doubled"] = check_database(database, result.get("acked", []))
+    return result
+
+
+def abuse_report(result: dict[str, Any]) -> bool:
+    alone, abused = result["alone"]["record"], result["abused"]["record"]
+    p99_alone, p99_abused = _quantile(alone, 0.99) * 1000, _quantile(abused, 0.99) * 1000
+    limit = 2 * p99_alone + 20
+    print(f"  record p99: without abusers {p99_alone:.1f} ms ({len(alone)} deals), with abusers "
+          f"{p99_abused:.1f} ms ({len(abused)} deals); target <= 2 x {p99_alone:.1f} + 20 = {limit:.1f} ms: "
+          f"{'met' if p99_abused <= limit else 'MISSED'}")
+    start, end = result["rss_start"], result["rss_end"]
+    print(f"  server RSS: start {start:.0f} MB, end {end:.0f} MB ({end - start:+.0f} MB); target within "
+          f"{RSS_TARGET_MB:.0f} MB: {'met' if end - start <= RSS_TARGET_MB else 'MISSED'}")
+    abusers = result["abusers"]
+    kinds: dict[str, list[float]] = defaultdict(list)
+    statuses: dict[int, int] = defaultdict(int)
+    for a in abusers:
+        for kind, values in a.done.items():
+            kinds[kind] += values
+        for status, count in a.statuses.items():
+            statuses[status] += count
+    unfinished = result["unfinished"]
+    print(f"  abusers ({ABUSERS}, {HOSTS} Host values): " + ", ".join(
+        f"{kind} {len(v)} (max {max(v):.2f} s)" for kind, v in sorted(kinds.items())) +
+        f"; statuses {dict(sorted(statuses.items()))}; unfinished at the end: {', '.join(unfinished) or 'none'}")
+    errors = result["alone"]["errors"] + result["abused"]["errors"] + [e for a in abusers for e in a.errors]
+    fives = [e for e in errors if "HTTP 5" in e]
+    print(f"  errors: {len(errors)} ({len(fives)} 5xx; target no 5xx: {'met' if not fives else 'MISSED'})" +
+          "".join(f"\n    {e}" for e in sorted(set(errors))[:10]))
+    print(f"  database check: {len(result['acked'])} deals acknowledged; lost {len(result['lost'])}, "
+          f"doubled or extra {len(result['doubled'])}", flush=True)
+    return not errors and not result["lost"] and not result["doubled"]
+
+
+def abuse(runs: int, clients: int, threads: int, seconds: float, folder: Path) -> bool:
+    print(f"\nabuse phase: {clients} phones record a deal every {PACE_S} s each, {seconds:.0f} s alone, then "
+          f"{seconds:.0f} s while {ABUSERS} abusers loop over results.pdf (a4, letter), rescore under every "
+          f"preset and the game's JSON with {HOSTS} Host values, on the largest game the limits allow", flush=True)
+    source = folder / "largest.sqlite"
+    game_id, built = build_largest_game(source)
+    print(f"largest game: {built}", flush=True)
+    ok = True
+    for n in range(1, runs + 1):
+        result = abuse_run(n, runs, source, game_id, clients, threads, seconds, folder)
+        ok = abuse_report(result) and ok
+    return ok
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -224,19 +513,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--server-threads", type=int, default=4, help="waitress --threads (default 4)")
     parser.add_argument("--compare", help="comma-separated waitress thread counts to run one after another, e.g. 4,8")
     parser.add_argument("--max-seconds", type=float, default=120.0, help="no new game after this (default 120)")
+    parser.add_argument("--phases", default="load,abuse", help="which to run: load, abuse or both (default)")
+    parser.add_argument("--runs", type=int, default=3, help="runs of the abuse phase (default 3)")
+    parser.add_argument("--phase-seconds", type=float, default=20.0,
+                        help="seconds the phones record without abusers, then with them (default 20)")
     args = parser.parse_args(argv)
     counts = [int(x) for x in args.compare.split(",")] if args.compare else [args.server_threads]
-    if not 0 < args.clients <= 64 or not 0 < args.games <= 50 or not 0 < args.max_seconds <= 600 \
-            or not all(0 < t <= 64 for t in counts):
-        parser.error("keep it bounded: clients 1..64, games 1..50, max-seconds (0, 600], threads 1..64")
+    phases = set(args.phases.split(","))
+    if not 0 < args.clients <= 64 or not 0 < args.games <= 20 or not 0 < args.max_seconds <= 600 \
+            or not all(0 < t <= 64 for t in counts) or not 0 < args.runs <= 10 \
+            or not 0 < args.phase_seconds <= 300 or not phases or not phases <= {"load", "abuse"}:
+        parser.error("keep it bounded: clients 1..64, games 1..20 (the create limit is 20 a minute per address), "
+                     "max-seconds (0, 600], threads 1..64, runs 1..10, phase-seconds (0, 300], "
+                     "phases load and/or abuse")
 
     print("$ " + shlex.join([Path(sys.executable).name, *sys.argv]), flush=True)
-    print(f"{os.cpu_count()} CPU(s); each phone: create a game, then per deal read + record + poll, then view")
+    print(f"{os.cpu_count()} CPU(s); each phone from its own loopback address (127.0.0.10, ...)")
     folder = Path(tempfile.mkdtemp(prefix="scorepad-load-"))
     ok = True
     summary = []
     try:
-        for threads in counts:
+        for threads in counts if "load" in phases else []:
             result = run(threads, args.clients, args.games, args.max_seconds, folder)
             ok = report(result, args.clients) and ok
             record = result["times"].get("record", [])
@@ -248,6 +545,8 @@ def main(argv: list[str] | None = None) -> int:
             print("\nwaitress threads   req/s   record p50   record p99")
             for threads, rps, p50, p99 in summary:
                 print(f"  {threads:16d} {rps:7.0f} {p50:9.2f} ms {p99:9.2f} ms")
+        if "abuse" in phases:
+            ok = abuse(args.runs, args.clients, counts[0], args.phase_seconds, folder) and ok
     finally:
         for path in sorted(folder.iterdir(), reverse=True):
             path.unlink()

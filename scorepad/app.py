@@ -45,8 +45,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     Settings, each also read from the environment as ``SCOREPAD_<NAME>``: DATABASE (the
     SQLite file, default ``instance/scorepad.sqlite``), SECRET_KEY (default: generated into
-    the instance folder), SESSION_COOKIE_SECURE (set true behind HTTPS). The instance folder
-    (``config.py``, the database, the secret key) is :func:`instance_folder`.
+    the instance folder), SESSION_COOKIE_SECURE (set true behind HTTPS); and the rate
+    limits' settings (see :mod:`scorepad.ratelimit`). The instance folder (``config.py``,
+    the database, the secret key) is :func:`instance_folder`.
     """
     app = Flask(__name__, instance_path=str(instance_folder()), instance_relative_config=True,
                 template_folder=_shipped("templates"), static_folder=_shipped("static"))
@@ -81,6 +82,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     exchange.init_app(app)  # export, import, scores.csv (pages and /api/v1), `flask backup`
     from . import commands
     commands.init_app(app)  # `flask game ...` and `flask deal ...`, through the store
+    from . import ratelimit
+    ratelimit.init_app(app)  # after every route: it limits creating games and writing to one
     _register_errors(app)
     app.after_request(_security_headers)
     return app
@@ -116,7 +119,7 @@ def _register_errors(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(err: HTTPException):
         if err.code == 413:  # werkzeug's words name no size
-            limit = app.config.get("MAX_CONTENT_LENGTH") or 0
+            limit = request.max_content_length or 0  # an import takes more than other requests
             err.description = (f"the request is over {limit // 1024:,} KB, the most this server takes"
                                if _wants_json() else
                                f"The form sent was over {limit // 1024:,} KB, the most this server takes. "

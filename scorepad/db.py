@@ -47,6 +47,14 @@ QUERIES: dict[str, str] = {
     "history_count_of_deal": "SELECT COUNT(*) FROM history WHERE game_id = ? AND deal_number = ?",
     "history_counts": "SELECT deal_number, COUNT(*) AS n FROM history "
                       "WHERE game_id = ? AND deal_number IS NOT NULL GROUP BY deal_number",
+    # What a game holds, in bytes: its deals' and history's JSON and reasons, and ?2 for each
+    # row besides (see MAX_GAME_BYTES).
+    "game_stored_bytes": "SELECT (SELECT COALESCE(SUM(length(CAST(body AS BLOB)) + COALESCE(length(CAST(as_played "
+                         "AS BLOB)), 0) + ?2), 0) FROM deal WHERE game_id = ?1) + (SELECT COALESCE(SUM("
+                         "COALESCE(length(CAST(before AS BLOB)), 0) + COALESCE(length(CAST(after AS BLOB)), 0) "
+                         "+ COALESCE(length(CAST(old_totals AS BLOB)), 0) "
+                         "+ COALESCE(length(CAST(new_totals AS BLOB)), 0) "
+                         "+ COALESCE(length(CAST(reason AS BLOB)), 0) + ?2), 0) FROM history WHERE game_id = ?1)",
 }
 
 

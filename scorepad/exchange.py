@@ -59,7 +59,7 @@ from wtforms import TextAreaField
 
 from . import access, api, db, store
 from .rules import Deal, Problem, ReadError, RuleSheet, load_sheet
-from .rules.limits import MAX_DEALS, MAX_FILENAME, MAX_GAME_ID, MAX_POINTS, MAX_REASON
+from .rules.limits import MAX_DEALS, MAX_FILENAME, MAX_GAME_ID, MAX_IMPORT_BYTES, MAX_POINTS, MAX_REASON
 from .store import GameRecord, StoreError
 
 FORMAT = "scorepad.game"
@@ -209,7 +209,7 @@ def _attachment(body: str, mimetype: str, filename: str) -> Response:
 
 
 def _export_response(document: dict[str, Any]) -> Response:
-    body = json.dumps(document, ensure_ascii=False) + "\n"  # compact: an import takes at most 256 KB
+    body = json.dumps(document, ensure_ascii=False) + "\n"  # compact: see MAX_IMPORT_BYTES
     return _attachment(body, "application/json", _filename(document["name"], "scorepad.json"))
 
 
@@ -520,6 +520,15 @@ def export_page(game_id: str):
 @bp.get("/games/<game_id>/scores.csv")
 def scores_page(game_id: str):
     return _csv_response(access.game_or_404(game_id))
+
+
+@bp.url_value_preprocessor
+@api_bp.url_value_preprocessor
+def _import_body_limit(endpoint: str | None, _values: Any) -> None:
+    """An import may be as large as :data:`MAX_IMPORT_BYTES`. Set before the request's
+    ``before_request`` functions run, as the CSRF check reads the form there."""
+    if endpoint in ("exchange.import_page", "exchange_api.import_api"):
+        request.max_content_length = request.max_form_memory_size = MAX_IMPORT_BYTES
 
 
 class ImportForm(FlaskForm):

@@ -399,6 +399,7 @@ def _save_deal(game: GameRecord, number: int, editing: bool):
         elif err.field == "as_played.reason":
             meta.reason.errors = [err.message]
         return _deal_page(game, form, meta, number, editing=editing, status=err.status,
+                          can_play=action == "as_played",  # keep the reason typed
                           message=f"Not saved ({err.status}): {err.message}.")
     flash(f"Deal {number} {'corrected' if editing else 'saved'}.", "ok")
     return redirect(url_for("pages.game", game_id=game.id, _anchor=f"deal-{number}"), 303)

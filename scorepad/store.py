@@ -2,7 +2,8 @@
 
 Pages, the JSON API and the CLI's web counterparts all go through these functions, so a
 deal is validated, scored and recorded (with its history) the same way whichever door it
-came in by. Every write is one transaction and bumps the game's revision.
+came in by. Every write is one transaction, bumps the game's revision, and is refused when
+it would leave the game holding more than :data:`MAX_GAME_BYTES`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any, Callable, TypeVar
 from . import db
 from .rules import Deal, ReadError, RuleSheet, judge, load_sheet
 from .rules.game import Game
-from .rules.limits import MAX_NAME, MAX_PER_SIDE, MAX_REASON, MAX_SIDES, MIN_SIDES
+from .rules.limits import ENTRY_BYTES, MAX_GAME_BYTES, MAX_NAME, MAX_PER_SIDE, MAX_REASON, MAX_SIDES, MIN_SIDES
 from .rules.validate import Problem
 from .rules.verdict import Verdict
 
@@ -378,7 +379,18 @@ def import_game(name: Any, sheet: RuleSheet, sides_data: Any, created_at: str, d
         for entry in [*entries, (None, "import", now, None, None, None, None, note)]:
             db.query("history_insert", game_id, *entry)
             db.query("game_touch", now, game_id)
+        _check_size(game_id)
     return load_game(game_id)  # type: ignore[return-value]
+
+
+def _check_size(game_id: str) -> None:
+    """Inside a write transaction, once written: refuse the write (409 naming ``game``, so it
+    rolls back) when it leaves the game holding more than :data:`MAX_GAME_BYTES`."""
+    size = db.one("game_stored_bytes", game_id, ENTRY_BYTES)[0]
+    if size > MAX_GAME_BYTES:
+        raise StoreError(409, "game", f"a game may hold at most {MAX_GAME_BYTES / 2**20:g} MB of deals and "
+                         f"history, and this would make it {size / 2**20:.2f} MB, so nothing was saved; "
+                         "start a new game to go on (an export keeps this one)")
 
 
 def _check_revision(game: GameRecord, based_on: int | None) -> None:
@@ -459,6 +471,7 @@ def _write(game_id: str, based_on: int | None,
                         raise Conflict(based_on, found[0], changes_since(game_id, based_on))
                     raise _Moved
                 result, deals = apply(now)
+                _check_size(game_id)
         except _Moved:
             continue
         _remember(_after_write(game, deals, now))
@@ -554,6 +567,7 @@ def amend_sheet(game_id: str, sheet_data: Any, reason: Any, based_on: int | None
         db.query("game_set_sheet", after, game_id)
         db.query("history_insert", game_id, None, "amend", _now(), before, after, None, None, reason)
         db.query("game_touch", _now(), game_id)
+        _check_size(game_id)
     # Read it back only once committed: a record cached inside the transaction would
     # outlive a failed commit, and judging every deal again need not hold the write lock.
     return load_game(game_id)  # type: ignore[return-value]

@@ -20,8 +20,8 @@ from hardening import (ANN_BEA, api_game, assert_error_shape, assert_no_tracebac
                        grant, text_of, valid_deal)
 from scorepad import store
 from scorepad.app import create_app
+from scorepad.rules.limits import MAX_IMPORT_BYTES
 from scorepad.rules import Deal, ReadError
-from scorepad.rules import limits
 from scorepad.rules.cards import Cards
 from scorepad.rules.limits import MAX_CARD_STRING
 from scorepad.rules.game import Game
@@ -32,6 +32,7 @@ DEEP_SHEET = '{"preset": "common", "card_values": ' + "[" * 50_000 + "]" * 50_00
 NAME_41 = "N" * 41
 REASON_500 = "r" * 500
 BIG_BODY = "x" * (300 * 1024)
+IMPORT_TOO_BIG = "x" * (MAX_IMPORT_BYTES + 1)  # an import takes more: the export of the largest game
 
 
 @pytest.fixture
@@ -288,8 +289,8 @@ CASES: list[Case] = [
         lambda w: ("/api/v1/games/import", {"json": (lambda d: {**d, "deals": [
             {**d["deals"][0], "number": n, "history": []} for n in range(1, 102)]})(export_doc(w.client, w.game))}),
         400, "deals", "at most 100"),
-    api("exchange_api.import_api", "POST", "300KB body",
-        lambda w: ("/api/v1/games/import", {"data": BIG_BODY, "content_type": J}), 413, None),
+    api("exchange_api.import_api", "POST", "body past the import limit",
+        lambda w: ("/api/v1/games/import", {"data": IMPORT_TOO_BIG, "content_type": J}), 413, None, "4,160 KB"),
     # -- /api/v1/referee ---------------------------------------------------------------------------
     api("referee_api.compare", "GET", "a sheet nested past the parser's depth",
         lambda w: ("/api/v1/referee/compare", {"query_string": {"a": DEEP_SHEET, "b": "common"}}), 400, "a", "nested"),
@@ -415,8 +416,8 @@ CASES: list[Case] = [
          lambda w: (f"/games/{w.game}/sheet/amend", {"data": amend_form(w.client, w.game, **{
              "revision": "9" * 30, "opt-opening_minimums": "[" * 50_000})}), 400, "cannot be read"),
     page("exchange.import_page", "GET", "a method it does not take", lambda w: ("/import", {"method": "PUT"}), 405),
-    page("exchange.import_page", "POST", "300KB body", lambda w: ("/import", {"data": {"document": BIG_BODY}}), 413,
-         "That was too large"),
+    page("exchange.import_page", "POST", "body past the import limit",
+         lambda w: ("/import", {"data": {"document": IMPORT_TOO_BIG}}), 413, "That was too large"),
     page("exchange.import_page", "POST", "a paste nested past the parser's depth",
          lambda w: ("/import", {"data": {"document": "[" * 50_000}}), 400, "nested too deeply"),
     page("exchange.import_page", "POST", "41-character name",
@@ -589,13 +590,14 @@ def test_a_body_over_the_limit_is_413_json_for_the_api_and_a_friendly_page_other
     client = app.test_client()
     limit = app.config["MAX_CONTENT_LENGTH"]
     assert limit == 256 * 1024
-    for url in ("/api/v1/score", "/api/v1/games", "/api/v1/games/import", "/api/v1/referee/explain"):
-        response = client.post(url, data="x" * (limit + 1), content_type=J)
+    for url, most in (("/api/v1/score", limit), ("/api/v1/games", limit), ("/api/v1/referee/explain", limit),
+                      ("/api/v1/games/import", MAX_IMPORT_BYTES)):
+        response = client.post(url, data="x" * (most + 1), content_type=J)
         assert_error_shape(response, 413, None)
-        assert "256 KB" in response.get_json()["error"]["message"]
-    for url in ("/new", "/import"):
-        response = client.post(url, data={"name": "x" * (limit + 1)})
+        assert f"{most // 1024:,} KB" in response.get_json()["error"]["message"]
+    for url, most in (("/new", limit), ("/import", MAX_IMPORT_BYTES)):
+        response = client.post(url, data={"name": "x" * (most + 1)})
         assert response.status_code == 413 and response.mimetype == "text/html"
         page = text_of(response.get_data(as_text=True))
-        assert "That was too large" in page and "256 KB" in page
+        assert "That was too large" in page and f"{most // 1024:,} KB" in page
         assert_no_traceback(response)

@@ -127,6 +127,8 @@ DOC_BOUNDS: dict[str, tuple[int, ...]] = {
     "`card_values`": (limits.MAX_CARD_VALUES,),
     "`special_books`": (limits.MAX_SPECIAL_BOOKS,),
     "`pile_blocked_by`": (limits.MAX_PILE_BLOCKERS,),
+    "a game's stored deals and history (a write past it is a 409 naming `game`)": (limits.MAX_GAME_BYTES,),
+    "an import's body (the export of the fullest game)": (limits.MAX_IMPORT_BYTES,),
 }
 
 # Bounds the doc states in its prose: (pattern, the value every match must have).

@@ -31,6 +31,17 @@ MAX_DEALS = 100  # deals in a game (its deal numbers, a game file, an export): a
 MAX_REASON = 200  # characters in an as-played or amendment reason: a sentence, shown whole in the history
 MAX_POINTS = 1_000_000_000  # a side's points (a total, a running total): far past any game; exact in JavaScript
 
+# -- a game ---------------------------------------------------------------------------------------
+
+ENTRY_BYTES = 160  # what one deal or history entry costs besides its JSON: its time, action and place
+# Every write adds history: without this bound one client's corrections would grow a game (and
+# every page, PDF and export of it) without end. Deals, history JSON and reasons count, plus
+# ENTRY_BYTES for each deal and history entry.
+MAX_GAME_BYTES = 2 * 1024 * 1024  # bytes a game stores: a hundred busy deals with their corrections
+# An export holds the game's stored JSON again (compact, never longer) plus each entry's keys,
+# time and order; reasons escaped for JSON (at most twice as long) could make it longer.
+MAX_IMPORT_BYTES = 2 * MAX_GAME_BYTES + 64 * 1024  # bytes of an import body: the export of the fullest game
+
 # -- a rule sheet: every list it holds --------------------------------------------------------------
 
 MAX_SHEET_DEALS = 50  # values in a per-deal option (minimums, bonuses, books by deal): past them the last holds

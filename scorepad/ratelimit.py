@@ -1,0 +1,111 @@
+"""Rate limits: how often one client may start games, and change one game.
+
+Counted by Flask-Limiter, keyed by the client's address (``request.remote_addr``: behind a
+proxy, have the proxy's address replaced, e.g. with werkzeug's ``ProxyFix``), in the
+storage ``RATELIMIT_STORAGE_URI`` names (``memory://``, per process, by default; a
+``redis://`` URI shares the counts between processes). Two limits, each shared by the
+pages and the API:
+
+* ``LIMIT_CREATE`` (default 20 per minute) per client: creating or importing a game;
+* ``LIMIT_WRITE`` (default 60 per minute) per client and game: recording, correcting or
+  deleting a deal, amending the sheet. Every form posted to those pages counts, a check too.
+
+Over a limit, the answer is 429 with ``Retry-After``: the API's error body under ``/api/``,
+elsewhere a page that keeps what was typed (:func:`scorepad.retry.typed_again`).
+``RATELIMIT_ENABLED=false`` turns both off (the tests do, but for the limits' own tests).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any, Callable
+
+from flask import Flask, jsonify, request
+from flask_limiter import Limiter, RateLimitExceeded
+from flask_limiter.util import get_remote_address
+from limits import RateLimitItem, parse_many
+
+from .api import error_body
+from .retry import typed_again
+
+# Endpoints under each limit; only the methods that change something count.
+CREATE_ENDPOINTS = ("api.create_game", "exchange_api.import_api", "pages.new_game", "exchange.import_page")
+WRITE_ENDPOINTS = ("api.record_deal", "api.correct_deal", "api.delete_deal", "api.amend_sheet",
+                   "pages.new_deal", "pages.edit_deal", "pages.delete_deal", "pages.amend_sheet")
+METHODS = ["POST", "PUT", "DELETE"]
+DEFAULTS = {"RATELIMIT_ENABLED": True, "RATELIMIT_STORAGE_URI": "memory://",
+            "LIMIT_CREATE": "20 per minute", "LIMIT_WRITE": "60 per minute"}
+
+# What each limit's refusal says, API first, then the page's title and words.
+WORDS = {
+    "create": ("too many games started from this address",
+               "Too many new games", "This address has started as many new games as it may"),
+    "write": ("too many changes to this game from this address",
+              "Too many changes at once", "This address has changed this game as often as it may"),
+}
+
+
+def client() -> str:
+    """The key of the create limit: the client's address."""
+    return get_remote_address()
+
+
+def client_and_game() -> str:
+    """The key of the write limit: the client's address and the game's id."""
+    return f"{get_remote_address()} {(request.view_args or {}).get('game_id', '')}"
+
+
+def _enabled(value: Any) -> bool:
+    """``RATELIMIT_ENABLED``, also as the environment's text (``false``, ``0``, ``no``, ``off``)."""
+    if isinstance(value, str):
+        return value.strip().lower() not in ("false", "0", "no", "off", "")
+    return bool(value)
+
+
+def init_app(app: Flask) -> None:
+    """Put the two limits on their routes (registered before this is called), unless turned off.
+
+    Each app gets its own :class:`Limiter` (its own storage), so apps in one process never
+    share counts. A limit that cannot be read stops start-up, naming the setting."""
+    for name, default in DEFAULTS.items():
+        app.config.setdefault(name, default)
+    app.config["RATELIMIT_ENABLED"] = _enabled(app.config["RATELIMIT_ENABLED"])
+    for name in ("LIMIT_CREATE", "LIMIT_WRITE"):
+        try:
+            parse_many(str(app.config[name]))
+        except ValueError:
+            raise ValueError(f"{name} (SCOREPAD_{name}) must be a rate such as '20 per minute', "
+                             f"not {app.config[name]!r}") from None
+    if not app.config["RATELIMIT_ENABLED"]:
+        return
+    limiter = Limiter(client, app=app)
+    app.extensions["scorepad.limiter"] = limiter
+    _limit(app, CREATE_ENDPOINTS, limiter.shared_limit(str(app.config["LIMIT_CREATE"]), "create",
+                                                       key_func=client, methods=METHODS))
+    _limit(app, WRITE_ENDPOINTS, limiter.shared_limit(str(app.config["LIMIT_WRITE"]), "write",
+                                                      key_func=client_and_game, methods=METHODS))
+
+    @app.errorhandler(RateLimitExceeded)
+    def too_many(err: RateLimitExceeded):
+        found = limiter.current_limit
+        retry_after = max(1, math.ceil(found.reset_at - time.time())) if found else 60
+        scope = err.limit.scope if err.limit.scope in WORDS else "create"
+        problem, title, words = WORDS[scope]
+        rate = _rate(err.limit.limit)
+        if request.path.startswith("/api/"):
+            message = f"{problem} (at most {rate}); try again in {retry_after} s"
+            return jsonify(error_body(429, None, message)), 429, {"Retry-After": str(retry_after)}
+        return typed_again(429, title, f"{words}: at most {rate}. Nothing was saved; send it again "
+                           f"in {retry_after} seconds.", retry_after)
+
+
+def _rate(item: RateLimitItem) -> str:
+    """``20 per minute``, ``100 per 2 hours``."""
+    unit = item.GRANULARITY.name
+    return f"{item.amount} per {unit}" if item.multiples == 1 else f"{item.amount} per {item.multiples} {unit}s"
+
+
+def _limit(app: Flask, endpoints: tuple[str, ...], limit: Callable[[Callable[..., Any]], Callable[..., Any]]) -> None:
+    for endpoint in endpoints:
+        app.view_functions[endpoint] = limit(app.view_functions[endpoint])
