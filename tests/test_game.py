@@ -226,7 +226,17 @@ def test_deals_numbered_out_of_order_are_a_deal_order_problem():
     problems = Game.from_json(data).problems()
     assert [(p.code, p.where) for p in problems] == [
         ("game.deal_order", "deals[1].deal"), ("game.deal_order", "deals[2].deal")]
-    assert "numbered 3" in problems[0].message
+    assert problems[0].message == "Deal 2 is not recorded, and deal 3 is."
+    assert problems[1].message == "Deal 2 is listed after deal 3."
+
+
+def test_a_gap_in_the_deals_is_one_problem_naming_the_missing_deals():
+    data = load("game-four-deals.json")
+    for deal, number in zip(data["deals"], (1, 4, 5, 6)):
+        deal["deal"] = number
+    problems = Game.from_json(data).problems()
+    assert [(p.code, p.where, p.message) for p in problems] == [
+        ("game.deal_order", "deals[1].deal", "Deals 2 to 3 are not recorded, and deal 4 is.")]
 
 
 def test_a_deal_without_a_number_takes_its_place_in_the_game():

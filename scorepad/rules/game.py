@@ -248,11 +248,18 @@ class Game:
         found: list[Problem] = []
         over_after = None
         running = self.running_totals()
+        previous = 0  # the highest deal number seen so far
         for i, deal in enumerate(self.deals):
             where = f"deals[{i}]"
-            if deal.number != i + 1:
-                found.append(Problem("game.deal_order", f"Deal {i + 1} of this game is numbered {deal.number}.",
+            if deal.number <= previous:
+                found.append(Problem("game.deal_order", f"Deal {deal.number} is listed after deal {previous}.",
                                      None, f"{where}.deal"))
+            elif deal.number > previous + 1:  # a gap: say once which deals are missing
+                missing = (f"Deal {previous + 1} is" if deal.number == previous + 2
+                           else f"Deals {previous + 1} to {deal.number - 1} are")
+                found.append(Problem("game.deal_order", f"{missing} not recorded, and deal {deal.number} is.",
+                                     None, f"{where}.deal"))
+            previous = max(previous, deal.number)
             names = [side.name for side in deal.sides]
             if sorted(names) != sorted(self.sides):
                 found.append(Problem("game.sides", f"Deal {i + 1} has sides {', '.join(names) or 'none'}; "
