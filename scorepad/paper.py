@@ -2,7 +2,11 @@
 
 The PDFs themselves are built by :mod:`scorepad.pdf`; this blueprint finds the sheet or
 the game, reads ``?paper=letter|a4``, and names the file after the game. Every route only
-reads, so the view link is enough: no edit rights are needed.
+reads, so the view link is enough: no edit rights are needed. A game's results and score
+pad are built once per (game, revision, paper) and kept in the app's cache; the results'
+link is written in as each response is sent (:meth:`scorepad.pdf.Printed.with_link`). The
+house-rule sheet lays its link out with the rest, so it is built for each request: one page,
+whatever the game holds.
 
 | route | what |
 | --- | --- |
@@ -19,10 +23,10 @@ import re
 import unicodedata
 from urllib.parse import quote
 
-from flask import Blueprint, Response, abort, request, url_for
+from flask import Blueprint, Response, abort, request
 from werkzeug.routing import BuildError
 
-from . import access, pdf, store
+from . import access, cache, db, links, pdf, store
 from .rules.sheet import PRESETS
 from .store import GameRecord
 
@@ -54,7 +58,7 @@ def _preset_or_404(preset_id: str):
 def _view_url(game: GameRecord) -> str | None:
     """The game's view link, from the pages' own route (None if the pages have none)."""
     try:
-        return url_for("pages.game", game_id=game.id, _external=True)
+        return links.external_url("pages.game", game_id=game.id)
     except BuildError:
         return None
 
@@ -128,20 +132,35 @@ def game_sheet(game_id: str):
     return _send(body, _name(game.name, "house rules"))
 
 
+def _built(game: GameRecord, what: str, paper: str, build) -> pdf.Printed:
+    """The game's ``what`` PDF on ``paper`` as of its revision: built once, then kept."""
+    key = ("pdf", db.path(), game.id, game.revision, what, paper)
+    kept = cache.current()
+    printed = kept.get(key)
+    if printed is None:
+        printed = build()
+        kept.put(key, printed, len(printed.body))
+    return printed
+
+
 @bp.get("/games/<game_id>/pad.pdf")
 def game_pad(game_id: str):
     game = access.game_or_404(game_id)
     paper = _paper()
-    return _send(pdf.score_pad(game.sheet, paper, _info(game)), _name(game.name, "score pad"))
+    info = _info(game)
+    printed = _built(game, f"pad {info.date}", paper, lambda: pdf.Printed(pdf.score_pad(game.sheet, paper, info)))
+    return _send(printed.body, _name(game.name, "score pad"))
 
 
 @bp.get("/games/<game_id>/results.pdf")
 def game_results(game_id: str):
     game = access.game_or_404(game_id)
     paper = _paper()
-    amendments = [entry for entry in store.history(game.id) if entry["action"] == "amend"]
-    body = pdf.results(game, amendments, paper, _view_url(game))
-    return _send(body, _name(game.name, "results"))
+
+    def build() -> pdf.Printed:
+        amendments = [entry for entry in store.history(game.id) if entry["action"] == "amend"]
+        return pdf.printed_results(game, amendments, paper)
+    return _send(_built(game, "results", paper, build).with_link(_view_url(game)), _name(game.name, "results"))
 
 
 # -- a preset's paper -----------------------------------------------------------------------------

@@ -164,3 +164,75 @@ def dump(path: str) -> list[tuple[str, list[tuple[Any, ...]]]]:
         return out
     finally:
         conn.close()
+
+
+# -- the largest game the limits allow ------------------------------------------------------------
+
+GAME_BYTES = 2_000_000         # a game's stored deal and history JSON, at most (issue 8: "2 MB")
+MELDS_PER_SIDE = 60           # a side's melds, at most
+LARGE_SHEET = {"preset": "common", "game_length": "target", "target_score": 1_000_000}
+_RANKS = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+
+def stored_bytes(database: str, game_id: str) -> int:
+    """The game's stored deal and history JSON, in bytes, as SQL measures it in the file."""
+    conn = sqlite3.connect(database)
+    try:
+        deals = conn.execute("SELECT coalesce(sum(length(CAST(body AS BLOB))), 0) FROM deal WHERE game_id = ?",
+                             (game_id,)).fetchone()[0]
+        history = conn.execute(
+            "SELECT coalesce(sum(coalesce(length(CAST(before AS BLOB)), 0) + coalesce(length(CAST(after AS BLOB)), 0)"
+            " + coalesce(length(CAST(old_totals AS BLOB)), 0) + coalesce(length(CAST(new_totals AS BLOB)), 0)), 0)"
+            " FROM history WHERE game_id = ?", (game_id,)).fetchone()[0]
+        return deals + history
+    finally:
+        conn.close()
+
+
+def violating_deal(number: int, sides: int, melds: int = MELDS_PER_SIDE) -> dict[str, Any]:
+    """A deal where each side lays ``melds`` melds of one natural and four 2s: each breaks the
+    wild-card ratio and the most wilds a meld may hold, and most repeat an unfinished rank,
+    so a side breaks the sheet about 170 times (hundreds of violations a deal)."""
+    return {"deal": number, "ending": "stock_out", "sides": [
+        {"name": f"Side {i + 1}", "melds": [f"{_RANKS[(j + number) % len(_RANKS)]} 2 2 2 2" for j in range(melds)],
+         "players": [{"name": f"Player {i + 1}", "foot_picked_up": True, "cards_left": {}}]}
+        for i in range(sides)]}
+
+
+def largest_game(client, sides: int = 2, melds: int = MELDS_PER_SIDE, budget: int = GAME_BYTES,
+                 database: str | None = None) -> tuple[str, str]:
+    """The largest game the limits allow, made through the API: (id, edit key).
+
+    Deals saved as played, each with ``melds`` melds a side and hundreds of violations,
+    recorded up to the most deals a game to a target may have, then corrected in turn,
+    until the game's stored deal and history JSON (:func:`stored_bytes`) is within one
+    more write of ``budget``. ``client`` is a Flask test client (or anything with its
+    ``get``/``post``/``put``); ``database`` is the app's SQLite file (its DATABASE)."""
+    from scorepad.rules.validate import MAX_DEALS_TO_TARGET
+
+    database = database or client.application.config["DATABASE"]
+    game_id, key = api_game(client, "The largest game", LARGE_SHEET,
+                            [{"name": f"Side {i + 1}", "players": [f"Player {i + 1}"]} for i in range(sides)])
+    as_played = {"reason": "the table let every meld stand"}
+    number, step, size, grew = 0, 0, 0, 0
+    while True:
+        now = stored_bytes(database, game_id)
+        size, grew = now, now - size
+        if number < MAX_DEALS_TO_TARGET:
+            deal = violating_deal(number + 1, sides, melds)
+        else:
+            deal = violating_deal(step % MAX_DEALS_TO_TARGET + 1, sides, melds)
+            deal["sides"] = deal["sides"][1:] + deal["sides"][:1]  # the same deal, written anew
+        if size + max(grew, 2 * len(json.dumps(deal))) * 1.05 >= budget:  # the next write would pass it
+            return game_id, key
+        if number < MAX_DEALS_TO_TARGET:
+            response = client.post(f"/api/v1/games/{game_id}/deals", json={**deal, "as_played": as_played},
+                                   headers=bearer(key))
+            number += 1
+        else:
+            response = client.put(f"/api/v1/games/{game_id}/deals/{deal['deal']}",
+                                  json={**deal, "as_played": as_played}, headers=bearer(key))
+            step += 1
+        if response.status_code == 409 and (response.get_json() or {}).get("error", {}).get("field") == "game":
+            return game_id, key  # the game's own bound came first: it is as large as allowed
+        assert response.status_code in (200, 201), response.get_data(as_text=True)[:500]
