@@ -236,3 +236,81 @@ def largest_game(client, sides: int = 2, melds: int = MELDS_PER_SIDE, budget: in
         if response.status_code == 409 and (response.get_json() or {}).get("error", {}).get("field") == "game":
             return game_id, key  # the game's own bound came first: it is as large as allowed
         assert response.status_code in (200, 201), response.get_data(as_text=True)[:500]
+
+
+# -- a real server --------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Waitress:
+    """The production server (``python -m waitress --call scorepad:create_app``) on a free
+    loopback port, in a subprocess, serving ``database``; a context manager that stops it."""
+
+    def __init__(self, database: str, log: str, threads: int = 4, env: dict[str, str] | None = None) -> None:
+        import os
+        import subprocess
+        import sys
+        from pathlib import Path
+
+        self.port = free_port()
+        root = Path(__file__).resolve().parent.parent
+        with open(log, "wb") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "waitress", "--host=127.0.0.1", f"--port={self.port}", f"--threads={threads}",
+                 "--call", "scorepad:create_app"], cwd=root, stdout=out, stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                env={**os.environ, "SCOREPAD_DATABASE": database, "SCOREPAD_SECRET_KEY": "test", **(env or {})})
+        self.log = log
+
+    def __enter__(self) -> "Waitress":
+        import time
+
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and self.proc.poll() is None:
+            try:
+                self.get("/api/v1/sheets")
+                return self
+            except OSError:
+                time.sleep(0.1)
+        self.stop()
+        raise AssertionError(f"the server did not start: {open(self.log).read()[-2000:]}")
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+    def stop(self) -> None:
+        import subprocess
+
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+    def get(self, path: str, host: str | None = None) -> tuple[int, bytes]:
+        import http.client
+
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
+        try:
+            conn.request("GET", path, headers={"Host": host} if host else {})
+            response = conn.getresponse()
+            return response.status, response.read()
+        finally:
+            conn.close()
+
+    def rss_kb(self) -> int:
+        """The server process's resident memory now (``VmRSS`` in /proc), in KB."""
+        with open(f"/proc/{self.proc.pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        raise AssertionError("no VmRSS")
