@@ -2,11 +2,10 @@
 
 The PDFs themselves are built by :mod:`scorepad.pdf`; this blueprint finds the sheet or
 the game, reads ``?paper=letter|a4``, and names the file after the game. Every route only
-reads, so the view link is enough: no edit rights are needed. A game's results and score
-pad are built once per (game, revision, paper) and kept in the app's cache; the results'
-link is written in as each response is sent (:meth:`scorepad.pdf.Printed.with_link`). The
-house-rule sheet lays its link out with the rest, so it is built for each request: one page,
-whatever the game holds.
+reads, so the view link is enough: no edit rights are needed. A game's PDFs are built once
+per (game, revision, paper) and kept in the app's cache, without the game's link: the link
+(and on the house-rule sheet its QR code) is written in as each response is sent
+(:meth:`scorepad.pdf.Printed.with_link`), from :func:`scorepad.links.link_base`.
 
 | route | what |
 | --- | --- |
@@ -63,8 +62,8 @@ def _view_url(game: GameRecord) -> str | None:
         return None
 
 
-def _info(game: GameRecord, with_link: bool = False) -> pdf.GameInfo:
-    return pdf.GameInfo.of(game.name, game.sides, _view_url(game) if with_link else None, pdf.printed_date())
+def _info(game: GameRecord) -> pdf.GameInfo:
+    return pdf.GameInfo.of(game.name, game.sides, None, pdf.printed_date())
 
 
 def safe_filename(name: str) -> str:
@@ -128,8 +127,9 @@ def _name(base: str, what: str) -> str:
 def game_sheet(game_id: str):
     game = access.game_or_404(game_id)
     paper = _paper()
-    body = pdf.house_rules(game.sheet, paper, _info(game, with_link=True))
-    return _send(body, _name(game.name, "house rules"))
+    info = _info(game)
+    printed = _built(game, f"sheet {info.date}", paper, lambda: pdf.printed_house_rules(game.sheet, paper, info))
+    return _send(printed.with_link(_view_url(game)), _name(game.name, "house rules"))
 
 
 def _built(game: GameRecord, what: str, paper: str, build) -> pdf.Printed:

@@ -373,12 +373,13 @@ def _fill_column(queue: list[Flowable], placed: list[tuple[Flowable, float, floa
     return top - y
 
 
-def _draw_qr(canv: Canvas, url: str, x: float, y: float, size: float) -> None:
-    """The QR code of ``url`` in black squares, its bottom-left corner at (x, y)."""
+def _qr_rects(url: str, x: float, y: float, size: float) -> list[tuple[float, float, float, float]]:
+    """The QR code of ``url`` as black rectangles (x, y, width, height), one per run of
+    dark modules in a row, its bottom-left corner at (x, y)."""
     matrix = segno.make(url, error="m").matrix
     n = len(matrix)
     cell = size / n
-    path = canv.beginPath()
+    rects = []
     for r, row in enumerate(matrix):
         c = 0
         while c < n:
@@ -386,9 +387,17 @@ def _draw_qr(canv: Canvas, url: str, x: float, y: float, size: float) -> None:
                 start = c
                 while c < n and row[c]:
                     c += 1
-                path.rect(x + start * cell, y + size - (r + 1) * cell, (c - start) * cell + 0.05, cell + 0.05)
+                rects.append((x + start * cell, y + size - (r + 1) * cell, (c - start) * cell + 0.05, cell + 0.05))
             else:
                 c += 1
+    return rects
+
+
+def _draw_qr(canv: Canvas, url: str, x: float, y: float, size: float) -> None:
+    """The QR code of ``url`` in black squares, its bottom-left corner at (x, y)."""
+    path = canv.beginPath()
+    for rect in _qr_rects(url, x, y, size):
+        path.rect(*rect)
     canv.setFillColor(BLACK)
     canv.drawPath(path, stroke=0, fill=1)
 
@@ -440,7 +449,7 @@ class _SheetPage:
     everything went on the page, :meth:`render` draws it."""
 
     def __init__(self, sheet: RuleSheet, game: GameInfo | None, paper: tuple[float, float], size: float,
-                 fit: _Fit) -> None:
+                 fit: _Fit, link_later: bool = False) -> None:
         self.sheet, self.game, self.paper, self.size, self.fit = sheet, game, paper, size, fit
         self.fonts = fonts = load_fonts()
         st = _styles(fonts, size)
@@ -450,7 +459,8 @@ class _SheetPage:
                       else f"House rules: {preset.title}" if preset else "House rules")
 
         # Header: title, preset and source, the sides; the QR code of the view link at the right.
-        self.qr = 74.0 if game is not None and game.view_url else 0.0
+        self.qr = 74.0 if game is not None and (game.view_url or link_later) else 0.0
+        self.slot = LinkSlot(self.fonts, size, "") if game is not None and link_later else None
         text_w = width - 2 * MARGIN - (self.qr + 12 if self.qr else 0)
         top = height - MARGIN
         lines: list[Paragraph] = [Paragraph(esc(self.title), st["title"])]
@@ -469,7 +479,10 @@ class _SheetPage:
                                                        if players and list(players) != [name] else "")
                               for name, players in game.sides)
             lines.append(Paragraph(f"<b>Sides:</b> {sides}", st["base"]))
-            if game.view_url:
+            if self.slot is not None:  # the link on a line of its own, written in later
+                lines += [Paragraph("<b>Follow the score</b> (scan the code or type the link):", st["base"]),
+                          self.slot]
+            elif game.view_url:
                 lines.append(Paragraph(f"<b>Follow the score</b> (scan the code or type the link): "
                                        f"{esc(game.view_url)}", st["base"]))
         self.header: list[tuple[Flowable, float, float]] = []
@@ -504,7 +517,7 @@ class _SheetPage:
         canv.setSubject("The rule sheet this table agreed, every option in plain words")
         for flowable, x, y in self.header + (self.body or []):
             flowable.drawOn(canv, x, y)
-        if self.qr:
+        if self.qr and self.slot is None:
             _draw_qr(canv, self.game.view_url, width - MARGIN - self.qr,  # type: ignore[union-attr, arg-type]
                      height - MARGIN - self.qr, self.qr)
         canv.setLineWidth(1.2)
@@ -530,7 +543,17 @@ def house_rules(sheet: RuleSheet, paper: str = "letter", game: GameInfo | None =
     return _fit_house_rules(sheet, paper, game).render()
 
 
-def _fit_house_rules(sheet: RuleSheet, paper: str, game: GameInfo | None) -> _SheetPage:
+def printed_house_rules(sheet: RuleSheet, paper: str, game: GameInfo) -> Printed:
+    """The game's house-rule sheet with room for its link and the link's QR code, both
+    written in per reader by :meth:`Printed.with_link` (``game.view_url`` is not used)."""
+    page = _fit_house_rules(sheet, paper, game, link_later=True)
+    body = page.render()
+    width, height = page.paper
+    qr = (1, width - MARGIN - page.qr, height - MARGIN - page.qr, page.qr)
+    return Printed(body, page.slot.place if page.slot is not None else None, page.size, qr)
+
+
+def _fit_house_rules(sheet: RuleSheet, paper: str, game: GameInfo | None, link_later: bool = False) -> _SheetPage:
     """The most generous layout that fits: a binary search down :data:`_LADDER`, starting
     at 10.5 pt, so a usual sheet takes two layouts (and one drawing)."""
     size = page_size(paper)
@@ -542,7 +565,7 @@ def _fit_house_rules(sheet: RuleSheet, paper: str, game: GameInfo | None) -> _Sh
         # measure is not laid out at all.
         hopeless = (best is not None and fit == best.fit
                     and best.fill * (text_size / best.size) ** 2 > 1.0)
-        page = None if hopeless else _SheetPage(sheet, game, size, text_size, fit)
+        page = None if hopeless else _SheetPage(sheet, game, size, text_size, fit, link_later)
         if page is not None and page.fits:
             best, hi = page, probe - 1
         else:
@@ -767,12 +790,12 @@ def shown_problems(problems: Sequence[Any], most: int = MAX_PROBLEMS_SHOWN) -> s
 
 
 class LinkSlot(Flowable):
-    """One line reading ``Online:``, with the rest left blank for the link; once drawn,
+    """One line reading ``Online:`` (or ``label``), the rest left blank for the link; once drawn,
     ``place`` is where the link goes: (page, x, y of the baseline, width)."""
 
-    def __init__(self, fonts: Fonts, size: float) -> None:
+    def __init__(self, fonts: Fonts, size: float, label: str = "Online: ") -> None:
         super().__init__()
-        self.fonts, self.size = fonts, size
+        self.fonts, self.size, self.label = fonts, size, label
         self.place: tuple[int, float, float, float] | None = None
 
     def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
@@ -780,7 +803,7 @@ class LinkSlot(Flowable):
         return avail_width, self.size * 1.2
 
     def draw(self) -> None:
-        label = "Online: "
+        label = self.label
         baseline = self.size * 0.3
         self.canv.setFont(self.fonts.bold, self.size)
         self.canv.setFillColor(BLACK)
@@ -797,6 +820,7 @@ class Printed:
     body: bytes
     link_at: tuple[int, float, float, float] | None = None
     size: float = 8.5
+    qr_at: tuple[int, float, float, float] | None = None  # page, x, y, size of the link's QR code
 
     def with_link(self, url: str | None) -> bytes:
         """The PDF with ``url`` on its link line, in Helvetica (every PDF reader has it),
@@ -810,6 +834,9 @@ class Printed:
             size -= 0.5
         literal = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
         ops = f"q 0 g BT /SPLink {size:g} Tf {x:.2f} {y:.2f} Td ({literal}) Tj ET Q"
+        if self.qr_at is not None and self.qr_at[0] == page:
+            rects = _qr_rects(url, *self.qr_at[1:])
+            ops += " q 0 g " + " ".join(f"{a:.3f} {b:.3f} {c:.3f} {d:.3f} re" for a, b, c, d in rects) + " f Q"
         return stamp(self.body, page, ops.encode("latin-1"))
 
 
@@ -1067,4 +1094,4 @@ class _SidePair(Flowable):
 
 
 __all__ = ["GameInfo", "PAPERS", "Printed", "deal_conditions", "house_rules", "load_fonts", "page_size", "pad_lines",
-           "printed_date", "printed_results", "results", "score_pad", "sheet_changes", "shown_problems", "stamp"]
+           "printed_date", "printed_house_rules", "printed_results", "results", "score_pad", "sheet_changes", "shown_problems", "stamp"]

@@ -131,8 +131,9 @@ def _record(row: Any, deals: list[Any], history_counts: dict[int, int]) -> GameR
 
 
 # A parsed, judged deal takes many times its JSON in memory (objects, its verdict's lines
-# and problems); measured with tracemalloc on large deals, about 12 times.
-MEMORY_PER_JSON_BYTE = 12
+# and problems): tracemalloc measured about 23 times on a game of deals with hundreds of
+# violations each (bench/large.py's game).
+MEMORY_PER_JSON_BYTE = 24
 RECORD_BASE_BYTES = 16 * 1024  # the sheet, sides and the record's own objects
 
 

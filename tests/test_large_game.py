@@ -97,18 +97,21 @@ def test_the_results_pdf_prints_at_most_five_problems_a_deal_then_how_many_more(
         assert found[1].count(".") <= 5  # five messages, each one sentence
 
 
-def test_the_results_pdf_carries_each_readers_link_and_the_cached_pdf_none(client):
+def test_the_pdfs_carry_each_readers_link_and_the_cached_pdfs_none(client):
     game_id, key = api_game(client, sheet=LARGE_SHEET, sides=SIDES)
     client.post(f"/api/v1/games/{game_id}/deals", json={**violating_deal(1, 2, 4), "as_played": {"reason": "ok"}},
                 headers=bearer(key))
     for host in ("alpha.example", "beta.example:8080"):
-        response = client.get(f"/games/{game_id}/results.pdf", headers={"Host": host})
-        assert f"http://{host}/games/{game_id}" in _pdf_text(response.get_data())
+        for name in ("results.pdf", "sheet.pdf", "sheet.pdf?paper=a4"):
+            response = client.get(f"/games/{game_id}/{name}", headers={"Host": host})
+            assert f"http://{host}/games/{game_id}" in _pdf_text(response.get_data()), name
     from scorepad import cache
 
     with client.application.app_context():
         kept = [v.body for v in cache.current().values() if hasattr(v, "body")]
-    assert kept and not any(b"alpha.example" in body or b"beta.example" in body for body in kept)
+    assert len(kept) == 3  # the content is compressed: read the text each cached PDF shows
+    assert not any("alpha.example" in _pdf_text(body) or "beta.example" in _pdf_text(body) for body in kept)
+    assert all("/games/" not in _pdf_text(body) for body in kept)
 
 
 def _cached_text(app) -> str:
