@@ -194,3 +194,25 @@ def test_a_hundred_hosts_asking_for_a_large_game_grow_the_server_by_under_30_mb(
         grown = server.rss_kb() - before
     print(f"the server grew by {grown / 1024:.1f} MB over 100 hosts")
     assert grown < 30 * 1024, f"the server grew by {grown / 1024:.1f} MB"
+
+
+def test_the_rescore_page_lists_five_problems_a_deal_and_is_kept_for_the_revision(app, client):
+    from scorepad import cache
+
+    lenient = {**LARGE_SHEET, "wild_ratio": "none", "max_wilds": None, "second_meld": "anytime"}
+    game_id, key = api_game(client, sheet=lenient, sides=SIDES)
+    for number in (1, 2):
+        assert client.post(f"/api/v1/games/{game_id}/deals", headers=bearer(key), json={
+            **violating_deal(number, 2), "as_played": {"reason": "so be it"}}).status_code == 201
+    page = client.get(f"/games/{game_id}/rescore?sheet=common").get_data(as_text=True)
+    illegal = re.findall(r'<div class="problems"><h3>Illegal under.*?</ul></div>', page, re.S)
+    assert len(illegal) == 2  # one list a deal: the wild-card limits the common sheet has
+    for listed in illegal:
+        found = re.search(r"<li>and ([\d,]+) more</li>", listed)
+        assert found and int(found[1].replace(",", "")) > 100
+        assert listed.count("<li>") == 6
+    with app.app_context():
+        assert page in cache.current().values()
+    assert client.get(f"/games/{game_id}/rescore?sheet=common").get_data(as_text=True) == page
+    one = client.get(f"/games/{game_id}/rescore?sheet=common&deal=1").get_data(as_text=True)
+    assert "more</li>" not in one and one.count("<li>") > 300  # one deal alone: every problem is listed
