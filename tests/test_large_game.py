@@ -205,7 +205,7 @@ def test_the_rescore_page_lists_five_problems_a_deal_and_is_kept_for_the_revisio
         assert client.post(f"/api/v1/games/{game_id}/deals", headers=bearer(key), json={
             **violating_deal(number, 2), "as_played": {"reason": "so be it"}}).status_code == 201
     page = client.get(f"/games/{game_id}/rescore?sheet=common").get_data(as_text=True)
-    illegal = re.findall(r'<div class="problems"><h3>Illegal under.*?</ul></div>', page, re.S)
+    illegal = re.findall(r'<div class="problems"><h3>Illegal under.*?</ul></div>', page, re.DOTALL)
     assert len(illegal) == 2  # one list a deal: the wild-card limits the common sheet has
     for listed in illegal:
         found = re.search(r"<li>and ([\d,]+) more</li>", listed)
