@@ -2,7 +2,7 @@
 
 Run from the repository root::
 
-    python bench/large.py [--sides 2] [--server-threads 4]
+    python bench/large.py [--sides 2] [--server-threads 4] [--only .pdf]
 
 It builds the largest game (``largest_game`` in ``tests/hardening.py``: deals saved as played
 with 60 melds a side and hundreds of violations each, corrected until the game's stored deal
@@ -64,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sides", type=int, default=2, help="sides of one player (default 2)")
     parser.add_argument("--server-threads", type=int, default=4, help="waitress --threads (default 4)")
+    parser.add_argument("--only", default="", help="only the routes whose path holds this text, e.g. .pdf")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -75,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         env = {"SCOREPAD_DATABASE": str(database), "SCOREPAD_SECRET_KEY": "bench"}
         print(f"\n{'route':66} {'status':>6} {'cold ms':>8} {'cpu ms':>7} {'again ms':>8} {'size KB':>8}")
         worst, failures = 0.0, []
-        for path, as_editor in routes(game_id, key):
+        for path, as_editor in [(p, e) for p, e in routes(game_id, key) if args.only in p]:
             server = Server("large", "scorepad:create_app", env, folder, args.server_threads)
             try:
                 server.wait_ready("/api/v1/sheets")

@@ -31,6 +31,13 @@ from .store import GameRecord
 
 bp = Blueprint("paper", __name__)
 
+
+@bp.record_once
+def _load_fonts(state: object) -> None:
+    """Read the fonts when the app is made, not on the first PDF asked for (a few tenths of
+    a second, once a process)."""
+    pdf.load_fonts()
+
 MAX_FILENAME = 80
 
 
