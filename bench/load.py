@@ -291,7 +291,7 @@ def build_largest_game(database: Path) -> tuple[str, str]:
     sys.path.insert(0, str(ROOT))
     from scorepad import db, store
     from scorepad.app import create_app
-    from scorepad.rules.validate import MAX_DEALS_TO_TARGET
+    from scorepad.rules.limits import MAX_DEALS as MAX_DEALS_TO_TARGET
 
     t0 = time.perf_counter()
     app = create_app({"DATABASE": str(database), "SECRET_KEY": "build", "RATELIMIT_ENABLED": False})

@@ -10,6 +10,9 @@ field (a body that is not JSON, a missing key, an unknown game). A deal the refe
 is a 422 with the verdict and the problems besides the error. A write based on a revision
 the game has moved past is a 409 with the game's ``revision`` now and the ``changes`` since.
 See ``docs/api.md``.
+
+A game's JSON is built once per revision and kept in the app's cache (:mod:`scorepad.cache`)
+without its links: ``view_url`` is added as each response is written (:mod:`scorepad.links`).
 """
 
 from __future__ import annotations
@@ -17,16 +20,14 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-import threading
-from collections import OrderedDict
 from typing import Any, Iterable
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
-from . import db, store
+from . import cache, db, links, store
 from .access import bearer_key, key_matches
 from .rules import Deal, ReadError, judge
-from .rules.limits import MAX_DEPTH, MAX_GAME_ID, MAX_NUMBER
+from .rules.limits import MAX_DEPTH, MAX_GAME_ID, MAX_GAME_PROBLEMS_LISTED, MAX_NUMBER, MAX_PROBLEMS_LISTED
 from .rules.sheet import PRESETS, options_by_group
 from .store import Conflict, DealRecord, GameRecord, Rejected, StoreError
 
@@ -193,27 +194,43 @@ _ARG = re.compile(r"<(?:[^:<>]+:)?([^<>]+)>")
 
 def _page_url(shape: str, *values: str) -> str:
     """The absolute URL of a page route shaped like ``shape`` (``/games/{}``), from the app's
-    routes when the pages blueprint has one, else built from the request's root URL."""
+    routes when the pages blueprint has one, else built from the site's root."""
     for rule in current_app.url_map.iter_rules():
         names = _ARG.findall(rule.rule)
         if "GET" in (rule.methods or ()) and len(names) == len(values) \
                 and _ARG.sub("{}", rule.rule).rstrip("/") == shape:
-            return url_for(rule.endpoint, _external=True, **dict(zip(names, values)))
-    return request.url_root.rstrip("/") + shape.format(*values)
+            return links.external_url(rule.endpoint, **dict(zip(names, values)))
+    return links.absolute(request.script_root + shape.format(*values))
 
 
 def _view_url(game: GameRecord) -> str:
     return _page_url("/games/{}", game.id)
 
 
-def _edit_url(game: GameRecord) -> str:
-    return _page_url("/games/{}/edit/{}", game.id, game.edit_key)
+def game_links(game: GameRecord) -> dict[str, str]:
+    """The links a new game's creator gets: view, edit (with the key) and its API URL."""
+    return {"view_url": _view_url(game), "edit_url": _page_url("/games/{}/edit/{}", game.id, game.edit_key),
+            "api_url": links.external_url("api.get_game", game_id=game.id)}
 
 
-def _deal_json(record: DealRecord) -> dict[str, Any]:
+def _deal_json(record: DealRecord, most: int | None = None) -> dict[str, Any]:
+    """A recorded deal; with ``most``, its report lists at most that many problems
+    (violations first, then warnings) and counts the rest in ``problems_omitted``."""
+    report = record.verdict.report
+    short = most is not None and len(report.violations) + len(report.warnings) > most
     return {"number": record.number, "deal": record.deal.to_json(with_sheet=False),
-            "report": record.verdict.to_json(), "as_played": record.as_played,
-            "history_size": record.history_size}
+            "report": _short_report(record, most) if short else record.verdict.to_json(),  # type: ignore[arg-type]
+            "as_played": record.as_played, "history_size": record.history_size}
+
+
+def _short_report(record: DealRecord, most: int) -> dict[str, Any]:
+    verdict = record.verdict
+    violations = verdict.report.violations[:most]
+    warnings = verdict.report.warnings[:most - len(violations)]
+    omitted = len(verdict.report.violations) + len(verdict.report.warnings) - len(violations) - len(warnings)
+    return {"ok": verdict.report.ok, "violations": [p.to_json() for p in violations],
+            "warnings": [p.to_json() for p in warnings], "problems_omitted": omitted,
+            "sides": [side.to_json() for side in verdict.breakdown.sides]}
 
 
 def _next_deal(game: GameRecord) -> dict[str, Any] | None:
@@ -221,21 +238,24 @@ def _next_deal(game: GameRecord) -> dict[str, Any] | None:
     return None if upcoming is None else upcoming.to_json()
 
 
-def game_json(game: GameRecord) -> dict[str, Any]:
-    """Everything anyone with the view link may see; never the edit key."""
+def game_json(game: GameRecord, with_links: bool = True) -> dict[str, Any]:
+    """Everything anyone with the view link may see; never the edit key. Each deal lists
+    at most :data:`MAX_PROBLEMS_LISTED` problems, fewer when the game has more than 20
+    deals (:data:`MAX_GAME_PROBLEMS_LISTED` in all); its own URL lists them all."""
     played = game.game
     result = played.result()
+    most = min(MAX_PROBLEMS_LISTED, MAX_GAME_PROBLEMS_LISTED // max(1, len(game.deals)))
     return {
         "id": game.id,
         "name": game.name,
-        "view_url": _view_url(game),
+        **({"view_url": _view_url(game)} if with_links else {}),
         "sheet": game.sheet.to_json(),
         "sheet_changes": [dataclasses.asdict(change) for change in game.sheet.changes()],
         "sides": game.sides,
         "revision": game.revision,
         "created_at": game.created_at,
         "updated_at": game.updated_at,
-        "deals": [_deal_json(record) for record in game.deals],
+        "deals": [_deal_json(record, most) for record in game.deals],
         "running_totals": [{"deal": record.number, "totals": totals}
                            for record, totals in zip(game.deals, played.running_totals())],
         "problems": [p.to_json() for p in played.problems()],
@@ -297,31 +317,24 @@ def create_game():
         if key not in data:
             raise ApiError(400, key, "is missing")
     game = store.create_game(data["name"], data["sheet"], data["sides"])
-    body = {"id": game.id, "view_url": _view_url(game), "edit_url": _edit_url(game),
-            "edit_key": game.edit_key, "revision": game.revision,
-            "api_url": url_for("api.get_game", game_id=game.id, _external=True)}
+    body = {"id": game.id, **game_links(game), "edit_key": game.edit_key, "revision": game.revision}
     return jsonify(body), 201, {"Location": _game_url(game.id)}
-
-
-_GAME_BODIES: OrderedDict[tuple[str, str, int, str], bytes] = OrderedDict()
-_GAME_BODIES_SIZE = 256
-_GAME_BODIES_LOCK = threading.Lock()
 
 
 @bp.get("/games/<game_id>")
 def get_game(game_id: str):
-    """The game. Its JSON depends only on the revision (and the host named in its URLs), so
-    it is built once per revision, and sent with an ETag: a client that has it gets a 304."""
+    """The game. Its JSON depends only on the revision, so it is built once per revision
+    (without its link, which each response adds) and sent with an ETag: a client that has
+    it gets a 304."""
     game = _game(game_id)
-    key = (db.path(), game.id, game.revision, request.url_root)
-    body = _GAME_BODIES.get(key)
+    key = ("game.json", db.path(), game.id, game.revision)
+    kept = cache.current()
+    body = kept.get(key)
     if body is None:
-        body = jsonify(game_json(game)).get_data()
-        with _GAME_BODIES_LOCK:
-            _GAME_BODIES[key] = body
-            while len(_GAME_BODIES) > _GAME_BODIES_SIZE:
-                _GAME_BODIES.popitem(last=False)
-    response = Response(body, mimetype="application/json")
+        body = jsonify(game_json(game, with_links=False)).get_data()
+        kept.put(key, body)
+    link = json.dumps({"view_url": _view_url(game)}).encode()
+    response = Response(link[:-1] + b", " + body.lstrip()[1:], mimetype="application/json")
     response.set_etag(f"{game.id}.{game.revision}")
     response.headers["Cache-Control"] = "no-cache"
     return response.make_conditional(request)

@@ -11,7 +11,7 @@ from flask import Flask, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 
-from . import db
+from . import cache, db
 
 PACKAGE = Path(__file__).resolve().parent
 csrf = CSRFProtect()
@@ -45,7 +45,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     Settings, each also read from the environment as ``SCOREPAD_<NAME>``: DATABASE (the
     SQLite file, default ``instance/scorepad.sqlite``), SECRET_KEY (default: generated into
-    the instance folder), SESSION_COOKIE_SECURE (set true behind HTTPS); and the rate
+    the instance folder), SESSION_COOKIE_SECURE (set true behind HTTPS), CACHE_BYTES (what
+    the per-revision cache may hold, default 64 MB: :mod:`scorepad.cache`); and the rate
     limits' settings (see :mod:`scorepad.ratelimit`). The instance folder (``config.py``,
     the database, the secret key) is :func:`instance_folder`.
     """
@@ -69,6 +70,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
 
     db.init_app(app)
+    cache.init_app(app)
     csrf.init_app(app)
 
     from . import api, desk, pages, paper

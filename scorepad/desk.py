@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from flask import Blueprint, Flask, abort, render_template, request, url_for
+from flask import Blueprint, Flask, abort, render_template, request, session, url_for
 
-from . import access
+from . import access, cache, db
 from .pages import explained_sides
 from .questions import QUESTIONS, Context, blank, current_deal, read_int, read_sheet
 from .rules import PRESETS, ReadError, RuleSheet
@@ -205,7 +205,14 @@ def explain(game_id: str, number: int):
 
 @bp.get("/games/<game_id>/rescore")
 def rescore(game_id: str):
+    """The game under another sheet. Rescoring judges every deal again, so a page is kept
+    in the app's cache for the game's revision and the question asked (it holds no host)."""
     game = access.game_or_404(game_id)
+    key = ("rescore.html", db.path(), game.id, game.revision, tuple(sorted(request.args.items(multi=True))))
+    flashes = bool(session.get("_flashes"))  # a page showing a message for this phone is not kept
+    kept = None if flashes else cache.current().get(key)
+    if kept is not None:
+        return kept
     other, chosen, sheet_errors = _chosen_sheet(request.args, default=None)
     status = 400 if sheet_errors else 200
     number = None
@@ -231,7 +238,10 @@ def rescore(game_id: str):
             context["change"] = rescore_game(game.game, other)
         else:
             context["deal_change"] = rescore_deal(game.deal(number).deal, other)  # type: ignore[union-attr]
-    return render_template("referee/rescore.html", **context), status
+    page = render_template("referee/rescore.html", **context)
+    if status == 200 and not flashes:
+        cache.current().put(key, page)
+    return page, status
 
 
 @bp.get("/sheets/compare")

@@ -606,9 +606,7 @@ def import_api():
         peek = None
     data = api._body(tuple(peek) if isinstance(peek, dict) else ())
     game = import_document(data)
-    body = {"id": game.id, "view_url": api._view_url(game), "edit_url": api._edit_url(game),
-            "edit_key": game.edit_key, "revision": game.revision,
-            "api_url": url_for("api.get_game", game_id=game.id, _external=True)}
+    body = {"id": game.id, **api.game_links(game), "edit_key": game.edit_key, "revision": game.revision}
     return jsonify(body), 201, {"Location": url_for("api.get_game", game_id=game.id)}
 
 

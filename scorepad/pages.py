@@ -7,8 +7,6 @@ Every read and write goes through :mod:`scorepad.store`; who may write is
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
 from datetime import datetime, timezone
 from typing import Any
 
@@ -16,10 +14,11 @@ import segno
 from flask import (Blueprint, abort, flash, make_response, redirect, render_template, request, session, url_for)
 from markupsafe import Markup
 
-from . import access, db, store
+from . import access, cache, db, store
 from .chart import running_totals_chart
 from .forms import (AmendForm, ConfirmForm, DealForm, DealMetaForm, NewGameForm, SheetEditor, SidesForm,
                     card_groups, card_label, preset_displays, RANKS)
+from .links import external_url
 from .rules import PRESETS, judge
 from .rules.limits import MAX_GAME_ID
 from .rules.sheet import OPTION_BY_NAME, options_by_group, load_sheet
@@ -167,32 +166,24 @@ def new_game():
 # -- a game -------------------------------------------------------------------------------------
 
 
-_VIEWER_PAGES: OrderedDict[tuple[str, str, int], str] = OrderedDict()
-_VIEWER_PAGES_SIZE = 256
-_VIEWER_PAGES_LOCK = threading.Lock()
-
-
 @bp.get("/games/<game_id>")
 def game(game_id: str):
     """The game page. What a viewer sees depends only on the game's revision, so it is
-    rendered once per revision and answered with an ETag (a polling phone gets a 304)."""
+    rendered once per revision, kept in the app's cache, and answered with an ETag (a
+    polling phone gets a 304). It holds no link: only the editor's page (never cached) does."""
     if access.may_hold_key(game_id) or session.get("_flashes"):
         return _game_page(access.game_or_404(game_id))
     found = store.revision(game_id) if len(game_id) <= MAX_GAME_ID else None
     if found is None:
         abort(404, access.NO_GAME)
     revision = found[0]
-    key = (db.path(), game_id, revision)
-    html = _VIEWER_PAGES.get(key)
+    kept = cache.current()
+    html = kept.get(("game.html", db.path(), game_id, revision))
     if html is None:
         game = access.game_or_404(game_id)
         revision = game.revision  # a write may have landed since: file the page under what it shows
-        key = (db.path(), game_id, revision)
         html = _game_page(game)
-        with _VIEWER_PAGES_LOCK:
-            _VIEWER_PAGES[key] = html
-            while len(_VIEWER_PAGES) > _VIEWER_PAGES_SIZE:
-                _VIEWER_PAGES.popitem(last=False)
+        kept.put(("game.html", db.path(), game_id, revision), html)
     response = make_response(html)
     response.set_etag(f"{game_id}.{revision}")
     response.headers["Cache-Control"] = "no-cache"  # revalidate every time: the score moves
@@ -211,8 +202,8 @@ def _game_page(game: GameRecord) -> str:
     upcoming = played.upcoming()
     links = None
     if editor:
-        view_url = url_for("pages.game", game_id=game.id, _external=True)
-        edit_url = url_for("pages.edit_link", game_id=game.id, key=game.edit_key, _external=True)
+        view_url = external_url("pages.game", game_id=game.id)
+        edit_url = external_url("pages.edit_link", game_id=game.id, key=game.edit_key)
         links = {"view": view_url, "edit": edit_url, "view_qr": _qr(view_url, "the view link"),
                  "edit_qr": _qr(edit_url, "the edit link")}
     chart = running_totals_chart(game.side_names, [r.number for r in game.deals], played.running_totals())

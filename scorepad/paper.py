@@ -2,7 +2,10 @@
 
 The PDFs themselves are built by :mod:`scorepad.pdf`; this blueprint finds the sheet or
 the game, reads ``?paper=letter|a4``, and names the file after the game. Every route only
-reads, so the view link is enough: no edit rights are needed.
+reads, so the view link is enough: no edit rights are needed. A game's PDFs are built once
+per (game, revision, paper) and kept in the app's cache, without the game's link: the link
+(and on the house-rule sheet its QR code) is written in as each response is sent
+(:meth:`scorepad.pdf.Printed.with_link`), from :func:`scorepad.links.link_base`.
 
 | route | what |
 | --- | --- |
@@ -19,15 +22,22 @@ import re
 import unicodedata
 from urllib.parse import quote
 
-from flask import Blueprint, Response, abort, request, url_for
+from flask import Blueprint, Response, abort, request
 from werkzeug.routing import BuildError
 
-from . import access, pdf, store
+from . import access, cache, db, links, pdf, store
 from .rules.limits import MAX_FILENAME, MAX_SIDES, MIN_SIDES
 from .rules.sheet import PRESETS
 from .store import GameRecord
 
 bp = Blueprint("paper", __name__)
+
+
+@bp.record_once
+def _load_fonts(state: object) -> None:
+    """Read the fonts when the app is made, not on the first PDF asked for (a few tenths of
+    a second, once a process)."""
+    pdf.load_fonts()
 
 
 # -- helpers --------------------------------------------------------------------------------------
@@ -53,15 +63,14 @@ def _preset_or_404(preset_id: str):
 def _view_url(game: GameRecord) -> str | None:
     """The game's view link, from the pages' own route (None if the pages have none)."""
     try:
-        return url_for("pages.game", game_id=game.id, _external=True)
+        return links.external_url("pages.game", game_id=game.id)
     except BuildError:
         return None
 
 
-def _info(game: GameRecord, with_link: bool = False) -> pdf.GameInfo:
+def _info(game: GameRecord) -> pdf.GameInfo:
     upcoming = game.game.upcoming()
-    return pdf.GameInfo.of(game.name, game.sides, _view_url(game) if with_link else None, pdf.printed_date(),
-                           upcoming.words() if upcoming else None)
+    return pdf.GameInfo.of(game.name, game.sides, None, pdf.printed_date(), upcoming.words() if upcoming else None)
 
 
 def safe_filename(name: str) -> str:
@@ -125,24 +134,40 @@ def _name(base: str, what: str) -> str:
 def game_sheet(game_id: str):
     game = access.game_or_404(game_id)
     paper = _paper()
-    body = pdf.house_rules(game.sheet, paper, _info(game, with_link=True))
-    return _send(body, _name(game.name, "house rules"))
+    info = _info(game)
+    printed = _built(game, f"sheet {info.date}", paper, lambda: pdf.printed_house_rules(game.sheet, paper, info))
+    return _send(printed.with_link(_view_url(game)), _name(game.name, "house rules"))
+
+
+def _built(game: GameRecord, what: str, paper: str, build) -> pdf.Printed:
+    """The game's ``what`` PDF on ``paper`` as of its revision: built once, then kept."""
+    key = ("pdf", db.path(), game.id, game.revision, what, paper)
+    kept = cache.current()
+    printed = kept.get(key)
+    if printed is None:
+        printed = build()
+        kept.put(key, printed, len(printed.body))
+    return printed
 
 
 @bp.get("/games/<game_id>/pad.pdf")
 def game_pad(game_id: str):
     game = access.game_or_404(game_id)
     paper = _paper()
-    return _send(pdf.score_pad(game.sheet, paper, _info(game)), _name(game.name, "score pad"))
+    info = _info(game)
+    printed = _built(game, f"pad {info.date}", paper, lambda: pdf.Printed(pdf.score_pad(game.sheet, paper, info)))
+    return _send(printed.body, _name(game.name, "score pad"))
 
 
 @bp.get("/games/<game_id>/results.pdf")
 def game_results(game_id: str):
     game = access.game_or_404(game_id)
     paper = _paper()
-    amendments = [entry for entry in store.history(game.id) if entry["action"] == "amend"]
-    body = pdf.results(game, amendments, paper, _view_url(game))
-    return _send(body, _name(game.name, "results"))
+
+    def build() -> pdf.Printed:
+        amendments = [entry for entry in store.history(game.id) if entry["action"] == "amend"]
+        return pdf.printed_results(game, amendments, paper)
+    return _send(_built(game, "results", paper, build).with_link(_view_url(game)), _name(game.name, "results"))
 
 
 # -- a preset's paper -----------------------------------------------------------------------------

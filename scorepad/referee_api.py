@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, Response, jsonify, request
 
-from . import store
+from . import cache, db, store
 from .api import ApiError, _body, _refused
 from .questions import QUESTIONS, Context, answer_json, blank, read_int, read_sheet
 from .rules import Deal, ReadError, judge
@@ -144,8 +144,13 @@ def rescore_recorded(game_id: str):
     game = _stored(game_id)
     other = _read(lambda: read_sheet(request.args.get("sheet"), "sheet", text=True))
     number = request.args.get("deal")
-    if blank(number):
-        return jsonify(rescore_game(game.game, other).to_json())
+    if blank(number):  # every deal judged again: kept for the game's revision and the sheet asked
+        key = ("rescore.json", db.path(), game.id, game.revision, tuple(sorted(request.args.items(multi=True))))
+        body = cache.current().get(key)
+        if body is None:
+            body = jsonify(rescore_game(game.game, other).to_json()).get_data()
+            cache.current().put(key, body)
+        return Response(body, mimetype="application/json")
     n = _read(lambda: read_int(number, "deal", 1, MAX_DEALS, forms=True))
     record = game.deal(n)
     if record is None:

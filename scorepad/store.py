@@ -11,13 +11,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import secrets
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Callable, TypeVar
 
-from . import db
+from . import cache, db
 from .rules import Deal, ReadError, RuleSheet, judge, load_sheet
 from .rules.game import Game
 from .rules.limits import ENTRY_BYTES, MAX_GAME_BYTES, MAX_NAME, MAX_PER_SIDE, MAX_REASON, MAX_SIDES, MIN_SIDES
@@ -80,6 +78,7 @@ class DealRecord:
     history_size: int = 0
     revision: int | None = None  # the game's revision once this deal was saved, when known
     verdict: Verdict = None  # type: ignore[assignment]  # judged on creation when not given
+    stored_size: int = 0  # the length of its stored JSON: what the cache counts it as
 
     def __post_init__(self) -> None:
         if self.verdict is None:
@@ -134,15 +133,23 @@ def _record(row: Any, deals: list[Any], history_counts: dict[int, int]) -> GameR
     parsed = [Deal.from_json(json.loads(deal_row["body"]), sheet) for deal_row in deals]
     game = Game(sheet, tuple(side["name"] for side in sides), tuple(parsed))
     records = [DealRecord(deal_row["number"], deal, deal_row["as_played"], history_counts.get(deal_row["number"], 0),
-                          verdict=verdict)
+                          verdict=verdict, stored_size=len(deal_row["body"]))
                for deal_row, deal, verdict in zip(deals, parsed, game.verdicts)]
     return GameRecord(row["id"], row["edit_key"], row["name"], sheet, sides, row["revision"], row["created_at"],
                       row["updated_at"], records, game)
 
 
-_CACHE_SIZE = 256
-_cache: OrderedDict[tuple[str, str], GameRecord] = OrderedDict()
-_cache_lock = threading.Lock()
+# A parsed, judged deal takes many times its JSON in memory (objects, its verdict's lines
+# and problems): tracemalloc measured about 23 times on a game of deals with hundreds of
+# violations each (bench/large.py's game).
+MEMORY_PER_JSON_BYTE = 24
+RECORD_BASE_BYTES = 16 * 1024  # the sheet, sides and the record's own objects
+
+
+def record_size(record: GameRecord) -> int:
+    """What a game record is counted as in the cache: its stored JSON, times what parsing
+    and judging it costs in memory."""
+    return RECORD_BASE_BYTES + MEMORY_PER_JSON_BYTE * sum(d.stored_size for d in record.deals)
 
 
 def load_game(game_id: str) -> GameRecord | None:
@@ -154,12 +161,9 @@ def load_game(game_id: str) -> GameRecord | None:
     found = revision(game_id)
     if found is None:
         return None
-    key = (db.path(), game_id)
-    with _cache_lock:
-        cached = _cache.get(key)
-        if cached is not None and cached.revision == found[0]:
-            _cache.move_to_end(key)
-            return cached
+    cached = cache.current().get(("game", db.path(), game_id))
+    if cached is not None and cached.revision == found[0]:
+        return cached
     conn = db.get_db()
     snapshot = not conn.in_transaction  # outside a write: read the game, its deals and history as of one moment
     if snapshot:
@@ -180,14 +184,8 @@ def load_game(game_id: str) -> GameRecord | None:
 
 def _remember(record: GameRecord) -> None:
     """Keep ``record`` as its game's cached state, unless a later revision is kept already."""
-    key = (db.path(), record.id)
-    with _cache_lock:
-        cached = _cache.get(key)
-        if cached is None or cached.revision < record.revision:
-            _cache[key] = record
-        _cache.move_to_end(key)
-        while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
+    cache.current().put(("game", db.path(), record.id), record, record_size(record),
+                        replaces=lambda cached: cached.revision < record.revision)
 
 
 def _after_write(game: GameRecord, deals: list[DealRecord], updated_at: str) -> GameRecord:
@@ -498,7 +496,7 @@ def record_deal(game_id: str, data: Any, as_played: Any = None, based_on: int | 
         body = json.dumps(deal.to_json(with_sheet=False))
         kept = as_played if not verdict.ok else None
         earlier = db.one("history_count_of_deal", game_id, deal.number)[0]  # deleted, now recorded again
-        saved = DealRecord(deal.number, deal, kept, earlier + 1, game.revision + 1, verdict)
+        saved = DealRecord(deal.number, deal, kept, earlier + 1, game.revision + 1, verdict, len(body))
 
         def apply(now: str) -> tuple[DealRecord, list[DealRecord]]:
             db.query("deal_insert", game_id, deal.number, body, kept)
@@ -522,7 +520,7 @@ def update_deal(game_id: str, number: int, data: Any, as_played: Any = None,
         verdict = _judge_for_game(game, deal, as_played)
         before, after = json.dumps(old.deal.to_json(with_sheet=False)), json.dumps(deal.to_json(with_sheet=False))
         kept = as_played if not verdict.ok else None
-        saved = DealRecord(number, deal, kept, old.history_size + 1, game.revision + 1, verdict)
+        saved = DealRecord(number, deal, kept, old.history_size + 1, game.revision + 1, verdict, len(after))
 
         def apply(now: str) -> tuple[DealRecord, list[DealRecord]]:
             db.query("deal_update", after, kept, game_id, number)

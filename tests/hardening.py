@@ -10,6 +10,9 @@ import sqlite3
 from html.parser import HTMLParser
 from typing import Any
 
+from scorepad.db import QUERIES
+from scorepad.rules.limits import ENTRY_BYTES, MAX_DEALS, MAX_GAME_BYTES
+
 ANN_BEA = [{"name": "Ann", "players": ["Ann"]}, {"name": "Bea", "players": ["Bea"]}]
 
 
@@ -164,3 +167,146 @@ def dump(path: str) -> list[tuple[str, list[tuple[Any, ...]]]]:
         return out
     finally:
         conn.close()
+
+
+# -- the largest game the limits allow ------------------------------------------------------------
+
+GAME_BYTES = MAX_GAME_BYTES    # a game's stored deals and history, as the store counts them
+MELDS_PER_SIDE = 60           # a side's melds, at most
+LARGE_SHEET = {"preset": "common", "game_length": "target", "target_score": 1_000_000}
+_RANKS = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+
+def stored_bytes(database: str, game_id: str) -> int:
+    """What the game stores, as the store counts it against :data:`MAX_GAME_BYTES` (its named
+    query, run on the file)."""
+    conn = sqlite3.connect(database)
+    try:
+        return conn.execute(QUERIES["game_stored_bytes"], (game_id, ENTRY_BYTES)).fetchone()[0]
+    finally:
+        conn.close()
+
+
+def violating_deal(number: int, sides: int, melds: int = MELDS_PER_SIDE) -> dict[str, Any]:
+    """A deal where each side lays ``melds`` melds of one natural and four 2s: each breaks the
+    wild-card ratio and the most wilds a meld may hold, and most repeat an unfinished rank,
+    so a side breaks the sheet about 170 times (hundreds of violations a deal)."""
+    return {"deal": number, "ending": "stock_out", "sides": [
+        {"name": f"Side {i + 1}", "melds": [f"{_RANKS[(j + number) % len(_RANKS)]} 2 2 2 2" for j in range(melds)],
+         "players": [{"name": f"Player {i + 1}", "foot_picked_up": True, "cards_left": {}}]}
+        for i in range(sides)]}
+
+
+def largest_game(client, sides: int = 2, melds: int = MELDS_PER_SIDE, budget: int = GAME_BYTES,
+                 database: str | None = None) -> tuple[str, str]:
+    """The largest game the limits allow, made through the API: (id, edit key).
+
+    Deals saved as played, each with ``melds`` melds a side and hundreds of violations,
+    recorded up to the most deals a game to a target may have, then corrected in turn,
+    until the game's stored deal and history JSON (:func:`stored_bytes`) is within one
+    more write of ``budget``. ``client`` is a Flask test client (or anything with its
+    ``get``/``post``/``put``); ``database`` is the app's SQLite file (its DATABASE)."""
+    database = database or client.application.config["DATABASE"]
+    game_id, key = api_game(client, "The largest game", LARGE_SHEET,
+                            [{"name": f"Side {i + 1}", "players": [f"Player {i + 1}"]} for i in range(sides)])
+    as_played = {"reason": "the table let every meld stand"}
+    number, step, size, grew = 0, 0, 0, 0
+    while True:
+        now = stored_bytes(database, game_id)
+        size, grew = now, now - size
+        if number < MAX_DEALS:
+            deal = violating_deal(number + 1, sides, melds)
+        else:
+            deal = violating_deal(step % MAX_DEALS + 1, sides, melds)
+            deal["sides"] = deal["sides"][1:] + deal["sides"][:1]  # the same deal, written anew
+        if size + max(grew, 2 * len(json.dumps(deal))) * 1.05 >= budget:  # the next write would pass it
+            return game_id, key
+        if number < MAX_DEALS:
+            response = client.post(f"/api/v1/games/{game_id}/deals", json={**deal, "as_played": as_played},
+                                   headers=bearer(key))
+            number += 1
+        else:
+            response = client.put(f"/api/v1/games/{game_id}/deals/{deal['deal']}",
+                                  json={**deal, "as_played": as_played}, headers=bearer(key))
+            step += 1
+        if response.status_code == 409 and (response.get_json() or {}).get("error", {}).get("field") == "game":
+            return game_id, key  # the game's own bound came first: it is as large as allowed
+        assert response.status_code in (200, 201), response.get_data(as_text=True)[:500]
+
+
+# -- a real server --------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Waitress:
+    """The production server (``python -m waitress --call scorepad:create_app``) on a free
+    loopback port, in a subprocess, serving ``database``; a context manager that stops it."""
+
+    def __init__(self, database: str, log: str, threads: int = 4, env: dict[str, str] | None = None) -> None:
+        import os
+        import subprocess
+        import sys
+        from pathlib import Path
+
+        self.port = free_port()
+        root = Path(__file__).resolve().parent.parent
+        with open(log, "wb") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "waitress", "--host=127.0.0.1", f"--port={self.port}", f"--threads={threads}",
+                 "--call", "scorepad:create_app"], cwd=root, stdout=out, stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                env={**os.environ, "SCOREPAD_DATABASE": database, "SCOREPAD_SECRET_KEY": "test", **(env or {})})
+        self.log = log
+
+    def __enter__(self) -> "Waitress":
+        import time
+
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and self.proc.poll() is None:
+            try:
+                self.get("/api/v1/sheets")
+                return self
+            except OSError:
+                time.sleep(0.1)
+        self.stop()
+        raise AssertionError(f"the server did not start: {open(self.log).read()[-2000:]}")
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+    def stop(self) -> None:
+        import subprocess
+
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+    def get(self, path: str, host: str | None = None) -> tuple[int, bytes]:
+        import http.client
+
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
+        try:
+            conn.request("GET", path, headers={"Host": host} if host else {})
+            response = conn.getresponse()
+            return response.status, response.read()
+        finally:
+            conn.close()
+
+    def rss_kb(self) -> int:
+        """The server process's resident memory now (``VmRSS`` in /proc), in KB."""
+        with open(f"/proc/{self.proc.pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        raise AssertionError("no VmRSS")

@@ -18,7 +18,7 @@ import pytest
 
 from hardening import (ANN_BEA, api_game, assert_error_shape, assert_no_traceback, bearer, dump, form_fields,
                        grant, text_of, valid_deal)
-from scorepad import store
+from scorepad import cache, store
 from scorepad.app import create_app
 from scorepad.rules.limits import MAX_IMPORT_BYTES
 from scorepad.rules import Deal, ReadError
@@ -508,7 +508,7 @@ def test_the_largest_card_string_allowed_is_read_whole(world):
         "s1-p0-left": left, "reason": "a big hand", "action": "as_played"}))
     assert response.status_code == 303, text_of(response.get_data(as_text=True))[:2000]
     with world.app.app_context():
-        store._cache.clear()
+        cache.current().clear()
         deal = store.load_game(game).deal(1).deal
     assert deal.sides[1].players[0].cards_left.to_json() == {"A": 1000, "3B": 1}
 

@@ -20,7 +20,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from scorepad import db, store
+from scorepad import cache, db, store
 from scorepad.app import create_app
 from test_pages import fields, start, text, valid_deal
 
@@ -195,7 +195,7 @@ def test_the_cached_game_after_each_write_is_the_game_read_afresh(app, phone):
         assert step().status_code < 300
         with app.test_request_context():
             cached = store.load_game(game_id)
-            store._cache.clear()
+            cache.current().clear()
             fresh = store.load_game(game_id)
         assert (cached.revision, cached.updated_at) == (fresh.revision, fresh.updated_at)
         assert [(d.number, d.deal, d.as_played, d.history_size, d.verdict.to_json()) for d in cached.deals] == \

@@ -227,8 +227,9 @@ class DealRescore(NamedTuple):
         }
 
 
-def rescore_deal(deal: Deal, sheet: RuleSheet) -> DealRescore:
-    """The deal as recorded, scored and judged again under ``sheet``.
+def rescore_deal(deal: Deal, sheet: RuleSheet, judged: Verdict | None = None) -> DealRescore:
+    """The deal as recorded, scored and judged again under ``sheet`` (``judged``: its
+    verdict under its own sheet, when the caller has it already).
 
     The cards do not change, only the rules: each side's lines are paired with its lines
     under the deal's own sheet, and the violations are split into those only the new sheet
@@ -245,7 +246,7 @@ def rescore_deal(deal: Deal, sheet: RuleSheet) -> DealRescore:
     >>> change.differences()
     {'Ann': 0, 'Bea': 0}
     """
-    old = judge(deal)
+    old = judged or judge(deal)
     new = judge(dataclasses.replace(deal, sheet=sheet))
     added = _new_problems(old.report.violations, new.report.violations)
     cleared = _new_problems(new.report.violations, old.report.violations)
@@ -335,9 +336,10 @@ def rescore_game(game: Game, sheet: RuleSheet) -> GameRescore:
     >>> [(t.name, t.old, t.new, t.difference) for t in change.totals]
     [('Ann', 30, 30, 0), ('Bea', -15, -1015, -1000)]
     """
-    rules = dataclasses.replace(game, sheet=sheet, deals=tuple(dataclasses.replace(d, sheet=sheet)
-                                                                  for d in game.deals))
-    return GameRescore(game, rules, tuple(rescore_deal(deal, sheet) for deal in game.deals))
+    deals = tuple(rescore_deal(deal, sheet, verdict) for deal, verdict in zip(game.deals, game.verdicts))
+    rules = dataclasses.replace(game, sheet=sheet, deals=tuple(d.new.deal for d in deals),
+                                judged=tuple(d.new for d in deals))  # each deal judged once under each sheet
+    return GameRescore(game, rules, deals)
 
 
 # -- two sheets ------------------------------------------------------------------------------------

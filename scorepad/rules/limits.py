@@ -51,6 +51,12 @@ MAX_CARD_VALUES = 14  # entries in card_values: one per card with a value (A to 
 MAX_SPECIAL_BOOKS = 11  # entries in special_books: one per rank that can be booked (A to 4)
 MAX_PILE_BLOCKERS = 3  # entries in pile_blocked_by: one each of black-three, red-three, wild
 
+# -- what one answer lists -----------------------------------------------------------------------
+
+MAX_PROBLEMS_LISTED = 50  # a deal's problems in a game's JSON: the rest are counted in problems_omitted
+MAX_PROBLEMS_SHOWN = 5  # a deal's problems printed on a page or a PDF, then "and N more": a line or two
+MAX_GAME_PROBLEMS_LISTED = 1_000  # all deals' problems in a game's JSON: a hundred deals list ten each, under 1 MB
+
 # -- requests and pages -------------------------------------------------------------------------------
 
 MAX_DEPTH = 20  # levels a JSON body may nest: a deal or a sheet needs about 6

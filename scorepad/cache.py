@@ -1,0 +1,117 @@
+"""One cache for what the app builds once per game revision, bounded by bytes, not entries.
+
+Game records (:mod:`scorepad.store`), API bodies, viewer pages and PDFs are all kept in
+the app's one :class:`ByteCache` (:func:`current`): least recently used first out once the entries' sizes add up to more than the
+budget. Each entry's size is given by whoever puts it in (a record's stored JSON) or measured
+(bytes and text). Keys carry the revision, so an entry is never stale, only unused; nothing
+kept may depend on the request (its host in particular: see :mod:`scorepad.links`).
+
+The budget is the setting ``CACHE_BYTES`` (``SCOREPAD_CACHE_BYTES``), 64 MB by default.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Any
+
+from flask import Flask, current_app
+
+DEFAULT_BYTES = 64 * 1024 * 1024
+
+
+def size_of(value: Any) -> int:
+    """The bytes ``value`` holds, for values whose size can be read off: bytes and text."""
+    if isinstance(value, (bytes, bytearray)):
+        return len(value)
+    if isinstance(value, str):
+        return len(value.encode("utf-8", "surrogatepass"))
+    raise TypeError(f"give the size of a {type(value).__name__} when caching it")
+
+
+class ByteCache:
+    """A thread-safe LRU map whose entries' sizes add up to at most ``budget`` bytes.
+
+    An entry larger than the whole budget is not kept (``put`` returns False).
+    """
+
+    def __init__(self, budget: int = DEFAULT_BYTES) -> None:
+        self.budget = budget
+        self.used = 0
+        self._entries: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> Any | None:
+        """The value kept under ``key`` (now the most recently used), or None."""
+        with self._lock:
+            found = self._entries.get(key)
+            if found is None:
+                return None
+            self._entries.move_to_end(key)
+            return found[0]
+
+    def put(self, key: Hashable, value: Any, size: int | None = None,
+            replaces: Callable[[Any], bool] | None = None) -> bool:
+        """Keep ``value`` under ``key``, evicting the least recently used entries to fit.
+        With ``replaces``, a value already kept stays unless ``replaces(it)`` is true."""
+        size = size_of(value) if size is None else max(0, int(size))
+        with self._lock:
+            found = self._entries.get(key)
+            if found is not None and replaces is not None and not replaces(found[0]):
+                self._entries.move_to_end(key)
+                return False
+            self._drop(key)
+            if size > self.budget:
+                return False
+            self._entries[key] = (value, size)
+            self.used += size
+            self._evict()
+            return True
+
+    def discard(self, key: Hashable) -> None:
+        with self._lock:
+            self._drop(key)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self.used = 0
+
+    def resize(self, budget: int) -> None:
+        """A new budget, evicting at once what no longer fits."""
+        with self._lock:
+            self.budget = max(0, int(budget))
+            self._evict()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, key: Hashable) -> bool:
+        return key in self._entries
+
+    def values(self) -> list[Any]:
+        """Every value kept, least recently used first (a copy: for tests and inspection)."""
+        with self._lock:
+            return [value for value, _ in self._entries.values()]
+
+    def _drop(self, key: Hashable) -> None:
+        found = self._entries.pop(key, None)
+        if found is not None:
+            self.used -= found[1]
+
+    def _evict(self) -> None:
+        while self.used > self.budget and self._entries:
+            _, (_, size) = self._entries.popitem(last=False)
+            self.used -= size
+
+
+def init_app(app: Flask) -> None:
+    """Give the app its cache, of ``CACHE_BYTES`` bytes."""
+    app.config.setdefault("CACHE_BYTES", DEFAULT_BYTES)
+    app.extensions["scorepad.cache"] = ByteCache(int(app.config["CACHE_BYTES"]))
+
+
+def current() -> ByteCache:
+    """The running app's cache."""
+    return current_app.extensions["scorepad.cache"]
