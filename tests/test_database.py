@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import sqlite3
+import stat
 import subprocess
 import sys
 import tempfile
@@ -333,3 +334,76 @@ def test_create_app_raises_startup_error_on_a_file_it_cannot_use(tmp_path, probl
     with pytest.raises(StartupError) as raised:
         create_app({"DATABASE": str(database), "SECRET_KEY": "t"})
     assert str(raised.value).startswith(f"cannot use the database {database}: ") and says in str(raised.value)
+
+
+# -- item 6: what a backup may be written over -------------------------------------------------------
+
+
+def test_backup_refuses_the_live_database_its_own_files_and_what_is_not_a_regular_file(tmp_path):
+    """While the server runs with acknowledged games, ``flask backup TARGET --force`` is
+    refused (exit 2, saying why) for the database, its -wal, -shm and -journal, each also
+    through a symlink or a hard link, and for a device, a pipe or a link to a device; the
+    server keeps every game, and so does the file once the server has stopped."""
+    database = tmp_path / "live.sqlite"
+    port = free_port()
+    proc = serve(database, port, tmp_path / "server.log")
+    try:
+        acked: dict[str, list[int]] = {}
+        for n in range(3):
+            status, game = call(port, "POST", "/api/v1/games", {"name": f"G{n}", "sheet": OPEN_ENDED, "sides": TWO})
+            assert status == 201
+            for revision, marker in enumerate((10 * n + 1, 10 * n + 2)):
+                status, _ = call(port, "POST", f"/api/v1/games/{game['id']}/deals",
+                                 {**deal_body(marker), "revision": revision}, game["edit_key"])
+                assert status == 201
+            acked[game["id"]] = [10 * n + 1, 10 * n + 2]
+        wal = Path(f"{database}-wal")
+        assert wal.exists()  # the acknowledged deals may be there only
+        own = [database, wal, Path(f"{database}-shm"), Path(f"{database}-journal"),
+               tmp_path / "elsewhere" / ".." / "live.sqlite-wal"]
+        (tmp_path / "elsewhere").mkdir()
+        (tmp_path / "to-wal").symlink_to(wal)
+        (tmp_path / "to-folder").symlink_to(tmp_path)
+        os.link(database, tmp_path / "hard-link.sqlite")
+        own += [tmp_path / "to-wal", tmp_path / "to-folder" / "live.sqlite-shm", tmp_path / "hard-link.sqlite"]
+        os.mkfifo(tmp_path / "pipe")
+        (tmp_path / "to-null").symlink_to("/dev/null")
+        odd = [tmp_path / "pipe", tmp_path / "to-null"]
+        if os.geteuid() == 0:  # a device of our own: never the machine's /dev/null
+            os.mknod(tmp_path / "null", 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+            odd.append(tmp_path / "null")
+        from scorepad import create_app
+
+        runner = create_app({"DATABASE": str(database), "SECRET_KEY": "x", "TESTING": True}).test_cli_runner()
+        for target in own + odd:
+            result = runner.invoke(args=["backup", str(target), "--force"])
+            says = "is the live database or one of its own files" if target in own else "is not a regular file"
+            assert result.exit_code == 2 and says in result.output, (target, result.output)
+            assert "Traceback" not in result.output
+        done = subprocess.run([sys.executable, "-m", "flask", "--app", "scorepad", "backup", str(wal), "--force"],
+                              cwd=ROOT, env=_env(SCOREPAD_DATABASE=str(database)), capture_output=True, text=True,
+                              timeout=120)
+        assert done.returncode == 2 and "is the live database" in done.stderr and "Traceback" not in done.stderr
+        assert stat.S_ISFIFO((tmp_path / "pipe").stat().st_mode)
+        assert os.geteuid() != 0 or stat.S_ISCHR((tmp_path / "null").stat().st_mode)
+        assert not list(tmp_path.glob(".*.tmp"))
+        for game_id, markers in acked.items():
+            status, body = call(port, "GET", f"/api/v1/games/{game_id}")
+            assert status == 200 and [marker_of(d["deal"]) for d in body["deals"]] == markers
+    finally:
+        proc.terminate()
+        proc.wait(30)
+    conn = sqlite3.connect(database)
+    assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    kept = {g: [marker_of(json.loads(body)) for (body,) in conn.execute(
+        "SELECT body FROM deal WHERE game_id = ? ORDER BY number", (g,))] for g in acked}
+    conn.close()
+    assert kept == acked
+
+
+def test_backup_beside_the_database_under_another_name_is_written(app, tmp_path):
+    """Only the database's own names are refused: a file beside it is a backup like any other."""
+    beside = Path(app.config["DATABASE"] + "-backup")
+    result = app.test_cli_runner().invoke(args=["backup", str(beside)])
+    assert result.exit_code == 0, result.output
+    assert sqlite3.connect(beside).execute("PRAGMA integrity_check").fetchall() == [("ok",)]
