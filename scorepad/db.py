@@ -5,7 +5,7 @@ Every statement the app runs is in :data:`QUERIES`, with ``?`` parameters. Migra
 ``PRAGMA user_version`` records the last one applied. Connections use WAL mode, foreign
 keys, and ``synchronous=FULL`` (a write acknowledged to a player survives a power cut).
 
-Another process (a second server, the CLI, a backup tool) may hold the write lock: a write
+Another process (a second server, the CLI, a sqlite3 shell) may hold the write lock: a write
 waits for it at most ``BUSY_TIMEOUT`` seconds, then raises :class:`Busy`, and nothing was
 written. Reads never wait for writers (WAL). A file this app cannot use (written by a newer
 version, damaged, not writable) raises :class:`Unusable` at start-up, naming the file.
