@@ -80,10 +80,24 @@ def connect(path: str | Path, busy_timeout: float = BUSY_TIMEOUT) -> sqlite3.Con
     """
     conn = sqlite3.connect(path, timeout=busy_timeout, isolation_level=None, check_same_thread=False)
     conn.row_factory = sqlite3.Row
-    conn.execute("PRAGMA journal_mode = WAL")
+    _wal(conn, busy_timeout)
     conn.execute("PRAGMA synchronous = FULL")
     conn.execute("PRAGMA foreign_keys = ON")
     return conn
+
+
+def _wal(conn: sqlite3.Connection, wait: float) -> None:
+    """Put the file in WAL mode. A new file's first connections race to switch it, and the
+    losers are told "locked" at once, without SQLite's busy wait: try again for ``wait`` s."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as err:
+            if err.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.01)
 
 
 def migrations() -> list[tuple[int, str, str]]:

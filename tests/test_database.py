@@ -85,7 +85,7 @@ def test_processes_starting_at_once_all_start_and_leave_the_newest_schema(tmp_pa
     starters = [subprocess.Popen([sys.executable, "-c", STARTER], cwd=ROOT, env=_env(), text=True,
                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE) for _ in range(4)]
     try:
-        for round_ in range(25):
+        for round_ in range(40):
             path = tmp_path / f"{start_from}-{round_}.sqlite"
             if start_from == "older":
                 _older(path)
