@@ -12,6 +12,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 
 from . import cache, db
+from .retry import typed_again
 
 PACKAGE = Path(__file__).resolve().parent
 csrf = CSRFProtect()
@@ -31,6 +32,13 @@ def instance_folder() -> Path:
     return Path(os.environ.get("SCOREPAD_INSTANCE_PATH") or "instance").resolve()
 
 
+class StartupError(SystemExit):
+    """The app cannot start (its database file cannot be used): the message names the file
+    and says why. A ``SystemExit``, so that every way of starting the app (``flask run``,
+    ``waitress-serve --call``, any ``flask`` command) prints the message, without a
+    traceback, and stops with exit status 1."""
+
+
 def _secret_key(instance: Path) -> str:
     """The instance's secret key, generated on first start and kept in ``instance/secret_key``."""
     path = instance / "secret_key"
@@ -46,9 +54,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     Settings, each also read from the environment as ``SCOREPAD_<NAME>``: DATABASE (the
     SQLite file, default ``instance/scorepad.sqlite``), SECRET_KEY (default: generated into
     the instance folder), SESSION_COOKIE_SECURE (set true behind HTTPS), CACHE_BYTES (what
-    the per-revision cache may hold, default 64 MB: :mod:`scorepad.cache`); and the rate
-    limits' settings (see :mod:`scorepad.ratelimit`). The instance folder (``config.py``,
-    the database, the secret key) is :func:`instance_folder`.
+    the per-revision cache may hold, default 64 MB: :mod:`scorepad.cache`), BUSY_TIMEOUT
+    (seconds a write waits for another process's write lock before a 503, default 2); and
+    the rate limits' settings (see :mod:`scorepad.ratelimit`). The instance folder
+    (``config.py``, the database, the secret key) is :func:`instance_folder`.
+
+    A database file it cannot use raises :class:`StartupError`.
     """
     app = Flask(__name__, instance_path=str(instance_folder()), instance_relative_config=True,
                 template_folder=_shipped("templates"), static_folder=_shipped("static"))
@@ -60,6 +71,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_SECURE=False,
         WTF_CSRF_TIME_LIMIT=None,
         SEND_FILE_MAX_AGE_DEFAULT=3600,
+        BUSY_TIMEOUT=db.BUSY_TIMEOUT,
     )
     app.config.from_pyfile("config.py", silent=True)
     app.config.from_prefixed_env("SCOREPAD")
@@ -69,7 +81,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
 
-    db.init_app(app)
+    try:
+        db.init_app(app)
+    except db.Unusable as err:
+        raise StartupError(str(err)) from None
     cache.init_app(app)
     csrf.init_app(app)
 
@@ -132,6 +147,13 @@ def _register_errors(app: Flask) -> None:
                   405: "Not allowed here", 413: "That was too large"}
         return render_template("error.html", code=err.code, title=titles.get(err.code, err.name),
                                message=err.description), err.code
+
+    @app.errorhandler(db.Busy)
+    def busy(err: db.Busy):
+        if _wants_json():
+            return jsonify(error={"status": 503, "field": None, "message": str(err)}), 503, {"Retry-After": "1"}
+        return typed_again(503, "The database is busy", "Another program is writing to the database. Nothing "
+                           "was saved; send it again in a moment.", retry_after=1)
 
     @app.errorhandler(Exception)
     def unexpected(err: Exception):

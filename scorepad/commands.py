@@ -6,7 +6,8 @@ Writes from these commands need no edit key: whoever runs them owns the database
 Exit status: 0 when done; 1 when a deal has violations and was not saved (no
 ``--as-played`` reason, or a problem no reason can excuse); 2 when the input cannot be
 used (no such game, unreadable JSON, a field the store refuses): the message, on stderr,
-names the field.
+names the field; 3 when another program held the database's write lock for longer than
+``BUSY_TIMEOUT``: nothing was saved, and the same command may be run again.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from .rules.validate import Problem
 from .rules.verdict import Verdict
 from .store import DealRecord, GameRecord, Rejected, StoreError
 
-EXIT_VIOLATIONS, EXIT_UNUSABLE = 1, 2
+EXIT_VIOLATIONS, EXIT_UNUSABLE, EXIT_BUSY = 1, 2, 3
 NO_KEY = "Writes need no edit key: whoever runs the command owns the database file."
 
 
@@ -37,6 +38,12 @@ class CommandError(click.ClickException):
     def __init__(self, field: str | None, message: str) -> None:
         super().__init__(f"{field}: {message}" if field else message)
         self.field = field
+
+
+class BusyError(CommandError):
+    """The database stayed busy (another program's write): exit 3, nothing saved."""
+
+    exit_code = EXIT_BUSY
 
 
 def init_app(app: Flask) -> None:
@@ -57,6 +64,8 @@ def _store_call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         raise CommandError(None, "\n".join(lines)) from None
     except StoreError as err:
         raise CommandError(err.field, err.message) from None
+    except db.Busy as err:
+        raise BusyError(None, str(err)) from None
 
 
 def _read_text(source: str, what: str) -> str:

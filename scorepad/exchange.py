@@ -30,7 +30,8 @@ refused with a 422 naming the deal. Anything unreadable is a 400 naming the fiel
 
 **Backup**: ``flask --app scorepad backup PATH`` copies the database with SQLite's online
 backup API, in one step (one read transaction, so one consistent moment) while the server
-keeps writing.
+keeps writing. It never writes over the database or the files SQLite keeps beside it, nor
+over anything that is not a regular file.
 """
 
 from __future__ import annotations
@@ -614,7 +615,9 @@ def import_api():
 
 
 class BackupError(click.ClickException):
-    pass
+    """A backup PATH (or database) that cannot be used: exit status 2, like the other commands' input."""
+
+    exit_code = 2
 
 
 @dataclass
@@ -632,17 +635,22 @@ def backup(source: str | Path, target: str | Path, force: bool = False) -> Backu
     stood at one moment, and writers (in WAL mode) carry on meanwhile. It is written to a
     temporary file beside ``target``, checked (``PRAGMA integrity_check``), switched to a
     single self-contained file (no ``-wal``), and only then put in place; an existing
-    ``target`` is refused unless ``force``.
+    ``target`` is refused unless ``force``. A ``target`` that is the database or one of the
+    files SQLite keeps beside it, or that exists and is not a regular file, is always refused.
     """
     source, target = Path(source), Path(target)
     if not source.is_file():
         raise BackupError(f"there is no database at {source}")
+    if _is_the_database(target, source):
+        raise BackupError(f"{target} is the live database or one of its own files ({source} and its -wal, "
+                          "-shm and -journal); writing there would destroy it. Give another file's name")
     if target.is_dir():
         raise BackupError(f"{target} is a folder; give the backup file's name")
+    if target.exists() and not target.is_file():
+        raise BackupError(f"{target} is not a regular file (a device, a pipe or a socket); give the backup "
+                          "file's name")
     if target.exists() and not force:
         raise BackupError(f"{target} already exists; choose another name, or pass --force to overwrite it")
-    if target.exists() and target.resolve() == source.resolve():
-        raise BackupError(f"{target} is the live database itself")
     if not target.parent.is_dir():
         raise BackupError(f"there is no folder {target.parent}")
     fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
@@ -657,7 +665,7 @@ def backup(source: str | Path, target: str | Path, force: bool = False) -> Backu
                 dst.execute("PRAGMA journal_mode = DELETE")
                 check = [row[0] for row in dst.execute("PRAGMA integrity_check")]
                 if check != ["ok"]:
-                    raise BackupError(f"the copy failed its integrity check: {'; '.join(check[:5])}")
+                    raise click.ClickException(f"the copy failed its integrity check: {'; '.join(check[:5])}")
                 games = dst.execute("SELECT COUNT(*) FROM game").fetchone()[0]
                 deals = dst.execute("SELECT COUNT(*) FROM deal").fetchone()[0]
             finally:
@@ -669,6 +677,19 @@ def backup(source: str | Path, target: str | Path, force: bool = False) -> Backu
         temporary.unlink(missing_ok=True)
         raise
     return BackupResult(target, games, deals, target.stat().st_size)
+
+
+def _is_the_database(target: Path, database: Path) -> bool:
+    """Whether ``target`` names the database file or a file SQLite keeps beside it (``-wal``,
+    ``-shm``, ``-journal``), through any symlink or hard link."""
+    names = {database, database.resolve()}
+    own = [Path(f"{name}{suffix}") for name in names for suffix in ("", "-wal", "-shm", "-journal")]
+    try:
+        resolved = target.resolve()
+    except RuntimeError:  # a symlink loop
+        raise BackupError(f"{target} is a symlink that leads back to itself; give the backup file's name") from None
+    return any(resolved == path.resolve() or (target.exists() and path.exists() and os.path.samefile(target, path))
+               for path in own)
 
 
 def _put_in_place(temporary: Path, target: Path, force: bool) -> None:
@@ -697,6 +718,9 @@ def backup_command(path: Path, force: bool) -> None:
 
     To restore: stop the server, delete instance/scorepad.sqlite-wal and -shm if present,
     copy the backup over instance/scorepad.sqlite, and start the server.
+
+    Exit status 2 when PATH cannot be used: it exists (without --force), it is a folder or
+    not a regular file, or it is the database itself or one of its -wal, -shm, -journal.
     """
     result = backup(current_app.config["DATABASE"], path, force)
     click.echo(f"Wrote {result.path}: {result.games} game{'s' if result.games != 1 else ''}, "

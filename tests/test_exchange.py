@@ -660,12 +660,12 @@ def test_backup_refuses_to_overwrite_an_existing_file_unless_forced(app, client,
 @pytest.mark.parametrize("where, says", [("missing/backup.sqlite", "there is no folder"), (".", "is a folder")])
 def test_backup_to_a_place_it_cannot_write_is_an_error_not_a_traceback(app, tmp_path, where, says):
     result = app.test_cli_runner().invoke(args=["backup", str(tmp_path / where)])
-    assert result.exit_code == 1 and says in result.output and "Traceback" not in result.output
+    assert result.exit_code == 2 and says in result.output and "Traceback" not in result.output
 
 
 def test_backup_refuses_to_write_over_the_live_database(app):
     result = app.test_cli_runner().invoke(args=["backup", app.config["DATABASE"], "--force"])
-    assert result.exit_code == 1 and "the live database" in result.output
+    assert result.exit_code == 2 and "the live database" in result.output
 
 
 def test_restoring_a_backup_brings_the_games_back(app, client, tmp_path):
@@ -690,7 +690,7 @@ def test_flask_backup_runs_from_the_command_line(app, client, tmp_path):
     assert _consistent(path) == (1, 0)
     again = subprocess.run([sys.executable, "-m", "flask", "--app", "scorepad", "backup", str(path)], cwd=ROOT,
                            env=env, capture_output=True, text=True, timeout=60)
-    assert again.returncode == 1 and "already exists" in again.stderr
+    assert again.returncode == 2 and "already exists" in again.stderr
 
 
 def test_the_backup_function_is_the_online_backup_api(tmp_path, app):
