@@ -23,7 +23,7 @@ from .pages import explained_sides
 from .questions import QUESTIONS, Context, blank, current_deal, read_int, read_sheet
 from .rules import PRESETS, ReadError, RuleSheet
 from .rules.dispute import compare_sheets, rescore_deal, rescore_game, sheet_name
-from .rules.limits import MAX_DEALS
+from .rules.limits import MAX_DEALS, MAX_PROBLEMS_SHOWN
 from .rules.referee import Answer
 from .rules.sheet import OPTION_BY_NAME
 from .store import GameRecord
@@ -228,7 +228,8 @@ def rescore(game_id: str):
                 deal_error, status = f"deal {number} is not recorded", 404
     context: dict[str, Any] = {"game": game, "chosen": chosen, "sheet_errors": sheet_errors, "deal_error": deal_error,
                                "number": number, "presets": _presets(), "sheet_title": sheet_name(game.sheet),
-                               "other": other, "comparison": None, "change": None, "deal_change": None}
+                               "other": other, "comparison": None, "change": None, "deal_change": None,
+                               "most_per_deal": MAX_PROBLEMS_SHOWN}
     if other is not None and deal_error is None:
         context["other_title"] = sheet_name(other)
         context["other_short"] = short_name(other)
