@@ -57,6 +57,7 @@ from wtforms import TextAreaField
 
 from . import access, api, db, store
 from .rules import Deal, Problem, ReadError, RuleSheet, judge, load_sheet
+from .rules.text import check_text, read_reason
 from .rules.validate import MAX_DEALS_TO_TARGET
 from .store import GameRecord, StoreError
 
@@ -201,7 +202,7 @@ def _filename(name: str, what: str) -> str:
 def _attachment(body: str, mimetype: str, filename: str) -> Response:
     plain = unicodedata.normalize("NFKD", filename).encode("ascii", "ignore").decode("ascii")
     plain = "".join(ch if ch.isalnum() or ch in " .,'()_+-" else "_" for ch in plain)
-    response = Response(body, mimetype=mimetype)
+    response = current_app.response_class(body, mimetype=mimetype)  # sends even a bad stored name
     response.headers["Content-Disposition"] = (f'attachment; filename="{plain}"; '
                                                f"filename*=UTF-8''{quote(filename, safe='')}")
     response.headers["Cache-Control"] = "no-cache"
@@ -294,11 +295,11 @@ def _whole(value: Any, where: str, lowest: int = 1) -> int:
 def _reason(value: Any, where: str, required: bool = False) -> str | None:
     if value is None and not required:
         return None
-    if not isinstance(value, str) or not value.strip():
-        raise _fail(where, "must be the reason, some text")
-    if len(value) > MAX_REASON:
-        raise _fail(where, f"must be at most {MAX_REASON} characters")
-    return value
+    try:
+        read_reason(value, where, MAX_REASON)
+        return check_text(value, where, multiline=True)  # kept as written: export, import, export agree
+    except ReadError as err:
+        raise _fail(err.field, err.reason) from None
 
 
 def _totals(value: Any, where: str) -> str | None:
@@ -307,6 +308,10 @@ def _totals(value: Any, where: str) -> str | None:
     if not isinstance(value, dict):
         raise _fail(where, 'must be each side\'s points, such as {"Ann": 120}, or null')
     for name, points in value.items():
+        try:
+            check_text(name, f"{where}.{name}")
+        except ReadError as err:
+            raise _fail(err.field, err.reason) from None
         if isinstance(points, bool) or not isinstance(points, int) or abs(points) > MAX_POINTS:
             raise _fail(f"{where}.{name}", f"must be a whole number of points, not {points!r:.40}")
     return json.dumps(value)

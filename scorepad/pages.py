@@ -135,13 +135,13 @@ def new_game():
             abort(404, f"There is no preset called {preset_id!r}.")
         return render_template("new_game.html", form=form, editor=SheetEditor.for_preset(preset_id),
                                sides=SidesForm.blank(), presets=preset_displays(), max_per_side=MAX_PER_SIDE)
-    if not form.validate():
+    if not form.validate() and set(form.errors) != {"name"}:  # the name's own error shows beside it
         abort(400, "; ".join(f"{form[k].label.text}: {' '.join(v)}" for k, v in form.errors.items()))
     preset_id = form.preset.data
     sides = SidesForm.from_form(request.form)
     editor = SheetEditor.from_form(request.form, preset_id)
-    status = 200
-    if editor.ok:
+    status = 400 if form.name.errors else 200
+    if editor.ok and not form.name.errors:
         try:
             sides_json = sides.to_json()
             name = form.name.data.strip() if form.name.data and form.name.data.strip() else sides.game_name()
@@ -279,11 +279,11 @@ def amend_sheet(game_id: str):
             abort(404, f"There is no preset called {preset_id!r}.")
         editor = SheetEditor.for_preset(preset_id) if preset_id else SheetEditor.from_sheet(game.sheet)
         return render_template("amend.html", game=game, form=form, editor=editor, presets=preset_displays())
-    if not form.validate():
+    if not form.validate() and set(form.errors) != {"reason"}:  # the reason's own error shows beside it
         abort(400, "; ".join(f"{form[k].label.text}: {' '.join(v)}" for k, v in form.errors.items()))
     preset_id = form.preset.data or None
     editor = SheetEditor.from_form(request.form, preset_id)
-    reason_error = None
+    reason_error = " ".join(form.reason.errors) or None
     status = 400
     reason = (form.reason.data or "").strip()
     if not reason:
@@ -334,7 +334,7 @@ def _deal_page(game: GameRecord, form: DealForm, meta: DealMetaForm, number: int
 def _save_deal(game: GameRecord, number: int, editing: bool):
     """Read the posted deal; check it, or save it through the store (new or corrected)."""
     meta = DealMetaForm()
-    if not meta.validate():
+    if not meta.validate() and set(meta.errors) != {"reason"}:  # the reason's own error shows beside it
         abort(400, "; ".join(f"{meta[k].label.text}: {' '.join(v)}" for k, v in meta.errors.items()))
     action = request.form.get("action", "save")
     form = DealForm.from_form(game.sides, game.sheet, request.form, more_rows=action == "more")
@@ -361,6 +361,9 @@ def _save_deal(game: GameRecord, number: int, editing: bool):
                                    f"{'s' if len(problems) != 1 else ''}." if problems
                                    else "Not saved yet. The referee finds nothing wrong."))
     reason = (meta.reason.data or "").strip() if action == "as_played" else None
+    if action == "as_played" and meta.reason.errors:
+        return _deal_page(game, form, meta, number, editing=editing, status=400, can_play=True,
+                          message="The reason could not be read; it says why.")
     if action == "as_played" and not reason:
         meta.reason.errors = ["Say briefly why the deal stands as played."]
         return _deal_page(game, form, meta, number, editing=editing, status=400, can_play=True,

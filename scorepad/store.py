@@ -19,6 +19,7 @@ from typing import Any, Callable, TypeVar
 from . import db
 from .rules import Deal, ReadError, RuleSheet, judge, load_sheet
 from .rules.game import Game
+from .rules.text import read_name, read_reason, readable
 from .rules.validate import Problem
 from .rules.verdict import Verdict
 
@@ -120,15 +121,16 @@ def new_id() -> str:
 
 
 def _record(row: Any, deals: list[Any], history_counts: dict[int, int]) -> GameRecord:
+    # Text is read through readable(): a name stored before names were checked still loads.
     sheet = load_sheet(json.loads(row["sheet"]))
-    sides = json.loads(row["sides"])
-    parsed = [Deal.from_json(json.loads(deal_row["body"]), sheet) for deal_row in deals]
+    sides = readable(json.loads(row["sides"]))
+    parsed = [Deal.from_json(readable(json.loads(deal_row["body"])), sheet) for deal_row in deals]
     game = Game(sheet, tuple(side["name"] for side in sides), tuple(parsed))
-    records = [DealRecord(deal_row["number"], deal, deal_row["as_played"], history_counts.get(deal_row["number"], 0),
-                          verdict=verdict)
+    records = [DealRecord(deal_row["number"], deal, readable(deal_row["as_played"], True),
+                          history_counts.get(deal_row["number"], 0), verdict=verdict)
                for deal_row, deal, verdict in zip(deals, parsed, game.verdicts)]
-    return GameRecord(row["id"], row["edit_key"], row["name"], sheet, sides, row["revision"], row["created_at"],
-                      row["updated_at"], records, game)
+    return GameRecord(row["id"], row["edit_key"], readable(row["name"]), sheet, sides, row["revision"],
+                      row["created_at"], row["updated_at"], records, game)
 
 
 _CACHE_SIZE = 256
@@ -205,7 +207,8 @@ def history(game_id: str, deal_number: int | None = None) -> list[dict[str, Any]
     for row in rows:
         entry = dict(row)
         for key in ("before", "after", "old_totals", "new_totals"):
-            entry[key] = json.loads(entry[key]) if entry[key] else None
+            entry[key] = readable(json.loads(entry[key])) if entry[key] else None
+        entry["reason"] = readable(entry["reason"], True)
         out.append(entry)
     return out
 
@@ -279,12 +282,10 @@ def read_sides(data: Any, sheet: RuleSheet) -> list[dict[str, Any]]:
 
 
 def _name(value: Any, where: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise StoreError(400, where, "must be a name")
-    value = " ".join(value.split())
-    if len(value) > MAX_NAME:
-        raise StoreError(400, where, f"must be at most {MAX_NAME} characters")
-    return value
+    try:
+        return read_name(value, where, MAX_NAME)
+    except ReadError as err:
+        raise StoreError(400, err.field, err.reason) from None
 
 
 def read_deal(game: GameRecord, data: Any, number: int | None) -> Deal:
@@ -324,8 +325,8 @@ def create_game(name: Any, sheet_data: Any, sides_data: Any) -> GameRecord:
         sheet = load_sheet(sheet_data)
     except ReadError as err:
         raise StoreError(400, err.field or "sheet", err.reason) from None
+    sides = read_sides(sides_data, sheet)  # first: a game named after its sides shows their own error
     name = _name(name, "name")
-    sides = read_sides(sides_data, sheet)
     game_id, key, now = new_id(), new_id(), _now()
     with db.transaction():
         db.query("game_insert", game_id, key, name, json.dumps(sheet.to_json()), json.dumps(sides), now, now)
@@ -381,11 +382,10 @@ def _reason(value: Any, field: str = "as_played.reason",
             ask: str = "say briefly why the deal stands as played") -> str | None:
     if value is None:
         return None
-    if not isinstance(value, str) or not value.strip():
-        raise StoreError(400, field, ask)
-    if len(value) > 200:
-        raise StoreError(400, field, "must be at most 200 characters")
-    return value.strip()
+    try:
+        return read_reason(value, field, 200, ask)
+    except ReadError as err:
+        raise StoreError(400, err.field, err.reason) from None
 
 
 def _totals(verdict: Verdict | None) -> str | None:

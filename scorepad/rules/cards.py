@@ -13,6 +13,7 @@ from enum import Enum
 from typing import Iterable, Iterator, Mapping
 
 from .errors import ReadError
+from .text import check_text
 
 
 class Card(str, Enum):
@@ -132,6 +133,7 @@ class Cards:
         if len(text) > MAX_CARD_STRING:
             raise ReadError(field, f"is {len(text):,} characters long; a card string has at most "
                             f"{MAX_CARD_STRING:,} (write a count as Kx4)")
+        check_text(text, field, multiline=True)
         values = [0] * len(CARDS)
         for token in re.split(r"[\s,]+", text.strip()):
             if not token:
