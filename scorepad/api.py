@@ -305,7 +305,7 @@ def create_game():
     body = {"id": game.id, "view_url": _view_url(game), "edit_url": _edit_url(game),
             "edit_key": game.edit_key, "revision": game.revision,
             "api_url": url_for("api.get_game", game_id=game.id, _external=True)}
-    return jsonify(body), 201, {"Location": _game_url(game.id)}
+    return jsonify(body), 201, {"Location": _game_url(game.id), "Cache-Control": "no-store"}  # the edit key
 
 
 _GAME_BODIES: OrderedDict[tuple[str, str, int, str], bytes] = OrderedDict()

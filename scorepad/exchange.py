@@ -602,7 +602,8 @@ def import_api():
     body = {"id": game.id, "view_url": api._view_url(game), "edit_url": api._edit_url(game),
             "edit_key": game.edit_key, "revision": game.revision,
             "api_url": url_for("api.get_game", game_id=game.id, _external=True)}
-    return jsonify(body), 201, {"Location": url_for("api.get_game", game_id=game.id)}
+    return jsonify(body), 201, {"Location": url_for("api.get_game", game_id=game.id),
+                                "Cache-Control": "no-store"}  # the body holds the edit key
 
 
 # -- backup ---------------------------------------------------------------------------------------

@@ -34,6 +34,9 @@ def _compact_templates(state: Any) -> None:
     state.app.jinja_env.lstrip_blocks = True
 
 
+bp.after_app_request(access.keep_keys_private)
+
+
 @bp.app_context_processor
 def _helpers() -> dict[str, Any]:
     return {"option_label": lambda name: OPTION_BY_NAME[name].label if name in OPTION_BY_NAME else name,
@@ -177,7 +180,11 @@ def game(game_id: str):
     """The game page. What a viewer sees depends only on the game's revision, so it is
     rendered once per revision and answered with an ETag (a polling phone gets a 304)."""
     if access.may_hold_key(game_id) or session.get("_flashes"):
-        return _game_page(access.game_or_404(game_id))
+        game = access.game_or_404(game_id)
+        access.used(game)
+        response = make_response(_game_page(game))
+        response.headers["Cache-Control"] = "no-store"  # this browser's page: an editor's shows the edit link
+        return response
     found = store.revision(game_id) if len(game_id) <= 64 else None
     if found is None:
         abort(404, access.NO_GAME)

@@ -192,12 +192,8 @@ def _after_write(game: GameRecord, deals: list[DealRecord], updated_at: str) -> 
 
 
 def recent_games(ids: list[str], limit: int = 20) -> list[GameRecord]:
-    """The games with these ids, most recently changed first."""
-    ids = ids[-limit:]
-    if not ids:
-        return []
-    rows = db.query("game_recent", *ids, ids=",".join("?" * len(ids)))
-    return [g for g in (load_game(row["id"]) for row in rows) if g is not None]
+    """The first ``limit`` games of these ids that still exist, in the order given."""
+    return [g for g in (load_game(game_id) for game_id in ids[:limit]) if g is not None]
 
 
 def history(game_id: str, deal_number: int | None = None) -> list[dict[str, Any]]:
