@@ -37,6 +37,7 @@ import csv
 import io
 import json
 import os
+import re
 import sqlite3
 import tempfile
 import unicodedata
@@ -143,16 +144,21 @@ def export_game(game_id: str) -> dict[str, Any] | None:
 
 # -- the score table as CSV -----------------------------------------------------------------------
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# A formula's first character, at the start of a cell or right after a separator a
+# spreadsheet may split a pasted cell on (a comma, a semicolon where ';' separates lists, a tab).
+FORMULA_START = re.compile(r"(?:^|[,;\t])[=+\-@\t\r]")
 
 
 def spreadsheet_safe(value: Any) -> Any:
-    """A cell a spreadsheet will not run: text starting like a formula gets a leading apostrophe.
+    """A cell a spreadsheet will not run: text with a formula's start anywhere it could
+    begin one gets a leading apostrophe. Numbers are never text, so stay numbers.
 
     >>> spreadsheet_safe("=HYPERLINK(1)"), spreadsheet_safe("-Ann"), spreadsheet_safe(-120), spreadsheet_safe("Bea")
     ("'=HYPERLINK(1)", "'-Ann", -120, 'Bea')
+    >>> spreadsheet_safe("a;=1+1;"), spreadsheet_safe("Ann, Bea"), spreadsheet_safe("x,@y")
+    ("'a;=1+1;", 'Ann, Bea', "'x,@y")
     """
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+    if isinstance(value, str) and FORMULA_START.search(value):
         return "'" + value
     return value
 
