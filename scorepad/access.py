@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hmac
 
-from flask import abort, request, session
+from flask import Response, abort, request, session
 
 from . import store
 from .rules.limits import MAX_GAME_ID, MAX_GAMES_REMEMBERED
@@ -27,12 +27,27 @@ def game_or_404(game_id: str) -> GameRecord:
     return game
 
 
+def _held() -> list[list[str]]:
+    """This browser's edit keys as ``[game id, key]`` pairs, the game used most recently
+    first. (A list: the session's JSON sorts an object's keys, which would order them by id.)"""
+    held = session.get("edit", [])
+    if isinstance(held, dict):  # a cookie from before the order of use was kept
+        return [[game_id, key] for game_id, key in reversed(list(held.items()))]
+    return held if isinstance(held, list) else []
+
+
 def grant(game: GameRecord) -> None:
-    """Remember in this browser that it may edit ``game``."""
-    keys = dict(session.get("edit", {}))
-    keys.pop(game.id, None)
-    keys[game.id] = game.edit_key
-    session["edit"] = dict(list(keys.items())[-MAX_GAMES_REMEMBERED:])
+    """Remember in this browser that it may edit ``game``, as its most recently used game;
+    past :data:`MAX_GAMES_REMEMBERED`, the game used least recently is forgotten."""
+    held = [pair for pair in _held() if pair[0] != game.id]
+    session["edit"] = [[game.id, game.edit_key], *held][:MAX_GAMES_REMEMBERED]
+
+
+def used(game: GameRecord) -> None:
+    """This browser opened or changed ``game``: it moves to the front of its games."""
+    held = _held()
+    if held and held[0][0] != game.id and can_edit(game):
+        grant(game)
 
 
 def key_matches(game: GameRecord, key: str | None) -> bool:
@@ -40,19 +55,33 @@ def key_matches(game: GameRecord, key: str | None) -> bool:
     return bool(key) and hmac.compare_digest(str(key).encode("utf-8", "replace"), game.edit_key.encode())
 
 
+def _key_held(game_id: str) -> str | None:
+    return next((key for held_id, key in _held() if held_id == game_id), None)
+
+
 def may_hold_key(game_id: str) -> bool:
     """Whether this browser holds some key for the game (checked by :func:`can_edit`)."""
-    return game_id in session.get("edit", {})
+    return _key_held(game_id) is not None
 
 
 def can_edit(game: GameRecord) -> bool:
     """True when this browser holds the game's edit key."""
-    return key_matches(game, session.get("edit", {}).get(game.id))
+    return key_matches(game, _key_held(game.id))
 
 
 def require_edit(game: GameRecord) -> None:
+    """A 403 unless this browser may edit ``game``; when it may, the game counts as used."""
     if not can_edit(game):
         abort(403, "This is the view link: only the edit link can change the game.")
+    used(game)
+
+
+def keep_keys_private(response: Response) -> Response:
+    """``Cache-Control: no-store`` on a response that sets a session cookie holding edit
+    keys (the cookie is signed, not secret): no cache may keep a copy of it."""
+    if session.modified and _held():
+        response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def bearer_key() -> str | None:
@@ -62,5 +91,5 @@ def bearer_key() -> str | None:
 
 
 def my_games() -> list[str]:
-    """Ids of the games this browser may edit, oldest first."""
-    return list(session.get("edit", {}))
+    """Ids of the games this browser may edit, the one used most recently first."""
+    return [game_id for game_id, _ in _held()]

@@ -318,7 +318,7 @@ def create_game():
             raise ApiError(400, key, "is missing")
     game = store.create_game(data["name"], data["sheet"], data["sides"])
     body = {"id": game.id, **game_links(game), "edit_key": game.edit_key, "revision": game.revision}
-    return jsonify(body), 201, {"Location": _game_url(game.id)}
+    return jsonify(body), 201, {"Location": _game_url(game.id), "Cache-Control": "no-store"}  # the edit key
 
 
 @bp.get("/games/<game_id>")

@@ -7,7 +7,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, Response, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 
@@ -37,6 +37,15 @@ class StartupError(SystemExit):
     and says why. A ``SystemExit``, so that every way of starting the app (``flask run``,
     ``waitress-serve --call``, any ``flask`` command) prints the message, without a
     traceback, and stops with exit status 1."""
+
+
+class TextResponse(Response):
+    """A response whose text is sent as UTF-8 even when it cannot all be: a character that
+    has no UTF-8 form (a lone surrogate stored before names were checked) is sent as ``?``,
+    so a page showing it still answers rather than failing every time."""
+
+    def set_data(self, value: bytes | str) -> None:
+        super().set_data(value.encode("utf-8", "replace") if isinstance(value, str) else value)
 
 
 def _secret_key(instance: Path) -> str:
@@ -77,6 +86,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_prefixed_env("SCOREPAD")
     if test_config:
         app.config.update(test_config)
+    app.response_class = TextResponse
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))

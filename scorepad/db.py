@@ -30,7 +30,6 @@ QUERIES: dict[str, str] = {
     "game_insert": "INSERT INTO game (id, edit_key, name, sheet, sides, revision, created_at, updated_at) "
                    "VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
     "game_get": "SELECT * FROM game WHERE id = ?",
-    "game_recent": "SELECT * FROM game WHERE id IN ({ids}) ORDER BY updated_at DESC",
     "game_all_recent": "SELECT * FROM game ORDER BY updated_at DESC LIMIT ?",
     "game_touch": "UPDATE game SET revision = revision + 1, updated_at = ? WHERE id = ?",
     "game_set_sheet": "UPDATE game SET sheet = ? WHERE id = ?",

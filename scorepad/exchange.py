@@ -40,6 +40,7 @@ import csv
 import io
 import json
 import os
+import re
 import sqlite3
 import tempfile
 import unicodedata
@@ -61,6 +62,7 @@ from wtforms import TextAreaField
 from . import access, api, db, store
 from .rules import Deal, Problem, ReadError, RuleSheet, load_sheet
 from .rules.limits import MAX_DEALS, MAX_FILENAME, MAX_GAME_ID, MAX_IMPORT_BYTES, MAX_POINTS, MAX_REASON
+from .rules.text import check_text, read_reason
 from .store import GameRecord, StoreError
 
 FORMAT = "scorepad.game"
@@ -143,16 +145,21 @@ def export_game(game_id: str) -> dict[str, Any] | None:
 
 # -- the score table as CSV -----------------------------------------------------------------------
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# A formula's first character, at the start of a cell or right after a separator a
+# spreadsheet may split a pasted cell on (a comma, a semicolon where ';' separates lists, a tab).
+FORMULA_START = re.compile(r"(?:^|[,;\t])[=+\-@\t\r]")
 
 
 def spreadsheet_safe(value: Any) -> Any:
-    """A cell a spreadsheet will not run: text starting like a formula gets a leading apostrophe.
+    """A cell a spreadsheet will not run: text with a formula's start anywhere it could
+    begin one gets a leading apostrophe. Numbers are never text, so stay numbers.
 
     >>> spreadsheet_safe("=HYPERLINK(1)"), spreadsheet_safe("-Ann"), spreadsheet_safe(-120), spreadsheet_safe("Bea")
     ("'=HYPERLINK(1)", "'-Ann", -120, 'Bea')
+    >>> spreadsheet_safe("a;=1+1;"), spreadsheet_safe("Ann, Bea"), spreadsheet_safe("x,@y")
+    ("'a;=1+1;", 'Ann, Bea', "'x,@y")
     """
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+    if isinstance(value, str) and FORMULA_START.search(value):
         return "'" + value
     return value
 
@@ -202,7 +209,7 @@ def _filename(name: str, what: str) -> str:
 def _attachment(body: str, mimetype: str, filename: str) -> Response:
     plain = unicodedata.normalize("NFKD", filename).encode("ascii", "ignore").decode("ascii")
     plain = "".join(ch if ch.isalnum() or ch in " .,'()_+-" else "_" for ch in plain)
-    response = Response(body, mimetype=mimetype)
+    response = current_app.response_class(body, mimetype=mimetype)  # sends even a bad stored name
     response.headers["Content-Disposition"] = (f'attachment; filename="{plain}"; '
                                                f"filename*=UTF-8''{quote(filename, safe='')}")
     response.headers["Cache-Control"] = "no-cache"
@@ -295,11 +302,11 @@ def _whole(value: Any, where: str, lowest: int = 1) -> int:
 def _reason(value: Any, where: str, required: bool = False) -> str | None:
     if value is None and not required:
         return None
-    if not isinstance(value, str) or not value.strip():
-        raise _fail(where, "must be the reason, some text")
-    if len(value) > MAX_REASON:
-        raise _fail(where, f"must be at most {MAX_REASON} characters")
-    return value
+    try:
+        read_reason(value, where, MAX_REASON)
+        return check_text(value, where, multiline=True)  # kept as written: export, import, export agree
+    except ReadError as err:
+        raise _fail(err.field, err.reason) from None
 
 
 def _totals(value: Any, where: str) -> str | None:
@@ -308,6 +315,10 @@ def _totals(value: Any, where: str) -> str | None:
     if not isinstance(value, dict):
         raise _fail(where, 'must be each side\'s points, such as {"Ann": 120}, or null')
     for name, points in value.items():
+        try:
+            check_text(name, f"{where}.{name}")
+        except ReadError as err:
+            raise _fail(err.field, err.reason) from None
         if isinstance(points, bool) or not isinstance(points, int) or abs(points) > MAX_POINTS:
             raise _fail(f"{where}.{name}", f"must be a whole number of points, not {points!r:.40}")
     return json.dumps(value)
@@ -608,7 +619,8 @@ def import_api():
     data = api._body(tuple(peek) if isinstance(peek, dict) else ())
     game = import_document(data)
     body = {"id": game.id, **api.game_links(game), "edit_key": game.edit_key, "revision": game.revision}
-    return jsonify(body), 201, {"Location": url_for("api.get_game", game_id=game.id)}
+    return jsonify(body), 201, {"Location": url_for("api.get_game", game_id=game.id),
+                                "Cache-Control": "no-store"}  # the body holds the edit key
 
 
 # -- backup ---------------------------------------------------------------------------------------

@@ -21,12 +21,14 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, SelectField, StringField
+from wtforms import Field, HiddenField, SelectField, StringField
+from wtforms.validators import ValidationError  # type: ignore[import-untyped]
 
 from .rules import OPTIONS, PRESETS, ReadError, RuleSheet, SheetError, load_sheet
 from .rules.cards import CARDS, NATURALS, Card, Cards
 from .rules.limits import MAX_COUNT, MAX_INPUT, MAX_MELD_ROWS, MAX_NAME, MAX_PER_SIDE, MAX_SIDES
 from .rules.sheet import Choice, Option, options_by_group
+from .rules.text import check_text, untyped
 from .rules.validate import Problem
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "wild")
@@ -39,14 +41,28 @@ def preset_choices() -> list[tuple[str, str]]:
     return [(p.id, p.title) for p in PRESETS.values()]
 
 
+class PlainText:
+    """A validator: the field holds only characters a person types (the rules core's
+    :func:`~scorepad.rules.text.check_text`, the same check the store makes)."""
+
+    def __init__(self, multiline: bool = False) -> None:
+        self.multiline = multiline
+
+    def __call__(self, form: FlaskForm, field: Field) -> None:
+        try:
+            check_text(str(field.data or "").strip(), field.name, self.multiline)
+        except ReadError as err:
+            raise ValidationError(err.reason[0].upper() + err.reason[1:] + ".") from None
+
+
 class NewGameForm(FlaskForm):
-    name = StringField("Game name")  # the store checks names, and says what is wrong inline
+    name = StringField("Game name", [PlainText()])  # the store checks the rest, and says what is wrong inline
     preset = SelectField("Start from the sheet", choices=preset_choices, default="common")
 
 
 class AmendForm(FlaskForm):
     preset = SelectField("Start from the sheet", choices=lambda: [("", "no preset")] + preset_choices())
-    reason = StringField("Why the table changes the sheet")
+    reason = StringField("Why the table changes the sheet", [PlainText(multiline=True)])
     revision = HiddenField()
 
 
@@ -54,7 +70,7 @@ class DealMetaForm(FlaskForm):
     """The CSRF token, the game's revision and the as-played reason of a deal form."""
 
     revision = HiddenField()
-    reason = StringField("Reason")
+    reason = StringField("Reason", [PlainText(multiline=True)])
 
 
 class ConfirmForm(FlaskForm):
@@ -344,7 +360,10 @@ class SidesForm:
 
 
 def _clean(value: Any) -> str:
-    return " ".join(str(value or "").split())
+    """A typed name, spaces made one; one holding a character nobody types is kept as it
+    is, for the store to refuse naming its field."""
+    text = str(value or "").strip()
+    return text if untyped(text) else " ".join(text.split())
 
 
 # -- a deal -------------------------------------------------------------------------------------

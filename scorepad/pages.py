@@ -34,6 +34,9 @@ def _compact_templates(state: Any) -> None:
     state.app.jinja_env.lstrip_blocks = True
 
 
+bp.after_app_request(access.keep_keys_private)
+
+
 @bp.app_context_processor
 def _helpers() -> dict[str, Any]:
     return {"option_label": lambda name: OPTION_BY_NAME[name].label if name in OPTION_BY_NAME else name,
@@ -135,13 +138,13 @@ def new_game():
             abort(404, f"There is no preset called {preset_id!r}.")
         return render_template("new_game.html", form=form, editor=SheetEditor.for_preset(preset_id),
                                sides=SidesForm.blank(), presets=preset_displays())
-    if not form.validate():
+    if not form.validate() and set(form.errors) != {"name"}:  # the name's own error shows beside it
         abort(400, "; ".join(f"{form[k].label.text}: {' '.join(v)}" for k, v in form.errors.items()))
     preset_id = form.preset.data
     sides = SidesForm.from_form(request.form)
     editor = SheetEditor.from_form(request.form, preset_id)
-    status = 200
-    if editor.ok:
+    status = 400 if form.name.errors else 200
+    if editor.ok and not form.name.errors:
         try:
             sides_json = sides.to_json()
             name = form.name.data.strip() if form.name.data and form.name.data.strip() else sides.game_name()
@@ -172,7 +175,11 @@ def game(game_id: str):
     rendered once per revision, kept in the app's cache, and answered with an ETag (a
     polling phone gets a 304). It holds no link: only the editor's page (never cached) does."""
     if access.may_hold_key(game_id) or session.get("_flashes"):
-        return _game_page(access.game_or_404(game_id))
+        game = access.game_or_404(game_id)
+        access.used(game)
+        response = make_response(_game_page(game))
+        response.headers["Cache-Control"] = "no-store"  # this browser's page: an editor's shows the edit link
+        return response
     found = store.revision(game_id) if len(game_id) <= MAX_GAME_ID else None
     if found is None:
         abort(404, access.NO_GAME)
@@ -263,11 +270,11 @@ def amend_sheet(game_id: str):
             abort(404, f"There is no preset called {preset_id!r}.")
         editor = SheetEditor.for_preset(preset_id) if preset_id else SheetEditor.from_sheet(game.sheet)
         return render_template("amend.html", game=game, form=form, editor=editor, presets=preset_displays())
-    if not form.validate():
+    if not form.validate() and set(form.errors) != {"reason"}:  # the reason's own error shows beside it
         abort(400, "; ".join(f"{form[k].label.text}: {' '.join(v)}" for k, v in form.errors.items()))
     preset_id = form.preset.data or None
     editor = SheetEditor.from_form(request.form, preset_id)
-    reason_error = None
+    reason_error = " ".join(form.reason.errors) or None
     status = 400
     reason = (form.reason.data or "").strip()
     if not reason:
@@ -320,7 +327,7 @@ def _deal_page(game: GameRecord, form: DealForm, meta: DealMetaForm, number: int
 def _save_deal(game: GameRecord, number: int, editing: bool):
     """Read the posted deal; check it, or save it through the store (new or corrected)."""
     meta = DealMetaForm()
-    if not meta.validate():
+    if not meta.validate() and set(meta.errors) != {"reason"}:  # the reason's own error shows beside it
         abort(400, "; ".join(f"{meta[k].label.text}: {' '.join(v)}" for k, v in meta.errors.items()))
     action = request.form.get("action", "save")
     form = DealForm.from_form(game.sides, game.sheet, request.form, more_rows=action == "more")
@@ -349,6 +356,9 @@ def _save_deal(game: GameRecord, number: int, editing: bool):
                                    f"{'s' if len(problems) != 1 else ''}." if problems
                                    else "Not saved yet. The referee finds nothing wrong."))
     reason = (meta.reason.data or "").strip() if action == "as_played" else None
+    if action == "as_played" and meta.reason.errors:
+        return _deal_page(game, form, meta, number, editing=editing, status=400, can_play=True,
+                          message="The reason could not be read; it says why.")
     if action == "as_played" and not reason:
         meta.reason.errors = ["Say briefly why the deal stands as played."]
         return _deal_page(game, form, meta, number, editing=editing, status=400, can_play=True,

@@ -19,6 +19,7 @@ from . import cache, db
 from .rules import Deal, ReadError, RuleSheet, judge, load_sheet
 from .rules.game import Game
 from .rules.limits import ENTRY_BYTES, MAX_GAME_BYTES, MAX_NAME, MAX_PER_SIDE, MAX_REASON, MAX_SIDES, MIN_SIDES
+from .rules.text import read_name, read_reason, readable
 from .rules.validate import Problem
 from .rules.verdict import Verdict
 
@@ -128,15 +129,17 @@ def new_id() -> str:
 
 
 def _record(row: Any, deals: list[Any], history_counts: dict[int, int]) -> GameRecord:
+    # Text is read through readable(): a name stored before names were checked still loads.
     sheet = load_sheet(json.loads(row["sheet"]), stored=True)
-    sides = json.loads(row["sides"])
-    parsed = [Deal.from_json(json.loads(deal_row["body"]), sheet) for deal_row in deals]
+    sides = readable(json.loads(row["sides"]))
+    parsed = [Deal.from_json(readable(json.loads(deal_row["body"])), sheet) for deal_row in deals]
     game = Game(sheet, tuple(side["name"] for side in sides), tuple(parsed))
-    records = [DealRecord(deal_row["number"], deal, deal_row["as_played"], history_counts.get(deal_row["number"], 0),
-                          verdict=verdict, stored_size=len(deal_row["body"]))
+    records = [DealRecord(deal_row["number"], deal, readable(deal_row["as_played"], True),
+                          history_counts.get(deal_row["number"], 0), verdict=verdict,
+                          stored_size=len(deal_row["body"]))
                for deal_row, deal, verdict in zip(deals, parsed, game.verdicts)]
-    return GameRecord(row["id"], row["edit_key"], row["name"], sheet, sides, row["revision"], row["created_at"],
-                      row["updated_at"], records, game)
+    return GameRecord(row["id"], row["edit_key"], readable(row["name"]), sheet, sides, row["revision"],
+                      row["created_at"], row["updated_at"], records, game)
 
 
 # A parsed, judged deal takes many times its JSON in memory (objects, its verdict's lines
@@ -197,12 +200,8 @@ def _after_write(game: GameRecord, deals: list[DealRecord], updated_at: str) -> 
 
 
 def recent_games(ids: list[str], limit: int = 20) -> list[GameRecord]:
-    """The games with these ids, most recently changed first."""
-    ids = ids[-limit:]
-    if not ids:
-        return []
-    rows = db.query("game_recent", *ids, ids=",".join("?" * len(ids)))
-    return [g for g in (load_game(row["id"]) for row in rows) if g is not None]
+    """The first ``limit`` games of these ids that still exist, in the order given."""
+    return [g for g in (load_game(game_id) for game_id in ids[:limit]) if g is not None]
 
 
 def history(game_id: str, deal_number: int | None = None) -> list[dict[str, Any]]:
@@ -213,9 +212,10 @@ def history(game_id: str, deal_number: int | None = None) -> list[dict[str, Any]
     for row in rows:
         entry = dict(row)
         for key in ("before", "after", "old_totals", "new_totals"):
-            entry[key] = json.loads(entry[key]) if entry[key] else None
+            entry[key] = readable(json.loads(entry[key])) if entry[key] else None
             if entry["action"] == "amend" and key in ("before", "after") and entry[key] is not None:
                 entry[key] = _brief(entry[key])
+        entry["reason"] = readable(entry["reason"], True)
         out.append(entry)
     return out
 
@@ -305,12 +305,10 @@ def read_sides(data: Any, sheet: RuleSheet) -> list[dict[str, Any]]:
 
 
 def _name(value: Any, where: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise StoreError(400, where, "must be a name")
-    value = " ".join(value.split())
-    if len(value) > MAX_NAME:
-        raise StoreError(400, where, f"must be at most {MAX_NAME} characters")
-    return value
+    try:
+        return read_name(value, where, MAX_NAME)
+    except ReadError as err:
+        raise StoreError(400, err.field, err.reason) from None
 
 
 def read_deal(game: GameRecord, data: Any, number: int | None) -> Deal:
@@ -350,8 +348,8 @@ def create_game(name: Any, sheet_data: Any, sides_data: Any) -> GameRecord:
         sheet = load_sheet(sheet_data)
     except ReadError as err:
         raise StoreError(400, err.field or "sheet", err.reason) from None
+    sides = read_sides(sides_data, sheet)  # first: a game named after its sides shows their own error
     name = _name(name, "name")
-    sides = read_sides(sides_data, sheet)
     game_id, key, now = new_id(), new_id(), _now()
     with db.transaction():
         db.query("game_insert", game_id, key, name, _stored(sheet), json.dumps(sides), now, now)
@@ -424,11 +422,10 @@ def _reason(value: Any, field: str = "as_played.reason",
             ask: str = "say briefly why the deal stands as played") -> str | None:
     if value is None:
         return None
-    if not isinstance(value, str) or not value.strip():
-        raise StoreError(400, field, ask)
-    if len(value) > MAX_REASON:
-        raise StoreError(400, field, f"must be at most {MAX_REASON} characters")
-    return value.strip()
+    try:
+        return read_reason(value, field, MAX_REASON, ask)
+    except ReadError as err:
+        raise StoreError(400, err.field, err.reason) from None
 
 
 def _totals(verdict: Verdict | None) -> str | None:

@@ -5,7 +5,13 @@ query strings at every page route (CSRF off in this app).
 For every request: never a 500 and never a traceback; an API answer of 4xx is the one error
 shape; a page's 4xx is an HTML page; and a refused request (4xx) or a read (GET) leaves the
 database exactly as it was (every table compared, row by row). A write the app accepts may
-change it.
+change it, and then every page of each game it changed is read again (the game page as its
+editor and as a viewer, each deal, the history, the CSV, the export, the referee page, and
+the home page of the browser that holds the game's edit link): what was stored must show.
+
+Texts include lone surrogates and control characters. JSON carries a surrogate as an
+escape; a form or query string carries it as the bytes ``surrogatepass`` gives (a browser
+cannot send it, an attacker can send the bytes).
 
 Every route is also sent methods it does not take (a 405, in the error shape under /api).
 
@@ -26,7 +32,7 @@ import re
 import tempfile
 from dataclasses import dataclass
 from typing import Any, Callable
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -94,12 +100,17 @@ FIELD_NAMES = ("name", "sheet", "sides", "players", "deal", "ending", "went_out"
                "adding_to", "table", "books", "clean", "top_card", "pile_size", "pair", "wilds", "opened",
                "running_total", "buried", "side", "game", "format", "version", "history", "number", "action",
                "a", "b", "ask", "paper", "sheet_json")
-texts = st.text(st.characters(blacklist_categories=("Cs",)), max_size=24)
+UNTYPED = ["\udc00", "\ud800", "\udfff", "\udc00", "\x00", "\x01", "\x07", "\t", "\n", "\r", "\x1b", "\x1f", "\x7f",
+           "\x85", "\x9f"]
+texts = (st.text(st.characters(exclude_categories=()), max_size=24)  # surrogates and control characters too
+         | st.tuples(st.sampled_from(["", "Ann", "Bea", "K K"]), st.sampled_from(UNTYPED),
+                     st.sampled_from(["", "x", " K"])).map("".join))
 tricky_texts = st.sampled_from([
     "", " ", "K", "Kx3", "K K K 2", "Kx9999", "3R 3B", "wild", "JK", "Ann", "Bea", "common", "pagat", "house",
     "went_out", "stock_out", "<script>alert(1)</script>", '"><img src=x onerror=alert(1)>', "=SUM(A1)", "\x00",
     "ä" * 41, "N" * 41, "x" * 201, "K " * 1500, "9" * 30, "-1", "1e999", "NaN", "[" * 200, "{", "null", "²",
     "../../etc/passwd", "%00", "s0-p0", "stock", "save", "check", "as_played", "more", "letter", "a4", "all",
+    "A\udc00", "Ann\x00", "B\tea", "two\nlines", "a;=1+1;", "x,@SUM(1)",
 ])
 long_texts = st.integers(200, 20_000).map(lambda n: "K " * (n // 2))
 any_text = texts | tricky_texts | long_texts
@@ -134,10 +145,21 @@ def _paths(value: Any, path: tuple = ()) -> list[tuple]:
     return out
 
 
+def _untyped(draw: Callable[[Any], Any], text: str) -> str:
+    """``text`` with a character nobody types put in it somewhere."""
+    at = draw(st.integers(0, len(text)))
+    return text[:at] + draw(st.sampled_from(UNTYPED)) + text[at:]
+
+
 def _mutate(draw: Callable[[Any], Any], value: Any) -> Any:
-    """One change at one random place: replaced, removed, a key added, a list grown, ..."""
-    path = pick(draw, _paths(value))
-    op = draw(st.sampled_from(["replace", "replace", "remove", "add", "grow", "wrap", "stretch"]))
+    """One change at one random place: replaced, removed, a key added, a list grown, a
+    character nobody types put into a text, ..."""
+    op = draw(st.sampled_from(["replace", "replace", "remove", "add", "grow", "wrap", "stretch", "untype", "untype"]))
+    paths = _paths(value)
+    if op == "untype":  # aimed at the texts: names, reasons, card strings
+        texts_at = [p for p in paths if p and isinstance(_at(value, p), str)]
+        paths = texts_at or paths
+    path = pick(draw, paths)
     if not path:
         return draw(json_values) if op in ("replace", "remove") else [value] if op == "wrap" else value
     parent = value
@@ -157,10 +179,18 @@ def _mutate(draw: Callable[[Any], Any], value: Any) -> Any:
         parent[last] = [target]
     elif op == "stretch" and isinstance(target, str):
         parent[last] = target * draw(st.integers(2, 3000)) if target else "x" * 50_000
+    elif op == "untype" and isinstance(target, str):
+        parent[last] = _untyped(draw, target)
     elif op == "stretch" and isinstance(target, int) and not isinstance(target, bool):
         parent[last] = draw(st.sampled_from([target * 10**6, -target - 1, 2**64, 10**9 + 1]))
     else:
         parent[last] = draw(json_values)
+    return value
+
+
+def _at(value: Any, path: tuple) -> Any:
+    for key in path:
+        value = value[key]
     return value
 
 
@@ -285,7 +315,18 @@ def _query(endpoint: str, draw) -> dict[str, str]:
 
 
 def _url(rule: str, values: dict[str, Any]) -> str:
-    return re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", lambda m: quote(str(values[m.group(1)]), safe=""), rule)
+    return re.sub(r"<(?:[^:<>]+:)?([^<>]+)>",
+                  lambda m: quote(str(values[m.group(1)]), safe="", errors="surrogatepass"), rule)
+
+
+def _wire(fields: dict[str, Any]) -> str:
+    """A query string or form body as sent: a lone surrogate goes as its surrogatepass bytes."""
+    return urlencode(fields, errors="surrogatepass")
+
+
+def _utf8(text: str) -> str:
+    """What the server reads of text sent as bytes: a lone surrogate arrives as U+FFFDs."""
+    return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
 
 
 def _headers(world: World, draw) -> dict[str, str]:
@@ -329,8 +370,11 @@ def _form_request(world: World, endpoint: str, draw) -> dict[str, Any]:
     if base is not None and draw(st.integers(0, 4)):
         form = base(world)
         for _ in range(draw(st.integers(1, 4))):
-            op = draw(st.sampled_from(["change", "change", "drop", "add"]))
-            if op == "change" and form:
+            op = draw(st.sampled_from(["change", "change", "drop", "add", "untype"]))
+            if op == "untype" and form:
+                name = pick(draw, sorted(form))
+                form[name] = _untyped(draw, str(form[name]))
+            elif op == "change" and form:
                 form[pick(draw, sorted(form))] = draw(any_text | numbers.map(str))
             elif op == "drop" and form:
                 form.pop(pick(draw, sorted(form)))
@@ -338,10 +382,12 @@ def _form_request(world: World, endpoint: str, draw) -> dict[str, Any]:
                 form[draw(st.sampled_from(FIELD_NAMES) | texts)] = draw(any_text)
     else:
         form = draw(st.dictionaries(st.sampled_from(FIELD_NAMES) | texts, any_text, max_size=8))
-    data: dict[str, Any] = dict(form)
-    if endpoint == "exchange.import_page" and draw(st.booleans()):
-        data["file"] = (io.BytesIO(draw(st.binary(max_size=300) | any_text.map(str.encode))), "game.json")
-    return {"data": data}
+    if endpoint == "exchange.import_page" and draw(st.booleans()):  # multipart: its text as the server reads it
+        data: dict[str, Any] = {_utf8(k): _utf8(v) for k, v in form.items()}
+        file = draw(st.binary(max_size=300) | any_text.map(lambda t: t.encode("utf-8", "surrogatepass")))
+        data["file"] = (io.BytesIO(file), "game.json")
+        return {"data": data}
+    return {"data": _wire(form), "content_type": "application/x-www-form-urlencoded"}
 
 
 # -- the property ----------------------------------------------------------------------------------------
@@ -368,7 +414,7 @@ def test_no_route_fails_or_writes_on_bad_input(world, rule, endpoint, method, da
     strategies = _args(world)
     values = {name: data.draw(strategies[name], label=name) for name in re.findall(r"<(?:[^:<>]+:)?([^<>]+)>", rule)}
     url = _url(rule, values)
-    kwargs: dict[str, Any] = {"query_string": _query(endpoint, data.draw)}
+    kwargs: dict[str, Any] = {"query_string": _wire(_query(endpoint, data.draw))}
     if url.startswith("/api/"):
         client = world.api
         kwargs["headers"] = _headers(world, data.draw)
@@ -380,7 +426,42 @@ def test_no_route_fails_or_writes_on_bad_input(world, rule, endpoint, method, da
     before = dump(world.db)
     response = client.open(url, method=method, **kwargs)
     _check(world, method, url, response, before)
+    if response.status_code < 400 and method != "GET":
+        _read_again(world, client, response, before)
     _restore(world)
+
+
+def _changed(before: Any, after: Any) -> dict[str, list[int]]:
+    """The games a write added or changed rows of, each with the numbers of its deals."""
+    old = {(table, row) for table, rows in before for row in rows}
+    games: set[str] = set()
+    for table, rows in after:
+        for row in rows:
+            if (table, row) not in old and table in ("game", "deal", "history"):
+                games.add(row[1] if table == "history" else row[0])  # history: (id, game_id, ...)
+    deals = dict(after)["deal"]
+    return {game: sorted(row[1] for row in deals if row[0] == game) for game in games}
+
+
+def _read_again(world: World, client: Any, response: Any, before: Any) -> None:
+    """Every page of what an accepted write stored answers, for its editor and a viewer."""
+    changed = _changed(before, dump(world.db))
+    if not changed:
+        return
+    editor = client
+    created = response.get_json(silent=True) if response.mimetype == "application/json" else None
+    if isinstance(created, dict) and created.get("edit_key"):  # a game made through the API: open its edit link
+        editor = world.app.test_client()
+        assert editor.get(f"/games/{created['id']}/edit/{created['edit_key']}").status_code == 303
+    for game, deals in changed.items():
+        urls = [f"/games/{game}", f"/games/{game}/history", f"/games/{game}/scores.csv",
+                f"/games/{game}/export.json", f"/games/{game}/referee", "/",
+                *(f"/games/{game}/deals/{n}" for n in deals)]
+        for who in (editor, world.viewer):
+            for url in urls:
+                again = who.get(url)
+                assert again.status_code == 200, (url, again.status_code, again.get_data(as_text=True)[:500])
+                assert_no_traceback(again)
 
 
 def _restore(world: World) -> None:
@@ -405,7 +486,7 @@ def test_a_method_no_route_takes_is_405_and_writes_nothing(world, rule, endpoint
     method = data.draw(st.sampled_from(others), label="method")
     values = {name: data.draw(_args(world)[name], label=name) for name in re.findall(r"<(?:[^:<>]+:)?([^<>]+)>", rule)}
     url = _url(rule, values)
-    kwargs: dict[str, Any] = {"query_string": data.draw(query_strings, label="query")}
+    kwargs: dict[str, Any] = {"query_string": _wire(data.draw(query_strings, label="query"))}
     if url.startswith("/api/"):
         client = world.api
         kwargs["headers"] = _headers(world, data.draw)
@@ -452,3 +533,30 @@ def test_a_refused_write_changes_nothing_and_an_accepted_one_does(world):
     response = world.api.post("/api/v1/games", json=VALID_BODIES["api.create_game"](world))
     assert response.status_code == 201
     assert dump(world.db) != before
+
+
+@settings(FUZZ, max_examples=EXAMPLES * 2)
+@given(data=st.data())
+def test_whatever_names_and_reason_a_game_is_given_every_page_of_it_answers(world, data):
+    """Names and a reason of any text (surrogates and control characters above all): a new
+    game and its first deal are refused naming the field, or stored and every page shows them."""
+    ann, bea, cal, reason = (prefix + data.draw(texts, label=prefix or "reason")
+                             for prefix in ("Ann", "Bea", "Cal", ""))
+    sides = [{"name": ann, "players": [ann]}, {"name": f"{bea} & {cal}"[:40], "players": [bea]}]
+    before = dump(world.db)
+    created = world.api.post("/api/v1/games", json={"name": cal, "sheet": "common", "sides": sides})
+    _check(world, "POST", "/api/v1/games", created, before)
+    if created.status_code != 201:
+        assert created.status_code == 400 and created.get_json()["error"]["field"], created.get_json()
+        return
+    _read_again(world, world.api, created, before)
+    game, key = created.get_json()["id"], created.get_json()["edit_key"]
+    stored = world.api.get(f"/api/v1/games/{game}").get_json()["sides"]
+    deal = valid_deal(None, ann=stored[0]["players"][0], bea=stored[1]["players"][0])
+    deal["sides"][1]["name"] = stored[1]["name"]
+    before = dump(world.db)
+    url = f"/api/v1/games/{game}/deals"
+    response = world.api.post(url, headers=bearer(key), json={**deal, "as_played": {"reason": reason}})
+    _check(world, "POST", url, response, before)
+    if response.status_code == 201:
+        _read_again(world, world.api, created, before)

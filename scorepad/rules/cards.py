@@ -14,6 +14,7 @@ from typing import Iterable, Iterator, Mapping
 
 from .errors import ReadError
 from .limits import MAX_CARD_STRING, MAX_COUNT
+from .text import check_text
 
 
 class Card(str, Enum):
@@ -133,6 +134,7 @@ class Cards:
         if len(text) > MAX_CARD_STRING:
             raise ReadError(field, f"is {len(text):,} characters long; a card string has at most "
                             f"{MAX_CARD_STRING:,} (write a count as Kx4)")
+        check_text(text, field, multiline=True)
         values = [0] * len(CARDS)
         for token in re.split(r"[\s,]+", text.strip()):
             if not token:

@@ -16,6 +16,7 @@ from .cards import EMPTY, Card, Cards, parse_card, read_count
 from .errors import ReadError
 from .limits import MAX_MELDS, MAX_NAME, MAX_PER_SIDE, MAX_SIDES
 from .sheet import RuleSheet, load_sheet
+from .text import check_text, read_name
 
 
 class Rank(str, Enum):
@@ -290,6 +291,8 @@ class Deal:
             raise ReadError("went_out", "must be the name of the player who went out")
         if went_out is not None and len(went_out.strip()) > MAX_NAME:
             raise ReadError("went_out", f"must be a player's name, at most {MAX_NAME} characters")
+        if went_out is not None:
+            check_text(went_out, "went_out")
         sides = tuple(Side.from_json(s, f"sides[{i}]")
                       for i, s in enumerate(_list(data.get("sides"), "sides", MAX_SIDES, "sides")))
         return cls(sheet, number, ending, sides, went_out)
@@ -339,11 +342,7 @@ def _list(value: Any, field: str, most: int | None = None, what: str = "items") 
 
 
 def _name(value: Any, field: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise ReadError(field, "must be a name (some text)")
-    if len(value.strip()) > MAX_NAME:
-        raise ReadError(field, f"must be at most {MAX_NAME} characters")
-    return value.strip()
+    return read_name(value, field, MAX_NAME)
 
 
 __all__ = ["BookKind", "Deal", "Ending", "Meld", "Player", "Rank", "Side", "parse_card", "parse_rank"]

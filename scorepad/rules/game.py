@@ -18,6 +18,7 @@ from .deal import Deal
 from .errors import ReadError
 from .limits import MAX_DEALS, MAX_NAME, MAX_SIDES
 from .sheet import Books, GameLength, RuleSheet, load_sheet
+from .text import check_text
 from .validate import Problem
 from .verdict import Verdict, judge
 
@@ -119,7 +120,7 @@ class Game:
             names = tuple(side.name for side in deals[0].sides) if deals else ()
         elif isinstance(sides, list) and len(sides) <= MAX_SIDES \
                 and all(isinstance(s, str) and s.strip() and len(s.strip()) <= MAX_NAME for s in sides):
-            names = tuple(s.strip() for s in sides)
+            names = tuple(check_text(s.strip(), f"sides[{i}]") for i, s in enumerate(sides))
         else:
             raise ReadError("sides", f"must be a list of at most {MAX_SIDES} side names, "
                             f"each at most {MAX_NAME} characters")
