@@ -68,7 +68,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     the rate limits' settings (see :mod:`scorepad.ratelimit`). The instance folder
     (``config.py``, the database, the secret key) is :func:`instance_folder`.
 
-    A database file it cannot use raises :class:`StartupError`.
+    An instance folder or a database file it cannot use raises :class:`StartupError`.
     """
     app = Flask(__name__, instance_path=str(instance_folder()), instance_relative_config=True,
                 template_folder=_shipped("templates"), static_folder=_shipped("static"))
@@ -87,9 +87,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if test_config:
         app.config.update(test_config)
     app.response_class = TextResponse
-    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
+    try:
+        Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+        if not app.config.get("SECRET_KEY"):
+            app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
+    except OSError as err:
+        raise StartupError(f"cannot use the instance folder {app.instance_path}: {err.strerror or err}; make it "
+                           "writable by the user running scorepad, or set SCOREPAD_SECRET_KEY") from None
 
     try:
         db.init_app(app)

@@ -336,6 +336,20 @@ def test_create_app_raises_startup_error_on_a_file_it_cannot_use(tmp_path, probl
     assert str(raised.value).startswith(f"cannot use the database {database}: ") and says in str(raised.value)
 
 
+def test_an_instance_folder_that_cannot_be_made_stops_start_up_with_a_message_naming_it(tmp_path, monkeypatch):
+    """The secret key is written into the instance folder on first start: a path that is a
+    file, not a folder, is refused with the app's one-line start-up error, not a traceback."""
+    from scorepad.app import StartupError, create_app
+
+    blocked = tmp_path / "instance"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("SCOREPAD_INSTANCE_PATH", str(blocked))
+    with pytest.raises(StartupError) as raised:
+        create_app({"DATABASE": str(tmp_path / "scorepad.sqlite")})
+    assert str(raised.value).startswith(f"cannot use the instance folder {blocked}: ")
+    assert "SCOREPAD_SECRET_KEY" in str(raised.value)
+
+
 # -- item 6: what a backup may be written over -------------------------------------------------------
 
 
