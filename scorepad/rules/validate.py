@@ -233,8 +233,9 @@ def validate(deal: Deal) -> Report:
     warnings: list[Problem] = []
     _check_number(deal, found)
     _check_table(deal, found)
+    alone: dict[Meld, tuple[Problem, ...]] = {}  # each kind of meld's own problems, found once a deal
     for i, side in enumerate(deal.sides):
-        _check_side(sheet, side, f"sides[{i}]", found, warnings)
+        _check_side(sheet, side, f"sides[{i}]", found, warnings, alone)
     _check_supply(deal, found)
     _check_ending(deal, found)
     return Report(tuple(found), tuple(warnings))
@@ -284,11 +285,15 @@ def _check_table(deal: Deal, found: list[Problem]) -> None:
             seen_players.add(player.name.casefold())
 
 
-def _check_side(sheet: RuleSheet, side: Side, where: str, found: list[Problem], warnings: list[Problem]) -> None:
+def _check_side(sheet: RuleSheet, side: Side, where: str, found: list[Problem], warnings: list[Problem],
+                alone: dict[Meld, tuple[Problem, ...]]) -> None:
     name = side.name
     for index, meld in enumerate(side.melds):
-        for problem in meld_problems(sheet, meld):  # most melds have none: place it only if found
-            found.append(problem._replace(where=f"{where}.melds[{index}]", side=name, meld=index))
+        problems = alone.get(meld)
+        if problems is None:
+            problems = alone[meld] = tuple(meld_problems(sheet, meld))
+        for code, message, option, *_ in problems:  # most melds have none: place it only if found
+            found.append(Problem(code, message, option, f"{where}.melds[{index}]", name, None, index))
     found.extend(duplicate_rank_problems(sheet, side.melds, f"{where}.melds", name))
     if side.red_threes < 0:
         found.append(Problem("count.negative", "Red threes laid cannot be negative.", None,
