@@ -13,7 +13,7 @@ import json
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Mapping, TypeVar
 
 from . import cache, db
 from .rules import Deal, ReadError, RuleSheet, judge, load_sheet
@@ -127,11 +127,16 @@ def new_id() -> str:
 # -- reading ------------------------------------------------------------------------------------
 
 
-def _record(row: Any, deals: list[Any], history_counts: dict[int, int]) -> GameRecord:
+def _record(row: Any, deals: list[Any], history_counts: dict[int, int],
+            judged: Mapping[str, Verdict] | None = None) -> GameRecord:
+    """The record of a game's rows; ``judged`` holds verdicts already found, by stored body."""
     sheet = load_sheet(json.loads(row["sheet"]), stored=True)
     sides = json.loads(row["sides"])
-    parsed = [Deal.from_json(json.loads(deal_row["body"]), sheet) for deal_row in deals]
-    game = Game(sheet, tuple(side["name"] for side in sides), tuple(parsed))
+    known = [judged.get(deal_row["body"]) for deal_row in deals] if judged else []
+    if not all(v is not None and v.deal.sheet == sheet for v in known):
+        known = []  # not every deal judged, or under another sheet: judge them all here
+    parsed = [v.deal for v in known] if known else [Deal.from_json(json.loads(d["body"]), sheet) for d in deals]
+    game = Game(sheet, tuple(side["name"] for side in sides), tuple(parsed), tuple(known) or None)
     records = [DealRecord(deal_row["number"], deal, deal_row["as_played"], history_counts.get(deal_row["number"], 0),
                           verdict=verdict, stored_size=len(deal_row["body"]))
                for deal_row, deal, verdict in zip(deals, parsed, game.verdicts)]
@@ -152,11 +157,12 @@ def record_size(record: GameRecord) -> int:
     return RECORD_BASE_BYTES + MEMORY_PER_JSON_BYTE * sum(d.stored_size for d in record.deals)
 
 
-def load_game(game_id: str) -> GameRecord | None:
+def load_game(game_id: str, judged: Mapping[str, Verdict] | None = None) -> GameRecord | None:
     """The game as it stands; None if there is none.
 
     A game is read and judged once per revision: every write bumps the revision, so a
-    cached record is never stale. Callers must treat the record as read-only.
+    cached record is never stale. Callers must treat the record as read-only. ``judged``
+    gives verdicts the caller found already, by the deal's stored body (an import's).
     """
     found = revision(game_id)
     if found is None:
@@ -177,7 +183,7 @@ def load_game(game_id: str) -> GameRecord | None:
     finally:
         if snapshot:
             conn.execute("COMMIT")
-    record = _record(row, deals, counts)
+    record = _record(row, deals, counts, judged)
     _remember(record)
     return record
 
@@ -362,11 +368,12 @@ def create_game(name: Any, sheet_data: Any, sides_data: Any) -> GameRecord:
 
 
 def import_game(name: Any, sheet: RuleSheet, sides_data: Any, created_at: str, deals: list[tuple[int, str, str | None]],
-                entries: list[tuple[Any, ...]], note: str) -> GameRecord:
+                entries: list[tuple[Any, ...]], note: str, judged: Mapping[str, Verdict] | None = None) -> GameRecord:
     """A new game (new id and key) from an export that :mod:`scorepad.exchange` has read and
     judged: ``deals`` as (number, canonical body, as-played reason), ``entries`` as the
     history's (deal_number, action, at, before, after, old_totals, new_totals, reason), in
-    order, then an ``import`` entry saying so. Each entry adds 1 to the revision, as a write does."""
+    order, then an ``import`` entry saying so. Each entry adds 1 to the revision, as a write does.
+    ``judged`` holds the deals' verdicts by body, so the new game is not judged again."""
     name = _name(name, "name")
     sides = read_sides(sides_data, sheet)
     game_id, key, now = new_id(), new_id(), _now()
@@ -378,7 +385,7 @@ def import_game(name: Any, sheet: RuleSheet, sides_data: Any, created_at: str, d
             db.query("history_insert", game_id, *entry)
             db.query("game_touch", now, game_id)
         _check_size(game_id)
-    return load_game(game_id)  # type: ignore[return-value]
+    return load_game(game_id, judged)  # type: ignore[return-value]
 
 
 def _check_size(game_id: str) -> None:
