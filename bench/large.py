@@ -56,7 +56,8 @@ def routes(game_id: str, key: str) -> list[tuple[str, bool]]:
 def build(database: Path, sides: int) -> tuple[str, str]:
     from scorepad.app import create_app
 
-    app = create_app({"TESTING": True, "DATABASE": str(database), "SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False})
+    app = create_app({"TESTING": True, "DATABASE": str(database), "SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False,
+                      "RATELIMIT_ENABLED": False})
     return largest_game(app.test_client(), sides=sides)
 
 
