@@ -1003,10 +1003,17 @@ def printed_results(record: Any, amendments: Sequence[Mapping[str, Any]] = (), p
     kept = [d for d in record.deals if d.as_played]
     if not kept:
         story.append(Paragraph("None: every deal met the sheet.", st["base"]))
+    # The referee's problems follow on lines of their own, in one plain style: reportlab
+    # wraps a paragraph of one style many times faster than one that mixes bold and italic.
+    lead_in = ParagraphStyle("as-played", parent=st["option"], spaceAfter=0, keepWithNext=1)
+    found = ParagraphStyle("found", parent=st["option"], firstLineIndent=0)
     for d in kept:
         problems = shown_problems(d.verdict.report.violations)
-        story.append(Paragraph(f"<b>Deal {d.number}</b>: {esc(d.as_played)}"
-                               + (f". <i>The referee found:</i> {esc(problems)}" if problems else ""), st["option"]))
+        if not problems:
+            story.append(Paragraph(f"<b>Deal {d.number}</b>: {esc(d.as_played)}", st["option"]))
+            continue
+        story.append(Paragraph(f"<b>Deal {d.number}</b>: {esc(d.as_played)}. <i>The referee found:</i>", lead_in))
+        story.append(Paragraph(esc(problems), found))
 
     # Amendments of the sheet.
     story.append(Paragraph("Sheet amendments", st["h2"]))
