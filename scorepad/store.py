@@ -215,6 +215,16 @@ def history(game_id: str, deal_number: int | None = None) -> list[dict[str, Any]
     """The game's history entries, oldest first; an amendment's sheets as preset + changes."""
     rows = (db.query("history_of_game", game_id) if deal_number is None
             else db.query("history_of_deal", game_id, deal_number))
+    return _entries(rows)
+
+
+def amendments(game_id: str) -> list[dict[str, Any]]:
+    """The game's amendments of its sheet, oldest first, as :func:`history` gives them
+    (without reading every deal the history holds)."""
+    return _entries(db.query("amendments_of_game", game_id))
+
+
+def _entries(rows: list[Any]) -> list[dict[str, Any]]:
     out = []
     for row in rows:
         entry = dict(row)
