@@ -154,16 +154,21 @@ def duplicate_rank_problems(sheet: RuleSheet, melds: tuple[Meld, ...], where: st
     if sheet.second_meld is SecondMeld.ANYTIME:
         return
     open_ranks: dict[Rank, int] = {}
+    said: dict[Rank, str] = {}  # each rank's message, written once
+    book_size, three = sheet.book_size, Rank.THREE
     for index, meld in enumerate(melds):
-        if meld.size >= sheet.book_size or meld.rank is Rank.THREE:
+        rank = meld.rank
+        if meld.naturals + meld.twos + meld.jokers >= book_size or rank is three:
             continue
-        if meld.rank in open_ranks:
-            yield Problem("meld.duplicate_rank",
-                          f"There is already an unfinished meld of {meld.rank.noun} (meld {open_ranks[meld.rank] + 1}); "
-                          "a second meld of a rank may start only once the first is a book.",
-                          "second_meld", f"{where}[{index}]", side, None, index)
+        if rank in open_ranks:
+            message = said.get(rank)
+            if message is None:
+                message = said[rank] = (f"There is already an unfinished meld of {rank.noun} (meld "
+                                        f"{open_ranks[rank] + 1}); a second meld of a rank may start only "
+                                        "once the first is a book.")
+            yield Problem("meld.duplicate_rank", message, "second_meld", f"{where}[{index}]", side, None, index)
         else:
-            open_ranks[meld.rank] = index
+            open_ranks[rank] = index
 
 
 def books_held(sheet: RuleSheet, melds: tuple[Meld, ...]) -> dict[BookKind, int]:
@@ -233,7 +238,7 @@ def validate(deal: Deal) -> Report:
     warnings: list[Problem] = []
     _check_number(deal, found)
     _check_table(deal, found)
-    alone: dict[Meld, tuple[Problem, ...]] = {}  # each kind of meld's own problems, found once a deal
+    alone: dict[Meld, tuple[tuple[str, str, str | None], ...]] = {}  # each kind of meld's own problems, once a deal
     for i, side in enumerate(deal.sides):
         _check_side(sheet, side, f"sides[{i}]", found, warnings, alone)
     _check_supply(deal, found)
@@ -286,14 +291,16 @@ def _check_table(deal: Deal, found: list[Problem]) -> None:
 
 
 def _check_side(sheet: RuleSheet, side: Side, where: str, found: list[Problem], warnings: list[Problem],
-                alone: dict[Meld, tuple[Problem, ...]]) -> None:
+                alone: dict[Meld, tuple[tuple[str, str, str | None], ...]]) -> None:
     name = side.name
     for index, meld in enumerate(side.melds):
         problems = alone.get(meld)
         if problems is None:
-            problems = alone[meld] = tuple(meld_problems(sheet, meld))
-        for code, message, option, *_ in problems:  # most melds have none: place it only if found
-            found.append(Problem(code, message, option, f"{where}.melds[{index}]", name, None, index))
+            problems = alone[meld] = tuple((p.code, p.message, p.option) for p in meld_problems(sheet, meld))
+        if problems:  # most melds have none: place them only if found
+            here = f"{where}.melds[{index}]"
+            for code, message, option in problems:
+                found.append(Problem(code, message, option, here, name, None, index))
     found.extend(duplicate_rank_problems(sheet, side.melds, f"{where}.melds", name))
     if side.red_threes < 0:
         found.append(Problem("count.negative", "Red threes laid cannot be negative.", None,
