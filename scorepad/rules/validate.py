@@ -16,6 +16,7 @@ Codes: ``meld.rank``, ``meld.size``, ``meld.wild_ratio``, ``meld.duplicate_rank`
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Iterator, NamedTuple
 
 from .cards import CARDS, Card, Cards
@@ -189,9 +190,14 @@ def pack(sheet: RuleSheet, players: int) -> Cards:
     >>> p.total, p[Card.JOKER], p[Card.RED_THREE]
     (270, 10, 10)
     """
-    decks = sheet.decks_for(players)
+    return _pack(sheet.decks_for(players), sheet.jokers_per_deck)
+
+
+@lru_cache(maxsize=64)
+def _pack(decks: int, jokers_per_deck: int) -> Cards:
+    """The pack of so many decks: built once for each (an immutable count), as every deal checks it."""
     counts = {card: 4 * decks for card in CARDS}
-    counts[Card.JOKER] = sheet.jokers_per_deck * decks
+    counts[Card.JOKER] = jokers_per_deck * decks
     counts[Card.RED_THREE] = counts[Card.BLACK_THREE] = 2 * decks
     return Cards(counts)
 
@@ -238,7 +244,9 @@ def validate(deal: Deal) -> Report:
     warnings: list[Problem] = []
     _check_number(deal, found)
     _check_table(deal, found)
-    alone: dict[Meld, tuple[tuple[str, str, str | None], ...]] = {}  # each kind of meld's own problems, once a deal
+    # The problems of each meld that has any, found once a deal for each meld object: a stored
+    # deal's melds of one kind are one shared object (see Deal.from_json), judged once.
+    alone: dict[int, list[Problem]] = {}
     for i, side in enumerate(deal.sides):
         _check_side(sheet, side, f"sides[{i}]", found, warnings, alone)
     _check_supply(deal, found)
@@ -291,16 +299,18 @@ def _check_table(deal: Deal, found: list[Problem]) -> None:
 
 
 def _check_side(sheet: RuleSheet, side: Side, where: str, found: list[Problem], warnings: list[Problem],
-                alone: dict[Meld, tuple[tuple[str, str, str | None], ...]]) -> None:
+                alone: dict[int, list[Problem]]) -> None:
     name = side.name
     for index, meld in enumerate(side.melds):
-        problems = alone.get(meld)
+        problems = alone.get(id(meld))  # the deal holds every meld while it is judged: ids stay unique
         if problems is None:
-            problems = alone[meld] = tuple((p.code, p.message, p.option) for p in meld_problems(sheet, meld))
-        if problems:  # most melds have none: place them only if found
-            here = f"{where}.melds[{index}]"
-            for code, message, option in problems:
-                found.append(Problem(code, message, option, here, name, None, index))
+            problems = list(meld_problems(sheet, meld))
+            if not problems:  # most melds have none: checking again costs less than keeping them
+                continue
+            alone[id(meld)] = problems
+        here = f"{where}.melds[{index}]"
+        for p in problems:
+            found.append(Problem(p[0], p[1], p[2], here, name, None, index))
     found.extend(duplicate_rank_problems(sheet, side.melds, f"{where}.melds", name))
     if side.red_threes < 0:
         found.append(Problem("count.negative", "Red threes laid cannot be negative.", None,
