@@ -13,8 +13,8 @@ from types import MappingProxyType
 from typing import Any
 
 import pytest
-
 from hardening import api_game, bearer, violating_deal
+
 from scorepad import store
 from scorepad.rules import Deal, ReadError, judge
 from scorepad.rules.deal import Meld, Rank
