@@ -132,8 +132,9 @@ def _record(row: Any, deals: list[Any], history_counts: dict[int, int],
     """The record of a game's rows; ``judged`` holds verdicts already found, by stored body."""
     sheet = load_sheet(json.loads(row["sheet"]), stored=True)
     sides = json.loads(row["sides"])
-    known = [judged.get(deal_row["body"]) for deal_row in deals] if judged else []
-    if not all(v is not None and v.deal.sheet == sheet for v in known):
+    found = [judged.get(deal_row["body"]) for deal_row in deals] if judged else []
+    known = [v for v in found if v is not None and v.deal.sheet == sheet]
+    if len(known) != len(deals):
         known = []  # not every deal judged, or under another sheet: judge them all here
     parsed = [v.deal for v in known] if known else [Deal.from_json(json.loads(d["body"]), sheet) for d in deals]
     game = Game(sheet, tuple(side["name"] for side in sides), tuple(parsed), tuple(known) or None)
