@@ -21,6 +21,7 @@ every GET cold under 1 s, the game's JSON under 1 MB.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import tempfile
 import time
@@ -56,8 +57,26 @@ def routes(game_id: str, key: str) -> list[tuple[str, bool]]:
 def build(database: Path, sides: int) -> tuple[str, str]:
     from scorepad.app import create_app
 
-    app = create_app({"TESTING": True, "DATABASE": str(database), "SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False})
+    app = create_app({"TESTING": True, "DATABASE": str(database), "SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False,
+                      "RATELIMIT_ENABLED": False})
     return largest_game(app.test_client(), sides=sides)
+
+
+def import_line(game_id: str, env: dict[str, str], folder: Path, threads: int) -> str:
+    """The game's export imported back (POST /api/v1/games/import) on a fresh server: a
+    line of the table. Not a GET, so not held to the target; a client may send 20 a minute."""
+    server = Server("large", "scorepad:create_app", env, folder, threads)
+    try:
+        server.wait_ready("/api/v1/sheets")
+        _status, _h, exported = request(server.port, "GET", f"/api/v1/games/{game_id}/export")
+        document = json.loads(exported)
+        t0, cpu0 = time.perf_counter(), cpu_seconds(server.proc.pid)
+        status, _h, _body = request(server.port, "POST", "/api/v1/games/import", document)
+        took, cpu = time.perf_counter() - t0, cpu_seconds(server.proc.pid) - cpu0
+    finally:
+        server.stop()
+    label = f"POST /api/v1/games/import ({len(exported) / 1024:,.0f} KB export)"
+    return f"{label:66} {status:>6} {took * 1000:>8.0f} {cpu * 1000:>7.0f}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -100,6 +119,8 @@ def main(argv: list[str] | None = None) -> int:
                 failures.append(f"{label}: {status}, {cold:.2f} s cold")
             if path == f"/api/v1/games/{game_id}" and len(body) >= TARGET_JSON_BYTES:
                 failures.append(f"{label}: {len(body):,} bytes, over {TARGET_JSON_BYTES:,}")
+        if not args.only or args.only in "/api/v1/games/import":
+            print(import_line(game_id, env, folder, args.server_threads))
         print(f"\nslowest cold GET: {worst * 1000:.0f} ms (target under {TARGET_COLD_S * 1000:.0f} ms)")
         print("targets met" if not failures else "targets missed:\n  " + "\n  ".join(failures))
     return 0

@@ -128,6 +128,8 @@ def _json_kind(value: Any) -> str:
 def _check_values(data: Any) -> None:
     """Refuse bodies no deal or sheet needs: nesting past :data:`MAX_DEPTH`, and numbers
     past :data:`MAX_NUMBER` (a count that large could only break scoring, never be real)."""
+    if _values_fit(data):
+        return
     stack: list[tuple[Any, str, int]] = [(data, "", 1)]
     while stack:
         value, where, depth = stack.pop()
@@ -139,6 +141,31 @@ def _check_values(data: Any) -> None:
             stack.extend((v, f"{where}[{i}]", depth + 1) for i, v in reversed(list(enumerate(value))))
         elif isinstance(value, (int, float)) and not isinstance(value, bool) and not abs(value) <= MAX_NUMBER:
             raise ApiError(400, where or None, f"is out of range: numbers here are at most {MAX_NUMBER:,}")
+
+
+def _values_fit(data: Any) -> bool:
+    """Whether :func:`_check_values` would pass ``data``, found level by level without
+    writing any value's path: a large body (an import) holds a hundred thousand values."""
+    level, depth = [data], 1
+    while level:
+        if depth > MAX_DEPTH:
+            return False
+        below: list[Any] = []
+        for value in level:
+            kind = type(value)
+            if kind is dict:
+                below.extend(value.values())
+            elif kind is list:
+                below.extend(value)
+            elif (kind is int or kind is float) and not -MAX_NUMBER <= value <= MAX_NUMBER:
+                return False
+            elif kind not in _PLAIN:
+                return False  # not what JSON decodes to: let the full check judge it
+        level, depth = below, depth + 1
+    return True
+
+
+_PLAIN = frozenset((dict, list, str, int, float, bool, type(None)))
 
 
 def _revision(value: Any, field: str = "revision") -> int | None:

@@ -51,6 +51,7 @@ QUERIES: dict[str, str] = {
                    "reason, revision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     "history_of_game": "SELECT * FROM history WHERE game_id = ? ORDER BY id",
     "history_of_deal": "SELECT * FROM history WHERE game_id = ? AND deal_number = ? ORDER BY id",
+    "amendments_of_game": "SELECT * FROM history WHERE game_id = ? AND action = 'amend' ORDER BY id",
     "history_count_of_deal": "SELECT COUNT(*) FROM history WHERE game_id = ? AND deal_number = ?",
     "history_counts": "SELECT deal_number, COUNT(*) AS n FROM history "
                       "WHERE game_id = ? AND deal_number IS NOT NULL GROUP BY deal_number",

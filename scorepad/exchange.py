@@ -60,7 +60,7 @@ from flask_wtf.file import FileField
 from wtforms import TextAreaField
 
 from . import access, api, db, store
-from .rules import Deal, Problem, ReadError, RuleSheet, load_sheet
+from .rules import Deal, Problem, ReadError, RuleSheet, Verdict, judge, load_sheet
 from .rules.limits import MAX_DEALS, MAX_FILENAME, MAX_GAME_ID, MAX_IMPORT_BYTES, MAX_POINTS, MAX_REASON
 from .rules.text import check_text, read_reason
 from .store import GameRecord, StoreError
@@ -258,6 +258,7 @@ class Imported:
     exported_at: str | None
     deals: list[tuple[int, str, str | None]] = field(default_factory=list)
     entries: list[tuple[Any, ...]] = field(default_factory=list)
+    verdicts: dict[str, Verdict] = field(default_factory=dict)  # each deal's, by its body in ``deals``
 
 
 def _fail(where: str, message: str) -> StoreError:
@@ -398,12 +399,13 @@ def _order(entries: list[tuple[str, _Entry]]) -> list[_Entry]:
     return [e for _, e in sorted(entries, key=lambda pair: pair[1].seq)]  # type: ignore[arg-type, return-value]
 
 
-def _acceptable(deal: Deal, table: _Table, as_played: str | None) -> tuple[bool, list[Problem]]:
-    """Whether the store would have saved this deal, and the problems found."""
-    refused = store.refusal(table, deal)
+def _acceptable(deal: Deal, table: _Table, as_played: str | None) -> tuple[bool, list[Problem], Verdict]:
+    """Whether the store would have saved this deal, the problems found, and its verdict."""
+    verdict = judge(deal)
+    refused = store.refusal(table, deal, verdict)
     if refused is None:
-        return True, []
-    return bool(as_played) and refused.may_save_as_played, refused.problems
+        return True, [], verdict
+    return bool(as_played) and refused.may_save_as_played, refused.problems, verdict
 
 
 def _sheet_when_saved(number: int, ordered: list[_Entry], sheet: RuleSheet) -> RuleSheet:
@@ -472,11 +474,11 @@ def read_document(data: Any) -> Imported:
     ordered = _order(entries)
 
     for number, deal, as_played, where in sorted(deals, key=lambda d: d[0]):
-        ok, problems = _acceptable(deal, table, as_played)
+        ok, problems, verdict = _acceptable(deal, table, as_played)
         if not ok:
             then = _sheet_when_saved(number, ordered, sheet)
             if then != sheet:
-                ok, _ = _acceptable(Deal.from_json(deal.to_json(with_sheet=False), then, number), table, as_played)
+                ok = _acceptable(Deal.from_json(deal.to_json(with_sheet=False), then, number), table, as_played)[0]
         if not ok:
             first = problems[0]
             never = [p for p in problems if store.never_as_played(p)]
@@ -489,7 +491,9 @@ def read_document(data: Any) -> Imported:
                 message = (f"deal {number} breaks the rules in {n} place{'s' if n != 1 else ''} and has no "
                            f"as_played reason: {first.message}")
             raise Refused(where, message, number, problems)
-        doc.deals.append((number, json.dumps(deal.to_json(with_sheet=False)), as_played))
+        body = json.dumps(deal.to_json(with_sheet=False))
+        doc.deals.append((number, body, as_played))
+        doc.verdicts[body] = verdict
     doc.entries = [entry.row for entry in ordered]
     return doc
 
@@ -498,7 +502,8 @@ def import_document(data: Any) -> GameRecord:
     """Read, judge and save a document as a new game."""
     doc = read_document(data)
     note = "Imported from a scorepad export" + (f" made {doc.exported_at}" if doc.exported_at else "")
-    return store.import_game(doc.name, doc.sheet, doc.sides, doc.created_at, doc.deals, doc.entries, note)
+    return store.import_game(doc.name, doc.sheet, doc.sides, doc.created_at, doc.deals, doc.entries, note,
+                             doc.verdicts)
 
 
 def parse_text(text: str, where: str) -> Any:

@@ -253,8 +253,7 @@ def sheet(game_id: str):
                                        "words": sheet.describe(o.name), "change": changed.get(o.name),
                                        "not_stated": preset.not_stated.get(o.name) if preset else None}
                                       for o in options]))
-    amendments = [dict(e, changes=_sheet_changes(e["before"], e["after"]))
-                  for e in store.history(game.id) if e["action"] == "amend"]
+    amendments = [dict(e, changes=_sheet_changes(e["before"], e["after"])) for e in store.amendments(game.id)]
     return render_template("sheet.html", game=game, groups=groups, preset=preset, changes=list(changed.values()),
                            amendments=amendments, can_edit=access.can_edit(game))
 

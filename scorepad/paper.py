@@ -165,8 +165,7 @@ def game_results(game_id: str):
     paper = _paper()
 
     def build() -> pdf.Printed:
-        amendments = [entry for entry in store.history(game.id) if entry["action"] == "amend"]
-        return pdf.printed_results(game, amendments, paper)
+        return pdf.printed_results(game, store.amendments(game.id), paper)
     return _send(_built(game, "results", paper, build).with_link(_view_url(game)), _name(game.name, "results"))
 
 

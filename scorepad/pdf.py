@@ -166,7 +166,9 @@ def load_fonts() -> Fonts:
 def esc(text: Any) -> str:
     """User or sheet text made safe for a Paragraph: markup characters escaped, control
     characters dropped, so ``<script>`` prints as those eight characters."""
-    text = "".join(ch for ch in str(text) if unicodedata.category(ch) != "Cc" or ch == " ")
+    text = str(text)
+    if not text.isprintable():  # printable text holds no control character: most text, kept as it is
+        text = "".join(ch for ch in text if unicodedata.category(ch) != "Cc" or ch == " ")
     return escape(text, {'"': "&quot;"})
 
 
@@ -1001,10 +1003,17 @@ def printed_results(record: Any, amendments: Sequence[Mapping[str, Any]] = (), p
     kept = [d for d in record.deals if d.as_played]
     if not kept:
         story.append(Paragraph("None: every deal met the sheet.", st["base"]))
+    # The referee's problems follow on lines of their own, in one plain style: reportlab
+    # wraps a paragraph of one style many times faster than one that mixes bold and italic.
+    lead_in = ParagraphStyle("as-played", parent=st["option"], spaceAfter=0, keepWithNext=1)
+    found = ParagraphStyle("found", parent=st["option"], firstLineIndent=0)
     for d in kept:
         problems = shown_problems(d.verdict.report.violations)
-        story.append(Paragraph(f"<b>Deal {d.number}</b>: {esc(d.as_played)}"
-                               + (f". <i>The referee found:</i> {esc(problems)}" if problems else ""), st["option"]))
+        if not problems:
+            story.append(Paragraph(f"<b>Deal {d.number}</b>: {esc(d.as_played)}", st["option"]))
+            continue
+        story.append(Paragraph(f"<b>Deal {d.number}</b>: {esc(d.as_played)}. <i>The referee found:</i>", lead_in))
+        story.append(Paragraph(esc(problems), found))
 
     # Amendments of the sheet.
     story.append(Paragraph("Sheet amendments", st["h2"]))
@@ -1060,7 +1069,8 @@ class _SidePair(Flowable):
     @staticmethod
     def _fit(text: str, font: str, width: float) -> str:
         """``text`` without control characters, cut to ``width`` with "…" when longer."""
-        text = "".join(ch for ch in text if unicodedata.category(ch) != "Cc")
+        if not text.isprintable():
+            text = "".join(ch for ch in text if unicodedata.category(ch) != "Cc")
         if pdfmetrics.stringWidth(text, font, _SidePair.SIZE) <= width:
             return text
         while text and pdfmetrics.stringWidth(text + "…", font, _SidePair.SIZE) > width:
@@ -1072,23 +1082,31 @@ class _SidePair(Flowable):
         return avail_width, self.height
 
     def draw(self) -> None:
-        canv, fonts, lead = self.canv, self.fonts, self.LEAD
+        canv, fonts, lead, size = self.canv, self.fonts, self.LEAD, self.SIZE
         canv.saveState()
         canv.setFillColor(BLACK)
+        width = pdfmetrics.stringWidth
         for i, rows in enumerate(self.boxes):
             x0, top = i * (self.box_w + self.GAP), self.height
             bottom = top - len(rows) * lead
             right, mid = x0 + self.box_w - 3, x0 + self.box_w - 3 - 52
+            text = canv.beginText()  # one text object for the box: a drawString each costs many times more
+            font = None
             for r, (label, amount, points, bold) in enumerate(rows):
                 y = top - (r + 1) * lead + 3
-                canv.setFont(fonts.bold if bold else fonts.italic if label == "nothing scored" else fonts.regular,
-                             self.SIZE)
-                canv.drawString(x0 + 3, y, label)
-                if amount:
-                    canv.drawRightString(mid, y, amount)
-                if points:
-                    canv.setFont(fonts.bold if bold else fonts.regular, self.SIZE)
-                    canv.drawRightString(right, y, points)
+                for x, string, face, align in (
+                        (x0 + 3, label, fonts.bold if bold else fonts.italic if label == "nothing scored"
+                         else fonts.regular, False),
+                        (mid, amount, fonts.bold if bold else fonts.regular, True),
+                        (right, points, fonts.bold if bold else fonts.regular, True)):
+                    if not string:
+                        continue
+                    if face != font:
+                        text.setFont(face, size)
+                        font = face
+                    text.setTextOrigin(x - width(string, face, size) if align else x, y)
+                    text.textOut(string)
+            canv.drawText(text)
             totals = len(rows) - sum(1 for row in rows[1:] if row[3])
             canv.setStrokeColor(GREY)
             canv.setLineWidth(0.3)

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Mapping, TypeVar
 
 from . import cache, db
 from .rules import Deal, ReadError, RuleSheet, judge, load_sheet
@@ -128,12 +129,29 @@ def new_id() -> str:
 # -- reading ------------------------------------------------------------------------------------
 
 
-def _record(row: Any, deals: list[Any], history_counts: dict[int, int]) -> GameRecord:
-    # Text is read through readable(): a name stored before names were checked still loads.
+# Stored JSON escapes every character outside printable ASCII: text without an escape holds
+# nothing readable() would replace, so most deals skip its walk.
+_ESCAPE = re.compile(r"\\[ubfnrt]")
+
+
+def _stored_json(text: str) -> Any:
+    """Stored JSON read back, through :func:`readable` when it holds any escaped character."""
+    data = json.loads(text)
+    return readable(data) if _ESCAPE.search(text) else data
+
+
+def _record(row: Any, deals: list[Any], history_counts: dict[int, int],
+            judged: Mapping[str, Verdict] | None = None) -> GameRecord:
+    """The record of a game's rows; ``judged`` holds verdicts already found, by stored body.
+    Text is read through readable(): a name stored before names were checked still loads."""
     sheet = load_sheet(json.loads(row["sheet"]), stored=True)
     sides = readable(json.loads(row["sides"]))
-    parsed = [Deal.from_json(readable(json.loads(deal_row["body"])), sheet) for deal_row in deals]
-    game = Game(sheet, tuple(side["name"] for side in sides), tuple(parsed))
+    found = [judged.get(deal_row["body"]) for deal_row in deals] if judged else []
+    known = [v for v in found if v is not None and v.deal.sheet == sheet]
+    if len(known) != len(deals):
+        known = []  # not every deal judged, or under another sheet: judge them all here
+    parsed = [v.deal for v in known] if known else [Deal.from_json(_stored_json(d["body"]), sheet) for d in deals]
+    game = Game(sheet, tuple(side["name"] for side in sides), tuple(parsed), tuple(known) or None)
     records = [DealRecord(deal_row["number"], deal, readable(deal_row["as_played"], True),
                           history_counts.get(deal_row["number"], 0), verdict=verdict,
                           stored_size=len(deal_row["body"]))
@@ -155,11 +173,12 @@ def record_size(record: GameRecord) -> int:
     return RECORD_BASE_BYTES + MEMORY_PER_JSON_BYTE * sum(d.stored_size for d in record.deals)
 
 
-def load_game(game_id: str) -> GameRecord | None:
+def load_game(game_id: str, judged: Mapping[str, Verdict] | None = None) -> GameRecord | None:
     """The game as it stands; None if there is none.
 
     A game is read and judged once per revision: every write bumps the revision, so a
-    cached record is never stale. Callers must treat the record as read-only.
+    cached record is never stale. Callers must treat the record as read-only. ``judged``
+    gives verdicts the caller found already, by the deal's stored body (an import's).
     """
     found = revision(game_id)
     if found is None:
@@ -180,7 +199,7 @@ def load_game(game_id: str) -> GameRecord | None:
     finally:
         if snapshot:
             conn.execute("COMMIT")
-    record = _record(row, deals, counts)
+    record = _record(row, deals, counts, judged)
     _remember(record)
     return record
 
@@ -208,6 +227,16 @@ def history(game_id: str, deal_number: int | None = None) -> list[dict[str, Any]
     """The game's history entries, oldest first; an amendment's sheets as preset + changes."""
     rows = (db.query("history_of_game", game_id) if deal_number is None
             else db.query("history_of_deal", game_id, deal_number))
+    return _entries(rows)
+
+
+def amendments(game_id: str) -> list[dict[str, Any]]:
+    """The game's amendments of its sheet, oldest first, as :func:`history` gives them
+    (without reading every deal the history holds)."""
+    return _entries(db.query("amendments_of_game", game_id))
+
+
+def _entries(rows: list[Any]) -> list[dict[str, Any]]:
     out = []
     for row in rows:
         entry = dict(row)
@@ -360,11 +389,12 @@ def create_game(name: Any, sheet_data: Any, sides_data: Any) -> GameRecord:
 
 
 def import_game(name: Any, sheet: RuleSheet, sides_data: Any, created_at: str, deals: list[tuple[int, str, str | None]],
-                entries: list[tuple[Any, ...]], note: str) -> GameRecord:
+                entries: list[tuple[Any, ...]], note: str, judged: Mapping[str, Verdict] | None = None) -> GameRecord:
     """A new game (new id and key) from an export that :mod:`scorepad.exchange` has read and
     judged: ``deals`` as (number, canonical body, as-played reason), ``entries`` as the
     history's (deal_number, action, at, before, after, old_totals, new_totals, reason), in
-    order, then an ``import`` entry saying so. Each entry adds 1 to the revision, as a write does."""
+    order, then an ``import`` entry saying so. Each entry adds 1 to the revision, as a write does.
+    ``judged`` holds the deals' verdicts by body, so the new game is not judged again."""
     name = _name(name, "name")
     sides = read_sides(sides_data, sheet)
     game_id, key, now = new_id(), new_id(), _now()
@@ -376,7 +406,7 @@ def import_game(name: Any, sheet: RuleSheet, sides_data: Any, created_at: str, d
             db.query("history_insert", game_id, *entry)
             db.query("game_touch", now, game_id)
         _check_size(game_id)
-    return load_game(game_id)  # type: ignore[return-value]
+    return load_game(game_id, judged)  # type: ignore[return-value]
 
 
 def _check_size(game_id: str) -> None:

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 from typing import Any, Mapping
 
 from .cards import EMPTY, Card, Cards, parse_card, read_count
 from .errors import ReadError
-from .limits import MAX_MELDS, MAX_NAME, MAX_PER_SIDE, MAX_SIDES
+from .limits import MAX_COUNT, MAX_MELDS, MAX_NAME, MAX_PER_SIDE, MAX_SIDES
 from .sheet import RuleSheet, load_sheet
 from .text import check_text, read_name
 
@@ -46,12 +47,15 @@ class Rank(str, Enum):
 
     @property
     def noun(self) -> str:
-        return "wild cards" if self is Rank.WILD else "threes" if self is Rank.THREE else self.card.noun
+        return _RANK_NOUNS[self]
 
 
 _RANK_CARD = {rank: Card(rank.value) for rank in Rank if rank.value not in ("3", "wild")}
 _RANK_CARD[Rank.THREE] = Card.BLACK_THREE
 _RANK_CARD[Rank.WILD] = Card.JOKER  # never used for points: a wild meld holds no naturals
+_RANK_CODES = {rank: rank.value for rank in Rank}  # looked up once: enum attributes are slow
+_RANK_NOUNS = {rank: rank.card.noun for rank in Rank}
+_RANK_NOUNS.update({Rank.WILD: "wild cards", Rank.THREE: "threes"})
 
 
 def parse_rank(value: Any, field: str) -> Rank:
@@ -147,6 +151,9 @@ class Meld:
     @classmethod
     def from_json(cls, data: Any, field: str = "") -> "Meld":
         """A meld from ``{"rank", "naturals", "twos", "jokers"}``, ``{"rank", "cards"}`` or a card string."""
+        canonical = _canonical_meld(data)
+        if canonical is not None:
+            return canonical
         if isinstance(data, str):
             return cls.from_cards(Cards.parse(data, field), field)
         if not isinstance(data, Mapping):
@@ -164,10 +171,13 @@ class Meld:
         return cls(rank, *counts)
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"rank": self.rank.value}
-        for key in ("naturals", "twos", "jokers"):
-            if getattr(self, key):
-                out[key] = getattr(self, key)
+        out: dict[str, Any] = {"rank": _RANK_CODES[self.rank]}
+        if self.naturals:
+            out["naturals"] = self.naturals
+        if self.twos:
+            out["twos"] = self.twos
+        if self.jokers:
+            out["jokers"] = self.jokers
         return out
 
     def __str__(self) -> str:
@@ -175,6 +185,34 @@ class Meld:
         parts += [f"{n} {name}" for n, name in ((self.twos, "2s" if self.twos != 1 else "2"),
                                                 (self.jokers, "jokers" if self.jokers != 1 else "joker")) if n]
         return ", ".join(p for p in parts if p) or f"an empty meld of {self.rank.noun}"
+
+
+# A meld's canonical form, as every stored deal holds it, is read without building a single
+# message or field path; anything else (card strings, other spellings, bad input) takes the
+# long way, which reads it the same or says what is wrong.
+_CANONICAL_RANKS = {rank.value: rank for rank in Rank}
+_CANONICAL_KEYS = frozenset(("rank", "naturals", "twos", "jokers"))
+
+
+def _canonical_meld(data: Any) -> Meld | None:
+    """The meld ``{"rank": "K", "naturals": 5, "twos": 1}`` holds (exact rank codes, whole
+    counts within bounds), or None for anything else."""
+    if type(data) is not dict or not data.keys() <= _CANONICAL_KEYS:
+        return None
+    code = data.get("rank")
+    rank = _CANONICAL_RANKS.get(code) if type(code) is str else None
+    naturals, twos, jokers = data.get("naturals", 0), data.get("twos", 0), data.get("jokers", 0)
+    if rank is None or type(naturals) is not int or type(twos) is not int or type(jokers) is not int \
+            or not (-MAX_COUNT <= naturals <= MAX_COUNT and -MAX_COUNT <= twos <= MAX_COUNT
+                    and -MAX_COUNT <= jokers <= MAX_COUNT):
+        return None
+    return _meld(rank, naturals, twos, jokers)
+
+
+@lru_cache(maxsize=4096)
+def _meld(rank: Rank, naturals: int, twos: int, jokers: int) -> Meld:
+    """One shared (immutable) meld for each rank and counts: a deal repeats a few kinds many times."""
+    return Meld(rank, naturals, twos, jokers)
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,7 +265,7 @@ class Side:
         if not isinstance(data, Mapping):
             raise ReadError(field, 'must be an object such as {"name": "North-South", "melds": [], "players": []}')
         _only(data, ("name", "melds", "red_threes", "players"), field)
-        melds = [Meld.from_json(m, f"{_at(field, 'melds')}[{i}]")
+        melds = [_canonical_meld(m) or Meld.from_json(m, f"{_at(field, 'melds')}[{i}]")
                  for i, m in enumerate(_list(data.get("melds", []), _at(field, "melds"), MAX_MELDS, "melds"))]
         players = [Player.from_json(p, f"{_at(field, 'players')}[{i}]")
                    for i, p in enumerate(_list(data.get("players", []), _at(field, "players"), MAX_PER_SIDE,

@@ -16,6 +16,7 @@ Codes: ``meld.rank``, ``meld.size``, ``meld.wild_ratio``, ``meld.duplicate_rank`
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Iterator, NamedTuple
 
 from .cards import CARDS, Card, Cards
@@ -154,16 +155,21 @@ def duplicate_rank_problems(sheet: RuleSheet, melds: tuple[Meld, ...], where: st
     if sheet.second_meld is SecondMeld.ANYTIME:
         return
     open_ranks: dict[Rank, int] = {}
+    said: dict[Rank, str] = {}  # each rank's message, written once
+    book_size, three = sheet.book_size, Rank.THREE
     for index, meld in enumerate(melds):
-        if meld.size >= sheet.book_size or meld.rank is Rank.THREE:
+        rank = meld.rank
+        if meld.naturals + meld.twos + meld.jokers >= book_size or rank is three:
             continue
-        if meld.rank in open_ranks:
-            yield Problem("meld.duplicate_rank",
-                          f"There is already an unfinished meld of {meld.rank.noun} (meld {open_ranks[meld.rank] + 1}); "
-                          "a second meld of a rank may start only once the first is a book.",
-                          "second_meld", f"{where}[{index}]", side, None, index)
+        if rank in open_ranks:
+            message = said.get(rank)
+            if message is None:
+                message = said[rank] = (f"There is already an unfinished meld of {rank.noun} (meld "
+                                        f"{open_ranks[rank] + 1}); a second meld of a rank may start only "
+                                        "once the first is a book.")
+            yield Problem("meld.duplicate_rank", message, "second_meld", f"{where}[{index}]", side, None, index)
         else:
-            open_ranks[meld.rank] = index
+            open_ranks[rank] = index
 
 
 def books_held(sheet: RuleSheet, melds: tuple[Meld, ...]) -> dict[BookKind, int]:
@@ -184,9 +190,14 @@ def pack(sheet: RuleSheet, players: int) -> Cards:
     >>> p.total, p[Card.JOKER], p[Card.RED_THREE]
     (270, 10, 10)
     """
-    decks = sheet.decks_for(players)
+    return _pack(sheet.decks_for(players), sheet.jokers_per_deck)
+
+
+@lru_cache(maxsize=64)
+def _pack(decks: int, jokers_per_deck: int) -> Cards:
+    """The pack of so many decks: built once for each (an immutable count), as every deal checks it."""
     counts = {card: 4 * decks for card in CARDS}
-    counts[Card.JOKER] = sheet.jokers_per_deck * decks
+    counts[Card.JOKER] = jokers_per_deck * decks
     counts[Card.RED_THREE] = counts[Card.BLACK_THREE] = 2 * decks
     return Cards(counts)
 
@@ -233,8 +244,11 @@ def validate(deal: Deal) -> Report:
     warnings: list[Problem] = []
     _check_number(deal, found)
     _check_table(deal, found)
+    # The problems of each meld that has any, found once a deal for each meld object: a stored
+    # deal's melds of one kind are one shared object (see Deal.from_json), judged once.
+    alone: dict[int, list[Problem]] = {}
     for i, side in enumerate(deal.sides):
-        _check_side(sheet, side, f"sides[{i}]", found, warnings)
+        _check_side(sheet, side, f"sides[{i}]", found, warnings, alone)
     _check_supply(deal, found)
     _check_ending(deal, found)
     return Report(tuple(found), tuple(warnings))
@@ -284,11 +298,19 @@ def _check_table(deal: Deal, found: list[Problem]) -> None:
             seen_players.add(player.name.casefold())
 
 
-def _check_side(sheet: RuleSheet, side: Side, where: str, found: list[Problem], warnings: list[Problem]) -> None:
+def _check_side(sheet: RuleSheet, side: Side, where: str, found: list[Problem], warnings: list[Problem],
+                alone: dict[int, list[Problem]]) -> None:
     name = side.name
     for index, meld in enumerate(side.melds):
-        for problem in meld_problems(sheet, meld):  # most melds have none: place it only if found
-            found.append(problem._replace(where=f"{where}.melds[{index}]", side=name, meld=index))
+        problems = alone.get(id(meld))  # the deal holds every meld while it is judged: ids stay unique
+        if problems is None:
+            problems = list(meld_problems(sheet, meld))
+            if not problems:  # most melds have none: checking again costs less than keeping them
+                continue
+            alone[id(meld)] = problems
+        here = f"{where}.melds[{index}]"
+        for p in problems:
+            found.append(Problem(p[0], p[1], p[2], here, name, None, index))
     found.extend(duplicate_rank_problems(sheet, side.melds, f"{where}.melds", name))
     if side.red_threes < 0:
         found.append(Problem("count.negative", "Red threes laid cannot be negative.", None,
