@@ -179,6 +179,20 @@ def test_an_unknown_preset_version_or_schema_is_refused_naming_the_field():
     assert caught.value.field == "sheet.schema"
 
 
+@pytest.mark.parametrize("version", [[1], {"v": 1}, "1", 1.5, True])
+def test_a_preset_version_that_is_not_a_whole_number_is_refused_naming_the_field(tmp_path, version):
+    """Found by the engine's property test: a list or an object here raised TypeError (a 500
+    through the API) where every other bad value is refused naming the field."""
+    with pytest.raises(SheetError) as caught:
+        load_sheet({"preset": "pagat", "preset_version": version})
+    assert caught.value.field == "sheet.preset_version"
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "s.sqlite"), "SECRET_KEY": "t"})
+    response = app.test_client().post("/api/v1/games", json={
+        "name": "F", "sheet": {"preset": "pagat", "preset_version": version},
+        "sides": [{"name": "Ann", "players": ["Ann"]}, {"name": "Bea", "players": ["Bea"]}]})
+    assert response.status_code == 400 and response.get_json()["error"]["field"] == "sheet.preset_version"
+
+
 def test_released_preset_versions_keep_their_values():
     """A preset version, once released, never changes: stored games compare with it. A change
     to a preset is a new version (rules/sheet.py ``_REVISIONS``), recorded here as well."""

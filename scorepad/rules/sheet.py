@@ -939,7 +939,7 @@ def _base_of(data: Mapping[str, Any], field: str, stored: bool) -> RuleSheet | N
     found = PRESETS[preset_id]
     if version is None:
         version = UNVERSIONED if stored else found.version
-    if isinstance(version, bool) or version not in found.versions:
+    if not isinstance(version, int) or isinstance(version, bool) or version not in found.versions:
         raise SheetError(f"{field}.preset_version", f"{preset_id} has versions 1 to {found.version}, "
                          f"not {version!r:.20}")
     return found.versions[version]
