@@ -169,6 +169,13 @@ def _register_errors(app: Flask) -> None:
         return typed_again(503, "The database is busy", "Another program is writing to the database. Nothing "
                            "was saved; send it again in a moment.", retry_after=1)
 
+    @app.errorhandler(cache.Busy)
+    def building(err: cache.Busy):
+        if _wants_json():
+            return jsonify(error={"status": 503, "field": None, "message": str(err)}), 503, {"Retry-After": "1"}
+        return typed_again(503, "Busy for a moment", "The server is making another document just now. Nothing "
+                           "is wrong: ask again in a moment.", retry_after=1)
+
     @app.errorhandler(Exception)
     def unexpected(err: Exception):
         app.logger.exception("unexpected error")

@@ -7,18 +7,35 @@ budget. Each entry's size is given by whoever puts it in (a record's stored JSON
 kept may depend on the request (its host in particular: see :mod:`scorepad.links`).
 
 The budget is the setting ``CACHE_BYTES`` (``SCOREPAD_CACHE_BYTES``), 64 MB by default.
+
+The heavy documents (PDFs, a game rescored under another sheet) are built through
+:meth:`ByteCache.built`: one at a time in a process, at most one more request waiting its
+turn (at most :data:`BUILD_WAIT` seconds), any other refused at once with :class:`Busy` (a
+503, "ask again in a moment"). So requests for them, however many, hold up at most two of
+the server's threads, and the others keep recording deals. Each is built once per revision.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
-from typing import Any
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
 
 from flask import Flask, current_app
 
 DEFAULT_BYTES = 64 * 1024 * 1024
+BUILD_WAIT = 2.0  # seconds a request for a heavy document waits for the one being built
+T = TypeVar("T")
+
+
+class Busy(Exception):
+    """Another heavy document is being built and one more request waits already: nothing is
+    wrong, and the same request may be sent again in a moment."""
+
+    def __init__(self) -> None:
+        super().__init__("the server is busy building another document; ask again in a moment")
 
 
 def size_of(value: Any) -> int:
@@ -41,6 +58,8 @@ class ByteCache:
         self.used = 0
         self._entries: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
         self._lock = threading.Lock()
+        self._building = threading.Semaphore(1)
+        self._waiting = 0  # requests waiting for the build under way (at most one)
 
     def get(self, key: Hashable) -> Any | None:
         """The value kept under ``key`` (now the most recently used), or None."""
@@ -68,6 +87,42 @@ class ByteCache:
             self.used += size
             self._evict()
             return True
+
+    @contextmanager
+    def gate(self, wait: float = BUILD_WAIT) -> Iterator[None]:
+        """Hold the process's one turn to build a heavy document: taken at once when free;
+        else waited for at most ``wait`` seconds by one request, and :class:`Busy` for any
+        other (or when the wait runs out)."""
+        if not self._building.acquire(blocking=False):
+            with self._lock:
+                if self._waiting:
+                    raise Busy()
+                self._waiting += 1
+            try:
+                turn = self._building.acquire(timeout=wait)
+            finally:
+                with self._lock:
+                    self._waiting -= 1
+            if not turn:
+                raise Busy()
+        try:
+            yield
+        finally:
+            self._building.release()
+
+    def built(self, key: Hashable, build: Callable[[], T], size: Callable[[T], int] | None = None) -> T:
+        """The value kept under ``key``, else ``build()`` in the build turn (:meth:`gate`),
+        kept for the next request. A request that waited finds what the one before it built."""
+        found = self.get(key)
+        if found is not None:
+            return found  # type: ignore[no-any-return]
+        with self.gate():
+            found = self.get(key)
+            if found is not None:
+                return found  # type: ignore[no-any-return]
+            value = build()
+            self.put(key, value, size(value) if size else None)
+        return value
 
     def discard(self, key: Hashable) -> None:
         with self._lock:

@@ -213,6 +213,14 @@ def rescore(game_id: str):
     kept = None if flashes else cache.current().get(key)
     if kept is not None:
         return kept
+    with cache.current().gate():  # rescoring a game is heavy: one at a time (see scorepad.cache)
+        kept = None if flashes else cache.current().get(key)
+        if kept is not None:
+            return kept
+        return _rescore_page(game, key, flashes)
+
+
+def _rescore_page(game: GameRecord, key: tuple[Any, ...], flashes: bool) -> tuple[str, int]:
     other, chosen, sheet_errors = _chosen_sheet(request.args, default=None)
     status = 400 if sheet_errors else 200
     number = None

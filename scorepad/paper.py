@@ -142,12 +142,7 @@ def game_sheet(game_id: str):
 def _built(game: GameRecord, what: str, paper: str, build) -> pdf.Printed:
     """The game's ``what`` PDF on ``paper`` as of its revision: built once, then kept."""
     key = ("pdf", db.path(), game.id, game.revision, what, paper)
-    kept = cache.current()
-    printed = kept.get(key)
-    if printed is None:
-        printed = build()
-        kept.put(key, printed, len(printed.body))
-    return printed
+    return cache.current().built(key, build, lambda printed: len(printed.body))
 
 
 @bp.get("/games/<game_id>/pad.pdf")

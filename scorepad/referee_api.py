@@ -146,10 +146,7 @@ def rescore_recorded(game_id: str):
     number = request.args.get("deal")
     if blank(number):  # every deal judged again: kept for the game's revision and the sheet asked
         key = ("rescore.json", db.path(), game.id, game.revision, tuple(sorted(request.args.items(multi=True))))
-        body = cache.current().get(key)
-        if body is None:
-            body = jsonify(rescore_game(game.game, other).to_json()).get_data()
-            cache.current().put(key, body)
+        body = cache.current().built(key, lambda: jsonify(rescore_game(game.game, other).to_json()).get_data())
         return Response(body, mimetype="application/json")
     n = _read(lambda: read_int(number, "deal", 1, MAX_DEALS, forms=True))
     record = game.deal(n)
