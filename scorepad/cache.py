@@ -9,10 +9,11 @@ kept may depend on the request (its host in particular: see :mod:`scorepad.links
 The budget is the setting ``CACHE_BYTES`` (``SCOREPAD_CACHE_BYTES``), 64 MB by default.
 
 The heavy documents (PDFs, a game rescored under another sheet) are built through
-:meth:`ByteCache.built`: one at a time in a process, at most one more request waiting its
-turn (at most :data:`BUILD_WAIT` seconds), any other refused at once with :class:`Busy` (a
-503, "ask again in a moment"). So requests for them, however many, hold up at most two of
-the server's threads, and the others keep recording deals. Each is built once per revision.
+:meth:`ByteCache.built`: one at a time in a process, each request waiting its turn at most
+:data:`BUILD_WAIT` seconds (then :class:`Busy`, a 503 "ask again in a moment"); a request
+that waited finds what the one before it built. So however many ask at once, one core's
+worth of Python is spent building them, not all of it, and the phones recording deals keep
+their share. Each is built once per revision.
 """
 
 from __future__ import annotations
@@ -26,13 +27,13 @@ from typing import Any, TypeVar
 from flask import Flask, current_app
 
 DEFAULT_BYTES = 64 * 1024 * 1024
-BUILD_WAIT = 2.0  # seconds a request for a heavy document waits for the one being built
+BUILD_WAIT = 10.0  # seconds a request for a heavy document waits for its turn to build it
 T = TypeVar("T")
 
 
 class Busy(Exception):
-    """Another heavy document is being built and one more request waits already: nothing is
-    wrong, and the same request may be sent again in a moment."""
+    """A request waited :data:`BUILD_WAIT` seconds for its turn to build a heavy document:
+    nothing is wrong, and the same request may be sent again in a moment."""
 
     def __init__(self) -> None:
         super().__init__("the server is busy building another document; ask again in a moment")
@@ -53,13 +54,12 @@ class ByteCache:
     An entry larger than the whole budget is not kept (``put`` returns False).
     """
 
-    def __init__(self, budget: int = DEFAULT_BYTES) -> None:
-        self.budget = budget
+    def __init__(self, budget: int = DEFAULT_BYTES, build_wait: float = BUILD_WAIT) -> None:
+        self.budget, self.build_wait = budget, build_wait
         self.used = 0
         self._entries: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
         self._lock = threading.Lock()
         self._building = threading.Semaphore(1)
-        self._waiting = 0  # requests waiting for the build under way (at most one)
 
     def get(self, key: Hashable) -> Any | None:
         """The value kept under ``key`` (now the most recently used), or None."""
@@ -89,22 +89,11 @@ class ByteCache:
             return True
 
     @contextmanager
-    def gate(self, wait: float = BUILD_WAIT) -> Iterator[None]:
-        """Hold the process's one turn to build a heavy document: taken at once when free;
-        else waited for at most ``wait`` seconds by one request, and :class:`Busy` for any
-        other (or when the wait runs out)."""
-        if not self._building.acquire(blocking=False):
-            with self._lock:
-                if self._waiting:
-                    raise Busy()
-                self._waiting += 1
-            try:
-                turn = self._building.acquire(timeout=wait)
-            finally:
-                with self._lock:
-                    self._waiting -= 1
-            if not turn:
-                raise Busy()
+    def gate(self, wait: float | None = None) -> Iterator[None]:
+        """Hold the process's one turn to build a heavy document, waiting for it at most
+        ``wait`` seconds (by default the cache's ``build_wait``), then :class:`Busy`."""
+        if not self._building.acquire(timeout=self.build_wait if wait is None else wait):
+            raise Busy()
         try:
             yield
         finally:
@@ -162,9 +151,10 @@ class ByteCache:
 
 
 def init_app(app: Flask) -> None:
-    """Give the app its cache, of ``CACHE_BYTES`` bytes."""
+    """Give the app its cache, of ``CACHE_BYTES`` bytes, its builds waiting ``BUILD_WAIT`` s."""
     app.config.setdefault("CACHE_BYTES", DEFAULT_BYTES)
-    app.extensions["scorepad.cache"] = ByteCache(int(app.config["CACHE_BYTES"]))
+    app.config.setdefault("BUILD_WAIT", BUILD_WAIT)
+    app.extensions["scorepad.cache"] = ByteCache(int(app.config["CACHE_BYTES"]), float(app.config["BUILD_WAIT"]))
 
 
 def current() -> ByteCache:
