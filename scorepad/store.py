@@ -122,8 +122,12 @@ def _now() -> str:
 
 
 def new_id() -> str:
-    """128 bits of randomness, url-safe (22 characters)."""
-    return secrets.token_urlsafe(16)
+    """128 bits of randomness, url-safe (22 characters), never starting with ``-``: a
+    command line would read such an id (``flask game show -AbC...``) as an option."""
+    while True:
+        found = secrets.token_urlsafe(16)
+        if not found.startswith("-"):
+            return found
 
 
 # -- reading ------------------------------------------------------------------------------------
