@@ -487,6 +487,11 @@ def abuse_report(result: dict[str, Any]) -> bool:
     fives = [e for e in errors if "HTTP 5" in e]
     print(f"  errors: {len(errors)} ({len(fives)} 5xx; target no 5xx: {'met' if not fives else 'MISSED'})" +
           "".join(f"\n    {e}" for e in sorted(set(errors))[:10]))
+    if fives:  # what the server said about it
+        log = result["log"].read_text(errors="replace")
+        last = log.rfind("Traceback")
+        if last >= 0:
+            print("    the server's last traceback:\n      " + "\n      ".join(log[last:].splitlines()[:40]))
     print(f"  database check: {len(result['acked'])} deals acknowledged; lost {len(result['lost'])}, "
           f"doubled or extra {len(result['doubled'])}", flush=True)
     return not errors and not result["lost"] and not result["doubled"]
