@@ -1,4 +1,10 @@
-"""Fixtures shared by the web tests: an app on its own SQLite file, and its test client.
+"""Fixtures shared by the web tests: an app on its own SQLite file, its test clients and its
+command runner. Helpers that make games and deals are plain functions in ``hardening.py``.
+
+Every app starts from a copy of one database file migrated once a session
+(:func:`migrated_database`): creating and migrating a file costs more than the rest of
+making an app. Tests of migrations, or of what start-up does to a new or odd file, call
+``create_app`` on a path of their own and start from nothing.
 
 Rate limits are off in every test but the limits' own (tests/test_ratelimit.py passes
 ``RATELIMIT_ENABLED: True``): set here in the environment, at import, so servers and
@@ -8,25 +14,66 @@ commands the tests start as subprocesses inherit it.
 from __future__ import annotations
 
 import os
+import shutil
+from pathlib import Path
+from typing import Any, Callable
 
 import pytest
+from flask import Flask
 
+from scorepad import db
 from scorepad.app import create_app
 
 os.environ.setdefault("SCOREPAD_RATELIMIT_ENABLED", "false")
 
+TEST_CONFIG = {"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False}
+
+
+@pytest.fixture(scope="session")
+def migrated_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database file with every migration applied (by the app's own start-up code), made
+    once a session; tests get copies, never this file."""
+    path = tmp_path_factory.mktemp("template") / "scorepad.sqlite"
+    db.open_database(path)
+    assert not Path(f"{path}-wal").exists()  # closed and checkpointed: the one file is the database
+    return path
+
 
 @pytest.fixture
-def app(tmp_path):
-    """The app with a fresh database file in this test's temporary folder."""
-    return create_app({
-        "TESTING": True,
-        "DATABASE": str(tmp_path / "scorepad.sqlite"),
-        "SECRET_KEY": "test",
-        "WTF_CSRF_ENABLED": False,
-    })
+def make_app(tmp_path: Path, migrated_database: Path) -> Callable[..., Flask]:
+    """``make_app(**config)``: the app with the test settings and ``config`` on top, on
+    ``scorepad.sqlite`` in this test's folder, copied from the migrated template unless
+    it is there already (so a second app of one test shares the first one's games).
+    ``DATABASE`` in ``config`` names another file, copied likewise when missing."""
+
+    def make(**config: Any) -> Flask:
+        database = Path(config.pop("DATABASE", tmp_path / "scorepad.sqlite"))
+        if not database.exists():
+            shutil.copyfile(migrated_database, database)
+        return create_app({**TEST_CONFIG, "DATABASE": str(database), **config})
+
+    return make
 
 
 @pytest.fixture
-def client(app):
+def app(make_app: Callable[..., Flask]) -> Flask:
+    """The app with a database of its own in this test's temporary folder."""
+    return make_app()
+
+
+@pytest.fixture
+def client(app: Flask):
+    """A browser (or phone) on the app; it may change a game once it opens the edit link."""
     return app.test_client()
+
+
+@pytest.fixture
+def viewer(app: Flask):
+    """A second browser, holding only the view link: it may not change any game."""
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app: Flask):
+    """Runs the app's ``flask`` commands (``game``, ``deal``, ``backup``) in this process."""
+    return app.test_cli_runner()

@@ -1,6 +1,6 @@
-"""Helpers shared by the hardening tests (test_bounds, test_fuzz, test_security): a game made
-through the API, a valid deal, the forms of a page as a browser would post them, the API's
-one error shape, and a dump of every table of the database."""
+"""Helpers shared by the tests (fixtures are in conftest.py): a game made through the API, a
+valid deal, the forms of a page as a browser would post them, the API's one error shape, a
+dump of every table of the database, the largest game the limits allow, and a real server."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 import re
 import sqlite3
 from html.parser import HTMLParser
-from typing import Any
+from typing import Any, Iterable
 
 from scorepad.db import QUERIES
 from scorepad.rules.limits import ENTRY_BYTES, MAX_DEALS, MAX_GAME_BYTES
@@ -29,11 +29,16 @@ def valid_deal(number: int | None = 1, ann: str = "Ann", bea: str = "Bea") -> di
     return deal
 
 
-def api_game(client, name: str = "Friday", sheet: Any = "common", sides: Any = None) -> tuple[str, str]:
-    """A game made through the API: (id, edit key)."""
+def api_game(client, name: str = "Friday", sheet: Any = "common", sides: Any = None,
+             deals: Iterable[dict[str, Any]] = ()) -> tuple[str, str]:
+    """A game made through the API (Ann v Bea unless ``sides`` says), with ``deals``
+    recorded in turn: (id, edit key)."""
     response = client.post("/api/v1/games", json={"name": name, "sheet": sheet, "sides": sides or ANN_BEA})
     assert response.status_code == 201, response.get_data(as_text=True)
     body = response.get_json()
+    for deal in deals:
+        saved = client.post(f"/api/v1/games/{body['id']}/deals", json=deal, headers=bearer(body["edit_key"]))
+        assert saved.status_code == 201, saved.get_data(as_text=True)
     return body["id"], body["edit_key"]
 
 
@@ -167,6 +172,11 @@ def dump(path: str) -> list[tuple[str, list[tuple[Any, ...]]]]:
         return out
     finally:
         conn.close()
+
+
+def db_state(app) -> list[tuple[str, list[tuple[Any, ...]]]]:
+    """Every table of the app's database (:func:`dump`): to prove a refused request changed nothing."""
+    return dump(app.config["DATABASE"])
 
 
 # -- the largest game the limits allow ------------------------------------------------------------

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
+from hardening import api_game, bearer, db_state
 
 from scorepad.rules import Deal, judge
 from scorepad.rules.sheet import OPTIONS, PRESETS, options_by_group
@@ -17,17 +17,6 @@ TWO = [{"name": "Ann", "players": ["Ann"]}, {"name": "Bea", "players": ["Bea"]}]
 
 
 # -- helpers -------------------------------------------------------------------------------------
-
-
-def bearer(key: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {key}"}
-
-
-def new_game(client, sheet="common", sides=TWO, name="Friday") -> tuple[str, str]:
-    response = client.post(f"{API}/games", json={"name": name, "sheet": sheet, "sides": sides})
-    assert response.status_code == 201, response.get_json()
-    body = response.get_json()
-    return body["id"], body["edit_key"]
 
 
 def two_player_deal(ann_melds=("K K K",), bea_melds=("Q Q Q",), ann_left="", bea_left="", went_out=None,
@@ -57,13 +46,6 @@ def assert_error(response, status: int, field: str | None = None) -> dict:
     assert error["field"] == field
     assert isinstance(error["message"], str) and error["message"]
     return error
-
-
-def db_state(app) -> tuple:
-    """Everything the database holds, to prove a refused request changed nothing."""
-    with sqlite3.connect(app.config["DATABASE"]) as conn:
-        return tuple(conn.execute(f"SELECT * FROM {table} ORDER BY rowid").fetchall()
-                     for table in ("game", "deal", "history"))
 
 
 def totals(client, game_id: str) -> dict[str, int]:
@@ -188,7 +170,7 @@ def test_creating_a_game_returns_its_links_and_key(client):
 
 def test_a_new_game_reads_back_with_its_sheet_sides_and_next_deal(client):
     sides = [{"name": "North-South", "players": ["Ann", "Cal"]}, {"name": "East-West", "players": ["Bea", "Dan"]}]
-    game_id, _ = new_game(client, sheet={"preset": "pagat", "hand_size": 11}, sides=sides)
+    game_id, _ = api_game(client, sheet={"preset": "pagat", "hand_size": 11}, sides=sides)
     body = client.get(f"{API}/games/{game_id}").get_json()
     assert body["name"] == "Friday" and body["sides"] == sides and body["revision"] == 0
     assert body["sheet"] == {"preset": "pagat", "preset_version": 1, "hand_size": 11}
@@ -228,7 +210,7 @@ def test_creating_a_game_refuses_bad_input_naming_the_field(app, client, body, f
 
 
 def test_an_unknown_game_is_404_for_reads_and_writes(client):
-    _, key = new_game(client)
+    _, key = api_game(client)
     for response in (client.get(f"{API}/games/nope"), client.get(f"{API}/games/nope/deals/1"),
                      client.get(f"{API}/games/nope/history"),
                      client.post(f"{API}/games/nope/deals", json=two_player_deal(), headers=bearer(key)),
@@ -240,7 +222,7 @@ def test_an_unknown_game_is_404_for_reads_and_writes(client):
 
 
 def test_reading_a_game_never_shows_the_edit_key(client):
-    game_id, key = new_game(client)
+    game_id, key = api_game(client)
     client.post(f"{API}/games/{game_id}/deals", json=two_player_deal(), headers=bearer(key))
     client.post(f"{API}/games/{game_id}/deals", json={**BAD_DEAL, "as_played": {"reason": "agreed"}},
                 headers=bearer(key))
@@ -271,7 +253,7 @@ WRITES = [
     {}, "view", {"Authorization": "Bearer wrong-key"}, {"Authorization": "Basic key"}, {"Authorization": "Bearer"},
 ], ids=["no key", "game id as key", "wrong key", "not bearer", "empty bearer"])
 def test_the_view_side_cannot_write(app, client, method, path, body, headers):
-    game_id, key = new_game(client)
+    game_id, key = api_game(client)
     client.post(f"{API}/games/{game_id}/deals", json=two_player_deal(), headers=bearer(key))
     if headers == "view":
         headers = bearer(game_id)
@@ -282,7 +264,7 @@ def test_the_view_side_cannot_write(app, client, method, path, body, headers):
 
 
 def test_a_wrong_key_is_refused_before_the_body_is_read(client):
-    game_id, _ = new_game(client)
+    game_id, _ = api_game(client)
     response = client.post(f"{API}/games/{game_id}/deals", data="not json", content_type="application/json",
                            headers=bearer("wrong"))
     assert_error(response, 403)
@@ -292,7 +274,7 @@ def test_a_wrong_key_is_refused_before_the_body_is_read(client):
 
 
 def test_recording_a_valid_deal_returns_201_with_its_report(client):
-    game_id, key = new_game(client)
+    game_id, key = api_game(client)
     deal = two_player_deal(ann_melds=("K K K K K K K", "Q Q Q Q Q 2 2"), bea_melds=("J J J",),
                            bea_left="A 3B", went_out="Ann")
     response = client.post(f"{API}/games/{game_id}/deals", json=deal, headers=bearer(key))
@@ -312,7 +294,7 @@ def test_recording_a_valid_deal_returns_201_with_its_report(client):
 
 
 def test_a_deal_number_defaults_to_the_next_and_may_be_given(client):
-    game_id, key = new_game(client)
+    game_id, key = api_game(client)
     first = client.post(f"{API}/games/{game_id}/deals", json=two_player_deal(), headers=bearer(key))
     third = client.post(f"{API}/games/{game_id}/deals", json=two_player_deal(number=3), headers=bearer(key))
     assert (first.get_json()["number"], third.get_json()["number"]) == (1, 3)
@@ -325,7 +307,7 @@ def test_a_deal_number_defaults_to_the_next_and_may_be_given(client):
 
 
 def test_a_deal_with_violations_is_422_and_leaves_the_database_unchanged(app, client):
-    game_id, key = new_game(client)
+    game_id, key = api_game(client)
     client.post(f"{API}/games/{game_id}/deals", json=two_player_deal(), headers=bearer(key))
     before = db_state(app)
     response = client.post(f"{API}/games/{game_id}/deals", json=BAD_DEAL, headers=bearer(key))
@@ -338,7 +320,7 @@ def test_a_deal_with_violations_is_422_and_leaves_the_database_unchanged(app, cl
 
 
 def test_a_deal_saved_as_played_is_kept_and_marked(client):
-    game_id, key = new_game(client)
+    game_id, key = api_game(client)
     response = client.post(f"{API}/games/{game_id}/deals",
                            json={**BAD_DEAL, "as_played": {"reason": "We let it stand"}}, headers=bearer(key))
     assert response.status_code == 201
@@ -353,7 +335,7 @@ def test_a_deal_saved_as_played_is_kept_and_marked(client):
 
 
 def test_a_valid_deal_sent_as_played_is_not_marked(client):
-    game_id, key = new_game(client)
+    game_id, key = api_game(client)
     response = client.post(f"{API}/games/{game_id}/deals",
                            json={**two_player_deal(), "as_played": {"reason": "just in case"}}, headers=bearer(key))
     assert response.status_code == 201 and response.get_json()["as_played"] is None
@@ -368,7 +350,7 @@ def test_a_valid_deal_sent_as_played_is_not_marked(client):
     ({"reason": "ok", "by": "Ann"}, "as_played.by"),
 ], ids=["a string", "no reason", "blank reason", "reason a number", "reason too long", "unknown field"])
 def test_as_played_must_carry_a_reason(app, client, as_played, field):
-    game_id, key = new_game(client)
+    game_id, key = api_game(client)
     before = db_state(app)
     response = client.post(f"{API}/games/{game_id}/deals", json={**BAD_DEAL, "as_played": as_played},
                            headers=bearer(key))
@@ -385,7 +367,7 @@ def test_as_played_must_carry_a_reason(app, client, as_played, field):
     two_player_deal(number=0),
 ], ids=["another side", "another player", "past the last deal", "deal zero"])
 def test_a_deal_that_does_not_fit_the_game_cannot_be_saved_as_played(app, client, deal):
-    game_id, key = new_game(client)
+    game_id, key = api_game(client)
     before = db_state(app)
     response = client.post(f"{API}/games/{game_id}/deals", json={**deal, "as_played": {"reason": "please"}},
                            headers=bearer(key))
@@ -415,7 +397,7 @@ def test_a_deal_that_does_not_fit_the_game_cannot_be_saved_as_played(app, client
         "went_out a number", "sides null", "deal a float", "red threes as text", "melds a string",
         "foot_picked_up as text", "unknown field"])
 def test_recording_refuses_wrong_field_types_naming_the_field(app, client, body, field):
-    game_id, key = new_game(client)
+    game_id, key = api_game(client)
     before = db_state(app)
     assert_error(client.post(f"{API}/games/{game_id}/deals", json=body, headers=bearer(key)), 400, field)
     assert db_state(app) == before
@@ -428,7 +410,7 @@ def test_recording_refuses_wrong_field_types_naming_the_field(app, client, body,
     ({**two_player_deal(ann_left={"A": -10 ** 12})}, "sides[0].players[0].cards_left.A"),
 ], ids=["huge deal number", "huge count", "not a number", "huge negative count"])
 def test_numbers_no_deal_could_hold_are_refused_even_as_played(app, client, body, field):
-    game_id, key = new_game(client)
+    game_id, key = api_game(client)
     before = db_state(app)
     response = client.post(f"{API}/games/{game_id}/deals", data=json.dumps({**body, "as_played": {"reason": "x"}}),
                            content_type="application/json", headers=bearer(key))
@@ -440,7 +422,7 @@ def test_numbers_no_deal_could_hold_are_refused_even_as_played(app, client, body
 
 
 def test_recording_refuses_malformed_json(app, client):
-    game_id, key = new_game(client)
+    game_id, key = api_game(client)
     before = db_state(app)
     response = client.post(f"{API}/games/{game_id}/deals", data='{"ending": "stock_out", ',
                            content_type="application/json", headers=bearer(key))
@@ -452,7 +434,7 @@ def test_recording_refuses_malformed_json(app, client):
 
 
 def test_correcting_a_deal_keeps_the_old_and_new_versions_in_history(client):
-    game_id, key = new_game(client)
+    game_id, key = api_game(client)
     client.post(f"{API}/games/{game_id}/deals", json=two_player_deal(), headers=bearer(key))
     response = client.put(f"{API}/games/{game_id}/deals/1", json=two_player_deal(ann_left="K"),
                           headers=bearer(key))
@@ -472,7 +454,7 @@ def test_correcting_a_deal_keeps_the_old_and_new_versions_in_history(client):
 
 
 def test_a_correction_with_violations_is_422_unless_as_played(app, client):
-    game_id, key = new_game(client)
+    game_id, key = api_game(client)
     client.post(f"{API}/games/{game_id}/deals", json=two_player_deal(), headers=bearer(key))
     before = db_state(app)
     assert_error(client.put(f"{API}/games/{game_id}/deals/1", json=BAD_DEAL, headers=bearer(key)),
@@ -491,7 +473,7 @@ def test_a_correction_with_violations_is_422_unless_as_played(app, client):
     ("/deals/1", {**two_player_deal(), "as_played": "yes"}, 400, "as_played"),
 ], ids=["not recorded", "number differs", "body a list", "as_played a string"])
 def test_a_correction_refuses_bad_requests(app, client, path, body, status, field):
-    game_id, key = new_game(client)
+    game_id, key = api_game(client)
     client.post(f"{API}/games/{game_id}/deals", json=two_player_deal(), headers=bearer(key))
     before = db_state(app)
     assert_error(client.put(f"{API}/games/{game_id}{path}", json=body, headers=bearer(key)), status, field)
@@ -499,7 +481,7 @@ def test_a_correction_refuses_bad_requests(app, client, path, body, status, fiel
 
 
 def test_deleting_a_deal_keeps_it_in_history(client):
-    game_id, key = new_game(client)
+    game_id, key = api_game(client)
     client.post(f"{API}/games/{game_id}/deals", json=two_player_deal(), headers=bearer(key))
     client.post(f"{API}/games/{game_id}/deals", json=two_player_deal(ann_melds=("A A A",)), headers=bearer(key))
     response = client.delete(f"{API}/games/{game_id}/deals/1", headers=bearer(key))
@@ -520,7 +502,7 @@ def test_deleting_a_deal_keeps_it_in_history(client):
 
 @pytest.mark.parametrize("query", ["?revision=one", "?revision=-1", "?revision=", "?revision=١"])
 def test_deleting_refuses_a_revision_that_is_not_a_number(app, client, query):
-    game_id, key = new_game(client)
+    game_id, key = api_game(client)
     client.post(f"{API}/games/{game_id}/deals", json=two_player_deal(), headers=bearer(key))
     before = db_state(app)
     assert_error(client.delete(f"{API}/games/{game_id}/deals/1{query}", headers=bearer(key)), 400, "revision")
@@ -528,7 +510,7 @@ def test_deleting_refuses_a_revision_that_is_not_a_number(app, client, query):
 
 
 def test_reading_one_deal_gives_its_report_and_history(client):
-    game_id, key = new_game(client)
+    game_id, key = api_game(client)
     client.post(f"{API}/games/{game_id}/deals", json=two_player_deal(), headers=bearer(key))
     body = client.get(f"{API}/games/{game_id}/deals/1").get_json()
     assert body["number"] == 1 and body["as_played"] is None and body["history_size"] == 1
@@ -548,7 +530,7 @@ def test_reading_one_deal_gives_its_report_and_history(client):
     ("put", "/sheet", {"sheet": {"preset": "common", "cut_bonus": 100}, "reason": "house", "revision": 0}),
 ], ids=["record", "correct", "delete", "amend"])
 def test_a_write_based_on_a_stale_revision_is_409(app, client, method, path, body):
-    game_id, key = new_game(client)
+    game_id, key = api_game(client)
     client.post(f"{API}/games/{game_id}/deals", json=two_player_deal(), headers=bearer(key))  # now revision 1
     before = db_state(app)
     response = getattr(client, method)(f"{API}/games/{game_id}{path}", json=body, headers=bearer(key))
@@ -557,7 +539,7 @@ def test_a_write_based_on_a_stale_revision_is_409(app, client, method, path, bod
 
 
 def test_a_write_based_on_the_current_revision_is_saved(client):
-    game_id, key = new_game(client)
+    game_id, key = api_game(client)
     first = client.post(f"{API}/games/{game_id}/deals", json={**two_player_deal(), "revision": 0},
                         headers=bearer(key))
     assert first.status_code == 201 and first.get_json()["revision"] == 1
@@ -572,7 +554,7 @@ def test_a_write_based_on_the_current_revision_is_saved(client):
 
 
 def test_amending_the_sheet_rescores_and_is_kept_in_history(client):
-    game_id, key = new_game(client)
+    game_id, key = api_game(client)
     client.post(f"{API}/games/{game_id}/deals", json=two_player_deal(ann_melds=("K K K K K K K",)),
                 headers=bearer(key))
     assert totals(client, game_id) == {"Ann": 570, "Bea": 30}
@@ -603,7 +585,7 @@ def test_amending_the_sheet_rescores_and_is_kept_in_history(client):
 ], ids=["no reason", "empty reason", "reason a list", "no sheet", "impossible option",
         "table does not fit", "revision as text", "unknown field"])
 def test_amending_the_sheet_refuses_bad_input(app, client, body, field):
-    game_id, key = new_game(client)
+    game_id, key = api_game(client)
     before = db_state(app)
     assert_error(client.put(f"{API}/games/{game_id}/sheet", json=body, headers=bearer(key)), 400, field)
     assert db_state(app) == before
@@ -627,7 +609,7 @@ FOUR_DEALS[1]["sides"][1]["red_threes"] = 1
 
 
 def test_a_four_deal_game_played_through_the_api_has_a_winner(client):
-    game_id, key = new_game(client)
+    game_id, key = api_game(client)
     for n, deal in enumerate(FOUR_DEALS):
         game = client.get(f"{API}/games/{game_id}").get_json()
         assert game["over"] is False and game["next_deal"]["number"] == n + 1
@@ -647,7 +629,7 @@ def test_a_four_deal_game_played_through_the_api_has_a_winner(client):
 
 def test_a_game_can_end_in_a_tie(client):
     sides = [{"name": name, "players": [name]} for name in ("Ann", "Bea", "Cal")]
-    game_id, key = new_game(client, sides=sides)
+    game_id, key = api_game(client, sides=sides)
 
     def deal(ann, bea, cal, ann_left="", cal_left=""):
         return {"ending": "stock_out", "sides": [

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 
 import pytest
+from hardening import api_game, db_state
 
 from scorepad import store
 from scorepad.rules import Deal, judge
@@ -47,16 +47,6 @@ NEVER = {"negative count": (NEGATIVE, {"count.negative"}),
          "deal 9 of 4": (WRONG_NUMBER, {"deal.number"})}
 
 
-def new_game(client) -> tuple[str, str]:
-    body = client.post(f"{API}/games", json={"name": "Friday", "sheet": "common", "sides": TWO}).get_json()
-    return body["id"], body["edit_key"]
-
-
-def db_state(app) -> tuple:
-    with sqlite3.connect(app.config["DATABASE"]) as conn:
-        return tuple(conn.execute(f"SELECT * FROM {t} ORDER BY rowid").fetchall() for t in ("game", "deal", "history"))
-
-
 def post(client, game_id: str, key: str, body: dict, reason: str | None = None):
     sent = {**body, "as_played": {"reason": reason}} if reason else body
     return client.post(f"{API}/games/{game_id}/deals", json=sent, headers={"Authorization": f"Bearer {key}"})
@@ -84,7 +74,7 @@ def test_the_store_decides_once_which_problems_no_reason_lets_stand(app):
 
 @pytest.mark.parametrize("body, codes", NEVER.values(), ids=NEVER.keys())
 def test_api_says_a_deal_that_can_never_stand_may_not_be_saved_as_played(app, client, body, codes):
-    game_id, key = new_game(client)
+    game_id, key = api_game(client)
     before = db_state(app)
     first = post(client, game_id, key, body)
     assert first.status_code == 422
@@ -99,7 +89,7 @@ def test_api_says_a_deal_that_can_never_stand_may_not_be_saved_as_played(app, cl
 
 
 def test_api_offers_saving_as_played_only_where_it_then_succeeds(app, client):
-    game_id, key = new_game(client)
+    game_id, key = api_game(client)
     refused = post(client, game_id, key, RULE_BROKEN)
     assert refused.status_code == 422
     body = refused.get_json()
@@ -111,7 +101,7 @@ def test_api_offers_saving_as_played_only_where_it_then_succeeds(app, client):
 
 
 def test_api_names_the_problem_to_correct_first_when_a_deal_has_both_kinds(client):
-    game_id, key = new_game(client)
+    game_id, key = api_game(client)
     body = post(client, game_id, key, BOTH).get_json()
     assert body["error"]["field"] == "sides[1].players[0].cards_left"
     assert "negative" in body["error"]["message"]
@@ -136,7 +126,7 @@ def grant(client, game_id: str, key: str) -> None:
 
 @pytest.mark.parametrize("action", ["save", "check"])
 def test_the_page_offers_save_as_played_only_when_it_can_succeed(client, action):
-    game_id, key = new_game(client)
+    game_id, key = api_game(client)
     grant(client, game_id, key)
     status, page = page_deal(client, game_id, "1", action)
     assert status == (422 if action == "save" else 200)
@@ -151,7 +141,7 @@ def test_the_page_offers_save_as_played_only_when_it_can_succeed(client, action)
 
 
 def test_the_page_saves_as_played_what_it_offered_and_refuses_what_it_did_not(app, client):
-    game_id, key = new_game(client)
+    game_id, key = api_game(client)
     grant(client, game_id, key)
     before = db_state(app)
     status, page = page_deal(client, game_id, "-1", "as_played", reason="please")
@@ -190,7 +180,7 @@ def test_cli_as_played_refusal_names_the_problems_that_can_never_be_saved(app, t
 
 
 def test_an_import_marks_the_problems_no_reason_lets_stand(app, client):
-    game_id, key = new_game(client)
+    game_id, key = api_game(client)
     assert post(client, game_id, key, RULE_BROKEN, reason="we let it stand").status_code == 201
     document = client.get(f"{API}/games/{game_id}/export").get_json()
     document["deals"][0]["deal"] = {k: v for k, v in BOTH.items() if k != "deal"}

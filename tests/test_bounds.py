@@ -19,7 +19,6 @@ import pytest
 from hardening import (ANN_BEA, api_game, assert_error_shape, assert_no_traceback, bearer, dump, form_fields,
                        grant, text_of, valid_deal)
 from scorepad import cache, store
-from scorepad.app import create_app
 from scorepad.rules.limits import MAX_IMPORT_BYTES
 from scorepad.rules import Deal, ReadError
 from scorepad.rules.cards import Cards
@@ -33,12 +32,6 @@ NAME_41 = "N" * 41
 REASON_500 = "r" * 500
 BIG_BODY = "x" * (300 * 1024)
 IMPORT_TOO_BIG = "x" * (MAX_IMPORT_BYTES + 1)  # an import takes more: the export of the largest game
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "scorepad.sqlite"),
-                       "SECRET_KEY": "bounds-test", "WTF_CSRF_ENABLED": False})
 
 
 @dataclass
@@ -584,9 +577,8 @@ def test_every_bound_is_generous_for_a_real_table(world):
 
 
 @pytest.mark.parametrize("csrf", [False, True])
-def test_a_body_over_the_limit_is_413_json_for_the_api_and_a_friendly_page_otherwise(tmp_path, csrf):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "s.sqlite"), "SECRET_KEY": "t",
-                      "WTF_CSRF_ENABLED": csrf})
+def test_a_body_over_the_limit_is_413_json_for_the_api_and_a_friendly_page_otherwise(make_app, csrf):
+    app = make_app(WTF_CSRF_ENABLED=csrf)
     client = app.test_client()
     limit = app.config["MAX_CONTENT_LENGTH"]
     assert limit == 256 * 1024

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 
-import pytest
+from hardening import db_state
 
 from scorepad import store
-from scorepad.app import create_app
 
 TWO = ("--side", "Ann", "--side", "Bea")
 
@@ -22,23 +20,6 @@ def two_player_deal(ann_melds=("K K K",), bea_melds=("Q Q Q",)) -> dict:
 
 
 BAD_DEAL = two_player_deal(bea_melds=("Q Q 2 2",))  # common: more naturals than wilds
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "scorepad.sqlite"), "SECRET_KEY": "test",
-                       "WTF_CSRF_ENABLED": False})
-
-
-@pytest.fixture
-def runner(app):
-    return app.test_cli_runner()
-
-
-def db_state(app) -> tuple:
-    with sqlite3.connect(app.config["DATABASE"]) as conn:
-        return tuple(conn.execute(f"SELECT * FROM {table} ORDER BY rowid").fetchall()
-                     for table in ("game", "deal", "history"))
 
 
 def new_game(runner, *sides: str, name: str = "Friday", sheet: str = "common") -> tuple[str, str]:

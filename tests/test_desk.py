@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hardening import api_game
 
-from scorepad.app import create_app
 from scorepad.rules import load_sheet, preset
 from scorepad.rules.dispute import compare_sheets
 from scorepad.rules.sheet import OPTION_BY_NAME
@@ -231,22 +231,11 @@ def test_a_sheet_given_as_json_on_the_page_is_the_one_that_answers(client):
 # -- a recorded game ---------------------------------------------------------------------------------
 
 
-def new_game(client, sheet: Any, sides: list[dict], deals: list[dict]) -> str:
-    created = client.post("/api/v1/games", json={"name": "Club", "sheet": sheet, "sides": sides})
-    assert created.status_code == 201, created.get_json()
-    body = created.get_json()
-    for deal in deals:
-        saved = client.post(f"/api/v1/games/{body['id']}/deals", json=deal,
-                            headers={"Authorization": f"Bearer {body['edit_key']}"})
-        assert saved.status_code == 201, saved.get_json()
-    return body["id"]
-
-
 def club_game(client) -> str:
     """The gather-together game of tests/data (worked by hand in test_dispute.club_game):
     North-South 1,155 / 15 / 15 / 15 = 1,200; East-West -5 / 1,030 / 40 / 150 = 1,215."""
     sides = [{"name": "North-South", "players": ["Ann", "Cal"]}, {"name": "East-West", "players": ["Bea", "Dan"]}]
-    return new_game(client, CLUB["sheet"], sides, CLUB["deals"])
+    return api_game(client, "Club", CLUB["sheet"], sides, CLUB["deals"])[0]
 
 
 TWO = [{"name": "Ann", "players": ["Ann"]}, {"name": "Bea", "players": ["Bea"]}]
@@ -255,7 +244,7 @@ BANDS = {"preset": "common", "opening_by": "running-total",
 
 
 def test_a_games_referee_page_fills_in_the_current_deal_and_the_running_totals(client):
-    game_id = new_game(client, "common", TWO, [TWO_DEAL])  # deal 1: Ann 1,060, Bea 5
+    game_id, _ = api_game(client, "Club", "common", TWO, [TWO_DEAL])  # deal 1: Ann 1,060, Bea 5
     response = client.get(f"/games/{game_id}/referee")
     assert response.status_code == 200
     page = response.get_data(as_text=True)
@@ -277,7 +266,7 @@ def test_a_finished_games_page_works_on_its_last_deal(client):
 
 @pytest.mark.parametrize("side, running_total, yes", [("Ann", "", False), ("Bea", "", True), ("Ann", "0", True)])
 def test_band_minimum_follows_the_sides_running_total(client, side, running_total, yes):
-    game_id = new_game(client, BANDS, TWO, [TWO_DEAL])
+    game_id, _ = api_game(client, "Club", BANDS, TWO, [TWO_DEAL])
     # Before deal 2 Ann has 1,060 (minimum 150) and Bea 5 (minimum 50); 60 points are laid.
     query = {"ask": "minimum", "melds": "K K K; Q Q Q", "side": side, "running_total": running_total}
     page = client.get(f"/games/{game_id}/referee", query_string=query).get_data(as_text=True)
@@ -660,8 +649,8 @@ def test_the_question_forms_are_get_forms_carrying_the_chosen_sheet(client):
     assert 'name="csrf_token"' not in page
 
 
-def test_the_api_needs_no_csrf_token_even_with_csrf_on(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "csrf.sqlite"), "SECRET_KEY": "x"})
+def test_the_api_needs_no_csrf_token_even_with_csrf_on(make_app):
+    app = make_app(WTF_CSRF_ENABLED=True)
     client = app.test_client()
     response = client.post(f"{API}/meld", json={"sheet": "pagat", "meld": "9 9 2"})
     assert response.status_code == 200 and response.get_json()["yes"] is True

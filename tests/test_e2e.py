@@ -31,6 +31,8 @@ from urllib.parse import urlparse
 
 import pytest
 
+pytestmark = pytest.mark.browser  # starts Chromium: -m "not browser" leaves it out
+
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():
     pytest.skip("end-to-end tests need Debian's chromium at /usr/bin/chromium "

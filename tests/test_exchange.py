@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hardening import api_game, bearer, db_state
 
 from scorepad import exchange, store
-from scorepad.app import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
 API = "/api/v1"
@@ -27,16 +27,6 @@ TWO = [{"name": "Ann", "players": ["Ann"]}, {"name": "Bea", "players": ["Bea"]}]
 
 
 # -- helpers -------------------------------------------------------------------------------------
-
-
-def bearer(key: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {key}"}
-
-
-def new_game(client, sheet: Any = "common", sides=TWO, name="Friday") -> tuple[str, str]:
-    response = client.post(f"{API}/games", json={"name": name, "sheet": sheet, "sides": sides})
-    assert response.status_code == 201, response.get_json()
-    return response.get_json()["id"], response.get_json()["edit_key"]
 
 
 def deal(ann=("K K K",), bea=("Q Q Q",), ann_left="", bea_left="", went_out=None, names=("Ann", "Bea")) -> dict:
@@ -64,7 +54,7 @@ def post_deal(client, game_id, key, body, reason=None, expect=201):
 def full_game(client) -> tuple[str, str]:
     """A game with every kind of history: deals recorded, one saved as played, one corrected,
     one deleted and never recorded again, and a sheet amendment between them."""
-    game_id, key = new_game(client, name="Zoë's \"big\" night")
+    game_id, key = api_game(client, name="Zoë's \"big\" night")
     post_deal(client, game_id, key, deal(ann=("K K K K K K K", "Q Q Q Q Q 2 2"), bea=("J J J",), bea_left="A 3B",
                                          went_out="Ann"))
     post_deal(client, game_id, key, BAD, reason="We let the Q Q 2 2 stand")
@@ -100,12 +90,6 @@ def assert_error(response, status: int, field: str | None) -> dict:
     assert error["status"] == status and error["field"] == field, error
     assert isinstance(error["message"], str) and error["message"]
     return body
-
-
-def db_state(app) -> tuple:
-    with sqlite3.connect(app.config["DATABASE"]) as conn:
-        return tuple(conn.execute(f"SELECT * FROM {table} ORDER BY rowid").fetchall()
-                     for table in ("game", "deal", "history"))
 
 
 def text(response) -> str:
@@ -366,7 +350,7 @@ def test_a_deal_from_another_table_is_refused_even_with_a_reason(client, app):
 
 
 def test_a_deal_a_later_amendment_made_illegal_imports_as_it_stands(client):
-    game_id, key = new_game(client)
+    game_id, key = api_game(client)
     post_deal(client, game_id, key, deal(ann=("K K K",), bea=("Q Q Q 2 2",)))  # 3 naturals > 2 wilds
     response = client.put(f"{API}/games/{game_id}/sheet", headers=bearer(key),
                           json={"sheet": {"preset": "common", "wild_ratio": "twice"}, "reason": "stricter"})
@@ -410,9 +394,8 @@ def test_no_import_is_ever_a_500(client):
 
 
 @pytest.fixture
-def csrf_app(tmp_path):
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "csrf.sqlite"), "SECRET_KEY": "csrf-test",
-                       "WTF_CSRF_ENABLED": True})
+def csrf_app(make_app):
+    return make_app(WTF_CSRF_ENABLED=True)
 
 
 def _token(page: str) -> str:
@@ -545,7 +528,7 @@ def test_scores_csv_has_a_row_per_deal_with_points_and_running_totals_and_a_tota
 
 
 def test_scores_csv_of_a_game_without_deals_is_a_header_and_a_zero_total(client):
-    game_id, _ = new_game(client)
+    game_id, _ = api_game(client)
     rows = read_csv(client.get(f"/games/{game_id}/scores.csv"))
     assert rows == [["Deal", "Ann points", "Ann total", "Bea points", "Bea total", "Note"],
                     ["Total", "0", "0", "0", "0", ""]]
@@ -554,7 +537,7 @@ def test_scores_csv_of_a_game_without_deals_is_a_header_and_a_zero_total(client)
 def test_scores_csv_quotes_names_and_defuses_spreadsheet_formulas(client):
     names = ['=SUM(A1:A9)', 'Ann, "Ace"', '@Cal', '-Dee']
     sides = [{"name": n, "players": [n]} for n in names]
-    game_id, key = new_game(client, sides=sides, name="+cmd|' /C calc'!A0")
+    game_id, key = api_game(client, sides=sides, name="+cmd|' /C calc'!A0")
     body = {"ending": "stock_out", "sides": [
         {"name": n, "melds": ["K K K"], "players": [{"name": n, "foot_picked_up": True, "cards_left": "A"}]}
         for n in names]}
@@ -643,7 +626,7 @@ def test_backup_writes_a_consistent_copy_while_a_writer_records_deals(app, tmp_p
 
 
 def test_backup_refuses_to_overwrite_an_existing_file_unless_forced(app, client, tmp_path):
-    new_game(client)
+    api_game(client)
     path = tmp_path / "backup.sqlite"
     path.write_bytes(b"keep me")
     runner = app.test_cli_runner()
@@ -668,19 +651,19 @@ def test_backup_refuses_to_write_over_the_live_database(app):
     assert result.exit_code == 2 and "the live database" in result.output
 
 
-def test_restoring_a_backup_brings_the_games_back(app, client, tmp_path):
+def test_restoring_a_backup_brings_the_games_back(app, client, tmp_path, make_app):
     game_id, _ = full_game(client)
     before = export(client, game_id)
     backup = tmp_path / "backup.sqlite"
     assert app.test_cli_runner().invoke(args=["backup", str(backup)]).exit_code == 0
-    restored = create_app({"TESTING": True, "DATABASE": str(backup), "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False})
+    restored = make_app(DATABASE=backup)  # the backup, not a copy of the template
     after = export(restored.test_client(), game_id)
     before.pop("exported_at"), after.pop("exported_at")
     assert after == before
 
 
 def test_flask_backup_runs_from_the_command_line(app, client, tmp_path):
-    new_game(client)
+    api_game(client)
     path = tmp_path / "nightly.sqlite"
     env = {**os.environ, "SCOREPAD_DATABASE": app.config["DATABASE"], "SCOREPAD_SECRET_KEY": "cli"}
     done = subprocess.run([sys.executable, "-m", "flask", "--app", "scorepad", "backup", str(path)], cwd=ROOT,

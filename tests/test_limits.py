@@ -22,7 +22,6 @@ import pytest
 from pypdf import PdfReader
 
 from hardening import api_game, assert_error_shape, bearer, form_fields, text_of, valid_deal
-from scorepad.app import create_app
 from scorepad.rules import OPTIONS, PRESETS, SheetError, load_sheet, preset
 from scorepad.rules import limits
 from scorepad.rules.cards import CARDS, NATURALS, Card
@@ -167,7 +166,7 @@ def test_the_doc_lists_each_bound_as_the_table_of_limits_has_it():
         assert stated == DOC_BOUNDS[what], (what, bound)
 
 
-def test_the_doc_states_its_other_bounds_as_the_table_has_them(tmp_path):
+def test_the_doc_states_its_other_bounds_as_the_table_has_them(app):
     doc = " ".join(api_doc().split())
     for pattern, value in DOC_PROSE:
         found = re.findall(pattern, doc)
@@ -175,7 +174,7 @@ def test_the_doc_states_its_other_bounds_as_the_table_has_them(tmp_path):
         assert {number(n) for n in found} == {value}, (pattern, found)
     for n in re.findall(r"at most ([\d,]+) characters", doc):
         assert number(n) in (limits.MAX_NAME, limits.MAX_REASON, limits.MAX_CARD_STRING), n
-    body = create_app({"TESTING": True, "DATABASE": str(tmp_path / "s.sqlite")}).config["MAX_CONTENT_LENGTH"]
+    body = app.config["MAX_CONTENT_LENGTH"]
     assert {number(n) for n in re.findall(r"([\d,]+) KB", doc)} == {body // 1024}
 
 

@@ -16,6 +16,8 @@ from typing import Any, Iterator
 
 import pytest
 
+pytestmark = pytest.mark.browser  # starts Chromium: -m "not browser" leaves it out
+
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():
     pytest.skip("needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True)

@@ -16,32 +16,11 @@ from typing import Any
 import pytest
 
 from scorepad import store
-from scorepad.app import create_app
 from scorepad.forms import DealForm
 from scorepad.rules import Problem, preset
 
 DATA = Path(__file__).parent / "data"
 SCRIPT_NAME = "<script>alert(1)</script>"
-
-
-# -- fixtures (self-contained: they do not depend on conftest.py) --------------------------------
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "scorepad.sqlite"),
-                       "SECRET_KEY": "pages-test", "WTF_CSRF_ENABLED": False})
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
-
-@pytest.fixture
-def viewer(app):
-    """A second phone: it has only the view link."""
-    return app.test_client()
 
 
 # -- reading forms out of pages ---------------------------------------------------------------------
@@ -694,9 +673,8 @@ def test_a_game_whose_sheet_has_no_preset_reads_and_amends(client, app):
 # -- safety ---------------------------------------------------------------------------------------
 
 
-def test_a_post_without_a_csrf_token_is_refused(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "csrf.sqlite"), "SECRET_KEY": "csrf-test",
-                      "WTF_CSRF_ENABLED": True})
+def test_a_post_without_a_csrf_token_is_refused(make_app):
+    app = make_app(WTF_CSRF_ENABLED=True)
     client = app.test_client()
     page = text(client.get("/new"))
     data = fields(page, action="/new")

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import segno
 from flask import url_for
+from hardening import api_game
 from pypdf import PdfReader
 
 from scorepad import pdf
@@ -100,10 +101,8 @@ def font_sizes(body: bytes) -> set[float]:
 
 
 def new_game(client, sheet="pagat", sides=PAIRS, name="Friday night") -> tuple[str, str]:
-    response = client.post(f"{API}/games", json={"name": name, "sheet": sheet, "sides": sides})
-    assert response.status_code == 201, response.get_json()
-    body = response.get_json()
-    return body["id"], body["edit_key"]
+    """A game made through the API, by default Friday night's partnerships on Pagat's sheet."""
+    return api_game(client, name, sheet, sides)
 
 
 def record(client, game_id: str, key: str, deal: dict, status: int = 201) -> None:

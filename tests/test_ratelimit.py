@@ -8,15 +8,15 @@ from __future__ import annotations
 import pytest
 from hardening import ANN_BEA, api_game, assert_error_shape, bearer, form_fields, grant, text_of, valid_deal
 
-from scorepad.app import create_app
 
 API = "/api/v1"
 OTHER = {"REMOTE_ADDR": "10.9.8.7"}
 
 
-def limited_app(tmp_path, **config):
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "limits.sqlite"), "SECRET_KEY": "limits",
-                       "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": True, **config})
+@pytest.fixture
+def limited_app(make_app):
+    """``limited_app(**config)``: the test app (tests/conftest.py) with its rate limits on."""
+    return lambda **config: make_app(RATELIMIT_ENABLED=True, **config)
 
 
 def assert_retry_after(response) -> int:
@@ -42,8 +42,8 @@ def new_game_form(client) -> dict[str, str]:
     return fields
 
 
-def test_the_21st_game_started_in_a_minute_from_one_address_is_429_on_the_api_and_the_pages(tmp_path):
-    client = limited_app(tmp_path).test_client()
+def test_the_21st_game_started_in_a_minute_from_one_address_is_429_on_the_api_and_the_pages(limited_app):
+    client = limited_app().test_client()
     for _ in range(25):  # looking at the new-game page starts nothing and counts for nothing
         assert client.get("/new").status_code == 200
     game_id, _ = api_game(client)  # 1
@@ -71,8 +71,8 @@ def test_the_21st_game_started_in_a_minute_from_one_address_is_429_on_the_api_an
     assert client.post("/new", data=form, environ_base=OTHER).status_code == 303
 
 
-def test_the_61st_write_to_one_game_in_a_minute_is_429_and_other_games_and_addresses_are_not(tmp_path):
-    client = limited_app(tmp_path).test_client()
+def test_the_61st_write_to_one_game_in_a_minute_is_429_and_other_games_and_addresses_are_not(limited_app):
+    client = limited_app().test_client()
     game_id, key = api_game(client)
     other_game, other_key = api_game(client)
     grant(client, game_id, key)
@@ -106,11 +106,11 @@ def test_the_61st_write_to_one_game_in_a_minute_is_429_and_other_games_and_addre
     assert client.put(f"{base}/1", json=valid_deal(), headers=bearer(key), environ_base=OTHER).status_code == 200
 
 
-def test_the_limits_are_read_from_the_environment(tmp_path, monkeypatch):
+def test_the_limits_are_read_from_the_environment(make_app, monkeypatch):
     monkeypatch.setenv("SCOREPAD_RATELIMIT_ENABLED", "true")
     monkeypatch.setenv("SCOREPAD_LIMIT_CREATE", "2 per minute")
     monkeypatch.setenv("SCOREPAD_LIMIT_WRITE", "1 per hour")
-    client = create_app({"TESTING": True, "DATABASE": str(tmp_path / "env.sqlite"), "SECRET_KEY": "env"}).test_client()
+    client = make_app(WTF_CSRF_ENABLED=True).test_client()
     game_id, key = api_game(client)
     api_game(client)
     assert "2 per minute" in assert_error_shape(client.post(f"{API}/games", json={}), 429, None)["message"]
@@ -120,9 +120,9 @@ def test_the_limits_are_read_from_the_environment(tmp_path, monkeypatch):
     assert response.status_code == 429 and int(response.headers["Retry-After"]) > 61
 
 
-def test_a_limit_that_cannot_be_read_stops_start_up_naming_the_setting(tmp_path):
+def test_a_limit_that_cannot_be_read_stops_start_up_naming_the_setting(limited_app):
     with pytest.raises(ValueError, match="LIMIT_WRITE"):
-        limited_app(tmp_path, LIMIT_WRITE="lots")
+        limited_app(LIMIT_WRITE="lots")
 
 
 def test_the_test_fixtures_run_without_limits(client):

@@ -34,21 +34,16 @@ from pypdf import PdfReader
 
 from hardening import api_game, assert_error_shape, bearer, form_fields, grant, text_of, valid_deal
 from scorepad import paper
-from scorepad.app import create_app
 
 SCRIPT = "<script>alert(1)</script>"
 IMG = '"><img src=x onerror=alert(1)>'
 PAYLOADS = [SCRIPT, IMG]
 
 
-def make_app(tmp_path, **config: Any):
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "scorepad.sqlite"), "SECRET_KEY": "security",
-                       "WTF_CSRF_ENABLED": False, **config})
-
-
 @pytest.fixture
-def app(tmp_path):
-    app = make_app(tmp_path)
+def app(make_app):
+    """The shared test app (tests/conftest.py), with two routes that fail."""
+    app = make_app()
 
     # A route that fails, to see the 500 pages (registered before the first request).
     @app.get("/boom-for-test")
@@ -268,8 +263,8 @@ def _cookies_of_a_session(app) -> list[str]:
 
 @pytest.mark.parametrize("secure", [False, True], ids=["http", "https"])
 @pytest.mark.parametrize("csrf", [False, True], ids=["no-csrf", "csrf"])
-def test_the_session_cookie_is_httponly_lax_and_secure_when_configured(tmp_path, secure, csrf):
-    app = make_app(tmp_path, SESSION_COOKIE_SECURE=secure, WTF_CSRF_ENABLED=csrf)
+def test_the_session_cookie_is_httponly_lax_and_secure_when_configured(make_app, secure, csrf):
+    app = make_app(SESSION_COOKIE_SECURE=secure, WTF_CSRF_ENABLED=csrf)
     cookies = _cookies_of_a_session(app)
     assert cookies
     for cookie in cookies:
@@ -279,9 +274,9 @@ def test_the_session_cookie_is_httponly_lax_and_secure_when_configured(tmp_path,
 
 
 @pytest.mark.parametrize("value, secure", [("true", True), ("false", False)])
-def test_the_secure_flag_follows_the_environment(tmp_path, monkeypatch, value, secure):
+def test_the_secure_flag_follows_the_environment(make_app, monkeypatch, value, secure):
     monkeypatch.setenv("SCOREPAD_SESSION_COOKIE_SECURE", value)
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "s.sqlite"), "SECRET_KEY": "t"})
+    app = make_app(WTF_CSRF_ENABLED=True)
     assert app.config["SESSION_COOKIE_SECURE"] is secure
     for cookie in _cookies_of_a_session(app):
         assert ("secure" in cookie_flags(cookie)) is secure, cookie

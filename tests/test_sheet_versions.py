@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+from hardening import api_game
 from pypdf import PdfReader
 
 from scorepad import db
@@ -29,7 +30,8 @@ SINGLES = [{"name": "Ann", "players": ["Ann"]}, {"name": "Bea", "players": ["Bea
 VERSIONS_FILE = Path(__file__).parent / "data" / "preset-versions.json"
 
 
-def make_app(path: Path):
+def app_on(path: Path):
+    """The app on ``path`` as it is: these tests make their own files, one from before migration 0003."""
     return create_app({"TESTING": True, "DATABASE": str(path), "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False})
 
 
@@ -56,13 +58,6 @@ def copy_database(source: Path, target: Path) -> None:
     """A consistent copy (SQLite's backup API): the app reading it starts with nothing cached."""
     with sqlite3.connect(source) as src, sqlite3.connect(target) as dst:
         src.backup(dst)
-
-
-def new_game(client, sheet, sides) -> tuple[str, str]:
-    response = client.post(f"{API}/games", json={"name": "Club", "sheet": sheet, "sides": sides})
-    assert response.status_code == 201, response.get_json()
-    body = response.get_json()
-    return body["id"], body["edit_key"]
 
 
 def record(client, game_id: str, key: str, deal: dict) -> None:
@@ -96,18 +91,18 @@ def test_a_stored_sheet_missing_a_newer_option_loads_with_the_options_default():
 
 def test_a_game_stored_before_an_option_existed_loads_and_scores(tmp_path):
     path = tmp_path / "scorepad.sqlite"
-    app = make_app(path)
+    app = app_on(path)
     client = app.test_client()
     own = preset("common").to_json(full=True)
     del own["preset"], own["preset_version"]
-    game_id, key = new_game(client, own, SINGLES)
+    game_id, key = api_game(client, "Club", own, SINGLES)
     record(client, game_id, key, singles_deal())
     old = dict(own)
     del old["cut_bonus"]
     with sqlite3.connect(path) as conn:  # the row as a scorepad without the cut bonus wrote it
         conn.execute("UPDATE game SET sheet = ? WHERE id = ?", (json.dumps(old), game_id))
     copy_database(path, tmp_path / "later.sqlite")
-    later = make_app(tmp_path / "later.sqlite").test_client()
+    later = app_on(tmp_path / "later.sqlite").test_client()
     response = later.get(f"{API}/games/{game_id}")
     assert response.status_code == 200, response.get_data(as_text=True)[:300]
     body = response.get_json()
@@ -122,8 +117,8 @@ def test_a_game_stored_before_an_option_existed_loads_and_scores(tmp_path):
 
 def test_changing_a_presets_default_changes_no_stored_game_nor_what_it_changed(tmp_path, monkeypatch):
     path = tmp_path / "scorepad.sqlite"
-    client = make_app(path).test_client()
-    game_id, key = new_game(client, {"preset": "pagat", "hand_size": 11}, PARTNERS)
+    client = app_on(path).test_client()
+    game_id, key = api_game(client, "Club", {"preset": "pagat", "hand_size": 11}, PARTNERS)
     record(client, game_id, key, partners_deal())
     before = client.get(f"{API}/games/{game_id}").get_json()
     assert before["sheet"] == {"preset": "pagat", "preset_version": 1, "hand_size": 11}
@@ -134,7 +129,7 @@ def test_changing_a_presets_default_changes_no_stored_game_nor_what_it_changed(t
     # the hand is 11 cards, as this table already plays it.
     monkeypatch.setitem(PRESETS, "pagat", PRESETS["pagat"].revised(red_three_bonus=300, hand_size=11))
     copy_database(path, tmp_path / "later.sqlite")
-    later = make_app(tmp_path / "later.sqlite").test_client()
+    later = app_on(tmp_path / "later.sqlite").test_client()
     after = later.get(f"{API}/games/{game_id}").get_json()
     assert after["sheet"] == before["sheet"]
     assert after["sheet_changes"] == before["sheet_changes"] == [
@@ -147,7 +142,7 @@ def test_changing_a_presets_default_changes_no_stored_game_nor_what_it_changed(t
     assert "Changed from the preset (1)" in text
 
     # A game made now starts from the new version, and changes nothing against it.
-    fresh_id, _ = new_game(later, "pagat", PARTNERS)
+    fresh_id, _ = api_game(later, "Club", "pagat", PARTNERS)
     fresh = later.get(f"{API}/games/{fresh_id}").get_json()
     assert fresh["sheet"] == {"preset": "pagat", "preset_version": 2}
     assert fresh["sheet_changes"] == []
@@ -254,7 +249,7 @@ def test_migration_rewrites_every_stored_sheet_in_full_and_games_score_the_same(
     path = tmp_path / "old.sqlite"
     old_database(path)
     expected = scores_before(path)
-    app = make_app(path)  # starting the app migrates the database
+    app = app_on(path)  # starting the app migrates the database
     client = app.test_client()
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == max(n for n, _, _ in db.migrations())

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+from hardening import api_game, bearer
 
 from scorepad import cache, db, store
 from scorepad.app import create_app
@@ -32,12 +33,6 @@ OPEN_ENDED = {"preset": "common", "game_length": "target", "target_score": 10000
 
 
 @pytest.fixture
-def app(tmp_path):
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "scorepad.sqlite"),
-                       "SECRET_KEY": "two-phones", "WTF_CSRF_ENABLED": False})
-
-
-@pytest.fixture
 def phone(app):
     """The phone that started the game: it holds the edit link."""
     return app.test_client()
@@ -47,16 +42,6 @@ def phone(app):
 def other_phone(app):
     """A second scoring phone, given the edit link."""
     return app.test_client()
-
-
-def bearer(key: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {key}"}
-
-
-def api_game(client, sheet: Any = "common") -> tuple[str, str]:
-    response = client.post(f"{API}/games", json={"name": "Friday", "sheet": sheet, "sides": TWO})
-    assert response.status_code == 201, response.get_json()
-    return response.get_json()["id"], response.get_json()["edit_key"]
 
 
 def deal_body(marker: int = 0, went_out: bool = False) -> dict[str, Any]:
