@@ -169,19 +169,18 @@ def _register_errors(app: Flask) -> None:
         return render_template("error.html", code=err.code, title=titles.get(err.code, err.name),
                                message=err.description), err.code
 
-    @app.errorhandler(db.Busy)
-    def busy(err: db.Busy):
-        if _wants_json():
-            return jsonify(error={"status": 503, "field": None, "message": str(err)}), 503, {"Retry-After": "1"}
-        return typed_again(503, "The database is busy", "Another program is writing to the database. Nothing "
-                           "was saved; send it again in a moment.", retry_after=1)
+    def busy(title: str, words: str):
+        """A 503 that says to send the same request again in a second (a form is kept)."""
+        def answer(err: Exception):
+            if _wants_json():
+                return jsonify(error={"status": 503, "field": None, "message": str(err)}), 503, {"Retry-After": "1"}
+            return typed_again(503, title, words, retry_after=1)
+        return answer
 
-    @app.errorhandler(cache.Busy)
-    def building(err: cache.Busy):
-        if _wants_json():
-            return jsonify(error={"status": 503, "field": None, "message": str(err)}), 503, {"Retry-After": "1"}
-        return typed_again(503, "Busy for a moment", "The server is making another document just now. Nothing "
-                           "is wrong: ask again in a moment.", retry_after=1)
+    app.register_error_handler(db.Busy, busy("The database is busy", "Another program is writing to the "
+                                             "database. Nothing was saved; send it again in a moment."))
+    app.register_error_handler(cache.Busy, busy("Busy for a moment", "The server is making another document "
+                                                "just now. Nothing is wrong: ask again in a moment."))
 
     @app.errorhandler(Exception)
     def unexpected(err: Exception):
