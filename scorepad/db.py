@@ -20,9 +20,10 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from flask import Flask, current_app, g
 

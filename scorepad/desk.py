@@ -14,7 +14,8 @@ The JSON twins live in :mod:`scorepad.referee_api`; :func:`init_app` registers b
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from flask import Blueprint, Flask, abort, render_template, request, session, url_for
 

@@ -12,9 +12,10 @@ import dataclasses
 import json
 import re
 import secrets
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any, Callable, Mapping, TypeVar
+from datetime import UTC, datetime
+from typing import Any, TypeVar
 
 from . import cache, db
 from .rules import Deal, ReadError, RuleSheet, judge, load_sheet
@@ -118,7 +119,7 @@ class GameRecord:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def new_id() -> str:
@@ -159,7 +160,7 @@ def _record(row: Any, deals: list[Any], history_counts: dict[int, int],
     records = [DealRecord(deal_row["number"], deal, readable(deal_row["as_played"], True),
                           history_counts.get(deal_row["number"], 0), verdict=verdict,
                           stored_size=len(deal_row["body"]))
-               for deal_row, deal, verdict in zip(deals, parsed, game.verdicts)]
+               for deal_row, deal, verdict in zip(deals, parsed, game.verdicts, strict=True)]
     return GameRecord(row["id"], row["edit_key"], readable(row["name"]), sheet, sides, row["revision"],
                       row["created_at"], row["updated_at"], records, game)
 
