@@ -186,7 +186,7 @@ _QUESTION_WORDS = {"meld": ("this meld is legal", "this meld is not legal"),
 
 def _rule_words(sheet: RuleSheet, option: str | None) -> str:
     found = OPTION_BY_NAME.get(option) if option else None
-    return f"{found.label}: {sheet.describe(option)}" if found else "the same on every sheet"
+    return f"{found.label}: {sheet.describe(found.name)}" if found else "the same on every sheet"
 
 
 def _cmd_referee(args: argparse.Namespace, out: TextIO) -> int:

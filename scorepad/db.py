@@ -218,6 +218,11 @@ def one(name: str, *params: Any) -> sqlite3.Row | None:
     return get_db().execute(QUERIES[name], params).fetchone()
 
 
+def value(name: str, *params: Any) -> Any:
+    """The first column of a named query that always returns one row (an aggregate)."""
+    return get_db().execute(QUERIES[name], params).fetchone()[0]
+
+
 def run(name: str, *params: Any) -> int:
     """Run a named write and return how many rows it changed."""
     return get_db().execute(QUERIES[name], params).rowcount

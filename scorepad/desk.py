@@ -94,7 +94,7 @@ def _reasons(answer: Answer, sheet: RuleSheet) -> list[dict[str, Any]]:
         option = OPTION_BY_NAME.get(reason.option) if reason.option else None
         out.append({"ok": reason.ok, "message": reason.message, "option": reason.option,
                     "label": option.label if option else None,
-                    "says": sheet.describe(reason.option) if option else None})
+                    "says": sheet.describe(option.name) if option else None})
     return out
 
 

@@ -101,7 +101,7 @@ def option_kind(option: Option) -> tuple[str, tuple[str, ...]]:
 KINDS: dict[str, tuple[str, tuple[str, ...]]] = {o.name: option_kind(o) for o in OPTIONS}
 
 # What a blank box means for a structured option, where blank can mean something.
-_BLANK_JSON = {"special_books": {}, "pile_blocked_by": []}
+_BLANK_JSON: dict[str, Any] = {"special_books": {}, "pile_blocked_by": []}
 
 
 def display_value(option: Option, value: Any) -> str | bool:

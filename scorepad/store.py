@@ -417,7 +417,7 @@ def import_game(name: Any, sheet: RuleSheet, sides_data: Any, created_at: str, d
 def _check_size(game_id: str) -> None:
     """Inside a write transaction, once written: refuse the write (409 naming ``game``, so it
     rolls back) when it leaves the game holding more than :data:`MAX_GAME_BYTES`."""
-    size = db.one("game_stored_bytes", game_id, ENTRY_BYTES)[0]
+    size = db.value("game_stored_bytes", game_id, ENTRY_BYTES)
     if size > MAX_GAME_BYTES:
         raise StoreError(409, "game", f"a game may hold at most {MAX_GAME_BYTES / 2**20:g} MB of deals and "
                          f"history, and this would make it {size / 2**20:.2f} MB, so nothing was saved; "
@@ -527,7 +527,7 @@ def record_deal(game_id: str, data: Any, as_played: Any = None, based_on: int | 
         verdict = _judge_for_game(game, deal, as_played)
         body = json.dumps(deal.to_json(with_sheet=False))
         kept = as_played if not verdict.ok else None
-        earlier = db.one("history_count_of_deal", game_id, deal.number)[0]  # deleted, now recorded again
+        earlier = db.value("history_count_of_deal", game_id, deal.number)  # deleted, now recorded again
         saved = DealRecord(deal.number, deal, kept, earlier + 1, game.revision + 1, verdict, len(body))
 
         def apply(now: str) -> tuple[DealRecord, list[DealRecord]]:

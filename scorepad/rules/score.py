@@ -21,7 +21,7 @@ class Line(NamedTuple):
 
     code: str
     label: str
-    count: int
+    count: int  # type: ignore[assignment]  # a field named like tuple.count, which it hides
     each: int
     points: int
     option: str
@@ -168,7 +168,7 @@ _RED_THREE = _INDEX[Card.RED_THREE]
 # Looked up once here rather than for every meld and every card held (enum attribute
 # access is slow): each rank's place in CARDS, each card's code, and the melded-card lines
 # in the order they print (ranks high to low, black threes, then 2s and jokers).
-_RANK_INDEX = {rank: _INDEX[rank.card] for rank in Rank if rank is not Rank.WILD}
+_RANK_INDEX: dict[Rank, int] = {rank: _INDEX[rank.card] for rank in Rank if rank is not Rank.WILD}
 _CODES = tuple(card.value for card in CARDS)
 _VALUED = tuple(i for i in range(len(CARDS)) if i != _RED_THREE)  # red threes have a line of their own
 # A line for each kind of book: its code, label and the sheet option giving its bonus.

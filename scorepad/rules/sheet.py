@@ -25,7 +25,7 @@ import dataclasses
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from .cards import CARDS, NATURALS, Card
 from .errors import SheetError
@@ -422,7 +422,17 @@ def _fail(name: str, reason: str) -> SheetError:
     return SheetError(name, reason)
 
 
-def _int(lo: int, hi: int) -> Callable[[Any, str, Any], int]:
+R = TypeVar("R", covariant=True)
+C = TypeVar("C", bound=Choice)
+
+
+class _Reader(Protocol[R]):
+    """Reads one option's JSON value, naming the field when it cannot; the base value is optional."""
+
+    def __call__(self, value: Any, name: str, base: Any = None, /) -> R: ...
+
+
+def _int(lo: int, hi: int) -> _Reader[int]:
     def read(value: Any, name: str, base: Any = None) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise _fail(name, f"must be a whole number, not {value!r}")
@@ -450,8 +460,8 @@ def _bool(value: Any, name: str, base: Any = None) -> bool:
     return value
 
 
-def _choice(kind: type[Choice]) -> Callable[[Any, str, Any], Choice]:
-    def read(value: Any, name: str, base: Any = None) -> Choice:
+def _choice(kind: type[C]) -> _Reader[C]:
+    def read(value: Any, name: str, base: Any = None) -> C:
         if isinstance(value, kind):
             return value
         try:
