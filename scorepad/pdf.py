@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from xml.sax.saxutils import escape
 
 import segno
@@ -164,7 +164,7 @@ def load_fonts() -> Fonts:
             pdfmetrics.registerFont(TTFont(name, str(path)))
     pdfmetrics.registerFontFamily(family, normal=names[0], bold=names[1], italic=names[2],
                                   boldItalic=names[3])
-    glyphs = pdfmetrics.getFont(names[0]).face.charToGlyph
+    glyphs = cast(TTFont, pdfmetrics.getFont(names[0])).face.charToGlyph  # registered above as a TTFont
     return Fonts(names[0], names[1], names[2], "→" if ord("→") in glyphs else "->", "×")
 
 
@@ -477,7 +477,7 @@ class _SheetPage:
         self.slot = LinkSlot(self.fonts, size, "") if game is not None and link_later else None
         text_w = width - 2 * MARGIN - (self.qr + 12 if self.qr else 0)
         top = height - MARGIN
-        lines: list[Paragraph] = [Paragraph(esc(self.title), st["title"])]
+        lines: list[Flowable] = [Paragraph(esc(self.title), st["title"])]  # and the LinkSlot
         changes = len(sheet.changes())
         if preset:
             about = f"<b>Preset:</b> {esc(preset.title)}. <b>Source:</b> {esc(preset.source)}. "
