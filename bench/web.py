@@ -309,7 +309,7 @@ def page_weight(port: int, page: str, cookie: str) -> dict[str, Any]:
 # -- the run ----------------------------------------------------------------------------------------
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None) -> int:  # noqa: C901 (arguments, runs and report in one script entry point)
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="measuring time per request kind (default 5)")
     parser.add_argument("--procs", type=int, default=2, help="client processes (default 2)")

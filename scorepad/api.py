@@ -20,7 +20,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
@@ -226,7 +227,7 @@ def _page_url(shape: str, *values: str) -> str:
         names = _ARG.findall(rule.rule)
         if "GET" in (rule.methods or ()) and len(names) == len(values) \
                 and _ARG.sub("{}", rule.rule).rstrip("/") == shape:
-            return links.external_url(rule.endpoint, **dict(zip(names, values)))
+            return links.external_url(rule.endpoint, **dict(zip(names, values, strict=True)))
     return links.absolute(request.script_root + shape.format(*values))
 
 
@@ -284,7 +285,7 @@ def game_json(game: GameRecord, with_links: bool = True) -> dict[str, Any]:
         "updated_at": game.updated_at,
         "deals": [_deal_json(record, most) for record in game.deals],
         "running_totals": [{"deal": record.number, "totals": totals}
-                           for record, totals in zip(game.deals, played.running_totals())],
+                           for record, totals in zip(game.deals, played.running_totals(), strict=True)],
         "problems": [p.to_json() for p in played.problems()],
         **result.to_json(),
         "next_deal": _next_deal(game),

@@ -164,8 +164,9 @@ def _register_errors(app: Flask) -> None:
                                "Nothing was saved.")
         if _wants_json():
             return jsonify(error={"status": err.code, "field": None, "message": err.description}), err.code
-        titles = {404: "Not found", 403: "Not allowed", 400: "Something in that request was wrong",
-                  405: "Not allowed here", 413: "That was too large"}
+        titles: dict[int | None, str] = {404: "Not found", 403: "Not allowed",
+                                         400: "Something in that request was wrong",
+                                         405: "Not allowed here", 413: "That was too large"}
         return render_template("error.html", code=err.code, title=titles.get(err.code, err.name),
                                message=err.description), err.code
 

@@ -15,7 +15,7 @@ True
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 from markupsafe import Markup, escape
 
@@ -90,7 +90,7 @@ def running_totals_chart(sides: Sequence[str], deals: Sequence[int],
         parts.append(f'<text class="tick" x="{x(i):.1f}" y="{HEIGHT - 10}" text-anchor="middle">{number}</text>')
     parts.append(f'<text class="tick" x="{LEFT}" y="{HEIGHT - 10}" text-anchor="middle">0</text>')
     # One line per side, with a marker at each deal.
-    for k, (name, points) in enumerate(series.items()):
+    for k, points in enumerate(series.values()):
         cls = f"s{k % 8}"
         coords = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(points))
         parts.append(f'<g class="series {cls}"><polyline class="line" points="{coords}"/>')

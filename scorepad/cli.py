@@ -10,8 +10,9 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence, TextIO
+from typing import Any, TextIO
 
 from .rules import Deal, Ending, ReadError, RuleSheet, judge, load_sheet
 from .rules.game import Game
@@ -34,7 +35,8 @@ def _read_json(path: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
-        raise Unreadable(f"{_name(path)} is not valid JSON: {err.msg} at line {err.lineno}, column {err.colno}") from None
+        raise Unreadable(f"{_name(path)} is not valid JSON: {err.msg} at line {err.lineno}, "
+                         f"column {err.colno}") from None
 
 
 def _name(path: str) -> str:
@@ -135,7 +137,7 @@ def _cmd_game(args: argparse.Namespace, out: TextIO) -> int:
     ok = not problems and all(v.ok for v in game.verdicts)
     if args.json:
         deals = []
-        for verdict, running in zip(game.verdicts, game.running_totals()):
+        for verdict, running in zip(game.verdicts, game.running_totals(), strict=True):
             deals.append({"deal": verdict.deal.number, **verdict.to_json(), "running_totals": running})
         json.dump({"ok": ok, "deals": deals, "problems": [p.to_json() for p in problems],
                    "standings": [s._asdict() for s in result.standings], "over": result.over,
@@ -148,7 +150,7 @@ def _cmd_game(args: argparse.Namespace, out: TextIO) -> int:
         print("\n" + "-" * 60, file=out)
     print("Running totals", file=out)
     print("  deal " + "".join(f"{name:>16}" for name in game.sides), file=out)
-    for verdict, running in zip(game.verdicts, game.running_totals()):
+    for verdict, running in zip(game.verdicts, game.running_totals(), strict=True):
         print(f"  {verdict.deal.number:>4} " + "".join(f"{running.get(name, 0):>16,}" for name in game.sides), file=out)
     if problems:
         print("\nGame problems:", file=out)
@@ -184,7 +186,7 @@ _QUESTION_WORDS = {"meld": ("this meld is legal", "this meld is not legal"),
 
 def _rule_words(sheet: RuleSheet, option: str | None) -> str:
     found = OPTION_BY_NAME.get(option) if option else None
-    return f"{found.label}: {sheet.describe(option)}" if found else "the same on every sheet"
+    return f"{found.label}: {sheet.describe(found.name)}" if found else "the same on every sheet"
 
 
 def _cmd_referee(args: argparse.Namespace, out: TextIO) -> int:
@@ -200,7 +202,7 @@ def _cmd_referee(args: argparse.Namespace, out: TextIO) -> int:
             parts = [p.strip() for p in args.books.split(",")]
             if not 2 <= len(parts) <= 3:
                 raise Unreadable("--books: give CLEAN,DIRTY or CLEAN,DIRTY,WILD, such as 1,1")
-            books = dict(zip(("clean", "dirty", "wild"), parts))
+            books = dict(zip(("clean", "dirty", "wild"), parts, strict=False))
         data.update(books=books, melds=args.melds, foot_played="no" if args.foot_not_played else None,
                     partners_picked_up=args.partner_foot, permission=args.permission, last_card=args.last_card)
         if books is None and not args.melds:

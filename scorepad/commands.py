@@ -13,8 +13,9 @@ names the field; 3 when another program held the database's write lock for longe
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import click
 from flask import Flask
@@ -162,7 +163,7 @@ def game_document(game: GameRecord) -> dict[str, Any]:
         "deals": [{"number": r.number, "deal": r.deal.to_json(with_sheet=False), "report": r.verdict.to_json(),
                    "as_played": r.as_played, "history_size": r.history_size} for r in game.deals],
         "running_totals": [{"deal": r.number, "totals": totals}
-                           for r, totals in zip(game.deals, played.running_totals())],
+                           for r, totals in zip(game.deals, played.running_totals(), strict=True)],
         **played.result().to_json(),
         "next_deal": None if (upcoming := played.upcoming()) is None else upcoming.to_json(),
     }
@@ -224,7 +225,7 @@ def game_show(game_id: str, as_json: bool) -> None:
     click.echo("Sides: " + "; ".join(f"{s['name']}: {', '.join(s['players'])}" for s in game.sides))
     header = ["Deal"] + [f"{n} pts" for n in names] + [f"{n} total" for n in names]
     rows = [header]
-    for record, running in zip(game.deals, game.game.running_totals()):
+    for record, running in zip(game.deals, game.game.running_totals(), strict=True):
         points = record.verdict.breakdown.totals()
         note = (f"as played: {record.as_played}" if record.as_played
                 else "" if record.verdict.ok else "breaks the sheet as amended")

@@ -20,9 +20,10 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from flask import Flask, current_app, g
 
@@ -215,6 +216,11 @@ def query(name: str, *params: Any, **fmt: str) -> list[sqlite3.Row]:
 
 def one(name: str, *params: Any) -> sqlite3.Row | None:
     return get_db().execute(QUERIES[name], params).fetchone()
+
+
+def value(name: str, *params: Any) -> Any:
+    """The first column of a named query that always returns one row (an aggregate)."""
+    return get_db().execute(QUERIES[name], params).fetchone()[0]
 
 
 def run(name: str, *params: Any) -> int:

@@ -14,7 +14,8 @@ The JSON twins live in :mod:`scorepad.referee_api`; :func:`init_app` registers b
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from flask import Blueprint, Flask, abort, render_template, request, session, url_for
 
@@ -93,7 +94,7 @@ def _reasons(answer: Answer, sheet: RuleSheet) -> list[dict[str, Any]]:
         option = OPTION_BY_NAME.get(reason.option) if reason.option else None
         out.append({"ok": reason.ok, "message": reason.message, "option": reason.option,
                     "label": option.label if option else None,
-                    "says": sheet.describe(reason.option) if option else None})
+                    "says": sheet.describe(option.name) if option else None})
     return out
 
 

@@ -17,8 +17,9 @@ from __future__ import annotations
 import json
 import re
 import typing
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from flask_wtf import FlaskForm
 from wtforms import Field, HiddenField, SelectField, StringField
@@ -100,7 +101,7 @@ def option_kind(option: Option) -> tuple[str, tuple[str, ...]]:
 KINDS: dict[str, tuple[str, tuple[str, ...]]] = {o.name: option_kind(o) for o in OPTIONS}
 
 # What a blank box means for a structured option, where blank can mean something.
-_BLANK_JSON = {"special_books": {}, "pile_blocked_by": []}
+_BLANK_JSON: dict[str, Any] = {"special_books": {}, "pile_blocked_by": []}
 
 
 def display_value(option: Option, value: Any) -> str | bool:
@@ -196,7 +197,7 @@ class SheetEditor:
     # -- building ------------------------------------------------------------------------
 
     @classmethod
-    def from_sheet(cls, sheet: RuleSheet) -> "SheetEditor":
+    def from_sheet(cls, sheet: RuleSheet) -> SheetEditor:
         base = PRESETS[sheet.preset].sheet if sheet.preset in PRESETS else None
         fields = []
         for option in OPTIONS:
@@ -210,11 +211,11 @@ class SheetEditor:
         return cls(sheet.preset, fields, sheet)
 
     @classmethod
-    def for_preset(cls, preset_id: str) -> "SheetEditor":
+    def for_preset(cls, preset_id: str) -> SheetEditor:
         return cls.from_sheet(PRESETS[preset_id].sheet)
 
     @classmethod
-    def from_form(cls, form: Mapping[str, str], preset_id: str | None) -> "SheetEditor":
+    def from_form(cls, form: Mapping[str, str], preset_id: str | None) -> SheetEditor:
         """Read every option's input; each one that cannot be read keeps a message naming it."""
         base = PRESETS[preset_id].sheet if preset_id in PRESETS else None
         fields: list[OptionField] = []
@@ -312,11 +313,11 @@ class SidesForm:
         self.error: str | None = None
 
     @classmethod
-    def blank(cls) -> "SidesForm":
+    def blank(cls) -> SidesForm:
         return cls([SideRow(i) for i in range(MAX_SIDES)])
 
     @classmethod
-    def from_form(cls, form: Mapping[str, str]) -> "SidesForm":
+    def from_form(cls, form: Mapping[str, str]) -> SidesForm:
         """The rows posted. One side and one player past the bounds are read too, and kept when
         filled in, so a table too large is refused by the store naming the field, and shown
         again as typed rather than cut down to size."""
@@ -474,14 +475,14 @@ class DealForm:
     # -- building ------------------------------------------------------------------------
 
     @classmethod
-    def blank(cls, game_sides: list[dict[str, Any]], sheet: RuleSheet) -> "DealForm":
+    def blank(cls, game_sides: list[dict[str, Any]], sheet: RuleSheet) -> DealForm:
         form = cls(game_sides, sheet)
         for side in form.sides:
             side.rows = [MeldRow(k) for k in range(rows_per_side(len(form.sides)))]
         return form
 
     @classmethod
-    def from_deal(cls, game_sides: list[dict[str, Any]], sheet: RuleSheet, deal: dict[str, Any]) -> "DealForm":
+    def from_deal(cls, game_sides: list[dict[str, Any]], sheet: RuleSheet, deal: dict[str, Any]) -> DealForm:
         """The form filled in from a recorded deal's canonical JSON."""
         form = cls(game_sides, sheet)
         by_name = {s["name"]: s for s in deal.get("sides", [])}
@@ -510,7 +511,7 @@ class DealForm:
 
     @classmethod
     def from_form(cls, game_sides: list[dict[str, Any]], sheet: RuleSheet, data: Mapping[str, str],
-                  more_rows: bool = False) -> "DealForm":
+                  more_rows: bool = False) -> DealForm:
         form = cls(game_sides, sheet)
         for side in form.sides:
             s = f"s{side.index}"

@@ -7,21 +7,32 @@ Every read and write goes through :mod:`scorepad.store`; who may write is
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import segno
-from flask import (Blueprint, abort, flash, make_response, redirect, render_template, request, session, url_for)
+from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, session, url_for
 from markupsafe import Markup
 
 from . import access, cache, db, store
 from .chart import running_totals_chart
-from .forms import (AmendForm, ConfirmForm, DealForm, DealMetaForm, NewGameForm, SheetEditor, SidesForm,
-                    card_groups, card_label, preset_displays, RANKS)
+from .forms import (
+    RANKS,
+    AmendForm,
+    ConfirmForm,
+    DealForm,
+    DealMetaForm,
+    NewGameForm,
+    SheetEditor,
+    SidesForm,
+    card_groups,
+    card_label,
+    preset_displays,
+)
 from .links import external_url
 from .rules import PRESETS, judge
 from .rules.limits import MAX_GAME_ID
-from .rules.sheet import OPTION_BY_NAME, options_by_group, load_sheet
+from .rules.sheet import OPTION_BY_NAME, load_sheet, options_by_group
 from .store import Conflict, GameRecord, Rejected, StoreError
 
 bp = Blueprint("pages", __name__)
@@ -86,7 +97,7 @@ def _state(game: GameRecord) -> str:
 def _ago(at: str) -> str:
     """When a change happened, as a phone at the table would say it."""
     try:
-        seconds = (datetime.now(timezone.utc) - datetime.fromisoformat(at)).total_seconds()
+        seconds = (datetime.now(UTC) - datetime.fromisoformat(at)).total_seconds()
     except (TypeError, ValueError):
         return ""
     if seconds < 90:
@@ -202,7 +213,7 @@ def _game_page(game: GameRecord) -> str:
     result = played.result()
     editor = access.can_edit(game)
     rows = []
-    for record, totals in zip(game.deals, played.running_totals()):
+    for record, totals in zip(game.deals, played.running_totals(), strict=True):
         verdict = record.verdict
         rows.append({"record": record, "totals": verdict.breakdown.totals(), "running": totals,
                      "ok": verdict.ok})
@@ -316,14 +327,15 @@ def _deal_page(game: GameRecord, form: DealForm, meta: DealMetaForm, number: int
         "groups": card_groups(sheet), "ranks": RANKS, "card_label": card_label,
         "sheet_json": json.dumps(sheet.brief_json()),
         "books": sheet.going_out_books(number),
-        "minimums": [(name, sheet.opening_minimum(number, total)) for name, total in game.totals_before(number).items()],
+        "minimums": [(name, sheet.opening_minimum(number, total))
+                     for name, total in game.totals_before(number).items()],
         "action": (url_for("pages.edit_deal", game_id=game.id, number=number) if editing
                    else url_for("pages.new_deal", game_id=game.id)),
     }
     return render_template("deal_form.html", **context), status
 
 
-def _save_deal(game: GameRecord, number: int, editing: bool):
+def _save_deal(game: GameRecord, number: int, editing: bool):  # noqa: C901 (four actions in one; issue 9 section 4 makes one function per action)
     """Read the posted deal; check it, or save it through the store (new or corrected)."""
     meta = DealMetaForm()
     if not meta.validate() and set(meta.errors) != {"reason"}:  # the reason's own error shows beside it

@@ -32,11 +32,12 @@ from __future__ import annotations
 import io
 import re
 import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, cast
 from xml.sax.saxutils import escape
 
 import segno
@@ -46,13 +47,20 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import (Flowable, KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table,
-                                TableStyle)
+from reportlab.platypus import Flowable, KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from .rules.cards import Card
 from .rules.limits import MAX_PROBLEMS_SHOWN
-from .rules.sheet import (PRESETS, GameLength, OpeningBy, PileTake, RuleSheet, load_sheet,
-                          options_by_group, OPTION_BY_NAME)
+from .rules.sheet import (
+    OPTION_BY_NAME,
+    PRESETS,
+    GameLength,
+    OpeningBy,
+    PileTake,
+    RuleSheet,
+    load_sheet,
+    options_by_group,
+)
 
 PAPERS: dict[str, tuple[float, float]] = {"letter": LETTER, "a4": A4}
 MARGIN = 30.0                               # points; about 10.5 mm, inside any printer's margin
@@ -93,7 +101,7 @@ class GameInfo:
 
     @classmethod
     def of(cls, name: str, sides: Iterable[Mapping[str, Any]], view_url: str | None = None,
-           date: str | None = None, next_deal: str | None = None) -> "GameInfo":
+           date: str | None = None, next_deal: str | None = None) -> GameInfo:
         """From a game's stored sides: ``[{"name": ..., "players": [...]}]``."""
         return cls(name, tuple((s["name"], tuple(s.get("players") or ())) for s in sides), view_url, date,
                    next_deal)
@@ -133,7 +141,7 @@ class Fonts:
     times: str   # "×" (every candidate font has it)
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_fonts() -> Fonts:
     """Register the fonts once per process and name them."""
     import reportlab
@@ -151,12 +159,12 @@ def load_fonts() -> Fonts:
         found = ("SPVera", [folder / name for name in _VERA])
     family, paths = found
     names = [f"{family}{suffix}" for suffix in ("", "-Bold", "-Italic", "-BoldItalic")]
-    for name, path in zip(names, paths):
+    for name, path in zip(names, paths, strict=True):
         if name not in pdfmetrics.getRegisteredFontNames():
             pdfmetrics.registerFont(TTFont(name, str(path)))
     pdfmetrics.registerFontFamily(family, normal=names[0], bold=names[1], italic=names[2],
                                   boldItalic=names[3])
-    glyphs = pdfmetrics.getFont(names[0]).face.charToGlyph
+    glyphs = cast(TTFont, pdfmetrics.getFont(names[0])).face.charToGlyph  # registered above as a TTFont
     return Fonts(names[0], names[1], names[2], "→" if ord("→") in glyphs else "->", "×")
 
 
@@ -469,7 +477,7 @@ class _SheetPage:
         self.slot = LinkSlot(self.fonts, size, "") if game is not None and link_later else None
         text_w = width - 2 * MARGIN - (self.qr + 12 if self.qr else 0)
         top = height - MARGIN
-        lines: list[Paragraph] = [Paragraph(esc(self.title), st["title"])]
+        lines: list[Flowable] = [Paragraph(esc(self.title), st["title"])]  # and the LinkSlot
         changes = len(sheet.changes())
         if preset:
             about = f"<b>Preset:</b> {esc(preset.title)}. <b>Source:</b> {esc(preset.source)}. "
@@ -914,7 +922,7 @@ def results(record: Any, amendments: Sequence[Mapping[str, Any]] = (), paper: st
     return printed_results(record, amendments, paper, link=view_url is not None).with_link(view_url)
 
 
-def printed_results(record: Any, amendments: Sequence[Mapping[str, Any]] = (), paper: str = "letter",
+def printed_results(record: Any, amendments: Sequence[Mapping[str, Any]] = (), paper: str = "letter",  # noqa: C901 (a whole document's layout; issue 9 splits pdf.py into paper/)
                     link: bool = True) -> Printed:
     """A game's results: standings, running totals, every deal line by line, deals saved
     "as played" and the sheet's amendments; with ``link``, a line for the game's link,
@@ -971,7 +979,7 @@ def printed_results(record: Any, amendments: Sequence[Mapping[str, Any]] = (), p
     bold = st["cellbold"]
     head = [Paragraph("<b>Deal</b>", cell)] + [Paragraph(f"<b>{esc(s)}</b>", cell) for s in sides]
     rows: list[list[Any]] = [head]
-    for record_deal, totals in zip(record.deals, running):
+    for record_deal, totals in zip(record.deals, running, strict=True):
         deal_totals = record_deal.verdict.breakdown.totals()
         mark = " (as played)" if record_deal.as_played else ""
         rows.append([f"Deal {record_deal.number}{mark}"]
@@ -1026,7 +1034,7 @@ def printed_results(record: Any, amendments: Sequence[Mapping[str, Any]] = (), p
                                f"<i>Changed:</i> {esc(words)}", st["option"]))
 
     # Every deal, line by line, sides side by side (two to a row).
-    for d, totals in zip(record.deals, running):
+    for d, totals in zip(record.deals, running, strict=True):
         deal = d.deal
         how = (f"{deal.went_out} went out" if deal.ending.value == "went_out" and deal.went_out
                else "the stock ran out")
@@ -1121,4 +1129,5 @@ class _SidePair(Flowable):
 
 
 __all__ = ["GameInfo", "PAPERS", "Printed", "deal_conditions", "house_rules", "load_fonts", "page_size", "pad_lines",
-           "printed_date", "printed_house_rules", "printed_results", "results", "score_pad", "sheet_changes", "shown_problems", "stamp"]
+           "printed_date", "printed_house_rules", "printed_results", "results", "score_pad", "sheet_changes",
+           "shown_problems", "stamp"]

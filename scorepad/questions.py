@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from .rules import ReadError, RuleSheet, load_sheet
 from .rules.cards import EMPTY, Card, Cards, parse_card

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from flask import Flask, jsonify, request
 from flask_limiter import Limiter, RateLimitExceeded

@@ -10,7 +10,8 @@ sheet; two sheets compared. Nothing here writes. Errors have the one shape of th
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 

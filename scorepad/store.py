@@ -12,9 +12,10 @@ import dataclasses
 import json
 import re
 import secrets
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any, Callable, Mapping, TypeVar
+from datetime import UTC, datetime
+from typing import Any, TypeVar
 
 from . import cache, db
 from .rules import Deal, ReadError, RuleSheet, judge, load_sheet
@@ -118,7 +119,7 @@ class GameRecord:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def new_id() -> str:
@@ -159,7 +160,7 @@ def _record(row: Any, deals: list[Any], history_counts: dict[int, int],
     records = [DealRecord(deal_row["number"], deal, readable(deal_row["as_played"], True),
                           history_counts.get(deal_row["number"], 0), verdict=verdict,
                           stored_size=len(deal_row["body"]))
-               for deal_row, deal, verdict in zip(deals, parsed, game.verdicts)]
+               for deal_row, deal, verdict in zip(deals, parsed, game.verdicts, strict=True)]
     return GameRecord(row["id"], row["edit_key"], readable(row["name"]), sheet, sides, row["revision"],
                       row["created_at"], row["updated_at"], records, game)
 
@@ -416,7 +417,7 @@ def import_game(name: Any, sheet: RuleSheet, sides_data: Any, created_at: str, d
 def _check_size(game_id: str) -> None:
     """Inside a write transaction, once written: refuse the write (409 naming ``game``, so it
     rolls back) when it leaves the game holding more than :data:`MAX_GAME_BYTES`."""
-    size = db.one("game_stored_bytes", game_id, ENTRY_BYTES)[0]
+    size = db.value("game_stored_bytes", game_id, ENTRY_BYTES)
     if size > MAX_GAME_BYTES:
         raise StoreError(409, "game", f"a game may hold at most {MAX_GAME_BYTES / 2**20:g} MB of deals and "
                          f"history, and this would make it {size / 2**20:.2f} MB, so nothing was saved; "
@@ -526,7 +527,7 @@ def record_deal(game_id: str, data: Any, as_played: Any = None, based_on: int | 
         verdict = _judge_for_game(game, deal, as_played)
         body = json.dumps(deal.to_json(with_sheet=False))
         kept = as_played if not verdict.ok else None
-        earlier = db.one("history_count_of_deal", game_id, deal.number)[0]  # deleted, now recorded again
+        earlier = db.value("history_count_of_deal", game_id, deal.number)  # deleted, now recorded again
         saved = DealRecord(deal.number, deal, kept, earlier + 1, game.revision + 1, verdict, len(body))
 
         def apply(now: str) -> tuple[DealRecord, list[DealRecord]]:

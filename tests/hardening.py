@@ -7,8 +7,9 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from collections.abc import Iterable
 from html.parser import HTMLParser
-from typing import Any, Iterable
+from typing import Any
 
 from scorepad.db import QUERIES
 from scorepad.rules.limits import ENTRY_BYTES, MAX_DEALS, MAX_GAME_BYTES
@@ -275,7 +276,7 @@ class Waitress:
                 env={**os.environ, "SCOREPAD_DATABASE": database, "SCOREPAD_SECRET_KEY": "test", **(env or {})})
         self.log = log
 
-    def __enter__(self) -> "Waitress":
+    def __enter__(self) -> Waitress:
         import time
 
         deadline = time.monotonic() + 60

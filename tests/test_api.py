@@ -633,9 +633,11 @@ def test_a_game_can_end_in_a_tie(client):
 
     def deal(ann, bea, cal, ann_left="", cal_left=""):
         return {"ending": "stock_out", "sides": [
-            {"name": "Ann", "melds": [ann], "players": [{"name": "Ann", "foot_picked_up": True, "cards_left": ann_left}]},
+            {"name": "Ann", "melds": [ann],
+             "players": [{"name": "Ann", "foot_picked_up": True, "cards_left": ann_left}]},
             {"name": "Bea", "melds": [bea], "players": [{"name": "Bea", "foot_picked_up": True}]},
-            {"name": "Cal", "melds": [cal], "players": [{"name": "Cal", "foot_picked_up": True, "cards_left": cal_left}]}]}
+            {"name": "Cal", "melds": [cal],
+             "players": [{"name": "Cal", "foot_picked_up": True, "cards_left": cal_left}]}]}
 
     deals = [
         deal("K K K", "Q Q Q", "J J J", cal_left="A"),                 # 30, 30, 30 - 20 = 10

@@ -11,19 +11,30 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field as dc_field
-from typing import Any, Callable
+from collections.abc import Callable
+from dataclasses import dataclass
+from dataclasses import field as dc_field
+from typing import Any
 
 import pytest
+from hardening import (
+    ANN_BEA,
+    api_game,
+    assert_error_shape,
+    assert_no_traceback,
+    bearer,
+    dump,
+    form_fields,
+    grant,
+    text_of,
+    valid_deal,
+)
 
-from hardening import (ANN_BEA, api_game, assert_error_shape, assert_no_traceback, bearer, dump, form_fields,
-                       grant, text_of, valid_deal)
 from scorepad import cache, store
-from scorepad.rules.limits import MAX_IMPORT_BYTES
 from scorepad.rules import Deal, ReadError
 from scorepad.rules.cards import Cards
-from scorepad.rules.limits import MAX_CARD_STRING
 from scorepad.rules.game import Game
+from scorepad.rules.limits import MAX_CARD_STRING, MAX_IMPORT_BYTES
 
 LONG_ID = "x" * 1000
 TOKENS_10K = " ".join(["K"] * 10_000)  # a card string of 10,000 tokens (19,999 characters)

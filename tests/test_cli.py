@@ -383,7 +383,8 @@ def test_console_reads_standard_input_and_reports_unreadable_input_without_a_tra
     bad = console("score", "-", stdin=json.dumps(data))
     assert bad.returncode == 2
     assert bad.stdout == ""
-    assert bad.stderr.strip() == "scorepad: standard input: sides[0].melds[0].naturals: must be a whole number, not -1.5"
+    assert bad.stderr.strip() == ("scorepad: standard input: sides[0].melds[0].naturals: "
+                                  "must be a whole number, not -1.5")
     not_json = console("score", "-", stdin="{")
     assert not_json.returncode == 2
     assert "Traceback" not in not_json.stderr and "not valid JSON" in not_json.stderr

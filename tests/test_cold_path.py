@@ -76,7 +76,8 @@ def test_an_imported_game_holds_the_verdicts_a_fresh_read_finds(client):
 
 
 @pytest.mark.parametrize("value, field", [
-    ({"deals": [{"deal": {"sides": [{"melds": [{"naturals": MAX_NUMBER + 1}]}]}}]}, "deals[0].deal.sides[0].melds[0].naturals"),
+    ({"deals": [{"deal": {"sides": [{"melds": [{"naturals": MAX_NUMBER + 1}]}]}}]},
+     "deals[0].deal.sides[0].melds[0].naturals"),
     ({"deals": [1, 2, [3, -MAX_NUMBER - 1]]}, "deals[2][1]"),
     ({"x": float("inf")}, "x"),
 ])

@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from test_two_phones import OPEN_ENDED, TWO, deal_body, marker_of
 
 ROOT = Path(__file__).resolve().parent.parent

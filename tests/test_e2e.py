@@ -25,8 +25,9 @@ import json
 import re
 import shutil
 import threading
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 from urllib.parse import urlparse
 
 import pytest

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from hardening import ANN_BEA, api_game, bearer, form_fields, grant, valid_deal
+
 from scorepad.access import MAX_GAMES_REMEMBERED
 
 
@@ -93,7 +93,7 @@ def _may_edit(client, game: str) -> bool:
 
 def test_the_game_used_least_recently_is_forgotten_not_the_lowest_id(app, client):
     api = app.test_client()
-    games = sorted((api_game(api, name=f"G{i}") for i in range(MAX_GAMES_REMEMBERED + 1)))  # by id
+    games = sorted(api_game(api, name=f"G{i}") for i in range(MAX_GAMES_REMEMBERED + 1))  # by id
     first, *rest, last = games
     order = [*reversed(rest), first]  # the highest id opened first ... the lowest id last
     for game, key in order:

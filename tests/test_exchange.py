@@ -118,7 +118,7 @@ def test_export_is_the_versioned_document_with_every_deal_its_history_and_the_am
     game = client.get(f"{API}/games/{game_id}").get_json()
     assert doc["created_at"] == game["created_at"]
     assert [d["number"] for d in doc["deals"]] == [1, 2]
-    for exported, live in zip(doc["deals"], game["deals"]):
+    for exported, live in zip(doc["deals"], game["deals"], strict=True):
         assert set(exported) == {"number", "deal", "as_played", "history"}
         assert exported["deal"] == live["deal"] and "sheet" not in exported["deal"]
         assert exported["as_played"] == live["as_played"]
@@ -129,7 +129,8 @@ def test_export_is_the_versioned_document_with_every_deal_its_history_and_the_am
     assert doc["deals"][1]["history"][0]["reason"] == "We let the Q Q 2 2 stand"
     assert [(d["number"], [(e["seq"], e["action"]) for e in d["history"]]) for d in doc["deleted_deals"]] == \
         [(3, [(3, "record"), (6, "delete")])]
-    assert doc["amendments"] == [{"seq": 5, "at": doc["amendments"][0]["at"], "before": {"preset": "common", "preset_version": 1},
+    assert doc["amendments"] == [{"seq": 5, "at": doc["amendments"][0]["at"],
+                                  "before": {"preset": "common", "preset_version": 1},
                                   "after": {"preset": "common", "preset_version": 1, "clean_book_bonus": 600},
                                   "reason": "house rule"}]
     history = client.get(f"{API}/games/{game_id}/history").get_json()["history"]
@@ -516,7 +517,7 @@ def test_scores_csv_has_a_row_per_deal_with_points_and_running_totals_and_a_tota
         rows = read_csv(response)
         assert rows[0] == ["Deal", "Ann points", "Ann total", "Bea points", "Bea total", "Note"]
         assert len(rows) == 1 + 4 + 1
-        for row, live, running in zip(rows[1:-1], game["deals"], game["running_totals"]):
+        for row, live, running in zip(rows[1:-1], game["deals"], game["running_totals"], strict=True):
             points = {s["name"]: s["total"] for s in live["report"]["sides"]}
             assert row[:5] == [str(live["number"]), str(points["Ann"]), str(running["totals"]["Ann"]),
                                str(points["Bea"]), str(running["totals"]["Bea"])]

@@ -30,16 +30,26 @@ import json
 import os
 import re
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import quote, urlencode
 
 import pytest
+from hardening import (
+    ANN_BEA,
+    api_game,
+    assert_error_shape,
+    assert_no_traceback,
+    bearer,
+    dump,
+    form_fields,
+    grant,
+    valid_deal,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hardening import (ANN_BEA, api_game, assert_error_shape, assert_no_traceback, bearer, dump, form_fields,
-                       grant, valid_deal)
 from scorepad.app import create_app
 
 SCALE = max(float(os.environ.get("SCOREPAD_FUZZ_SCALE", "1")), 0.01)

@@ -232,7 +232,7 @@ def test_deals_numbered_out_of_order_are_a_deal_order_problem():
 
 def test_a_gap_in_the_deals_is_one_problem_naming_the_missing_deals():
     data = load("game-four-deals.json")
-    for deal, number in zip(data["deals"], (1, 4, 5, 6)):
+    for deal, number in zip(data["deals"], (1, 4, 5, 6), strict=True):
         deal["deal"] = number
     problems = Game.from_json(data).problems()
     assert [(p.code, p.where, p.message) for p in problems] == [

@@ -89,7 +89,7 @@ def test_the_results_pdf_prints_at_most_five_problems_a_deal_then_how_many_more(
         counts.append(len(response.get_json()["report"]["violations"]))
     text = _pdf_text(client.get(f"/games/{game_id}/results.pdf").get_data())
     said = text[text.index("Deals saved as played"):text.index("Sheet amendments")]
-    for number, count in zip((1, 2, 3), counts):
+    for number, count in zip((1, 2, 3), counts, strict=True):
         assert count > 100
         found = re.search(rf"Deal {number}: let it stand {number}\. The referee found: (.*?); and ([\d,]+) more", said)
         assert found, said[:1000]

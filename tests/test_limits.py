@@ -19,14 +19,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hardening import api_game, assert_error_shape, bearer, form_fields, text_of, valid_deal
 from pypdf import PdfReader
 
-from hardening import api_game, assert_error_shape, bearer, form_fields, text_of, valid_deal
-from scorepad.rules import OPTIONS, PRESETS, SheetError, load_sheet, preset
-from scorepad.rules import limits
+from scorepad.rules import OPTIONS, PRESETS, SheetError, limits, load_sheet, preset
 from scorepad.rules.cards import CARDS, NATURALS, Card
-from scorepad.rules.limits import (MAX_BANDS, MAX_MELDS, MAX_MELD_ROWS, MAX_PER_SIDE, MAX_PLAYERS, MAX_SHEET_DEALS,
-                                   MAX_SIDES)
+from scorepad.rules.limits import (
+    MAX_BANDS,
+    MAX_MELD_ROWS,
+    MAX_MELDS,
+    MAX_PER_SIDE,
+    MAX_PLAYERS,
+    MAX_SHEET_DEALS,
+    MAX_SIDES,
+)
 from scorepad.rules.sheet import Band, PileBlocker
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 import threading
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -23,7 +24,6 @@ if not CHROMIUM.exists():
     pytest.skip("needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True)
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
-
 from test_two_phones import TWO, deal_body, stop  # noqa: E402
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

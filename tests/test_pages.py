@@ -354,7 +354,7 @@ def test_the_game_page_shows_the_score_table_next_deal_and_chart(client):
     game_id = start(client)
     record(client, game_id)
     page = text(client.get(f"/games/{game_id}"))
-    assert 'href="/games/%s/deals/1"' % game_id in page
+    assert f'href="/games/{game_id}/deals/1"' in page
     assert '<span class="pts">1,060</span>' in page and '<span class="pts">5</span>' in page
     assert "Deal 2 next" in page and "Ann: 90" in page  # the common sheet's minimum in deal 2
     assert "1 clean + 1 dirty books" in page
@@ -647,7 +647,8 @@ def test_amending_the_sheet_needs_a_reason_and_is_kept_in_history(client, app):
     assert game.deal(1).verdict.breakdown.totals()["Ann"] == 1160
     sheet = text(client.get(f"/games/{game_id}/sheet"))
     assert "We agreed 200" in sheet and "Going out: 100 points → 200 points" in sheet
-    loaded = fields(text(client.get(f"/games/{game_id}/sheet/amend?preset=pagat")), action=f"/games/{game_id}/sheet/amend")
+    loaded = fields(text(client.get(f"/games/{game_id}/sheet/amend?preset=pagat")),
+                    action=f"/games/{game_id}/sheet/amend")
     assert loaded["preset"] == "pagat" and loaded["opt-hand_size"] == "13"  # "Load preset" without scripts
     assert "Sheet amended" in text(client.get(f"/games/{game_id}/history"))
 

@@ -310,7 +310,7 @@ def test_a_bad_paper_is_refused_naming_it(client):
 def test_the_pad_has_a_block_per_deal_with_its_minimum_and_going_out_requirement(client):
     text = text_of(get_pdf(client, "/sheets/pagat/pad.pdf"))
     at = 0
-    for number, minimum in zip(range(1, 5), (50, 90, 120, 150)):
+    for number, minimum in zip(range(1, 5), (50, 90, 120, 150), strict=True):
         block = (f"Deal {number} Side 1 Side 2 Opening minimum {minimum} (the side, once). "
                  "To go out: 2 clean + 2 dirty + 1 wild books. Going out +100.")
         found = text.find(block, at)
@@ -338,8 +338,8 @@ def test_the_pad_follows_per_deal_schedules_and_target_games():
                         "books_to_go_out": [{"clean": 1, "dirty": 1}, {"clean": 2, "dirty": 1},
                                             {"clean": 2, "dirty": 2}, {"clean": 3, "dirty": 2}]})
     text = text_of(pdf.score_pad(sheet))
-    for number, (books, bonus) in enumerate((("1 clean + 1 dirty", 100), ("2 clean + 1 dirty", 200),
-                                             ("2 clean + 2 dirty", 300), ("3 clean + 2 dirty", 400)), 1):
+    for books, bonus in (("1 clean + 1 dirty", 100), ("2 clean + 1 dirty", 200),
+                         ("2 clean + 2 dirty", 300), ("3 clean + 2 dirty", 400)):
         assert f"To go out: {books} books. Going out +{bonus}." in text
         assert f"Going out (+{bonus})" in text
     target = text_of(pdf.score_pad(load_sheet({"preset": "common", "game_length": "target"})))
@@ -374,7 +374,7 @@ def test_the_results_total_equal_the_games_and_name_the_winner(client, played):
     assert result.over and result.winner == "Bea"
     assert f"Bea wins with {result.standings[0].total:,}." in text
     running = game.running_totals()
-    for number, (verdict, totals) in enumerate(zip(game.verdicts, running), 1):
+    for number, (verdict, totals) in enumerate(zip(game.verdicts, running, strict=True), 1):
         scores = verdict.breakdown.totals()
         row = f"Deal {number} " + " ".join(f"{scores[s]:,} {pdf.load_fonts().arrow} {totals[s]:,}"
                                            for s in game.sides)
@@ -387,7 +387,7 @@ def test_the_results_itemise_every_line_of_every_deal(client, played):
     game_id, _key, game = played
     text = text_of(get_pdf(client, f"/games/{game_id}/results.pdf"))
     at = 0
-    for number, (verdict, totals) in enumerate(zip(game.verdicts, game.running_totals()), 1):
+    for number, (verdict, totals) in enumerate(zip(game.verdicts, game.running_totals(), strict=True), 1):
         at = text.index(f"Deal {number}: ", at)
         for side in verdict.breakdown.sides:
             lines = " ".join(f"{norm(line.label)} {line.count:,} × {line.each:,} = {line.points:,}"

@@ -237,7 +237,8 @@ def mutated(draw: st.DrawFn, base: Any) -> Any:
         target = _at(data, path) if action == "insert" else _at(data, path[:-1])
         if action == "insert":
             if isinstance(target, dict):
-                target[draw(st.sampled_from(KNOWN_KEYS) | st.sampled_from(KNOWN_KEYS) | st.text(max_size=6))] = new_value
+                key = draw(st.sampled_from(KNOWN_KEYS) | st.sampled_from(KNOWN_KEYS) | st.text(max_size=6))
+                target[key] = new_value
             elif isinstance(target, list):
                 target.insert(draw(st.integers(0, len(target))), new_value)
             else:  # a scalar: replace it instead

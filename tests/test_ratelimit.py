@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 from hardening import ANN_BEA, api_game, assert_error_shape, bearer, form_fields, grant, text_of, valid_deal
 
-
 API = "/api/v1"
 OTHER = {"REMOTE_ADDR": "10.9.8.7"}
 

@@ -16,7 +16,7 @@ from scorepad.rules import Deal, load_sheet, score, validate
 
 def lines(deal: Deal, side: int) -> list[tuple]:
     """(code, count, each, points, option, player) for each line of a side's score."""
-    return [(l.code, l.count, l.each, l.points, l.option, l.player) for l in score(deal).sides[side].lines]
+    return [(ln.code, ln.count, ln.each, ln.points, ln.option, ln.player) for ln in score(deal).sides[side].lines]
 
 
 def total_of(deal: Deal, side: int) -> int:
@@ -73,7 +73,7 @@ def test_pagat_partnership_deal_going_out_side_with_a_wild_book():
         ("going_out", 1, 100, 100, "going_out_bonus", "Ann"),
         ("cards_left", 3, -5, -15, "card_values", "Cy"),
     ]
-    labels = [l.label for l in score(deal).sides[0].lines]
+    labels = [line.label for line in score(deal).sides[0].lines]
     assert labels[:2] == ["Melded aces", "Melded kings"]
     assert labels[-1] == "Cy's hand: 7 4 3B"
 
@@ -152,9 +152,9 @@ def test_common_partnership_deal():
     assert ("cards_left", 2, -10, -20, "card_values", "Bea") in side
     assert ("foot", 1, -50, -50, "card_values", "Bea") in side
     assert ("foot", 4, -5, -20, "card_values", "Bea") in side
-    assert sum(l[3] for l in side if l[0] == "foot") == -140
-    assert sum(l[3] for l in side if l[0] == "red_threes.foot") == 0  # common: not stated, 0
-    assert not any(l[0] == "going_out" for l in side)
+    assert sum(line[3] for line in side if line[0] == "foot") == -140
+    assert sum(line[3] for line in side if line[0] == "red_threes.foot") == 0  # common: not stated, 0
+    assert not any(line[0] == "going_out" for line in side)
     assert ("going_out", 1, 100, 100, "going_out_bonus", "Dan") in lines(deal, 1)
     assert ("cards_left", 2, -10, -20, "card_values", "Cy") in lines(deal, 1)
     assert ("cards_left", 1, -5, -5, "card_values", "Cy") in lines(deal, 1)
@@ -272,7 +272,7 @@ def test_gather_together_partnership_deal():
     assert total_of(deal, 1) == 15 + 50 - 20 - 10 - 155 == -120
     assert ("melds.cards", 5, 20, 100, "card_values", None) in lines(deal, 0)
     assert ("books.dirty", 1, 300, 300, "dirty_book_bonus", None) in lines(deal, 0)
-    assert [l for l in lines(deal, 1) if l[0] == "foot"] == [
+    assert [line for line in lines(deal, 1) if line[0] == "foot"] == [
         ("foot", 1, -50, -50, "card_values", "Dan"),
         ("foot", 3, -20, -60, "card_values", "Dan"),
         ("foot", 3, -10, -30, "card_values", "Dan"),
@@ -308,7 +308,7 @@ def test_special_book_bonus_replaces_the_clean_book_bonus():
     # 7s 11x5 + 2s 2x20 + joker 50; the clean book of 7s 1000 (not 500); the dirty one 300
     assert total_of(deal, 0) == 55 + 40 + 50 + 1000 + 300 == 1445
     assert ("books.special", 1, 1000, 1000, "special_books", None) in lines(deal, 0)
-    assert not any(l[0] == "books.clean" for l in lines(deal, 0))
+    assert not any(line[0] == "books.clean" for line in lines(deal, 0))
 
 
 def test_going_out_bonus_rising_by_deal():
@@ -371,7 +371,7 @@ def test_wild_cards_in_a_meld_score_their_own_points():
 def test_an_unfinished_meld_earns_no_book_bonus():
     deal = _two_player("common", {"melds": ["Kx6"]})
     assert total_of(deal, 0) == 60
-    assert [l[0] for l in lines(deal, 0)] == ["melds.cards"]
+    assert [line[0] for line in lines(deal, 0)] == ["melds.cards"]
 
 
 def test_each_side_total_is_the_sum_of_its_lines():
@@ -400,10 +400,10 @@ def test_every_card_of_a_deal_scores_once(data):
     deal = Deal.from_json(data)
     sheet = deal.sheet
     for i, side in enumerate(deal.sides):
-        melded = sum(l.points for l in score(deal).sides[i].lines if l.code == "melds.cards")
+        melded = sum(line.points for line in score(deal).sides[i].lines if line.code == "melds.cards")
         expected = sum(sheet.value(card) * n for meld in side.melds for card, n in meld.cards().items())
         assert melded == expected
-        held = sum(l.points for l in score(deal).sides[i].lines if l.code in ("cards_left", "foot"))
+        held = sum(line.points for line in score(deal).sides[i].lines if line.code in ("cards_left", "foot"))
         expected_held = sum(sheet.value(card) * n for p in side.players for card, n in p.cards_left.items())
         expected_held += sum(sheet.value(card) * n for p in side.players if not p.foot_picked_up
                              for card, n in p.foot.items())

@@ -29,10 +29,10 @@ from html.parser import HTMLParser
 from typing import Any
 
 import pytest
+from hardening import api_game, assert_error_shape, bearer, form_fields, grant, text_of, valid_deal
 from markupsafe import escape
 from pypdf import PdfReader
 
-from hardening import api_game, assert_error_shape, bearer, form_fields, grant, text_of, valid_deal
 from scorepad import paper
 
 SCRIPT = "<script>alert(1)</script>"

@@ -11,10 +11,33 @@ import json
 
 import pytest
 
-from scorepad.rules import OPTIONS, PRESETS, Card, Cards, Deal, Meld, Rank, ReadError, RuleSheet, SheetError
-from scorepad.rules import load_sheet, preset
-from scorepad.rules.sheet import (Books, DecksRule, GameLength, LastCard, OpeningPileCards, OpeningWho,
-                                  PileBlocker, PileNeeds, PileTake, StockOut, WildRatio)
+from scorepad.rules import (
+    OPTIONS,
+    PRESETS,
+    Card,
+    Cards,
+    Deal,
+    Meld,
+    Rank,
+    ReadError,
+    RuleSheet,
+    SheetError,
+    load_sheet,
+    preset,
+)
+from scorepad.rules.sheet import (
+    Books,
+    DecksRule,
+    GameLength,
+    LastCard,
+    OpeningPileCards,
+    OpeningWho,
+    PileBlocker,
+    PileNeeds,
+    PileTake,
+    StockOut,
+    WildRatio,
+)
 from scorepad.rules.validate import pack
 
 PRESET_IDS = ("common", "pagat", "bicycle", "gather-together")

@@ -17,8 +17,8 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-
 from hardening import ANN_BEA, api_game, assert_error_shape, bearer, dump, form_fields, grant, text_of, valid_deal
+
 from scorepad.rules import Deal, ReadError
 from scorepad.rules.text import check_text, untyped
 
@@ -293,8 +293,9 @@ def test_a_name_stored_with_a_lone_surrogate_still_shows_on_every_page(app, clie
             assert response.status_code in (200, 403), (url, response.status_code)
             if response.status_code == 200 and (who is victim or url != "/"):
                 assert "A\ufffd" in response.get_data(as_text=True), url
-    for url in (f"/games/{game}/sheet", f"/games/{game}/scores.csv", f"/api/v1/games/{game}/scores.csv", f"/games/{game}/export.json",
-                f"/api/v1/games/{game}/export", f"/api/v1/games/{game}", f"/api/v1/games/{game}/history",
+    for url in (f"/games/{game}/sheet", f"/games/{game}/scores.csv", f"/api/v1/games/{game}/scores.csv",
+                f"/games/{game}/export.json", f"/api/v1/games/{game}/export", f"/api/v1/games/{game}",
+                f"/api/v1/games/{game}/history",
                 f"/games/{game}/results.pdf", f"/games/{game}/pad.pdf", f"/games/{game}/sheet.pdf"):
         assert client.get(url).status_code == 200, url
     document = json.loads(client.get(f"/api/v1/games/{game}/export").get_data())

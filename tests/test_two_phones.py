@@ -15,15 +15,16 @@ import random
 import re
 import sqlite3
 import threading
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from hardening import api_game, bearer
+from test_pages import fields, start, text, valid_deal
 
 from scorepad import cache, db, store
 from scorepad.app import create_app
-from test_pages import fields, start, text, valid_deal
 
 ROOT = Path(__file__).resolve().parent.parent
 API = "/api/v1"
@@ -351,7 +352,7 @@ def _page_deal(form: dict[str, str], marker: int) -> dict[str, str]:
     return data
 
 
-def test_phones_racing_on_one_game_get_each_write_applied_once_or_refused(server):
+def test_phones_racing_on_one_game_get_each_write_applied_once_or_refused(server):  # noqa: C901 (one race checked as a whole)
     """Six phones (four on the API, two on the pages), twelve rounds. In each round every
     phone reads the game, all wait for each other, then each records the next deal or
     corrects one, based on the revision it read. A page phone whose form comes back 409
@@ -392,8 +393,8 @@ def test_phones_racing_on_one_game_get_each_write_applied_once_or_refused(server
                 status, _, raw = me.request("PUT", f"{base}/deals/{number}",
                                             {**deal_body(marker), "revision": game["revision"]}, auth)
             else:
-                status, _, raw = me.request("POST", f"{base}/deals", {**deal_body(marker), "revision": game["revision"]},
-                                            auth)
+                status, _, raw = me.request("POST", f"{base}/deals",
+                                            {**deal_body(marker), "revision": game["revision"]}, auth)
             body = json.loads(raw)
             if status == 409 and body["error"]["field"] == "revision":
                 assert body["changes"] and all(c["revision"] > game["revision"] for c in body["changes"])
@@ -467,13 +468,13 @@ def test_phones_racing_on_one_game_get_each_write_applied_once_or_refused(server
     assert not set(stored) & refused
     # One revision per applied write, in order; the API's answers name theirs.
     assert [rev for rev, _, _, _ in history] == list(range(1, len(applied) + 1)) and revision == len(applied)
-    by_marker = {m: rev for (rev, _, _, _), m in zip(history, stored)}
+    by_marker = {m: rev for (rev, _, _, _), m in zip(history, stored, strict=True)}
     for o in applied:
         if o["revision"] is not None:
             assert by_marker[o["marker"]] == o["revision"], o
     # Each deal holds the last write to it.
     last: dict[int, int] = {}
-    for (_, action, number, _), marker in zip(history, stored):
+    for (_, action, number, _), marker in zip(history, stored, strict=True):
         assert action in ("record", "edit")
         last[number] = marker
     assert {n: marker_of(json.loads(body)) for n, body in deals.items()} == last

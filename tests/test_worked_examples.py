@@ -39,7 +39,7 @@ def test_clean_book_of_kings_is_seventy_card_points_plus_500():
     deal = _deal("common", {"melds": ["K K K K K K K"]})
     assert validate(deal).ok
     ann = score(deal).sides[0]
-    assert [(l.code, l.count, l.each, l.points, l.option) for l in ann.lines] == [
+    assert [(line.code, line.count, line.each, line.points, line.option) for line in ann.lines] == [
         ("melds.cards", 7, 10, 70, "card_values"),
         ("books.clean", 1, 500, 500, "clean_book_bonus"),
     ]
@@ -181,9 +181,9 @@ def _pagat_red_three_deal(dan_foot_picked_up: bool) -> Deal:
 def test_pagat_red_three_in_a_foot_never_picked_up_is_minus_100_instead_of_plus_100():
     buried = _pagat_red_three_deal(dan_foot_picked_up=False)
     assert validate(buried).codes() == []
-    lines = [(l.code, l.count, l.each, l.points, l.option, l.player) for l in score(buried).sides[1].lines]
+    lines = [(ln.code, ln.count, ln.each, ln.points, ln.option, ln.player) for ln in score(buried).sides[1].lines]
     assert ("red_threes.foot", 1, -100, -100, "red_three_penalty_foot", "Dan") in lines
-    assert not any(l[0] == "red_threes.laid" for l in lines)
+    assert not any(line[0] == "red_threes.laid" for line in lines)
     # the foot's twelve 4s count against as well: 12 x 5
     assert score(buried).sides[1].total == 30 - 60 - 100 == -130
     # had Dan reached his foot, the same red three would be laid: +100

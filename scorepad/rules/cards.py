@@ -9,8 +9,8 @@ is an immutable count of each, read from either the canonical object form
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator, Mapping
 from enum import Enum
-from typing import Iterable, Iterator, Mapping
 
 from .errors import ReadError
 from .limits import MAX_CARD_STRING, MAX_COUNT
@@ -115,13 +115,13 @@ class Cards:
         self._counts = tuple(values)
 
     @classmethod
-    def _of(cls, counts: tuple[int, ...]) -> "Cards":
+    def _of(cls, counts: tuple[int, ...]) -> Cards:
         new = object.__new__(cls)
         new._counts = counts
         return new
 
     @classmethod
-    def parse(cls, text: str, field: str = "") -> "Cards":
+    def parse(cls, text: str, field: str = "") -> Cards:
         """Read the card-string form: codes split by spaces or commas.
 
         A token may carry a count after it, as ``Kx3`` or ``K*3``. ``T`` stands for 10.
@@ -145,13 +145,13 @@ class Cards:
                                 f"{' '.join(c.value for c in CARDS)}")
             code, count = match.groups()
             values[_INDEX[parse_card(code, field)]] += int(count or 1)
-        for card, n in zip(CARDS, values):
+        for card, n in zip(CARDS, values, strict=True):
             if n > MAX_COUNT:  # the object form's bound, so a deal read here reads again once stored
                 raise ReadError(field, f"holds {n:,} {card.noun}; no pack holds more than {MAX_COUNT:,}")
         return cls._of(tuple(values))
 
     @classmethod
-    def from_json(cls, data: object, field: str = "") -> "Cards":
+    def from_json(cls, data: object, field: str = "") -> Cards:
         """Read the object form ``{"K": 2}``, the card-string form, or ``None`` (no cards).
 
         Counts must be whole numbers; a negative count is read (the referee reports it).
@@ -174,18 +174,18 @@ class Cards:
 
     def to_json(self) -> dict[str, int]:
         """The canonical object form, leaving out the cards not held."""
-        return {card.value: n for card, n in zip(CARDS, self._counts) if n}
+        return {card.value: n for card, n in zip(CARDS, self._counts, strict=True) if n}
 
     def __str__(self) -> str:
         """The card-string form: ``K K 2``."""
-        return " ".join(card.value for card, n in zip(CARDS, self._counts) for _ in range(n))
+        return " ".join(card.value for card, n in zip(CARDS, self._counts, strict=True) for _ in range(n))
 
     def __getitem__(self, card: Card) -> int:
         return self._counts[_INDEX[card]]
 
     def items(self) -> Iterator[tuple[Card, int]]:
         """(card, count) for each kind held, in rank order."""
-        return ((card, n) for card, n in zip(CARDS, self._counts) if n)
+        return ((card, n) for card, n in zip(CARDS, self._counts, strict=True) if n)
 
     def counts(self) -> tuple[int, ...]:
         """Every count, in the order of :data:`CARDS`."""
@@ -195,8 +195,8 @@ class Cards:
     def total(self) -> int:
         return sum(self._counts)
 
-    def __add__(self, other: "Cards") -> "Cards":
-        return Cards._of(tuple(a + b for a, b in zip(self._counts, other._counts)))
+    def __add__(self, other: Cards) -> Cards:
+        return Cards._of(tuple(a + b for a, b in zip(self._counts, other._counts, strict=True)))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Cards) and self._counts == other._counts

@@ -8,10 +8,11 @@ be read but breaks a rule (a negative count, a meld of threes) is left for
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any
 
 from .cards import EMPTY, Card, Cards, parse_card, read_count
 from .errors import ReadError
@@ -123,13 +124,13 @@ class Meld:
             counts[self.rank.card] = self.naturals
         return Cards(counts)
 
-    def plus(self, added: "Meld") -> "Meld":
+    def plus(self, added: Meld) -> Meld:
         """This meld with more cards added to it."""
         return Meld(self.rank, self.naturals + added.naturals, self.twos + added.twos,
                     self.jokers + added.jokers)
 
     @classmethod
-    def from_cards(cls, cards: Cards, field: str = "", rank: Rank | None = None) -> "Meld":
+    def from_cards(cls, cards: Cards, field: str = "", rank: Rank | None = None) -> Meld:
         """The meld these cards make; its rank is the rank of its naturals (or wild)."""
         ranks = {card for card, _ in cards.items() if not card.is_wild}
         if len(ranks) > 1:
@@ -149,7 +150,7 @@ class Meld:
         return cls(rank, naturals, cards[Card.TWO], cards[Card.JOKER])
 
     @classmethod
-    def from_json(cls, data: Any, field: str = "") -> "Meld":
+    def from_json(cls, data: Any, field: str = "") -> Meld:
         """A meld from ``{"rank", "naturals", "twos", "jokers"}``, ``{"rank", "cards"}`` or a card string."""
         canonical = _canonical_meld(data)
         if canonical is not None:
@@ -226,9 +227,10 @@ class Player:
     cut_bonus: bool = False
 
     @classmethod
-    def from_json(cls, data: Any, field: str = "") -> "Player":
+    def from_json(cls, data: Any, field: str = "") -> Player:
         if not isinstance(data, Mapping):
-            raise ReadError(field, 'must be an object such as {"name": "Ann", "foot_picked_up": true, "cards_left": {}}')
+            raise ReadError(field, 'must be an object such as '
+                                   '{"name": "Ann", "foot_picked_up": true, "cards_left": {}}')
         _only(data, ("name", "foot_picked_up", "cards_left", "foot", "cut_bonus"), field)
         name = _name(data.get("name"), _at(field, "name"))
         if "foot_picked_up" not in data:
@@ -261,7 +263,7 @@ class Side:
     red_threes: int = 0
 
     @classmethod
-    def from_json(cls, data: Any, field: str = "") -> "Side":
+    def from_json(cls, data: Any, field: str = "") -> Side:
         if not isinstance(data, Mapping):
             raise ReadError(field, 'must be an object such as {"name": "North-South", "melds": [], "players": []}')
         _only(data, ("name", "melds", "red_threes", "players"), field)
@@ -297,7 +299,7 @@ class Deal:
     went_out: str | None = None
 
     @classmethod
-    def from_json(cls, data: Any, sheet: RuleSheet | None = None, number: int | None = None) -> "Deal":
+    def from_json(cls, data: Any, sheet: RuleSheet | None = None, number: int | None = None) -> Deal:
         """Read a deal. ``sheet`` is the game's sheet for a deal that carries none;
         ``number`` is the deal's place in a game when it gives no ``deal`` of its own.
 

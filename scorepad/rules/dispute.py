@@ -251,7 +251,7 @@ def rescore_deal(deal: Deal, sheet: RuleSheet, judged: Verdict | None = None) ->
     added = _new_problems(old.report.violations, new.report.violations)
     cleared = _new_problems(new.report.violations, old.report.violations)
     sides = []
-    for before, after in zip(old.breakdown.sides, new.breakdown.sides):
+    for before, after in zip(old.breakdown.sides, new.breakdown.sides, strict=True):
         sides.append(SideRescore(
             before.name, before, after, diff_lines(before.lines, after.lines),
             tuple(p for p in added if p.side == before.name),
@@ -307,7 +307,7 @@ class GameRescore(NamedTuple):
     def to_json(self) -> dict[str, Any]:
         def running(game: Game) -> list[dict[str, Any]]:
             return [{"deal": deal.number, "totals": totals}
-                    for deal, totals in zip(game.deals, game.running_totals())]
+                    for deal, totals in zip(game.deals, game.running_totals(), strict=True)]
         return {
             "old_sheet": _sheet_json(self.old.sheet), "new_sheet": _sheet_json(self.new.sheet),
             "sides": list(self.old.sides),
@@ -336,7 +336,7 @@ def rescore_game(game: Game, sheet: RuleSheet) -> GameRescore:
     >>> [(t.name, t.old, t.new, t.difference) for t in change.totals]
     [('Ann', 30, 30, 0), ('Bea', -15, -1015, -1000)]
     """
-    deals = tuple(rescore_deal(deal, sheet, verdict) for deal, verdict in zip(game.deals, game.verdicts))
+    deals = tuple(rescore_deal(deal, sheet, verdict) for deal, verdict in zip(game.deals, game.verdicts, strict=True))
     rules = dataclasses.replace(game, sheet=sheet, deals=tuple(d.new.deal for d in deals),
                                 judged=tuple(d.new for d in deals))  # each deal judged once under each sheet
     return GameRescore(game, rules, deals)
@@ -404,4 +404,5 @@ def compare_sheets(a: RuleSheet, b: RuleSheet) -> SheetComparison:
 
 
 __all__ = ["DealRescore", "GameRescore", "GroupDifference", "LineChange", "OptionDifference", "SheetComparison",
-           "SideRescore", "SideTotal", "compare_sheets", "problem_json", "diff_lines", "rescore_deal", "rescore_game", "sheet_name"]
+           "SideRescore", "SideTotal", "compare_sheets", "problem_json", "diff_lines", "rescore_deal", "rescore_game",
+           "sheet_name"]

@@ -24,7 +24,7 @@ class ReadError(ValueError):
         self.reason = reason
         super().__init__(f"{field}: {reason}" if field else reason)
 
-    def within(self, prefix: str) -> "ReadError":
+    def within(self, prefix: str) -> ReadError:
         """The same error, its field placed under ``prefix``."""
         if not prefix:
             return self

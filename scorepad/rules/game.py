@@ -10,9 +10,10 @@ reads the next deal from here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Mapping, NamedTuple
+from typing import Any, NamedTuple
 
 from .deal import Deal
 from .errors import ReadError
@@ -91,7 +92,7 @@ class Game:
     judged: tuple[Verdict, ...] | None = field(default=None, compare=False, repr=False)
 
     @classmethod
-    def from_json(cls, data: Any) -> "Game":
+    def from_json(cls, data: Any) -> Game:
         """A game file: ``{"sheet": ..., "deals": [deal, ...]}``; deals carry no sheet of their own.
 
         A deal without a ``deal`` number takes its place in the list.
@@ -130,7 +131,7 @@ class Game:
         return {"sheet": self.sheet.brief_json(), "sides": list(self.sides),
                 "deals": [deal.to_json(with_sheet=False) for deal in self.deals]}
 
-    def with_deal(self, deal: Deal) -> "Game":
+    def with_deal(self, deal: Deal) -> Game:
         """This game with one more deal."""
         return Game(self.sheet, self.sides, self.deals + (deal,))
 
@@ -141,7 +142,7 @@ class Game:
         """Each deal's report and score, in order."""
         judged = self.judged
         if judged is not None and len(judged) == len(self.deals) \
-                and all(v.deal is d for v, d in zip(judged, self.deals)):
+                and all(v.deal is d for v, d in zip(judged, self.deals, strict=True)):
             return judged  # verdicts of these very deals (a copy with other deals judges its own)
         return tuple(judge(deal) for deal in self.deals)
 
@@ -193,7 +194,7 @@ class Game:
     def totals_before(self, number: int) -> dict[str, int]:
         """Each side's total from the deals recorded before deal ``number`` (by number, not place)."""
         totals = {name: 0 for name in self.sides}
-        for deal, verdict in zip(self.deals, self.verdicts):
+        for deal, verdict in zip(self.deals, self.verdicts, strict=True):
             if deal.number < number:
                 for side in verdict.breakdown.sides:
                     if side.name in totals:
@@ -222,7 +223,7 @@ class Game:
         sheet = self.sheet
         if sheet.game_length is GameLength.DEALS:
             return sheet.deals if len(self.deals) >= sheet.deals else None
-        for n, (deal, running) in enumerate(zip(self.deals, self.running_totals()), 1):
+        for n, (deal, running) in enumerate(zip(self.deals, self.running_totals(), strict=True), 1):
             if deal.number != n:
                 return None
             if any(t >= sheet.target_score for t in running.values()):

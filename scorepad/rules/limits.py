@@ -61,6 +61,6 @@ MAX_GAME_PROBLEMS_LISTED = 1_000  # all deals' problems in a game's JSON: a hund
 
 MAX_DEPTH = 20  # levels a JSON body may nest: a deal or a sheet needs about 6
 MAX_NUMBER = MAX_POINTS  # any number in a JSON body: as large as a total may be, and no larger
-MAX_INPUT = MAX_CARD_STRING + 1  # characters of a form input kept: one past a card string, so longer is refused, not cut
+MAX_INPUT = MAX_CARD_STRING + 1  # form input characters kept: one past a card string, so longer is refused, not cut
 MAX_GAMES_REMEMBERED = 50  # games whose edit keys one browser keeps: the signed cookie stays under a browser's 4 KB
 MAX_FILENAME = 80  # characters of a game's name in a download's file name: short enough for any file system

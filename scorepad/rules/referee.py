@@ -9,12 +9,23 @@ option it rests on, and :meth:`Answer.to_json` adds what the sheet says about it
 
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from .cards import EMPTY, Card, Cards
 from .deal import Meld, Rank
-from .sheet import (Books, BookGrowth, LastCard, OpeningPileCards, OpeningWho, PileBlocker, PileNeeds,
-                    PileTake, RuleSheet, SecondMeld)
+from .sheet import (
+    BookGrowth,
+    Books,
+    LastCard,
+    OpeningPileCards,
+    OpeningWho,
+    PileBlocker,
+    PileNeeds,
+    PileTake,
+    RuleSheet,
+    SecondMeld,
+)
 from .validate import books_held, meld_problems
 
 
@@ -134,7 +145,7 @@ def can_go_out(sheet: RuleSheet, deal: int, *, melds: Sequence[Meld] = (), books
     return _answer(reasons)
 
 
-def can_take_pile(sheet: RuleSheet, deal: int, *, top_card: Card, pair: int, wilds: int = 0,
+def can_take_pile(sheet: RuleSheet, deal: int, *, top_card: Card, pair: int, wilds: int = 0,  # noqa: C901 (one branch per pile rule a sheet can set)
                   opened: bool, pile_size: int, pile_has_wild: bool = False,
                   table: Sequence[Meld] = ()) -> Answer:
     """May this player take the discard pile instead of drawing?
@@ -170,8 +181,8 @@ def can_take_pile(sheet: RuleSheet, deal: int, *, top_card: Card, pair: int, wil
                               "The side must meet its opening minimum before taking the pile.", "pile_needs_opened"))
     if top_card.is_wild and blocker not in sheet.pile_blocked_by:
         wild = Meld(Rank.WILD, 0, 1 if top_card is Card.TWO else 0, 1 if top_card is Card.JOKER else 0)
-        fits = sheet.pile_needs is PileNeeds.MELD_TOP_CARD and not (sheet.pile_frozen_by_wild and pile_has_wild) and any(
-            m.size < sheet.book_size and not list(meld_problems(sheet, m.plus(wild))) for m in table)
+        fits = (sheet.pile_needs is PileNeeds.MELD_TOP_CARD and not (sheet.pile_frozen_by_wild and pile_has_wild)
+                and any(m.size < sheet.book_size and not list(meld_problems(sheet, m.plus(wild))) for m in table))
         reasons.append(Reason(fits, "A wild card on top can be taken only by adding it at once to one of the side's "
                               "unfinished melds." if sheet.pile_needs is PileNeeds.MELD_TOP_CARD else
                               "A wild card on top cannot be matched with a natural pair.", "pile_needs"))

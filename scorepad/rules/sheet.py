@@ -22,14 +22,24 @@ from them (added since) takes its declared default.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Callable, Generic, Iterator, Mapping, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from .cards import CARDS, NATURALS, Card
 from .errors import SheetError
-from .limits import (MAX_BANDS, MAX_CARD_VALUES, MAX_PER_SIDE, MAX_PILE_BLOCKERS, MAX_PLAYERS, MAX_SHEET_DEALS,
-                     MAX_SIDE_SIZES, MAX_SPECIAL_BOOKS, MIN_PLAYERS)
+from .limits import (
+    MAX_BANDS,
+    MAX_CARD_VALUES,
+    MAX_PER_SIDE,
+    MAX_PILE_BLOCKERS,
+    MAX_PLAYERS,
+    MAX_SHEET_DEALS,
+    MAX_SIDE_SIZES,
+    MAX_SPECIAL_BOOKS,
+    MIN_PLAYERS,
+)
 
 T = TypeVar("T")
 
@@ -170,10 +180,10 @@ class CardValues:
         return self.points[CARDS.index(card)]
 
     def to_json(self) -> dict[str, int]:
-        return {card.value: p for card, p in zip(CARDS, self.points) if card is not Card.RED_THREE}
+        return {card.value: p for card, p in zip(CARDS, self.points, strict=True) if card is not Card.RED_THREE}
 
     @classmethod
-    def of(cls, values: Mapping[Card, int]) -> "CardValues":
+    def of(cls, values: Mapping[Card, int]) -> CardValues:
         return cls(tuple(values.get(card, 0) for card in CARDS))
 
 
@@ -257,7 +267,7 @@ class RuleSheet:
 
     # -- building -------------------------------------------------------------------------
 
-    def replace(self, **changes: Any) -> "RuleSheet":
+    def replace(self, **changes: Any) -> RuleSheet:
         """A copy with some options changed (values as Python objects), checked again."""
         return dataclasses.replace(self, **changes)
 
@@ -295,7 +305,7 @@ class RuleSheet:
         found = PRESETS.get(self.preset) if self.preset else None
         return found.versions.get(self.preset_version or UNVERSIONED) if found is not None else None
 
-    def changes(self) -> list["Change"]:
+    def changes(self) -> list[Change]:
         """The options this sheet sets differently from its preset (in the version it was
         made from), in catalogue order."""
         base = self.base()
@@ -412,7 +422,17 @@ def _fail(name: str, reason: str) -> SheetError:
     return SheetError(name, reason)
 
 
-def _int(lo: int, hi: int) -> Callable[[Any, str, Any], int]:
+R = TypeVar("R", covariant=True)
+C = TypeVar("C", bound=Choice)
+
+
+class _Reader(Protocol[R]):
+    """Reads one option's JSON value, naming the field when it cannot; the base value is optional."""
+
+    def __call__(self, value: Any, name: str, base: Any = None, /) -> R: ...
+
+
+def _int(lo: int, hi: int) -> _Reader[int]:
     def read(value: Any, name: str, base: Any = None) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise _fail(name, f"must be a whole number, not {value!r}")
@@ -440,8 +460,8 @@ def _bool(value: Any, name: str, base: Any = None) -> bool:
     return value
 
 
-def _choice(kind: type[Choice]) -> Callable[[Any, str, Any], Choice]:
-    def read(value: Any, name: str, base: Any = None) -> Choice:
+def _choice(kind: type[C]) -> _Reader[C]:
+    def read(value: Any, name: str, base: Any = None) -> C:
         if isinstance(value, kind):
             return value
         try:
@@ -1057,7 +1077,7 @@ def preset(preset_id: Any, field: str = "preset") -> RuleSheet:
     Traceback (most recent call last):
     ...
     scorepad.rules.errors.SheetError: preset: 'house' is not a preset; presets are bicycle, common, gather-together, pagat
-    """
+    """  # noqa: E501 (a doctest's expected message is one line)
     found = PRESETS.get(preset_id) if isinstance(preset_id, str) else None
     if found is None:
         raise SheetError(field, f"{preset_id!r} is not a preset; presets are {', '.join(sorted(PRESETS))}")

@@ -16,8 +16,9 @@ Codes: ``meld.rank``, ``meld.size``, ``meld.wild_ratio``, ``meld.duplicate_rank`
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
-from typing import Iterator, NamedTuple
+from typing import NamedTuple
 
 from .cards import CARDS, Card, Cards
 from .deal import BookKind, Deal, Ending, Meld, Rank, Side
@@ -217,7 +218,7 @@ def deal_cards(deal: Deal) -> Cards:
             held.append(player.cards_left.counts())
             if not player.foot_picked_up:
                 held.append(player.foot.counts())
-    return Cards._of(tuple(map(sum, zip(tabled, *held))))  # each kind, summed over every group
+    return Cards._of(tuple(map(sum, zip(tabled, *held, strict=True))))  # each kind, summed over every group
 
 
 # Each meld rank's place in CARDS (a meld of threes counts as black threes), looked up once.
@@ -287,10 +288,12 @@ def _check_table(deal: Deal, found: list[Problem]) -> None:
     seen_players: set[str] = set()
     for i, side in enumerate(deal.sides):
         if side.name.casefold() in seen_sides:
-            found.append(Problem("side.name", f"Two sides are called {side.name!r}.", None, f"sides[{i}].name", side.name))
+            found.append(Problem("side.name", f"Two sides are called {side.name!r}.", None, f"sides[{i}].name",
+                                 side.name))
         seen_sides.add(side.name.casefold())
         if not side.players:
-            found.append(Problem("side.players", f"{side.name} has no players.", None, f"sides[{i}].players", side.name))
+            found.append(Problem("side.players", f"{side.name} has no players.", None, f"sides[{i}].players",
+                                 side.name))
         for j, player in enumerate(side.players):
             if player.name.casefold() in seen_players:
                 found.append(Problem("player.name", f"Two players are called {player.name!r}.", None,
@@ -298,7 +301,7 @@ def _check_table(deal: Deal, found: list[Problem]) -> None:
             seen_players.add(player.name.casefold())
 
 
-def _check_side(sheet: RuleSheet, side: Side, where: str, found: list[Problem], warnings: list[Problem],
+def _check_side(sheet: RuleSheet, side: Side, where: str, found: list[Problem], warnings: list[Problem],  # noqa: C901 (one branch per rule a side's melds and players break)
                 alone: dict[int, list[Problem]]) -> None:
     name = side.name
     for index, meld in enumerate(side.melds):
@@ -327,7 +330,8 @@ def _check_side(sheet: RuleSheet, side: Side, where: str, found: list[Problem], 
         if player.foot_picked_up:
             if player.foot:
                 found.append(Problem("foot.picked_up", f"{player.name} picked up the foot, so it is not unopened: "
-                                     "record what is left of it as cards left.", None, f"{here}.foot", name, player.name))
+                                     "record what is left of it as cards left.", None, f"{here}.foot", name,
+                                     player.name))
         elif player.foot.total != sheet.foot_size:
             found.append(Problem("foot.size", f"{player.name}'s unopened foot holds {player.foot.total} cards; "
                                  f"a foot is dealt {sheet.foot_size}.", "foot_size", f"{here}.foot", name, player.name))
@@ -345,7 +349,7 @@ def _check_supply(deal: Deal, found: list[Problem]) -> None:
     available = pack(deal.sheet, max(players, 1))
     used = deal_cards(deal)
     decks = deal.sheet.decks_for(max(players, 1))
-    for card, need, have in zip(CARDS, used.counts(), available.counts()):
+    for card, need, have in zip(CARDS, used.counts(), available.counts(), strict=True):
         if need > have:
             option = "jokers_per_deck" if card is Card.JOKER else "decks_rule"
             found.append(Problem("supply", f"This deal records {need} {card.noun}, but {decks} deck"
@@ -378,7 +382,8 @@ def _check_ending(deal: Deal, found: list[Problem]) -> None:
                              None, f"{here}.cards_left", side.name, player.name))
     if not player.foot_picked_up and sheet.go_out_foot:
         found.append(Problem("went_out.cards_left", f"{player.name} went out without picking up the foot; the "
-                             "foot must be played first.", "go_out_foot", f"{here}.foot_picked_up", side.name, player.name))
+                             "foot must be played first.", "go_out_foot", f"{here}.foot_picked_up", side.name,
+                             player.name))
     need = sheet.going_out_books(deal.number)
     held = books_held(sheet, side.melds)
     short = [(n - held[kind], kind.value) for n, kind in
