@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,11 +16,6 @@ from .retry import typed_again
 
 PACKAGE = Path(__file__).resolve().parent
 csrf = CSRFProtect()
-# Building a PDF or rescoring a game holds Python's GIL in long stretches; at the default
-# switch interval (5 ms) a thread recording a deal waits up to that long at each of its many
-# steps. 0.5 ms gives it its turns sooner: bench/load.py's abuse phase measured the phones'
-# record p99 at about 430 ms instead of 1,000 while four clients asked for PDFs and rescores.
-SWITCH_INTERVAL = 0.0005
 
 
 def _shipped(name: str) -> str:
@@ -93,7 +87,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if test_config:
         app.config.update(test_config)
     app.response_class = TextResponse
-    sys.setswitchinterval(SWITCH_INTERVAL)
     try:
         Path(app.instance_path).mkdir(parents=True, exist_ok=True)
         if not app.config.get("SECRET_KEY"):
