@@ -208,10 +208,9 @@ def close_db(_error: BaseException | None = None) -> None:
         conn.execute("ROLLBACK")
 
 
-def query(name: str, *params: Any, **fmt: str) -> list[sqlite3.Row]:
+def query(name: str, *params: Any) -> list[sqlite3.Row]:
     """Run a named query and return its rows."""
-    sql = QUERIES[name].format(**fmt) if fmt else QUERIES[name]
-    return get_db().execute(sql, params).fetchall()
+    return get_db().execute(QUERIES[name], params).fetchall()
 
 
 def one(name: str, *params: Any) -> sqlite3.Row | None:
