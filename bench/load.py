@@ -289,9 +289,9 @@ def build_largest_game(database: Path) -> tuple[str, str]:
     its rate limits): as many deals as a game to a target has, then corrections until the
     store refuses one for the game's size. Returns its id and a line saying what it holds."""
     sys.path.insert(0, str(ROOT))
-    from scorepad import db, store
     from scorepad.app import create_app
     from scorepad.rules.limits import MAX_DEALS as MAX_DEALS_TO_TARGET
+    from scorepad.storage import db, store
 
     t0 = time.perf_counter()
     app = create_app({"DATABASE": str(database), "SECRET_KEY": "build", "RATELIMIT_ENABLED": False})

@@ -4,7 +4,7 @@ Run from the repository root::
 
     python bench/pdf.py [repetitions]
 
-Builds each PDF of :mod:`scorepad.pdf` in memory (no server, no database, no Flask) and prints the
+Builds each PDF of :mod:`scorepad.paper.pdf` in memory (no server, no database, no Flask) and prints the
 median and 90th percentile build time in milliseconds and the size in KB:
 
 * the house-rule sheet of a preset, of a game (two changed options, four players, the
@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 import reportlab  # noqa: E402
 
-from scorepad import pdf  # noqa: E402
+from scorepad.paper import pdf  # noqa: E402
 from scorepad.rules import Deal, Verdict, judge  # noqa: E402
 from scorepad.rules.game import Game  # noqa: E402
 from scorepad.rules.sheet import PRESETS, load_sheet  # noqa: E402
@@ -93,7 +93,7 @@ class BenchDeal:
 
 @dataclass
 class BenchGame:
-    """What :func:`scorepad.pdf.results` reads of a stored game."""
+    """What :func:`scorepad.paper.pdf.results` reads of a stored game."""
 
     name: str
     sheet: Any

@@ -12,9 +12,9 @@ import hmac
 
 from flask import Response, abort, request, session
 
-from . import store
 from .rules.limits import MAX_GAME_ID, MAX_GAMES_REMEMBERED
-from .store import GameRecord
+from .storage import store
+from .storage.store import GameRecord
 
 NO_GAME = "There is no game at this address. Check the link, or ask the table for it again."
 

@@ -11,8 +11,8 @@ from flask import Flask, Response, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 
-from . import cache, db
 from .retry import typed_again
+from .storage import cache, db
 
 PACKAGE = Path(__file__).resolve().parent
 csrf = CSRFProtect()
@@ -63,7 +63,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     Settings, each also read from the environment as ``SCOREPAD_<NAME>``: DATABASE (the
     SQLite file, default ``instance/scorepad.sqlite``), SECRET_KEY (default: generated into
     the instance folder), SESSION_COOKIE_SECURE (set true behind HTTPS), CACHE_BYTES (what
-    the per-revision cache may hold, default 64 MB: :mod:`scorepad.cache`), BUSY_TIMEOUT
+    the per-revision cache may hold, default 64 MB: :mod:`scorepad.storage.cache`), BUSY_TIMEOUT
     (seconds a write waits for another process's write lock before a 503, default 2); and
     the rate limits' settings (see :mod:`scorepad.ratelimit`). The instance folder
     (``config.py``, the database, the secret key) is :func:`instance_folder`.
@@ -102,16 +102,18 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     cache.init_app(app)
     csrf.init_app(app)
 
-    from . import api, desk, pages, paper
+    from .api import games as api
+    from .web import pages, paper
+    from .web import referee as desk
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(paper.bp)
     csrf.exempt(api.bp)  # the API authenticates with a bearer key, never a cookie
     desk.init_app(app)  # the referee's pages and /api/v1/referee (read-only, exempt from CSRF)
-    from . import exchange
+    from .web import exchange
     exchange.init_app(app)  # export, import, scores.csv (pages and /api/v1), `flask backup`
-    from . import commands
+    from .cli import server as commands
     commands.init_app(app)  # `flask game ...` and `flask deal ...`, through the store
     from . import ratelimit
     ratelimit.init_app(app)  # after every route: it limits creating games and writing to one

@@ -27,7 +27,7 @@ from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 from limits import RateLimitItem, parse_many
 
-from .api import error_body
+from .api.games import error_body
 from .retry import typed_again
 
 # Endpoints under each limit; only the methods that change something count.

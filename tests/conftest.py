@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from scorepad import db
 from scorepad.app import create_app
+from scorepad.storage import db
 
 os.environ.setdefault("SCOREPAD_RATELIMIT_ENABLED", "false")
 

@@ -11,8 +11,8 @@ from collections.abc import Iterable
 from html.parser import HTMLParser
 from typing import Any
 
-from scorepad.db import QUERIES
 from scorepad.rules.limits import ENTRY_BYTES, MAX_DEALS, MAX_GAME_BYTES
+from scorepad.storage.db import QUERIES
 
 ANN_BEA = [{"name": "Ann", "players": ["Ann"]}, {"name": "Bea", "players": ["Bea"]}]
 

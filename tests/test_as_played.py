@@ -17,8 +17,8 @@ import re
 import pytest
 from hardening import api_game, db_state
 
-from scorepad import store
 from scorepad.rules import Deal, judge
+from scorepad.storage import store
 
 API = "/api/v1"
 TWO = [{"name": "Ann", "players": ["Ann"]}, {"name": "Bea", "players": ["Bea"]}]

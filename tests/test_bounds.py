@@ -30,11 +30,11 @@ from hardening import (
     valid_deal,
 )
 
-from scorepad import cache, store
 from scorepad.rules import Deal, ReadError
 from scorepad.rules.cards import Cards
 from scorepad.rules.game import Game
 from scorepad.rules.limits import MAX_CARD_STRING, MAX_IMPORT_BYTES
+from scorepad.storage import cache, store
 
 LONG_ID = "x" * 1000
 TOKENS_10K = " ".join(["K"] * 10_000)  # a card string of 10,000 tokens (19,999 characters)

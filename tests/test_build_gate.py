@@ -11,7 +11,7 @@ import pytest
 from hardening import api_game, bearer, valid_deal
 
 from scorepad.app import create_app
-from scorepad.cache import BUILD_WAIT, Busy, ByteCache
+from scorepad.storage.cache import BUILD_WAIT, Busy, ByteCache
 
 
 def test_one_builds_at_a_time_and_those_that_waited_find_what_it_built():

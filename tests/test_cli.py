@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from scorepad.cli import main
+from scorepad.cli.main import main
 from scorepad.rules import PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from scorepad.cli import main
-from scorepad.questions import answer_json
+from scorepad.cli.main import main
 from scorepad.rules import Meld, preset
 from scorepad.rules.dispute import rescore_game, sheet_name
 from scorepad.rules.game import Game
+from scorepad.rules.questions import answer_json
 from scorepad.rules.referee import can_meld
 from scorepad.rules.sheet import OPTION_BY_NAME
 

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from hardening import api_game, bearer, violating_deal
 
-from scorepad import store
 from scorepad.rules import Deal, ReadError, judge
 from scorepad.rules.deal import Meld, Rank
 from scorepad.rules.limits import MAX_COUNT, MAX_NUMBER
+from scorepad.storage import store
 
 API = "/api/v1"
 COUNTS = [0, 1, 5, -1, MAX_COUNT, -MAX_COUNT, MAX_COUNT + 1, -MAX_COUNT - 1, True, False, 2.0, "3", None]

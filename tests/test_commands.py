@@ -6,7 +6,7 @@ import json
 
 from hardening import db_state
 
-from scorepad import store
+from scorepad.storage import store
 
 TWO = ("--side", "Ann", "--side", "Bea")
 

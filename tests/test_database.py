@@ -26,7 +26,7 @@ from hardening import api_game, dump, form_fields, grant
 from test_crash import HOST, call, free_port, serve
 from test_two_phones import OPEN_ENDED, TWO, _page_deal, deal_body, marker_of
 
-from scorepad import db
+from scorepad.storage import db
 
 ROOT = Path(__file__).resolve().parent.parent
 NEWEST = db.migrations()[-1][0]

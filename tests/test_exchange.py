@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 from hardening import api_game, bearer, db_state
 
-from scorepad import exchange, store
+from scorepad.storage import store
+from scorepad.web import exchange
 
 ROOT = Path(__file__).resolve().parent.parent
 API = "/api/v1"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from hardening import api_game, dump
 
-from scorepad import db
+from scorepad.storage import db
 
 TESTS = Path(__file__).resolve().parent
 

@@ -14,8 +14,8 @@ import re
 import pytest
 from hardening import api_game, assert_error_shape, bearer, dump, form_fields, grant, text_of
 
-from scorepad import store
 from scorepad.app import create_app
+from scorepad.storage import store
 
 API = "/api/v1"
 REASON = "we let the table's melds stand"

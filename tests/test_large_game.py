@@ -105,7 +105,7 @@ def test_the_pdfs_carry_each_readers_link_and_the_cached_pdfs_none(client):
         for name in ("results.pdf", "sheet.pdf", "sheet.pdf?paper=a4"):
             response = client.get(f"/games/{game_id}/{name}", headers={"Host": host})
             assert f"http://{host}/games/{game_id}" in _pdf_text(response.get_data()), name
-    from scorepad import cache
+    from scorepad.storage import cache
 
     with client.application.app_context():
         kept = [v.body for v in cache.current().values() if hasattr(v, "body")]
@@ -116,7 +116,7 @@ def test_the_pdfs_carry_each_readers_link_and_the_cached_pdfs_none(client):
 
 def _cached_text(app) -> str:
     """Everything the app's cache holds as bytes or text, as one text."""
-    from scorepad import cache
+    from scorepad.storage import cache
 
     with app.app_context():
         values = cache.current().values()
@@ -148,7 +148,7 @@ def test_new_game_links_come_from_the_requests_host(client):
 
 
 def test_the_cache_is_bounded_by_bytes_least_recently_used_out_first():
-    from scorepad.cache import ByteCache
+    from scorepad.storage.cache import ByteCache
 
     kept = ByteCache(100)
     assert kept.put("a", b"x" * 40) and kept.put("b", b"y" * 40)
@@ -166,7 +166,7 @@ def test_the_cache_is_bounded_by_bytes_least_recently_used_out_first():
 
 
 def test_the_cache_budget_is_a_setting_and_bounds_large_games(large, monkeypatch):
-    from scorepad import cache
+    from scorepad.storage import cache
 
     database, game_id, _key = large
     monkeypatch.setenv("SCOREPAD_CACHE_BYTES", "12345678")
@@ -197,7 +197,7 @@ def test_a_hundred_hosts_asking_for_a_large_game_grow_the_server_by_under_30_mb(
 
 
 def test_the_rescore_page_lists_five_problems_a_deal_and_is_kept_for_the_revision(app, client):
-    from scorepad import cache
+    from scorepad.storage import cache
 
     lenient = {**LARGE_SHEET, "wild_ratio": "none", "max_wilds": None, "second_meld": "anytime"}
     game_id, key = api_game(client, sheet=lenient, sides=SIDES)

@@ -15,9 +15,9 @@ import re
 import pytest
 from pypdf import PdfReader
 
-from scorepad import store
-from scorepad.cli import main
+from scorepad.cli.main import main
 from scorepad.rules.game import Game
+from scorepad.storage import store
 
 API = "/api/v1"
 SIDES = [{"name": "Ann", "players": ["Ann"]}, {"name": "Bea", "players": ["Bea"]}]

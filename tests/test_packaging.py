@@ -53,7 +53,7 @@ def test_wheel_ships_templates_static_and_migrations_inside_the_package_and_no_i
     for relative in sorted(_files("templates", "**/*") | static):
         assert f"scorepad/{relative}" in names, f"{relative} is not in the wheel"
     migrations = {f"scorepad/{p.relative_to(ROOT / 'scorepad').as_posix()}"
-                  for p in (ROOT / "scorepad" / "migrations").glob("*.sql")}
+                  for p in (ROOT / "scorepad" / "storage" / "migrations").glob("*.sql")}
     assert migrations and migrations <= names
     modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "scorepad").rglob("*.py")}
     assert modules <= names, f"modules missing from the wheel: {sorted(modules - names)}"

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from scorepad import store
-from scorepad.forms import DealForm
 from scorepad.rules import Problem, preset
+from scorepad.storage import store
+from scorepad.web.forms import DealForm
 
 DATA = Path(__file__).parent / "data"
 SCRIPT_NAME = "<script>alert(1)</script>"

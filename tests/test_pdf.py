@@ -16,7 +16,7 @@ from flask import url_for
 from hardening import api_game
 from pypdf import PdfReader
 
-from scorepad import pdf
+from scorepad.paper import pdf
 from scorepad.rules.game import Game
 from scorepad.rules.sheet import OPTIONS, PRESETS, load_sheet
 

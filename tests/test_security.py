@@ -33,7 +33,7 @@ from hardening import api_game, assert_error_shape, bearer, form_fields, grant, 
 from markupsafe import escape
 from pypdf import PdfReader
 
-from scorepad import paper
+from scorepad.web import paper
 
 SCRIPT = "<script>alert(1)</script>"
 IMG = '"><img src=x onerror=alert(1)>'

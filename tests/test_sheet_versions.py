@@ -18,11 +18,11 @@ import pytest
 from hardening import api_game
 from pypdf import PdfReader
 
-from scorepad import db
 from scorepad.app import create_app
 from scorepad.rules import Deal, judge, load_sheet, preset
 from scorepad.rules.errors import SheetError
 from scorepad.rules.sheet import OPTION_BY_NAME, OPTIONS, PRESETS, SHEET_SCHEMA
+from scorepad.storage import db
 
 API = "/api/v1"
 PARTNERS = [{"name": "North-South", "players": ["Ann", "Cal"]}, {"name": "East-West", "players": ["Bea", "Dan"]}]
@@ -207,7 +207,7 @@ def old_database(path: Path) -> None:
     preset and its changes (or, without a preset, every option of the day)."""
     conn = sqlite3.connect(path)
     for name in ("0001_games.sql", "0002_history_revision.sql"):
-        conn.executescript(resources.files("scorepad.migrations").joinpath(name).read_text(encoding="utf-8"))
+        conn.executescript(resources.files("scorepad.storage.migrations").joinpath(name).read_text(encoding="utf-8"))
     conn.execute("PRAGMA user_version = 2")
     own = preset("common").to_json(full=True)
     del own["preset"], own["preset_version"], own["cut_bonus"]

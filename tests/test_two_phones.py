@@ -23,8 +23,8 @@ import pytest
 from hardening import api_game, bearer
 from test_pages import fields, start, text, valid_deal
 
-from scorepad import cache, db, store
 from scorepad.app import create_app
+from scorepad.storage import cache, db, store
 
 ROOT = Path(__file__).resolve().parent.parent
 API = "/api/v1"

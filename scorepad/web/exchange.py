@@ -71,11 +71,13 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import TextAreaField
 
-from . import access, api, db, store
-from .rules import Deal, Problem, ReadError, RuleSheet, Verdict, judge, load_sheet
-from .rules.limits import MAX_DEALS, MAX_FILENAME, MAX_GAME_ID, MAX_IMPORT_BYTES, MAX_POINTS, MAX_REASON
-from .rules.text import check_text, read_reason
-from .store import GameRecord, StoreError
+from .. import access
+from ..api import games as api
+from ..rules import Deal, Problem, ReadError, RuleSheet, Verdict, judge, load_sheet
+from ..rules.limits import MAX_DEALS, MAX_FILENAME, MAX_GAME_ID, MAX_IMPORT_BYTES, MAX_POINTS, MAX_REASON
+from ..rules.text import check_text, read_reason
+from ..storage import db, store
+from ..storage.store import GameRecord, StoreError
 
 FORMAT = "scorepad.game"
 VERSION = 1

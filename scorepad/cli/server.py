@@ -1,5 +1,5 @@
 """``flask --app scorepad game ...`` and ``flask --app scorepad deal ...``: on the server,
-everything the pages and the JSON API do, through the same core (:mod:`scorepad.store`).
+everything the pages and the JSON API do, through the same core (:mod:`scorepad.storage.store`).
 
 Writes from these commands need no edit key: whoever runs them owns the database file.
 
@@ -21,11 +21,12 @@ import click
 from flask import Flask
 from flask.cli import with_appcontext
 
-from . import db, exchange, store
-from .rules.limits import MAX_GAME_ID
-from .rules.validate import Problem
-from .rules.verdict import Verdict
-from .store import DealRecord, GameRecord, Rejected, StoreError
+from ..rules.limits import MAX_GAME_ID
+from ..rules.validate import Problem
+from ..rules.verdict import Verdict
+from ..storage import db, store
+from ..storage.store import DealRecord, GameRecord, Rejected, StoreError
+from ..web import exchange
 
 EXIT_VIOLATIONS, EXIT_UNUSABLE, EXIT_BUSY = 1, 2, 3
 NO_KEY = "Writes need no edit key: whoever runs the command owns the database file."

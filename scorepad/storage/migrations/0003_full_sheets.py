@@ -15,7 +15,7 @@ import json
 import sqlite3
 from typing import Any
 
-from scorepad.rules import ReadError, load_sheet
+from ...rules import ReadError, load_sheet
 
 
 def upgrade(conn: sqlite3.Connection) -> None:

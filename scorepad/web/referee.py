@@ -9,7 +9,7 @@
   sheet: what changes, line by line, and what becomes illegal.
 * ``/sheets/compare?a=pagat&b=common``: two sheets side by side, where they differ.
 
-The JSON twins live in :mod:`scorepad.referee_api`; :func:`init_app` registers both.
+The JSON twins live in :mod:`scorepad.api.referee`; :func:`init_app` registers both.
 """
 
 from __future__ import annotations
@@ -19,15 +19,16 @@ from typing import Any
 
 from flask import Blueprint, Flask, abort, render_template, request, session, url_for
 
-from . import access, cache, db
+from .. import access
+from ..rules import PRESETS, ReadError, RuleSheet
+from ..rules.dispute import compare_sheets, rescore_deal, rescore_game, sheet_name
+from ..rules.limits import MAX_DEALS, MAX_PROBLEMS_SHOWN
+from ..rules.questions import QUESTIONS, Context, blank, current_deal, read_int, read_sheet
+from ..rules.referee import Answer
+from ..rules.sheet import OPTION_BY_NAME
+from ..storage import cache, db
+from ..storage.store import GameRecord
 from .pages import explained_sides
-from .questions import QUESTIONS, Context, blank, current_deal, read_int, read_sheet
-from .rules import PRESETS, ReadError, RuleSheet
-from .rules.dispute import compare_sheets, rescore_deal, rescore_game, sheet_name
-from .rules.limits import MAX_DEALS, MAX_PROBLEMS_SHOWN
-from .rules.referee import Answer
-from .rules.sheet import OPTION_BY_NAME
-from .store import GameRecord
 
 bp = Blueprint("desk", __name__)
 
@@ -35,7 +36,7 @@ bp = Blueprint("desk", __name__)
 def init_app(app: Flask) -> None:
     """Register the desk's pages and its JSON API (exempt from CSRF, like the API: it never
     reads a cookie and never writes)."""
-    from . import referee_api
+    from ..api import referee as referee_api
 
     app.register_blueprint(bp)
     app.register_blueprint(referee_api.bp)
@@ -214,7 +215,7 @@ def rescore(game_id: str):
     kept = None if flashes else cache.current().get(key)
     if kept is not None:
         return kept
-    with cache.current().gate():  # rescoring a game is heavy: one at a time (see scorepad.cache)
+    with cache.current().gate():  # rescoring a game is heavy: one at a time (see scorepad.storage.cache)
         kept = None if flashes else cache.current().get(key)
         if kept is not None:
             return kept

@@ -1,7 +1,7 @@
 """Printed paper, as PDF bytes: the house-rule sheet, a blank score pad, a game's results.
 
 Everything here is a pure function of a rule sheet (and, for a game, its name, sides and
-deals): no web framework, no files read but fonts. :mod:`scorepad.paper` serves them.
+deals): no web framework, no files read but fonts. :mod:`scorepad.web.paper` serves them.
 
 * :func:`house_rules`: exactly one page. Every option of the sheet in plain words, grouped
   as a player reads a sheet, the card values, what the table changed against its preset
@@ -49,9 +49,9 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from .rules.cards import Card
-from .rules.limits import MAX_PROBLEMS_SHOWN
-from .rules.sheet import (
+from ..rules.cards import Card
+from ..rules.limits import MAX_PROBLEMS_SHOWN
+from ..rules.sheet import (
     OPTION_BY_NAME,
     PRESETS,
     GameLength,
@@ -928,7 +928,7 @@ def printed_results(record: Any, amendments: Sequence[Mapping[str, Any]] = (), p
     "as played" and the sheet's amendments; with ``link``, a line for the game's link,
     written in per reader by :meth:`Printed.with_link`.
 
-    ``record`` is a :class:`scorepad.store.GameRecord` (name, sheet, sides, deals, game);
+    ``record`` is a :class:`scorepad.storage.store.GameRecord` (name, sheet, sides, deals, game);
     ``amendments`` are its history entries whose action is ``amend``.
     """
     size = page_size(paper)

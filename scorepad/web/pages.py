@@ -1,6 +1,6 @@
 """The web pages: server-rendered screens for a phone held in one hand at a card table.
 
-Every read and write goes through :mod:`scorepad.store`; who may write is
+Every read and write goes through :mod:`scorepad.storage.store`; who may write is
 :mod:`scorepad.access`. Scripts only enhance: every screen works with JavaScript off.
 """
 
@@ -14,7 +14,13 @@ import segno
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, session, url_for
 from markupsafe import Markup
 
-from . import access, cache, db, store
+from .. import access
+from ..links import external_url
+from ..rules import PRESETS, judge
+from ..rules.limits import MAX_GAME_ID
+from ..rules.sheet import OPTION_BY_NAME, load_sheet, options_by_group
+from ..storage import cache, db, store
+from ..storage.store import Conflict, GameRecord, Rejected, StoreError
 from .chart import running_totals_chart
 from .forms import (
     RANKS,
@@ -29,11 +35,6 @@ from .forms import (
     card_label,
     preset_displays,
 )
-from .links import external_url
-from .rules import PRESETS, judge
-from .rules.limits import MAX_GAME_ID
-from .rules.sheet import OPTION_BY_NAME, load_sheet, options_by_group
-from .store import Conflict, GameRecord, Rejected, StoreError
 
 bp = Blueprint("pages", __name__)
 

@@ -1,11 +1,11 @@
 """The referee's JSON API, ``/api/v1/referee``: questions answered, scores explained, sheets compared.
 
 Four questions (is this meld legal, may we go out, may I take the pile, do these first
-melds meet the minimum, read by :mod:`scorepad.questions`), each answered as
+melds meet the minimum, read by :mod:`scorepad.rules.questions`), each answered as
 :meth:`Answer.to_json` of the rules core (every reason also carries its option's
 ``label``); a deal's score explained line by line; a deal or a game rescored under another
 sheet; two sheets compared. Nothing here writes. Errors have the one shape of the API
-(:mod:`scorepad.api`). See ``docs/api.md``, section "Referee".
+(:mod:`scorepad.api.games`). See ``docs/api.md``, section "Referee".
 """
 
 from __future__ import annotations
@@ -15,15 +15,15 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from . import cache, db, store
-from .api import ApiError, _body, _refused
-from .questions import QUESTIONS, Context, answer_json, blank, read_int, read_sheet
-from .rules import Deal, ReadError, judge
-from .rules.dispute import compare_sheets, problem_json, rescore_deal, rescore_game
-from .rules.game import Game
-from .rules.limits import MAX_DEALS, MAX_GAME_ID
-from .rules.sheet import OPTION_BY_NAME
-from .store import GameRecord, StoreError
+from ..rules import Deal, ReadError, judge
+from ..rules.dispute import compare_sheets, problem_json, rescore_deal, rescore_game
+from ..rules.game import Game
+from ..rules.limits import MAX_DEALS, MAX_GAME_ID
+from ..rules.questions import QUESTIONS, Context, answer_json, blank, read_int, read_sheet
+from ..rules.sheet import OPTION_BY_NAME
+from ..storage import cache, db, store
+from ..storage.store import GameRecord, StoreError
+from .games import ApiError, _body, _refused
 
 bp = Blueprint("referee_api", __name__, url_prefix="/api/v1/referee")
 bp.register_error_handler(ApiError, _refused)

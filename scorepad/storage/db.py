@@ -114,7 +114,7 @@ def _wal(conn: sqlite3.Connection, wait: float) -> None:
 def migrations() -> list[tuple[int, str, str]]:
     """(number, name, text) of every migration file (SQL or Python), in order."""
     found = []
-    for entry in resources.files("scorepad.migrations").iterdir():
+    for entry in resources.files("scorepad.storage.migrations").iterdir():
         name = entry.name
         if name.endswith((".sql", ".py")) and name[:4].isdigit():
             found.append((int(name[:4]), name, entry.read_text(encoding="utf-8")))
@@ -159,7 +159,7 @@ def _version(conn: sqlite3.Connection, newest: int) -> int:
 def _apply(conn: sqlite3.Connection, name: str, text: str) -> None:
     """Run one migration inside the caller's transaction: its SQL, or its ``upgrade(conn)``."""
     if name.endswith(".py"):
-        importlib.import_module(f"scorepad.migrations.{name[:-3]}").upgrade(conn)
+        importlib.import_module(f"scorepad.storage.migrations.{name[:-3]}").upgrade(conn)
         return
     for statement in _statements(text):
         conn.execute(statement)

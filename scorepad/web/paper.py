@@ -1,11 +1,11 @@
 """Printed paper on the web: the house-rule sheet, a blank score pad and a game's results.
 
-The PDFs themselves are built by :mod:`scorepad.pdf`; this blueprint finds the sheet or
+The PDFs themselves are built by :mod:`scorepad.paper.pdf`; this blueprint finds the sheet or
 the game, reads ``?paper=letter|a4``, and names the file after the game. Every route only
 reads, so the view link is enough: no edit rights are needed. A game's PDFs are built once
 per (game, revision, paper) and kept in the app's cache, without the game's link: the link
 (and on the house-rule sheet its QR code) is written in as each response is sent
-(:meth:`scorepad.pdf.Printed.with_link`), from :func:`scorepad.links.link_base`.
+(:meth:`scorepad.paper.pdf.Printed.with_link`), from :func:`scorepad.links.link_base`.
 
 | route | what |
 | --- | --- |
@@ -25,10 +25,12 @@ from urllib.parse import quote
 from flask import Blueprint, Response, abort, request
 from werkzeug.routing import BuildError
 
-from . import access, cache, db, links, pdf, store
-from .rules.limits import MAX_FILENAME, MAX_SIDES, MIN_SIDES
-from .rules.sheet import PRESETS
-from .store import GameRecord
+from .. import access, links
+from ..paper import pdf
+from ..rules.limits import MAX_FILENAME, MAX_SIDES, MIN_SIDES
+from ..rules.sheet import PRESETS
+from ..storage import cache, db, store
+from ..storage.store import GameRecord
 
 bp = Blueprint("paper", __name__)
 

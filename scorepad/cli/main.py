@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from .rules import Deal, Ending, ReadError, RuleSheet, judge, load_sheet
-from .rules.game import Game
-from .rules.sheet import OPTION_BY_NAME, PRESETS, options_by_group
-from .rules.validate import Problem
-from .rules.verdict import Verdict
+from ..rules import Deal, Ending, ReadError, RuleSheet, judge, load_sheet
+from ..rules.game import Game
+from ..rules.sheet import OPTION_BY_NAME, PRESETS, options_by_group
+from ..rules.validate import Problem
+from ..rules.verdict import Verdict
 
 EXIT_OK, EXIT_VIOLATIONS, EXIT_UNREADABLE = 0, 1, 2
 
@@ -190,7 +190,7 @@ def _rule_words(sheet: RuleSheet, option: str | None) -> str:
 
 
 def _cmd_referee(args: argparse.Namespace, out: TextIO) -> int:
-    from .questions import QUESTIONS, answer_json
+    from ..rules.questions import QUESTIONS, answer_json
 
     sheet = _sheet_arg(args.sheet)
     data: dict[str, Any] = {"deal": getattr(args, "deal", None)}
@@ -225,7 +225,7 @@ def _cmd_referee(args: argparse.Namespace, out: TextIO) -> int:
         json.dump(answer_json(answer, sheet), out, indent=2)
         print(file=out)
     else:
-        from .rules.dispute import sheet_name
+        from ..rules.dispute import sheet_name
 
         yes, no = _QUESTION_WORDS[args.question]
         print(f"Under {sheet_name(sheet)}:", file=out)
@@ -237,7 +237,7 @@ def _cmd_referee(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _print_deal_change(change: Any, out: TextIO) -> None:
-    from .rules.dispute import sheet_name
+    from ..rules.dispute import sheet_name
 
     new_sheet = change.new_sheet
     print(f"Deal {change.number}:", file=out)
@@ -260,7 +260,7 @@ def _print_deal_change(change: Any, out: TextIO) -> None:
 
 
 def _cmd_rescore(args: argparse.Namespace, out: TextIO) -> int:
-    from .rules.dispute import rescore_deal, rescore_game, sheet_name
+    from ..rules.dispute import rescore_deal, rescore_game, sheet_name
 
     data = _read_json(args.file)
     other = _sheet_arg(args.sheet)
@@ -299,7 +299,7 @@ def _cmd_rescore(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
-    from .rules.dispute import compare_sheets, sheet_name
+    from ..rules.dispute import compare_sheets, sheet_name
 
     a, b = _sheet_arg(args.a), _sheet_arg(args.b)
     comparison = compare_sheets(a, b)

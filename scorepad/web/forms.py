@@ -25,12 +25,12 @@ from flask_wtf import FlaskForm
 from wtforms import Field, HiddenField, SelectField, StringField
 from wtforms.validators import ValidationError  # type: ignore[import-untyped]
 
-from .rules import OPTIONS, PRESETS, ReadError, RuleSheet, SheetError, load_sheet
-from .rules.cards import CARDS, NATURALS, Card, Cards
-from .rules.limits import MAX_COUNT, MAX_INPUT, MAX_MELD_ROWS, MAX_NAME, MAX_PER_SIDE, MAX_SIDES
-from .rules.sheet import Choice, Option, options_by_group
-from .rules.text import check_text, untyped
-from .rules.validate import Problem
+from ..rules import OPTIONS, PRESETS, ReadError, RuleSheet, SheetError, load_sheet
+from ..rules.cards import CARDS, NATURALS, Card, Cards
+from ..rules.limits import MAX_COUNT, MAX_INPUT, MAX_MELD_ROWS, MAX_NAME, MAX_PER_SIDE, MAX_SIDES
+from ..rules.sheet import Choice, Option, options_by_group
+from ..rules.text import check_text, untyped
+from ..rules.validate import Problem
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "wild")
 

@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
+from ..rules import Deal, ReadError, RuleSheet, judge, load_sheet
+from ..rules.game import Game
+from ..rules.limits import ENTRY_BYTES, MAX_GAME_BYTES, MAX_NAME, MAX_PER_SIDE, MAX_REASON, MAX_SIDES, MIN_SIDES
+from ..rules.text import read_name, read_reason, readable
+from ..rules.validate import Problem
+from ..rules.verdict import Verdict
 from . import cache, db
-from .rules import Deal, ReadError, RuleSheet, judge, load_sheet
-from .rules.game import Game
-from .rules.limits import ENTRY_BYTES, MAX_GAME_BYTES, MAX_NAME, MAX_PER_SIDE, MAX_REASON, MAX_SIDES, MIN_SIDES
-from .rules.text import read_name, read_reason, readable
-from .rules.validate import Problem
-from .rules.verdict import Verdict
 
 # Problems no reason lets stand, so a deal with one is never saved "as played": the deal is
 # not one of this game's (its number; with ``game.*``, its sides and players), or it cannot
@@ -395,7 +395,7 @@ def create_game(name: Any, sheet_data: Any, sides_data: Any) -> GameRecord:
 
 def import_game(name: Any, sheet: RuleSheet, sides_data: Any, created_at: str, deals: list[tuple[int, str, str | None]],
                 entries: list[tuple[Any, ...]], note: str, judged: Mapping[str, Verdict] | None = None) -> GameRecord:
-    """A new game (new id and key) from an export that :mod:`scorepad.exchange` has read and
+    """A new game (new id and key) from an export that :mod:`scorepad.web.exchange` has read and
     judged: ``deals`` as (number, canonical body, as-played reason), ``entries`` as the
     history's (deal_number, action, at, before, after, old_totals, new_totals, reason), in
     order, then an ``import`` entry saying so. Each entry adds 1 to the revision, as a write does.

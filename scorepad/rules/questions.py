@@ -1,7 +1,7 @@
 """The referee's four questions, read from JSON or from a page's query string, and answered.
 
-Plain Python, no web framework: the JSON API (:mod:`scorepad.referee_api`), the pages
-(:mod:`scorepad.desk`) and the command line (``scorepad referee``) all ask through
+Plain Python, no web framework: the JSON API (:mod:`scorepad.api.referee`), the pages
+(:mod:`scorepad.web.referee`) and the command line (``scorepad referee``) all ask through
 :data:`QUESTIONS`. Each reader takes a question's fields as JSON values or, from a page's
 query string or the command line (``forms=True``), as text; input it cannot use raises
 :class:`~scorepad.rules.ReadError` naming the field, never anything else.
@@ -20,12 +20,12 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .rules import ReadError, RuleSheet, load_sheet
-from .rules.cards import EMPTY, Card, Cards, parse_card
-from .rules.deal import Meld
-from .rules.limits import MAX_COUNT, MAX_DEALS, MAX_MELDS, MAX_PER_SIDE, MAX_POINTS
-from .rules.referee import Answer, can_go_out, can_meld, can_take_pile, meets_minimum
-from .rules.sheet import OPTION_BY_NAME, Books, LastCard
+from . import ReadError, RuleSheet, load_sheet
+from .cards import EMPTY, Card, Cards, parse_card
+from .deal import Meld
+from .limits import MAX_COUNT, MAX_DEALS, MAX_MELDS, MAX_PER_SIDE, MAX_POINTS
+from .referee import Answer, can_go_out, can_meld, can_take_pile, meets_minimum
+from .sheet import OPTION_BY_NAME, Books, LastCard
 
 # -- reading one field ---------------------------------------------------------------------------
 
@@ -129,7 +129,7 @@ def read_optional_bool(value: Any, field: str, forms: bool) -> bool | None:
 
 
 class Context:
-    """What a question may take from a recorded game (a :class:`~scorepad.store.GameRecord`):
+    """What a question may take from a recorded game (a :class:`~scorepad.storage.store.GameRecord`):
     its current deal, and its sides' running totals."""
 
     def __init__(self, game: Any = None) -> None:

@@ -1,6 +1,6 @@
 """The JSON API, ``/api/v1``: the same rules core and the same store as the pages.
 
-Every write goes through :mod:`scorepad.store` and needs the game's edit key as
+Every write goes through :mod:`scorepad.storage.store` and needs the game's edit key as
 ``Authorization: Bearer <key>``. Every error has one shape::
 
     {"error": {"status": 400, "field": "sides[0].melds[1].naturals", "message": "..."}}
@@ -11,7 +11,7 @@ is a 422 with the verdict and the problems besides the error. A write based on a
 the game has moved past is a 409 with the game's ``revision`` now and the ``changes`` since.
 See ``docs/api.md``.
 
-A game's JSON is built once per revision and kept in the app's cache (:mod:`scorepad.cache`)
+A game's JSON is built once per revision and kept in the app's cache (:mod:`scorepad.storage.cache`)
 without its links: ``view_url`` is added as each response is written (:mod:`scorepad.links`).
 """
 
@@ -25,12 +25,13 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
-from . import cache, db, links, store
-from .access import bearer_key, key_matches
-from .rules import Deal, ReadError, judge
-from .rules.limits import MAX_DEPTH, MAX_GAME_ID, MAX_GAME_PROBLEMS_LISTED, MAX_NUMBER, MAX_PROBLEMS_LISTED
-from .rules.sheet import PRESETS, options_by_group
-from .store import Conflict, DealRecord, GameRecord, Rejected, StoreError
+from .. import links
+from ..access import bearer_key, key_matches
+from ..rules import Deal, ReadError, judge
+from ..rules.limits import MAX_DEPTH, MAX_GAME_ID, MAX_GAME_PROBLEMS_LISTED, MAX_NUMBER, MAX_PROBLEMS_LISTED
+from ..rules.sheet import PRESETS, options_by_group
+from ..storage import cache, db, store
+from ..storage.store import Conflict, DealRecord, GameRecord, Rejected, StoreError
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
