@@ -2,7 +2,8 @@
 
 The outputs are read as a user gets them, through URLs and commands only: the API's
 ``GET /api/v1/games/<id>``, ``flask game show --json``, the game page, the scores CSV, the
-export document and the results PDF's text. Each is checked against one
+export document and the results PDF's text; and ``scorepad game FILE --json`` on the game as
+a file (its sheet, sides and deals, which hold no "as played" reasons). Each is checked against one
 :class:`~scorepad.rules.views.GameView`, built by the rules core from the export document
 (the game's sheet, sides, deals and their "as played" reasons), so outputs that agree with
 the view agree with each other. Where an output disagrees today, the check is marked
@@ -20,6 +21,8 @@ import io
 import json
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +37,7 @@ from scorepad.rules.views import GameView, view_of
 API = "/api/v1"
 SIDES = [{"name": "Ann", "players": ["Ann"]}, {"name": "Bea", "players": ["Bea"]}]
 NAMES = ("Ann", "Bea")
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def deal(number: int, ann: str, bea: str) -> dict[str, Any]:
@@ -92,10 +96,26 @@ def view(app: Flask, game: str) -> GameView:
     return view_of_document(app.test_client().get(f"/games/{game}/export.json").get_json())
 
 
+def game_file(document: dict[str, Any]) -> dict[str, Any]:
+    """The game of an export document as a game file: its sheet, side names and deals."""
+    return {"sheet": document["sheet"], "sides": [s["name"] for s in document["sides"]],
+            "deals": [d["deal"] for d in document["deals"]]}
+
+
 def view_of_document(document: dict[str, Any]) -> GameView:
-    played = Game.from_json({"sheet": document["sheet"], "sides": [s["name"] for s in document["sides"]],
-                             "deals": [d["deal"] for d in document["deals"]]})
-    return view_of(played, [d["as_played"] for d in document["deals"]])
+    return view_of(Game.from_json(game_file(document)), [d["as_played"] for d in document["deals"]])
+
+
+@pytest.fixture(scope="module")
+def scorepad_game(app: Flask, game: str, tmp_path_factory) -> tuple[int, dict[str, Any]]:
+    """``scorepad game FILE --json`` on the game as a file, run as a command: (exit status, output)."""
+    path = tmp_path_factory.mktemp("file") / "game.json"
+    path.write_text(json.dumps(game_file(app.test_client().get(f"/games/{game}/export.json").get_json())),
+                    encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "scorepad.cli", "game", str(path), "--json"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode in (0, 1), done.stderr
+    return done.returncode, json.loads(done.stdout)
 
 
 # -- reading each output ------------------------------------------------------------------------
@@ -247,6 +267,12 @@ def test_the_pdf_rows_agree_with_the_view(client, game, view):
         assert f"Deal {row.number}: {row.as_played}" in text
 
 
+def test_the_scorepad_command_rows_agree_with_the_view(scorepad_game, view):
+    deals = scorepad_game[1]["deals"]
+    assert [(d["deal"], {s["name"]: s["total"] for s in d["sides"]}, d["running_totals"]) for d in deals] \
+        == [(n, p, r) for n, p, r, _ in view_rows(view)]
+
+
 def test_the_export_rows_agree_with_the_api(client, game, view):
     document = client.get(f"/games/{game}/export.json").get_json()
     api = api_document(client, game)
@@ -286,6 +312,10 @@ def test_the_csv_totals_agree_with_the_view(client, game, view):
     assert {"Ann": int(total[1]), "Bea": int(total[3])} == {"Ann": int(total[2]), "Bea": int(total[4])} == view.totals
 
 
+def test_the_scorepad_command_totals_agree_with_the_view(scorepad_game, view):
+    assert scorepad_game[1]["deals"][-1]["running_totals"] == view.totals
+
+
 @pytest.mark.parametrize("game", [
     "gap_and_as_played", "tie", pytest.param("target_passed", marks=PDF_TOTAL_IS_THE_RESULT)], indirect=True)
 def test_the_pdf_totals_agree_with_the_view(client, game, view):
@@ -307,6 +337,10 @@ def test_the_api_next_deal_agrees_with_the_view(client, game, view):
 
 def test_the_cli_next_deal_agrees_with_the_view(runner, game, view):
     assert cli_document(runner, game)["next_deal"] == view_next(view)
+
+
+def test_the_scorepad_command_next_deal_agrees_with_the_view(scorepad_game, view):
+    assert scorepad_game[1]["next_deal"] == view_next(view)
 
 
 def test_the_page_next_deal_agrees_with_the_view(client, game, view):
@@ -345,6 +379,11 @@ def test_the_api_result_agrees_with_the_view(client, game, view):
 def test_the_cli_result_agrees_with_the_view(runner, game, view):
     document = cli_document(runner, game)
     assert {k: document[k] for k in ("standings", "over", "winner", "tie")} == view.result.to_json()
+
+
+def test_the_scorepad_command_result_agrees_with_the_view(scorepad_game, view):
+    said = scorepad_game[1]
+    assert {k: said[k] for k in ("standings", "over", "winner", "tie")} == view.result.to_json()
 
 
 def test_the_page_result_agrees_with_the_view(client, game, view):
@@ -405,3 +444,9 @@ def test_the_cli_problems_agree_with_the_view(runner, game, view):
 def test_the_page_problems_agree_with_the_view(client, game, view):
     said = re.findall(r'<p class="warning">(.*?)</p>', page_html(client, game), re.S)
     assert [html.unescape(s) for s in said] == [p.message for p in view.problems]
+
+
+def test_the_scorepad_command_problems_agree_with_the_view(scorepad_game, view):
+    status, said = scorepad_game
+    assert said["problems"] == [p.to_json() for p in view.problems]
+    assert said["ok"] is view.ok and status == (0 if view.ok else 1)
