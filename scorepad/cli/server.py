@@ -1,5 +1,6 @@
-"""``flask --app scorepad game ...`` and ``flask --app scorepad deal ...``: on the server,
-everything the pages and the JSON API do, through the same core (:mod:`scorepad.storage.store`).
+"""``flask --app scorepad game ...``, ``flask --app scorepad deal ...`` and ``flask --app
+scorepad backup PATH``: on the server, everything the pages and the JSON API do, through the
+same core (:mod:`scorepad.storage.store`), and a consistent copy of the database.
 
 Writes from these commands need no edit key: whoever runs them owns the database file.
 
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import click
-from flask import Flask
+from flask import current_app
 from flask.cli import with_appcontext
 
 from ..rules.limits import MAX_GAME_ID
@@ -46,12 +47,6 @@ class BusyError(CommandError):
     """The database stayed busy (another program's write): exit 3, nothing saved."""
 
     exit_code = EXIT_BUSY
-
-
-def init_app(app: Flask) -> None:
-    """Register the ``game`` and ``deal`` command groups."""
-    app.cli.add_command(game_group)
-    app.cli.add_command(deal_group)
 
 
 # -- helpers --------------------------------------------------------------------------------------
@@ -341,3 +336,24 @@ def deal_delete(game_id: str, number: int) -> None:
         totals = game.totals_before(10 ** 9)
         click.echo("Totals: " + ", ".join(f"{name} {points:,}" for name, points in totals.items())
                    + f"; {_standing(game)}.")
+
+
+# -- backup ---------------------------------------------------------------------------------------
+
+
+@click.command("backup")
+@click.argument("path", type=click.Path(path_type=Path))
+@click.option("--force", is_flag=True, help="Overwrite PATH if it exists.")
+@with_appcontext
+def backup_command(path: Path, force: bool) -> None:
+    """Copy the database to PATH, consistently, while the server runs.
+
+    To restore: stop the server, delete instance/scorepad.sqlite-wal and -shm if present,
+    copy the backup over instance/scorepad.sqlite, and start the server.
+
+    Exit status 2 when PATH cannot be used: it exists (without --force), it is a folder or
+    not a regular file, or it is the database itself or one of its -wal, -shm, -journal.
+    """
+    result = exchange.backup(current_app.config["DATABASE"], path, force)
+    click.echo(f"Wrote {result.path}: {result.games} game{'s' if result.games != 1 else ''}, "
+               f"{result.deals} deal{'s' if result.deals != 1 else ''} ({result.size:,} bytes).")
