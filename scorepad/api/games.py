@@ -27,7 +27,7 @@ from ..rules.sheet import PRESETS, options_by_group
 from ..storage import cache, db, store
 from ..storage.store import DealRecord, GameRecord
 from . import bp, http
-from .http import ApiError, body, editable, game_links, revision, view_url
+from .http import ApiError, game_links
 
 # -- reading requests ---------------------------------------------------------------------------
 
@@ -46,9 +46,9 @@ def _as_played(value: Any) -> str | None:
 
 def _deal_body() -> tuple[dict[str, Any], str | None, int | None]:
     """A game's deal from the body: the deal itself, the as-played reason, the revision."""
-    data = body(("deal", "ending", "went_out", "sides", "as_played", "revision", "sheet"))
+    data = http.body(("deal", "ending", "went_out", "sides", "as_played", "revision", "sheet"))
     deal = {k: v for k, v in data.items() if k not in ("as_played", "revision")}
-    return deal, _as_played(data.get("as_played")), revision(data.get("revision"))
+    return deal, _as_played(data.get("as_played")), http.revision(data.get("revision"))
 
 
 def _deal_json(record: DealRecord, most: int | None = None) -> dict[str, Any]:
@@ -86,7 +86,7 @@ def game_json(game: GameRecord, with_links: bool = True) -> dict[str, Any]:
     return {
         "id": game.id,
         "name": game.name,
-        **({"view_url": view_url(game)} if with_links else {}),
+        **({"view_url": http.view_url(game)} if with_links else {}),
         "sheet": game.sheet.to_json(),
         "sheet_changes": [dataclasses.asdict(change) for change in game.sheet.changes()],
         "sides": game.sides,
@@ -112,7 +112,7 @@ def _game_url(game_id: str, *rest: Any) -> str:
 @bp.post("/score")
 def score_deal():
     """Validate and score one deal under the sheet it names; nothing is saved."""
-    data = body(("sheet", "deal", "ending", "went_out", "sides"))
+    data = http.body(("sheet", "deal", "ending", "went_out", "sides"))
     try:
         deal = Deal.from_json(data)
     except ReadError as err:
@@ -150,13 +150,13 @@ def get_sheet(sheet_id: str):
 
 @bp.post("/games")
 def create_game():
-    data = body(("name", "sheet", "sides"))
+    data = http.body(("name", "sheet", "sides"))
     for key in ("name", "sheet", "sides"):
         if key not in data:
             raise ApiError(400, key, "is missing")
     game = store.create_game(data["name"], data["sheet"], data["sides"])
-    created = {"id": game.id, **game_links(game), "edit_key": game.edit_key, "revision": game.revision}
-    return jsonify(created), 201, {"Location": _game_url(game.id), "Cache-Control": "no-store"}  # the edit key
+    body = {"id": game.id, **game_links(game), "edit_key": game.edit_key, "revision": game.revision}
+    return jsonify(body), 201, {"Location": _game_url(game.id), "Cache-Control": "no-store"}  # the edit key
 
 
 @bp.get("/games/<game_id>")
@@ -167,12 +167,12 @@ def get_game(game_id: str):
     game = http.game(game_id)
     key = ("game.json", db.path(), game.id, game.revision)
     kept = cache.current()
-    built = kept.get(key)
-    if built is None:
-        built = jsonify(game_json(game, with_links=False)).get_data()
-        kept.put(key, built)
-    link = json.dumps({"view_url": view_url(game)}).encode()
-    response = Response(link[:-1] + b", " + built.lstrip()[1:], mimetype="application/json")
+    body = kept.get(key)
+    if body is None:
+        body = jsonify(game_json(game, with_links=False)).get_data()
+        kept.put(key, body)
+    link = json.dumps({"view_url": http.view_url(game)}).encode()
+    response = Response(link[:-1] + b", " + body.lstrip()[1:], mimetype="application/json")
     response.set_etag(f"{game.id}.{game.revision}")
     response.headers["Cache-Control"] = "no-cache"
     return response.make_conditional(request)
@@ -197,11 +197,11 @@ def game_history(game_id: str):
 
 @bp.put("/games/<game_id>/sheet")
 def amend_sheet(game_id: str):
-    editable(game_id)
-    data = body(("sheet", "reason", "revision"))
+    http.editable(game_id)
+    data = http.body(("sheet", "reason", "revision"))
     if "sheet" not in data:
         raise ApiError(400, "sheet", "is missing: a preset id, or a sheet object")
-    game = store.amend_sheet(game_id, data["sheet"], data.get("reason"), revision(data.get("revision")))
+    game = store.amend_sheet(game_id, data["sheet"], data.get("reason"), http.revision(data.get("revision")))
     return jsonify(game_json(game))
 
 
@@ -209,15 +209,15 @@ def amend_sheet(game_id: str):
 
 
 def _saved(game_id: str, record: DealRecord, status: int):
-    saved = {**_deal_json(record), "revision": record.revision}
-    return jsonify(saved), status, {"Location": _game_url(game_id, "deals", record.number)}
+    body = {**_deal_json(record), "revision": record.revision}
+    return jsonify(body), status, {"Location": _game_url(game_id, "deals", record.number)}
 
 
 @bp.post("/games/<game_id>/deals")
 def record_deal(game_id: str):
-    editable(game_id)
-    deal, as_played, based_on = _deal_body()
-    return _saved(game_id, store.record_deal(game_id, deal, as_played, based_on), 201)
+    http.editable(game_id)
+    deal, as_played, revision = _deal_body()
+    return _saved(game_id, store.record_deal(game_id, deal, as_played, revision), 201)
 
 
 @bp.get("/games/<game_id>/deals/<int:number>")
@@ -231,19 +231,19 @@ def get_deal(game_id: str, number: int):
 
 @bp.put("/games/<game_id>/deals/<int:number>")
 def correct_deal(game_id: str, number: int):
-    editable(game_id)
-    deal, as_played, based_on = _deal_body()
-    return _saved(game_id, store.update_deal(game_id, number, deal, as_played, based_on), 200)
+    http.editable(game_id)
+    deal, as_played, revision = _deal_body()
+    return _saved(game_id, store.update_deal(game_id, number, deal, as_played, revision), 200)
 
 
 @bp.delete("/games/<game_id>/deals/<int:number>")
 def delete_deal(game_id: str, number: int):
-    editable(game_id)
-    based_on = None
+    http.editable(game_id)
+    revision = None
     text = request.args.get("revision")
     if text is not None:
         if not text.isascii() or not text.isdigit() or len(text) > 18:
             raise ApiError(400, "revision", f"must be the game's revision, a whole number, not {text[:20]!r}")
-        based_on = int(text)
-    new_revision = store.delete_deal(game_id, number, based_on)
+        revision = int(text)
+    new_revision = store.delete_deal(game_id, number, revision)
     return jsonify(deleted=number, revision=new_revision)

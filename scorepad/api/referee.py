@@ -23,7 +23,7 @@ from ..rules.questions import QUESTIONS, Context, answer_json, blank, read_int, 
 from ..rules.sheet import OPTION_BY_NAME
 from ..storage import cache, db
 from . import bp, http
-from .http import ApiError, body
+from .http import ApiError
 
 # -- sheets and games from requests ----------------------------------------------------------------
 
@@ -38,14 +38,14 @@ def _read(fn: Callable[[], Any]) -> Any:
 
 def _question(name: str):
     ask, fields = QUESTIONS[name]
-    data = body(("sheet", "game", *fields))
+    data = http.body(("sheet", "game", *fields))
     if "sheet" in data and "game" in data:
         raise ApiError(400, "game", "give the sheet, or the game whose sheet to use, not both")
     if "game" in data:
         if not isinstance(data["game"], str) or not data["game"].strip():
             raise ApiError(400, "game", "must be a game's id")
-        stored = http.game(data["game"].strip())
-        sheet, context = stored.sheet, Context(stored)
+        game = http.game(data["game"].strip())
+        sheet, context = game.sheet, Context(game)
     else:
         sheet, context = _read(lambda: read_sheet(data.get("sheet"))), Context()
     answer = _read(lambda: ask(sheet, data, False, context))
@@ -94,7 +94,7 @@ def explain_json(deal: Deal) -> dict[str, Any]:
 
 @bp.post("/referee/explain")
 def explain():
-    data = body(("deal",))
+    data = http.body(("deal",))
     if "deal" not in data:
         raise ApiError(400, "deal", "is missing: a deal with its sheet, as for /api/v1/score")
     deal = _read(lambda: _within("deal", lambda: Deal.from_json(data["deal"])))
@@ -118,28 +118,28 @@ def _within(prefix: str, fn: Callable[[], Any]) -> Any:
 
 @bp.post("/referee/rescore")
 def rescore():
-    data = body(("sheet", "deal", "game"))
+    data = http.body(("sheet", "deal", "game"))
     if ("deal" in data) == ("game" in data):
         raise ApiError(400, "deal", "give a deal (with its own sheet) or a game, one of them")
     other = _read(lambda: read_sheet(data.get("sheet")))
     if "deal" in data:
         deal = _read(lambda: _within("deal", lambda: Deal.from_json(data["deal"])))
         return jsonify(rescore_deal(deal, other).to_json())
-    played = _read(lambda: _within("game", lambda: Game.from_json(data["game"])))
-    return jsonify(rescore_game(played, other).to_json())
+    game = _read(lambda: _within("game", lambda: Game.from_json(data["game"])))
+    return jsonify(rescore_game(game, other).to_json())
 
 
 @bp.get("/referee/games/<game_id>/rescore")
 def rescore_recorded(game_id: str):
-    stored = http.game(game_id)
+    game = http.game(game_id)
     other = _read(lambda: read_sheet(request.args.get("sheet"), "sheet", text=True))
     number = request.args.get("deal")
     if blank(number):  # every deal judged again: kept for the game's revision and the sheet asked
-        key = ("rescore.json", db.path(), stored.id, stored.revision, tuple(sorted(request.args.items(multi=True))))
-        built = cache.current().built(key, lambda: jsonify(rescore_game(stored.game, other).to_json()).get_data())
-        return Response(built, mimetype="application/json")
+        key = ("rescore.json", db.path(), game.id, game.revision, tuple(sorted(request.args.items(multi=True))))
+        body = cache.current().built(key, lambda: jsonify(rescore_game(game.game, other).to_json()).get_data())
+        return Response(body, mimetype="application/json")
     n = _read(lambda: read_int(number, "deal", 1, MAX_DEALS, forms=True))
-    record = stored.deal(n)
+    record = game.deal(n)
     if record is None:
         raise ApiError(404, "deal", f"deal {n} is not recorded")
     return jsonify(rescore_deal(record.deal, other).to_json())
