@@ -1,4 +1,5 @@
-"""The app factory: configuration, the instance folder, the database, blueprints, errors."""
+"""The app factory: configuration, the instance folder, the database, every blueprint and
+command group, errors."""
 
 from __future__ import annotations
 
@@ -11,8 +12,11 @@ from flask import Flask, Response, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 
+from . import api, ratelimit
+from .cli import server
 from .retry import typed_again
 from .storage import cache, db
+from .web import exchange, pages, paper, referee
 
 PACKAGE = Path(__file__).resolve().parent
 csrf = CSRFProtect()
@@ -102,20 +106,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     cache.init_app(app)
     csrf.init_app(app)
 
-    from .api import games as api
-    from .web import pages, paper
-    from .web import referee as desk
-
-    app.register_blueprint(pages.bp)
-    app.register_blueprint(api.bp)
-    app.register_blueprint(paper.bp)
+    app.register_blueprint(pages.bp)  # games, deals, sheets
+    app.register_blueprint(paper.bp)  # the printed house rules, score pad and results
+    app.register_blueprint(referee.bp)  # the referee's desk
+    app.register_blueprint(exchange.bp)  # export, import and scores.csv pages
+    app.register_blueprint(api.blueprint())  # /api/v1: games, deals, the referee, export and import
     csrf.exempt(api.bp)  # the API authenticates with a bearer key, never a cookie
-    desk.init_app(app)  # the referee's pages and /api/v1/referee (read-only, exempt from CSRF)
-    from .web import exchange
-    exchange.init_app(app)  # export, import, scores.csv (pages and /api/v1), `flask backup`
-    from .cli import server as commands
-    commands.init_app(app)  # `flask game ...` and `flask deal ...`, through the store
-    from . import ratelimit
+    app.cli.add_command(server.game_group)  # flask game ...
+    app.cli.add_command(server.deal_group)  # flask deal ...
+    app.cli.add_command(server.backup_command)  # flask backup PATH
     ratelimit.init_app(app)  # after every route: it limits creating games and writing to one
     _register_errors(app)
     app.after_request(_security_headers)

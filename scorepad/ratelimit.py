@@ -27,11 +27,11 @@ from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 from limits import RateLimitItem, parse_many
 
-from .api.games import error_body
+from .api.http import error_body
 from .retry import typed_again
 
 # Endpoints under each limit; only the methods that change something count.
-CREATE_ENDPOINTS = ("api.create_game", "exchange_api.import_api", "pages.new_game", "exchange.import_page")
+CREATE_ENDPOINTS = ("api.create_game", "api.import_api", "pages.new_game", "exchange.import_page")
 WRITE_ENDPOINTS = ("api.record_deal", "api.correct_deal", "api.delete_deal", "api.amend_sheet",
                    "pages.new_deal", "pages.edit_deal", "pages.delete_deal", "pages.amend_sheet")
 METHODS = ["POST", "PUT", "DELETE"]

@@ -1,2 +1,65 @@
-"""The JSON API under ``/api/v1``: games and deals, the referee's questions, export and
-import. See ``docs/api.md``."""
+"""The JSON API under ``/api/v1``: ONE blueprint, :data:`bp`, and its error table, the one
+shape of every error::
+
+    {"error": {"status": 400, "field": "sides[0].melds[1].naturals", "message": "..."}}
+
+The routes: games, deals, sheets and scoring (:mod:`.games`), the referee's questions
+(:mod:`.referee`), export and import (:mod:`.exchange`); what they share is :mod:`.http`.
+:func:`blueprint` gives the blueprint with every route on it. See ``docs/api.md``.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, jsonify
+
+from ..storage.store import Conflict, Rejected, StoreError
+from .http import ApiError, error_body
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+def blueprint() -> Blueprint:
+    """The API's blueprint with every route: each routes module adds its own as it is imported."""
+    from . import exchange, games, referee  # noqa: F401
+
+    return bp
+
+
+# -- the error table ------------------------------------------------------------------------------
+
+
+@bp.errorhandler(ApiError)
+@bp.errorhandler(StoreError)
+def refused(err: ApiError | StoreError) -> tuple[Response, int]:
+    return jsonify(error_body(err.status, err.field, err.message)), err.status
+
+
+@bp.errorhandler(Conflict)
+def conflict(err: Conflict) -> tuple[Response, int]:
+    """A stale write (409): the error, the game's revision now, and every change since the
+    revision the write was based on."""
+    return jsonify({**error_body(409, err.field, err.message), "revision": err.revision,
+                    "changes": err.changes}), 409
+
+
+@bp.errorhandler(Rejected)
+def rejected(err: Rejected) -> tuple[Response, int]:
+    """A deal not saved (422): the report, every problem (each saying whether it can
+    ever be saved as played), and ``may_save_as_played`` for the deal as a whole."""
+    n = len(err.problems)
+    named = err.never_as_played or err.problems  # the first problem to correct
+    first = named[0] if named else None
+    message = (f"the deal breaks the rules in {n} place{'s' if n != 1 else ''} and was not saved: "
+               f"{first.message if first else ''} Correct it, or save it as played with "
+               '"as_played": {"reason": "..."}.')
+    if first is not None and first.code.startswith(("game.", "deal.number")):
+        message = f"the deal does not fit this game and was not saved: {first.message}"
+    elif first is not None and not err.may_save_as_played:
+        message = (f"the deal was not saved, and cannot be saved as played until this is corrected: "
+                   f"{first.message}")
+    body = error_body(422, first.where if first else None, message)
+    body["report"] = err.verdict.to_json()
+    body["may_save_as_played"] = err.may_save_as_played
+    never = set(err.never_as_played)
+    body["problems"] = [{**p.to_json(), "never_as_played": p in never} for p in err.problems]
+    return jsonify(body), 422

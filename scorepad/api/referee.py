@@ -1,11 +1,11 @@
-"""The referee's JSON API, ``/api/v1/referee``: questions answered, scores explained, sheets compared.
+"""The referee's JSON routes, ``/api/v1/referee``: questions answered, scores explained, sheets compared.
 
 Four questions (is this meld legal, may we go out, may I take the pile, do these first
 melds meet the minimum, read by :mod:`scorepad.rules.questions`), each answered as
 :meth:`Answer.to_json` of the rules core (every reason also carries its option's
 ``label``); a deal's score explained line by line; a deal or a game rescored under another
 sheet; two sheets compared. Nothing here writes. Errors have the one shape of the API
-(:mod:`scorepad.api.games`). See ``docs/api.md``, section "Referee".
+(:mod:`scorepad.api`). See ``docs/api.md``, section "Referee".
 """
 
 from __future__ import annotations
@@ -13,21 +13,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Response, jsonify, request
 
 from ..rules import Deal, ReadError, judge
 from ..rules.dispute import compare_sheets, problem_json, rescore_deal, rescore_game
 from ..rules.game import Game
-from ..rules.limits import MAX_DEALS, MAX_GAME_ID
+from ..rules.limits import MAX_DEALS
 from ..rules.questions import QUESTIONS, Context, answer_json, blank, read_int, read_sheet
 from ..rules.sheet import OPTION_BY_NAME
-from ..storage import cache, db, store
-from ..storage.store import GameRecord, StoreError
-from .games import ApiError, _body, _refused
-
-bp = Blueprint("referee_api", __name__, url_prefix="/api/v1/referee")
-bp.register_error_handler(ApiError, _refused)
-bp.register_error_handler(StoreError, _refused)
+from ..storage import cache, db
+from . import bp, http
+from .http import ApiError
 
 # -- sheets and games from requests ----------------------------------------------------------------
 
@@ -40,22 +36,15 @@ def _read(fn: Callable[[], Any]) -> Any:
         raise ApiError(400, err.field or None, err.reason) from None
 
 
-def _stored(game_id: str) -> GameRecord:
-    game = store.load_game(game_id) if len(game_id) <= MAX_GAME_ID else None
-    if game is None:
-        raise ApiError(404, None, "there is no game with this id")
-    return game
-
-
 def _question(name: str):
     ask, fields = QUESTIONS[name]
-    data = _body(("sheet", "game", *fields))
+    data = http.body(("sheet", "game", *fields))
     if "sheet" in data and "game" in data:
         raise ApiError(400, "game", "give the sheet, or the game whose sheet to use, not both")
     if "game" in data:
         if not isinstance(data["game"], str) or not data["game"].strip():
             raise ApiError(400, "game", "must be a game's id")
-        game = _stored(data["game"].strip())
+        game = http.game(data["game"].strip())
         sheet, context = game.sheet, Context(game)
     else:
         sheet, context = _read(lambda: read_sheet(data.get("sheet"))), Context()
@@ -63,22 +52,22 @@ def _question(name: str):
     return jsonify(answer_json(answer, sheet))
 
 
-@bp.post("/meld")
+@bp.post("/referee/meld")
 def meld():
     return _question("meld")
 
 
-@bp.post("/go-out")
+@bp.post("/referee/go-out")
 def go_out():
     return _question("go-out")
 
 
-@bp.post("/pile")
+@bp.post("/referee/pile")
 def pile():
     return _question("pile")
 
 
-@bp.post("/minimum")
+@bp.post("/referee/minimum")
 def minimum():
     return _question("minimum")
 
@@ -103,18 +92,18 @@ def explain_json(deal: Deal) -> dict[str, Any]:
             "warnings": [problem_json(p, sheet) for p in verdict.report.warnings]}
 
 
-@bp.post("/explain")
+@bp.post("/referee/explain")
 def explain():
-    data = _body(("deal",))
+    data = http.body(("deal",))
     if "deal" not in data:
         raise ApiError(400, "deal", "is missing: a deal with its sheet, as for /api/v1/score")
     deal = _read(lambda: _within("deal", lambda: Deal.from_json(data["deal"])))
     return jsonify(explain_json(deal))
 
 
-@bp.get("/games/<game_id>/deals/<int:number>/explain")
+@bp.get("/referee/games/<game_id>/deals/<int:number>/explain")
 def explain_recorded(game_id: str, number: int):
-    record = _stored(game_id).deal(number)
+    record = http.game(game_id).deal(number)
     if record is None:
         raise ApiError(404, None, f"deal {number} is not recorded")
     return jsonify(explain_json(record.deal))
@@ -127,9 +116,9 @@ def _within(prefix: str, fn: Callable[[], Any]) -> Any:
         raise err.within(prefix) from None
 
 
-@bp.post("/rescore")
+@bp.post("/referee/rescore")
 def rescore():
-    data = _body(("sheet", "deal", "game"))
+    data = http.body(("sheet", "deal", "game"))
     if ("deal" in data) == ("game" in data):
         raise ApiError(400, "deal", "give a deal (with its own sheet) or a game, one of them")
     other = _read(lambda: read_sheet(data.get("sheet")))
@@ -140,9 +129,9 @@ def rescore():
     return jsonify(rescore_game(game, other).to_json())
 
 
-@bp.get("/games/<game_id>/rescore")
+@bp.get("/referee/games/<game_id>/rescore")
 def rescore_recorded(game_id: str):
-    game = _stored(game_id)
+    game = http.game(game_id)
     other = _read(lambda: read_sheet(request.args.get("sheet"), "sheet", text=True))
     number = request.args.get("deal")
     if blank(number):  # every deal judged again: kept for the game's revision and the sheet asked
@@ -156,7 +145,7 @@ def rescore_recorded(game_id: str):
     return jsonify(rescore_deal(record.deal, other).to_json())
 
 
-@bp.get("/compare")
+@bp.get("/referee/compare")
 def compare():
     a = _read(lambda: read_sheet(request.args.get("a"), "a", text=True))
     b = _read(lambda: read_sheet(request.args.get("b"), "b", text=True))

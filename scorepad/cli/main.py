@@ -14,11 +14,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..rules import Deal, Ending, ReadError, RuleSheet, judge, load_sheet
+from ..rules import Deal, ReadError, RuleSheet, judge, load_sheet
 from ..rules.game import Game
-from ..rules.sheet import OPTION_BY_NAME, PRESETS, options_by_group
-from ..rules.validate import Problem
-from ..rules.verdict import Verdict
+from ..rules.sheet import PRESETS, options_by_group
+from . import output
 
 EXIT_OK, EXIT_VIOLATIONS, EXIT_UNREADABLE = 0, 1, 2
 
@@ -55,35 +54,12 @@ def _sheet_arg(value: str) -> RuleSheet:
         raise Unreadable(f"{_name(value)}: {err}") from None
 
 
-# -- output ------------------------------------------------------------------------------------
+# -- output ----------------------------------------------------------------------------------
 
 
-def _problem_line(problem: Problem) -> str:
-    about = " ".join(x for x in (problem.side, problem.player and f"({problem.player})",
-                                 f"meld {problem.meld + 1}" if problem.meld is not None else None) if x)
-    cite = f" [sheet: {problem.option}]" if problem.option else ""
-    return f"  {problem.code}: {about + ': ' if about else ''}{problem.message}{cite}"
-
-
-def _print_verdict(verdict: Verdict, out: TextIO) -> None:
-    deal = verdict.deal
-    how = "the stock ran out" if deal.ending is Ending.STOCK_OUT else \
-        f"{deal.went_out} went out" if deal.went_out else "a player went out"
-    preset = deal.sheet.preset or "custom sheet"
-    changed = " (changed)" if deal.sheet.preset and deal.sheet.changes() else ""
-    print(f"Deal {deal.number}, {preset}{changed}: {how}", file=out)
-    for side in verdict.breakdown.sides:
-        print(f"\n{side.name}: {side.total:,}", file=out)
-        for line in side.lines:
-            print(f"  {line.label:<40} {line.count:>3} x {line.each:>5} = {line.points:>7,}   ({line.option})",
-                  file=out)
-    for title, problems in (("Violations", verdict.report.violations), ("Warnings", verdict.report.warnings)):
-        if problems:
-            print(f"\n{title}:", file=out)
-            for problem in problems:
-                print(_problem_line(problem), file=out)
-    if verdict.ok:
-        print("\nNo violations.", file=out)
+def _say(lines: list[str], out: TextIO) -> None:
+    for line in lines:
+        print(line, file=out)
 
 
 def _print_sheet(sheet: RuleSheet, out: TextIO) -> None:
@@ -122,7 +98,7 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> int:
         json.dump(verdict.to_json(), out, indent=2)
         print(file=out)
     else:
-        _print_verdict(verdict, out)
+        _say(output.verdict_lines(verdict), out)
     return EXIT_OK if verdict.ok else EXIT_VIOLATIONS
 
 
@@ -146,7 +122,7 @@ def _cmd_game(args: argparse.Namespace, out: TextIO) -> int:
         print(file=out)
         return EXIT_OK if ok else EXIT_VIOLATIONS
     for verdict in game.verdicts:
-        _print_verdict(verdict, out)
+        _say(output.verdict_lines(verdict), out)
         print("\n" + "-" * 60, file=out)
     print("Running totals", file=out)
     print("  deal " + "".join(f"{name:>16}" for name in game.sides), file=out)
@@ -155,7 +131,7 @@ def _cmd_game(args: argparse.Namespace, out: TextIO) -> int:
     if problems:
         print("\nGame problems:", file=out)
         for problem in problems:
-            print(_problem_line(problem), file=out)
+            print(output.problem_line(problem), file=out)
     if result.tie:
         print(f"\nGame over: a tie at {result.standings[0].total:,}.", file=out)
     elif result.winner:
@@ -177,17 +153,6 @@ def _cmd_sheet(args: argparse.Namespace, out: TextIO) -> int:
 
 
 # -- the referee's questions, another sheet, two sheets ---------------------------------------------
-
-_QUESTION_WORDS = {"meld": ("this meld is legal", "this meld is not legal"),
-                   "go-out": ("you may go out", "you may not go out yet"),
-                   "pile": ("you may take the pile", "you may not take the pile"),
-                   "minimum": ("these melds meet the minimum", "these melds do not meet the minimum")}
-
-
-def _rule_words(sheet: RuleSheet, option: str | None) -> str:
-    found = OPTION_BY_NAME.get(option) if option else None
-    return f"{found.label}: {sheet.describe(found.name)}" if found else "the same on every sheet"
-
 
 def _cmd_referee(args: argparse.Namespace, out: TextIO) -> int:
     from ..rules.questions import QUESTIONS, answer_json
@@ -225,38 +190,8 @@ def _cmd_referee(args: argparse.Namespace, out: TextIO) -> int:
         json.dump(answer_json(answer, sheet), out, indent=2)
         print(file=out)
     else:
-        from ..rules.dispute import sheet_name
-
-        yes, no = _QUESTION_WORDS[args.question]
-        print(f"Under {sheet_name(sheet)}:", file=out)
-        print(f"{'YES' if answer.yes else 'NO'}: {yes if answer.yes else no}.", file=out)
-        for reason in answer.reasons:
-            print(f"  [{'met' if reason.ok else 'NOT MET'}] {reason.message}", file=out)
-            print(f"      rule: {_rule_words(sheet, reason.option)}", file=out)
+        _say(output.answer_lines(args.question, answer, sheet), out)
     return EXIT_OK if answer.yes else EXIT_VIOLATIONS
-
-
-def _print_deal_change(change: Any, out: TextIO) -> None:
-    from ..rules.dispute import sheet_name
-
-    new_sheet = change.new_sheet
-    print(f"Deal {change.number}:", file=out)
-    for side in change.sides:
-        delta = f"{side.difference:+,}" if side.difference else "no change"
-        print(f"  {side.name}: {side.old.total:,} -> {side.new.total:,} ({delta})", file=out)
-        for line in side.changed_lines:
-            def part(x: Any) -> str:
-                return f"{x.count} x {x.each:,} = {x.points:,}" if x else "none"
-            print(f"    {line.label}: {part(line.old)} -> {part(line.new)} ({line.change:+,})"
-                  f"   [{_rule_words(new_sheet, line.option)}]", file=out)
-    if change.new_violations:
-        print(f"  Illegal under {sheet_name(new_sheet)}:", file=out)
-        for problem in change.new_violations:
-            print("  " + _problem_line(problem), file=out)
-    if change.cleared_violations:
-        print(f"  No longer against the rules under {sheet_name(new_sheet)}:", file=out)
-        for problem in change.cleared_violations:
-            print("  " + _problem_line(problem), file=out)
 
 
 def _cmd_rescore(args: argparse.Namespace, out: TextIO) -> int:
@@ -281,7 +216,7 @@ def _cmd_rescore(args: argparse.Namespace, out: TextIO) -> int:
     print(f"Under {sheet_name(other)} instead of {sheet_name(old_sheet)}:", file=out)
     for deal in deals:
         print(file=out)
-        _print_deal_change(deal, out)
+        _say(output.deal_change_lines(deal), out)
     if hasattr(change, "deals"):
         print("\nTotals:", file=out)
         for total in change.totals:
@@ -294,7 +229,7 @@ def _cmd_rescore(args: argparse.Namespace, out: TextIO) -> int:
         print(f"Result: {result(change.new_result)} (under the game's own sheet: {result(change.old_result)}).",
               file=out)
         for problem in change.new_problems:
-            print(_problem_line(problem), file=out)
+            print(output.problem_line(problem), file=out)
     return EXIT_VIOLATIONS if illegal else EXIT_OK
 
 

@@ -1,5 +1,6 @@
-"""``flask --app scorepad game ...`` and ``flask --app scorepad deal ...``: on the server,
-everything the pages and the JSON API do, through the same core (:mod:`scorepad.storage.store`).
+"""``flask --app scorepad game ...``, ``flask --app scorepad deal ...`` and ``flask --app
+scorepad backup PATH``: on the server, everything the pages and the JSON API do, through the
+same core (:mod:`scorepad.storage.store`), and a consistent copy of the database.
 
 Writes from these commands need no edit key: whoever runs them owns the database file.
 
@@ -18,15 +19,14 @@ from pathlib import Path
 from typing import Any
 
 import click
-from flask import Flask
+from flask import current_app
 from flask.cli import with_appcontext
 
 from ..rules.limits import MAX_GAME_ID
-from ..rules.validate import Problem
-from ..rules.verdict import Verdict
 from ..storage import db, store
 from ..storage.store import DealRecord, GameRecord, Rejected, StoreError
 from ..web import exchange
+from .output import problem_words, standing, verdict_summary
 
 EXIT_VIOLATIONS, EXIT_UNUSABLE, EXIT_BUSY = 1, 2, 3
 NO_KEY = "Writes need no edit key: whoever runs the command owns the database file."
@@ -48,12 +48,6 @@ class BusyError(CommandError):
     exit_code = EXIT_BUSY
 
 
-def init_app(app: Flask) -> None:
-    """Register the ``game`` and ``deal`` command groups."""
-    app.cli.add_command(game_group)
-    app.cli.add_command(deal_group)
-
-
 # -- helpers --------------------------------------------------------------------------------------
 
 
@@ -62,7 +56,7 @@ def _store_call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     try:
         return fn(*args, **kwargs)
     except exchange.Refused as err:
-        lines = [f"{err.field}: {err.message}"] + [f"  - {_problem(p)}" for p in err.problems]
+        lines = [f"{err.field}: {err.message}"] + [f"  - {problem_words(p)}" for p in err.problems]
         raise CommandError(None, "\n".join(lines)) from None
     except StoreError as err:
         raise CommandError(err.field, err.message) from None
@@ -92,47 +86,20 @@ def _game(game_id: str) -> GameRecord:
     return game
 
 
-def _problem(p: Problem) -> str:
-    where = f" [{p.where}]" if p.where else ""
-    return f"{p.message}{where} ({p.code})"
-
-
-def _standing(game: GameRecord) -> str:
-    result = game.game.result()
-    if result.tie:
-        return "over: a tie"
-    if result.over:
-        return f"over: {result.winner} won"
-    upcoming = game.game.upcoming()
-    if upcoming is None:
-        return "over"
-    minimums = upcoming.opening_minimums
-    same = set(minimums.values())
-    minimum = f"{same.pop():,}" if len(same) == 1 else ", ".join(f"{name} {m:,}" for name, m in minimums.items())
-    return f"next: deal {upcoming.number}, opening minimum {minimum}"
-
-
-def _echo_verdict(verdict: Verdict, problems: list[Problem] | None = None,
-                  never: frozenset[Problem] = frozenset()) -> None:
-    """The deal's score and problems; those in ``never`` marked as never to be saved as played."""
-    for side in verdict.breakdown.sides:
-        click.echo(f"  {side.name}: {side.total:+,}")
-    problems = list(verdict.report.violations) if problems is None else problems
-    for p in problems:
-        click.echo(f"  violation{' (never as played)' if p in never else ''}: {_problem(p)}")
-    for p in verdict.report.warnings:
-        click.echo(f"  warning: {_problem(p)}")
+def _echo(lines: list[str]) -> None:
+    for line in lines:
+        click.echo(line)
 
 
 def _echo_saved(game_id: str, record: DealRecord, done: str) -> None:
     note = f" as played ({record.as_played})" if record.as_played else ""
     click.echo(f"Deal {record.number} {done}{note}.")
-    _echo_verdict(record.verdict)
+    _echo(verdict_summary(record.verdict))
     game = store.load_game(game_id)
     if game is not None:
         totals = game.totals_before(10 ** 9)
         click.echo("Totals: " + ", ".join(f"{name} {points:,}" for name, points in totals.items())
-                   + f"; {_standing(game)}.")
+                   + f"; {standing(game.game)}.")
 
 
 def _rejected(err: Rejected, as_played: str | None) -> None:
@@ -142,7 +109,7 @@ def _rejected(err: Rejected, as_played: str | None) -> None:
            f"{'it' if len(never) == 1 else 'them'} first" if never
            else "give --as-played REASON to save it as played" if not as_played else "")
     click.echo(f"Not saved: the deal has {n} problem{'s' if n != 1 else ''}" + (f"; {why}." if why else "."))
-    _echo_verdict(err.verdict, err.problems, frozenset(never))
+    _echo(verdict_summary(err.verdict, err.problems, frozenset(never)))
     raise click.exceptions.Exit(EXIT_VIOLATIONS)
 
 
@@ -208,7 +175,7 @@ def game_list(limit: int) -> None:
         click.echo("No games yet.")
     for game in games:
         click.echo(f"{game.id}  {game.name}  ({len(game.deals)} deal{'s' if len(game.deals) != 1 else ''}; "
-                   f"{_standing(game)})")
+                   f"{standing(game.game)})")
 
 
 @game_group.command("show")
@@ -340,4 +307,25 @@ def deal_delete(game_id: str, number: int) -> None:
     if game is not None:
         totals = game.totals_before(10 ** 9)
         click.echo("Totals: " + ", ".join(f"{name} {points:,}" for name, points in totals.items())
-                   + f"; {_standing(game)}.")
+                   + f"; {standing(game.game)}.")
+
+
+# -- backup ---------------------------------------------------------------------------------------
+
+
+@click.command("backup")
+@click.argument("path", type=click.Path(path_type=Path))
+@click.option("--force", is_flag=True, help="Overwrite PATH if it exists.")
+@with_appcontext
+def backup_command(path: Path, force: bool) -> None:
+    """Copy the database to PATH, consistently, while the server runs.
+
+    To restore: stop the server, delete instance/scorepad.sqlite-wal and -shm if present,
+    copy the backup over instance/scorepad.sqlite, and start the server.
+
+    Exit status 2 when PATH cannot be used: it exists (without --force), it is a folder or
+    not a regular file, or it is the database itself or one of its -wal, -shm, -journal.
+    """
+    result = exchange.backup(current_app.config["DATABASE"], path, force)
+    click.echo(f"Wrote {result.path}: {result.games} game{'s' if result.games != 1 else ''}, "
+               f"{result.deals} deal{'s' if result.deals != 1 else ''} ({result.size:,} bytes).")

@@ -43,38 +43,32 @@ import os
 import re
 import sqlite3
 import tempfile
-import unicodedata
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import click
 from flask import (
     Blueprint,
-    Flask,
     Response,
     abort,
-    current_app,
     flash,
-    jsonify,
     redirect,
     render_template,
     request,
     url_for,
 )
-from flask.cli import with_appcontext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import TextAreaField
 
-from .. import access
-from ..api import games as api
+from .. import access, downloads
+from ..api.http import ApiError, check_values
 from ..rules import Deal, Problem, ReadError, RuleSheet, Verdict, judge, load_sheet
-from ..rules.limits import MAX_DEALS, MAX_FILENAME, MAX_GAME_ID, MAX_IMPORT_BYTES, MAX_POINTS, MAX_REASON
+from ..rules.limits import MAX_DEALS, MAX_GAME_ID, MAX_IMPORT_BYTES, MAX_POINTS, MAX_REASON
 from ..rules.text import check_text, read_reason
 from ..storage import db, store
 from ..storage.store import GameRecord, StoreError
@@ -89,17 +83,6 @@ AMENDMENT_KEYS = ("seq", "at", "before", "after", "reason")
 DEAL_ACTIONS = ("record", "edit", "delete")
 
 bp = Blueprint("exchange", __name__)
-api_bp = Blueprint("exchange_api", __name__, url_prefix="/api/v1")
-
-
-def init_app(app: Flask) -> None:
-    """Register the pages, the JSON routes (exempt from CSRF, like the API) and ``flask backup``."""
-    app.register_blueprint(bp)
-    app.register_blueprint(api_bp)
-    csrf = app.extensions.get("csrf")
-    if csrf is not None:
-        csrf.exempt(api_bp)
-    app.cli.add_command(backup_command)
 
 
 def _now() -> str:
@@ -213,33 +196,12 @@ def scores_csv(game: GameRecord) -> str:
 # -- responses ------------------------------------------------------------------------------------
 
 
-def _filename(name: str, what: str) -> str:
-    """``<game name> - <what>``, with nothing a file system or a header could trip on."""
-    name = "".join(" " if unicodedata.category(ch)[0] in "CZ" or ch in '\\/:*?"<>|' else ch
-                   for ch in unicodedata.normalize("NFC", name))
-    return f"{' '.join(name.split()).strip(' .')[:MAX_FILENAME] or 'scorepad'} - {what}"
-
-
-def _attachment(body: str, mimetype: str, filename: str) -> Response:
-    plain = unicodedata.normalize("NFKD", filename).encode("ascii", "ignore").decode("ascii")
-    plain = "".join(ch if ch.isalnum() or ch in " .,'()_+-" else "_" for ch in plain)
-    response = current_app.response_class(body, mimetype=mimetype)  # sends even a bad stored name
-    response.headers["Content-Disposition"] = (f'attachment; filename="{plain}"; '
-                                               f"filename*=UTF-8''{quote(filename, safe='')}")
-    response.headers["Cache-Control"] = "no-cache"
-    return response
-
-
 def _export_response(document: dict[str, Any]) -> Response:
-    body = json.dumps(document, ensure_ascii=False) + "\n"  # compact: see MAX_IMPORT_BYTES
-    return _attachment(body, "application/json", _filename(document["name"], "scorepad.json"))
+    return downloads.json_attachment(document, downloads.filename(document["name"], "scorepad.json"))
 
 
 def _csv_response(game: GameRecord) -> Response:
-    # A byte-order mark, so a spreadsheet reads the names as UTF-8.
-    response = _attachment("\ufeff" + scores_csv(game), "text/csv", _filename(game.name, "scores.csv"))
-    response.mimetype = "text/csv"  # Werkzeug adds "; charset=utf-8" to a text/ type
-    return response
+    return downloads.csv_attachment(scores_csv(game), downloads.filename(game.name, "scores.csv"))
 
 
 # -- import ---------------------------------------------------------------------------------------
@@ -530,8 +492,8 @@ def parse_text(text: str, where: str) -> Any:
         reason = err.msg if isinstance(err, json.JSONDecodeError) else str(err)
         raise _fail(where, f"is not valid JSON: {reason}{at}") from None
     try:
-        api._check_values(data)
-    except api.ApiError as err:
+        check_values(data)
+    except ApiError as err:
         raise _fail(err.field or where, err.message) from None
     return data
 
@@ -553,11 +515,10 @@ def scores_page(game_id: str):
 
 
 @bp.url_value_preprocessor
-@api_bp.url_value_preprocessor
 def _import_body_limit(endpoint: str | None, _values: Any) -> None:
     """An import may be as large as :data:`MAX_IMPORT_BYTES`. Set before the request's
     ``before_request`` functions run, as the CSRF check reads the form there."""
-    if endpoint in ("exchange.import_page", "exchange_api.import_api"):
+    if endpoint == "exchange.import_page":
         request.max_content_length = request.max_form_memory_size = MAX_IMPORT_BYTES
 
 
@@ -597,48 +558,6 @@ def import_page():
     flash(f"“{game.name}” is imported as a new game, with its own view and edit links. "
           "This phone may record and correct its deals.", "ok")
     return redirect(url_for("pages.game", game_id=game.id), 303)
-
-
-# -- the JSON routes ------------------------------------------------------------------------------
-
-api_bp.register_error_handler(api.ApiError, api._refused)
-api_bp.register_error_handler(StoreError, api._refused)
-
-
-@api_bp.errorhandler(Refused)
-def _refused(err: Refused):
-    body = api.error_body(422, err.field, err.message)
-    body["deal"] = err.number
-    body["problems"] = [{**p.to_json(), "never_as_played": store.never_as_played(p)} for p in err.problems]
-    return jsonify(body), 422
-
-
-@api_bp.get("/games/<game_id>/export")
-def export_api(game_id: str):
-    document = export_game(game_id)
-    if document is None:
-        raise api.ApiError(404, None, "there is no game with this id")
-    return _export_response(document)
-
-
-@api_bp.get("/games/<game_id>/scores.csv")
-def scores_api(game_id: str):
-    return _csv_response(api._game(game_id))
-
-
-@api_bp.post("/games/import")
-def import_api():
-    # The API's body checks (a JSON object, nesting, number range); the document's own keys
-    # are checked after its format and version, so a newer document is named as such.
-    try:
-        peek = request.get_json(silent=True)
-    except RecursionError:  # nested past the parser's depth: api._body says so
-        peek = None
-    data = api._body(tuple(peek) if isinstance(peek, dict) else ())
-    game = import_document(data)
-    body = {"id": game.id, **api.game_links(game), "edit_key": game.edit_key, "revision": game.revision}
-    return jsonify(body), 201, {"Location": url_for("api.get_game", game_id=game.id),
-                                "Cache-Control": "no-store"}  # the body holds the edit key
 
 
 # -- backup ---------------------------------------------------------------------------------------
@@ -737,21 +656,3 @@ def _put_in_place(temporary: Path, target: Path, force: bool) -> None:
         os.replace(temporary, target)
         return
     temporary.unlink()
-
-
-@click.command("backup")
-@click.argument("path", type=click.Path(path_type=Path))
-@click.option("--force", is_flag=True, help="Overwrite PATH if it exists.")
-@with_appcontext
-def backup_command(path: Path, force: bool) -> None:
-    """Copy the database to PATH, consistently, while the server runs.
-
-    To restore: stop the server, delete instance/scorepad.sqlite-wal and -shm if present,
-    copy the backup over instance/scorepad.sqlite, and start the server.
-
-    Exit status 2 when PATH cannot be used: it exists (without --force), it is a folder or
-    not a regular file, or it is the database itself or one of its -wal, -shm, -journal.
-    """
-    result = backup(current_app.config["DATABASE"], path, force)
-    click.echo(f"Wrote {result.path}: {result.games} game{'s' if result.games != 1 else ''}, "
-               f"{result.deals} deal{'s' if result.deals != 1 else ''} ({result.size:,} bytes).")

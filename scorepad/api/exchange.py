@@ -1,0 +1,72 @@
+"""Export and import through the JSON API: a game's export document
+(``/api/v1/games/<id>/export``), its score table as CSV (``.../scores.csv``), and an
+export brought back as a new game (``POST /api/v1/games/import``). The document, its CSV
+and how an import is read and judged are :mod:`scorepad.web.exchange`'s; here they are
+only sent and received. See ``docs/api.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, jsonify, request, url_for
+
+from .. import downloads
+from ..rules.limits import MAX_IMPORT_BYTES
+from ..storage import store
+from ..storage.store import GameRecord
+from ..web.exchange import Refused, export_game, import_document, scores_csv
+from . import bp, http
+from .http import ApiError, error_body, game_links
+
+
+@bp.url_value_preprocessor
+def _import_body_limit(endpoint: str | None, _values: Any) -> None:
+    """An import may be as large as :data:`MAX_IMPORT_BYTES`: set before its body is read."""
+    if endpoint == "api.import_api":
+        request.max_content_length = request.max_form_memory_size = MAX_IMPORT_BYTES
+
+
+@bp.errorhandler(Refused)
+def refused_import(err: Refused) -> tuple[Response, int]:
+    """A document with a deal the referee will not let in (422): the deal's number and its problems."""
+    body = error_body(422, err.field, err.message)
+    body["deal"] = err.number
+    body["problems"] = [{**p.to_json(), "never_as_played": store.never_as_played(p)} for p in err.problems]
+    return jsonify(body), 422
+
+
+def _export_response(document: dict[str, Any]) -> Response:
+    return downloads.json_attachment(document, downloads.filename(document["name"], "scorepad.json"))
+
+
+def _csv_response(game: GameRecord) -> Response:
+    return downloads.csv_attachment(scores_csv(game), downloads.filename(game.name, "scores.csv"))
+
+
+@bp.get("/games/<game_id>/export")
+def export_api(game_id: str):
+    document = export_game(game_id)
+    if document is None:
+        raise ApiError(404, None, "there is no game with this id")
+    return _export_response(document)
+
+
+@bp.get("/games/<game_id>/scores.csv")
+def scores_api(game_id: str):
+    return _csv_response(http.game(game_id))
+
+
+@bp.post("/games/import")
+def import_api():
+    # The API's body checks (a JSON object, nesting, number range); the document's own keys
+    # are checked after its format and version, so a newer document is named as such.
+    try:
+        peek = request.get_json(silent=True)
+    except RecursionError:  # nested past the parser's depth: http.body says so
+        peek = None
+    data = http.body(tuple(peek) if isinstance(peek, dict) else ())
+    game = import_document(data)
+    body = {"id": game.id, **game_links(game), "edit_key": game.edit_key, "revision": game.revision}
+    return jsonify(body), 201, {"Location": url_for("api.get_game", game_id=game.id),
+                                "Cache-Control": "no-store"}  # the body holds the edit key

@@ -1,0 +1,175 @@
+"""What every route of the JSON API reads and writes the same way: the one error shape
+(:class:`ApiError`, :func:`error_body`), the request's body (:func:`body`, with
+:func:`check_values`), a change's base revision, the game an id names and whether the
+request may change it, and a game's links.
+
+Plain helpers, with no routes: the routes are :mod:`.games`, :mod:`.referee` and
+:mod:`.exchange`, on the one blueprint of :mod:`scorepad.api`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from flask import current_app, request
+
+from .. import links
+from ..access import bearer_key, key_matches
+from ..rules.limits import MAX_DEPTH, MAX_GAME_ID, MAX_NUMBER
+from ..storage import store
+from ..storage.store import GameRecord
+
+
+class ApiError(Exception):
+    """A request the API refuses before it reaches the store."""
+
+    def __init__(self, status: int, field: str | None, message: str) -> None:
+        super().__init__(message)
+        self.status, self.field, self.message = status, field, message
+
+
+def error_body(status: int, field: str | None, message: str) -> dict[str, Any]:
+    return {"error": {"status": status, "field": field or None, "message": message}}
+
+
+# -- reading requests ---------------------------------------------------------------------------
+
+
+def body(allowed: Iterable[str]) -> dict[str, Any]:
+    """The request's JSON object, holding only ``allowed`` keys; a 400 naming what is wrong."""
+    raw = request.get_data(cache=True)
+    if not raw.strip():
+        raise ApiError(400, None, "the body is empty: send a JSON object")
+    if not request.is_json:
+        raise ApiError(400, None, "send the body as JSON, with the header Content-Type: application/json")
+    try:
+        data = request.get_json(silent=True)
+        if data is None:
+            data = json.loads(raw)  # either valid JSON null, or this says why it is not JSON
+    except RecursionError:
+        raise ApiError(400, None, "the body is nested too deeply") from None
+    except ValueError as err:
+        where = f" at line {err.lineno}, column {err.colno}" if isinstance(err, json.JSONDecodeError) else ""
+        reason = err.msg if isinstance(err, json.JSONDecodeError) else "it is not UTF-8 text"
+        raise ApiError(400, None, f"the body is not valid JSON: {reason}{where}") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, None, f"the body must be a JSON object, not {_json_kind(data)}")
+    check_values(data)
+    allowed = tuple(allowed)
+    for key in data:
+        if key not in allowed:
+            raise ApiError(400, key, f"is not a field here; expected {', '.join(allowed)}")
+    return data
+
+
+def _json_kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "a list"
+
+
+def check_values(data: Any) -> None:
+    """Refuse bodies no deal or sheet needs: nesting past :data:`MAX_DEPTH`, and numbers
+    past :data:`MAX_NUMBER` (a count that large could only break scoring, never be real)."""
+    if _values_fit(data):
+        return
+    stack: list[tuple[Any, str, int]] = [(data, "", 1)]
+    while stack:
+        value, where, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise ApiError(400, None, f"the body is nested more than {MAX_DEPTH} levels deep")
+        if isinstance(value, dict):
+            stack.extend((v, f"{where}.{k}" if where else str(k), depth + 1) for k, v in reversed(value.items()))
+        elif isinstance(value, list):
+            stack.extend((v, f"{where}[{i}]", depth + 1) for i, v in reversed(list(enumerate(value))))
+        elif isinstance(value, (int, float)) and not isinstance(value, bool) and not abs(value) <= MAX_NUMBER:
+            raise ApiError(400, where or None, f"is out of range: numbers here are at most {MAX_NUMBER:,}")
+
+
+def _values_fit(data: Any) -> bool:
+    """Whether :func:`check_values` would pass ``data``, found level by level without
+    writing any value's path: a large body (an import) holds a hundred thousand values."""
+    level, depth = [data], 1
+    while level:
+        if depth > MAX_DEPTH:
+            return False
+        below: list[Any] = []
+        for value in level:
+            kind = type(value)
+            if kind is dict:
+                below.extend(value.values())
+            elif kind is list:
+                below.extend(value)
+            elif (kind is int or kind is float) and not -MAX_NUMBER <= value <= MAX_NUMBER:
+                return False
+            elif kind not in _PLAIN:
+                return False  # not what JSON decodes to: let the full check judge it
+        level, depth = below, depth + 1
+    return True
+
+
+_PLAIN = frozenset((dict, list, str, int, float, bool, type(None)))
+
+
+def revision(value: Any, field: str = "revision") -> int | None:
+    """The revision a change is based on, when the client gives one."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ApiError(400, field, f"must be the game's revision, a whole number, not {value!r}")
+    return value
+
+
+def game(game_id: str) -> GameRecord:
+    """The game ``game_id`` names; a 404 when there is none."""
+    found = store.load_game(game_id) if len(game_id) <= MAX_GAME_ID else None
+    if found is None:
+        raise ApiError(404, None, "there is no game with this id")
+    return found
+
+
+def editable(game_id: str) -> GameRecord:
+    """The game, when the request carries its edit key; 404 or 403 otherwise."""
+    found = game(game_id)
+    key = bearer_key()
+    if key is None:
+        raise ApiError(403, None, "changing a game needs its edit key: send 'Authorization: Bearer <edit_key>'")
+    if not key_matches(found, key):
+        raise ApiError(403, None, "that is not this game's edit key; the view link cannot change the game")
+    return found
+
+
+# -- links ---------------------------------------------------------------------------------------
+
+_ARG = re.compile(r"<(?:[^:<>]+:)?([^<>]+)>")
+
+
+def page_url(shape: str, *values: str) -> str:
+    """The absolute URL of a page route shaped like ``shape`` (``/games/{}``), from the app's
+    routes when the pages blueprint has one, else built from the site's root."""
+    for rule in current_app.url_map.iter_rules():
+        names = _ARG.findall(rule.rule)
+        if "GET" in (rule.methods or ()) and len(names) == len(values) \
+                and _ARG.sub("{}", rule.rule).rstrip("/") == shape:
+            return links.external_url(rule.endpoint, **dict(zip(names, values, strict=True)))
+    return links.absolute(request.script_root + shape.format(*values))
+
+
+def view_url(found: GameRecord) -> str:
+    """The absolute URL of the game's page, the view link."""
+    return page_url("/games/{}", found.id)
+
+
+def game_links(found: GameRecord) -> dict[str, str]:
+    """The links a new game's creator gets: view, edit (with the key) and its API URL."""
+    return {"view_url": view_url(found), "edit_url": page_url("/games/{}/edit/{}", found.id, found.edit_key),
+            "api_url": links.external_url("api.get_game", game_id=found.id)}
