@@ -31,7 +31,8 @@ from ..rules import Deal, ReadError, judge
 from ..rules.limits import MAX_DEPTH, MAX_GAME_ID, MAX_GAME_PROBLEMS_LISTED, MAX_NUMBER, MAX_PROBLEMS_LISTED
 from ..rules.sheet import PRESETS, options_by_group
 from ..storage import cache, db, store
-from ..storage.store import Conflict, DealRecord, GameRecord, Rejected, StoreError
+from ..storage.errors import Busy, Conflict, Full, Invalid, NotFound, Refused, Rejected, StorageError, Unusable
+from ..storage.store import DealRecord, GameRecord
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -48,18 +49,32 @@ def error_body(status: int, field: str | None, message: str) -> dict[str, Any]:
     return {"error": {"status": status, "field": field or None, "message": message}}
 
 
+# What the API answers to each storage error. Busy is answered by the app's handler
+# (scorepad.app), with Retry-After; Unusable stops the app at start-up.
+ERROR_STATUS: dict[type[Exception], int] = {
+    Invalid: 400, NotFound: 404, Conflict: 409, Full: 409, Rejected: 422, Refused: 422, Busy: 503, Unusable: 500,
+}
+
+
+def error_status(err: Exception) -> int:
+    """The status of ``err``'s kind in :data:`ERROR_STATUS`, or of the nearest kind it is one of."""
+    return next(ERROR_STATUS[kind] for kind in type(err).__mro__ if kind in ERROR_STATUS)
+
+
 @bp.errorhandler(ApiError)
-@bp.errorhandler(StoreError)
-def _refused(err: ApiError | StoreError) -> tuple[Response, int]:
-    return jsonify(error_body(err.status, err.field, err.message)), err.status
+@bp.errorhandler(StorageError)
+def _refused(err: ApiError | StorageError) -> tuple[Response, int]:
+    status = err.status if isinstance(err, ApiError) else error_status(err)
+    return jsonify(error_body(status, err.field, err.message)), status
 
 
 @bp.errorhandler(Conflict)
 def _conflict(err: Conflict) -> tuple[Response, int]:
     """A stale write (409): the error, the game's revision now, and every change since the
     revision the write was based on."""
-    return jsonify({**error_body(409, err.field, err.message), "revision": err.revision,
-                    "changes": err.changes}), 409
+    status = error_status(err)
+    return jsonify({**error_body(status, err.field, err.message), "revision": err.revision,
+                    "changes": err.changes}), status
 
 
 @bp.errorhandler(Rejected)
@@ -77,12 +92,12 @@ def _rejected(err: Rejected) -> tuple[Response, int]:
     elif first is not None and not err.may_save_as_played:
         message = (f"the deal was not saved, and cannot be saved as played until this is corrected: "
                    f"{first.message}")
-    body = error_body(422, first.where if first else None, message)
+    body = error_body(error_status(err), first.where if first else None, message)
     body["report"] = err.verdict.to_json()
     body["may_save_as_played"] = err.may_save_as_played
     never = set(err.never_as_played)
     body["problems"] = [{**p.to_json(), "never_as_played": p in never} for p in err.problems]
-    return jsonify(body), 422
+    return jsonify(body), error_status(err)
 
 
 # -- reading requests ---------------------------------------------------------------------------

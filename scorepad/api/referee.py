@@ -22,12 +22,13 @@ from ..rules.limits import MAX_DEALS, MAX_GAME_ID
 from ..rules.questions import QUESTIONS, Context, answer_json, blank, read_int, read_sheet
 from ..rules.sheet import OPTION_BY_NAME
 from ..storage import cache, db, store
-from ..storage.store import GameRecord, StoreError
+from ..storage.errors import StorageError
+from ..storage.store import GameRecord
 from .games import ApiError, _body, _refused
 
 bp = Blueprint("referee_api", __name__, url_prefix="/api/v1/referee")
 bp.register_error_handler(ApiError, _refused)
-bp.register_error_handler(StoreError, _refused)
+bp.register_error_handler(StorageError, _refused)
 
 # -- sheets and games from requests ----------------------------------------------------------------
 

@@ -25,10 +25,12 @@ from ..rules.limits import MAX_GAME_ID
 from ..rules.validate import Problem
 from ..rules.verdict import Verdict
 from ..storage import db, store
-from ..storage.store import DealRecord, GameRecord, Rejected, StoreError
+from ..storage.document import export_game, import_document
+from ..storage.errors import Refused, Rejected, StorageError
+from ..storage.store import DealRecord, GameRecord
 from ..web import exchange
+from .errors import EXIT_UNUSABLE, EXIT_VIOLATIONS, failure
 
-EXIT_VIOLATIONS, EXIT_UNUSABLE, EXIT_BUSY = 1, 2, 3
 NO_KEY = "Writes need no edit key: whoever runs the command owns the database file."
 
 
@@ -42,12 +44,6 @@ class CommandError(click.ClickException):
         self.field = field
 
 
-class BusyError(CommandError):
-    """The database stayed busy (another program's write): exit 3, nothing saved."""
-
-    exit_code = EXIT_BUSY
-
-
 def init_app(app: Flask) -> None:
     """Register the ``game`` and ``deal`` command groups."""
     app.cli.add_command(game_group)
@@ -58,16 +54,17 @@ def init_app(app: Flask) -> None:
 
 
 def _store_call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """Call the store; its refusals become :class:`CommandError` (exit 2)."""
+    """Call the store; its refusals are printed, exiting as :data:`.errors.EXIT_CODES` says
+    (a deal's :class:`Rejected` is left to the command, which shows the verdict)."""
     try:
         return fn(*args, **kwargs)
-    except exchange.Refused as err:
+    except Rejected:
+        raise
+    except Refused as err:
         lines = [f"{err.field}: {err.message}"] + [f"  - {_problem(p)}" for p in err.problems]
-        raise CommandError(None, "\n".join(lines)) from None
-    except StoreError as err:
-        raise CommandError(err.field, err.message) from None
-    except db.Busy as err:
-        raise BusyError(None, str(err)) from None
+        raise failure(err, "\n".join(lines)) from None
+    except (StorageError, db.Busy) as err:
+        raise failure(err) from None
 
 
 def _read_text(source: str, what: str) -> str:
@@ -254,7 +251,7 @@ def game_show(game_id: str, as_json: bool) -> None:
 @with_appcontext
 def game_export(game_id: str, output: Path | None) -> None:
     """The game as a scorepad export document (JSON), as the page's Export gives it."""
-    document = exchange.export_game(game_id)
+    document = export_game(game_id)
     if document is None:
         raise CommandError("game", f"there is no game {game_id!r}")
     text = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
@@ -274,7 +271,7 @@ def game_export(game_id: str, output: Path | None) -> None:
 def game_import(source: str) -> None:
     """Bring in an export document as a NEW game (new id and edit key). Needs no edit key."""
     data = _read_json(source, "document")
-    game = _store_call(exchange.import_document, data)
+    game = _store_call(import_document, data)
     click.echo(f"Imported {game.name!r} with {len(game.deals)} deal{'s' if len(game.deals) != 1 else ''}.")
     click.echo(f"id: {game.id}")
     click.echo(f"view: /games/{game.id}")
