@@ -292,6 +292,7 @@ def build_largest_game(database: Path) -> tuple[str, str]:
     from scorepad.app import create_app
     from scorepad.rules.limits import MAX_DEALS as MAX_DEALS_TO_TARGET
     from scorepad.storage import db, store
+    from scorepad.storage.errors import Full
 
     t0 = time.perf_counter()
     app = create_app({"DATABASE": str(database), "SECRET_KEY": "build", "RATELIMIT_ENABLED": False})
@@ -307,10 +308,10 @@ def build_largest_game(database: Path) -> tuple[str, str]:
                     store.update_deal(game.id, 1 + corrections % deals, {**big_deal(corrections + 1),
                                       "deal": 1 + corrections % deals}, as_played=REASON)
                     corrections += 1
-        except store.StoreError as err:
+        except Full as err:
             if err.field != "game":
                 raise
-            refusal = f"{err.status} {err.field}"
+            refusal = f"Full {err.field}"
         size = db.one("game_stored_bytes", game.id, store.ENTRY_BYTES)[0]
         db.get_db().execute("PRAGMA wal_checkpoint(TRUNCATE)")
     return game.id, (f"{deals} deals, {corrections} corrections, {size:,} bytes stored of "

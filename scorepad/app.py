@@ -8,7 +8,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, jsonify, render_template, request
+from flask import Flask, Response, appcontext_pushed, g, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 
@@ -100,10 +100,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
                            "writable by the user running scorepad, or set SCOREPAD_SECRET_KEY") from None
 
     try:
-        db.init_app(app)
+        _storage(app)
     except db.Unusable as err:
         raise StartupError(str(err)) from None
-    cache.init_app(app)
     csrf.init_app(app)
 
     app.register_blueprint(pages.bp)  # games, deals, sheets
@@ -119,6 +118,38 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     _register_errors(app)
     app.after_request(_security_headers)
     return app
+
+
+def _storage(app: Flask) -> db.Database:
+    """Give the app its database, built from its settings (DATABASE, BUSY_TIMEOUT) with a
+    cache of CACHE_BYTES bytes whose builds wait BUILD_WAIT s; the file is created and
+    migrated now (:class:`db.Unusable` if it cannot be used). Each app context of this app
+    has it in use (:func:`db.current`), and no other app's."""
+    app.config.setdefault("CACHE_BYTES", cache.DEFAULT_BYTES)
+    app.config.setdefault("BUILD_WAIT", cache.BUILD_WAIT)
+    kept = cache.ByteCache(int(app.config["CACHE_BYTES"]), float(app.config["BUILD_WAIT"]))
+    database = db.Database(app.config["DATABASE"], float(app.config["BUSY_TIMEOUT"]), kept)
+    database.open()
+    app.extensions["scorepad.database"] = database
+    app.extensions["scorepad.cache"] = kept
+    app.teardown_appcontext(_stop_using_database)  # first registered, so it runs after the others
+    return database
+
+
+def _use_database(app: Flask, **_extra: Any) -> None:
+    """As an app context is pushed: put the app's database in use until it is popped."""
+    database = app.extensions.get("scorepad.database")
+    if database is not None:
+        g.scorepad_database = db.use(database)
+
+
+def _stop_using_database(_error: BaseException | None = None) -> None:
+    token = g.pop("scorepad_database", None)
+    if token is not None:
+        db.done(token)
+
+
+appcontext_pushed.connect(_use_database)  # every app's contexts; apps without a database are left alone
 
 
 # Scripts and styles come only from /static: no inline script, style block or attribute.

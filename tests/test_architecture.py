@@ -157,30 +157,20 @@ def test_rules_import_nothing_of_ours_outside_rules(module: Module):
     assert outside == [], f"{module.name} imports {outside}"
 
 
-FLASK_IN_STORAGE = pytest.mark.xfail(strict=True, reason="storage/db.py and cache.py use flask (current_app, g) "
-                                     "until the factory hands storage its database object")
-FLASK_USERS = ("scorepad.storage.db", "scorepad.storage.cache")
-LOWER = [pytest.param(m, id=m.name, marks=FLASK_IN_STORAGE if m.name in FLASK_USERS else ())
-         for m in _in("storage") + _in("paper")]
+LOWER = _in("storage") + _in("paper")
 
 
-@pytest.mark.parametrize("module", LOWER)
+@pytest.mark.parametrize("module", LOWER, ids=_ids(LOWER))
 def test_storage_and_paper_import_only_rules_and_no_web_framework(module: Module):
     ours = sorted(m for m in module.ours() if _layer(m) not in ("rules", module.layer))
     frameworks = sorted({i.module for i in module.imports if _top(i.module) in WEB_FRAMEWORKS})
     assert (ours, frameworks) == ([], []), f"{module.name} imports {ours + frameworks}"
 
 
-# The export document and backup move from web/exchange.py to storage/ (another branch):
-# until then the API's export routes and the flask commands read them from web/exchange.py,
-# which reads the API's body checks for an import's text.
-DOCUMENT_IN_WEB = pytest.mark.xfail(strict=True, reason="the export document still lives in web/exchange.py")
-DOCUMENT_USERS = ("scorepad.web.exchange", "scorepad.api.exchange", "scorepad.cli.server")
-INTERFACE_MODULES = [pytest.param(m, id=m.name, marks=DOCUMENT_IN_WEB if m.name in DOCUMENT_USERS else ())
-                     for layer in INTERFACES for m in _in(layer)]
+INTERFACE_MODULES = [m for layer in INTERFACES for m in _in(layer)]
 
 
-@pytest.mark.parametrize("module", INTERFACE_MODULES)
+@pytest.mark.parametrize("module", INTERFACE_MODULES, ids=_ids(INTERFACE_MODULES))
 def test_web_api_and_cli_do_not_import_each_other(module: Module):
     others = sorted(m for m in module.ours() if _layer(m) in INTERFACES and _layer(m) != module.layer)
     assert others == [], f"{module.name} imports {others}"

@@ -9,7 +9,7 @@ import io
 import pytest
 from hardening import bearer
 
-from scorepad.web.exchange import spreadsheet_safe
+from scorepad.storage.document import spreadsheet_safe
 
 SIDES = [{"name": "a;=1+1;", "players": ["Ann"]}, {"name": "b,-2", "players": ["Bea"]}]
 

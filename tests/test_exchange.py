@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 from hardening import api_game, bearer, db_state
 
-from scorepad.storage import store
-from scorepad.web import exchange
+from scorepad.storage import backup, store
+from scorepad.storage.errors import Full
 
 ROOT = Path(__file__).resolve().parent.parent
 API = "/api/v1"
@@ -591,8 +591,8 @@ def _writer(app, stop: threading.Event, written: list[int], errors: list[BaseExc
             while not stop.is_set():
                 try:
                     store.record_deal(game.id, deal(ann=("K K K",), bea=("Q Q Q",)))
-                except store.StoreError as err:
-                    assert err.status == 409, err.message
+                except Full as err:  # the game is over
+                    assert err.field == "deal", err.message
                     game = store.create_game("Busy", "common", TWO)
                     continue
                 written.append(1)
@@ -679,6 +679,6 @@ def test_flask_backup_runs_from_the_command_line(app, client, tmp_path):
 
 
 def test_the_backup_function_is_the_online_backup_api(tmp_path, app):
-    """Unit level: ``exchange.backup`` copies and counts."""
-    result = exchange.backup(app.config["DATABASE"], tmp_path / "b.sqlite")
+    """Unit level: ``backup.backup`` copies and counts."""
+    result = backup.backup(app.config["DATABASE"], tmp_path / "b.sqlite")
     assert (result.games, result.deals) == (0, 0) and result.size == (tmp_path / "b.sqlite").stat().st_size

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify
 
-from ..storage.store import Conflict, Rejected, StoreError
+from ..storage.errors import Busy, Conflict, Full, Invalid, NotFound, Refused, Rejected, StorageError, Unusable
 from .http import ApiError, error_body
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -27,19 +27,32 @@ def blueprint() -> Blueprint:
 
 # -- the error table ------------------------------------------------------------------------------
 
+# What the API answers to each storage error. Busy is answered by the app's handler
+# (scorepad.app), with Retry-After; Unusable stops the app at start-up.
+ERROR_STATUS: dict[type[Exception], int] = {
+    Invalid: 400, NotFound: 404, Conflict: 409, Full: 409, Rejected: 422, Refused: 422, Busy: 503, Unusable: 500,
+}
+
+
+def error_status(err: Exception) -> int:
+    """The status of ``err``'s kind in :data:`ERROR_STATUS`, or of the nearest kind it is one of."""
+    return next(ERROR_STATUS[kind] for kind in type(err).__mro__ if kind in ERROR_STATUS)
+
 
 @bp.errorhandler(ApiError)
-@bp.errorhandler(StoreError)
-def refused(err: ApiError | StoreError) -> tuple[Response, int]:
-    return jsonify(error_body(err.status, err.field, err.message)), err.status
+@bp.errorhandler(StorageError)
+def refused(err: ApiError | StorageError) -> tuple[Response, int]:
+    status = err.status if isinstance(err, ApiError) else error_status(err)
+    return jsonify(error_body(status, err.field, err.message)), status
 
 
 @bp.errorhandler(Conflict)
 def conflict(err: Conflict) -> tuple[Response, int]:
     """A stale write (409): the error, the game's revision now, and every change since the
     revision the write was based on."""
-    return jsonify({**error_body(409, err.field, err.message), "revision": err.revision,
-                    "changes": err.changes}), 409
+    status = error_status(err)
+    return jsonify({**error_body(status, err.field, err.message), "revision": err.revision,
+                    "changes": err.changes}), status
 
 
 @bp.errorhandler(Rejected)
@@ -57,9 +70,9 @@ def rejected(err: Rejected) -> tuple[Response, int]:
     elif first is not None and not err.may_save_as_played:
         message = (f"the deal was not saved, and cannot be saved as played until this is corrected: "
                    f"{first.message}")
-    body = error_body(422, first.where if first else None, message)
+    body = error_body(error_status(err), first.where if first else None, message)
     body["report"] = err.verdict.to_json()
     body["may_save_as_played"] = err.may_save_as_played
     never = set(err.never_as_played)
     body["problems"] = [{**p.to_json(), "never_as_played": p in never} for p in err.problems]
-    return jsonify(body), 422
+    return jsonify(body), error_status(err)

@@ -1,8 +1,8 @@
 """Export and import through the JSON API: a game's export document
 (``/api/v1/games/<id>/export``), its score table as CSV (``.../scores.csv``), and an
 export brought back as a new game (``POST /api/v1/games/import``). The document, its CSV
-and how an import is read and judged are :mod:`scorepad.web.exchange`'s; here they are
-only sent and received. See ``docs/api.md``.
+and how an import is read and judged are :mod:`scorepad.storage.document`'s; the files
+are the pages' (:mod:`scorepad.web.exchange`); here they are only sent and received. See ``docs/api.md``.
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from flask import Response, jsonify, request, url_for
 from .. import downloads
 from ..rules.limits import MAX_IMPORT_BYTES
 from ..storage import store
+from ..storage.document import export_game, import_document, scores_csv
+from ..storage.errors import Refused
 from ..storage.store import GameRecord
-from ..web.exchange import Refused, export_game, import_document, scores_csv
-from . import bp, http
+from . import bp, error_status, http
 from .http import ApiError, error_body, game_links
 
 
@@ -30,10 +31,11 @@ def _import_body_limit(endpoint: str | None, _values: Any) -> None:
 @bp.errorhandler(Refused)
 def refused_import(err: Refused) -> tuple[Response, int]:
     """A document with a deal the referee will not let in (422): the deal's number and its problems."""
-    body = error_body(422, err.field, err.message)
+    status = error_status(err)
+    body = error_body(status, err.field, err.message)
     body["deal"] = err.number
     body["problems"] = [{**p.to_json(), "never_as_played": store.never_as_played(p)} for p in err.problems]
-    return jsonify(body), 422
+    return jsonify(body), status
 
 
 def _export_response(document: dict[str, Any]) -> Response:

@@ -18,7 +18,8 @@ from flask import current_app, request
 
 from .. import links
 from ..access import bearer_key, key_matches
-from ..rules.limits import MAX_DEPTH, MAX_GAME_ID, MAX_NUMBER
+from ..rules import ReadError, read
+from ..rules.limits import MAX_GAME_ID
 from ..storage import store
 from ..storage.store import GameRecord
 
@@ -78,46 +79,11 @@ def _json_kind(value: Any) -> str:
 
 
 def check_values(data: Any) -> None:
-    """Refuse bodies no deal or sheet needs: nesting past :data:`MAX_DEPTH`, and numbers
-    past :data:`MAX_NUMBER` (a count that large could only break scoring, never be real)."""
-    if _values_fit(data):
-        return
-    stack: list[tuple[Any, str, int]] = [(data, "", 1)]
-    while stack:
-        value, where, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            raise ApiError(400, None, f"the body is nested more than {MAX_DEPTH} levels deep")
-        if isinstance(value, dict):
-            stack.extend((v, f"{where}.{k}" if where else str(k), depth + 1) for k, v in reversed(value.items()))
-        elif isinstance(value, list):
-            stack.extend((v, f"{where}[{i}]", depth + 1) for i, v in reversed(list(enumerate(value))))
-        elif isinstance(value, (int, float)) and not isinstance(value, bool) and not abs(value) <= MAX_NUMBER:
-            raise ApiError(400, where or None, f"is out of range: numbers here are at most {MAX_NUMBER:,}")
-
-
-def _values_fit(data: Any) -> bool:
-    """Whether :func:`check_values` would pass ``data``, found level by level without
-    writing any value's path: a large body (an import) holds a hundred thousand values."""
-    level, depth = [data], 1
-    while level:
-        if depth > MAX_DEPTH:
-            return False
-        below: list[Any] = []
-        for value in level:
-            kind = type(value)
-            if kind is dict:
-                below.extend(value.values())
-            elif kind is list:
-                below.extend(value)
-            elif (kind is int or kind is float) and not -MAX_NUMBER <= value <= MAX_NUMBER:
-                return False
-            elif kind not in _PLAIN:
-                return False  # not what JSON decodes to: let the full check judge it
-        level, depth = below, depth + 1
-    return True
-
-
-_PLAIN = frozenset((dict, list, str, int, float, bool, type(None)))
+    """Refuse bodies no deal or sheet needs (:func:`scorepad.rules.read.check_values`): a 400."""
+    try:
+        read.check_values(data)
+    except ReadError as err:
+        raise ApiError(400, err.field or None, err.reason) from None
 
 
 def revision(value: Any, field: str = "revision") -> int | None:

@@ -24,11 +24,13 @@ from flask.cli import with_appcontext
 
 from ..rules.limits import MAX_GAME_ID
 from ..storage import db, store
-from ..storage.store import DealRecord, GameRecord, Rejected, StoreError
-from ..web import exchange
+from ..storage.backup import BackupError, backup
+from ..storage.document import export_game, import_document, parse_text
+from ..storage.errors import Refused, Rejected, StorageError, Unusable
+from ..storage.store import DealRecord, GameRecord
+from .errors import EXIT_UNUSABLE, EXIT_VIOLATIONS, failure
 from .output import problem_words, standing, verdict_summary
 
-EXIT_VIOLATIONS, EXIT_UNUSABLE, EXIT_BUSY = 1, 2, 3
 NO_KEY = "Writes need no edit key: whoever runs the command owns the database file."
 
 
@@ -42,26 +44,23 @@ class CommandError(click.ClickException):
         self.field = field
 
 
-class BusyError(CommandError):
-    """The database stayed busy (another program's write): exit 3, nothing saved."""
-
-    exit_code = EXIT_BUSY
 
 
 # -- helpers --------------------------------------------------------------------------------------
 
 
 def _store_call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """Call the store; its refusals become :class:`CommandError` (exit 2)."""
+    """Call the store; its refusals are printed, exiting as :data:`.errors.EXIT_CODES` says
+    (a deal's :class:`Rejected` is left to the command, which shows the verdict)."""
     try:
         return fn(*args, **kwargs)
-    except exchange.Refused as err:
+    except Rejected:
+        raise
+    except Refused as err:
         lines = [f"{err.field}: {err.message}"] + [f"  - {problem_words(p)}" for p in err.problems]
-        raise CommandError(None, "\n".join(lines)) from None
-    except StoreError as err:
-        raise CommandError(err.field, err.message) from None
-    except db.Busy as err:
-        raise BusyError(None, str(err)) from None
+        raise failure(err, "\n".join(lines)) from None
+    except (StorageError, db.Busy) as err:
+        raise failure(err) from None
 
 
 def _read_text(source: str, what: str) -> str:
@@ -76,7 +75,7 @@ def _read_text(source: str, what: str) -> str:
 
 def _read_json(source: str, what: str) -> Any:
     text = _read_text(source, what)
-    return _store_call(exchange.parse_text, text, what)
+    return _store_call(parse_text, text, what)
 
 
 def _game(game_id: str) -> GameRecord:
@@ -221,7 +220,7 @@ def game_show(game_id: str, as_json: bool) -> None:
 @with_appcontext
 def game_export(game_id: str, output: Path | None) -> None:
     """The game as a scorepad export document (JSON), as the page's Export gives it."""
-    document = exchange.export_game(game_id)
+    document = export_game(game_id)
     if document is None:
         raise CommandError("game", f"there is no game {game_id!r}")
     text = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
@@ -241,7 +240,7 @@ def game_export(game_id: str, output: Path | None) -> None:
 def game_import(source: str) -> None:
     """Bring in an export document as a NEW game (new id and edit key). Needs no edit key."""
     data = _read_json(source, "document")
-    game = _store_call(exchange.import_document, data)
+    game = _store_call(import_document, data)
     click.echo(f"Imported {game.name!r} with {len(game.deals)} deal{'s' if len(game.deals) != 1 else ''}.")
     click.echo(f"id: {game.id}")
     click.echo(f"view: /games/{game.id}")
@@ -326,6 +325,9 @@ def backup_command(path: Path, force: bool) -> None:
     Exit status 2 when PATH cannot be used: it exists (without --force), it is a folder or
     not a regular file, or it is the database itself or one of its -wal, -shm, -journal.
     """
-    result = exchange.backup(current_app.config["DATABASE"], path, force)
+    try:
+        result = backup(current_app.config["DATABASE"], path, force)
+    except (BackupError, Unusable) as err:
+        raise failure(err) from None
     click.echo(f"Wrote {result.path}: {result.games} game{'s' if result.games != 1 else ''}, "
                f"{result.deals} deal{'s' if result.deals != 1 else ''} ({result.size:,} bytes).")

@@ -1,5 +1,10 @@
 """Where games are kept: the SQLite database and its migrations (:mod:`.db`), the one write
-path with its revision check (:mod:`.store`), and the per-revision cache (:mod:`.cache`).
+path with its revision check (:mod:`.store`), the per-revision cache (:mod:`.cache`), a game
+as an export document and as CSV (:mod:`.document`), a copy of the whole database
+(:mod:`.backup`), and what storage refuses (:mod:`.errors`).
 
-Storage reads and writes rules values (:mod:`scorepad.rules`); it knows nothing of HTTP.
+Storage reads and writes rules values (:mod:`scorepad.rules`); it knows nothing of HTTP and
+imports no web framework. It works on the database in use (:func:`.db.current`): the app
+factory puts each app's in use for each of its app contexts; a script uses
+``with db.using(db.Database(path)):``.
 """

@@ -1,7 +1,8 @@
 """One cache for what the app builds once per game revision, bounded by bytes, not entries.
 
 Game records (:mod:`scorepad.storage.store`), API bodies, viewer pages and PDFs are all kept in
-the app's one :class:`ByteCache` (:func:`current`): least recently used first out once the
+the database's one :class:`ByteCache` (:func:`current`; the app factory gives each
+app's database its own): least recently used first out once the
 entries' sizes add up to more than the budget. Each entry's size is given by whoever puts it
 in (a record's stored JSON) or measured (bytes and text). Keys carry the revision, so an
 entry is never stale, only unused; nothing kept may depend on the request (its host in
@@ -11,7 +12,7 @@ The budget is the setting ``CACHE_BYTES`` (``SCOREPAD_CACHE_BYTES``), 64 MB by d
 
 The heavy documents (PDFs, a game rescored under another sheet) are built through
 :meth:`ByteCache.built`: one at a time in a process, each request waiting its turn at most
-:data:`BUILD_WAIT` seconds (then :class:`Busy`, a 503 "ask again in a moment"); a request
+:data:`BUILD_WAIT` seconds (then :class:`Busy`: "ask again in a moment"); a request
 that waited finds what the one before it built. So however many ask at once, one core's
 worth of Python is spent building them, not all of it, and the phones recording deals keep
 their share. Each is built once per revision.
@@ -25,14 +26,14 @@ from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from flask import Flask, current_app
+from . import errors
 
 DEFAULT_BYTES = 64 * 1024 * 1024
 BUILD_WAIT = 10.0  # seconds a request for a heavy document waits for its turn to build it
 T = TypeVar("T")
 
 
-class Busy(Exception):
+class Busy(errors.Busy):
     """A request waited :data:`BUILD_WAIT` seconds for its turn to build a heavy document:
     nothing is wrong, and the same request may be sent again in a moment."""
 
@@ -40,7 +41,7 @@ class Busy(Exception):
         super().__init__("the server is busy building another document; ask again in a moment")
 
 
-def size_of(value: Any) -> int:
+def size_of(value: object) -> int:
     """The bytes ``value`` holds, for values whose size can be read off: bytes and text."""
     if isinstance(value, (bytes, bytearray)):
         return len(value)
@@ -151,13 +152,9 @@ class ByteCache:
             self.used -= size
 
 
-def init_app(app: Flask) -> None:
-    """Give the app its cache, of ``CACHE_BYTES`` bytes, its builds waiting ``BUILD_WAIT`` s."""
-    app.config.setdefault("CACHE_BYTES", DEFAULT_BYTES)
-    app.config.setdefault("BUILD_WAIT", BUILD_WAIT)
-    app.extensions["scorepad.cache"] = ByteCache(int(app.config["CACHE_BYTES"]), float(app.config["BUILD_WAIT"]))
-
 
 def current() -> ByteCache:
-    """The running app's cache."""
-    return current_app.extensions["scorepad.cache"]
+    """The cache of the database in use (:func:`scorepad.storage.db.current`)."""
+    from .db import current as database  # db builds on this module, so not imported at the top
+
+    return database().cache

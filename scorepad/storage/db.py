@@ -10,6 +10,10 @@ Another process (a second server, the CLI, a sqlite3 shell) may hold the write l
 waits for it at most ``BUSY_TIMEOUT`` seconds, then raises :class:`Busy`, and nothing was
 written. Reads never wait for writers (WAL). A file this app cannot use (written by a newer
 version, damaged, not writable) raises :class:`Unusable` at start-up, naming the file.
+
+The functions here (and :mod:`.store`'s) work on the database in use, a :class:`Database`
+(the file, its settings and its cache) found through a context variable: ``with
+using(database):``, or, in the app, each app context's own (see :func:`scorepad.app.create_app`).
 """
 
 from __future__ import annotations
@@ -21,11 +25,16 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar, Token
 from importlib import resources
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
-from flask import Flask, current_app, g
+from .cache import ByteCache
+from .errors import Busy as Busy  # raised here, defined with storage's other errors
+from .errors import Unusable as Unusable
 
 QUERIES: dict[str, str] = {
     "game_insert": "INSERT INTO game (id, edit_key, name, sheet, sides, revision, created_at, updated_at) "
@@ -69,19 +78,6 @@ QUERIES: dict[str, str] = {
 
 BUSY_TIMEOUT = 2.0  # seconds a write waits for another process's write lock (setting BUSY_TIMEOUT)
 START_TIMEOUT = 30.0  # seconds start-up waits for it (another process may be migrating)
-
-
-class Busy(Exception):
-    """Another process held the database's write lock for longer than a write may wait:
-    nothing was written, and the same write may be sent again in a moment."""
-
-    def __init__(self) -> None:
-        super().__init__("the database is busy with another program's write; nothing was saved, "
-                         "try again in a moment")
-
-
-class Unusable(Exception):
-    """The database file cannot be used: the message names the file, says why and what to do."""
 
 
 def connect(path: str | Path, busy_timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
@@ -149,7 +145,7 @@ def migrate(conn: sqlite3.Connection) -> int:
 
 
 def _version(conn: sqlite3.Connection, newest: int) -> int:
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    version: int = conn.execute("PRAGMA user_version").fetchone()[0]
     if version > newest:
         raise Unusable(f"it was written by a newer version of scorepad (schema {version}; this version knows "
                        f"up to {newest}): run the newer version, or restore a backup this version made")
@@ -176,53 +172,113 @@ def _statements(sql: str) -> Iterator[str]:
         yield buffer.strip()
 
 
+class Database:
+    """One database file with its settings: ``path``, ``busy_timeout`` (seconds a write waits
+    for another process's write lock) and the ``cache`` of what is built from it once per
+    revision. Each thread keeps one connection to it, opened on first use and kept: opening
+    one (and setting its pragmas) costs more than most queries.
+
+    The app factory builds one per app from its settings and puts it in use for each app
+    context (:func:`using`); a script or a test may do the same without any app.
+    """
+
+    def __init__(self, path: str | Path, busy_timeout: float = BUSY_TIMEOUT, cache: ByteCache | None = None) -> None:
+        self.path = str(path)
+        self.busy_timeout = float(busy_timeout)
+        self.cache = ByteCache() if cache is None else cache
+        self._local = threading.local()
+
+    def __repr__(self) -> str:
+        return f"Database({self.path!r})"
+
+    def open(self) -> int:
+        """Create the file if missing and migrate it (see :func:`open_database`)."""
+        return open_database(self.path)
+
+    def connection(self) -> sqlite3.Connection:
+        """This thread's connection to the file."""
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._local.conn = connect(self.path, self.busy_timeout)
+        return conn
+
+    def release(self) -> None:
+        """Leave no transaction open on this thread's connection (at the end of a request)."""
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is not None and conn.in_transaction:
+            conn.execute("ROLLBACK")
+
+
+# The database in use here: a context variable, so each thread (each request, in a server)
+# and each app context sees its own, and two apps in one process never share one by accident.
+_in_use: ContextVar[Database] = ContextVar("scorepad.storage.db")
+
+
+def current() -> Database:
+    """The database in use (see :func:`using`)."""
+    try:
+        return _in_use.get()
+    except LookupError:
+        raise RuntimeError("no database is in use here: run this inside the app's context, or inside "
+                           "`with db.using(Database(path)):`") from None
+
+
+def use(database: Database) -> Token[Database]:
+    """Put ``database`` in use in this context until :func:`done` is called with the token."""
+    return _in_use.set(database)
+
+
+def done(token: Token[Database]) -> None:
+    """Stop using the database :func:`use` put in use (leaving no transaction open), and go
+    back to the one in use before it, if any."""
+    try:
+        _in_use.get().release()
+    finally:
+        _in_use.reset(token)
+
+
+@contextmanager
+def using(database: Database) -> Iterator[Database]:
+    """``with using(database):`` the functions of this module and of :mod:`.store` use it."""
+    token = use(database)
+    try:
+        yield database
+    finally:
+        done(token)
+
+
 def path() -> str:
-    """The app's database file."""
-    return current_app.config["DATABASE"]
+    """The file of the database in use."""
+    return current().path
 
 
 def busy_timeout() -> float:
     """Seconds a write waits for another process's write lock (the setting BUSY_TIMEOUT)."""
-    return float(current_app.config.get("BUSY_TIMEOUT", BUSY_TIMEOUT))
+    return current().busy_timeout
 
 
 def get_db() -> sqlite3.Connection:
-    """This thread's connection to the app's database, opened once and kept.
-
-    Opening a connection (and setting its pragmas) costs more than most queries, so each
-    server thread keeps one for the app's life instead of one per request.
-    """
-    local = current_app.extensions["scorepad.db"]
-    conn = getattr(local, "conn", None)
-    if conn is None:
-        conn = local.conn = connect(path(), busy_timeout())
-    if "db" not in g:
-        g.db = conn
-    return conn
+    """This thread's connection to the database in use."""
+    return current().connection()
 
 
-def close_db(_error: BaseException | None = None) -> None:
-    """At the end of a request, leave no transaction open on the kept connection."""
-    conn = g.pop("db", None)
-    if conn is not None and conn.in_transaction:
-        conn.execute("ROLLBACK")
-
-
-def query(name: str, *params: Any) -> list[sqlite3.Row]:
+def query(name: str, *params: object) -> list[sqlite3.Row]:
     """Run a named query and return its rows."""
-    return get_db().execute(QUERIES[name], params).fetchall()
+    rows: list[sqlite3.Row] = get_db().execute(QUERIES[name], params).fetchall()
+    return rows
 
 
-def one(name: str, *params: Any) -> sqlite3.Row | None:
-    return get_db().execute(QUERIES[name], params).fetchone()
+def one(name: str, *params: object) -> sqlite3.Row | None:
+    row: sqlite3.Row | None = get_db().execute(QUERIES[name], params).fetchone()
+    return row
 
 
-def value(name: str, *params: Any) -> Any:
+def value(name: str, *params: object) -> Any:
     """The first column of a named query that always returns one row (an aggregate)."""
     return get_db().execute(QUERIES[name], params).fetchone()[0]
 
 
-def run(name: str, *params: Any) -> int:
+def run(name: str, *params: object) -> int:
     """Run a named write and return how many rows it changed."""
     return get_db().execute(QUERIES[name], params).rowcount
 
@@ -267,9 +323,10 @@ class transaction:
     """
 
     def __enter__(self) -> sqlite3.Connection:
-        self.conn = get_db()
-        self.writers = _writers_of(path())
-        wait = busy_timeout()
+        database = current()
+        self.conn = database.connection()
+        self.writers = _writers_of(database.path)
+        wait = database.busy_timeout
         deadline = time.monotonic() + wait
         self.writers.acquire(deadline)
         self.writers.waiting_since = time.monotonic()
@@ -282,7 +339,8 @@ class transaction:
         self.writers.waiting_since = None
         return self.conn
 
-    def __exit__(self, kind, value, tb) -> None:
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 tb: TracebackType | None) -> None:
         try:
             self.conn.execute("COMMIT" if kind is None else "ROLLBACK")
         finally:
@@ -339,9 +397,3 @@ def _why(err: BaseException) -> str:
         return f"another program held its write lock for over {START_TIMEOUT:.0f} s; try again"
     return str(err)
 
-
-def init_app(app: Flask) -> None:
-    """Create and migrate the database file, and close connections after each request."""
-    open_database(app.config["DATABASE"])
-    app.extensions["scorepad.db"] = threading.local()
-    app.teardown_appcontext(close_db)

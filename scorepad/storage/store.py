@@ -12,10 +12,11 @@ import dataclasses
 import json
 import re
 import secrets
+import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from ..rules import Deal, ReadError, RuleSheet, judge, load_sheet
 from ..rules.game import Game
@@ -23,7 +24,8 @@ from ..rules.limits import ENTRY_BYTES, MAX_GAME_BYTES, MAX_NAME, MAX_PER_SIDE, 
 from ..rules.text import read_name, read_reason, readable
 from ..rules.validate import Problem
 from ..rules.verdict import Verdict
-from . import cache, db
+from . import db
+from .errors import Conflict, Full, Invalid, NotFound, Rejected
 
 # Problems no reason lets stand, so a deal with one is never saved "as played": the deal is
 # not one of this game's (its number; with ``game.*``, its sides and players), or it cannot
@@ -36,41 +38,6 @@ NEVER_AS_PLAYED = ("deal.number", "count.negative", "side.name", "side.players",
 def never_as_played(problem: Problem) -> bool:
     """Whether a deal with this problem can never be saved as played, whatever the reason."""
     return problem.code.startswith("game.") or problem.code in NEVER_AS_PLAYED
-
-
-class StoreError(Exception):
-    """A request the store refuses: ``status`` for HTTP, ``field`` names what is wrong."""
-
-    def __init__(self, status: int, field: str, message: str) -> None:
-        super().__init__(message)
-        self.status, self.field, self.message = status, field, message
-
-
-class Conflict(StoreError):
-    """A write based on a revision the game has moved past (409): ``changes`` lists what
-    happened since (see :func:`changes_since`), ``revision`` is the game's revision now."""
-
-    def __init__(self, based_on: int, revision: int, changes: list[dict[str, Any]]) -> None:
-        said = "; ".join(c["message"] for c in changes)
-        super().__init__(409, "revision", f"the game changed since you loaded it (revision {based_on}, now "
-                         f"{revision}){': ' + said if said else ''}; reload it and try again")
-        self.based_on, self.revision, self.changes = based_on, revision, changes
-
-
-class Rejected(Exception):
-    """A deal with violations, not saved: the referee's verdict, every problem, and those
-    of them no reason lets stand (``never_as_played``). Every door reads
-    ``may_save_as_played`` to decide whether to offer saving it as played."""
-
-    def __init__(self, verdict: Verdict, problems: list[Problem]) -> None:
-        super().__init__("the deal has violations")
-        self.verdict, self.problems = verdict, problems
-        self.never_as_played = [p for p in problems if never_as_played(p)]
-
-    @property
-    def may_save_as_played(self) -> bool:
-        """True when the same deal, sent again with a reason, would be saved."""
-        return not self.never_as_played
 
 
 @dataclass
@@ -145,7 +112,7 @@ def _stored_json(text: str) -> Any:
     return readable(data) if _ESCAPE.search(text) else data
 
 
-def _record(row: Any, deals: list[Any], history_counts: dict[int, int],
+def _record(row: sqlite3.Row, deals: list[sqlite3.Row], history_counts: dict[int, int],
             judged: Mapping[str, Verdict] | None = None) -> GameRecord:
     """The record of a game's rows; ``judged`` holds verdicts already found, by stored body.
     Text is read through readable(): a name stored before names were checked still loads."""
@@ -188,8 +155,8 @@ def load_game(game_id: str, judged: Mapping[str, Verdict] | None = None) -> Game
     found = revision(game_id)
     if found is None:
         return None
-    cached = cache.current().get(("game", db.path(), game_id))
-    if cached is not None and cached.revision == found[0]:
+    cached = db.current().cache.get(("game", db.path(), game_id))
+    if isinstance(cached, GameRecord) and cached.revision == found[0]:
         return cached
     conn = db.get_db()
     snapshot = not conn.in_transaction  # outside a write: read the game, its deals and history as of one moment
@@ -211,7 +178,7 @@ def load_game(game_id: str, judged: Mapping[str, Verdict] | None = None) -> Game
 
 def _remember(record: GameRecord) -> None:
     """Keep ``record`` as its game's cached state, unless a later revision is kept already."""
-    cache.current().put(("game", db.path(), record.id), record, record_size(record),
+    db.current().cache.put(("game", db.path(), record.id), record, record_size(record),
                         replaces=lambda cached: cached.revision < record.revision)
 
 
@@ -241,7 +208,7 @@ def amendments(game_id: str) -> list[dict[str, Any]]:
     return _entries(db.query("amendments_of_game", game_id))
 
 
-def _entries(rows: list[Any]) -> list[dict[str, Any]]:
+def _entries(rows: list[sqlite3.Row]) -> list[dict[str, Any]]:
     out = []
     for row in rows:
         entry = dict(row)
@@ -303,38 +270,38 @@ def revision(game_id: str) -> tuple[int, str] | None:
 def read_sides(data: Any, sheet: RuleSheet) -> list[dict[str, Any]]:
     """Sides as ``[{"name", "players": [names]}]``, checked against the sheet's table."""
     if not isinstance(data, list) or not MIN_SIDES <= len(data) <= MAX_SIDES:
-        raise StoreError(400, "sides", f"give from {MIN_SIDES} to {MAX_SIDES} sides")
+        raise Invalid("sides", f"give from {MIN_SIDES} to {MAX_SIDES} sides")
     sides: list[dict[str, Any]] = []
     side_names: set[str] = set()
     player_names: set[str] = set()
     for i, side in enumerate(data):
         if not isinstance(side, dict):
-            raise StoreError(400, f"sides[{i}]", 'must be an object such as {"name": "Us", "players": ["Ann"]}')
+            raise Invalid(f"sides[{i}]", 'must be an object such as {"name": "Us", "players": ["Ann"]}')
         name = _name(side.get("name"), f"sides[{i}].name")
         if name.casefold() in side_names:
-            raise StoreError(400, f"sides[{i}].name", f"two sides are called {name!r}")
+            raise Invalid(f"sides[{i}].name", f"two sides are called {name!r}")
         side_names.add(name.casefold())
         players = side.get("players")
         if not isinstance(players, list) or not players:
-            raise StoreError(400, f"sides[{i}].players", "list the side's players, in seat order")
+            raise Invalid(f"sides[{i}].players", "list the side's players, in seat order")
         if len(players) > MAX_PER_SIDE:
-            raise StoreError(400, f"sides[{i}].players", f"lists {len(players)} players; a side has at most "
+            raise Invalid(f"sides[{i}].players", f"lists {len(players)} players; a side has at most "
                              f"{MAX_PER_SIDE}")
         names = [_name(p, f"sides[{i}].players[{j}]") for j, p in enumerate(players)]
         for j, player in enumerate(names):
             if player.casefold() in player_names:
-                raise StoreError(400, f"sides[{i}].players[{j}]", f"two players are called {player!r}")
+                raise Invalid(f"sides[{i}].players[{j}]", f"two players are called {player!r}")
             player_names.add(player.casefold())
         sides.append({"name": name, "players": names})
     players = sum(len(s["players"]) for s in sides)
     if not sheet.min_players <= players <= sheet.max_players:
-        raise StoreError(400, "sides", f"this sheet is for {sheet.min_players} to {sheet.max_players} players, "
+        raise Invalid("sides", f"this sheet is for {sheet.min_players} to {sheet.max_players} players, "
                          f"not {players}")
     sizes = {len(s["players"]) for s in sides}
     if len(sizes) > 1:
-        raise StoreError(400, "sides", "every side must have the same number of players")
+        raise Invalid("sides", "every side must have the same number of players")
     if sizes.pop() not in sheet.side_sizes:
-        raise StoreError(400, "sides", f"this sheet plays {sheet.describe('side_sizes')}")
+        raise Invalid("sides", f"this sheet plays {sheet.describe('side_sizes')}")
     return sides
 
 
@@ -342,23 +309,23 @@ def _name(value: Any, where: str) -> str:
     try:
         return read_name(value, where, MAX_NAME)
     except ReadError as err:
-        raise StoreError(400, err.field, err.reason) from None
+        raise Invalid(err.field, err.reason) from None
 
 
 def read_deal(game: GameRecord, data: Any, number: int | None) -> Deal:
     """A deal for this game from its canonical JSON (without a sheet)."""
     if isinstance(data, dict) and "sheet" in data:
-        raise StoreError(400, "sheet", "a game's deals use the game's sheet; leave 'sheet' out")
+        raise Invalid("sheet", "a game's deals use the game's sheet; leave 'sheet' out")
     try:
         deal = Deal.from_json(data, game.sheet, number=number)
     except ReadError as err:
-        raise StoreError(400, err.field or "deal", err.reason) from None
+        raise Invalid(err.field or "deal", err.reason) from None
     if number is not None and deal.number != number:
-        raise StoreError(400, "deal", f"this is deal {number}, not {deal.number}")
+        raise Invalid("deal", f"this is deal {number}, not {deal.number}")
     return deal
 
 
-def game_problems(game: GameRecord, deal: Deal) -> list[Problem]:
+def game_problems(game: Table, deal: Deal) -> list[Problem]:
     """What is wrong with this deal as part of this game: its sides and players."""
     found = []
     want = {s["name"]: s["players"] for s in game.sides}
@@ -381,7 +348,7 @@ def create_game(name: Any, sheet_data: Any, sides_data: Any) -> GameRecord:
     try:
         sheet = load_sheet(sheet_data)
     except ReadError as err:
-        raise StoreError(400, err.field or "sheet", err.reason) from None
+        raise Invalid(err.field or "sheet", err.reason) from None
     sides = read_sides(sides_data, sheet)  # first: a game named after its sides shows their own error
     name = _name(name, "name")
     game_id, key, now = new_id(), new_id(), _now()
@@ -395,7 +362,7 @@ def create_game(name: Any, sheet_data: Any, sides_data: Any) -> GameRecord:
 
 def import_game(name: Any, sheet: RuleSheet, sides_data: Any, created_at: str, deals: list[tuple[int, str, str | None]],
                 entries: list[tuple[Any, ...]], note: str, judged: Mapping[str, Verdict] | None = None) -> GameRecord:
-    """A new game (new id and key) from an export that :mod:`scorepad.web.exchange` has read and
+    """A new game (new id and key) from an export that :mod:`scorepad.storage.document` has read and
     judged: ``deals`` as (number, canonical body, as-played reason), ``entries`` as the
     history's (deal_number, action, at, before, after, old_totals, new_totals, reason), in
     order, then an ``import`` entry saying so. Each entry adds 1 to the revision, as a write does.
@@ -415,11 +382,11 @@ def import_game(name: Any, sheet: RuleSheet, sides_data: Any, created_at: str, d
 
 
 def _check_size(game_id: str) -> None:
-    """Inside a write transaction, once written: refuse the write (409 naming ``game``, so it
+    """Inside a write transaction, once written: refuse the write (:class:`Full` naming ``game``, so it
     rolls back) when it leaves the game holding more than :data:`MAX_GAME_BYTES`."""
     size = db.value("game_stored_bytes", game_id, ENTRY_BYTES)
     if size > MAX_GAME_BYTES:
-        raise StoreError(409, "game", f"a game may hold at most {MAX_GAME_BYTES / 2**20:g} MB of deals and "
+        raise Full("game", f"a game may hold at most {MAX_GAME_BYTES / 2**20:g} MB of deals and "
                          f"history, and this would make it {size / 2**20:.2f} MB, so nothing was saved; "
                          "start a new game to go on (an export keeps this one)")
 
@@ -432,17 +399,24 @@ def _check_revision(game: GameRecord, based_on: int | None) -> None:
 def _fresh(game_id: str, based_on: int | None) -> GameRecord:
     game = load_game(game_id)
     if game is None:
-        raise StoreError(404, "game", "no such game")
+        raise NotFound("game", "no such game")
     _check_revision(game, based_on)
     return game
 
 
-def refusal(game: Any, deal: Deal, verdict: Verdict | None = None) -> Rejected | None:
+class Table(Protocol):
+    """What :func:`game_problems` and :func:`refusal` read of a game: its sides."""
+
+    @property
+    def sides(self) -> list[dict[str, Any]]: ...
+
+
+def refusal(game: Table, deal: Deal, verdict: Verdict | None = None) -> Rejected | None:
     """Why this game would refuse this deal sent without a reason (None: it would save it),
     judged by the referee unless ``verdict`` is given. ``game`` needs only its ``sides``."""
     verdict = judge(deal) if verdict is None else verdict
     problems = list(verdict.report.violations) + game_problems(game, deal)
-    return Rejected(verdict, problems) if problems else None
+    return Rejected(verdict, problems, [p for p in problems if never_as_played(p)]) if problems else None
 
 
 def _judge_for_game(game: GameRecord, deal: Deal, as_played: str | None) -> Verdict:
@@ -460,7 +434,7 @@ def _reason(value: Any, field: str = "as_played.reason",
     try:
         return read_reason(value, field, MAX_REASON, ask)
     except ReadError as err:
-        raise StoreError(400, err.field, err.reason) from None
+        raise Invalid(err.field, err.reason) from None
 
 
 def _totals(verdict: Verdict | None) -> str | None:
@@ -496,7 +470,7 @@ def _write(game_id: str, based_on: int | None,
                 if not db.run("game_touch_at", now, game_id, game.revision):
                     found = revision(game_id)
                     if found is None:
-                        raise StoreError(404, "game", "no such game")
+                        raise NotFound("game", "no such game")
                     if based_on is not None:
                         raise Conflict(based_on, found[0], changes_since(game_id, based_on))
                     raise _Moved
@@ -520,10 +494,10 @@ def record_deal(game_id: str, data: Any, as_played: Any = None, based_on: int | 
 
     def prepare(game: GameRecord) -> Callable[[str], tuple[DealRecord, list[DealRecord]]]:
         if game.next_number is None:
-            raise StoreError(409, "deal", "the game is over")
+            raise Full("deal", "the game is over")
         deal = read_deal(game, data, None if isinstance(data, dict) and "deal" in data else game.next_number)
         if game.deal(deal.number) is not None:
-            raise StoreError(409, "deal", f"deal {deal.number} is already recorded; correct it instead")
+            raise Full("deal", f"deal {deal.number} is already recorded; correct it instead")
         verdict = _judge_for_game(game, deal, as_played)
         body = json.dumps(deal.to_json(with_sheet=False))
         kept = as_played if not verdict.ok else None
@@ -547,7 +521,7 @@ def update_deal(game_id: str, number: int, data: Any, as_played: Any = None,
     def prepare(game: GameRecord) -> Callable[[str], tuple[DealRecord, list[DealRecord]]]:
         old = game.deal(number)
         if old is None:
-            raise StoreError(404, "deal", f"deal {number} is not recorded")
+            raise NotFound("deal", f"deal {number} is not recorded")
         deal = read_deal(game, data, number)
         verdict = _judge_for_game(game, deal, as_played)
         before, after = json.dumps(old.deal.to_json(with_sheet=False)), json.dumps(deal.to_json(with_sheet=False))
@@ -569,7 +543,7 @@ def delete_deal(game_id: str, number: int, based_on: int | None = None) -> int:
     def prepare(game: GameRecord) -> Callable[[str], tuple[int, list[DealRecord]]]:
         old = game.deal(number)
         if old is None:
-            raise StoreError(404, "deal", f"deal {number} is not recorded")
+            raise NotFound("deal", f"deal {number} is not recorded")
         before = json.dumps(old.deal.to_json(with_sheet=False))
 
         def apply(now: str) -> tuple[int, list[DealRecord]]:
@@ -585,11 +559,11 @@ def amend_sheet(game_id: str, sheet_data: Any, reason: Any, based_on: int | None
     """Change the game's frozen sheet: an explicit act, kept in the game's history."""
     reason = _reason(reason, "reason", "say why the table changed the sheet")
     if reason is None:
-        raise StoreError(400, "reason", "say why the table changed the sheet")
+        raise Invalid("reason", "say why the table changed the sheet")
     try:
         sheet = load_sheet(sheet_data)
     except ReadError as err:
-        raise StoreError(400, err.field or "sheet", err.reason) from None
+        raise Invalid(err.field or "sheet", err.reason) from None
     with db.transaction():
         game = _fresh(game_id, based_on)
         read_sides(game.sides, sheet)  # the table must still fit the new sheet

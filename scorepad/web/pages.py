@@ -20,8 +20,10 @@ from ..rules import PRESETS, judge
 from ..rules.limits import MAX_GAME_ID
 from ..rules.sheet import OPTION_BY_NAME, load_sheet, options_by_group
 from ..storage import cache, db, store
-from ..storage.store import Conflict, GameRecord, Rejected, StoreError
+from ..storage.errors import Conflict, Rejected, StorageError
+from ..storage.store import GameRecord
 from .chart import running_totals_chart
+from .errors import status as status_of
 from .forms import (
     RANKS,
     AmendForm,
@@ -161,8 +163,8 @@ def new_game():
             sides_json = sides.to_json()
             name = form.name.data.strip() if form.name.data and form.name.data.strip() else sides.game_name()
             game = store.create_game(name or "Hand and Foot", editor.sheet_json(), sides_json)
-        except StoreError as err:
-            status = err.status
+        except StorageError as err:
+            status = status_of(err)
             if err.field.startswith("sides"):
                 sides.place_error(err.field, err.message)
             elif err.field == "name":
@@ -298,8 +300,8 @@ def amend_sheet(game_id: str):
             form.revision.data = str(err.revision)
             editor.errors.append(f"Not amended: the game changed since you loaded it. {_what_changed(err.changes)}. "
                                  "Your sheet is still below: check it, then save again.")
-        except StoreError as err:
-            status = err.status
+        except StorageError as err:
+            status = status_of(err)
             if "reason" in err.field:
                 reason_error = err.message
             else:
@@ -352,9 +354,9 @@ def _save_deal(game: GameRecord, number: int, editing: bool):  # noqa: C901 (fou
     if action == "check":
         try:
             deal = store.read_deal(game, data, number)
-        except StoreError as err:
+        except StorageError as err:
             form.place(err.field, err.message)
-            return _deal_page(game, form, meta, number, editing=editing, status=err.status,
+            return _deal_page(game, form, meta, number, editing=editing, status=status_of(err),
                               message="Some boxes could not be read; each says why.")
         verdict = judge(deal)
         refused = store.refusal(game, deal, verdict)
@@ -404,16 +406,16 @@ def _save_deal(game: GameRecord, number: int, editing: bool):  # noqa: C901 (fou
                           message=f"Not saved: the game changed since you loaded it. {_what_changed(changes)}; "
                                   "here is the game now. What you entered is still below: check it, then save "
                                   "again.")
-    except StoreError as err:
-        if err.status == 404:
+    except StorageError as err:
+        if status_of(err) == 404:
             abort(404, err.message)
         if err.field.startswith(("sides", "went_out", "ending")):
             form.place(err.field, err.message)
         elif err.field == "as_played.reason":
             meta.reason.errors = [err.message]
-        return _deal_page(game, form, meta, number, editing=editing, status=err.status,
+        return _deal_page(game, form, meta, number, editing=editing, status=status_of(err),
                           can_play=action == "as_played",  # keep the reason typed
-                          message=f"Not saved ({err.status}): {err.message}.")
+                          message=f"Not saved ({status_of(err)}): {err.message}.")
     flash(f"Deal {number} {'corrected' if editing else 'saved'}.", "ok")
     return redirect(url_for("pages.game", game_id=game.id, _anchor=f"deal-{number}"), 303)
 
@@ -490,10 +492,10 @@ def delete_deal(game_id: str, number: int):
             if still:
                 return redirect(url_for("pages.deal", game_id=game.id, number=number), 303)
             return redirect(url_for("pages.game", game_id=game.id), 303)
-        except StoreError as err:
-            if err.status == 404:
+        except StorageError as err:
+            if status_of(err) == 404:
                 abort(404, err.message)
-            flash(f"Not deleted ({err.status}): {err.message}.", "error")
+            flash(f"Not deleted ({status_of(err)}): {err.message}.", "error")
             return redirect(url_for("pages.deal", game_id=game.id, number=number), 303)
         flash(f"Deal {number} deleted. What it held is kept in the game's history.", "ok")
         return redirect(url_for("pages.game", game_id=game.id), 303)

@@ -1,5 +1,5 @@
 -- Each history entry records the game revision its change produced, so a write refused as
--- stale (409) can say what happened since the revision it was based on.
+-- stale (a Conflict) can say what happened since the revision it was based on.
 ALTER TABLE history ADD COLUMN revision INTEGER;
 
 -- Entries written before this migration: every write added exactly one entry and 1 to the

@@ -1,0 +1,63 @@
+"""Bounds on decoded JSON before anything reads it as a deal, a sheet or a game.
+
+A body no deal or sheet could need is refused before it is read: nesting deeper than
+:data:`~scorepad.rules.limits.MAX_DEPTH` levels, or a number past
+:data:`~scorepad.rules.limits.MAX_NUMBER` (a count that large could only break scoring,
+never be real). The API checks every request body with :func:`check_values`, and an
+import's document (:mod:`scorepad.storage.document`) the same way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import ReadError
+from .limits import MAX_DEPTH, MAX_NUMBER
+
+_PLAIN = frozenset((dict, list, str, int, float, bool, type(None)))
+
+
+def check_values(data: Any) -> None:
+    """Refuse ``data`` when it nests too deep or holds a number out of range.
+
+    >>> check_values({"sides": [{"melds": [{"naturals": 7}]}]})
+    >>> check_values({"sides": [{"melds": [{"naturals": 10 ** 12}]}]})
+    Traceback (most recent call last):
+    ...
+    scorepad.rules.errors.ReadError: sides[0].melds[0].naturals: is out of range: numbers here are at most 1,000,000,000
+    """
+    if _values_fit(data):
+        return
+    stack: list[tuple[Any, str, int]] = [(data, "", 1)]
+    while stack:
+        value, where, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise ReadError("", f"the body is nested more than {MAX_DEPTH} levels deep")
+        if isinstance(value, dict):
+            stack.extend((v, f"{where}.{k}" if where else str(k), depth + 1) for k, v in reversed(value.items()))
+        elif isinstance(value, list):
+            stack.extend((v, f"{where}[{i}]", depth + 1) for i, v in reversed(list(enumerate(value))))
+        elif isinstance(value, (int, float)) and not isinstance(value, bool) and not abs(value) <= MAX_NUMBER:
+            raise ReadError(where, f"is out of range: numbers here are at most {MAX_NUMBER:,}")
+
+
+def _values_fit(data: Any) -> bool:
+    """Whether :func:`check_values` would pass ``data``, found level by level without
+    writing any value's path: a large body (an import) holds a hundred thousand values."""
+    level, depth = [data], 1
+    while level:
+        if depth > MAX_DEPTH:
+            return False
+        below: list[Any] = []
+        for value in level:
+            kind = type(value)
+            if kind is dict:
+                below.extend(value.values())
+            elif kind is list:
+                below.extend(value)
+            elif (kind is int or kind is float) and not -MAX_NUMBER <= value <= MAX_NUMBER:
+                return False
+            elif kind not in _PLAIN:
+                return False  # not what JSON decodes to: let the full check judge it
+        level, depth = below, depth + 1
+    return True

@@ -1,0 +1,505 @@
+"""A game as a document and as a table: the export document (JSON) and the scores as CSV rows.
+
+**The document** (``format`` ``scorepad.game``, ``version`` 1) holds everything anyone with
+the view link may see, and never the edit key::
+
+    {"format": "scorepad.game", "version": 1, "name": "Friday",
+     "sheet": {"preset": "common", "preset_version": 1}, # the game's frozen sheet: preset + changes
+     "sides": [{"name": "Ann", "players": ["Ann"]}, ...],
+     "created_at": "...", "exported_at": "...",
+     "deals": [{"number": 1, "deal": {...},             # canonical, without a sheet
+                "as_played": "reason" or null,
+                "history": [{"seq", "action", "at", "before", "after", "old_totals", "new_totals", "reason"}]}],
+     "deleted_deals": [{"number": 4, "history": [...]}], # deals deleted and not recorded again
+     "amendments": [{"seq", "at", "before", "after", "reason"}]}
+
+``seq`` is the entry's place in the game's whole history (1, 2, ...), so deals' histories
+and amendments interleave again as they happened. An import makes a NEW game (new id and
+key) with the same deals, history and amendments, and one more history entry (``import``)
+saying when it came in; exports leave ``import`` entries out, so export, import and export
+again give the same document but for ``exported_at``.
+
+An import is read and judged by the rules core: the sheet by ``load_sheet`` as stored data
+(an option an older export lacks takes its default; a sheet without ``preset_version``
+was made before presets had versions, from version 1), the sides as
+a new game's, each deal by ``Deal.from_json`` under the game's sheet and sides. A deal
+with violations needs its ``as_played`` reason, unless it was legal under the sheet in
+force when it was saved (a later amendment made it illegal); otherwise the import is
+refused (:class:`~scorepad.storage.errors.Refused`, naming the deal). Anything unreadable
+is :class:`~scorepad.storage.errors.Invalid`, naming the field.
+
+**The scores as CSV** (:func:`scores_csv`): one row per deal, then the totals, every cell
+safe to open in a spreadsheet (:func:`spreadsheet_safe`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from ..rules import Deal, Problem, ReadError, RuleSheet, Verdict, judge, load_sheet
+from ..rules.limits import MAX_DEALS, MAX_GAME_ID, MAX_POINTS, MAX_REASON
+from ..rules.read import check_values
+from ..rules.text import check_text, read_reason
+from . import db, store
+from .errors import Invalid, Refused
+from .store import GameRecord
+
+FORMAT = "scorepad.game"
+VERSION = 1
+DOCUMENT_KEYS = ("format", "version", "name", "sheet", "sides", "created_at", "exported_at", "deals",
+                 "deleted_deals", "amendments")
+DEAL_KEYS = ("number", "deal", "as_played", "history")
+ENTRY_KEYS = ("seq", "action", "at", "before", "after", "old_totals", "new_totals", "reason")
+AMENDMENT_KEYS = ("seq", "at", "before", "after", "reason")
+DEAL_ACTIONS = ("record", "edit", "delete")
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+# -- export ---------------------------------------------------------------------------------------
+
+
+@contextmanager
+def _snapshot() -> Iterator[None]:
+    """Reads inside one read transaction: the game and its history from the same moment."""
+    conn = db.get_db()
+    conn.execute("BEGIN")
+    try:
+        yield
+    finally:
+        conn.execute("COMMIT")
+
+
+def _history_entry(entry: Mapping[str, Any], seq: int) -> dict[str, Any]:
+    return {"seq": seq, "action": entry["action"], "at": entry["at"], "before": entry["before"],
+            "after": entry["after"], "old_totals": entry["old_totals"], "new_totals": entry["new_totals"],
+            "reason": entry["reason"]}
+
+
+def export_document(game: GameRecord, entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """The game as a version-1 document; ``entries`` is its history (:func:`store.history`)."""
+    kept = [e for e in entries if (e["action"] == "amend" and e["deal_number"] is None)
+            or (e["action"] in DEAL_ACTIONS and e["deal_number"] is not None)]
+    by_deal: dict[int, list[dict[str, Any]]] = {}
+    amendments = []
+    for seq, entry in enumerate(kept, 1):
+        if entry["action"] == "amend":
+            amendments.append({"seq": seq, "at": entry["at"], "before": entry["before"], "after": entry["after"],
+                               "reason": entry["reason"]})
+        else:
+            by_deal.setdefault(entry["deal_number"], []).append(_history_entry(entry, seq))
+    deals = [{"number": r.number, "deal": r.deal.to_json(with_sheet=False), "as_played": r.as_played,
+              "history": by_deal.pop(r.number, [])} for r in game.deals]
+    return {
+        "format": FORMAT, "version": VERSION, "name": game.name, "sheet": game.sheet.to_json(),
+        "sides": game.sides, "created_at": game.created_at, "exported_at": _now(), "deals": deals,
+        "deleted_deals": [{"number": n, "history": h} for n, h in sorted(by_deal.items())],
+        "amendments": amendments,
+    }
+
+
+def export_game(game_id: str) -> dict[str, Any] | None:
+    """The export document of a game, or None when there is no such game."""
+    with _snapshot():
+        game = store.load_game(game_id) if len(game_id) <= MAX_GAME_ID else None
+        if game is None:
+            return None
+        return export_document(game, store.history(game.id))
+
+
+# -- the score table as CSV -----------------------------------------------------------------------
+
+# A formula's first character, at the start of a cell or right after a separator a
+# spreadsheet may split a pasted cell on (a comma, a semicolon where ';' separates lists, a tab).
+FORMULA_START = re.compile(r"(?:^|[,;\t])[=+\-@\t\r]")
+
+
+def spreadsheet_safe(value: Any) -> Any:
+    """A cell a spreadsheet will not run: text with a formula's start anywhere it could
+    begin one gets a leading apostrophe. Numbers are never text, so stay numbers.
+
+    >>> spreadsheet_safe("=HYPERLINK(1)"), spreadsheet_safe("-Ann"), spreadsheet_safe(-120), spreadsheet_safe("Bea")
+    ("'=HYPERLINK(1)", "'-Ann", -120, 'Bea')
+    >>> spreadsheet_safe("a;=1+1;"), spreadsheet_safe("Ann, Bea"), spreadsheet_safe("x,@y")
+    ("'a;=1+1;", 'Ann, Bea', "'x,@y")
+    """
+    if isinstance(value, str) and FORMULA_START.search(value):
+        return "'" + value
+    return value
+
+
+def scores_csv(game: GameRecord) -> str:
+    """One row per deal (each side's points in it and running total, and a note), then the totals."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    names = game.side_names
+    header: list[Any] = ["Deal"]
+    for name in names:
+        header += [f"{name} points", f"{name} total"]
+    rows: list[list[Any]] = [header + ["Note"]]
+    running_all = game.game.running_totals()
+    for record, running in zip(game.deals, running_all, strict=True):
+        points = record.verdict.breakdown.totals()
+        row: list[Any] = [record.number]
+        for name in names:
+            row += [points.get(name, 0), running.get(name, 0)]
+        if record.as_played:
+            note = f"saved as played: {record.as_played}"
+        elif not record.verdict.ok:
+            note = "breaks the sheet as amended"
+        else:
+            note = ""
+        rows.append(row + [note])
+    final = running_all[-1] if running_all else {name: 0 for name in names}
+    result = game.game.result()
+    total: list[Any] = ["Total"]
+    for name in names:
+        total += [final.get(name, 0), final.get(name, 0)]
+    rows.append(total + [("tie" if result.tie else f"{result.winner} wins") if result.over else ""])
+    writer.writerows([[spreadsheet_safe(cell) for cell in row] for row in rows])
+    return out.getvalue()
+
+
+# -- import ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Table:
+    """What :func:`store.game_problems` reads of a game: its sides."""
+
+    sides: list[dict[str, Any]]
+
+
+@dataclass
+class Imported:
+    """A document read and judged, ready for :func:`store.import_game`."""
+
+    name: Any
+    sheet: RuleSheet
+    sides: list[dict[str, Any]]
+    created_at: str
+    exported_at: str | None
+    deals: list[tuple[int, str, str | None]] = field(default_factory=list)
+    entries: list[tuple[Any, ...]] = field(default_factory=list)
+    verdicts: dict[str, Verdict] = field(default_factory=dict)  # each deal's, by its body in ``deals``
+
+
+def _fail(where: str, message: str) -> Invalid:
+    return Invalid(where, message)
+
+
+def _only(data: Any, keys: tuple[str, ...], where: str, what: str) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise _fail(where, f"must be {what}, an object")
+    for key in data:
+        if key not in keys:
+            raise _fail(f"{where}.{key}" if where else key, f"is not a field here; expected {', '.join(keys)}")
+    return data
+
+
+def _list(data: Any, where: str, most: int | None = None) -> list[Any]:
+    if data is None:
+        return []
+    if not isinstance(data, list):
+        raise _fail(where, "must be a list")
+    if most is not None and len(data) > most:
+        raise _fail(where, f"lists {len(data):,}; a game has at most {most}")
+    return data
+
+
+def _time(value: Any, where: str) -> str:
+    if not isinstance(value, str) or len(value) > 40:
+        raise _fail(where, "must be a date and time such as 2026-11-29T11:13:35+00:00")
+    try:
+        datetime.fromisoformat(value)
+    except ValueError:
+        raise _fail(where, f"{value!r} is not a date and time such as 2026-11-29T11:13:35+00:00") from None
+    return value
+
+
+def _whole(value: Any, where: str, lowest: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lowest <= value <= MAX_POINTS:
+        raise _fail(where, f"must be a whole number from {lowest}, not {value!r:.40}")
+    return value
+
+
+def _reason(value: Any, where: str, required: bool = False) -> str | None:
+    if value is None and not required:
+        return None
+    try:
+        read_reason(value, where, MAX_REASON)
+        return check_text(value, where, multiline=True)  # kept as written: export, import, export agree
+    except ReadError as err:
+        raise _fail(err.field, err.reason) from None
+
+
+def _totals(value: Any, where: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise _fail(where, 'must be each side\'s points, such as {"Ann": 120}, or null')
+    for name, points in value.items():
+        try:
+            check_text(name, f"{where}.{name}")
+        except ReadError as err:
+            raise _fail(err.field, err.reason) from None
+        if isinstance(points, bool) or not isinstance(points, int) or abs(points) > MAX_POINTS:
+            raise _fail(f"{where}.{name}", f"must be a whole number of points, not {points!r:.40}")
+    return json.dumps(value)
+
+
+def _deal(data: Any, sheet: RuleSheet, number: int, where: str) -> Deal:
+    try:
+        deal = Deal.from_json(data, sheet, number=number)
+    except ReadError as err:
+        raise _fail(err.within(where).field, err.reason) from None
+    if deal.number != number:
+        raise _fail(f"{where}.deal", f"this is deal {number}, not {deal.number}")
+    return deal
+
+
+def _sheet(data: Any, where: str) -> RuleSheet:
+    try:
+        return load_sheet(data, where, stored=True)  # what scorepad wrote, perhaps before an option existed
+    except ReadError as err:
+        raise _fail(err.field or where, err.reason) from None
+
+
+@dataclass
+class _Entry:
+    seq: int | None
+    at: str
+    row: tuple[Any, ...]  # deal_number, action, at, before, after, old_totals, new_totals, reason
+    sheet_before: RuleSheet | None = None  # an amendment's sheet before it
+
+
+def _deal_entry(item: Any, sheet: RuleSheet, number: int, where: str) -> _Entry:
+    item = _only(item, ENTRY_KEYS, where, "a history entry")
+    action = item.get("action")
+    if action not in DEAL_ACTIONS:
+        raise _fail(f"{where}.action", f"must be one of {', '.join(DEAL_ACTIONS)}, not {action!r:.40}")
+    seq = None if item.get("seq") is None else _whole(item["seq"], f"{where}.seq")
+    at = _time(item.get("at"), f"{where}.at")
+    bodies = []
+    for key, wanted in (("before", action != "record"), ("after", action != "delete")):
+        value = item.get(key)
+        if wanted and value is None:
+            raise _fail(f"{where}.{key}", f"is missing: a '{action}' entry holds the deal {key} the change")
+        if not wanted and value is not None:
+            raise _fail(f"{where}.{key}", f"must be null in a '{action}' entry")
+        body = _deal(value, sheet, number, f"{where}.{key}").to_json(with_sheet=False) if wanted else None
+        bodies.append(json.dumps(body) if body is not None else None)
+    row = (number, action, at, *bodies, _totals(item.get("old_totals"), f"{where}.old_totals"),
+           _totals(item.get("new_totals"), f"{where}.new_totals"), _reason(item.get("reason"), f"{where}.reason"))
+    return _Entry(seq, at, row)
+
+
+def _amendment(item: Any, where: str) -> _Entry:
+    item = _only(item, AMENDMENT_KEYS, where, "an amendment")
+    seq = None if item.get("seq") is None else _whole(item["seq"], f"{where}.seq")
+    at = _time(item.get("at"), f"{where}.at")
+    before = _sheet(item.get("before"), f"{where}.before")
+    after = _sheet(item.get("after"), f"{where}.after")
+    reason = _reason(item.get("reason"), f"{where}.reason", required=True)
+    row = (None, "amend", at, json.dumps(before.to_stored_json()), json.dumps(after.to_stored_json()), None, None,
+           reason)
+    return _Entry(seq, at, row, before)
+
+
+def _order(entries: list[tuple[str, _Entry]]) -> list[_Entry]:
+    """Entries in the order they happened: by ``seq`` when every entry has one, else by time."""
+    given = [(where, e) for where, e in entries if e.seq is not None]
+    if not given:
+        return [e for _, e in sorted(entries, key=lambda pair: pair[1].at)]
+    if len(given) != len(entries):
+        where = next(w for w, e in entries if e.seq is None)
+        raise _fail(f"{where}.seq", "is missing: give seq on every history entry and amendment, or on none")
+    seen: dict[int, str] = {}
+    for where, entry in entries:
+        if entry.seq in seen:
+            raise _fail(f"{where}.seq", f"{entry.seq} is also the seq of {seen[entry.seq]}")
+        seen[entry.seq] = where  # type: ignore[index]
+    return [e for _, e in sorted(entries, key=lambda pair: pair[1].seq)]  # type: ignore[arg-type, return-value]
+
+
+def _acceptable(deal: Deal, table: _Table, as_played: str | None) -> tuple[bool, list[Problem], Verdict]:
+    """Whether the store would have saved this deal, the problems found, and its verdict."""
+    verdict = judge(deal)
+    refused = store.refusal(table, deal, verdict)
+    if refused is None:
+        return True, [], verdict
+    return bool(as_played) and refused.may_save_as_played, refused.problems, verdict
+
+
+def _sheet_when_saved(number: int, ordered: list[_Entry], sheet: RuleSheet) -> RuleSheet:
+    """The sheet in force when deal ``number`` was last recorded or corrected."""
+    last = max((i for i, e in enumerate(ordered) if e.row[0] == number and e.row[1] in ("record", "edit")),
+               default=None)
+    if last is None:
+        return sheet
+    later = next((e for e in ordered[last + 1:] if e.row[1] == "amend"), None)
+    return later.sheet_before if later is not None and later.sheet_before is not None else sheet
+
+
+def read_document(data: Any) -> Imported:
+    """Read and judge an export document; :class:`Invalid` naming the field, or
+    :class:`Refused` naming the deal the referee will not let in. Its parts are read in
+    the order they are written, so the first thing wrong is the one named."""
+    data = _header(data)
+    sheet = _sheet(data["sheet"], "sheet")
+    sides = store.read_sides(data["sides"], sheet)
+    created_at = _time(data["created_at"], "created_at") if data.get("created_at") is not None else _now()
+    exported_at = _time(data["exported_at"], "exported_at") if data.get("exported_at") is not None else None
+    doc = Imported(data["name"], sheet, sides, created_at, exported_at)
+    numbers: dict[int, str] = {}  # each deal number's place in the document
+    deals, entries = _deals(data.get("deals"), sheet, numbers)
+    entries += _deleted_deals(data.get("deleted_deals"), sheet, numbers)
+    entries += [(f"amendments[{i}]", _amendment(item, f"amendments[{i}]"))
+                for i, item in enumerate(_list(data.get("amendments"), "amendments"))]
+    ordered = _order(entries)
+    table = _Table(sides)
+    for deal in sorted(deals, key=lambda d: d.number):
+        verdict = _admitted(deal, table, ordered, sheet)
+        body = json.dumps(deal.deal.to_json(with_sheet=False))
+        doc.deals.append((deal.number, body, deal.as_played))
+        doc.verdicts[body] = verdict
+    doc.entries = [entry.row for entry in ordered]
+    return doc
+
+
+def _header(data: Any) -> dict[str, Any]:
+    """The document's top level, once it is known to be this format and version (so a newer
+    document is named as such before its keys are checked), holding its required keys."""
+    if not isinstance(data, dict):
+        raise _fail("", "the document must be a JSON object, as exported by scorepad")
+    if "format" not in data:
+        raise _fail("format", f"is missing: a scorepad export says \"format\": \"{FORMAT}\"")
+    if data["format"] != FORMAT:
+        raise _fail("format", f"must be {FORMAT!r}, not {data['format']!r:.60}: this is not a scorepad game export")
+    version = data.get("version")
+    if version != VERSION or isinstance(version, bool):
+        raise _fail("version", f"this scorepad reads version {VERSION} of the format, not {version!r:.40}")
+    _only(data, DOCUMENT_KEYS, "", "a document")
+    for key in ("name", "sheet", "sides"):
+        if key not in data:
+            raise _fail(key, "is missing")
+    return data
+
+
+@dataclass
+class _Deal:
+    """A deal of the document, read, with its as-played reason and where it is in the document."""
+
+    number: int
+    deal: Deal
+    as_played: str | None
+    where: str
+
+
+_Placed = tuple[str, _Entry]  # a history entry or amendment, and where it is in the document
+
+
+def _deals(items: Any, sheet: RuleSheet, numbers: dict[int, str]) -> tuple[list[_Deal], list[_Placed]]:
+    """The document's ``deals``, and their histories' entries."""
+    deals: list[_Deal] = []
+    entries: list[_Placed] = []
+    for i, item in enumerate(_list(items, "deals", MAX_DEALS)):
+        where = f"deals[{i}]"
+        item = _only(item, DEAL_KEYS, where, "a deal")
+        if "number" not in item:
+            raise _fail(f"{where}.number", "is missing")
+        number = _number(item["number"], where, numbers)
+        if "deal" not in item:
+            raise _fail(f"{where}.deal", "is missing: the deal as recorded")
+        deal = _deal(item["deal"], sheet, number, f"{where}.deal")
+        deals.append(_Deal(number, deal, _reason(item.get("as_played"), f"{where}.as_played"), where))
+        entries += _history(item, sheet, number, where)
+    return deals, entries
+
+
+def _deleted_deals(items: Any, sheet: RuleSheet, numbers: dict[int, str]) -> list[_Placed]:
+    """The histories' entries of the document's ``deleted_deals``."""
+    entries: list[_Placed] = []
+    for i, item in enumerate(_list(items, "deleted_deals", MAX_DEALS)):
+        where = f"deleted_deals[{i}]"
+        item = _only(item, ("number", "history"), where, "a deleted deal")
+        number = _number(item.get("number"), where, numbers, "; its history goes there")
+        entries += _history(item, sheet, number, where)
+    return entries
+
+
+def _number(value: Any, where: str, numbers: dict[int, str], then: str = "") -> int:
+    """A deal's number, not given to another deal of the document (``numbers``, noted here)."""
+    number = _whole(value, f"{where}.number")
+    if number in numbers:
+        raise _fail(f"{where}.number", f"deal {number} is also {numbers[number]}{then}")
+    numbers[number] = where
+    return number
+
+
+def _history(item: dict[str, Any], sheet: RuleSheet, number: int, where: str) -> list[_Placed]:
+    return [(f"{where}.history[{j}]", _deal_entry(entry, sheet, number, f"{where}.history[{j}]"))
+            for j, entry in enumerate(_list(item.get("history"), f"{where}.history"))]
+
+
+def _admitted(deal: _Deal, table: _Table, ordered: list[_Entry], sheet: RuleSheet) -> Verdict:
+    """The deal's verdict, when the store would have saved it (under the sheet in force
+    when it was saved, if not under the game's); else :class:`Refused`, naming it."""
+    ok, problems, verdict = _acceptable(deal.deal, table, deal.as_played)
+    if not ok:
+        then = _sheet_when_saved(deal.number, ordered, sheet)
+        if then != sheet:
+            again = Deal.from_json(deal.deal.to_json(with_sheet=False), then, deal.number)
+            ok = _acceptable(again, table, deal.as_played)[0]
+    if not ok:
+        raise Refused(deal.where, _refusal(deal, problems), deal.number, problems)
+    return verdict
+
+
+def _refusal(deal: _Deal, problems: list[Problem]) -> str:
+    """Why an import is refused, in words, naming the deal and its first problem to correct."""
+    first = problems[0]
+    never = [p for p in problems if store.never_as_played(p)]
+    if any(p.code.startswith("game.") for p in problems):
+        return f"deal {deal.number} does not fit this game: {first.message}"
+    if never or deal.as_played:
+        return f"deal {deal.number} cannot be saved even as played: {(never or problems)[0].message}"
+    n = len(problems)
+    return (f"deal {deal.number} breaks the rules in {n} place{'s' if n != 1 else ''} and has no "
+            f"as_played reason: {first.message}")
+
+
+def import_document(data: Any) -> GameRecord:
+    """Read, judge and save a document as a new game."""
+    doc = read_document(data)
+    note = "Imported from a scorepad export" + (f" made {doc.exported_at}" if doc.exported_at else "")
+    return store.import_game(doc.name, doc.sheet, doc.sides, doc.created_at, doc.deals, doc.entries, note,
+                             doc.verdicts)
+
+
+def parse_text(text: str, where: str) -> Any:
+    """The JSON document in ``text`` (a paste or an uploaded file), within the API's bounds
+    (:func:`scorepad.rules.read.check_values`); what cannot be read is :class:`Invalid`."""
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise Invalid(where, "is nested too deeply") from None
+    except ValueError as err:
+        at = f" at line {err.lineno}, column {err.colno}" if isinstance(err, json.JSONDecodeError) else ""
+        reason = err.msg if isinstance(err, json.JSONDecodeError) else str(err)
+        raise Invalid(where, f"is not valid JSON: {reason}{at}") from None
+    try:
+        check_values(data)
+    except ReadError as err:
+        raise Invalid(err.field or where, err.reason) from None
+    return data

@@ -1,0 +1,105 @@
+"""What storage refuses, in its own words: one vocabulary, with no HTTP status or exit code.
+
+Every error is a :class:`StorageError` with the ``field`` it is about (a dotted path into
+what was sent, or ``""`` when it is about no one field) and a ``message`` in words. Each
+interface says what each kind means to it, in one table keyed by these classes: the API's
+and the pages' HTTP statuses, the command line's exit codes.
+
+- :class:`Invalid`: what was sent cannot be read (the field says where).
+- :class:`NotFound`: there is no such game, or no such deal in it.
+- :class:`Conflict`: the write was based on a revision the game has moved past; it carries
+  what changed since.
+- :class:`Full`: the game has no room for the write: it is over, the deal is recorded
+  already, or the game would hold more than the limit.
+- :class:`Rejected`: a deal that breaks the rules, not saved; whether it may be saved as played.
+- :class:`Refused`: an export document whose deal the referee will not let in.
+
+Two errors are not about the request, so are not :class:`StorageError`, and a door that
+catches those to show what was wrong with what was sent lets them by:
+
+- :class:`Busy`: another program held the write lock too long; nothing was written, send it again.
+- :class:`Unusable`: the database file cannot be used at all.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..rules.validate import Problem
+from ..rules.verdict import Verdict
+
+
+class StorageError(Exception):
+    """A request storage refuses: ``field`` names what is wrong (``""``: nothing in
+    particular), ``message`` says what, in words."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field, self.message = field, message
+
+
+class Invalid(StorageError):
+    """What was sent cannot be read: ``field`` names where."""
+
+
+class NotFound(StorageError):
+    """There is no such game, or the game has no such deal."""
+
+
+class Conflict(StorageError):
+    """A write based on a revision the game has moved past: ``changes`` lists what happened
+    since (see :func:`scorepad.storage.store.changes_since`), ``revision`` is the game's
+    revision now. Nothing was written."""
+
+    def __init__(self, based_on: int, revision: int, changes: list[dict[str, Any]]) -> None:
+        said = "; ".join(c["message"] for c in changes)
+        super().__init__("revision", f"the game changed since you loaded it (revision {based_on}, now "
+                         f"{revision}){': ' + said if said else ''}; reload it and try again")
+        self.based_on, self.revision, self.changes = based_on, revision, changes
+
+
+class Full(StorageError):
+    """The game has no room for this write: it is over (no next deal), the deal's number is
+    taken (recorded already), or it would hold more than it may. Nothing was written."""
+
+
+class Rejected(StorageError):
+    """A deal with violations, not saved: the referee's verdict, every problem, and those
+    of them no reason lets stand (``never_as_played``). Every door reads
+    ``may_save_as_played`` to decide whether to offer saving it as played."""
+
+    def __init__(self, verdict: Verdict, problems: list[Problem], never_as_played: list[Problem]) -> None:
+        super().__init__("deal", "the deal has violations")
+        self.verdict, self.problems, self.never_as_played = verdict, problems, never_as_played
+
+    @property
+    def may_save_as_played(self) -> bool:
+        """True when the same deal, sent again with a reason, would be saved."""
+        return not self.never_as_played
+
+
+class Refused(StorageError):
+    """An export document with a deal the referee will not let in: ``field`` names the deal
+    in the document, ``number`` is its number, ``problems`` say why. Nothing was imported."""
+
+    def __init__(self, field: str, message: str, number: int, problems: list[Problem]) -> None:
+        super().__init__(field, message)
+        self.number, self.problems = number, problems
+
+
+class Busy(Exception):
+    """Another process held the database's write lock for longer than a write may wait:
+    nothing was written, and the same write may be sent again in a moment."""
+
+    def __init__(self, message: str = "the database is busy with another program's write; nothing was saved, "
+                                      "try again in a moment") -> None:
+        super().__init__(message)
+
+
+class Unusable(Exception):
+    """The database file cannot be used: the message names the file, says why and what to do."""
+
+
+ERRORS: tuple[type[Exception], ...] = (Invalid, NotFound, Conflict, Full, Rejected, Refused, Busy, Unusable)
+"""Every error storage raises (some as subclasses: ``cache.Busy`` is a ``Busy``): each
+interface's table gives each of them its answer."""

@@ -1,0 +1,17 @@
+"""What the pages answer to each storage error: one table of HTTP statuses (the API has its
+own, :data:`scorepad.api.games.ERROR_STATUS`; the command line its exit codes)."""
+
+from __future__ import annotations
+
+from ..storage.errors import Busy, Conflict, Full, Invalid, NotFound, Refused, Rejected, Unusable
+
+STATUS: dict[type[Exception], int] = {
+    Invalid: 400, NotFound: 404, Conflict: 409, Full: 409, Rejected: 422, Refused: 422,
+    Busy: 503,  # answered by the app's handler (scorepad.app): the form comes back to send again
+    Unusable: 500,  # found at start-up, which it stops
+}
+
+
+def status(err: Exception) -> int:
+    """The status the pages answer ``err`` with: its kind's, or the nearest kind it is one of."""
+    return next(STATUS[kind] for kind in type(err).__mro__ if kind in STATUS)
