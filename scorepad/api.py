@@ -27,9 +27,9 @@ from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
 from . import cache, db, links, store
 from .access import bearer_key, key_matches
-from .rules import Deal, ReadError, judge
+from .rules import PRESETS, Deal, ReadError, judge
 from .rules.limits import MAX_DEPTH, MAX_GAME_ID, MAX_GAME_PROBLEMS_LISTED, MAX_NUMBER, MAX_PROBLEMS_LISTED
-from .rules.sheet import PRESETS, options_by_group
+from .rules.sheet import options_by_group
 from .store import Conflict, DealRecord, GameRecord, Rejected, StoreError
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from .rules import Deal, Ending, ReadError, RuleSheet, judge, load_sheet
+from .rules import PRESETS, Deal, Ending, ReadError, RuleSheet, judge, load_sheet
 from .rules.game import Game
-from .rules.sheet import OPTION_BY_NAME, PRESETS, options_by_group
+from .rules.sheet import OPTION_BY_NAME, options_by_group
 from .rules.validate import Problem
 from .rules.verdict import Verdict
 

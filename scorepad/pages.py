@@ -30,9 +30,9 @@ from .forms import (
     preset_displays,
 )
 from .links import external_url
-from .rules import PRESETS, judge
+from .rules import PRESETS, judge, load_sheet
 from .rules.limits import MAX_GAME_ID
-from .rules.sheet import OPTION_BY_NAME, load_sheet, options_by_group
+from .rules.sheet import OPTION_BY_NAME, options_by_group
 from .store import Conflict, GameRecord, Rejected, StoreError
 
 bp = Blueprint("pages", __name__)

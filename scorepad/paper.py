@@ -26,8 +26,8 @@ from flask import Blueprint, Response, abort, request
 from werkzeug.routing import BuildError
 
 from . import access, cache, db, links, pdf, store
+from .rules import PRESETS
 from .rules.limits import MAX_FILENAME, MAX_SIDES, MIN_SIDES
-from .rules.sheet import PRESETS
 from .store import GameRecord
 
 bp = Blueprint("paper", __name__)

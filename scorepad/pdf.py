@@ -22,7 +22,7 @@ Black and white throughout: marks are words and symbols, never colour alone. Use
 (game, side and player names, reasons) is escaped before it reaches a Paragraph, so it is
 drawn literally.
 
->>> from scorepad.rules.sheet import preset
+>>> from scorepad.rules import preset
 >>> house_rules(preset("pagat"))[:5]
 b'%PDF-'
 """
@@ -49,16 +49,15 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from .rules import PRESETS, load_sheet
 from .rules.cards import Card
 from .rules.limits import MAX_PROBLEMS_SHOWN
 from .rules.sheet import (
     OPTION_BY_NAME,
-    PRESETS,
     GameLength,
     OpeningBy,
     PileTake,
     RuleSheet,
-    load_sheet,
     options_by_group,
 )
 
@@ -593,7 +592,7 @@ def _fit_house_rules(sheet: RuleSheet, paper: str, game: GameInfo | None, link_l
 def pad_lines(sheet: RuleSheet, deal: int) -> list[tuple[str, bool]]:
     """The lines a side scores on this sheet in this deal: (label, has a count column).
 
-    >>> from scorepad.rules.sheet import preset
+    >>> from scorepad.rules import preset
     >>> [label for label, _ in pad_lines(preset("common"), 1)][:3]
     ['Melded card points', 'Clean books × 500', 'Dirty books × 300']
     """
@@ -619,7 +618,7 @@ def pad_lines(sheet: RuleSheet, deal: int) -> list[tuple[str, bool]]:
 def deal_conditions(sheet: RuleSheet, deal: int) -> str:
     """The deal's opening minimum and going-out requirement, in words (plain text).
 
-    >>> from scorepad.rules.sheet import preset
+    >>> from scorepad.rules import preset
     >>> deal_conditions(preset("pagat"), 2)
     'Opening minimum 90 (the side, once). To go out: 2 clean + 2 dirty + 1 wild books. Going out +100.'
     """

@@ -20,9 +20,9 @@ from pypdf import PdfReader
 
 from scorepad import db
 from scorepad.app import create_app
-from scorepad.rules import Deal, judge, load_sheet, preset
+from scorepad.rules import OPTIONS, PRESETS, Deal, judge, load_sheet, preset
 from scorepad.rules.errors import SheetError
-from scorepad.rules.sheet import OPTION_BY_NAME, OPTIONS, PRESETS, SHEET_SCHEMA
+from scorepad.rules.sheet import OPTION_BY_NAME, SHEET_SCHEMA
 
 API = "/api/v1"
 PARTNERS = [{"name": "North-South", "players": ["Ann", "Cal"]}, {"name": "East-West", "players": ["Bea", "Dan"]}]
