@@ -190,7 +190,7 @@ def test_a_preset_version_that_is_not_a_whole_number_is_refused_naming_the_field
 
 def test_released_preset_versions_keep_their_values():
     """A preset version, once released, never changes: stored games compare with it. A change
-    to a preset is a new version (rules/sheet.py ``_REVISIONS``), recorded here as well."""
+    to a preset is a new version (rules/presets.py ``_REVISIONS``), recorded here as well."""
     released = json.loads(VERSIONS_FILE.read_text(encoding="utf-8"))
     shipped = {f"{p.id}@{n}": sheet.to_json(full=True) for p in PRESETS.values() for n, sheet in p.versions.items()}
     assert set(released) <= set(shipped), "a released preset version is gone"

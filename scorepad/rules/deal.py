@@ -17,7 +17,8 @@ from typing import Any
 from .cards import EMPTY, Card, Cards, parse_card, read_count
 from .errors import ReadError
 from .limits import MAX_COUNT, MAX_MELDS, MAX_NAME, MAX_PER_SIDE, MAX_SIDES
-from .sheet import RuleSheet, load_sheet
+from .presets import load_sheet
+from .sheet import RuleSheet
 from .text import check_text, read_name
 
 

@@ -34,8 +34,9 @@ from typing import Any, NamedTuple
 
 from .deal import Deal
 from .game import Game, Result
+from .presets import PRESETS, preset  # noqa: F401 (the doctests use preset)
 from .score import Line, SideScore
-from .sheet import OPTION_BY_NAME, PRESETS, RuleSheet, options_by_group, preset  # noqa: F401 (the doctests use preset)
+from .sheet import OPTION_BY_NAME, RuleSheet, options_by_group
 from .validate import Problem
 from .verdict import Verdict, judge
 

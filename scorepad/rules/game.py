@@ -18,7 +18,8 @@ from typing import Any, NamedTuple
 from .deal import Deal
 from .errors import ReadError
 from .limits import MAX_DEALS, MAX_NAME, MAX_SIDES
-from .sheet import Books, GameLength, RuleSheet, load_sheet
+from .presets import load_sheet
+from .sheet import Books, GameLength, RuleSheet
 from .text import check_text
 from .validate import Problem
 from .verdict import Verdict, judge
@@ -64,7 +65,7 @@ class NextDeal(NamedTuple):
     def words(self) -> str:
         """The next deal in one sentence, as the command lines and the paper print it.
 
-        >>> from scorepad.rules.sheet import preset
+        >>> from scorepad.rules import preset
         >>> Game(preset("common"), ("Ann", "Bea")).upcoming().words()
         'Deal 1 is next: opening minimum Ann 50, Bea 50; to go out 1 clean + 1 dirty books; going out +100.'
         """
@@ -79,7 +80,7 @@ class NextDeal(NamedTuple):
 class Game:
     """A game's sheet, its sides (in seat order) and the deals recorded so far.
 
-    >>> from scorepad.rules.sheet import preset
+    >>> from scorepad.rules import preset
     >>> game = Game(preset("common"), ("Ann", "Bea"))
     >>> game.next_deal, game.result().over
     (1, False)
