@@ -396,6 +396,14 @@ def test_describe_puts_the_wild_limit_in_words():
     assert preset("common").describe("side_sizes") == "individuals or partnerships of 2"
 
 
+def test_a_ruling_cites_an_option_by_its_label_and_what_this_sheet_says():
+    changed = preset("pagat").replace(hand_size=11)
+    cited = changed.cite("hand_size")
+    assert (cited.option, cited.label, cited.words) == ("hand_size", "Cards in the hand", "11")
+    assert str(preset("common").cite("wild_ratio")) == "Wild cards against naturals: more natural cards than wild cards"
+    assert changed.cite(None) is None and changed.cite("no_such_option") is None
+
+
 # ---------------------------------------------------------------------------------------
 # Card strings
 # ---------------------------------------------------------------------------------------

@@ -10,12 +10,12 @@ from .deal import BookKind, Deal, Ending, Meld, Player, Rank, Side
 from .errors import ReadError, SheetError
 from .presets import PRESETS, Preset, load_sheet, preset
 from .score import Breakdown, Line, SideScore, score
-from .sheet import OPTIONS, Books, RuleSheet
+from .sheet import OPTIONS, Books, Cited, RuleSheet
 from .validate import Problem, Report, validate
 from .verdict import Verdict, judge
 
 __all__ = [
-    "BookKind", "Books", "Breakdown", "Card", "Cards", "Deal", "Ending", "Line", "Meld", "OPTIONS",
+    "BookKind", "Books", "Breakdown", "Card", "Cards", "Cited", "Deal", "Ending", "Line", "Meld", "OPTIONS",
     "PRESETS", "Player", "Preset", "Problem", "Rank", "ReadError", "Report", "RuleSheet", "SheetError", "Side",
     "SideScore", "Verdict", "judge", "load_sheet", "preset", "score", "validate",
 ]

@@ -36,7 +36,7 @@ from .deal import Deal
 from .game import Game, Result
 from .presets import PRESETS, preset  # noqa: F401 (the doctests use preset)
 from .score import Line, SideScore
-from .sheet import OPTION_BY_NAME, RuleSheet, options_by_group
+from .sheet import RuleSheet, options_by_group
 from .validate import Problem
 from .verdict import Verdict, judge
 
@@ -60,9 +60,9 @@ def _sheet_json(sheet: RuleSheet) -> Any:
 def problem_json(problem: Problem, sheet: RuleSheet) -> dict[str, Any]:
     """A problem as the API shows it, with the option's label and what the sheet says."""
     out = problem.to_json()
-    if problem.option in OPTION_BY_NAME:
-        out["label"] = OPTION_BY_NAME[problem.option].label
-        out["sheet_says"] = sheet.describe(problem.option)
+    cited = sheet.cite(problem.option)
+    if cited is not None:
+        out["label"], out["sheet_says"] = cited.label, cited.words
     return out
 
 

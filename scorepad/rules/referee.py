@@ -44,7 +44,7 @@ class Answer(NamedTuple):
     def to_json(self, sheet: RuleSheet) -> dict:
         return {"yes": self.yes, "reasons": [
             {"ok": r.ok, "message": r.message, "option": r.option,
-             "sheet_says": sheet.describe(r.option) if r.option else None}
+             "sheet_says": cited.words if (cited := sheet.cite(r.option)) else None}
             for r in self.reasons]}
 
     @property

@@ -12,8 +12,8 @@ JSON form, are in :mod:`.presets`.
 >>> sheet = load_sheet({"preset": "pagat", "hand_size": 11, "foot_size": 11})
 >>> [change.option for change in sheet.changes()]
 ['hand_size', 'foot_size']
->>> sheet.describe("hand_size")
-'11'
+>>> sheet.cite("hand_size")
+Cited(option='hand_size', label='Cards in the hand', words='11')
 """
 
 from __future__ import annotations
@@ -326,6 +326,21 @@ class RuleSheet:
         option = OPTION_BY_NAME[name]
         return option.words(getattr(self, name), self)
 
+    def cite(self, name: str | None) -> Cited | None:
+        """An option as a ruling cites it: its label and what this sheet says; None when
+        ``name`` is no option (a problem or a reason that no option decides).
+
+        >>> from scorepad.rules import preset
+        >>> str(preset("pagat").cite("books_to_go_out"))
+        'Books needed to go out: 2 clean + 2 dirty + 1 wild'
+        >>> preset("pagat").cite(None) is None
+        True
+        """
+        option = OPTION_BY_NAME.get(name) if name else None
+        if option is None:
+            return None
+        return Cited(option.name, option.label, option.words(getattr(self, option.name), self))
+
     @property
     def individuals(self) -> bool:
         """True when every player plays alone (no partnerships)."""
@@ -378,6 +393,18 @@ class RuleSheet:
     def last_deal(self) -> int | None:
         """The number of deals in a game, or None when the game plays to a target."""
         return self.deals if self.game_length is GameLength.DEALS else None
+
+
+@dataclass(frozen=True)
+class Cited:
+    """An option as a ruling cites it: its label and what the sheet says, in words."""
+
+    option: str
+    label: str
+    words: str
+
+    def __str__(self) -> str:
+        return f"{self.label}: {self.words}"
 
 
 @dataclass(frozen=True)
