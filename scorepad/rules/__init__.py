@@ -1,7 +1,7 @@
 """The rules core: plain Python, no web framework.
 
 Rule sheets (:mod:`.sheet`), presets (:mod:`.presets`), cards (:mod:`.cards`), the deal model
-(:mod:`.deal`), validation (:mod:`.validate`), scoring (:mod:`.score`), whole games
+(:mod:`.deal`), validation (:mod:`.validate`), scoring (:mod:`.score`, its lines in :mod:`.lines`), whole games
 (:mod:`.game`) and the referee's questions (:mod:`.referee`).
 """
 
