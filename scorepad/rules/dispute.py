@@ -123,7 +123,7 @@ def diff_lines(old: tuple[Line, ...], new: tuple[Line, ...]) -> tuple[LineChange
     def key(line: Line) -> tuple[str, str, str | None]:
         return (line.code, line.label, line.player)
 
-    waiting: dict[tuple, list[int]] = {}
+    waiting: dict[tuple[str, str, str | None], list[int]] = {}
     for i, line in enumerate(old):
         waiting.setdefault(key(line), []).append(i)
     used: set[int] = set()
@@ -152,7 +152,7 @@ def diff_lines(old: tuple[Line, ...], new: tuple[Line, ...]) -> tuple[LineChange
     return tuple(out)
 
 
-def _problem_key(problem: Problem) -> tuple:
+def _problem_key(problem: Problem) -> tuple[str, str, str | None, str | None, int | None]:
     return (problem.code, problem.where, problem.side, problem.player, problem.meld)
 
 

@@ -38,7 +38,7 @@ class Result(NamedTuple):
     winner: str | None  # None while the game goes on, and on a tie
     tie: bool
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"standings": [s._asdict() for s in self.standings], "over": self.over,
                 "winner": self.winner, "tie": self.tie}
 
@@ -55,7 +55,7 @@ class NextDeal(NamedTuple):
     going_out_books: Books
     going_out_bonus: int
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         books = self.going_out_books
         return {"number": self.number, "opening_minimums": dict(self.opening_minimums),
                 "opening_who": self.opening_who,
@@ -128,7 +128,7 @@ class Game:
                             f"each at most {MAX_NAME} characters")
         return cls(sheet, names, tuple(deals))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"sheet": self.sheet.brief_json(), "sides": list(self.sides),
                 "deals": [deal.to_json(with_sheet=False) for deal in self.deals]}
 

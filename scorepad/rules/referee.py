@@ -10,7 +10,7 @@ option it rests on, and :meth:`Answer.to_json` adds what the sheet says about it
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .cards import EMPTY, Card, Cards
 from .deal import Meld, Rank
@@ -41,7 +41,7 @@ class Answer(NamedTuple):
     yes: bool
     reasons: tuple[Reason, ...]
 
-    def to_json(self, sheet: RuleSheet) -> dict:
+    def to_json(self, sheet: RuleSheet) -> dict[str, Any]:
         return {"yes": self.yes, "reasons": [
             {"ok": r.ok, "message": r.message, "option": r.option,
              "sheet_says": cited.words if (cited := sheet.cite(r.option)) else None}

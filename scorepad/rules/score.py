@@ -10,7 +10,7 @@ of line, what each counts and the option that prices it, are one table in :mod:`
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .deal import Deal, Side
 from .lines import SCORE_LINES, Tally
@@ -27,7 +27,7 @@ class Line(NamedTuple):
     option: str
     player: str | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         out = self._asdict()
         if self.player is None:
             del out["player"]
@@ -39,7 +39,7 @@ class SideScore(NamedTuple):
     lines: tuple[Line, ...]
     total: int
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "total": self.total, "lines": [line.to_json() for line in self.lines]}
 
 

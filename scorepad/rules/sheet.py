@@ -48,7 +48,7 @@ class Choice(str, Enum):
     """An option whose value is one of a few words; ``words`` puts it in plain English."""
 
     def __str__(self) -> str:
-        return self.value
+        return str(self.value)
 
 
 class DecksRule(Choice):
@@ -504,14 +504,14 @@ def _choice(kind: type[C]) -> _Reader[C]:
     return read
 
 
-def _optional(read_inner: Callable[[Any, str, Any], Any]) -> Callable[[Any, str, Any], Any]:
-    def read(value: Any, name: str, base: Any = None) -> Any:
+def _optional(read_inner: _Reader[R]) -> _Reader[R | None]:
+    def read(value: Any, name: str, base: Any = None) -> R | None:
         return None if value is None else read_inner(value, name, base)
     return read
 
 
-def _per_deal(read_item: Callable[[Any, str, Any], Any]) -> Callable[[Any, str, Any], PerDeal]:
-    def read(value: Any, name: str, base: Any = None) -> PerDeal:
+def _per_deal(read_item: _Reader[R]) -> _Reader[PerDeal[R]]:
+    def read(value: Any, name: str, base: Any = None) -> PerDeal[R]:
         if isinstance(value, PerDeal):
             _at_most(value.values, name, MAX_SHEET_DEALS, "deals")
             return PerDeal(tuple(read_item(v, f"{name}[{i}]", None) for i, v in enumerate(value.values)))
@@ -524,8 +524,8 @@ def _per_deal(read_item: Callable[[Any, str, Any], Any]) -> Callable[[Any, str, 
     return read
 
 
-def _write_per_deal(write_item: Callable[[Any], Any]) -> Callable[[PerDeal], Any]:
-    def write(value: PerDeal) -> Any:
+def _write_per_deal(write_item: Callable[[Any], Any]) -> Callable[[PerDeal[Any]], Any]:
+    def write(value: PerDeal[Any]) -> Any:
         items = [write_item(v) for v in value.values]
         return items[0] if value.single else items
     return write
@@ -637,7 +637,7 @@ def _points(n: int) -> str:
     return f"{n:,} points" if n != 1 else "1 point"
 
 
-def _by_deal(value: PerDeal, fmt: Callable[[Any], str] = str) -> str:
+def _by_deal(value: PerDeal[Any], fmt: Callable[[Any], str] = str) -> str:
     if value.single:
         return fmt(value.values[0])
     return ", ".join(f"deal {i} {fmt(v)}" for i, v in enumerate(value.values, 1))
@@ -966,7 +966,7 @@ def _check_sheet(sheet: RuleSheet) -> None:
     _check_bands(sheet.opening_bands)
     if sheet.game_length is GameLength.DEALS:
         for name in ("draws_per_turn", "going_out_bonus", "opening_minimums", "pile_cards", "books_to_go_out"):
-            schedule: PerDeal = getattr(sheet, name)
+            schedule: PerDeal[object] = getattr(sheet, name)
             if not schedule.single and len(schedule.values) < sheet.deals:
                 raise _fail(name, f"lists {len(schedule.values)} deals but the game has {sheet.deals}; "
                             "give one value for every deal, or a single value for all")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .cards import CARDS, Card, Cards
 from .deal import BookKind, Deal, Ending, Meld, Rank, Side
@@ -44,7 +44,7 @@ class Problem(NamedTuple):
     player: str | None = None
     meld: int | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {k: v for k, v in self._asdict().items() if v is not None and v != ""}
 
 
