@@ -44,6 +44,7 @@ class Tally(NamedTuple):
 
     @classmethod
     def of(cls, deal: Deal, side: Side) -> Tally:
+        """The side's tally: its melds counted once, by card and by kind of book."""
         sheet = deal.sheet
         melded = [0] * len(CARDS)
         clean, wild = BookKind.CLEAN, Rank.WILD  # enum members, looked up once (it is slow)
