@@ -37,9 +37,8 @@ sys.path.insert(0, str(ROOT))
 import reportlab  # noqa: E402
 
 from scorepad.paper import pdf  # noqa: E402
-from scorepad.rules import Deal, Verdict, judge  # noqa: E402
+from scorepad.rules import PRESETS, Deal, Verdict, judge, load_sheet  # noqa: E402
 from scorepad.rules.game import Game  # noqa: E402
-from scorepad.rules.sheet import PRESETS, load_sheet  # noqa: E402
 
 TARGET_MS = 50.0
 PAIRS = [{"name": "North-South", "players": ["Ann", "Cal"]}, {"name": "East-West", "players": ["Bea", "Dan"]}]

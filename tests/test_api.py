@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from hardening import api_game, bearer, db_state
 
-from scorepad.rules import Deal, judge
-from scorepad.rules.sheet import OPTIONS, PRESETS, options_by_group
+from scorepad.rules import OPTIONS, PRESETS, Deal, judge
+from scorepad.rules.sheet import options_by_group
 
 ROOT = Path(__file__).resolve().parent.parent
 API = "/api/v1"

@@ -17,8 +17,8 @@ from hardening import api_game
 from pypdf import PdfReader
 
 from scorepad.paper import pdf
+from scorepad.rules import OPTIONS, PRESETS, load_sheet
 from scorepad.rules.game import Game
-from scorepad.rules.sheet import OPTIONS, PRESETS, load_sheet
 
 ROOT = Path(__file__).resolve().parent.parent
 API = "/api/v1"

@@ -8,6 +8,8 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import re
+from pathlib import Path
 
 import pytest
 
@@ -389,11 +391,37 @@ def test_every_option_has_a_group_label_help_and_words_for_every_preset(option):
         assert isinstance(words, str) and words.strip()
 
 
+def readme_option_rows() -> list[list[str]]:
+    """The option names of each row of the README's option table (``| option | meaning |``)."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    table = readme.split("| option | meaning |\n| --- | --- |\n", 1)[1].split("\n\n", 1)[0]
+    return [re.findall(r"`([a-z_]+)`", row.split("|")[1]) for row in table.splitlines()]
+
+
+def test_the_readme_option_table_lists_every_option_of_the_catalogue_once_and_no_other():
+    rows = readme_option_rows()
+    assert all(rows), "a row of the README's option table names no option"
+    listed = [name for row in rows for name in row]
+    catalogue = [option.name for option in OPTIONS]
+    assert sorted(set(catalogue) - set(listed)) == [], "options missing from the README's table"
+    assert sorted(set(listed) - set(catalogue)) == [], "README rows for options the catalogue does not have"
+    assert len(listed) == len(set(listed)), "an option listed twice in the README's table"
+    assert listed == [name for name in catalogue if name in listed], "the README lists options out of catalogue order"
+
+
 def test_describe_puts_the_wild_limit_in_words():
     assert preset("common").describe("wild_ratio") == "more natural cards than wild cards"
     assert preset("pagat").describe("wild_ratio") == "at least twice as many natural cards as wild cards"
     assert preset("pagat").describe("books_to_go_out") == "2 clean + 2 dirty + 1 wild"
     assert preset("common").describe("side_sizes") == "individuals or partnerships of 2"
+
+
+def test_a_ruling_cites_an_option_by_its_label_and_what_this_sheet_says():
+    changed = preset("pagat").replace(hand_size=11)
+    cited = changed.cite("hand_size")
+    assert (cited.option, cited.label, cited.words) == ("hand_size", "Cards in the hand", "11")
+    assert str(preset("common").cite("wild_ratio")) == "Wild cards against naturals: more natural cards than wild cards"
+    assert changed.cite(None) is None and changed.cite("no_such_option") is None
 
 
 # ---------------------------------------------------------------------------------------

@@ -19,9 +19,9 @@ from hardening import api_game
 from pypdf import PdfReader
 
 from scorepad.app import create_app
-from scorepad.rules import Deal, judge, load_sheet, preset
+from scorepad.rules import OPTIONS, PRESETS, Deal, judge, load_sheet, preset
 from scorepad.rules.errors import SheetError
-from scorepad.rules.sheet import OPTION_BY_NAME, OPTIONS, PRESETS, SHEET_SCHEMA
+from scorepad.rules.sheet import OPTION_BY_NAME, SHEET_SCHEMA
 from scorepad.storage import db
 
 API = "/api/v1"
@@ -190,12 +190,17 @@ def test_a_preset_version_that_is_not_a_whole_number_is_refused_naming_the_field
 
 def test_released_preset_versions_keep_their_values():
     """A preset version, once released, never changes: stored games compare with it. A change
-    to a preset is a new version (rules/sheet.py ``_REVISIONS``), recorded here as well."""
+    to a preset is a new version (rules/presets.py ``_REVISIONS``), recorded here as well."""
     released = json.loads(VERSIONS_FILE.read_text(encoding="utf-8"))
     shipped = {f"{p.id}@{n}": sheet.to_json(full=True) for p in PRESETS.values() for n, sheet in p.versions.items()}
     assert set(released) <= set(shipped), "a released preset version is gone"
     for name, values in released.items():
-        assert shipped[name] == values, f"{name} was changed in place; add a version instead"
+        kept = {option: value for option, value in shipped[name].items() if option in values}
+        assert kept == values, f"{name} was changed in place; add a version instead"
+        # An option added since the version was released takes its default there, as in
+        # every sheet stored before it: the version means what it meant.
+        added = {option: value for option, value in shipped[name].items() if option not in values}
+        assert added == {option: OPTION_BY_NAME[option].write(OPTION_BY_NAME[option].default) for option in added}
     assert set(shipped) <= set(released), "a new preset version: add it to tests/data/preset-versions.json"
 
 

@@ -21,9 +21,9 @@ from typing import Any
 
 from flask import Response, jsonify, request, url_for
 
-from ..rules import Deal, ReadError, judge
+from ..rules import PRESETS, Deal, ReadError, judge
 from ..rules.limits import MAX_GAME_ID, MAX_GAME_PROBLEMS_LISTED, MAX_PROBLEMS_LISTED
-from ..rules.sheet import PRESETS, options_by_group
+from ..rules.sheet import options_by_group
 from ..storage import cache, db, store
 from ..storage.store import DealRecord, GameRecord
 from . import bp, http

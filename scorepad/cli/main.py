@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..rules import Deal, ReadError, RuleSheet, judge, load_sheet
+from ..rules import PRESETS, Deal, ReadError, RuleSheet, judge, load_sheet
 from ..rules.game import Game
-from ..rules.sheet import PRESETS, options_by_group
+from ..rules.sheet import options_by_group
 from . import output
 
 EXIT_OK, EXIT_VIOLATIONS, EXIT_UNREADABLE = 0, 1, 2

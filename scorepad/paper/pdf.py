@@ -22,7 +22,7 @@ Black and white throughout: marks are words and symbols, never colour alone. Use
 (game, side and player names, reasons) is escaped before it reaches a Paragraph, so it is
 drawn literally.
 
->>> from scorepad.rules.sheet import preset
+>>> from scorepad.rules import preset
 >>> house_rules(preset("pagat"))[:5]
 b'%PDF-'
 """
@@ -49,16 +49,15 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from ..rules import PRESETS, load_sheet
 from ..rules.cards import Card
 from ..rules.limits import MAX_PROBLEMS_SHOWN
 from ..rules.sheet import (
     OPTION_BY_NAME,
-    PRESETS,
     GameLength,
     OpeningBy,
     PileTake,
     RuleSheet,
-    load_sheet,
     options_by_group,
 )
 
@@ -591,35 +590,21 @@ def _fit_house_rules(sheet: RuleSheet, paper: str, game: GameInfo | None, link_l
 
 
 def pad_lines(sheet: RuleSheet, deal: int) -> list[tuple[str, bool]]:
-    """The lines a side scores on this sheet in this deal: (label, has a count column).
+    """The lines a side scores on this sheet in this deal: (label, has a count column), read
+    from the rules' one table of score lines (:func:`scorepad.rules.lines.pad_lines`).
 
-    >>> from scorepad.rules.sheet import preset
+    >>> from scorepad.rules import preset
     >>> [label for label, _ in pad_lines(preset("common"), 1)][:3]
     ['Melded card points', 'Clean books × 500', 'Dirty books × 300']
     """
-    lines: list[tuple[str, bool]] = [("Melded card points", False),
-                                     (f"Clean books × {_num(sheet.clean_book_bonus)}", True)]
-    for card, bonus in sheet.special_books:
-        lines.append((f"Clean books of {card.noun} × {_num(bonus)}", True))
-    lines.append((f"Dirty books × {_num(sheet.dirty_book_bonus)}", True))
-    if sheet.wild_books:
-        lines.append((f"Wild books × {_num(sheet.wild_book_bonus)}", True))
-    lines.append((f"Red threes laid × {_num(sheet.red_three_bonus)}", True))
-    lines.append((f"Going out (+{_num(sheet.going_out_bonus_at(deal))})", False))
-    if sheet.cut_bonus:
-        lines.append((f"Cut bonus (+{_num(sheet.cut_bonus)})", False))
-    lines.append(("Cards left in hands and feet (minus)", False))
-    if sheet.red_three_penalty_hand:
-        lines.append((f"Red threes left in a hand × -{_num(sheet.red_three_penalty_hand)}", True))
-    if sheet.red_three_penalty_foot:
-        lines.append((f"Red threes in an unopened foot × -{_num(sheet.red_three_penalty_foot)}", True))
-    return lines
+    from ..rules.lines import pad_lines as score_pad_lines  # here, so the move to paper/pad.py takes one function
+    return list(score_pad_lines(sheet, deal))
 
 
 def deal_conditions(sheet: RuleSheet, deal: int) -> str:
     """The deal's opening minimum and going-out requirement, in words (plain text).
 
-    >>> from scorepad.rules.sheet import preset
+    >>> from scorepad.rules import preset
     >>> deal_conditions(preset("pagat"), 2)
     'Opening minimum 90 (the side, once). To go out: 2 clean + 2 dirty + 1 wild books. Going out +100.'
     """

@@ -1,20 +1,21 @@
 """The rules core: plain Python, no web framework.
 
-Rule sheets and presets (:mod:`.sheet`), cards (:mod:`.cards`), the deal model
-(:mod:`.deal`), validation (:mod:`.validate`), scoring (:mod:`.score`), whole games
+Rule sheets (:mod:`.sheet`), presets (:mod:`.presets`), cards (:mod:`.cards`), the deal model
+(:mod:`.deal`), validation (:mod:`.validate`), scoring (:mod:`.score`, its lines in :mod:`.lines`), whole games
 (:mod:`.game`) and the referee's questions (:mod:`.referee`).
 """
 
 from .cards import Card, Cards
 from .deal import BookKind, Deal, Ending, Meld, Player, Rank, Side
 from .errors import ReadError, SheetError
+from .presets import PRESETS, Preset, load_sheet, preset
 from .score import Breakdown, Line, SideScore, score
-from .sheet import OPTIONS, PRESETS, Books, RuleSheet, load_sheet, preset
+from .sheet import OPTIONS, Books, Cited, RuleSheet
 from .validate import Problem, Report, validate
 from .verdict import Verdict, judge
 
 __all__ = [
-    "BookKind", "Books", "Breakdown", "Card", "Cards", "Deal", "Ending", "Line", "Meld", "OPTIONS",
-    "PRESETS", "Player", "Problem", "Rank", "ReadError", "Report", "RuleSheet", "SheetError", "Side",
+    "BookKind", "Books", "Breakdown", "Card", "Cards", "Cited", "Deal", "Ending", "Line", "Meld", "OPTIONS",
+    "PRESETS", "Player", "Preset", "Problem", "Rank", "ReadError", "Report", "RuleSheet", "SheetError", "Side",
     "SideScore", "Verdict", "judge", "load_sheet", "preset", "score", "validate",
 ]

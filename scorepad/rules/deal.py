@@ -17,7 +17,8 @@ from typing import Any
 from .cards import EMPTY, Card, Cards, parse_card, read_count
 from .errors import ReadError
 from .limits import MAX_COUNT, MAX_MELDS, MAX_NAME, MAX_PER_SIDE, MAX_SIDES
-from .sheet import RuleSheet, load_sheet
+from .presets import load_sheet
+from .sheet import RuleSheet
 from .text import check_text, read_name
 
 
@@ -365,13 +366,13 @@ def _at(field: str, key: str) -> str:
     return f"{field}.{key}" if field else key
 
 
-def _only(data: Mapping, keys: tuple[str, ...], field: str) -> None:
+def _only(data: Mapping[Any, Any], keys: tuple[str, ...], field: str) -> None:
     for key in data:
         if key not in keys:
             raise ReadError(_at(field, str(key)), f"is not a field here; expected {', '.join(keys)}")
 
 
-def _list(value: Any, field: str, most: int | None = None, what: str = "items") -> list:
+def _list(value: Any, field: str, most: int | None = None, what: str = "items") -> list[Any]:
     if value is None:
         raise ReadError(field, "is missing")
     if not isinstance(value, list):

@@ -34,8 +34,9 @@ from typing import Any, NamedTuple
 
 from .deal import Deal
 from .game import Game, Result
+from .presets import PRESETS, preset  # noqa: F401 (the doctests use preset)
 from .score import Line, SideScore
-from .sheet import OPTION_BY_NAME, PRESETS, RuleSheet, options_by_group, preset  # noqa: F401 (the doctests use preset)
+from .sheet import RuleSheet, options_by_group
 from .validate import Problem
 from .verdict import Verdict, judge
 
@@ -59,9 +60,9 @@ def _sheet_json(sheet: RuleSheet) -> Any:
 def problem_json(problem: Problem, sheet: RuleSheet) -> dict[str, Any]:
     """A problem as the API shows it, with the option's label and what the sheet says."""
     out = problem.to_json()
-    if problem.option in OPTION_BY_NAME:
-        out["label"] = OPTION_BY_NAME[problem.option].label
-        out["sheet_says"] = sheet.describe(problem.option)
+    cited = sheet.cite(problem.option)
+    if cited is not None:
+        out["label"], out["sheet_says"] = cited.label, cited.words
     return out
 
 
@@ -122,7 +123,7 @@ def diff_lines(old: tuple[Line, ...], new: tuple[Line, ...]) -> tuple[LineChange
     def key(line: Line) -> tuple[str, str, str | None]:
         return (line.code, line.label, line.player)
 
-    waiting: dict[tuple, list[int]] = {}
+    waiting: dict[tuple[str, str, str | None], list[int]] = {}
     for i, line in enumerate(old):
         waiting.setdefault(key(line), []).append(i)
     used: set[int] = set()
@@ -151,7 +152,7 @@ def diff_lines(old: tuple[Line, ...], new: tuple[Line, ...]) -> tuple[LineChange
     return tuple(out)
 
 
-def _problem_key(problem: Problem) -> tuple:
+def _problem_key(problem: Problem) -> tuple[str, str, str | None, str | None, int | None]:
     return (problem.code, problem.where, problem.side, problem.player, problem.meld)
 
 

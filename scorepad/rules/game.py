@@ -18,7 +18,8 @@ from typing import Any, NamedTuple
 from .deal import Deal
 from .errors import ReadError
 from .limits import MAX_DEALS, MAX_NAME, MAX_SIDES
-from .sheet import Books, GameLength, RuleSheet, load_sheet
+from .presets import load_sheet
+from .sheet import Books, GameLength, RuleSheet
 from .text import check_text
 from .validate import Problem
 from .verdict import Verdict, judge
@@ -37,7 +38,7 @@ class Result(NamedTuple):
     winner: str | None  # None while the game goes on, and on a tie
     tie: bool
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"standings": [s._asdict() for s in self.standings], "over": self.over,
                 "winner": self.winner, "tie": self.tie}
 
@@ -54,7 +55,7 @@ class NextDeal(NamedTuple):
     going_out_books: Books
     going_out_bonus: int
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         books = self.going_out_books
         return {"number": self.number, "opening_minimums": dict(self.opening_minimums),
                 "opening_who": self.opening_who,
@@ -64,7 +65,7 @@ class NextDeal(NamedTuple):
     def words(self) -> str:
         """The next deal in one sentence, as the command lines and the paper print it.
 
-        >>> from scorepad.rules.sheet import preset
+        >>> from scorepad.rules import preset
         >>> Game(preset("common"), ("Ann", "Bea")).upcoming().words()
         'Deal 1 is next: opening minimum Ann 50, Bea 50; to go out 1 clean + 1 dirty books; going out +100.'
         """
@@ -79,7 +80,7 @@ class NextDeal(NamedTuple):
 class Game:
     """A game's sheet, its sides (in seat order) and the deals recorded so far.
 
-    >>> from scorepad.rules.sheet import preset
+    >>> from scorepad.rules import preset
     >>> game = Game(preset("common"), ("Ann", "Bea"))
     >>> game.next_deal, game.result().over
     (1, False)
@@ -127,7 +128,7 @@ class Game:
                             f"each at most {MAX_NAME} characters")
         return cls(sheet, names, tuple(deals))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"sheet": self.sheet.brief_json(), "sides": list(self.sides),
                 "deals": [deal.to_json(with_sheet=False) for deal in self.deals]}
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
 
 from . import ReadError, RuleSheet, load_sheet
 from .cards import EMPTY, Card, Cards, parse_card
@@ -128,11 +128,27 @@ def read_optional_bool(value: Any, field: str, forms: bool) -> bool | None:
 # -- the questions ---------------------------------------------------------------------------------
 
 
-class Context:
-    """What a question may take from a recorded game (a :class:`~scorepad.storage.store.GameRecord`):
-    its current deal, and its sides' running totals."""
+class Numbered(Protocol):
+    number: int
 
-    def __init__(self, game: Any = None) -> None:
+
+class Recorded(Protocol):
+    """What a question reads of a recorded game (storage's ``GameRecord`` is one)."""
+
+    @property
+    def next_number(self) -> int | None: ...
+
+    @property
+    def deals(self) -> Sequence[Numbered]: ...
+
+    def totals_before(self, deal: int) -> dict[str, int]: ...
+
+
+class Context:
+    """What a question may take from a recorded game (a :class:`Recorded`, such as
+    :class:`~scorepad.storage.store.GameRecord`): its current deal, and its sides' running totals."""
+
+    def __init__(self, game: Recorded | None = None) -> None:
         self.game = game
 
     @property
@@ -148,7 +164,7 @@ class Context:
         return totals[side.strip()]
 
 
-def current_deal(game: Any) -> int:
+def current_deal(game: Recorded) -> int:
     """The deal a table is playing: the next to record, or (the game over) the last recorded."""
     if game.next_number is not None:
         return game.next_number

@@ -10,7 +10,7 @@ option it rests on, and :meth:`Answer.to_json` adds what the sheet says about it
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .cards import EMPTY, Card, Cards
 from .deal import Meld, Rank
@@ -41,10 +41,10 @@ class Answer(NamedTuple):
     yes: bool
     reasons: tuple[Reason, ...]
 
-    def to_json(self, sheet: RuleSheet) -> dict:
+    def to_json(self, sheet: RuleSheet) -> dict[str, Any]:
         return {"yes": self.yes, "reasons": [
             {"ok": r.ok, "message": r.message, "option": r.option,
-             "sheet_says": sheet.describe(r.option) if r.option else None}
+             "sheet_says": cited.words if (cited := sheet.cite(r.option)) else None}
             for r in self.reasons]}
 
     @property
@@ -77,7 +77,7 @@ def can_meld(sheet: RuleSheet, meld: Meld, *, adding_to: Meld | None = None,
              table: Sequence[Meld] = ()) -> Answer:
     """Is this meld legal, new or added to ``adding_to``? ``table`` is the side's other melds.
 
-    >>> from scorepad.rules.sheet import preset
+    >>> from scorepad.rules import preset
     >>> can_meld(preset("pagat"), Meld(Rank.NINE, 3, 2)).yes
     False
     >>> can_meld(preset("pagat"), Meld(Rank.NINE, 1), adding_to=Meld(Rank.NINE, 2, 1)).yes
@@ -110,7 +110,7 @@ def can_go_out(sheet: RuleSheet, deal: int, *, melds: Sequence[Meld] = (), books
     picked up and played the foot, each partner's foot (picked up or not), whether the
     partner said yes, and how the last card would go (melded or discarded).
 
-    >>> from scorepad.rules.sheet import preset
+    >>> from scorepad.rules import preset
     >>> can_go_out(preset("common"), 1, books=Books(clean=1, dirty=1)).yes
     True
     >>> can_go_out(preset("bicycle"), 1, books=Books(clean=1, dirty=1), last_card=LastCard.MELD).yes
@@ -155,7 +155,7 @@ def can_take_pile(sheet: RuleSheet, deal: int, *, top_card: Card, pair: int, wil
     melds (a pair and the top card go onto an unfinished meld of their rank, where the sheet
     starts a second meld of a rank only after a book).
 
-    >>> from scorepad.rules.sheet import preset
+    >>> from scorepad.rules import preset
     >>> can_take_pile(preset("pagat"), 1, top_card=Card.NINE, pair=2, opened=False, pile_size=12).yes
     True
     >>> can_take_pile(preset("common"), 1, top_card=Card.NINE, pair=2, opened=True, pile_size=5).yes
@@ -244,7 +244,7 @@ def meets_minimum(sheet: RuleSheet, deal: int, melds: Sequence[Meld], *, top_car
     Where the pile may be taken only once the first melds are down, no pile card counts
     and first melds that used the pile are refused.
 
-    >>> from scorepad.rules.sheet import preset
+    >>> from scorepad.rules import preset
     >>> kings_queens = [Meld(Rank.KING, 3), Meld(Rank.QUEEN, 3)]
     >>> meets_minimum(preset("common"), 1, kings_queens).yes, meets_minimum(preset("common"), 3, kings_queens).yes
     (True, False)

@@ -4,16 +4,16 @@ Every sheet scores a deal the same way: a side adds the points of every card in 
 its book bonuses, its red-three bonus and, if one of its players went out, the going-out
 bonus; then it subtracts every card still in its players' hands and unopened feet and any
 red-three penalty. :func:`score` does exactly that and nothing else: it scores what was
-recorded even when the referee would object (see :mod:`scorepad.rules.validate`).
+recorded even when the referee would object (see :mod:`scorepad.rules.validate`). The kinds
+of line, what each counts and the option that prices it, are one table in :mod:`.lines`.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from .cards import CARDS, NATURALS, Card, Cards
-from .deal import BookKind, Deal, Ending, Rank, Side
-from .sheet import RuleSheet
+from .deal import Deal, Side
+from .lines import SCORE_LINES, Tally
 
 
 class Line(NamedTuple):
@@ -27,7 +27,7 @@ class Line(NamedTuple):
     option: str
     player: str | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         out = self._asdict()
         if self.player is None:
             del out["player"]
@@ -39,7 +39,7 @@ class SideScore(NamedTuple):
     lines: tuple[Line, ...]
     total: int
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "total": self.total, "lines": [line.to_json() for line in self.lines]}
 
 
@@ -50,9 +50,6 @@ class Breakdown(NamedTuple):
 
     def totals(self) -> dict[str, int]:
         return {side.name: side.total for side in self.sides}
-
-
-_WILD_ORDER = (Card.JOKER, Card.TWO)
 
 
 def score(deal: Deal) -> Breakdown:
@@ -72,108 +69,19 @@ def score(deal: Deal) -> Breakdown:
     return Breakdown(tuple(_score_side(deal, side) for side in deal.sides))
 
 
-def _score_side(deal: Deal, side: Side) -> SideScore:  # noqa: C901 (one branch per kind of score line)
-    sheet = deal.sheet
-    points = sheet.card_values.points
-    lines: list[Line] = []
-    # Melded cards, a line per rank, then 2s and jokers.
-    melded = [0] * len(CARDS)
-    clean, wild = BookKind.CLEAN, Rank.WILD  # enum members, looked up once (it is slow)
-    books = {clean: 0, BookKind.DIRTY: 0, BookKind.WILD: 0}
-    special: dict[Card, int] = {}
-    for meld in side.melds:
-        if meld.rank is not wild:
-            melded[_RANK_INDEX[meld.rank]] += meld.naturals
-        melded[_TWO] += meld.twos
-        melded[_JOKER] += meld.jokers
-        kind = meld.book_kind(sheet)
-        if kind is None:
-            continue
-        if kind is clean and sheet.special_books and meld.rank is not Rank.THREE \
-                and sheet.special_bonus(meld.rank.card) is not None:
-            special[meld.rank.card] = special.get(meld.rank.card, 0) + 1
-        else:
-            books[kind] += 1
-    for i, label in _MELDED_LINES:
-        n = melded[i]
-        if n:
-            each = points[i]
-            lines.append(Line("melds.cards", label, n, each, n * each, "card_values"))
-    for kind, code, label, option in _BOOK_LINES:
-        if books[kind]:
-            bonus = getattr(sheet, option)
-            lines.append(Line(code, label, books[kind], bonus, books[kind] * bonus, option))
-        if kind is clean:
-            for card, n in special.items():
-                bonus = sheet.special_bonus(card) or 0
-                lines.append(Line("books.special", f"Clean books of {card.noun}", n, bonus, n * bonus,
-                                  "special_books"))
-    if side.red_threes:
-        lines.append(Line("red_threes.laid", "Red threes laid", side.red_threes, sheet.red_three_bonus,
-                          side.red_threes * sheet.red_three_bonus, "red_three_bonus"))
-    out = _went_out(deal, side)
-    if out is not None:
-        bonus = sheet.going_out_bonus.at(deal.number)
-        lines.append(Line("going_out", "Going out", 1, bonus, bonus, "going_out_bonus", out))
-    # What each player still holds, and each unopened foot.
+def _score_side(deal: Deal, side: Side) -> SideScore:
+    """One side's lines, in the order of :data:`.lines.SCORE_LINES`: its own, then each player's."""
+    tally = Tally.of(deal, side)
+    lines = [Line(code, label, n, each, n * each, option, None if to is None else to(tally))
+             for code, option, found, to in _SIDE_LINES for label, n, each in found(tally)]
     for player in side.players:
-        if player.cut_bonus and sheet.cut_bonus:
-            lines.append(Line("cut_bonus", "Cut bonus", 1, sheet.cut_bonus, sheet.cut_bonus, "cut_bonus", player.name))
-        _held_lines(lines, sheet, player.cards_left, player.name, "cards_left", f"{player.name}'s hand",
-                    "red_threes.hand", sheet.red_three_penalty_hand, "red_three_penalty_hand")
-        if not player.foot_picked_up:
-            _held_lines(lines, sheet, player.foot, player.name, "foot", f"{player.name}'s unopened foot",
-                        "red_threes.foot", sheet.red_three_penalty_foot, "red_three_penalty_foot")
+        own, name = tally.of_player(player), player.name
+        lines += [Line(code, label, n, each, n * each, option, name)
+                  for code, option, found in _PLAYER_LINES for label, n, each in found(own)]
     return SideScore(side.name, tuple(lines), sum(line.points for line in lines))
 
 
-def _went_out(deal: Deal, side: Side) -> str | None:
-    """The name of this side's player who went out, if one did."""
-    if deal.ending is not Ending.WENT_OUT or deal.went_out is None:
-        return None
-    key = deal.went_out.strip().casefold()
-    return next((p.name for p in side.players if p.name.casefold() == key), None)
-
-
-def _held_lines(lines: list[Line], sheet: RuleSheet, cards: Cards, player: str, code: str, where: str,
-                red_code: str, red_penalty: int, red_option: str) -> None:
-    """Lines for cards held at the end: one per card value, then red threes."""
-    if not cards:
-        return
-    counts = cards.counts()
-    points = sheet.card_values.points
-    by_value: dict[int, list] = {}  # points each -> [how many cards, their codes]
-    for i in _VALUED:
-        n = counts[i]
-        if n:
-            group = by_value.get(points[i])
-            if group is None:
-                by_value[points[i]] = [n, [_CODES[i]]]
-            else:
-                group[0] += n
-                group[1].append(_CODES[i])
-    for each in sorted(by_value, reverse=True):
-        n, names = by_value[each]
-        lines.append(Line(code, f"{where}: {' '.join(names)}", n, -each, -n * each, "card_values", player))
-    reds = counts[_RED_THREE]
-    if reds:
-        lines.append(Line(red_code, f"{where}: red threes", reds, -red_penalty, -reds * red_penalty,
-                          red_option, player))
-
-
-_INDEX = {card: i for i, card in enumerate(CARDS)}
-_TWO = _INDEX[Card.TWO]
-_JOKER = _INDEX[Card.JOKER]
-_RED_THREE = _INDEX[Card.RED_THREE]
-# Looked up once here rather than for every meld and every card held (enum attribute
-# access is slow): each rank's place in CARDS, each card's code, and the melded-card lines
-# in the order they print (ranks high to low, black threes, then 2s and jokers).
-_RANK_INDEX: dict[Rank, int] = {rank: _INDEX[rank.card] for rank in Rank if rank is not Rank.WILD}
-_CODES = tuple(card.value for card in CARDS)
-_VALUED = tuple(i for i in range(len(CARDS)) if i != _RED_THREE)  # red threes have a line of their own
-# A line for each kind of book: its code, label and the sheet option giving its bonus.
-_BOOK_LINES = ((BookKind.CLEAN, "books.clean", "Clean books", "clean_book_bonus"),
-               (BookKind.DIRTY, "books.dirty", "Dirty books", "dirty_book_bonus"),
-               (BookKind.WILD, "books.wild", "Wild books", "wild_book_bonus"))
-_MELDED_LINES = tuple((_INDEX[card], f"Melded {card.noun}")
-                      for card in (*NATURALS, Card.BLACK_THREE, Card.TWO, Card.JOKER))
+# The table's kinds, taken apart once here (scoring runs for every deal of every game shown).
+_SIDE_LINES = tuple((kind.code, kind.option, kind.found, kind.scored_to)
+                    for kind in SCORE_LINES if not kind.per_player)
+_PLAYER_LINES = tuple((kind.code, kind.option, kind.found) for kind in SCORE_LINES if kind.per_player)

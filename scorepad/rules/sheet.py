@@ -1,22 +1,19 @@
 """Rule sheets: every option a published Hand and Foot sheet sets, checked when built.
 
 A :class:`RuleSheet` is a frozen value. Build one from a preset and the options a table
-changed (:func:`load_sheet`), write it back as JSON (:meth:`RuleSheet.to_json`), and list
-what it changes against its preset (:meth:`RuleSheet.changes`). :data:`OPTIONS` describes
-each option once (its group, its label, its default, how it is read and put into words),
-and the forms, the printed sheet and the documentation are all driven from it.
+changed (:func:`scorepad.rules.presets.load_sheet`), write it back as JSON
+(:meth:`RuleSheet.to_json`), and list what it changes against its preset
+(:meth:`RuleSheet.changes`). :data:`OPTIONS` describes each option once (its group, its
+label, its default, how it is read and put into words), and the forms, the printed sheet
+and the documentation are all driven from it. The presets themselves, and reading a sheet's
+JSON form, are in :mod:`.presets`.
 
-Presets carry a version. A preset's values are never edited once released: a change is a
-new version (:data:`_REVISIONS`), and every version stays, so a sheet made from version 1
-keeps being compared with version 1. Stored sheets are written in full
-(:meth:`RuleSheet.to_stored_json`); read back with ``stored=True``, an option missing
-from them (added since) takes its declared default.
-
+>>> from scorepad.rules import load_sheet
 >>> sheet = load_sheet({"preset": "pagat", "hand_size": 11, "foot_size": 11})
 >>> [change.option for change in sheet.changes()]
 ['hand_size', 'foot_size']
->>> sheet.to_json()
-{'preset': 'pagat', 'preset_version': 1, 'hand_size': 11, 'foot_size': 11}
+>>> sheet.cite("hand_size")
+Cited(option='hand_size', label='Cards in the hand', words='11')
 """
 
 from __future__ import annotations
@@ -25,7 +22,7 @@ import dataclasses
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from .cards import CARDS, NATURALS, Card
 from .errors import SheetError
@@ -41,6 +38,9 @@ from .limits import (
     MIN_PLAYERS,
 )
 
+if TYPE_CHECKING:
+    from .presets import Preset
+
 T = TypeVar("T")
 
 
@@ -48,7 +48,7 @@ class Choice(str, Enum):
     """An option whose value is one of a few words; ``words`` puts it in plain English."""
 
     def __str__(self) -> str:
-        return self.value
+        return str(self.value)
 
 
 class DecksRule(Choice):
@@ -197,8 +197,8 @@ STANDARD_VALUES = CardValues.of({
 
 @dataclass(frozen=True)
 class RuleSheet:
-    """Every option of a Hand and Foot rule sheet. Build through :func:`load_sheet`,
-    :func:`preset` or :meth:`replace`; each way checks the whole sheet."""
+    """Every option of a Hand and Foot rule sheet. Build through :func:`.presets.load_sheet`,
+    :func:`.presets.preset` or :meth:`replace`; each way checks the whole sheet."""
 
     # The cards and the deal
     min_players: int
@@ -275,7 +275,7 @@ class RuleSheet:
         """The sheet's JSON form: its preset, the preset's version and what it changes
         against that version, or every option."""
         out: dict[str, Any] = {}
-        base = self.base()
+        base = None if full else self.base()
         if self.preset:
             out["preset"] = self.preset
             out["preset_version"] = self.preset_version or UNVERSIONED
@@ -292,7 +292,7 @@ class RuleSheet:
 
     def brief_json(self) -> str | dict[str, Any]:
         """The preset's id when the sheet is that preset as it stands today, else :meth:`to_json`."""
-        found = PRESETS.get(self.preset) if self.preset else None
+        found = _shipped(self.preset)
         if found is not None and self.preset_version == found.version and self == found.sheet:
             return found.id
         return self.to_json()
@@ -302,7 +302,7 @@ class RuleSheet:
     def base(self) -> RuleSheet | None:
         """The preset this sheet starts from, as it was in the version the sheet was made
         from; None for a sheet without a preset."""
-        found = PRESETS.get(self.preset) if self.preset else None
+        found = _shipped(self.preset)
         return found.versions.get(self.preset_version or UNVERSIONED) if found is not None else None
 
     def changes(self) -> list[Change]:
@@ -319,11 +319,27 @@ class RuleSheet:
     def describe(self, name: str) -> str:
         """One option's value in plain words.
 
+        >>> from scorepad.rules import preset
         >>> preset("common").describe("wild_ratio")
         'more natural cards than wild cards'
         """
         option = OPTION_BY_NAME[name]
         return option.words(getattr(self, name), self)
+
+    def cite(self, name: str | None) -> Cited | None:
+        """An option as a ruling cites it: its label and what this sheet says; None when
+        ``name`` is no option (a problem or a reason that no option decides).
+
+        >>> from scorepad.rules import preset
+        >>> str(preset("pagat").cite("books_to_go_out"))
+        'Books needed to go out: 2 clean + 2 dirty + 1 wild'
+        >>> preset("pagat").cite(None) is None
+        True
+        """
+        option = OPTION_BY_NAME.get(name) if name else None
+        if option is None:
+            return None
+        return Cited(option.name, option.label, option.words(getattr(self, option.name), self))
 
     @property
     def individuals(self) -> bool:
@@ -351,6 +367,7 @@ class RuleSheet:
     def opening_minimum(self, deal: int, running_total: int = 0) -> int:
         """The points a side's (or player's) first melds must reach in this deal.
 
+        >>> from scorepad.rules import preset
         >>> [preset("pagat").opening_minimum(n) for n in (1, 2, 3, 4)]
         [50, 90, 120, 150]
         """
@@ -364,6 +381,7 @@ class RuleSheet:
     def going_out_books(self, deal: int) -> Books:
         """The books a side needs on the table before one of its players may go out.
 
+        >>> from scorepad.rules import preset
         >>> str(preset("pagat").going_out_books(1))
         '2 clean + 2 dirty + 1 wild'
         """
@@ -375,6 +393,18 @@ class RuleSheet:
     def last_deal(self) -> int | None:
         """The number of deals in a game, or None when the game plays to a target."""
         return self.deals if self.game_length is GameLength.DEALS else None
+
+
+@dataclass(frozen=True)
+class Cited:
+    """An option as a ruling cites it: its label and what the sheet says, in words."""
+
+    option: str
+    label: str
+    words: str
+
+    def __str__(self) -> str:
+        return f"{self.label}: {self.words}"
 
 
 @dataclass(frozen=True)
@@ -403,19 +433,27 @@ GROUPS: tuple[tuple[str, str], ...] = (
 )
 
 
-@dataclass(frozen=True)
+def _plain(value: Any) -> Any:
+    return value.value if isinstance(value, Enum) else value
+
+
+@dataclass(frozen=True, kw_only=True)
 class Option:
-    """One option of the catalogue."""
+    """One option of the catalogue: where a sheet shows it, its default, and how its value
+    is read from JSON, checked, written back and put into words."""
 
     name: str
-    group: str
+    group: str  # one of GROUPS
     label: str
     help: str
-    read: Callable[[Any, str, Any], Any]    # (json value, field, base value) -> value
-    write: Callable[[Any], Any]             # value -> json value
+    default: Any  # what a sheet that does not give the option means; once released, never changed
+    read: _Reader[Any]                      # (json value, field, base value) -> value
     words: Callable[[Any, RuleSheet], str]  # value, sheet -> plain words
-    check: Callable[[Any], None] = lambda value: None
-    default: Any = None  # what a sheet that does not give the option means; never changed
+    write: Callable[[Any], Any] = _plain    # value -> json value
+
+    def check(self, value: Any) -> None:
+        """Refuse a value the option cannot hold, as reading it would (a sheet built in Python)."""
+        self.read(value, self.name, None)
 
 
 def _fail(name: str, reason: str) -> SheetError:
@@ -448,12 +486,6 @@ def _at_most(value: Any, name: str, most: int, what: str) -> None:
         raise _fail(name, f"lists {len(value):,} {what}; a sheet lists at most {most}")
 
 
-def _checker(read: Callable[[Any, str, Any], Any], name: str) -> Callable[[Any], None]:
-    def check(value: Any) -> None:
-        read(value, name, None)
-    return check
-
-
 def _bool(value: Any, name: str, base: Any = None) -> bool:
     if not isinstance(value, bool):
         raise _fail(name, f"must be true or false, not {value!r}")
@@ -472,14 +504,14 @@ def _choice(kind: type[C]) -> _Reader[C]:
     return read
 
 
-def _optional(read_inner: Callable[[Any, str, Any], Any]) -> Callable[[Any, str, Any], Any]:
-    def read(value: Any, name: str, base: Any = None) -> Any:
+def _optional(read_inner: _Reader[R]) -> _Reader[R | None]:
+    def read(value: Any, name: str, base: Any = None) -> R | None:
         return None if value is None else read_inner(value, name, base)
     return read
 
 
-def _per_deal(read_item: Callable[[Any, str, Any], Any]) -> Callable[[Any, str, Any], PerDeal]:
-    def read(value: Any, name: str, base: Any = None) -> PerDeal:
+def _per_deal(read_item: _Reader[R]) -> _Reader[PerDeal[R]]:
+    def read(value: Any, name: str, base: Any = None) -> PerDeal[R]:
         if isinstance(value, PerDeal):
             _at_most(value.values, name, MAX_SHEET_DEALS, "deals")
             return PerDeal(tuple(read_item(v, f"{name}[{i}]", None) for i, v in enumerate(value.values)))
@@ -492,8 +524,8 @@ def _per_deal(read_item: Callable[[Any, str, Any], Any]) -> Callable[[Any, str, 
     return read
 
 
-def _write_per_deal(write_item: Callable[[Any], Any]) -> Callable[[PerDeal], Any]:
-    def write(value: PerDeal) -> Any:
+def _write_per_deal(write_item: Callable[[Any], Any]) -> Callable[[PerDeal[Any]], Any]:
+    def write(value: PerDeal[Any]) -> Any:
         items = [write_item(v) for v in value.values]
         return items[0] if value.single else items
     return write
@@ -601,15 +633,11 @@ def _read_blockers(value: Any, name: str, base: Any = None) -> frozenset[PileBlo
     return frozenset(read(v, f"{name}[{i}]") for i, v in enumerate(value))
 
 
-def _plain(value: Any) -> Any:
-    return value.value if isinstance(value, Enum) else value
-
-
 def _points(n: int) -> str:
     return f"{n:,} points" if n != 1 else "1 point"
 
 
-def _by_deal(value: PerDeal, fmt: Callable[[Any], str] = str) -> str:
+def _by_deal(value: PerDeal[Any], fmt: Callable[[Any], str] = str) -> str:
     if value.single:
         return fmt(value.values[0])
     return ", ".join(f"deal {i} {fmt(v)}" for i, v in enumerate(value.values, 1))
@@ -664,208 +692,262 @@ def _words_blockers(blockers: frozenset[PileBlocker], sheet: RuleSheet) -> str:
     return " or ".join(names[b] for b in sorted(blockers, key=list(PileBlocker).index)) + " on top"
 
 
-def _option(name: str, group: str, label: str, help: str, read: Callable, words: Callable,
-            write: Callable[[Any], Any] = _plain) -> Option:
-    return Option(name, group, label, help, read, write, words, _checker(read, name), DEFAULTS[name])
-
-
-# Each option's default: what a sheet means when it does not give the option (a stored
-# sheet written before the option existed). The common preset plays exactly these. A
-# default, once released, never changes: stored sheets rely on it.
-DEFAULTS: dict[str, Any] = dict(
-    min_players=2, max_players=6, side_sizes=(1, 2), decks_rule=DecksRule.PLAYERS_PLUS_ONE, decks=5,
-    jokers_per_deck=2, hand_size=11, foot_size=11, card_values=STANDARD_VALUES, cut_bonus=0,
-    upcard=Upcard.BURY_WILD_THREE, draws_per_turn=PerDeal((2,)),
-    meld_min=3, book_size=7, book_growth=BookGrowth.CLOSED, second_meld=SecondMeld.AFTER_BOOK,
-    wild_ratio=WildRatio.MORE, max_wilds=3, min_naturals_with_wilds=0, wild_books=False,
-    clean_book_bonus=500, dirty_book_bonus=300, wild_book_bonus=1500, special_books=(),
-    going_out_bonus=PerDeal((100,)),
-    red_three_bonus=100, red_three_penalty_hand=0, red_three_penalty_foot=0,
-    opening_by=OpeningBy.DEAL, opening_minimums=PerDeal((50, 90, 120, 150)),
-    opening_bands=(Band(2500, 50), Band(5000, 90), Band(7500, 120), Band(None, 150)),
-    opening_who=OpeningWho.PLAYER, opening_pile_cards=OpeningPileCards.TOP_CARD,
-    pile_take=PileTake.TOP_IF_FULL, pile_cards=PerDeal((7,)), pile_needs=PileNeeds.NATURAL_PAIR,
-    pile_needs_opened=True, pile_blocked_by=frozenset({PileBlocker.BLACK_THREE, PileBlocker.RED_THREE,
-                                                       PileBlocker.WILD}),
-    pile_frozen_by_wild=False,
-    books_to_go_out=PerDeal((Books(clean=1, dirty=1),)), go_out_foot=True, go_out_partner_foot=False,
-    go_out_permission=False, last_card=LastCard.EITHER,
-    stock_out=StockOut.ENDS_DEAL, game_length=GameLength.DEALS, deals=4, target_score=10_000,
-)
-
-
 _COUNT = _int(0, 100_000)
 
+# Every option, in the order a player reads a sheet. A new option is one entry here (its
+# default is what every sheet stored before it means) and a field of RuleSheet.
 OPTIONS: tuple[Option, ...] = (
     # The cards and the deal
-    _option("min_players", "table", "Fewest players", "The smallest table this sheet is written for.",
-            _int(MIN_PLAYERS, MAX_PLAYERS), lambda v, s: str(v)),
-    _option("max_players", "table", "Most players", "The largest table this sheet is written for.",
-            _int(MIN_PLAYERS, MAX_PLAYERS), lambda v, s: str(v)),
-    _option("side_sizes", "table", "Players per side",
-            "1 for individuals, 2 to 4 for partnerships; list several if the sheet allows them.",
-            _read_side_sizes, _words_side_sizes, list),
-    _option("decks_rule", "table", "Number of decks",
-            "'players+1', 'per-player', or 'fixed' (then 'decks' gives the number).",
-            _choice(DecksRule), _words_decks),
-    _option("decks", "table", "Decks (when fixed)", "Decks in the pack when the number is fixed.",
-            _int(1, 12), lambda v, s: str(v) if s.decks_rule is DecksRule.FIXED else f"{v} (not used)"),
-    _option("jokers_per_deck", "table", "Jokers per deck", "Jokers shuffled in with each deck.",
-            _int(0, 4), lambda v, s: str(v)),
-    _option("hand_size", "table", "Cards in the hand", "Cards dealt to each player's hand.",
-            _int(1, 30), lambda v, s: str(v)),
-    _option("foot_size", "table", "Cards in the foot", "Cards dealt to each player's foot.",
-            _int(1, 30), lambda v, s: str(v)),
-    _option("card_values", "table", "Card values",
-            "Points of each card, melded or left in hand. A black three left in hand counts against.",
-            _read_card_values, _words_card_values, lambda v: v.to_json()),
-    _option("cut_bonus", "table", "Cut bonus",
-            "Points to a player who picks up exactly the cards for their hand and foot when cutting; 0 for none.",
-            _COUNT, lambda v, s: _points(v) if v else "none"),
-    _option("upcard", "table", "First upcard",
-            "What happens when the first card turned up is a wild card or a three.",
-            _choice(Upcard), lambda v, s: {
-                Upcard.BURY_WILD_RED_THREE: "a wild card or red three is buried and another turned",
-                Upcard.BURY_WILD_THREE: "a wild card or any three is buried and another turned",
-                Upcard.LEAVE: "left for the first player who takes the pile"}[v]),
-    _option("draws_per_turn", "table", "Cards drawn per turn", "Cards drawn from the stock each turn.",
-            _per_deal(_int(1, 10)), lambda v, s: _by_deal(v), _write_per_deal(int)),
+    Option(name="min_players", group="table", label="Fewest players", default=2,
+           help="The smallest table this sheet is written for.",
+           read=_int(MIN_PLAYERS, MAX_PLAYERS),
+           words=lambda v, s: str(v)),
+    Option(name="max_players", group="table", label="Most players", default=6,
+           help="The largest table this sheet is written for.",
+           read=_int(MIN_PLAYERS, MAX_PLAYERS),
+           words=lambda v, s: str(v)),
+    Option(name="side_sizes", group="table", label="Players per side", default=(1, 2),
+           help="1 for individuals, 2 to 4 for partnerships; list several if the sheet allows them.",
+           read=_read_side_sizes,
+           words=_words_side_sizes,
+           write=list),
+    Option(name="decks_rule", group="table", label="Number of decks", default=DecksRule.PLAYERS_PLUS_ONE,
+           help="'players+1', 'per-player', or 'fixed' (then 'decks' gives the number).",
+           read=_choice(DecksRule),
+           words=_words_decks),
+    Option(name="decks", group="table", label="Decks (when fixed)", default=5,
+           help="Decks in the pack when the number is fixed.",
+           read=_int(1, 12),
+           words=lambda v, s: str(v) if s.decks_rule is DecksRule.FIXED else f"{v} (not used)"),
+    Option(name="jokers_per_deck", group="table", label="Jokers per deck", default=2,
+           help="Jokers shuffled in with each deck.",
+           read=_int(0, 4),
+           words=lambda v, s: str(v)),
+    Option(name="hand_size", group="table", label="Cards in the hand", default=11,
+           help="Cards dealt to each player's hand.",
+           read=_int(1, 30),
+           words=lambda v, s: str(v)),
+    Option(name="foot_size", group="table", label="Cards in the foot", default=11,
+           help="Cards dealt to each player's foot.",
+           read=_int(1, 30),
+           words=lambda v, s: str(v)),
+    Option(name="card_values", group="table", label="Card values", default=STANDARD_VALUES,
+           help="Points of each card, melded or left in hand. A black three left in hand counts against.",
+           read=_read_card_values,
+           words=_words_card_values,
+           write=lambda v: v.to_json()),
+    Option(name="cut_bonus", group="table", label="Cut bonus", default=0,
+           help="Points to a player who picks up exactly the cards for their hand and foot when cutting; 0 for none.",
+           read=_COUNT,
+           words=lambda v, s: _points(v) if v else "none"),
+    Option(name="upcard", group="table", label="First upcard", default=Upcard.BURY_WILD_THREE,
+           help="What happens when the first card turned up is a wild card or a three.",
+           read=_choice(Upcard),
+           words=lambda v, s: {
+               Upcard.BURY_WILD_RED_THREE: "a wild card or red three is buried and another turned",
+               Upcard.BURY_WILD_THREE: "a wild card or any three is buried and another turned",
+               Upcard.LEAVE: "left for the first player who takes the pile"}[v]),
+    Option(name="draws_per_turn", group="table", label="Cards drawn per turn", default=PerDeal((2,)),
+           help="Cards drawn from the stock each turn.",
+           read=_per_deal(_int(1, 10)),
+           words=lambda v, s: _by_deal(v),
+           write=_write_per_deal(int)),
     # Melds and wild cards
-    _option("meld_min", "melds", "Fewest cards in a meld", "A new meld needs at least this many cards.",
-            _int(3, 13), lambda v, s: str(v)),
-    _option("book_size", "melds", "Cards in a book", "A meld with this many cards is a book.",
-            _int(3, 13), lambda v, s: str(v)),
-    _option("book_growth", "melds", "Books past full size",
-            "'closed' (a book takes no more cards), 'naturals' (natural cards only) or 'any'.",
-            _choice(BookGrowth), lambda v, s: {
-                BookGrowth.CLOSED: "a book takes no more cards",
-                BookGrowth.NATURALS: "a book may keep growing with natural cards",
-                BookGrowth.ANY: "a book may keep growing with any card"}[v]),
-    _option("second_meld", "melds", "A second meld of a rank",
-            "'after-book' (only once the first is a book) or 'anytime'.",
-            _choice(SecondMeld), lambda v, s: {
-                SecondMeld.AFTER_BOOK: "only after the first meld of that rank is a book",
-                SecondMeld.ANYTIME: "allowed at any time"}[v]),
-    _option("wild_ratio", "melds", "Wild cards against naturals",
-            "'twice' (naturals at least twice the wilds), 'more' (naturals outnumber wilds), "
-            "'at-least' (wilds never outnumber naturals) or 'none'.",
-            _choice(WildRatio), _words_wild_ratio),
-    _option("max_wilds", "melds", "Most wild cards in a meld", "A number, or null for no limit.",
-            _optional(_int(0, 13)), lambda v, s: "no limit" if v is None else str(v)),
-    _option("min_naturals_with_wilds", "melds", "Natural cards a meld with wilds needs",
-            "A meld holding any wild card needs at least this many natural cards; 0 for no rule.",
-            _int(0, 13), lambda v, s: str(v) if v else "no rule"),
-    _option("wild_books", "melds", "Melds of wild cards only",
-            "Whether 2s and jokers may be melded alone, building a wild book.",
-            _bool, _yes_no("allowed", "not allowed")),
+    Option(name="meld_min", group="melds", label="Fewest cards in a meld", default=3,
+           help="A new meld needs at least this many cards.",
+           read=_int(3, 13),
+           words=lambda v, s: str(v)),
+    Option(name="book_size", group="melds", label="Cards in a book", default=7,
+           help="A meld with this many cards is a book.",
+           read=_int(3, 13),
+           words=lambda v, s: str(v)),
+    Option(name="book_growth", group="melds", label="Books past full size", default=BookGrowth.CLOSED,
+           help="'closed' (a book takes no more cards), 'naturals' (natural cards only) or 'any'.",
+           read=_choice(BookGrowth),
+           words=lambda v, s: {
+               BookGrowth.CLOSED: "a book takes no more cards",
+               BookGrowth.NATURALS: "a book may keep growing with natural cards",
+               BookGrowth.ANY: "a book may keep growing with any card"}[v]),
+    Option(name="second_meld", group="melds", label="A second meld of a rank", default=SecondMeld.AFTER_BOOK,
+           help="'after-book' (only once the first is a book) or 'anytime'.",
+           read=_choice(SecondMeld),
+           words=lambda v, s: {
+               SecondMeld.AFTER_BOOK: "only after the first meld of that rank is a book",
+               SecondMeld.ANYTIME: "allowed at any time"}[v]),
+    Option(name="wild_ratio", group="melds", label="Wild cards against naturals", default=WildRatio.MORE,
+           help="'twice' (naturals at least twice the wilds), 'more' (naturals outnumber wilds), "
+                "'at-least' (wilds never outnumber naturals) or 'none'.",
+           read=_choice(WildRatio),
+           words=_words_wild_ratio),
+    Option(name="max_wilds", group="melds", label="Most wild cards in a meld", default=3,
+           help="A number, or null for no limit.",
+           read=_optional(_int(0, 13)),
+           words=lambda v, s: "no limit" if v is None else str(v)),
+    Option(name="min_naturals_with_wilds", group="melds", label="Natural cards a meld with wilds needs", default=0,
+           help="A meld holding any wild card needs at least this many natural cards; 0 for no rule.",
+           read=_int(0, 13),
+           words=lambda v, s: str(v) if v else "no rule"),
+    Option(name="wild_books", group="melds", label="Melds of wild cards only", default=False,
+           help="Whether 2s and jokers may be melded alone, building a wild book.",
+           read=_bool,
+           words=_yes_no("allowed", "not allowed")),
     # Books and bonuses
-    _option("clean_book_bonus", "books", "Clean book", "Bonus for a book with no wild card.",
-            _COUNT, lambda v, s: _points(v)),
-    _option("dirty_book_bonus", "books", "Dirty book", "Bonus for a book holding wild cards.",
-            _COUNT, lambda v, s: _points(v)),
-    _option("wild_book_bonus", "books", "Wild book", "Bonus for a book of wild cards only.",
-            _COUNT, lambda v, s: _points(v) if s.wild_books else f"{_points(v)} (wild books not allowed)"),
-    _option("special_books", "books", "Special books",
-            "Bonus for a clean book of a named rank, in place of the clean-book bonus, such as {\"7\": 1000}.",
-            _read_special_books, _words_special, lambda v: {card.value: bonus for card, bonus in v}),
-    _option("going_out_bonus", "books", "Going out", "Bonus to the side of the player who goes out.",
-            _per_deal(_COUNT), lambda v, s: _by_deal(v, _points), _write_per_deal(int)),
+    Option(name="clean_book_bonus", group="books", label="Clean book", default=500,
+           help="Bonus for a book with no wild card.",
+           read=_COUNT,
+           words=lambda v, s: _points(v)),
+    Option(name="dirty_book_bonus", group="books", label="Dirty book", default=300,
+           help="Bonus for a book holding wild cards.",
+           read=_COUNT,
+           words=lambda v, s: _points(v)),
+    Option(name="wild_book_bonus", group="books", label="Wild book", default=1500,
+           help="Bonus for a book of wild cards only.",
+           read=_COUNT,
+           words=lambda v, s: _points(v) if s.wild_books else f"{_points(v)} (wild books not allowed)"),
+    Option(name="special_books", group="books", label="Special books", default=(),
+           help="Bonus for a clean book of a named rank, in place of the clean-book bonus, such as {\"7\": 1000}.",
+           read=_read_special_books,
+           words=_words_special,
+           write=lambda v: {card.value: bonus for card, bonus in v}),
+    Option(name="going_out_bonus", group="books", label="Going out", default=PerDeal((100,)),
+           help="Bonus to the side of the player who goes out.",
+           read=_per_deal(_COUNT),
+           words=lambda v, s: _by_deal(v, _points),
+           write=_write_per_deal(int)),
     # Red and black threes
-    _option("red_three_bonus", "threes", "Red three laid", "Bonus for each red three laid on the table.",
-            _COUNT, lambda v, s: _points(v)),
-    _option("red_three_penalty_hand", "threes", "Red three left in a hand",
-            "Points taken off for each red three still in a hand when the deal ends.",
-            _COUNT, lambda v, s: f"minus {_points(v)}" if v else "nothing"),
-    _option("red_three_penalty_foot", "threes", "Red three in a foot never picked up",
-            "Points taken off for each red three in a foot that was never picked up.",
-            _COUNT, lambda v, s: f"minus {_points(v)}" if v else "nothing"),
+    Option(name="red_three_bonus", group="threes", label="Red three laid", default=100,
+           help="Bonus for each red three laid on the table.",
+           read=_COUNT,
+           words=lambda v, s: _points(v)),
+    Option(name="red_three_penalty_hand", group="threes", label="Red three left in a hand", default=0,
+           help="Points taken off for each red three still in a hand when the deal ends.",
+           read=_COUNT,
+           words=lambda v, s: f"minus {_points(v)}" if v else "nothing"),
+    Option(name="red_three_penalty_foot", group="threes", label="Red three in a foot never picked up", default=0,
+           help="Points taken off for each red three in a foot that was never picked up.",
+           read=_COUNT,
+           words=lambda v, s: f"minus {_points(v)}" if v else "nothing"),
     # Opening minimums
-    _option("opening_by", "opening", "Minimum set by",
-            "'deal' (a minimum for each deal) or 'running-total' (by the side's total so far).",
-            _choice(OpeningBy), lambda v, s: {OpeningBy.DEAL: "the deal number",
-                                              OpeningBy.RUNNING_TOTAL: "the running total"}[v]),
-    _option("opening_minimums", "opening", "Minimum by deal",
-            "Points the first melds must reach: one number, or one for each deal.",
-            _per_deal(_int(0, 10_000)), lambda v, s: _by_deal(v), _write_per_deal(int)),
-    _option("opening_bands", "opening", "Minimum by running total",
-            "Used when the minimum is set by running total: bands that rise with the total.",
-            _read_bands, _words_bands, lambda v: [
-                {"below": b.below, "minimum": b.minimum} if b.below is not None else {"minimum": b.minimum}
-                for b in v]),
-    _option("opening_who", "opening", "Who must meet the minimum",
-            "'player' (each player's first melds) or 'side' (the side's first melds).",
-            _choice(OpeningWho), lambda v, s: {OpeningWho.PLAYER: "each player",
-                                               OpeningWho.SIDE: "the side, once"}[v]),
-    _option("opening_pile_cards", "opening", "Pile cards toward the minimum",
-            "'top-card' (the top card of the pile counts) or 'none'.",
-            _choice(OpeningPileCards), lambda v, s: {
-                OpeningPileCards.TOP_CARD: "only the top card counts; buried cards do not",
-                OpeningPileCards.NONE: "no card from the pile counts"}[v]),
+    Option(name="opening_by", group="opening", label="Minimum set by", default=OpeningBy.DEAL,
+           help="'deal' (a minimum for each deal) or 'running-total' (by the side's total so far).",
+           read=_choice(OpeningBy),
+           words=lambda v, s: {OpeningBy.DEAL: "the deal number",
+                               OpeningBy.RUNNING_TOTAL: "the running total"}[v]),
+    Option(name="opening_minimums", group="opening", label="Minimum by deal", default=PerDeal((50, 90, 120, 150)),
+           help="Points the first melds must reach: one number, or one for each deal.",
+           read=_per_deal(_int(0, 10_000)),
+           words=lambda v, s: _by_deal(v),
+           write=_write_per_deal(int)),
+    Option(name="opening_bands", group="opening", label="Minimum by running total",
+           default=(Band(2500, 50), Band(5000, 90), Band(7500, 120), Band(None, 150)),
+           help="Used when the minimum is set by running total: bands that rise with the total.",
+           read=_read_bands,
+           words=_words_bands,
+           write=lambda v: [
+               {"below": b.below, "minimum": b.minimum} if b.below is not None else {"minimum": b.minimum}
+               for b in v]),
+    Option(name="opening_who", group="opening", label="Who must meet the minimum", default=OpeningWho.PLAYER,
+           help="'player' (each player's first melds) or 'side' (the side's first melds).",
+           read=_choice(OpeningWho),
+           words=lambda v, s: {OpeningWho.PLAYER: "each player",
+                               OpeningWho.SIDE: "the side, once"}[v]),
+    Option(name="opening_pile_cards", group="opening", label="Pile cards toward the minimum",
+           default=OpeningPileCards.TOP_CARD,
+           help="'top-card' (the top card of the pile counts) or 'none'.",
+           read=_choice(OpeningPileCards),
+           words=lambda v, s: {
+               OpeningPileCards.TOP_CARD: "only the top card counts; buried cards do not",
+               OpeningPileCards.NONE: "no card from the pile counts"}[v]),
     # Taking the pile
-    _option("pile_take", "pile", "Taking the discard pile",
-            "'top' (the top cards, all if fewer), 'top-if-full' (only when that many are there), "
-            "'whole' or 'never'.",
-            _choice(PileTake), lambda v, s: {
-                PileTake.TOP: f"the top {_by_deal(s.pile_cards)} cards (all if fewer)",
-                PileTake.TOP_IF_FULL: f"the top {_by_deal(s.pile_cards)} cards, only when that many are there",
-                PileTake.WHOLE: "the whole pile",
-                PileTake.NEVER: "never"}[v]),
-    _option("pile_cards", "pile", "Cards taken from the pile",
-            "How many cards a player takes, top card included; one number or one per deal.",
-            _per_deal(_int(1, 200)), lambda v, s: _by_deal(v), _write_per_deal(int)),
-    _option("pile_needs", "pile", "What taking the pile needs",
-            "'natural-pair' (two natural cards of the top card's rank from the hand, melded with it "
-            "at once) or 'meld-top-card' (the top card must be melded at once, any legal way).",
-            _choice(PileNeeds), lambda v, s: {
-                PileNeeds.NATURAL_PAIR: "a natural pair of the top card's rank from the hand, melded with it at once",
-                PileNeeds.MELD_TOP_CARD: "the top card melded at once"}[v]),
-    _option("pile_needs_opened", "pile", "Only after opening",
-            "Whether the side must already have met its opening minimum to take the pile.",
-            _bool, _yes_no("yes, the first melds must be down", "no")),
-    _option("pile_blocked_by", "pile", "The pile is blocked by",
-            "Cards that block the pile when on top: 'black-three', 'red-three', 'wild'.",
-            _read_blockers, _words_blockers, lambda v: sorted(b.value for b in v)),
-    _option("pile_frozen_by_wild", "pile", "A wild card freezes the pile",
-            "Whether a wild card in the pile means it may be taken only with a natural pair.",
-            _bool, _yes_no("yes", "no")),
+    Option(name="pile_take", group="pile", label="Taking the discard pile", default=PileTake.TOP_IF_FULL,
+           help="'top' (the top cards, all if fewer), 'top-if-full' (only when that many are there), "
+                "'whole' or 'never'.",
+           read=_choice(PileTake),
+           words=lambda v, s: {
+               PileTake.TOP: f"the top {_by_deal(s.pile_cards)} cards (all if fewer)",
+               PileTake.TOP_IF_FULL: f"the top {_by_deal(s.pile_cards)} cards, only when that many are there",
+               PileTake.WHOLE: "the whole pile",
+               PileTake.NEVER: "never"}[v]),
+    Option(name="pile_cards", group="pile", label="Cards taken from the pile", default=PerDeal((7,)),
+           help="How many cards a player takes, top card included; one number or one per deal.",
+           read=_per_deal(_int(1, 200)),
+           words=lambda v, s: _by_deal(v),
+           write=_write_per_deal(int)),
+    Option(name="pile_needs", group="pile", label="What taking the pile needs", default=PileNeeds.NATURAL_PAIR,
+           help="'natural-pair' (two natural cards of the top card's rank from the hand, melded with it "
+                "at once) or 'meld-top-card' (the top card must be melded at once, any legal way).",
+           read=_choice(PileNeeds),
+           words=lambda v, s: {
+               PileNeeds.NATURAL_PAIR: "a natural pair of the top card's rank from the hand, melded with it at once",
+               PileNeeds.MELD_TOP_CARD: "the top card melded at once"}[v]),
+    Option(name="pile_needs_opened", group="pile", label="Only after opening", default=True,
+           help="Whether the side must already have met its opening minimum to take the pile.",
+           read=_bool,
+           words=_yes_no("yes, the first melds must be down", "no")),
+    Option(name="pile_blocked_by", group="pile", label="The pile is blocked by",
+           default=frozenset({PileBlocker.BLACK_THREE, PileBlocker.RED_THREE, PileBlocker.WILD}),
+           help="Cards that block the pile when on top: 'black-three', 'red-three', 'wild'.",
+           read=_read_blockers,
+           words=_words_blockers,
+           write=lambda v: sorted(b.value for b in v)),
+    Option(name="pile_frozen_by_wild", group="pile", label="A wild card freezes the pile", default=False,
+           help="Whether a wild card in the pile means it may be taken only with a natural pair.",
+           read=_bool,
+           words=_yes_no("yes", "no")),
     # Going out
-    _option("books_to_go_out", "going_out", "Books needed to go out",
-            "Books the side needs before a player may go out: one requirement or one per deal. "
-            "A clean book does not stand in for a dirty one.",
-            _per_deal(_read_books), lambda v, s: _by_deal(v), _write_per_deal(dataclasses.asdict)),
-    _option("go_out_foot", "going_out", "Foot played first",
-            "Whether the player going out must have picked up and played their foot.",
-            _bool, _yes_no("yes", "no")),
-    _option("go_out_partner_foot", "going_out", "Partner's foot picked up",
-            "Whether every partner must have picked up their foot before a player may go out.",
-            _bool, _yes_no("yes", "no")),
-    _option("go_out_permission", "going_out", "Ask partner's permission",
-            "Whether a player must ask a partner 'may I go out?' and be told yes.",
-            _bool, _yes_no("yes", "no")),
-    _option("last_card", "going_out", "The last card",
-            "'either' (melded or discarded), 'discard' (must be discarded) or 'meld' (must be melded).",
-            _choice(LastCard), lambda v, s: {LastCard.EITHER: "melded or discarded",
-                                             LastCard.DISCARD: "must be discarded",
-                                             LastCard.MELD: "must be melded, not discarded"}[v]),
+    Option(name="books_to_go_out", group="going_out", label="Books needed to go out",
+           default=PerDeal((Books(clean=1, dirty=1),)),
+           help="Books the side needs before a player may go out: one requirement or one per deal. "
+                "A clean book does not stand in for a dirty one.",
+           read=_per_deal(_read_books),
+           words=lambda v, s: _by_deal(v),
+           write=_write_per_deal(dataclasses.asdict)),
+    Option(name="go_out_foot", group="going_out", label="Foot played first", default=True,
+           help="Whether the player going out must have picked up and played their foot.",
+           read=_bool,
+           words=_yes_no("yes", "no")),
+    Option(name="go_out_partner_foot", group="going_out", label="Partner's foot picked up", default=False,
+           help="Whether every partner must have picked up their foot before a player may go out.",
+           read=_bool,
+           words=_yes_no("yes", "no")),
+    Option(name="go_out_permission", group="going_out", label="Ask partner's permission", default=False,
+           help="Whether a player must ask a partner 'may I go out?' and be told yes.",
+           read=_bool,
+           words=_yes_no("yes", "no")),
+    Option(name="last_card", group="going_out", label="The last card", default=LastCard.EITHER,
+           help="'either' (melded or discarded), 'discard' (must be discarded) or 'meld' (must be melded).",
+           read=_choice(LastCard),
+           words=lambda v, s: {LastCard.EITHER: "melded or discarded",
+                               LastCard.DISCARD: "must be discarded",
+                               LastCard.MELD: "must be melded, not discarded"}[v]),
     # Scoring and game length
-    _option("stock_out", "game", "When the stock runs out",
-            "'ends-deal' (the deal ends; nobody gets the going-out bonus) or 'reshuffle' "
-            "(the discard pile is shuffled into a new stock).",
-            _choice(StockOut), lambda v, s: {
-                StockOut.ENDS_DEAL: "the deal ends and nobody gets the going-out bonus",
-                StockOut.RESHUFFLE: "the discard pile is reshuffled and play goes on"}[v]),
-    _option("game_length", "game", "Game length",
-            "'deals' (a fixed number of deals) or 'target' (play until a side reaches the target score).",
-            _choice(GameLength), lambda v, s: f"{s.deals} deals" if v is GameLength.DEALS
-            else f"until a side reaches {s.target_score:,}"),
-    _option("deals", "game", "Deals in a game", "The number of deals when the game has a fixed length.",
-            _int(1, 20), lambda v, s: str(v)),
-    _option("target_score", "game", "Target score",
-            "The total that ends the game when it plays to a target; highest total wins.",
-            _int(1, 1_000_000), lambda v, s: f"{v:,}"),
+    Option(name="stock_out", group="game", label="When the stock runs out", default=StockOut.ENDS_DEAL,
+           help="'ends-deal' (the deal ends; nobody gets the going-out bonus) or 'reshuffle' "
+                "(the discard pile is shuffled into a new stock).",
+           read=_choice(StockOut),
+           words=lambda v, s: {
+               StockOut.ENDS_DEAL: "the deal ends and nobody gets the going-out bonus",
+               StockOut.RESHUFFLE: "the discard pile is reshuffled and play goes on"}[v]),
+    Option(name="game_length", group="game", label="Game length", default=GameLength.DEALS,
+           help="'deals' (a fixed number of deals) or 'target' (play until a side reaches the target score).",
+           read=_choice(GameLength),
+           words=lambda v, s: f"{s.deals} deals" if v is GameLength.DEALS
+                                 else f"until a side reaches {s.target_score:,}"),
+    Option(name="deals", group="game", label="Deals in a game", default=4,
+           help="The number of deals when the game has a fixed length.",
+           read=_int(1, 20),
+           words=lambda v, s: str(v)),
+    Option(name="target_score", group="game", label="Target score", default=10_000,
+           help="The total that ends the game when it plays to a target; highest total wins.",
+           read=_int(1, 1_000_000),
+           words=lambda v, s: f"{v:,}"),
 )
 
 OPTION_BY_NAME: dict[str, Option] = {option.name: option for option in OPTIONS}
+
+# Each option's default: what a sheet means when it does not give the option (a stored
+# sheet written before the option existed). The common preset plays exactly these.
+DEFAULTS: dict[str, Any] = {option.name: option.default for option in OPTIONS}
 
 
 def _check_sheet(sheet: RuleSheet) -> None:
@@ -884,7 +966,7 @@ def _check_sheet(sheet: RuleSheet) -> None:
     _check_bands(sheet.opening_bands)
     if sheet.game_length is GameLength.DEALS:
         for name in ("draws_per_turn", "going_out_bonus", "opening_minimums", "pile_cards", "books_to_go_out"):
-            schedule: PerDeal = getattr(sheet, name)
+            schedule: PerDeal[object] = getattr(sheet, name)
             if not schedule.single and len(schedule.values) < sheet.deals:
                 raise _fail(name, f"lists {len(schedule.values)} deals but the game has {sheet.deals}; "
                             "give one value for every deal, or a single value for all")
@@ -896,192 +978,18 @@ def _check_sheet(sheet: RuleSheet) -> None:
 
 SHEET_SCHEMA = 1  # the shape of a stored sheet (RuleSheet.to_stored_json); read by load_sheet
 UNVERSIONED = 1  # the version of every preset before versions were recorded
-_META = ("schema", "preset", "preset_version")
 
 
-def load_sheet(data: Any, field: str = "sheet", stored: bool = False) -> RuleSheet:
-    """A sheet from its JSON form: a preset id, or an object with ``preset`` and options.
+def _shipped(preset_id: str | None) -> Preset | None:
+    """The shipped preset of this id, for a sheet comparing itself with its preset.
 
-    ``preset_version`` picks the preset's version the options change (today's when not
-    given). Without ``preset``, the object must give every option. ``stored`` reads what
-    scorepad itself wrote before (the database, an export): an option missing from it did
-    not exist then and takes its declared default, and a sheet without ``preset_version``
-    was made before versions were recorded. Errors name the option.
-
-    >>> load_sheet("bicycle").last_card
-    <LastCard.DISCARD: 'discard'>
-    >>> load_sheet({"preset": "common", "book_size": 2})
-    Traceback (most recent call last):
-    ...
-    scorepad.rules.errors.SheetError: sheet.book_size: must be from 3 to 13, not 2
+    :mod:`.presets` builds its sheets with this module, so this one place imports it when
+    first asked rather than at the top; every other use takes sheets as arguments.
     """
-    if isinstance(data, RuleSheet):
-        return data
-    if isinstance(data, str):
-        return preset(data, field)
-    if not isinstance(data, Mapping):
-        raise SheetError(field, "must be a preset id such as 'pagat', or a sheet object")
-    base = _base_of(data, field, stored)
-    values: dict[str, Any] = {}
-    for key, value in data.items():
-        if key in _META:
-            continue
-        option = OPTION_BY_NAME.get(key)
-        if option is None:
-            raise SheetError(f"{field}.{key}", "is not an option of a rule sheet")
-        values[key] = option.read(value, f"{field}.{key}", getattr(base, key) if base else None)
-    if base is None:
-        missing = [o.name for o in OPTIONS if o.name not in values]
-        if stored:
-            values.update({name: OPTION_BY_NAME[name].default for name in missing})
-        elif missing:
-            raise SheetError(f"{field}.{missing[0]}", "is missing; a sheet without a preset gives every option")
-        try:
-            return RuleSheet(**values)
-        except SheetError as err:
-            raise err.within(field) from None
-    try:
-        return dataclasses.replace(base, **values)
-    except SheetError as err:
-        raise err.within(field) from None
-
-
-def _base_of(data: Mapping[str, Any], field: str, stored: bool) -> RuleSheet | None:
-    """The preset version a sheet object starts from, its ``schema`` checked."""
-    schema = data.get("schema", SHEET_SCHEMA)
-    if isinstance(schema, bool) or schema not in range(1, SHEET_SCHEMA + 1):
-        raise SheetError(f"{field}.schema", f"{schema!r:.20} is not a sheet schema this scorepad reads "
-                         f"(1 to {SHEET_SCHEMA}); it was written by a newer version")
-    preset_id, version = data.get("preset"), data.get("preset_version")
-    if preset_id is None:
-        return None  # the sheet gives every option itself: a preset_version left behind says nothing
-    preset(preset_id, f"{field}.preset")  # refuses an unknown preset, naming the field
-    found = PRESETS[preset_id]
-    if version is None:
-        version = UNVERSIONED if stored else found.version
-    if not isinstance(version, int) or isinstance(version, bool) or version not in found.versions:
-        raise SheetError(f"{field}.preset_version", f"{preset_id} has versions 1 to {found.version}, "
-                         f"not {version!r:.20}")
-    return found.versions[version]
-
-
-# ---------------------------------------------------------------------------------------
-# Presets
-# ---------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Preset:
-    """A published sheet the product ships: its id, source and the points it leaves unsaid.
-
-    ``sheet`` is the preset today, version ``version``; ``versions`` keeps every version
-    ever released (1, 2, ...), so sheets made from an earlier one still compare with it.
-    """
-
-    id: str
-    title: str
-    source: str
-    sheet: RuleSheet
-    not_stated: Mapping[str, str]  # option -> what we chose, and why
-    version: int = UNVERSIONED
-    versions: Mapping[int, RuleSheet] = field(default_factory=dict)
-
-    def revised(self, **changes: Any) -> Preset:
-        """The preset with one more version: today's values with ``changes`` (Python values)."""
-        version = self.version + 1
-        sheet = self.sheet.replace(**changes, preset_version=version)
-        return dataclasses.replace(self, sheet=sheet, version=version, versions={**self.versions, version: sheet})
-
-
-def _common_options() -> dict[str, Any]:
-    return dict(DEFAULTS)
-
-
-def _partnership_options(**changes: Any) -> dict[str, Any]:
-    options = _common_options()
-    options.update(min_players=4, max_players=4, side_sizes=(2,), decks_rule=DecksRule.FIXED, decks=5,
-                   opening_who=OpeningWho.SIDE, pile_take=PileTake.TOP, pile_needs_opened=False,
-                   pile_blocked_by=frozenset({PileBlocker.BLACK_THREE, PileBlocker.RED_THREE}),
-                   upcard=Upcard.BURY_WILD_RED_THREE, go_out_partner_foot=True)
-    options.update(changes)
-    return options
-
-
-_PRESETS: tuple[tuple[str, str, str, dict[str, Any], dict[str, str]], ...] = (
-    ("common", "Common rules (individual play)", "sources/how-to-play-common-rules.txt",
-     _common_options(), {
-         "red_three_penalty_hand": "not stated: no penalty, the most common choice",
-         "red_three_penalty_foot": "not stated: no penalty, the most common choice",
-         "opening_pile_cards": "moot: the pile can be taken only after opening",
-         "cut_bonus": "not stated: no cut bonus",
-     }),
-    ("pagat", "Pagat, four-player partnerships", "sources/sheet-comparison-pagat-bicycle.txt (Pagat's sheet)",
-     _partnership_options(hand_size=13, foot_size=13, wild_ratio=WildRatio.TWICE, max_wilds=None,
-                          wild_books=True, wild_book_bonus=1500, red_three_penalty_foot=100,
-                          books_to_go_out=PerDeal((Books(clean=2, dirty=2, wild=1),)),
-                          go_out_permission=True), {
-         "red_three_penalty_hand": "not stated: no penalty for a red three left in a hand",
-         "opening_who": "not stated: the side's first melds, as partnership sheets usually play",
-         "pile_needs_opened": "not stated: the pile may be taken to open, the top card counting",
-         "cut_bonus": "not stated: no cut bonus",
-     }),
-    ("bicycle", "Bicycle", "sources/sheet-comparison-pagat-bicycle.txt (Bicycle's sheet)",
-     _partnership_options(wild_ratio=WildRatio.NONE, max_wilds=None, min_naturals_with_wilds=4,
-                          go_out_partner_foot=False, last_card=LastCard.DISCARD), {
-         "second_meld": "not stated: only after the first is a book",
-         "red_three_penalty_hand": "not stated: no penalty",
-         "red_three_penalty_foot": "not stated: no penalty",
-         "stock_out": "not stated: the deal ends, as on Pagat's sheet",
-         "min_naturals_with_wilds": "the sheet's literal reading: a meld with wild cards needs 4 naturals",
-         "cut_bonus": "not stated: no cut bonus",
-     }),
-    ("gather-together", "Gather Together Games", "sources/gather-together-games.txt",
-     _partnership_options(wild_ratio=WildRatio.AT_LEAST, max_wilds=None, pile_cards=PerDeal((8,)),
-                          pile_needs=PileNeeds.MELD_TOP_CARD,
-                          pile_blocked_by=frozenset({PileBlocker.BLACK_THREE})), {
-         "second_meld": "not stated: only after the first is a book",
-         "red_three_penalty_hand": "not stated: no penalty",
-         "red_three_penalty_foot": "not stated: no penalty",
-         "last_card": "not stated: melded or discarded",
-         "stock_out": "not stated: the deal ends",
-         "pile_cards": "the top card is melded, then the next 7 are taken: 8 cards in all",
-         "cut_bonus": "not stated: no cut bonus",
-     }),
-)
-
-# Each later version of a preset, as the options it changes from the version before, in
-# order: (preset id, {option: value}). Never edit a released version's values (the
-# presets above are version 1); add a version here, so stored games keep theirs.
-_REVISIONS: tuple[tuple[str, dict[str, Any]], ...] = ()
-
-
-def _presets() -> dict[str, Preset]:
-    out = {}
-    for id_, title, source, options, silent in _PRESETS:
-        sheet = RuleSheet(**options, preset=id_, preset_version=UNVERSIONED)
-        out[id_] = Preset(id_, title, source, sheet, silent, UNVERSIONED, {UNVERSIONED: sheet})
-    for id_, changes in _REVISIONS:
-        out[id_] = out[id_].revised(**changes)
-    return out
-
-
-PRESETS: dict[str, Preset] = _presets()
-
-
-def preset(preset_id: Any, field: str = "preset") -> RuleSheet:
-    """The sheet of a shipped preset.
-
-    >>> preset("pagat").hand_size
-    13
-    >>> preset("house")
-    Traceback (most recent call last):
-    ...
-    scorepad.rules.errors.SheetError: preset: 'house' is not a preset; presets are bicycle, common, gather-together, pagat
-    """  # noqa: E501 (a doctest's expected message is one line)
-    found = PRESETS.get(preset_id) if isinstance(preset_id, str) else None
-    if found is None:
-        raise SheetError(field, f"{preset_id!r} is not a preset; presets are {', '.join(sorted(PRESETS))}")
-    return found.sheet
+    if not preset_id:
+        return None
+    from .presets import PRESETS
+    return PRESETS.get(preset_id)
 
 
 def options_by_group() -> Iterator[tuple[str, str, list[Option]]]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .cards import CARDS, Card, Cards
 from .deal import BookKind, Deal, Ending, Meld, Rank, Side
@@ -44,7 +44,7 @@ class Problem(NamedTuple):
     player: str | None = None
     meld: int | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {k: v for k, v in self._asdict().items() if v is not None and v != ""}
 
 
@@ -68,7 +68,7 @@ class Report(NamedTuple):
 def meld_problems(sheet: RuleSheet, meld: Meld, where: str = "") -> Iterator[Problem]:
     """Problems with one meld on its own (not counting other melds of its rank).
 
-    >>> from scorepad.rules.sheet import preset
+    >>> from scorepad.rules import preset
     >>> [p.code for p in meld_problems(preset("pagat"), Meld(Rank.KING, 3, 2))]
     ['meld.wild_ratio']
     >>> list(meld_problems(preset("pagat"), Meld(Rank.KING, 2, 1)))
@@ -115,7 +115,7 @@ def most_wilds_in_book(sheet: RuleSheet) -> int:
     A book that grows with natural cards only never holds more: its wild cards were all
     in it when it was a book.
 
-    >>> from scorepad.rules.sheet import preset
+    >>> from scorepad.rules import preset
     >>> [most_wilds_in_book(preset(p)) for p in ("common", "pagat", "bicycle", "gather-together")]
     [3, 2, 3, 3]
     """
@@ -186,7 +186,7 @@ def books_held(sheet: RuleSheet, melds: tuple[Meld, ...]) -> dict[BookKind, int]
 def pack(sheet: RuleSheet, players: int) -> Cards:
     """Every card in the pack this sheet uses for so many players.
 
-    >>> from scorepad.rules.sheet import preset
+    >>> from scorepad.rules import preset
     >>> p = pack(preset("pagat"), 4)
     >>> p.total, p[Card.JOKER], p[Card.RED_THREE]
     (270, 10, 10)

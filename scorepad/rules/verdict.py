@@ -3,7 +3,7 @@ API and the CLI print."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .deal import Deal
 from .score import Breakdown, score
@@ -19,7 +19,7 @@ class Verdict(NamedTuple):
     def ok(self) -> bool:
         return self.report.ok
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """``{"ok", "violations", "warnings", "sides": [{"name", "total", "lines"}]}``."""
         return {
             "ok": self.report.ok,

@@ -136,7 +136,7 @@ def view_of(game: Game, as_played: Sequence[str | None] = ()) -> GameView:
     """The view of ``game``; ``as_played`` gives each deal's reason in the game's order
     (None for a deal saved without one; missing at the end: none).
 
-    >>> from scorepad.rules.sheet import preset
+    >>> from scorepad.rules import preset
     >>> view = view_of(Game(preset("common"), ("Ann", "Bea")))
     >>> view.rows, view.totals, view.state, view.next_deal.number
     ((), {'Ann': 0, 'Bea': 0}, 'deal 1 of 4', 1)

@@ -16,9 +16,9 @@ from markupsafe import Markup
 
 from .. import access
 from ..links import external_url
-from ..rules import PRESETS, judge
+from ..rules import PRESETS, judge, load_sheet
 from ..rules.limits import MAX_GAME_ID
-from ..rules.sheet import OPTION_BY_NAME, load_sheet, options_by_group
+from ..rules.sheet import OPTION_BY_NAME, options_by_group
 from ..storage import cache, db, store
 from ..storage.errors import Conflict, Rejected, StorageError
 from ..storage.store import GameRecord

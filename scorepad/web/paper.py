@@ -27,8 +27,8 @@ from werkzeug.routing import BuildError
 
 from .. import access, links
 from ..paper import pdf
+from ..rules import PRESETS
 from ..rules.limits import MAX_FILENAME, MAX_SIDES, MIN_SIDES
-from ..rules.sheet import PRESETS
 from ..storage import cache, db, store
 from ..storage.store import GameRecord
 
