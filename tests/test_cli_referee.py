@@ -14,7 +14,6 @@ from scorepad.cli.main import main
 from scorepad.rules import Meld, preset
 from scorepad.rules.dispute import rescore_game, sheet_name
 from scorepad.rules.game import Game
-from scorepad.rules.questions import answer_json
 from scorepad.rules.referee import can_meld
 from scorepad.rules.sheet import OPTION_BY_NAME
 
@@ -97,7 +96,7 @@ def test_the_json_answer_is_the_apis_answer():
     code, out = run("referee", "meld", "--sheet", "pagat", "9 9 9 2 2", "--json")
     assert code == 1
     sheet = preset("pagat")
-    assert json.loads(out) == answer_json(can_meld(sheet, Meld.from_json("9 9 9 2 2")), sheet)
+    assert json.loads(out) == can_meld(sheet, Meld.from_json("9 9 9 2 2")).to_json(sheet)
 
 
 def test_a_book_grown_with_naturals_holds_no_more_wilds_than_a_book_new_or_added_to(tmp_path):

@@ -569,17 +569,18 @@ def test_answer_json_gives_yes_and_each_reason_with_what_the_sheet_says():
         "message": "The minimum for each player's first melds at deal 3 is 120; these count 60.",
         "option": "opening_minimums",
         "sheet_says": sheet.describe("opening_minimums"),
+        "label": "Minimum by deal",
     }]
     assert "deal 3 120" in data["reasons"][0]["sheet_says"]
 
 
 @pytest.mark.parametrize("preset_id", PRESET_IDS)
-def test_answer_json_lists_failed_reasons_first_each_with_four_keys(preset_id):
+def test_answer_json_lists_failed_reasons_first_each_with_five_keys(preset_id):
     sheet = preset(preset_id)
     data = can_go_out(sheet, 1, books=Books(), foot_played=False).to_json(sheet)
     assert data["yes"] is False
     for reason in data["reasons"]:
-        assert set(reason) == {"ok", "message", "option", "sheet_says"}
+        assert set(reason) == {"ok", "message", "option", "sheet_says", "label"}
         assert isinstance(reason["message"], str) and reason["message"]
         assert reason["sheet_says"] == (sheet.describe(reason["option"]) if reason["option"] else None)
     oks = [r["ok"] for r in data["reasons"]]
@@ -591,7 +592,7 @@ def test_answer_json_reason_resting_on_no_option_says_nothing_of_the_sheet():
     sheet = preset("common")
     data = can_meld(sheet, added("Q", Rank.QUEEN), adding_to=meld("K K K")).to_json(sheet)
     assert data["reasons"][0]["option"] is None
-    assert data["reasons"][0]["sheet_says"] is None
+    assert data["reasons"][0]["sheet_says"] is None and data["reasons"][0]["label"] is None
 
 
 def test_going_out_short_of_a_wild_book_does_not_blame_clean_books_for_dirty_ones():

@@ -19,8 +19,7 @@ from ..rules import Deal, ReadError, judge
 from ..rules.dispute import compare_sheets, problem_json, rescore_deal, rescore_game
 from ..rules.game import Game
 from ..rules.limits import MAX_DEALS
-from ..rules.questions import QUESTIONS, Context, answer_json, blank, read_int, read_sheet
-from ..rules.sheet import OPTION_BY_NAME
+from ..rules.questions import QUESTIONS, Context, blank, read_int, read_sheet
 from ..storage import cache, db
 from . import bp, http
 from .http import ApiError
@@ -49,7 +48,7 @@ def _question(name: str):
     else:
         sheet, context = _read(lambda: read_sheet(data.get("sheet"))), Context()
     answer = _read(lambda: ask(sheet, data, False, context))
-    return jsonify(answer_json(answer, sheet))
+    return jsonify(answer.to_json(sheet))
 
 
 @bp.post("/referee/meld")
@@ -83,9 +82,9 @@ def explain_json(deal: Deal) -> dict[str, Any]:
     for side in verdict.breakdown.sides:
         lines = []
         for line in side.lines:
-            option = OPTION_BY_NAME.get(line.option)
-            lines.append({**line.to_json(), "rule": option.label if option else None,
-                          "sheet_says": sheet.describe(line.option) if option else None})
+            cited = sheet.cite(line.option)
+            lines.append({**line.to_json(), "rule": cited.label if cited else None,
+                          "sheet_says": cited.words if cited else None})
         sides.append({"name": side.name, "total": side.total, "lines": lines})
     return {"deal": deal.number, "ok": verdict.ok, "sides": sides,
             "violations": [problem_json(p, sheet) for p in verdict.report.violations],

@@ -155,7 +155,7 @@ def _cmd_sheet(args: argparse.Namespace, out: TextIO) -> int:
 # -- the referee's questions, another sheet, two sheets ---------------------------------------------
 
 def _cmd_referee(args: argparse.Namespace, out: TextIO) -> int:
-    from ..rules.questions import QUESTIONS, answer_json
+    from ..rules.questions import QUESTIONS
 
     sheet = _sheet_arg(args.sheet)
     data: dict[str, Any] = {"deal": getattr(args, "deal", None)}
@@ -187,7 +187,7 @@ def _cmd_referee(args: argparse.Namespace, out: TextIO) -> int:
         where = name.upper() if name == positional else "--" + name.replace("_", "-") if name else "referee"
         raise Unreadable(f"{where}: {err.reason}") from None
     if args.json:
-        json.dump(answer_json(answer, sheet), out, indent=2)
+        json.dump(answer.to_json(sheet), out, indent=2)
         print(file=out)
     else:
         _say(output.answer_lines(args.question, answer, sheet), out)

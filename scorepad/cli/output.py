@@ -16,7 +16,6 @@ from ..rules import Ending, Problem, RuleSheet, Verdict
 from ..rules.dispute import DealRescore, sheet_name
 from ..rules.game import Game
 from ..rules.referee import Answer
-from ..rules.sheet import OPTION_BY_NAME
 
 # -- problems -------------------------------------------------------------------------------------
 
@@ -38,8 +37,8 @@ def problem_words(problem: Problem) -> str:
 
 def rule_words(sheet: RuleSheet, option: str | None) -> str:
     """The option a line or a reason rests on, and what ``sheet`` says of it."""
-    found = OPTION_BY_NAME.get(option) if option else None
-    return f"{found.label}: {sheet.describe(found.name)}" if found else "the same on every sheet"
+    cited = sheet.cite(option)
+    return str(cited) if cited else "the same on every sheet"
 
 
 # -- verdicts -------------------------------------------------------------------------------------

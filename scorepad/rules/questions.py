@@ -9,7 +9,7 @@ query string or the command line (``forms=True``), as text; input it cannot use 
 >>> from scorepad.rules import preset
 >>> ask, fields = QUESTIONS["meld"]
 >>> answer = ask(preset("pagat"), {"meld": "9 9 2"})
->>> answer.yes, answer_json(answer, preset("pagat"))["reasons"][-1]["label"]
+>>> answer.yes, answer.to_json(preset("pagat"))["reasons"][-1]["label"]
 (True, 'Wild cards against naturals')
 """
 
@@ -25,7 +25,7 @@ from .cards import EMPTY, Card, Cards, parse_card
 from .deal import Meld
 from .limits import MAX_COUNT, MAX_DEALS, MAX_MELDS, MAX_PER_SIDE, MAX_POINTS
 from .referee import Answer, can_go_out, can_meld, can_take_pile, meets_minimum
-from .sheet import OPTION_BY_NAME, Books, LastCard
+from .sheet import Books, LastCard
 
 # -- reading one field ---------------------------------------------------------------------------
 
@@ -307,14 +307,6 @@ QUESTIONS: dict[str, tuple[Callable[..., Answer], tuple[str, ...]]] = {
     "minimum": (ask_minimum, ("deal", "melds", "top_card", "buried", "running_total", "side")),
 }
 
-
-def answer_json(answer: Answer, sheet: RuleSheet) -> dict[str, Any]:
-    """:meth:`Answer.to_json`, each reason also giving its option's ``label``."""
-    out = answer.to_json(sheet)
-    for reason in out["reasons"]:
-        option = OPTION_BY_NAME.get(reason["option"]) if reason["option"] else None
-        reason["label"] = option.label if option else None
-    return out
 
 
 

@@ -42,10 +42,14 @@ class Answer(NamedTuple):
     reasons: tuple[Reason, ...]
 
     def to_json(self, sheet: RuleSheet) -> dict[str, Any]:
-        return {"yes": self.yes, "reasons": [
-            {"ok": r.ok, "message": r.message, "option": r.option,
-             "sheet_says": cited.words if (cited := sheet.cite(r.option)) else None}
-            for r in self.reasons]}
+        """The answer as JSON: each reason with the option it rests on, as ``sheet`` cites it
+        (what the sheet says, and the option's label), or None for both."""
+        reasons = []
+        for r in self.reasons:
+            cited = sheet.cite(r.option)
+            reasons.append({"ok": r.ok, "message": r.message, "option": r.option,
+                            "sheet_says": cited.words if cited else None, "label": cited.label if cited else None})
+        return {"yes": self.yes, "reasons": reasons}
 
     @property
     def why(self) -> str:
