@@ -56,6 +56,15 @@ def make_app(tmp_path: Path, migrated_database: Path) -> Callable[..., Flask]:
     return make
 
 
+@pytest.fixture(scope="module")
+def module_app(tmp_path_factory: pytest.TempPathFactory, migrated_database: Path) -> Flask:
+    """One app with the test settings for a module's tests that write nothing (each checks
+    that it wrote nothing): making an app costs more than such a test does."""
+    database = tmp_path_factory.mktemp("module") / "scorepad.sqlite"
+    shutil.copyfile(migrated_database, database)
+    return create_app({**TEST_CONFIG, "DATABASE": str(database)})
+
+
 @pytest.fixture
 def app(make_app: Callable[..., Flask]) -> Flask:
     """The app with a database of its own in this test's temporary folder."""
