@@ -1,5 +1,6 @@
 """The referee's desk: its pages and its JSON API (/api/v1/referee), through Flask's test client,
-each test on its own SQLite file (the ``app`` and ``client`` fixtures of conftest.py).
+each test on its own SQLite file (the ``app`` and ``client`` fixtures of conftest.py); questions
+asked under a preset read no game and share one (``asker``), each checking that it wrote nothing.
 
 Every question is asked under each preset, once for a YES and once for a NO, both through
 the page and through the API, and every answer must name the sheet option it rests on (on
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hardening import api_game
+from hardening import api_game, dump
 
 from scorepad.rules import load_sheet, preset
 from scorepad.rules.dispute import compare_sheets
@@ -137,18 +138,27 @@ def assert_api_answer(body: dict, yes: bool, option: str, sheet) -> None:
         assert set(r) == {"ok", "message", "option", "sheet_says", "label"}
 
 
+@pytest.fixture
+def asker(module_app):
+    """A client of the module's one app, for questions asked under a preset (no game): the
+    test fails if it wrote to the database."""
+    before = dump(module_app.config["DATABASE"])
+    yield module_app.test_client()
+    assert dump(module_app.config["DATABASE"]) == before, "a question under a preset wrote to the database"
+
+
 @pytest.mark.parametrize("question, preset_id, yes", ASKED)
-def test_each_question_through_the_api_answers_and_cites_the_option(client, question, preset_id, yes):
+def test_each_question_through_the_api_answers_and_cites_the_option(asker, question, preset_id, yes):
     data, option = case(question, preset_id, yes)
-    response = client.post(f"{API}/{question}", json={"sheet": preset_id, **data})
+    response = asker.post(f"{API}/{question}", json={"sheet": preset_id, **data})
     assert response.status_code == 200, response.get_json()
     assert_api_answer(response.get_json(), yes, option, preset(preset_id))
 
 
 @pytest.mark.parametrize("question, preset_id, yes", ASKED)
-def test_each_question_through_the_page_answers_in_words_and_quotes_the_rule(client, question, preset_id, yes):
+def test_each_question_through_the_page_answers_in_words_and_quotes_the_rule(asker, question, preset_id, yes):
     data, option = case(question, preset_id, yes)
-    response = client.get("/referee", query_string={"sheet": preset_id, "ask": question, **as_query(data)})
+    response = asker.get("/referee", query_string={"sheet": preset_id, "ask": question, **as_query(data)})
     assert response.status_code == 200
     page = response.get_data(as_text=True)
     answered_yes, text, reasons = page_answer(page, question)
@@ -189,13 +199,13 @@ AUDITED = [
 
 
 @pytest.mark.parametrize("question, sheet, no, option, yes", AUDITED, ids=[a[0] for a in AUDITED])
-def test_audited_rules_answer_the_same_on_the_page_and_through_the_api(client, question, sheet, no, option, yes):
+def test_audited_rules_answer_the_same_on_the_page_and_through_the_api(asker, question, sheet, no, option, yes):
     for data, expect in ((no, False), (yes, True)):
-        body = client.post(f"{API}/{question}", json={"sheet": sheet, **data}).get_json()
+        body = asker.post(f"{API}/{question}", json={"sheet": sheet, **data}).get_json()
         assert body["yes"] is expect, body
         query = {"sheet": sheet, "ask": question, **as_query(data)} if isinstance(sheet, str) else \
             {"sheet": sheet["preset"], "sheet_json": json.dumps(sheet), "ask": question, **as_query(data)}
-        answered_yes, text, _ = page_answer(client.get("/referee", query_string=query).get_data(as_text=True),
+        answered_yes, text, _ = page_answer(asker.get("/referee", query_string=query).get_data(as_text=True),
                                             question)
         assert answered_yes is expect, text
         if not expect:
@@ -481,10 +491,10 @@ def test_bad_input_to_the_api_is_a_400_naming_the_field(client, method, path, bo
 
 
 @pytest.mark.parametrize("question", QUESTIONS)
-def test_a_body_that_is_not_a_json_object_is_a_400_without_a_field(client, question):
+def test_a_body_that_is_not_a_json_object_is_a_400_without_a_field(asker, question):
     for data, kind in (("not json", "application/json"), ("[1]", "application/json"), ("", "application/json"),
                        ('{"sheet": "pagat"}', "text/plain")):
-        response = client.post(f"{API}/{question}", data=data, content_type=kind)
+        response = asker.post(f"{API}/{question}", data=data, content_type=kind)
         assert response.status_code == 400
         assert response.get_json()["error"]["field"] is None
 
@@ -512,18 +522,18 @@ FIELDS = {q: fields for q, fields in (("meld", ("meld", "adding_to", "table")),
 
 
 @pytest.mark.parametrize("question", QUESTIONS)
-def test_odd_values_in_any_field_are_answered_or_refused_naming_a_field_never_a_500(client, question):
+def test_odd_values_in_any_field_are_answered_or_refused_naming_a_field_never_a_500(asker, question):
     base, _ = case(question, "pagat", True)
     for field in FIELDS[question]:
         for value in ODD_VALUES:
             body = {"sheet": "pagat", **base, field: value}
-            response = client.post(f"{API}/{question}", json=body)
+            response = asker.post(f"{API}/{question}", json=body)
             assert response.status_code in (200, 400), (field, value, response.get_data(as_text=True))
             if response.status_code == 400:
                 assert response.get_json()["error"]["field"], (field, value)
             query = {"sheet": "pagat", "ask": question, **as_query(base),
                      field: value if isinstance(value, str) else json.dumps(value)}
-            page = client.get("/referee", query_string=query)
+            page = asker.get("/referee", query_string=query)
             assert page.status_code in (200, 400), (field, value)
 
 
