@@ -1,6 +1,6 @@
 """The referee's desk: its pages and its JSON API (/api/v1/referee), through Flask's test client,
 each test on its own SQLite file (the ``app`` and ``client`` fixtures of conftest.py); questions
-asked under a preset read no game and share one (``asker``), each checking that it wrote nothing.
+and bad input that write nothing share one (``asker``, with ``club``), each checking that it wrote nothing.
 
 Every question is asked under each preset, once for a YES and once for a NO, both through
 the page and through the API, and every answer must name the sheet option it rests on (on
@@ -248,6 +248,12 @@ def club_game(client) -> str:
     return api_game(client, "Club", CLUB["sheet"], sides, CLUB["deals"])[0]
 
 
+@pytest.fixture(scope="module")
+def club(module_app) -> str:
+    """club_game on the module's one app, made once for the tests that only read it (``asker``)."""
+    return club_game(module_app.test_client())
+
+
 TWO = [{"name": "Ann", "players": ["Ann"]}, {"name": "Bea", "players": ["Bea"]}]
 BANDS = {"preset": "common", "opening_by": "running-total",
          "opening_bands": [{"below": 1000, "minimum": 50}, {"minimum": 150}]}
@@ -478,12 +484,12 @@ API_BAD = [
 
 
 @pytest.mark.parametrize("method, path, body, field", API_BAD, ids=[f"{m} {p} {f}" for m, p, _, f in API_BAD])
-def test_bad_input_to_the_api_is_a_400_naming_the_field(client, method, path, body, field):
-    game_id = club_game(client) if GAME_ID in path or (body and GAME_ID in body.values()) else None
+def test_bad_input_to_the_api_is_a_400_naming_the_field(asker, club, method, path, body, field):
+    game_id = club if GAME_ID in path or (body and GAME_ID in body.values()) else None
     path = path.replace(GAME_ID, game_id or "")
     if body:
         body = {k: (game_id if v == GAME_ID else v) for k, v in body.items()}
-    response = client.open(f"{API}/{path}", method=method, json=body)
+    response = asker.open(f"{API}/{path}", method=method, json=body)
     assert response.status_code == 400, response.get_data(as_text=True)
     error = response.get_json()["error"]
     assert (error["status"], error["field"]) == (400, field)
@@ -556,10 +562,10 @@ PAGE_BAD = [
 
 
 @pytest.mark.parametrize("url, input_id, message", PAGE_BAD)
-def test_bad_input_on_a_page_is_a_400_with_the_error_at_its_field(client, url, input_id, message):
+def test_bad_input_on_a_page_is_a_400_with_the_error_at_its_field(asker, club, url, input_id, message):
     if "{game}" in url:
-        url = url.replace("{game}", club_game(client))
-    response = client.get(url)
+        url = url.replace("{game}", club)
+    response = asker.get(url)
     page = response.get_data(as_text=True)
     if url.endswith("Q+Q"):  # "Q Q" is too small a meld: a NO, not an error
         assert response.status_code == 200 and page_answer(page, "minimum")[0] is False
