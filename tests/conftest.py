@@ -4,7 +4,8 @@ command runner. Helpers that make games and deals are plain functions in ``harde
 Every app starts from a copy of one database file migrated once a session
 (:func:`migrated_database`): creating and migrating a file costs more than the rest of
 making an app. Tests of migrations, or of what start-up does to a new or odd file, call
-``create_app`` on a path of their own and start from nothing.
+``create_app`` on a path of their own and start from nothing. Tests that write nothing, and
+check so, may share one app a module (:func:`module_app`): making an app costs more than they do.
 
 Rate limits are off in every test but the limits' own (tests/test_ratelimit.py passes
 ``RATELIMIT_ENABLED: True``): set here in the environment, at import, so servers and
@@ -54,6 +55,15 @@ def make_app(tmp_path: Path, migrated_database: Path) -> Callable[..., Flask]:
         return create_app({**TEST_CONFIG, "DATABASE": str(database), **config})
 
     return make
+
+
+@pytest.fixture(scope="module")
+def module_app(tmp_path_factory: pytest.TempPathFactory, migrated_database: Path) -> Flask:
+    """One app with the test settings for a module's tests that write nothing (each checks
+    that it wrote nothing): making an app costs more than such a test does."""
+    database = tmp_path_factory.mktemp("module") / "scorepad.sqlite"
+    shutil.copyfile(migrated_database, database)
+    return create_app({**TEST_CONFIG, "DATABASE": str(database)})
 
 
 @pytest.fixture

@@ -1,5 +1,6 @@
 """The referee's desk: its pages and its JSON API (/api/v1/referee), through Flask's test client,
-each test on its own SQLite file (the ``app`` and ``client`` fixtures of conftest.py).
+each test on its own SQLite file (the ``app`` and ``client`` fixtures of conftest.py); questions
+and bad input that write nothing share one (``asker``, with ``club``), each checking that it wrote nothing.
 
 Every question is asked under each preset, once for a YES and once for a NO, both through
 the page and through the API, and every answer must name the sheet option it rests on (on
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hardening import api_game
+from hardening import api_game, dump
 
 from scorepad.rules import load_sheet, preset
 from scorepad.rules.dispute import compare_sheets
@@ -137,18 +138,27 @@ def assert_api_answer(body: dict, yes: bool, option: str, sheet) -> None:
         assert set(r) == {"ok", "message", "option", "sheet_says", "label"}
 
 
+@pytest.fixture
+def asker(module_app):
+    """A client of the module's one app, for questions asked under a preset (no game): the
+    test fails if it wrote to the database."""
+    before = dump(module_app.config["DATABASE"])
+    yield module_app.test_client()
+    assert dump(module_app.config["DATABASE"]) == before, "a question under a preset wrote to the database"
+
+
 @pytest.mark.parametrize("question, preset_id, yes", ASKED)
-def test_each_question_through_the_api_answers_and_cites_the_option(client, question, preset_id, yes):
+def test_each_question_through_the_api_answers_and_cites_the_option(asker, question, preset_id, yes):
     data, option = case(question, preset_id, yes)
-    response = client.post(f"{API}/{question}", json={"sheet": preset_id, **data})
+    response = asker.post(f"{API}/{question}", json={"sheet": preset_id, **data})
     assert response.status_code == 200, response.get_json()
     assert_api_answer(response.get_json(), yes, option, preset(preset_id))
 
 
 @pytest.mark.parametrize("question, preset_id, yes", ASKED)
-def test_each_question_through_the_page_answers_in_words_and_quotes_the_rule(client, question, preset_id, yes):
+def test_each_question_through_the_page_answers_in_words_and_quotes_the_rule(asker, question, preset_id, yes):
     data, option = case(question, preset_id, yes)
-    response = client.get("/referee", query_string={"sheet": preset_id, "ask": question, **as_query(data)})
+    response = asker.get("/referee", query_string={"sheet": preset_id, "ask": question, **as_query(data)})
     assert response.status_code == 200
     page = response.get_data(as_text=True)
     answered_yes, text, reasons = page_answer(page, question)
@@ -189,13 +199,13 @@ AUDITED = [
 
 
 @pytest.mark.parametrize("question, sheet, no, option, yes", AUDITED, ids=[a[0] for a in AUDITED])
-def test_audited_rules_answer_the_same_on_the_page_and_through_the_api(client, question, sheet, no, option, yes):
+def test_audited_rules_answer_the_same_on_the_page_and_through_the_api(asker, question, sheet, no, option, yes):
     for data, expect in ((no, False), (yes, True)):
-        body = client.post(f"{API}/{question}", json={"sheet": sheet, **data}).get_json()
+        body = asker.post(f"{API}/{question}", json={"sheet": sheet, **data}).get_json()
         assert body["yes"] is expect, body
         query = {"sheet": sheet, "ask": question, **as_query(data)} if isinstance(sheet, str) else \
             {"sheet": sheet["preset"], "sheet_json": json.dumps(sheet), "ask": question, **as_query(data)}
-        answered_yes, text, _ = page_answer(client.get("/referee", query_string=query).get_data(as_text=True),
+        answered_yes, text, _ = page_answer(asker.get("/referee", query_string=query).get_data(as_text=True),
                                             question)
         assert answered_yes is expect, text
         if not expect:
@@ -236,6 +246,12 @@ def club_game(client) -> str:
     North-South 1,155 / 15 / 15 / 15 = 1,200; East-West -5 / 1,030 / 40 / 150 = 1,215."""
     sides = [{"name": "North-South", "players": ["Ann", "Cal"]}, {"name": "East-West", "players": ["Bea", "Dan"]}]
     return api_game(client, "Club", CLUB["sheet"], sides, CLUB["deals"])[0]
+
+
+@pytest.fixture(scope="module")
+def club(module_app) -> str:
+    """club_game on the module's one app, made once for the tests that only read it (``asker``)."""
+    return club_game(module_app.test_client())
 
 
 TWO = [{"name": "Ann", "players": ["Ann"]}, {"name": "Bea", "players": ["Bea"]}]
@@ -468,12 +484,12 @@ API_BAD = [
 
 
 @pytest.mark.parametrize("method, path, body, field", API_BAD, ids=[f"{m} {p} {f}" for m, p, _, f in API_BAD])
-def test_bad_input_to_the_api_is_a_400_naming_the_field(client, method, path, body, field):
-    game_id = club_game(client) if GAME_ID in path or (body and GAME_ID in body.values()) else None
+def test_bad_input_to_the_api_is_a_400_naming_the_field(asker, club, method, path, body, field):
+    game_id = club if GAME_ID in path or (body and GAME_ID in body.values()) else None
     path = path.replace(GAME_ID, game_id or "")
     if body:
         body = {k: (game_id if v == GAME_ID else v) for k, v in body.items()}
-    response = client.open(f"{API}/{path}", method=method, json=body)
+    response = asker.open(f"{API}/{path}", method=method, json=body)
     assert response.status_code == 400, response.get_data(as_text=True)
     error = response.get_json()["error"]
     assert (error["status"], error["field"]) == (400, field)
@@ -481,10 +497,10 @@ def test_bad_input_to_the_api_is_a_400_naming_the_field(client, method, path, bo
 
 
 @pytest.mark.parametrize("question", QUESTIONS)
-def test_a_body_that_is_not_a_json_object_is_a_400_without_a_field(client, question):
+def test_a_body_that_is_not_a_json_object_is_a_400_without_a_field(asker, question):
     for data, kind in (("not json", "application/json"), ("[1]", "application/json"), ("", "application/json"),
                        ('{"sheet": "pagat"}', "text/plain")):
-        response = client.post(f"{API}/{question}", data=data, content_type=kind)
+        response = asker.post(f"{API}/{question}", data=data, content_type=kind)
         assert response.status_code == 400
         assert response.get_json()["error"]["field"] is None
 
@@ -512,18 +528,18 @@ FIELDS = {q: fields for q, fields in (("meld", ("meld", "adding_to", "table")),
 
 
 @pytest.mark.parametrize("question", QUESTIONS)
-def test_odd_values_in_any_field_are_answered_or_refused_naming_a_field_never_a_500(client, question):
+def test_odd_values_in_any_field_are_answered_or_refused_naming_a_field_never_a_500(asker, question):
     base, _ = case(question, "pagat", True)
     for field in FIELDS[question]:
         for value in ODD_VALUES:
             body = {"sheet": "pagat", **base, field: value}
-            response = client.post(f"{API}/{question}", json=body)
+            response = asker.post(f"{API}/{question}", json=body)
             assert response.status_code in (200, 400), (field, value, response.get_data(as_text=True))
             if response.status_code == 400:
                 assert response.get_json()["error"]["field"], (field, value)
             query = {"sheet": "pagat", "ask": question, **as_query(base),
                      field: value if isinstance(value, str) else json.dumps(value)}
-            page = client.get("/referee", query_string=query)
+            page = asker.get("/referee", query_string=query)
             assert page.status_code in (200, 400), (field, value)
 
 
@@ -546,10 +562,10 @@ PAGE_BAD = [
 
 
 @pytest.mark.parametrize("url, input_id, message", PAGE_BAD)
-def test_bad_input_on_a_page_is_a_400_with_the_error_at_its_field(client, url, input_id, message):
+def test_bad_input_on_a_page_is_a_400_with_the_error_at_its_field(asker, club, url, input_id, message):
     if "{game}" in url:
-        url = url.replace("{game}", club_game(client))
-    response = client.get(url)
+        url = url.replace("{game}", club)
+    response = asker.get(url)
     page = response.get_data(as_text=True)
     if url.endswith("Q+Q"):  # "Q Q" is too small a meld: a NO, not an error
         assert response.status_code == 200 and page_answer(page, "minimum")[0] is False

@@ -1,4 +1,5 @@
-"""Export, import, the score table as CSV, and `flask backup`: each test on its own SQLite file."""
+"""Export, import, the score table as CSV, and `flask backup`: each test on its own SQLite file
+(the refused imports of one exported game share one, and each checks that it saved nothing)."""
 
 from __future__ import annotations
 
@@ -253,6 +254,13 @@ def test_a_wrong_format_or_version_is_a_400_naming_the_field(client, app, change
     assert db_state(app) == before
 
 
+@pytest.fixture(scope="module")
+def exported(module_app) -> tuple[Any, dict]:
+    """The export of a full_game, made once for the imports that must save nothing: (app, document)."""
+    client = module_app.test_client()
+    return module_app, export(client, full_game(client)[0])
+
+
 def _set(doc: dict, path: str, value: Any) -> None:
     """Set (or, for the value DELETE, remove) the item at a dotted path like deals[0].deal.ending."""
     parts = re.findall(r"[^.\[\]]+|\[\d+\]", path)
@@ -314,12 +322,12 @@ DELETE = object()
     ("amendments[0].after", {"preset": "common", "wild_ratio": "often"}, "amendments[0].after.wild_ratio"),
     ("amendments[0].action", "amend", "amendments[0].action"),
 ])
-def test_each_unreadable_part_is_a_400_naming_its_field_and_saves_nothing(client, app, path, value, field):
-    game_id, _ = full_game(client)
-    document = export(client, game_id)
+def test_each_unreadable_part_is_a_400_naming_its_field_and_saves_nothing(exported, path, value, field):
+    app, document = exported
+    document = copy.deepcopy(document)
     _set(document, path, value)
     before = db_state(app)
-    assert_error(client.post(f"{API}/games/import", json=document), 400, field)
+    assert_error(app.test_client().post(f"{API}/games/import", json=document), 400, field)
     assert db_state(app) == before
 
 
