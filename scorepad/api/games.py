@@ -21,9 +21,10 @@ from typing import Any
 
 from flask import Response, jsonify, request, url_for
 
-from ..rules import PRESETS, Deal, ReadError, judge
+from ..rules import PRESETS, Deal, ReadError, Verdict, judge
 from ..rules.limits import MAX_GAME_ID, MAX_GAME_PROBLEMS_LISTED, MAX_PROBLEMS_LISTED
 from ..rules.sheet import options_by_group
+from ..rules.views import DealRow
 from ..storage import cache, db, store
 from ..storage.store import DealRecord, GameRecord
 from . import bp, http
@@ -51,18 +52,18 @@ def _deal_body() -> tuple[dict[str, Any], str | None, int | None]:
     return deal, _as_played(data.get("as_played")), http.revision(data.get("revision"))
 
 
-def _deal_json(record: DealRecord, most: int | None = None) -> dict[str, Any]:
-    """A recorded deal; with ``most``, its report lists at most that many problems
-    (violations first, then warnings) and counts the rest in ``problems_omitted``."""
+def _deal_json(record: DealRecord | DealRow, history_size: int, most: int | None = None) -> dict[str, Any]:
+    """A recorded deal (the store's record or the view's row); with ``most``, its report lists
+    at most that many problems (violations first, then warnings) and counts the rest in
+    ``problems_omitted``."""
     report = record.verdict.report
     short = most is not None and len(report.violations) + len(report.warnings) > most
     return {"number": record.number, "deal": record.deal.to_json(with_sheet=False),
-            "report": _short_report(record, most) if short else record.verdict.to_json(),  # type: ignore[arg-type]
-            "as_played": record.as_played, "history_size": record.history_size}
+            "report": _short_report(record.verdict, most) if short else record.verdict.to_json(),  # type: ignore[arg-type]
+            "as_played": record.as_played, "history_size": history_size}
 
 
-def _short_report(record: DealRecord, most: int) -> dict[str, Any]:
-    verdict = record.verdict
+def _short_report(verdict: Verdict, most: int) -> dict[str, Any]:
     violations = verdict.report.violations[:most]
     warnings = verdict.report.warnings[:most - len(violations)]
     omitted = len(verdict.report.violations) + len(verdict.report.warnings) - len(violations) - len(warnings)
@@ -71,18 +72,13 @@ def _short_report(record: DealRecord, most: int) -> dict[str, Any]:
             "sides": [side.to_json() for side in verdict.breakdown.sides]}
 
 
-def _next_deal(game: GameRecord) -> dict[str, Any] | None:
-    upcoming = game.game.upcoming()
-    return None if upcoming is None else upcoming.to_json()
-
-
 def game_json(game: GameRecord, with_links: bool = True) -> dict[str, Any]:
     """Everything anyone with the view link may see; never the edit key. Each deal lists
     at most :data:`MAX_PROBLEMS_LISTED` problems, fewer when the game has more than 20
-    deals (:data:`MAX_GAME_PROBLEMS_LISTED` in all); its own URL lists them all."""
-    played = game.game
-    result = played.result()
-    most = min(MAX_PROBLEMS_LISTED, MAX_GAME_PROBLEMS_LISTED // max(1, len(game.deals)))
+    deals (:data:`MAX_GAME_PROBLEMS_LISTED` in all); its own URL lists them all. The rows,
+    totals, result, next deal and problems are the game's view (:attr:`GameRecord.view`)."""
+    view = game.view
+    most = min(MAX_PROBLEMS_LISTED, MAX_GAME_PROBLEMS_LISTED // max(1, len(view.rows)))
     return {
         "id": game.id,
         "name": game.name,
@@ -93,12 +89,12 @@ def game_json(game: GameRecord, with_links: bool = True) -> dict[str, Any]:
         "revision": game.revision,
         "created_at": game.created_at,
         "updated_at": game.updated_at,
-        "deals": [_deal_json(record, most) for record in game.deals],
-        "running_totals": [{"deal": record.number, "totals": totals}
-                           for record, totals in zip(game.deals, played.running_totals(), strict=True)],
-        "problems": [p.to_json() for p in played.problems()],
-        **result.to_json(),
-        "next_deal": _next_deal(game),
+        "deals": [_deal_json(row, record.history_size, most)
+                  for row, record in zip(view.rows, game.deals, strict=True)],
+        "running_totals": [{"deal": row.number, "totals": row.running} for row in view.rows],
+        "problems": [p.to_json() for p in view.problems],
+        **view.result.to_json(),
+        "next_deal": None if view.next_deal is None else view.next_deal.to_json(),
     }
 
 
@@ -209,7 +205,7 @@ def amend_sheet(game_id: str):
 
 
 def _saved(game_id: str, record: DealRecord, status: int):
-    body = {**_deal_json(record), "revision": record.revision}
+    body = {**_deal_json(record, record.history_size), "revision": record.revision}
     return jsonify(body), status, {"Location": _game_url(game_id, "deals", record.number)}
 
 
@@ -226,7 +222,7 @@ def get_deal(game_id: str, number: int):
     if record is None:
         raise ApiError(404, None, f"deal {number} is not recorded (its history, if any, is at "
                        f"{_game_url(game_id, 'history')})")
-    return jsonify(**_deal_json(record), history=store.history(game_id, number))
+    return jsonify(**_deal_json(record, record.history_size), history=store.history(game_id, number))
 
 
 @bp.put("/games/<game_id>/deals/<int:number>")

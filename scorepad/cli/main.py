@@ -17,6 +17,7 @@ from typing import Any, TextIO
 from ..rules import PRESETS, Deal, ReadError, RuleSheet, judge, load_sheet
 from ..rules.game import Game
 from ..rules.sheet import options_by_group
+from ..rules.views import view_of
 from . import output
 
 EXIT_OK, EXIT_VIOLATIONS, EXIT_UNREADABLE = 0, 1, 2
@@ -107,38 +108,32 @@ def _cmd_game(args: argparse.Namespace, out: TextIO) -> int:
         game = Game.from_json(_read_json(args.game))
     except ReadError as err:
         raise Unreadable(f"{_name(args.game)}: {err}") from None
-    result = game.result()
-    upcoming = game.upcoming()
-    problems = game.problems()
-    ok = not problems and all(v.ok for v in game.verdicts)
+    view = view_of(game)  # a file's deals hold no "as played" reasons
+    result, upcoming = view.result, view.next_deal
     if args.json:
-        deals = []
-        for verdict, running in zip(game.verdicts, game.running_totals(), strict=True):
-            deals.append({"deal": verdict.deal.number, **verdict.to_json(), "running_totals": running})
-        json.dump({"ok": ok, "deals": deals, "problems": [p.to_json() for p in problems],
-                   "standings": [s._asdict() for s in result.standings], "over": result.over,
-                   "winner": result.winner, "tie": result.tie,
-                   "next_deal": None if upcoming is None else upcoming.to_json()}, out, indent=2)
+        deals = [{"deal": row.number, **row.verdict.to_json(), "running_totals": row.running} for row in view.rows]
+        json.dump({"ok": view.ok, "deals": deals, "problems": [p.to_json() for p in view.problems],
+                   **result.to_json(), "next_deal": None if upcoming is None else upcoming.to_json()}, out, indent=2)
         print(file=out)
-        return EXIT_OK if ok else EXIT_VIOLATIONS
-    for verdict in game.verdicts:
-        _say(output.verdict_lines(verdict), out)
+        return EXIT_OK if view.ok else EXIT_VIOLATIONS
+    for row in view.rows:
+        _say(output.verdict_lines(row.verdict), out)
         print("\n" + "-" * 60, file=out)
     print("Running totals", file=out)
-    print("  deal " + "".join(f"{name:>16}" for name in game.sides), file=out)
-    for verdict, running in zip(game.verdicts, game.running_totals(), strict=True):
-        print(f"  {verdict.deal.number:>4} " + "".join(f"{running.get(name, 0):>16,}" for name in game.sides), file=out)
-    if problems:
+    print("  deal " + "".join(f"{name:>16}" for name in view.sides), file=out)
+    for row in view.rows:
+        print(f"  {row.number:>4} " + "".join(f"{row.running[name]:>16,}" for name in view.sides), file=out)
+    if view.problems:
         print("\nGame problems:", file=out)
-        for problem in problems:
+        for problem in view.problems:
             print(output.problem_line(problem), file=out)
     if result.tie:
-        print(f"\nGame over: a tie at {result.standings[0].total:,}.", file=out)
+        print(f"\nGame over: a tie at {view.top:,}.", file=out)
     elif result.winner:
-        print(f"\nGame over: {result.winner} wins with {result.standings[0].total:,}.", file=out)
+        print(f"\nGame over: {result.winner} wins with {view.top:,}.", file=out)
     elif upcoming is not None:
         print(f"\nThe game goes on. {upcoming.words()}", file=out)
-    return EXIT_OK if ok else EXIT_VIOLATIONS
+    return EXIT_OK if view.ok else EXIT_VIOLATIONS
 
 
 def _cmd_sheet(args: argparse.Namespace, out: TextIO) -> int:

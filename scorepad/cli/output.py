@@ -14,8 +14,8 @@ from typing import Any
 
 from ..rules import Ending, Problem, RuleSheet, Verdict
 from ..rules.dispute import DealRescore, sheet_name
-from ..rules.game import Game
 from ..rules.referee import Answer
+from ..rules.views import GameView
 
 # -- problems -------------------------------------------------------------------------------------
 
@@ -77,14 +77,14 @@ def verdict_summary(verdict: Verdict, problems: list[Problem] | None = None,
     return lines
 
 
-def standing(game: Game) -> str:
+def standing(view: GameView) -> str:
     """Where a game stands: over (who won, or a tie), or the next deal and its opening minimum."""
-    result = game.result()
+    result = view.result
     if result.tie:
         return "over: a tie"
     if result.over:
         return f"over: {result.winner} won"
-    upcoming = game.upcoming()
+    upcoming = view.next_deal
     if upcoming is None:
         return "over"
     minimums = upcoming.opening_minimums

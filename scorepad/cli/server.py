@@ -13,6 +13,7 @@ names the field; 3 when another program held the database's write lock for longe
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -90,15 +91,20 @@ def _echo(lines: list[str]) -> None:
         click.echo(line)
 
 
+def _echo_totals(game_id: str) -> None:
+    """The game's totals after every recorded deal, and where it stands."""
+    game = store.load_game(game_id)
+    if game is not None:
+        view = game.view
+        click.echo("Totals: " + ", ".join(f"{name} {points:,}" for name, points in view.totals.items())
+                   + f"; {standing(view)}.")
+
+
 def _echo_saved(game_id: str, record: DealRecord, done: str) -> None:
     note = f" as played ({record.as_played})" if record.as_played else ""
     click.echo(f"Deal {record.number} {done}{note}.")
     _echo(verdict_summary(record.verdict))
-    game = store.load_game(game_id)
-    if game is not None:
-        totals = game.totals_before(10 ** 9)
-        click.echo("Totals: " + ", ".join(f"{name} {points:,}" for name, points in totals.items())
-                   + f"; {standing(game.game)}.")
+    _echo_totals(game_id)
 
 
 def _rejected(err: Rejected, as_played: str | None) -> None:
@@ -122,17 +128,21 @@ def _side(text: str) -> dict[str, Any]:
 
 
 def game_document(game: GameRecord) -> dict[str, Any]:
-    """What ``game show --json`` prints: the game as the API shows it, without URLs or the key."""
-    played = game.game
+    """What ``game show --json`` prints: the game as the API shows it (every deal's report in
+    full), without URLs or the key. The rows, totals, result, next deal and problems are the
+    game's view (:attr:`GameRecord.view`)."""
+    view = game.view
     return {
-        "id": game.id, "name": game.name, "sheet": game.sheet.to_json(), "sides": game.sides,
+        "id": game.id, "name": game.name, "sheet": game.sheet.to_json(),
+        "sheet_changes": [dataclasses.asdict(change) for change in game.sheet.changes()], "sides": game.sides,
         "revision": game.revision, "created_at": game.created_at, "updated_at": game.updated_at,
-        "deals": [{"number": r.number, "deal": r.deal.to_json(with_sheet=False), "report": r.verdict.to_json(),
-                   "as_played": r.as_played, "history_size": r.history_size} for r in game.deals],
-        "running_totals": [{"deal": r.number, "totals": totals}
-                           for r, totals in zip(game.deals, played.running_totals(), strict=True)],
-        **played.result().to_json(),
-        "next_deal": None if (upcoming := played.upcoming()) is None else upcoming.to_json(),
+        "deals": [{"number": row.number, "deal": row.deal.to_json(with_sheet=False), "report": row.verdict.to_json(),
+                   "as_played": row.as_played, "history_size": record.history_size}
+                  for row, record in zip(view.rows, game.deals, strict=True)],
+        "running_totals": [{"deal": row.number, "totals": row.running} for row in view.rows],
+        "problems": [p.to_json() for p in view.problems],
+        **view.result.to_json(),
+        "next_deal": None if view.next_deal is None else view.next_deal.to_json(),
     }
 
 
@@ -174,7 +184,7 @@ def game_list(limit: int) -> None:
         click.echo("No games yet.")
     for game in games:
         click.echo(f"{game.id}  {game.name}  ({len(game.deals)} deal{'s' if len(game.deals) != 1 else ''}; "
-                   f"{standing(game.game)})")
+                   f"{standing(game.view)})")
 
 
 @game_group.command("show")
@@ -187,29 +197,30 @@ def game_show(game_id: str, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(game_document(game), ensure_ascii=False, indent=2))
         return
-    names = game.side_names
+    view = game.view
+    names = view.sides
     click.echo(f"{game.name}  ({game.id}, revision {game.revision})")
     click.echo("Sides: " + "; ".join(f"{s['name']}: {', '.join(s['players'])}" for s in game.sides))
     header = ["Deal"] + [f"{n} pts" for n in names] + [f"{n} total" for n in names]
     rows = [header]
-    for record, running in zip(game.deals, game.game.running_totals(), strict=True):
-        points = record.verdict.breakdown.totals()
-        note = (f"as played: {record.as_played}" if record.as_played
-                else "" if record.verdict.ok else "breaks the sheet as amended")
-        rows.append([str(record.number)] + [f"{points.get(n, 0):,}" for n in names]
-                    + [f"{running.get(n, 0):,}" for n in names] + ([note] if note else []))
+    for row in view.rows:
+        note = (f"as played: {row.as_played}" if row.as_played
+                else "breaks the sheet as amended" if row.breaks_sheet else "")
+        rows.append([str(row.number)] + [f"{row.points[n]:,}" for n in names]
+                    + [f"{row.running[n]:,}" for n in names] + ([note] if note else []))
     widths = [max(len(r[i]) for r in rows if i < len(r)) for i in range(len(header))]
-    for row in rows:
-        cells = [cell.rjust(widths[i]) if i < len(header) else cell for i, cell in enumerate(row)]
+    for line in rows:
+        cells = [cell.rjust(widths[i]) if i < len(header) else cell for i, cell in enumerate(line)]
         click.echo("  ".join(cells).rstrip())
-    if not game.deals:
+    if not view.rows:
         click.echo("(no deals yet)")
-    result = game.game.result()
+    result = view.result
     click.echo("Standings: " + ", ".join(f"{s.name} {s.total:,}" for s in result.standings))
-    click.echo("Result: " + ("a tie" if result.tie else f"{result.winner} wins" if result.over
-                             else f"game goes on; next is deal {game.next_number}"))
-    upcoming = game.game.upcoming()
-    if upcoming is not None:
+    upcoming = view.next_deal  # None once the game is over
+    if upcoming is None:
+        click.echo("Result: " + ("a tie" if result.tie else f"{result.winner} wins"))
+    else:
+        click.echo(f"Result: game goes on; next is deal {upcoming.number}")
         click.echo(upcoming.words())
 
 
@@ -302,11 +313,7 @@ def deal_delete(game_id: str, number: int) -> None:
     _game(game_id)
     revision = _store_call(store.delete_deal, game_id, number)
     click.echo(f"Deal {number} deleted (game revision {revision}).")
-    game = store.load_game(game_id)
-    if game is not None:
-        totals = game.totals_before(10 ** 9)
-        click.echo("Totals: " + ", ".join(f"{name} {points:,}" for name, points in totals.items())
-                   + f"; {standing(game.game)}.")
+    _echo_totals(game_id)
 
 
 # -- backup ---------------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 """One cache for what the app builds once per game revision, bounded by bytes, not entries.
 
-Game records (:mod:`scorepad.storage.store`), API bodies, viewer pages and PDFs are all kept in
-the database's one :class:`ByteCache` (:func:`current`; the app factory gives each
-app's database its own): least recently used first out once the
+Game records (:mod:`scorepad.storage.store`, each with its view), API bodies, viewer pages
+and PDFs are all kept in the database's one :class:`ByteCache` (:func:`current`; the app
+factory gives each app's database its own): least recently used first out once the
 entries' sizes add up to more than the budget. Each entry's size is given by whoever puts it
 in (a record's stored JSON) or measured (bytes and text). Keys carry the revision, so an
 entry is never stale, only unused; nothing kept may depend on the request (its host in

@@ -99,7 +99,7 @@ def export_document(game: GameRecord, entries: list[dict[str, Any]]) -> dict[str
         else:
             by_deal.setdefault(entry["deal_number"], []).append(_history_entry(entry, seq))
     deals = [{"number": r.number, "deal": r.deal.to_json(with_sheet=False), "as_played": r.as_played,
-              "history": by_deal.pop(r.number, [])} for r in game.deals]
+              "history": by_deal.pop(r.number, [])} for r in game.view.rows]
     return {
         "format": FORMAT, "version": VERSION, "name": game.name, "sheet": game.sheet.to_json(),
         "sides": game.sides, "created_at": game.created_at, "exported_at": _now(), "deals": deals,
@@ -142,29 +142,22 @@ def scores_csv(game: GameRecord) -> str:
     """One row per deal (each side's points in it and running total, and a note), then the totals."""
     out = io.StringIO()
     writer = csv.writer(out)
-    names = game.side_names
+    view = game.view
     header: list[Any] = ["Deal"]
-    for name in names:
+    for name in view.sides:
         header += [f"{name} points", f"{name} total"]
     rows: list[list[Any]] = [header + ["Note"]]
-    running_all = game.game.running_totals()
-    for record, running in zip(game.deals, running_all, strict=True):
-        points = record.verdict.breakdown.totals()
-        row: list[Any] = [record.number]
-        for name in names:
-            row += [points.get(name, 0), running.get(name, 0)]
-        if record.as_played:
-            note = f"saved as played: {record.as_played}"
-        elif not record.verdict.ok:
-            note = "breaks the sheet as amended"
-        else:
-            note = ""
+    for deal in view.rows:
+        row: list[Any] = [deal.number]
+        for name in view.sides:
+            row += [deal.points[name], deal.running[name]]
+        note = (f"saved as played: {deal.as_played}" if deal.as_played
+                else "breaks the sheet as amended" if deal.breaks_sheet else "")
         rows.append(row + [note])
-    final = running_all[-1] if running_all else {name: 0 for name in names}
-    result = game.game.result()
+    result = view.result
     total: list[Any] = ["Total"]
-    for name in names:
-        total += [final.get(name, 0), final.get(name, 0)]
+    for name in view.sides:
+        total += [view.totals[name], view.totals[name]]
     rows.append(total + [("tie" if result.tie else f"{result.winner} wins") if result.over else ""])
     writer.writerows([[spreadsheet_safe(cell) for cell in row] for row in rows])
     return out.getvalue()
