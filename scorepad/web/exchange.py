@@ -43,14 +43,12 @@ import os
 import re
 import sqlite3
 import tempfile
-import unicodedata
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import click
 from flask import (
@@ -71,10 +69,10 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import TextAreaField
 
-from .. import access
+from .. import access, downloads
 from ..api import games as api
 from ..rules import Deal, Problem, ReadError, RuleSheet, Verdict, judge, load_sheet
-from ..rules.limits import MAX_DEALS, MAX_FILENAME, MAX_GAME_ID, MAX_IMPORT_BYTES, MAX_POINTS, MAX_REASON
+from ..rules.limits import MAX_DEALS, MAX_GAME_ID, MAX_IMPORT_BYTES, MAX_POINTS, MAX_REASON
 from ..rules.text import check_text, read_reason
 from ..storage import db, store
 from ..storage.store import GameRecord, StoreError
@@ -215,17 +213,12 @@ def scores_csv(game: GameRecord) -> str:
 
 def _filename(name: str, what: str) -> str:
     """``<game name> - <what>``, with nothing a file system or a header could trip on."""
-    name = "".join(" " if unicodedata.category(ch)[0] in "CZ" or ch in '\\/:*?"<>|' else ch
-                   for ch in unicodedata.normalize("NFC", name))
-    return f"{' '.join(name.split()).strip(' .')[:MAX_FILENAME] or 'scorepad'} - {what}"
+    return downloads.file_name(name, what)
 
 
 def _attachment(body: str, mimetype: str, filename: str) -> Response:
-    plain = unicodedata.normalize("NFKD", filename).encode("ascii", "ignore").decode("ascii")
-    plain = "".join(ch if ch.isalnum() or ch in " .,'()_+-" else "_" for ch in plain)
     response = current_app.response_class(body, mimetype=mimetype)  # sends even a bad stored name
-    response.headers["Content-Disposition"] = (f'attachment; filename="{plain}"; '
-                                               f"filename*=UTF-8''{quote(filename, safe='')}")
+    response.headers["Content-Disposition"] = downloads.content_disposition(filename, "attachment")
     response.headers["Cache-Control"] = "no-cache"
     return response
 

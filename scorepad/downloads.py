@@ -1,0 +1,57 @@
+"""Files sent for download: a safe file name and its ``Content-Disposition`` header.
+
+An HTTP helper shared by the web pages (the PDFs, the export and the CSV) and the API: a
+game's name is typed by a player, so it may hold anything a file system or a header could
+trip on. The file name keeps the name's own letters (in ``filename*``, RFC 5987 / RFC 6266)
+and offers an ASCII fallback (``filename``) for old clients.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from urllib.parse import quote
+
+from .rules.limits import MAX_FILENAME
+
+
+def safe_filename(name: str) -> str:
+    """A name fit for a file on any system: no path separators, reserved characters or
+    control characters, spaces collapsed, at most 80 characters.
+
+    >>> safe_filename('  Fri/day: "night" <b>  ')
+    'Fri day night b'
+    """
+    name = unicodedata.normalize("NFC", name)
+    name = "".join(" " if unicodedata.category(ch)[0] in "CZ" else ch for ch in name)
+    name = re.sub(r'[\\/:*?"<>|]+', " ", name)
+    name = " ".join(name.split()).strip(" .")
+    return name[:MAX_FILENAME].strip(" .") or "scorepad"
+
+
+def file_name(base: str, what: str) -> str:
+    """``<base> - <what>``: a game's (or a preset's) file, named after it.
+
+    >>> file_name("Friday: night", "scores.csv")
+    'Friday night - scores.csv'
+    """
+    return f"{safe_filename(base)} - {what}"
+
+
+def ascii_filename(name: str) -> str:
+    """The ASCII fallback for old clients: accents dropped, anything else replaced.
+
+    >>> ascii_filename("Zoë's café - house rules.pdf")
+    "Zoe's cafe - house rules.pdf"
+    """
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    plain = re.sub(r"[^A-Za-z0-9 .,'()_+-]", "_", plain)
+    plain = " ".join(plain.split()).strip(" .")
+    return plain if plain.strip("_ .-") else "scorepad" + (name[name.rindex("."):] if "." in name else "")
+
+
+def content_disposition(filename: str, disposition: str = "inline") -> str:
+    """``inline`` (a browser shows it, ready to print) or ``attachment`` (it is saved), with
+    an ASCII ``filename`` and the exact UTF-8 name in ``filename*``."""
+    return (f'{disposition}; filename="{ascii_filename(filename)}"; '
+            f"filename*=UTF-8''{quote(filename, safe='')}")
