@@ -102,15 +102,21 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     cache.init_app(app)
     csrf.init_app(app)
 
+    _jinja(app)
+    from . import access
     from .api import games as api
-    from .web import pages, paper
+    from .api import referee as referee_api
+    from .web import common, deals, games, paper, sheets
     from .web import referee as desk
 
-    app.register_blueprint(pages.bp)
+    for blueprint in (games.bp, sheets.bp, deals.bp, desk.bp, paper.bp):
+        app.register_blueprint(blueprint)
+    app.context_processor(common.template_helpers)
+    app.after_request(access.keep_keys_private)
     app.register_blueprint(api.bp)
-    app.register_blueprint(paper.bp)
+    app.register_blueprint(referee_api.bp)
     csrf.exempt(api.bp)  # the API authenticates with a bearer key, never a cookie
-    desk.init_app(app)  # the referee's pages and /api/v1/referee (read-only, exempt from CSRF)
+    csrf.exempt(referee_api.bp)  # /api/v1/referee: read-only, never reads a cookie
     from .web import exchange
     exchange.init_app(app)  # export, import, scores.csv (pages and /api/v1), `flask backup`
     from .cli import server as commands
@@ -120,6 +126,22 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     _register_errors(app)
     app.after_request(_security_headers)
     return app
+
+
+def thousands(n: int) -> str:
+    """A Jinja filter: a number with commas between thousands, ``1,610``.
+
+    >>> thousands(-12345)
+    '-12,345'
+    """
+    return f"{n:,}"
+
+
+def _jinja(app: Flask) -> None:
+    """Block tags leave no blank lines behind (the deal page must stay small); ``thousands``."""
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
+    app.jinja_env.filters["thousands"] = thousands
 
 
 # Scripts and styles come only from /static: no inline script, style block or attribute.

@@ -201,7 +201,7 @@ def test_a_game_sheet_names_the_sides_and_players_and_links_the_view_page(app, c
         assert label in text  # under the lines to sign
     assert printed_date() in text
     with app.test_request_context():
-        view = url_for("pages.game", game_id=game_id, _external=True)
+        view = url_for("games.game", game_id=game_id, _external=True)
     assert view in text
 
 
@@ -211,7 +211,7 @@ def test_the_qr_code_on_a_game_sheet_is_the_view_link(app, client, tmp_path):
     game_id, _key = new_game(client)
     body = get_pdf(client, f"/games/{game_id}/sheet.pdf")
     with app.test_request_context():
-        view = url_for("pages.game", game_id=game_id, _external=True)
+        view = url_for("games.game", game_id=game_id, _external=True)
     matrix = segno.make(view, error="m").matrix
     scale = 4  # pixels per point at 288 dpi
     size, width = 74, 612

@@ -563,7 +563,7 @@ class ImportForm(FlaskForm):
 def import_page():
     form = ImportForm()
     if request.method == "GET":
-        return render_template("import.html", form=form, error=None)
+        return render_template("exchange/import.html", form=form, error=None)
     if not form.validate():
         abort(400, "; ".join(f"{form[k].label.text}: {' '.join(v)}" for k, v in form.errors.items()))
     problems: list[Problem] = []
@@ -585,11 +585,11 @@ def import_page():
         if isinstance(err, Refused):
             problems = err.problems
         error = {"status": err.status, "field": err.field or None, "message": err.message}
-        return render_template("import.html", form=form, error=error, problems=problems), err.status
+        return render_template("exchange/import.html", form=form, error=error, problems=problems), err.status
     access.grant(game)
     flash(f"“{game.name}” is imported as a new game, with its own view and edit links. "
           "This phone may record and correct its deals.", "ok")
-    return redirect(url_for("pages.game", game_id=game.id), 303)
+    return redirect(url_for("games.game", game_id=game.id), 303)
 
 
 # -- the JSON routes ------------------------------------------------------------------------------

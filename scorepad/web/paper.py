@@ -64,7 +64,7 @@ def _preset_or_404(preset_id: str):
 def _view_url(game: GameRecord) -> str | None:
     """The game's view link, from the pages' own route (None if the pages have none)."""
     try:
-        return links.external_url("pages.game", game_id=game.id)
+        return links.external_url("games.game", game_id=game.id)
     except BuildError:
         return None
 

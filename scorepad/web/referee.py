@@ -9,7 +9,7 @@
   sheet: what changes, line by line, and what becomes illegal.
 * ``/sheets/compare?a=pagat&b=common``: two sheets side by side, where they differ.
 
-The JSON twins live in :mod:`scorepad.api.referee`; :func:`init_app` registers both.
+The JSON twins live in :mod:`scorepad.api.referee`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, Flask, abort, render_template, request, session, url_for
+from flask import Blueprint, abort, render_template, request, session, url_for
 
 from .. import access
 from ..rules import PRESETS, ReadError, RuleSheet
@@ -28,21 +28,9 @@ from ..rules.referee import Answer
 from ..rules.sheet import OPTION_BY_NAME
 from ..storage import cache, db
 from ..storage.store import GameRecord
-from .pages import explained_sides
+from .common import explained_sides
 
 bp = Blueprint("desk", __name__)
-
-
-def init_app(app: Flask) -> None:
-    """Register the desk's pages and its JSON API (exempt from CSRF, like the API: it never
-    reads a cookie and never writes)."""
-    from ..api import referee as referee_api
-
-    app.register_blueprint(bp)
-    app.register_blueprint(referee_api.bp)
-    csrf = app.extensions.get("csrf")
-    if csrf is not None:
-        csrf.exempt(referee_api.bp)
 
 
 # -- the four questions ----------------------------------------------------------------------------
