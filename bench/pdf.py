@@ -4,7 +4,7 @@ Run from the repository root::
 
     python bench/pdf.py [repetitions]
 
-Builds each PDF of :mod:`scorepad.paper.pdf` in memory (no server, no database, no Flask) and prints the
+Builds each PDF of :mod:`scorepad.paper` in memory (no server, no database, no Flask) and prints the
 median and 90th percentile build time in milliseconds and the size in KB:
 
 * the house-rule sheet of a preset, of a game (two changed options, four players, the
@@ -36,9 +36,13 @@ sys.path.insert(0, str(ROOT))
 
 import reportlab  # noqa: E402
 
-from scorepad.paper import pdf  # noqa: E402
+from scorepad.paper.common import GameInfo, load_fonts, printed_date  # noqa: E402
+from scorepad.paper.house_rules import house_rules  # noqa: E402
+from scorepad.paper.pad import score_pad  # noqa: E402
+from scorepad.paper.results import results  # noqa: E402
 from scorepad.rules import PRESETS, Deal, Verdict, judge, load_sheet  # noqa: E402
 from scorepad.rules.game import Game  # noqa: E402
+from scorepad.rules.views import GameView, view_of  # noqa: E402
 
 TARGET_MS = 50.0
 PAIRS = [{"name": "North-South", "players": ["Ann", "Cal"]}, {"name": "East-West", "players": ["Bea", "Dan"]}]
@@ -92,7 +96,7 @@ class BenchDeal:
 
 @dataclass
 class BenchGame:
-    """What :func:`scorepad.paper.pdf.results` reads of a stored game."""
+    """What :func:`scorepad.paper.results.results` reads of a stored game."""
 
     name: str
     sheet: Any
@@ -109,6 +113,10 @@ class BenchGame:
     def game(self) -> Game:
         return Game(self.sheet, self.side_names, tuple(d.deal for d in self.deals))
 
+    @property
+    def view(self) -> GameView:
+        return view_of(self.game, [d.as_played for d in self.deals])
+
 
 def four_deal_game() -> BenchGame:
     """tests/data/game-four-deals.json, shaped as the store loads a game."""
@@ -121,15 +129,15 @@ def four_deal_game() -> BenchGame:
 def main(argv: list[str]) -> int:
     repetitions = int(argv[1]) if len(argv) > 1 else 30
     warm_up = max(repetitions // 10, 3)
-    game = pdf.GameInfo.of("Friday night", PAIRS, "http://192.168.1.20:8000/games/BENCHBENCHBENCHBENCH00",
-                           pdf.printed_date())
-    eight = pdf.GameInfo.of("Eight at the table", [{"name": f"Side {i}", "players": [f"Player {i}"]}
+    game = GameInfo.of("Friday night", PAIRS, "http://192.168.1.20:8000/games/BENCHBENCHBENCHBENCH00",
+                           printed_date())
+    eight = GameInfo.of("Eight at the table", [{"name": f"Side {i}", "players": [f"Player {i}"]}
                                                    for i in range(1, 9)],
-                            "http://192.168.1.20:8000/games/BENCHBENCHBENCHBENCH00", pdf.printed_date())
+                            "http://192.168.1.20:8000/games/BENCHBENCHBENCHBENCH00", printed_date())
     changed = load_sheet({"preset": "pagat", "hand_size": 11, "red_three_penalty_foot": 300})
     longest = load_sheet(LONGEST)
     record = four_deal_game()
-    fonts = pdf.load_fonts()
+    fonts = load_fonts()
 
     print(f"Python {platform.python_version()} ({platform.python_implementation()}) on {platform.machine()}, "
           f"reportlab {reportlab.Version}, font {fonts.regular}")
@@ -137,13 +145,13 @@ def main(argv: list[str]) -> int:
           f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
     print(f"{'':44}{'median ms':>10}{'p90 ms':>10}{'KB':>8}{'pages':>7}")
     rows: list[tuple[str, Callable[[], bytes], bool]] = [
-        ("house rules: preset pagat", lambda: pdf.house_rules(PRESETS["pagat"].sheet), True),
-        ("house rules: a game (2 changes, QR code)", lambda: pdf.house_rules(changed, "letter", game), True),
-        ("house rules: a game, A4", lambda: pdf.house_rules(changed, "a4", game), True),
-        ("house rules: the most to say, 8 sides", lambda: pdf.house_rules(longest, "letter", eight), False),
-        ("score pad: preset pagat", lambda: pdf.score_pad(PRESETS["pagat"].sheet), False),
-        ("score pad: a game", lambda: pdf.score_pad(changed, "letter", game), False),
-        ("results: four deals", lambda: pdf.results(record, (), "letter", game.view_url), False),
+        ("house rules: preset pagat", lambda: house_rules(PRESETS["pagat"].sheet), True),
+        ("house rules: a game (2 changes, QR code)", lambda: house_rules(changed, "letter", game), True),
+        ("house rules: a game, A4", lambda: house_rules(changed, "a4", game), True),
+        ("house rules: the most to say, 8 sides", lambda: house_rules(longest, "letter", eight), False),
+        ("score pad: preset pagat", lambda: score_pad(PRESETS["pagat"].sheet), False),
+        ("score pad: a game", lambda: score_pad(changed, "letter", game), False),
+        ("results: four deals", lambda: results(record, (), "letter", game.view_url), False),
     ]
     verdicts = []
     for label, run, targeted in rows:

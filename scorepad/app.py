@@ -12,11 +12,11 @@ from flask import Flask, Response, appcontext_pushed, g, jsonify, render_templat
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 
-from . import api, ratelimit
+from . import access, api, ratelimit
 from .cli import server
 from .retry import typed_again
 from .storage import cache, db
-from .web import exchange, pages, paper, referee
+from .web import common, deals, exchange, games, paper, referee, sheets
 
 PACKAGE = Path(__file__).resolve().parent
 csrf = CSRFProtect()
@@ -105,12 +105,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         raise StartupError(str(err)) from None
     csrf.init_app(app)
 
-    app.register_blueprint(pages.bp)  # games, deals, sheets
-    app.register_blueprint(paper.bp)  # the printed house rules, score pad and results
-    app.register_blueprint(referee.bp)  # the referee's desk
-    app.register_blueprint(exchange.bp)  # export, import and scores.csv pages
+    _jinja(app)
+    for blueprint in (games.bp, sheets.bp, deals.bp, referee.bp, paper.bp, exchange.bp):
+        app.register_blueprint(blueprint)  # the pages: one blueprint per area
     app.register_blueprint(api.blueprint())  # /api/v1: games, deals, the referee, export and import
     csrf.exempt(api.bp)  # the API authenticates with a bearer key, never a cookie
+    app.context_processor(common.template_helpers)
+    app.after_request(access.keep_keys_private)
     app.cli.add_command(server.game_group)  # flask game ...
     app.cli.add_command(server.deal_group)  # flask deal ...
     app.cli.add_command(server.backup_command)  # flask backup PATH
@@ -150,6 +151,22 @@ def _stop_using_database(_error: BaseException | None = None) -> None:
 
 
 appcontext_pushed.connect(_use_database)  # every app's contexts; apps without a database are left alone
+
+
+def thousands(n: int) -> str:
+    """A Jinja filter: a number with commas between thousands, ``1,610``.
+
+    >>> thousands(-12345)
+    '-12,345'
+    """
+    return f"{n:,}"
+
+
+def _jinja(app: Flask) -> None:
+    """Block tags leave no blank lines behind (the deal page must stay small); ``thousands``."""
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
+    app.jinja_env.filters["thousands"] = thousands
 
 
 # Scripts and styles come only from /static: no inline script, style block or attribute.

@@ -1,11 +1,15 @@
-"""Files a response hands over to be saved (an export, a score table): a name safe on any
-file system, and the ``Content-Disposition`` that carries it. An HTTP helper shared by the
-pages (:mod:`scorepad.web.exchange`) and the API (:mod:`scorepad.api.exchange`).
+"""Files sent for download: a safe file name and its ``Content-Disposition`` header.
+
+An HTTP helper shared by the web pages (the PDFs, the export and the CSV) and the API: a
+game's name is typed by a player, so it may hold anything a file system or a header could
+trip on. The file name keeps the name's own letters (in ``filename*``, RFC 5987 / RFC 6266)
+and offers an ASCII fallback (``filename``) for old clients.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from typing import Any
 from urllib.parse import quote
@@ -13,34 +17,70 @@ from urllib.parse import quote
 from flask import Response, current_app
 
 from .rules.limits import MAX_FILENAME
+from .storage.document import scores_csv
+from .storage.store import GameRecord
 
 
-def filename(name: str, what: str) -> str:
-    """``<game name> - <what>``, with nothing a file system or a header could trip on."""
-    name = "".join(" " if unicodedata.category(ch)[0] in "CZ" or ch in '\\/:*?"<>|' else ch
-                   for ch in unicodedata.normalize("NFC", name))
-    return f"{' '.join(name.split()).strip(' .')[:MAX_FILENAME] or 'scorepad'} - {what}"
+def safe_filename(name: str) -> str:
+    """A name fit for a file on any system: no path separators, reserved characters or
+    control characters, spaces collapsed, at most 80 characters.
+
+    >>> safe_filename('  Fri/day: "night" <b>  ')
+    'Fri day night b'
+    """
+    name = unicodedata.normalize("NFC", name)
+    name = "".join(" " if unicodedata.category(ch)[0] in "CZ" else ch for ch in name)
+    name = re.sub(r'[\\/:*?"<>|]+', " ", name)
+    name = " ".join(name.split()).strip(" .")
+    return name[:MAX_FILENAME].strip(" .") or "scorepad"
+
+
+def file_name(base: str, what: str) -> str:
+    """``<base> - <what>``: a game's (or a preset's) file, named after it.
+
+    >>> file_name("Friday: night", "scores.csv")
+    'Friday night - scores.csv'
+    """
+    return f"{safe_filename(base)} - {what}"
+
+
+def ascii_filename(name: str) -> str:
+    """The ASCII fallback for old clients: accents dropped, anything else replaced.
+
+    >>> ascii_filename("Zoë's café - house rules.pdf")
+    "Zoe's cafe - house rules.pdf"
+    """
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    plain = re.sub(r"[^A-Za-z0-9 .,'()_+-]", "_", plain)
+    plain = " ".join(plain.split()).strip(" .")
+    return plain if plain.strip("_ .-") else "scorepad" + (name[name.rindex("."):] if "." in name else "")
+
+
+def content_disposition(filename: str, disposition: str = "inline") -> str:
+    """``inline`` (a browser shows it, ready to print) or ``attachment`` (it is saved), with
+    an ASCII ``filename`` and the exact UTF-8 name in ``filename*``."""
+    return (f'{disposition}; filename="{ascii_filename(filename)}"; '
+            f"filename*=UTF-8''{quote(filename, safe='')}")
 
 
 def attachment(body: str, mimetype: str, name: str) -> Response:
-    """``body`` to be saved as the file ``name`` (an ASCII name for old clients, the exact
-    one in ``filename*``)."""
-    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
-    plain = "".join(ch if ch.isalnum() or ch in " .,'()_+-" else "_" for ch in plain)
-    response = current_app.response_class(body, mimetype=mimetype)  # sends even a bad stored name
-    response.headers["Content-Disposition"] = (f'attachment; filename="{plain}"; '
-                                               f"filename*=UTF-8''{quote(name, safe='')}")
+    """``body`` as a file to save, named ``name``; sent even when a stored name is odd."""
+    response = current_app.response_class(body, mimetype=mimetype)
+    response.headers["Content-Disposition"] = content_disposition(name, "attachment")
     response.headers["Cache-Control"] = "no-cache"
     return response
 
 
-def json_attachment(data: Any, name: str) -> Response:
-    """``data`` as a compact JSON file (see :data:`~scorepad.rules.limits.MAX_IMPORT_BYTES`)."""
-    return attachment(json.dumps(data, ensure_ascii=False) + "\n", "application/json", name)
+def export_file(document: dict[str, Any]) -> Response:
+    """A game's export document as a compact JSON file (see
+    :data:`~scorepad.rules.limits.MAX_IMPORT_BYTES`), named after the game."""
+    body = json.dumps(document, ensure_ascii=False) + "\n"
+    return attachment(body, "application/json", file_name(document["name"], "scorepad.json"))
 
 
-def csv_attachment(text: str, name: str) -> Response:
-    """``text`` as a CSV file, with a byte-order mark, so a spreadsheet reads it as UTF-8."""
-    response = attachment("\ufeff" + text, "text/csv", name)
+def scores_file(game: GameRecord) -> Response:
+    """A game's score table as a CSV file, with a byte-order mark so a spreadsheet reads
+    the names as UTF-8, named after the game."""
+    response = attachment("\ufeff" + scores_csv(game), "text/csv", file_name(game.name, "scores.csv"))
     response.mimetype = "text/csv"  # Werkzeug adds "; charset=utf-8" to a text/ type
     return response

@@ -31,9 +31,9 @@ from .api.http import error_body
 from .retry import typed_again
 
 # Endpoints under each limit; only the methods that change something count.
-CREATE_ENDPOINTS = ("api.create_game", "api.import_api", "pages.new_game", "exchange.import_page")
+CREATE_ENDPOINTS = ("api.create_game", "api.import_api", "games.new_game", "exchange.import_page")
 WRITE_ENDPOINTS = ("api.record_deal", "api.correct_deal", "api.delete_deal", "api.amend_sheet",
-                   "pages.new_deal", "pages.edit_deal", "pages.delete_deal", "pages.amend_sheet")
+                   "deals.new_deal", "deals.edit_deal", "deals.delete_deal", "sheets.amend_sheet")
 METHODS = ["POST", "PUT", "DELETE"]
 # RATELIMIT_SWALLOW_ERRORS: a limit that cannot be counted lets the request through (logged)
 # rather than failing it. A deal is never lost to the limiter: its memory storage (limits

@@ -652,10 +652,10 @@ def test_the_referee_pages_link_to_the_games_pages(client, app):
     page = client.get(f"/games/{game_id}/referee").get_data(as_text=True)
     with app.test_request_context():
         from flask import url_for
-        assert f'href="{url_for("pages.game", game_id=game_id)}"' in page
-        assert f'href="{url_for("pages.sheet", game_id=game_id)}"' in page
+        assert f'href="{url_for("games.game", game_id=game_id)}"' in page
+        assert f'href="{url_for("sheets.sheet", game_id=game_id)}"' in page
         explain = client.get(f"/games/{game_id}/deals/1/explain").get_data(as_text=True)
-        assert f'href="{url_for("pages.deal", game_id=game_id, number=1)}"' in explain
+        assert f'href="{url_for("deals.deal", game_id=game_id, number=1)}"' in explain
 
 
 def test_the_question_forms_are_get_forms_carrying_the_chosen_sheet(client):

@@ -273,13 +273,15 @@ def _page_form(url: str, form_action: str | None = None, **changes: str) -> Call
 
 
 VALID_FORMS: dict[str, Callable[[World], dict[str, str]]] = {
-    "pages.new_game": _page_form("/new", **{"name": "Fuzz", "side-0-p0": "Ann", "side-1-p0": "Bea"}),
-    "pages.new_deal": _page_form("/games/{game}/deals/new", **{
+    "games.new_game": _page_form("/new", **{"name": "Fuzz", "side-0-p0": "Ann", "side-1-p0": "Bea"}),
+    "deals.new_deal": _page_form("/games/{game}/deals/new", **{
         "s0-m0-rank": "K", "s0-m0-naturals": "7", "s0-m1-cards": "Q Q Q Q Q 2 2", "s1-m0-cards": "J J J",
         "s1-p0-left": "A 3B", "ending": "s0-p0", "action": "save"}),
-    "pages.edit_deal": _page_form("/games/{game}/deals/1/edit", action="save"),
-    "pages.delete_deal": _page_form("/games/{game}/deals/1/delete"),
-    "pages.amend_sheet": _page_form("/games/{game}/sheet/amend", reason="we play 13 cards"),
+    "deals.edit_deal": _page_form("/games/{game}/deals/1/edit", action="save"),
+    "deals.preview": _page_form("/games/{game}/deals/new", **{  # the record form, as typed so far
+        "s0-m0-rank": "K", "s0-m0-naturals": "7", "s1-m0-cards": "J J J", "s1-p0-left": "A 3B"}),
+    "deals.delete_deal": _page_form("/games/{game}/deals/1/delete"),
+    "sheets.amend_sheet": _page_form("/games/{game}/sheet/amend", reason="we play 13 cards"),
     "exchange.import_page": lambda w: {"document": w.api.get(f"/api/v1/games/{w.game}/export").get_data(as_text=True)},
 }
 
@@ -298,8 +300,8 @@ VALID_QUERIES: dict[str, dict[str, str]] = {
     "desk.rescore": {"sheet": "pagat", "deal": "1"},
     "desk.referee": {"sheet": "common", "ask": "pile", "top_card": "9", "pile_size": "10", "pair": "2"},
     "desk.game_referee": {"ask": "minimum", "melds": "9 9 9 2; K K K", "top_card": "9", "side": "Ann"},
-    "pages.new_game": {"preset": "pagat"},
-    "pages.amend_sheet": {"preset": "pagat"},
+    "games.new_game": {"preset": "pagat"},
+    "sheets.amend_sheet": {"preset": "pagat"},
     "paper.game_sheet": {"paper": "a4"},
     "paper.game_pad": {"paper": "a4"},
     "paper.game_results": {"paper": "letter"},

@@ -17,7 +17,7 @@ import pytest
 
 from scorepad.rules import Problem, preset
 from scorepad.storage import store
-from scorepad.web.forms import DealForm
+from scorepad.web.forms.deal import DealForm
 
 DATA = Path(__file__).parent / "data"
 SCRIPT_NAME = "<script>alert(1)</script>"
@@ -478,7 +478,7 @@ def test_the_deal_form_lays_out_cards_left_by_the_sheets_values(client):
     for card in ("A", "K", "10", "4", "2", "JK", "3B", "3R"):
         assert f'name="s0-p0-c-{card}"' in page
     assert len(re.findall(r'class="meld[ "]', page)) == 16  # eight blank rows for each of two sides
-    assert 'data-api="/api/v1/score"' in page and "data-sheet='&#34;common&#34;'" in page
+    assert f'data-preview="/games/{game_id}/deals/1/preview"' in page
 
 
 def test_a_deal_with_violations_is_not_saved_and_each_problem_shows_next_to_its_field(client, app):
@@ -736,7 +736,7 @@ def test_the_deal_page_with_its_css_and_script_is_under_40_kb(client, players, p
 # -- placing problems on the deal form (unit) --------------------------------------------------------
 
 
-def test_problem_paths_land_on_the_fields_they_name():
+def test_read_error_paths_land_on_the_fields_they_name():
     sides = [{"name": "NS", "players": ["Ann", "Cal"]}, {"name": "EW", "players": ["Bea", "Dan"]}]
     form = DealForm.from_form(sides, preset("pagat"), {
         "s0-rows": "4", "s0-m0-cards": "K K K", "s0-m2-rank": "Q", "s0-m2-naturals": "3", "ending": "stock"})
@@ -754,7 +754,81 @@ def test_problem_paths_land_on_the_fields_they_name():
     assert form.sides[1].players[0].problems == {"picked": ["sides[1].players[0].foot_picked_up"]}
     assert form.ending_problems == ["went_out"]
     assert form.top == ["sides", "deal"]
-    assert form.place_problems([Problem("x", "m", None, "sides[0].melds[0]")]) == [("s0-m0", "m")]
+
+
+def test_problems_land_on_the_side_player_meld_and_input_they_name():
+    """Placed from the problem's side, player, meld and field: its ``where`` is never read."""
+    sides = [{"name": "NS", "players": ["Ann", "Cal"]}, {"name": "EW", "players": ["Bea", "Dan"]}]
+    form = DealForm.from_form(sides, preset("pagat"), {
+        "s0-rows": "4", "s0-m0-cards": "K K K", "s0-m2-rank": "Q", "s0-m2-naturals": "3", "ending": "stock"})
+    assert form.to_json() is not None
+    nowhere = "not a path"
+    placed = form.place_problems([
+        Problem("meld", "second meld", None, nowhere, "NS", None, 1),
+        Problem("foot", "Dan's foot", None, nowhere, "EW", "Dan", None, "foot"),
+        Problem("picked", "Bea's pick-up", None, nowhere, "EW", "Bea", None, "foot_picked_up"),
+        Problem("books", "NS's books, Ann going out", None, nowhere, "NS", "Ann", None, "melds"),
+        Problem("red", "NS's red threes", None, nowhere, "NS", None, None, "red_threes"),
+        Problem("player", "Cal as a whole", None, nowhere, "NS", "Cal"),
+        Problem("out", "who went out", None, nowhere, field="went_out"),
+        Problem("table", "the table", None, nowhere),
+    ])
+    assert [anchor for anchor, _ in placed] == ["s0-m2", "s1-p1", "s1-p0", "s0", "s0", "s0-p1", "ending", "top"]
+    assert form.sides[0].rows[2].problems == ["second meld"]
+    assert form.sides[1].players[1].problems == {"foot": ["Dan's foot"]}
+    assert form.sides[1].players[0].problems == {"picked": ["Bea's pick-up"]}
+    assert form.sides[0].problems == {"melds": ["NS's books, Ann going out"], "red_threes": ["NS's red threes"]}
+    assert form.sides[0].players[1].problems == {"": ["Cal as a whole"]}
+    assert form.ending_problems == ["who went out"] and form.top == ["the table"]
+
+
+# -- the live preview of the deal form -------------------------------------------------------------------
+
+
+def test_the_preview_scores_the_form_as_typed_with_nothing_saved(client, app):
+    game_id = start(client)
+    data = valid_deal(client, game_id)
+    del data["ending"], data["action"]  # nobody has said yet who went out
+    response = client.post(f"/games/{game_id}/deals/1/preview", data=data)
+    assert response.status_code == 200 and response.mimetype == "text/html"
+    live = html.unescape(text(response))
+    # Kings 7 x 10 + a clean book 500; queens 5 x 10 + 2 x 20 + a dirty book 300. Bea: jacks 30,
+    # an ace -20 and a black three -5 left.
+    assert "Live score: Ann 960 · Bea 5" in live
+    assert '<a href="#ending" data-bad="ending">Say which player went out.</a>' in live
+    assert "finds nothing wrong" not in live
+    data["ending"] = "s0-p0"
+    live = html.unescape(text(client.post(f"/games/{game_id}/deals/1/preview", data=data)))
+    assert "Live score: Ann 1,060 · Bea 5. The referee finds nothing wrong." in live
+    assert load(app, game_id).deals == []
+
+
+def test_the_preview_places_each_problem_as_the_check_button_does(client):
+    game_id = start(client)
+    data = valid_deal(client, game_id)
+    fill(data, 1, ["J J J", ("Q", 2, 2, 0)])  # a meld with as many wilds as naturals, in row 2
+    live = text(client.post(f"/games/{game_id}/deals/1/preview", data=data))
+    assert '<li class="live-err"><a href="#s1-m1" data-bad="s1-m1">' in live
+    data["action"] = "check"
+    page = text(client.post(f"/games/{game_id}/deals/new", data=data))
+    assert '<a href="#s1-m1">' in page
+
+
+def test_the_preview_says_what_cannot_be_read_yet(client):
+    game_id = start(client)
+    data = valid_deal(client, game_id)
+    data["s0-m0-rank"] = ""  # counts without a rank
+    live = html.unescape(text(client.post(f"/games/{game_id}/deals/1/preview", data=data)))
+    assert "Not readable yet: Choose the meld's rank (or wild)." in live and "Live score" not in live
+
+
+def test_the_preview_needs_the_forms_csrf_token(make_app):
+    client = make_app(WTF_CSRF_ENABLED=True).test_client()
+    game_id = start(client)
+    data = valid_deal(client, game_id)
+    assert client.post(f"/games/{game_id}/deals/1/preview", data=data).status_code == 200
+    del data["csrf_token"]
+    assert client.post(f"/games/{game_id}/deals/1/preview", data=data).status_code == 400
 
 
 def test_the_form_reads_a_foot_only_when_it_was_not_picked_up():

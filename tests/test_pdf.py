@@ -16,7 +16,10 @@ from flask import url_for
 from hardening import api_game
 from pypdf import PdfReader
 
-from scorepad.paper import pdf
+from scorepad.paper import common
+from scorepad.paper.common import MARGIN, MIN_SIZE, GameInfo, load_fonts, printed_date
+from scorepad.paper.house_rules import house_rules
+from scorepad.paper.pad import score_pad
 from scorepad.rules import OPTIONS, PRESETS, load_sheet
 from scorepad.rules.game import Game
 
@@ -54,7 +57,7 @@ LONGEST = {
     "stock_out": "reshuffle", "game_length": "deals", "deals": DEALS, "target_score": 1_000_000,
 }
 # Eight sides of one, with names as long as the store allows.
-EIGHT = pdf.GameInfo(
+EIGHT = GameInfo(
     "A game name as long as the store takes: 40",
     tuple((f"Side {i} with a name that is long enough", (f"Player {i} whose name is long enough",))
           for i in range(1, 9)),
@@ -137,7 +140,7 @@ def played(client, four_deals):
 @pytest.fixture
 def restore_fonts():
     yield
-    pdf.load_fonts.cache_clear()
+    load_fonts.cache_clear()
 
 
 # -- the house-rule sheet: what it says -------------------------------------------------------------
@@ -163,7 +166,7 @@ def test_the_house_rule_sheet_of_every_preset_states_every_option_its_title_sour
 
 
 def test_the_house_rule_sheet_prints_the_card_value_table_marking_changed_values():
-    text = text_of(pdf.house_rules(load_sheet({"preset": "pagat", "card_values": {"9": 5, "JK": 100}})))
+    text = text_of(house_rules(load_sheet({"preset": "pagat", "card_values": {"9": 5, "JK": 100}})))
     cards = ["JK", "2", "A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3B"]
     values = ["100*", "20", "20", "10", "10", "10", "10", "5*", "10", "5", "5", "5", "5", "5"]
     # rows of card names, each followed by the row of their values; as many to a row as fit
@@ -179,7 +182,7 @@ def test_a_customised_sheet_states_every_option_and_marks_and_lists_what_it_chan
     assert_states_every_option(sheet, text)
     assert "2 options changed by this table, marked * CHANGED" in text
     # listed first, preset value -> new value
-    arrow = pdf.load_fonts().arrow  # "→", or "->" in a font without it
+    arrow = load_fonts().arrow  # "→", or "->" in a font without it
     assert f"Changed from the preset (2) * Cards in the hand: 13 {arrow} 11" in text
     assert f"* Red three in a foot never picked up: minus 100 points {arrow} minus 300 points" in text
     # and marked where they stand; an option left alone is not
@@ -196,9 +199,9 @@ def test_a_game_sheet_names_the_sides_and_players_and_links_the_view_page(app, c
     assert "Sides: North-South (Ann, Cal); East-West (Bea, Dan)" in text
     for label in ("Ann (North-South)", "Cal (North-South)", "Bea (East-West)", "Dan (East-West)", "Date"):
         assert label in text  # under the lines to sign
-    assert pdf.printed_date() in text
+    assert printed_date() in text
     with app.test_request_context():
-        view = url_for("pages.game", game_id=game_id, _external=True)
+        view = url_for("games.game", game_id=game_id, _external=True)
     assert view in text
 
 
@@ -208,11 +211,11 @@ def test_the_qr_code_on_a_game_sheet_is_the_view_link(app, client, tmp_path):
     game_id, _key = new_game(client)
     body = get_pdf(client, f"/games/{game_id}/sheet.pdf")
     with app.test_request_context():
-        view = url_for("pages.game", game_id=game_id, _external=True)
+        view = url_for("games.game", game_id=game_id, _external=True)
     matrix = segno.make(view, error="m").matrix
     scale = 4  # pixels per point at 288 dpi
     size, width = 74, 612
-    left, top = (width - pdf.MARGIN - size) * scale, pdf.MARGIN * scale
+    left, top = (width - MARGIN - size) * scale, MARGIN * scale
     (tmp_path / "sheet.pdf").write_bytes(body)
     subprocess.run(["pdftoppm", "-r", "288", "-gray", "-x", str(int(left)), "-y", str(int(top)),
                     "-W", str(size * scale), "-H", str(size * scale), str(tmp_path / "sheet.pdf"),
@@ -228,7 +231,7 @@ def test_the_qr_code_on_a_game_sheet_is_the_view_link(app, client, tmp_path):
 
 
 def test_a_preset_sheet_has_blank_lines_to_sign():
-    text = text_of(pdf.house_rules(PRESETS["pagat"].sheet))
+    text = text_of(house_rules(PRESETS["pagat"].sheet))
     assert "We agree to play by these rules: Player Player Player Player Date" in text
 
 
@@ -247,14 +250,14 @@ def test_the_house_rule_sheet_of_every_preset_renders_on_exactly_one_page(client
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 def test_the_sheet_with_the_most_to_say_renders_on_one_page_stating_everything_at_7pt_or_more(tmp_path, paper):
     sheet = load_sheet(LONGEST)
-    body = pdf.house_rules(sheet, paper, EIGHT)
+    body = house_rules(sheet, paper, EIGHT)
     assert len(rendered_pages(body, tmp_path)) == 1
     text = text_of(body)
     assert_states_every_option(sheet, text)  # nothing cut short
     assert len(sheet.changes()) == text.count("CHANGED") - 1
     for player in ("Player 1 whose name", "Player 8 whose name"):
         assert player in text
-    assert min(font_sizes(body)) >= pdf.MIN_SIZE
+    assert min(font_sizes(body)) >= MIN_SIZE
 
 
 @needs_pdftoppm
@@ -265,24 +268,24 @@ def test_even_a_sheet_no_table_could_play_stays_on_one_page(tmp_path):
                 opening_minimums=[9_999] * 50, pile_cards=[199] * 50,
                 books_to_go_out=[{"clean": 20, "dirty": 20, "wild": 20}] * 50,
                 opening_bands=[{"below": 100_000 + i, "minimum": 9_999} for i in range(19)] + [{"minimum": 1}])
-    body = pdf.house_rules(load_sheet(data), "letter", EIGHT)
+    body = house_rules(load_sheet(data), "letter", EIGHT)
     assert len(rendered_pages(body, tmp_path)) == 1
     assert "…" in text_of(body)
-    assert min(font_sizes(body)) >= pdf.MIN_SIZE
+    assert min(font_sizes(body)) >= MIN_SIZE
 
 
 @needs_pdftoppm
 def test_the_sheet_fits_one_page_with_the_fonts_that_ship_inside_reportlab(tmp_path, monkeypatch, restore_fonts):
     """Without DejaVu on the system, the wider Bitstream Vera still fits (smaller)."""
-    monkeypatch.setattr(pdf, "FONT_DIRS", [])
-    pdf.load_fonts.cache_clear()
-    assert pdf.load_fonts().regular.startswith("SPVera")
+    monkeypatch.setattr(common, "FONT_DIRS", [])
+    load_fonts.cache_clear()
+    assert load_fonts().regular.startswith("SPVera")
     sheet = load_sheet(LONGEST)
     for paper in ("letter", "a4"):
-        body = pdf.house_rules(sheet, paper, EIGHT)
+        body = house_rules(sheet, paper, EIGHT)
         assert len(rendered_pages(body, tmp_path, paper)) == 1
         assert_states_every_option(sheet, text_of(body))
-    assert "Cards in the hand: 13 -> 11" in text_of(pdf.house_rules(load_sheet({"preset": "pagat", "hand_size": 11})))
+    assert "Cards in the hand: 13 -> 11" in text_of(house_rules(load_sheet({"preset": "pagat", "hand_size": 11})))
 
 
 @pytest.mark.parametrize("paper, size", [("letter", (612, 792)), ("a4", (595, 842)), ("A4", (595, 842))])
@@ -321,12 +324,12 @@ def test_the_pad_has_a_block_per_deal_with_its_minimum_and_going_out_requirement
 
 
 def test_the_pad_has_the_lines_this_sheet_scores():
-    pagat = text_of(pdf.score_pad(load_sheet({"preset": "pagat", "red_three_penalty_foot": 300})))
+    pagat = text_of(score_pad(load_sheet({"preset": "pagat", "red_three_penalty_foot": 300})))
     for line in ("Melded card points", "Clean books × 500", "Dirty books × 300", "Wild books × 1,500",
                  "Red threes laid × 100", "Going out (+100)", "Cards left in hands and feet (minus)",
                  "Red threes in an unopened foot × -300", "Deal total", "Running total"):
         assert pagat.count(line) == 4, line
-    common = text_of(pdf.score_pad(load_sheet({"preset": "common", "special_books": {"7": 1000},
+    common = text_of(score_pad(load_sheet({"preset": "common", "special_books": {"7": 1000},
                                                 "cut_bonus": 100, "red_three_penalty_hand": 500})))
     assert "Wild books" not in common and "unopened foot" not in common
     for line in ("Clean books of 7s × 1,000", "Cut bonus (+100)", "Red threes left in a hand × -500"):
@@ -337,14 +340,14 @@ def test_the_pad_follows_per_deal_schedules_and_target_games():
     sheet = load_sheet({"preset": "common", "going_out_bonus": [100, 200, 300, 400],
                         "books_to_go_out": [{"clean": 1, "dirty": 1}, {"clean": 2, "dirty": 1},
                                             {"clean": 2, "dirty": 2}, {"clean": 3, "dirty": 2}]})
-    text = text_of(pdf.score_pad(sheet))
+    text = text_of(score_pad(sheet))
     for books, bonus in (("1 clean + 1 dirty", 100), ("2 clean + 1 dirty", 200),
                          ("2 clean + 2 dirty", 300), ("3 clean + 2 dirty", 400)):
         assert f"To go out: {books} books. Going out +{bonus}." in text
         assert f"Going out (+{bonus})" in text
-    target = text_of(pdf.score_pad(load_sheet({"preset": "common", "game_length": "target"})))
+    target = text_of(score_pad(load_sheet({"preset": "common", "game_length": "target"})))
     assert "Deal 6" in target and "Deal 7" not in target and "Play to 10,000" in target
-    bands = text_of(pdf.score_pad(load_sheet({"preset": "common", "opening_by": "running-total"})))
+    bands = text_of(score_pad(load_sheet({"preset": "common", "opening_by": "running-total"})))
     assert "Opening minimum by the side's total before the deal (each player): below 2,500: 50;" in bands
 
 
@@ -376,7 +379,7 @@ def test_the_results_total_equal_the_games_and_name_the_winner(client, played):
     running = game.running_totals()
     for number, (verdict, totals) in enumerate(zip(game.verdicts, running, strict=True), 1):
         scores = verdict.breakdown.totals()
-        row = f"Deal {number} " + " ".join(f"{scores[s]:,} {pdf.load_fonts().arrow} {totals[s]:,}"
+        row = f"Deal {number} " + " ".join(f"{scores[s]:,} {load_fonts().arrow} {totals[s]:,}"
                                            for s in game.sides)
         assert row in text
     final = game.totals()
@@ -410,7 +413,7 @@ def test_the_results_show_deals_saved_as_played_and_amendments(client):
     assert "Game in progress: 1 deal recorded of 4." in text
     assert "Deal 1 (as played)" in text and "Deal 1: the stock ran out (saved as played)" in text
     assert "Deal 1: Bea's meld stood, we agreed. The referee found:" in text
-    assert f"We pay 200. Changed: Going out: 100 points {pdf.load_fonts().arrow} 200 points" in text
+    assert f"We pay 200. Changed: Going out: 100 points {load_fonts().arrow} 200 points" in text
 
 
 def test_a_tie_is_printed_as_a_tie(client):

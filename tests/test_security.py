@@ -122,22 +122,23 @@ def every_request(world: dict[str, Any]) -> list[tuple[str, str, str, dict[str, 
     export = world["client"].get(f"/api/v1/games/{g}/export").get_data(as_text=True)
     scored = {**valid_deal(1), "sheet": "common"}
     return [
-        ("pages.home", "GET", "/", {}),
-        ("pages.new_game", "GET", "/new?preset=pagat", {}),
-        ("pages.new_game", "POST", "/new", {"data": {"name": "x", "preset": "common"}}),  # 400: no table
-        ("pages.game", "GET", f"/games/{g}", {}),
-        ("pages.edit_link", "GET", f"/games/{g}/edit/{key}", {}),  # 303
-        ("pages.history", "GET", f"/games/{g}/history", {}),
-        ("pages.sheet", "GET", f"/games/{g}/sheet", {}),
-        ("pages.amend_sheet", "GET", f"/games/{g}/sheet/amend", {}),
-        ("pages.amend_sheet", "POST", f"/games/{g}/sheet/amend", {"data": {"reason": ""}}),
-        ("pages.new_deal", "GET", f"/games/{g}/deals/new", {}),
-        ("pages.new_deal", "POST", f"/games/{g}/deals/new", {"data": {"action": "check"}}),
-        ("pages.deal", "GET", f"/games/{g}/deals/1", {}),
-        ("pages.edit_deal", "GET", f"/games/{g}/deals/1/edit", {}),
-        ("pages.edit_deal", "POST", f"/games/{g}/deals/1/edit", {"data": {"action": "more"}}),
-        ("pages.delete_deal", "GET", f"/games/{g}/deals/1/delete", {}),
-        ("pages.delete_deal", "POST", f"/games/{g}/deals/1/delete", {"data": {"revision": "0"}}),  # stale: 303
+        ("games.home", "GET", "/", {}),
+        ("games.new_game", "GET", "/new?preset=pagat", {}),
+        ("games.new_game", "POST", "/new", {"data": {"name": "x", "preset": "common"}}),  # 400: no table
+        ("games.game", "GET", f"/games/{g}", {}),
+        ("games.edit_link", "GET", f"/games/{g}/edit/{key}", {}),  # 303
+        ("games.history", "GET", f"/games/{g}/history", {}),
+        ("sheets.sheet", "GET", f"/games/{g}/sheet", {}),
+        ("sheets.amend_sheet", "GET", f"/games/{g}/sheet/amend", {}),
+        ("sheets.amend_sheet", "POST", f"/games/{g}/sheet/amend", {"data": {"reason": ""}}),
+        ("deals.new_deal", "GET", f"/games/{g}/deals/new", {}),
+        ("deals.new_deal", "POST", f"/games/{g}/deals/new", {"data": {"action": "check"}}),
+        ("deals.deal", "GET", f"/games/{g}/deals/1", {}),
+        ("deals.edit_deal", "GET", f"/games/{g}/deals/1/edit", {}),
+        ("deals.edit_deal", "POST", f"/games/{g}/deals/1/edit", {"data": {"action": "more"}}),
+        ("deals.preview", "POST", f"/games/{g}/deals/2/preview", {"data": {"s0-m0-cards": "K K K"}}),
+        ("deals.delete_deal", "GET", f"/games/{g}/deals/1/delete", {}),
+        ("deals.delete_deal", "POST", f"/games/{g}/deals/1/delete", {"data": {"revision": "0"}}),  # stale: 303
         ("desk.referee", "GET", "/referee?sheet=pagat&ask=meld&meld=9+9+9+2+2", {}),
         ("desk.game_referee", "GET", f"/games/{g}/referee", {}),
         ("desk.explain", "GET", f"/games/{g}/deals/1/explain", {}),
@@ -346,9 +347,9 @@ def html_pages(world: dict[str, Any]) -> list[tuple[str, Any, str, dict[str, Any
     out: list[tuple[str, Any, str, dict[str, Any]]] = []
     for client in (editor, viewer):
         out += [
-            ("pages.home", client, "/", {}), ("pages.new_game", client, "/new", {}),
-            ("pages.game", client, f"/games/{g}", {}), ("pages.history", client, f"/games/{g}/history", {}),
-            ("pages.sheet", client, f"/games/{g}/sheet", {}), ("pages.deal", client, f"/games/{g}/deals/1", {}),
+            ("games.home", client, "/", {}), ("games.new_game", client, "/new", {}),
+            ("games.game", client, f"/games/{g}", {}), ("games.history", client, f"/games/{g}/history", {}),
+            ("sheets.sheet", client, f"/games/{g}/sheet", {}), ("deals.deal", client, f"/games/{g}/deals/1", {}),
             ("desk.referee", client, "/referee", {}), ("desk.game_referee", client, f"/games/{g}/referee", {}),
             ("desk.explain", client, f"/games/{g}/deals/1/explain", {}),
             ("desk.rescore", client, f"/games/{g}/rescore?sheet=pagat", {}),
@@ -356,14 +357,15 @@ def html_pages(world: dict[str, Any]) -> list[tuple[str, Any, str, dict[str, Any
             ("exchange.import_page", client, "/import", {}),
         ]
     out += [
-        ("pages.new_deal", editor, f"/games/{g}/deals/new", {}),
-        ("pages.new_deal", editor, f"/games/{g}/deals/new", {"method": "POST", "data": check}),  # problems shown
-        ("pages.edit_deal", editor, f"/games/{g}/deals/1/edit", {}),
-        ("pages.delete_deal", editor, f"/games/{g}/deals/1/delete", {}),
-        ("pages.amend_sheet", editor, f"/games/{g}/sheet/amend", {}),
-        ("pages.amend_sheet", editor, f"/games/{g}/sheet/amend", {"method": "POST", "data": {"opt-hand_size": "x"}}),
-        ("pages.new_game", editor, "/new", {"method": "POST", "data": {"name": "x" * 41, "preset": "common"}}),
-        ("pages.new_game", editor, "/new?preset=gather-together", {}),
+        ("deals.new_deal", editor, f"/games/{g}/deals/new", {}),
+        ("deals.new_deal", editor, f"/games/{g}/deals/new", {"method": "POST", "data": check}),  # problems shown
+        ("deals.preview", editor, f"/games/{g}/deals/2/preview", {"method": "POST", "data": check}),  # live
+        ("deals.edit_deal", editor, f"/games/{g}/deals/1/edit", {}),
+        ("deals.delete_deal", editor, f"/games/{g}/deals/1/delete", {}),
+        ("sheets.amend_sheet", editor, f"/games/{g}/sheet/amend", {}),
+        ("sheets.amend_sheet", editor, f"/games/{g}/sheet/amend", {"method": "POST", "data": {"opt-hand_size": "x"}}),
+        ("games.new_game", editor, "/new", {"method": "POST", "data": {"name": "x" * 41, "preset": "common"}}),
+        ("games.new_game", editor, "/new?preset=gather-together", {}),
         ("desk.referee", editor, "/referee?sheet=pagat&ask=pile&top_card=9&pile_size=5&pair=2", {}),
         ("desk.referee", editor, "/referee?sheet_json=%7B", {}),  # an error beside the box
         ("desk.game_referee", editor, f"/games/{g}/referee?ask=minimum&melds=9+9+9+2&side=Ann", {}),
@@ -381,7 +383,7 @@ def html_pages(world: dict[str, Any]) -> list[tuple[str, Any, str, dict[str, Any
 
 # Routes that answer something other than an HTML page (or only redirect).
 NOT_HTML = {"paper.game_sheet", "paper.game_pad", "paper.game_results", "paper.preset_sheet", "paper.preset_pad",
-            "exchange.export_page", "exchange.scores_page", "static", "pages.edit_link"}
+            "exchange.export_page", "exchange.scores_page", "static", "games.edit_link"}
 
 
 def test_no_page_has_inline_script_or_style(world):

@@ -14,9 +14,8 @@ from flask import Response, jsonify, request, url_for
 from .. import downloads
 from ..rules.limits import MAX_IMPORT_BYTES
 from ..storage import store
-from ..storage.document import export_game, import_document, scores_csv
+from ..storage.document import export_game, import_document
 from ..storage.errors import Refused
-from ..storage.store import GameRecord
 from . import bp, error_status, http
 from .http import ApiError, error_body, game_links
 
@@ -38,25 +37,17 @@ def refused_import(err: Refused) -> tuple[Response, int]:
     return jsonify(body), status
 
 
-def _export_response(document: dict[str, Any]) -> Response:
-    return downloads.json_attachment(document, downloads.filename(document["name"], "scorepad.json"))
-
-
-def _csv_response(game: GameRecord) -> Response:
-    return downloads.csv_attachment(scores_csv(game), downloads.filename(game.name, "scores.csv"))
-
-
 @bp.get("/games/<game_id>/export")
 def export_api(game_id: str):
     document = export_game(game_id)
     if document is None:
         raise ApiError(404, None, "there is no game with this id")
-    return _export_response(document)
+    return downloads.export_file(document)
 
 
 @bp.get("/games/<game_id>/scores.csv")
 def scores_api(game_id: str):
-    return _csv_response(http.game(game_id))
+    return downloads.scores_file(http.game(game_id))
 
 
 @bp.post("/games/import")

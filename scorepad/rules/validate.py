@@ -2,7 +2,8 @@
 
 :func:`validate` returns a :class:`Report` of :class:`Problem` values. A violation breaks
 the sheet; a warning is legal but worth a second look. Each problem has a stable ``code``,
-names the side, player or meld it concerns (and ``where``, its path in the deal's JSON),
+names the side, player or meld it concerns and the input (``field``: ``cards_left``,
+``foot``...; ``where`` is its path in the deal's JSON),
 speaks to players in plain words and cites the sheet option it rests on (``option`` is
 None for a rule every sheet shares, such as "threes are never melded").
 
@@ -43,9 +44,11 @@ class Problem(NamedTuple):
     side: str | None = None
     player: str | None = None
     meld: int | None = None
+    field: str | None = None  # the input it concerns: cards_left, foot, foot_picked_up, red_threes, went_out...
 
     def to_json(self) -> dict[str, Any]:
-        return {k: v for k, v in self._asdict().items() if v is not None and v != ""}
+        """Its JSON form; ``field`` is left out (``where`` says it, as a path)."""
+        return {k: v for k, v in self._asdict().items() if v is not None and v != "" and k != "field"}
 
 
 class Report(NamedTuple):
@@ -317,31 +320,32 @@ def _check_side(sheet: RuleSheet, side: Side, where: str, found: list[Problem], 
     found.extend(duplicate_rank_problems(sheet, side.melds, f"{where}.melds", name))
     if side.red_threes < 0:
         found.append(Problem("count.negative", "Red threes laid cannot be negative.", None,
-                             f"{where}.red_threes", name))
+                             f"{where}.red_threes", name, field="red_threes"))
     if not side.melds:
         warnings.append(Problem("side.no_melds", f"{name} melded nothing this deal; check no meld was left out.",
-                                None, f"{where}.melds", name))
+                                None, f"{where}.melds", name, field="melds"))
     for j, player in enumerate(side.players):
         here = f"{where}.players[{j}]"
         for key, cards in (("cards_left", player.cards_left), ("foot", player.foot)):
             if min(cards.counts()) < 0:
                 found.append(Problem("count.negative", f"{player.name}'s {key.replace('_', ' ')} has a negative count.",
-                                     None, f"{here}.{key}", name, player.name))
+                                     None, f"{here}.{key}", name, player.name, field=key))
         if player.foot_picked_up:
             if player.foot:
                 found.append(Problem("foot.picked_up", f"{player.name} picked up the foot, so it is not unopened: "
                                      "record what is left of it as cards left.", None, f"{here}.foot", name,
-                                     player.name))
+                                     player.name, field="foot"))
         elif player.foot.total != sheet.foot_size:
             found.append(Problem("foot.size", f"{player.name}'s unopened foot holds {player.foot.total} cards; "
-                                 f"a foot is dealt {sheet.foot_size}.", "foot_size", f"{here}.foot", name, player.name))
+                                 f"a foot is dealt {sheet.foot_size}.", "foot_size", f"{here}.foot", name, player.name,
+                                 field="foot"))
         if player.cards_left[Card.RED_THREE] > 0:
             warnings.append(Problem("red_three.in_hand", f"{player.name} still holds a red three; red threes are "
                                     "laid at once, so check it was not missed.", "red_three_penalty_hand",
-                                    f"{here}.cards_left", name, player.name))
+                                    f"{here}.cards_left", name, player.name, field="cards_left"))
         if player.cut_bonus and not sheet.cut_bonus:
             found.append(Problem("cut_bonus", f"{player.name} claims the cut bonus, but this sheet has none.",
-                                 "cut_bonus", f"{here}.cut_bonus", name, player.name))
+                                 "cut_bonus", f"{here}.cut_bonus", name, player.name, field="cut_bonus"))
 
 
 def _check_supply(deal: Deal, found: list[Problem]) -> None:
@@ -361,17 +365,19 @@ def _check_ending(deal: Deal, found: list[Problem]) -> None:
     if deal.ending is Ending.STOCK_OUT:
         if deal.went_out is not None:
             found.append(Problem("went_out.player", "The stock ran out, so nobody went out: leave 'went out' empty.",
-                                 None, "went_out"))
+                                 None, "went_out", field="went_out"))
         if sheet.stock_out is StockOut.RESHUFFLE:
             found.append(Problem("deal.ending", "On this sheet the discard pile is reshuffled when the stock runs "
-                                 "out, so a deal ends only when someone goes out.", "stock_out", "ending"))
+                                 "out, so a deal ends only when someone goes out.", "stock_out", "ending",
+                                 field="ending"))
         return
     if deal.went_out is None:
-        found.append(Problem("went_out.player", "Say which player went out.", None, "went_out"))
+        found.append(Problem("went_out.player", "Say which player went out.", None, "went_out", field="went_out"))
         return
     located = deal.find_player(deal.went_out)
     if located is None:
-        found.append(Problem("went_out.player", f"{deal.went_out!r} is not a player in this deal.", None, "went_out"))
+        found.append(Problem("went_out.player", f"{deal.went_out!r} is not a player in this deal.", None, "went_out",
+                             field="went_out"))
         return
     i, j, player = located
     side = deal.sides[i]
@@ -379,11 +385,11 @@ def _check_ending(deal: Deal, found: list[Problem]) -> None:
     if player.cards_left.total:
         found.append(Problem("went_out.cards_left", f"{player.name} went out but still holds "
                              f"{player.cards_left.total} card{'s' if player.cards_left.total != 1 else ''}.",
-                             None, f"{here}.cards_left", side.name, player.name))
+                             None, f"{here}.cards_left", side.name, player.name, field="cards_left"))
     if not player.foot_picked_up and sheet.go_out_foot:
         found.append(Problem("went_out.cards_left", f"{player.name} went out without picking up the foot; the "
                              "foot must be played first.", "go_out_foot", f"{here}.foot_picked_up", side.name,
-                             player.name))
+                             player.name, field="foot_picked_up"))
     need = sheet.going_out_books(deal.number)
     held = books_held(sheet, side.melds)
     short = [(n - held[kind], kind.value) for n, kind in
@@ -391,10 +397,12 @@ def _check_ending(deal: Deal, found: list[Problem]) -> None:
     if short:
         has = ", ".join(f"{held[k]} {k.value}" for k in BookKind)
         found.append(Problem("went_out.books", f"To go out in deal {deal.number} a side needs {need} books; "
-                             f"{side.name} has {has}.", "books_to_go_out", f"sides[{i}].melds", side.name, player.name))
+                             f"{side.name} has {has}.", "books_to_go_out", f"sides[{i}].melds", side.name, player.name,
+                             field="melds"))
     if sheet.go_out_partner_foot:
         for k, partner in enumerate(side.players):
             if k != j and not partner.foot_picked_up:
                 found.append(Problem("went_out.partner_foot", f"{player.name} may go out only once every partner has "
                                      f"picked up the foot, and {partner.name} has not.", "go_out_partner_foot",
-                                     f"sides[{i}].players[{k}].foot_picked_up", side.name, partner.name))
+                                     f"sides[{i}].players[{k}].foot_picked_up", side.name, partner.name,
+                                     field="foot_picked_up"))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import TextAreaField
@@ -19,25 +19,11 @@ from wtforms import TextAreaField
 from .. import access, downloads
 from ..rules import Problem
 from ..rules.limits import MAX_IMPORT_BYTES
-from ..storage.document import export_game, import_document, parse_text, scores_csv
+from ..storage.document import export_game, import_document, parse_text
 from ..storage.errors import Invalid, Refused, StorageError
-from ..storage.store import GameRecord
 from .errors import status
 
 bp = Blueprint("exchange", __name__)
-
-
-# -- responses ------------------------------------------------------------------------------------
-
-
-def export_response(document: dict[str, Any]) -> Response:
-    """The export document as a file to download, named after the game."""
-    return downloads.json_attachment(document, downloads.filename(document["name"], "scorepad.json"))
-
-
-def csv_response(game: GameRecord) -> Response:
-    """The game's score table as a CSV file to download, named after the game."""
-    return downloads.csv_attachment(scores_csv(game), downloads.filename(game.name, "scores.csv"))
 
 
 # -- the pages ------------------------------------------------------------------------------------
@@ -48,12 +34,12 @@ def export_page(game_id: str):
     document = export_game(game_id)
     if document is None:
         abort(404, access.NO_GAME)
-    return export_response(document)
+    return downloads.export_file(document)
 
 
 @bp.get("/games/<game_id>/scores.csv")
 def scores_page(game_id: str):
-    return csv_response(access.game_or_404(game_id))
+    return downloads.scores_file(access.game_or_404(game_id))
 
 
 @bp.url_value_preprocessor
@@ -73,7 +59,7 @@ class ImportForm(FlaskForm):
 def import_page():
     form = ImportForm()
     if request.method == "GET":
-        return render_template("import.html", form=form, error=None)
+        return render_template("exchange/import.html", form=form, error=None)
     if not form.validate():
         abort(400, "; ".join(f"{form[k].label.text}: {' '.join(v)}" for k, v in form.errors.items()))
     problems: list[Problem] = []
@@ -95,8 +81,8 @@ def import_page():
         if isinstance(err, Refused):
             problems = err.problems
         error = {"status": status(err), "field": err.field or None, "message": err.message}
-        return render_template("import.html", form=form, error=error, problems=problems), status(err)
+        return render_template("exchange/import.html", form=form, error=error, problems=problems), status(err)
     access.grant(game)
     flash(f"“{game.name}” is imported as a new game, with its own view and edit links. "
           "This phone may record and correct its deals.", "ok")
-    return redirect(url_for("pages.game", game_id=game.id), 303)
+    return redirect(url_for("games.game", game_id=game.id), 303)

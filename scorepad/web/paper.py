@@ -1,11 +1,11 @@
 """Printed paper on the web: the house-rule sheet, a blank score pad and a game's results.
 
-The PDFs themselves are built by :mod:`scorepad.paper.pdf`; this blueprint finds the sheet or
+The PDFs themselves are built by :mod:`scorepad.paper`; this blueprint finds the sheet or
 the game, reads ``?paper=letter|a4``, and names the file after the game. Every route only
 reads, so the view link is enough: no edit rights are needed. A game's PDFs are built once
 per (game, revision, paper) and kept in the app's cache, without the game's link: the link
 (and on the house-rule sheet its QR code) is written in as each response is sent
-(:meth:`scorepad.paper.pdf.Printed.with_link`), from :func:`scorepad.links.link_base`.
+(:meth:`scorepad.paper.Printed.with_link`), from :func:`scorepad.links.link_base`.
 
 | route | what |
 | --- | --- |
@@ -18,17 +18,16 @@ per (game, revision, paper) and kept in the app's cache, without the game's link
 
 from __future__ import annotations
 
-import re
-import unicodedata
-from urllib.parse import quote
-
 from flask import Blueprint, Response, abort, request
 from werkzeug.routing import BuildError
 
-from .. import access, links
-from ..paper import pdf
+from .. import access, downloads, links
+from ..paper.common import PAPERS, GameInfo, Printed, load_fonts, printed_date
+from ..paper.house_rules import house_rules, printed_house_rules
+from ..paper.pad import score_pad
+from ..paper.results import printed_results
 from ..rules import PRESETS
-from ..rules.limits import MAX_FILENAME, MAX_SIDES, MIN_SIDES
+from ..rules.limits import MAX_SIDES, MIN_SIDES
 from ..storage import cache, db, store
 from ..storage.store import GameRecord
 
@@ -39,7 +38,7 @@ bp = Blueprint("paper", __name__)
 def _load_fonts(state: object) -> None:
     """Read the fonts when the app is made, not on the first PDF asked for (a few tenths of
     a second, once a process)."""
-    pdf.load_fonts()
+    load_fonts()
 
 
 # -- helpers --------------------------------------------------------------------------------------
@@ -49,7 +48,7 @@ def _paper() -> str:
     """``?paper=``: ``letter`` (the default) or ``a4``; 400 naming anything else."""
     value = request.args.get("paper", "letter")
     paper = value.strip().lower()
-    if paper not in pdf.PAPERS:
+    if paper not in PAPERS:
         abort(400, f"paper must be 'letter' or 'a4', not {value[:20]!r}.")
     return paper
 
@@ -65,47 +64,14 @@ def _preset_or_404(preset_id: str):
 def _view_url(game: GameRecord) -> str | None:
     """The game's view link, from the pages' own route (None if the pages have none)."""
     try:
-        return links.external_url("pages.game", game_id=game.id)
+        return links.external_url("games.game", game_id=game.id)
     except BuildError:
         return None
 
 
-def _info(game: GameRecord) -> pdf.GameInfo:
+def _info(game: GameRecord) -> GameInfo:
     upcoming = game.game.upcoming()
-    return pdf.GameInfo.of(game.name, game.sides, None, pdf.printed_date(), upcoming.words() if upcoming else None)
-
-
-def safe_filename(name: str) -> str:
-    """A name fit for a file on any system: no path separators, reserved characters or
-    control characters, spaces collapsed, at most 80 characters.
-
-    >>> safe_filename('  Fri/day: "night" <b>  ')
-    'Fri day night b'
-    """
-    name = unicodedata.normalize("NFC", name)
-    name = "".join(" " if unicodedata.category(ch)[0] in "CZ" else ch for ch in name)
-    name = re.sub(r'[\\/:*?"<>|]+', " ", name)
-    name = " ".join(name.split()).strip(" .")
-    return name[:MAX_FILENAME].strip(" .") or "scorepad"
-
-
-def ascii_filename(name: str) -> str:
-    """The ASCII fallback for old clients: accents dropped, anything else replaced.
-
-    >>> ascii_filename("Zoë's café - house rules.pdf")
-    "Zoe's cafe - house rules.pdf"
-    """
-    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
-    plain = re.sub(r"[^A-Za-z0-9 .,'()_+-]", "_", plain)
-    plain = " ".join(plain.split()).strip(" .")
-    return plain if plain.strip("_ .-") else "scorepad.pdf"
-
-
-def content_disposition(filename: str) -> str:
-    """``inline`` (a browser shows it, ready to print) with an ASCII ``filename`` and the
-    exact UTF-8 name in ``filename*`` (RFC 5987 / RFC 6266)."""
-    return (f'inline; filename="{ascii_filename(filename)}"; '
-            f"filename*=UTF-8''{quote(filename, safe='')}")
+    return GameInfo.of(game.name, game.sides, None, printed_date(), upcoming.words() if upcoming else None)
 
 
 # A browser shows a PDF inside a page of its own making, with inline styles and an
@@ -117,7 +83,7 @@ PDF_POLICY = "default-src 'none'; object-src 'self'; style-src 'unsafe-inline'; 
 
 def _send(body: bytes, filename: str) -> Response:
     response = Response(body, mimetype="application/pdf")
-    response.headers["Content-Disposition"] = content_disposition(filename)
+    response.headers["Content-Disposition"] = downloads.content_disposition(filename)
     response.headers["Cache-Control"] = "no-cache"
     response.headers["Content-Security-Policy"] = PDF_POLICY
     response.headers["X-Frame-Options"] = "SAMEORIGIN"
@@ -126,7 +92,7 @@ def _send(body: bytes, filename: str) -> Response:
 
 
 def _name(base: str, what: str) -> str:
-    return f"{safe_filename(base)} - {what}.pdf"
+    return downloads.file_name(base, f"{what}.pdf")
 
 
 # -- a game's paper -------------------------------------------------------------------------------
@@ -137,11 +103,11 @@ def game_sheet(game_id: str):
     game = access.game_or_404(game_id)
     paper = _paper()
     info = _info(game)
-    printed = _built(game, f"sheet {info.date}", paper, lambda: pdf.printed_house_rules(game.sheet, paper, info))
+    printed = _built(game, f"sheet {info.date}", paper, lambda: printed_house_rules(game.sheet, paper, info))
     return _send(printed.with_link(_view_url(game)), _name(game.name, "house rules"))
 
 
-def _built(game: GameRecord, what: str, paper: str, build) -> pdf.Printed:
+def _built(game: GameRecord, what: str, paper: str, build) -> Printed:
     """The game's ``what`` PDF on ``paper`` as of its revision: built once, then kept."""
     key = ("pdf", db.path(), game.id, game.revision, what, paper)
     return cache.current().built(key, build, lambda printed: len(printed.body))
@@ -152,7 +118,7 @@ def game_pad(game_id: str):
     game = access.game_or_404(game_id)
     paper = _paper()
     info = _info(game)
-    printed = _built(game, f"pad {info.date}", paper, lambda: pdf.Printed(pdf.score_pad(game.sheet, paper, info)))
+    printed = _built(game, f"pad {info.date}", paper, lambda: Printed(score_pad(game.sheet, paper, info)))
     return _send(printed.body, _name(game.name, "score pad"))
 
 
@@ -161,8 +127,8 @@ def game_results(game_id: str):
     game = access.game_or_404(game_id)
     paper = _paper()
 
-    def build() -> pdf.Printed:
-        return pdf.printed_results(game, store.amendments(game.id), paper)
+    def build() -> Printed:
+        return printed_results(game, store.amendments(game.id), paper)
     return _send(_built(game, "results", paper, build).with_link(_view_url(game)), _name(game.name, "results"))
 
 
@@ -173,7 +139,7 @@ def game_results(game_id: str):
 def preset_sheet(preset_id: str):
     found = _preset_or_404(preset_id)
     paper = _paper()
-    return _send(pdf.house_rules(found.sheet, paper), _name(found.title, "house rules"))
+    return _send(house_rules(found.sheet, paper), _name(found.title, "house rules"))
 
 
 @bp.get("/sheets/<preset_id>/pad.pdf")
@@ -186,4 +152,4 @@ def preset_pad(preset_id: str):
         if not (sides.isascii() and sides.isdigit() and len(sides) < 3) or not MIN_SIDES <= int(sides) <= MAX_SIDES:
             abort(400, f"sides must be a number from {MIN_SIDES} to {MAX_SIDES}, not {sides[:20]!r}.")
         count = int(sides)
-    return _send(pdf.score_pad(found.sheet, paper, sides=count), _name(found.title, "score pad"))
+    return _send(score_pad(found.sheet, paper, sides=count), _name(found.title, "score pad"))

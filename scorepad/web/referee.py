@@ -28,7 +28,7 @@ from ..rules.referee import Answer
 from ..rules.sheet import OPTION_BY_NAME
 from ..storage import cache, db
 from ..storage.store import GameRecord
-from .pages import explained_sides
+from .common import explained_sides
 
 bp = Blueprint("desk", __name__)
 

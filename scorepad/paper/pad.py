@@ -1,0 +1,191 @@
+"""The blank score pad, as PDF bytes: a block per deal, one column per side, with the lines
+this sheet scores and the deal's opening minimum and going-out requirement in its header; for
+a game in progress, its next deal as :class:`scorepad.rules.game.Game` says.
+
+>>> from scorepad.rules import preset
+>>> score_pad(preset("pagat"))[:5]
+b'%PDF-'
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from reportlab.lib.pagesizes import landscape
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
+
+from ..rules import PRESETS
+from ..rules.lines import pad_lines as score_pad_lines
+from ..rules.sheet import GameLength, OpeningBy, PileTake, RuleSheet
+from .common import (
+    BLACK,
+    GREY,
+    MARGIN,
+    MIN_SIZE,
+    Fonts,
+    GameInfo,
+    changed_count,
+    document,
+    esc,
+    load_fonts,
+    num,
+    page_footer,
+    page_size,
+    styles,
+)
+
+TARGET_PAD_DEALS = 6                        # blocks on a pad for a sheet played to a target
+
+def pad_lines(sheet: RuleSheet, deal: int) -> list[tuple[str, bool]]:
+    """The lines a side scores on this sheet in this deal: (label, has a count column), read
+    from the rules' one table of score lines (:func:`scorepad.rules.lines.pad_lines`).
+
+    >>> from scorepad.rules import preset
+    >>> [label for label, _ in pad_lines(preset("common"), 1)][:3]
+    ['Melded card points', 'Clean books × 500', 'Dirty books × 300']
+    """
+    return list(score_pad_lines(sheet, deal))
+
+
+def deal_conditions(sheet: RuleSheet, deal: int) -> str:
+    """The deal's opening minimum and going-out requirement, in words (plain text).
+
+    >>> from scorepad.rules import preset
+    >>> deal_conditions(preset("pagat"), 2)
+    'Opening minimum 90 (the side, once). To go out: 2 clean + 2 dirty + 1 wild books. Going out +100.'
+    """
+    who = sheet.describe("opening_who")
+    if sheet.opening_by is OpeningBy.DEAL:
+        opening = f"Opening minimum {sheet.opening_minimum(deal)} ({who})"
+    else:
+        opening = f"Opening minimum by the side's total before the deal ({who}): {sheet.describe('opening_bands')}"
+    bonus = num(sheet.going_out_bonus_at(deal))
+    out = f"{opening}. To go out: {sheet.going_out_books(deal)} books. Going out +{bonus}."
+    extras = []
+    if not sheet.draws_per_turn.single:
+        extras.append(f"draw {sheet.draws_per_turn.at(deal)}")
+    if not sheet.pile_cards.single and sheet.pile_take in (PileTake.TOP, PileTake.TOP_IF_FULL):
+        extras.append(f"the pile: top {sheet.pile_cards.at(deal)}")
+    if extras:
+        out += " This deal: " + ", ".join(extras) + "."
+    return out
+
+
+
+def _pad_deals(sheet: RuleSheet) -> list[int]:
+    last = sheet.last_deal()
+    return list(range(1, (last if last is not None else TARGET_PAD_DEALS) + 1))
+
+
+def score_pad(sheet: RuleSheet, paper: str = "letter", game: GameInfo | None = None,
+              sides: int | None = None) -> bytes:
+    """A blank score pad for this sheet: one block per deal, one column per side.
+
+    For a game the columns carry its side names; otherwise ``sides`` blank headers
+    (default: two sides for a partnership sheet, up to four for individuals).
+    """
+    size = page_size(paper)
+    fonts = load_fonts()
+    if game is not None:
+        columns = [(name, ", ".join(p for p in players if p != name)) for name, players in game.sides]
+    else:
+        count = sides or _default_sides(sheet)
+        columns = [(f"Side {i}", "") for i in range(1, count + 1)]
+    if len(columns) > 4:
+        size = landscape(size)
+    st = styles(fonts, 9)
+    preset = PRESETS.get(sheet.preset) if sheet.preset else None
+    name = game.name if game is not None else (preset.title if preset else "House rules")
+    buf = io.BytesIO()
+    doc = document(buf, size, f"{name}: score pad", "A blank score pad for keeping score with a pen")
+    story: list[Flowable] = [Paragraph(f"{esc(name)}: score pad", st["title"])]
+    intro = []
+    if preset:
+        intro.append(f"<b>Sheet:</b> {esc(preset.title)}" + changed_count(sheet))
+    intro.append(f"<b>Card values:</b> {esc(sheet.describe('card_values'))}")
+    if sheet.game_length is GameLength.TARGET:
+        intro.append(f"<b>Play to {num(sheet.target_score)}</b>: the game ends after the deal in which a side "
+                     f"reaches it; {len(_pad_deals(sheet))} deals here, carry the total to a new pad if needed")
+    else:
+        intro.append(f"<b>{sheet.deals} deals.</b> The highest total wins")
+    if sheet.special_books:
+        intro.append("A clean book of a special rank scores its own bonus, not the clean-book bonus")
+    intro.append("For each line, write how many in <b>no.</b> and the points in <b>points</b>; "
+                 "take the cards left off")
+    if game is not None and game.next_deal:
+        intro.append(esc(game.next_deal.rstrip(".")))
+    story.append(Paragraph(". ".join(intro) + ".", st["base"]))
+    story.append(Spacer(1, 6))
+    avail = size[0] - 2 * MARGIN
+    label_w = min(190.0, max(140.0, avail * 0.3))
+    side_w = (avail - label_w) / len(columns)
+    count_w = max(20.0, side_w * 0.3)
+    widths = [label_w] + [count_w, side_w - count_w] * len(columns)
+    for number in _pad_deals(sheet):
+        story.append(KeepTogether([_pad_block(sheet, number, columns, widths, fonts, st), Spacer(1, 8)]))
+    doc.build(story, onFirstPage=page_footer(fonts, f"scorepad: {name}"),
+              onLaterPages=page_footer(fonts, f"scorepad: {name}"))
+    return buf.getvalue()
+
+
+def _default_sides(sheet: RuleSheet) -> int:
+    most = max(sheet.max_players // size for size in sheet.side_sizes)
+    return 2 if sheet.side_sizes == (2,) or most <= 2 else min(4, most)
+
+
+def _pad_block(sheet: RuleSheet, number: int, columns: list[tuple[str, str]], widths: list[float],
+               fonts: Fonts, st: dict[str, ParagraphStyle]) -> Table:
+    n = len(columns)
+    head: list[Any] = [Paragraph(f"<b>Deal {number}</b>", st["h2"])]
+    for side, players in columns:
+        text = f"<b>{esc(side)}</b>" + (f"<br/>{esc(players)}" if players else "")
+        head += [Paragraph(text, st["cell"]), ""]
+    cond: list[Any] = [Paragraph(esc(deal_conditions(sheet, number)), st["cell"])] + [""] * (2 * n)
+    sub: list[Any] = [""] + ["no.", "points"] * n
+    rows = [head, cond, sub]
+    style: list[tuple] = [
+        ("FONT", (0, 0), (-1, -1), fonts.regular, 9),
+        ("FONT", (1, 2), (-1, 2), fonts.italic, MIN_SIZE),
+        ("SPAN", (0, 1), (-1, 1)),
+        ("GRID", (0, 0), (-1, -1), 0.5, BLACK),
+        ("BOX", (0, 0), (-1, -1), 1.4, BLACK),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("ALIGN", (1, 2), (-1, 2), "CENTER"),
+        ("TOPPADDING", (0, 0), (-1, -1), 2),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+    ]
+    for i in range(n):
+        style.append(("SPAN", (1 + 2 * i, 0), (2 + 2 * i, 0)))
+        style.append(("LINEBEFORE", (1 + 2 * i, 0), (1 + 2 * i, -1), 1.4, BLACK))
+    for label, counted in pad_lines(sheet, number):
+        r = len(rows)
+        rows.append([Paragraph(esc(label), st["cell"])] + [""] * (2 * n))
+        if not counted:
+            for i in range(n):
+                style.append(("SPAN", (1 + 2 * i, r), (2 + 2 * i, r)))
+        else:
+            for i in range(n):
+                style.append(("LINEAFTER", (1 + 2 * i, r), (1 + 2 * i, r), 0.3, GREY))
+    total_row = len(rows)
+    rows.append(["Deal total"] + [""] * (2 * n))
+    rows.append(["Running total"] + [""] * (2 * n))
+    for r in (total_row, total_row + 1):
+        for i in range(n):
+            style.append(("SPAN", (1 + 2 * i, r), (2 + 2 * i, r)))
+    style += [
+        ("FONT", (0, total_row), (0, total_row + 1), fonts.bold, 9.5),
+        ("LINEABOVE", (0, total_row), (-1, total_row), 1.4, BLACK),
+        ("LINEABOVE", (0, total_row + 1), (-1, total_row + 1), 0.9, BLACK),
+    ]
+    heights: list[float | None] = [None, None, 11]
+    for row in rows[3:]:
+        label = row[0]
+        needed = label.wrap(widths[0] - 12, 1000)[1] + 5 if isinstance(label, Paragraph) else 0
+        heights.append(max(16.5, needed))
+    table = Table(rows, colWidths=widths, rowHeights=heights, hAlign="LEFT")
+    table.setStyle(TableStyle(style))
+    return table
+
+

@@ -1,0 +1,295 @@
+"""A game's results, as PDF bytes: every deal's itemised lines per side, running totals, the
+winner or tie (or the next deal), deals saved "as played" (at most
+:data:`~scorepad.rules.limits.MAX_PROBLEMS_SHOWN` problems each, then "and N more") and the
+amendments of the sheet. :func:`printed_results` builds it once without its link, and
+:meth:`~scorepad.paper.common.Printed.with_link` writes each reader's link into those bytes
+(an incremental update appended to the PDF), so one built PDF serves every host.
+"""
+
+from __future__ import annotations
+
+import io
+import unicodedata
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase import pdfmetrics
+from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
+
+from ..rules import PRESETS, load_sheet
+from ..rules.limits import MAX_PROBLEMS_SHOWN
+from ..rules.sheet import OPTION_BY_NAME
+from ..rules.views import DealRow, GameView
+from .common import (
+    BLACK,
+    GREY,
+    MARGIN,
+    Fonts,
+    LinkSlot,
+    Printed,
+    changed_count,
+    document,
+    esc,
+    load_fonts,
+    num,
+    page_footer,
+    page_size,
+    signed,
+    styles,
+)
+
+# -- results ------------------------------------------------------------------------------------------
+
+
+def sheet_changes(before: Any, after: Any) -> list[tuple[str, str, str]]:
+    """What an amendment changed: (label, old words, new words), option by option."""
+    try:
+        old, new = load_sheet(before), load_sheet(after)
+    except Exception:  # a stored sheet that no longer reads: say nothing rather than fail
+        return []
+    out = [(option.label, old.describe(option.name), new.describe(option.name))
+           for option in OPTION_BY_NAME.values() if getattr(old, option.name) != getattr(new, option.name)]
+    if old.preset != new.preset:
+        out.insert(0, ("Preset", str(old.preset), str(new.preset)))
+    return out
+
+
+def shown_problems(problems: Sequence[Any], most: int = MAX_PROBLEMS_SHOWN) -> str:
+    """The first ``most`` problems' messages, then ``and N more``: what a deal's problems
+    print as, so a deal with hundreds costs no more than one with five."""
+    text = "; ".join(p.message for p in problems[:most])
+    if len(problems) > most:
+        text += f"; and {len(problems) - most:,} more"
+    return text
+
+
+def results(record: Any, amendments: Sequence[Mapping[str, Any]] = (), paper: str = "letter",
+            view_url: str | None = None) -> bytes:
+    """A game's results (see :func:`printed_results`), with ``view_url`` as its link."""
+    return printed_results(record, amendments, paper, link=view_url is not None).with_link(view_url)
+
+
+def printed_results(record: Any, amendments: Sequence[Mapping[str, Any]] = (), paper: str = "letter",
+                    link: bool = True) -> Printed:
+    """A game's results: standings, running totals, every deal line by line, deals saved
+    "as played" and the sheet's amendments; with ``link``, a line for the game's link,
+    written in per reader by :meth:`Printed.with_link`.
+
+    ``record`` is a :class:`scorepad.storage.store.GameRecord` (its name, sides, dates and
+    ``view``, the :class:`~scorepad.rules.views.GameView` every output reads);
+    ``amendments`` are its history entries whose action is ``amend``.
+    """
+    size = page_size(paper)
+    fonts = load_fonts()
+    st = styles(fonts, 8.5)
+    view: GameView = record.view
+    width = size[0] - 2 * MARGIN
+    buf = io.BytesIO()
+    doc = document(buf, size, f"{record.name}: results", "A game's scores, deal by deal")
+    slot = LinkSlot(fonts, 8.5) if link else None
+    story: list[Flowable] = [Paragraph(f"{esc(record.name)}: results", st["title"]), Spacer(1, 3)]
+    story += _about(record, view, st)
+    story += [slot] if slot is not None else []
+    story.append(Spacer(1, 6))
+    story += _running_totals(view, fonts, st, width)
+    story += _as_played(view, st)
+    story += _amendments(amendments, fonts, st)
+    story += [_deal_block(row, fonts, st, width) for row in view.rows]
+    footer = page_footer(fonts, f"scorepad: {record.name}")
+    doc.build(story, onFirstPage=footer, onLaterPages=footer)
+    return Printed(buf.getvalue(), slot.place if slot is not None else None)
+
+
+def _standing(view: GameView) -> str:
+    """Who won, the tie, or how far the game has gone."""
+    sheet = view.sheet
+    result = view.result
+    if result.over and result.tie:
+        tied = [s.name for s in result.standings if s.total == result.standings[0].total]
+        return f"A tie at {signed(result.standings[0].total)} between {', '.join(tied)}."
+    if result.over:
+        return f"{result.winner} wins with {signed(result.standings[0].total)}."
+    last = sheet.last_deal()
+    played = len(view.rows)
+    return (f"Game in progress: {played} deal{'s' if played != 1 else ''} recorded"
+            + (f" of {last}." if last else f", playing to {num(sheet.target_score)}."))
+
+
+def _about(record: Any, view: GameView, st: dict[str, ParagraphStyle]) -> list[Flowable]:
+    """The standing, the next deal, and the game's sheet, sides and dates."""
+    sheet = view.sheet
+    story: list[Flowable] = [Paragraph(f"<b>{esc(_standing(view))}</b>", st["h2"])]
+    upcoming = view.next_deal
+    if upcoming is not None:
+        story.append(Paragraph(esc(upcoming.words()), st["base"]))
+    preset = PRESETS.get(sheet.preset) if sheet.preset else None
+    sheet_name = esc(preset.title) if preset else "the table's own"
+    about = [f"<b>Sheet:</b> {sheet_name}"
+             + changed_count(sheet)
+             + " (every deal scored under the game's sheet as it stands now)"]
+    about.append("<b>Sides:</b> " + "; ".join(
+        f"{esc(s['name'])}" + (f" ({esc(', '.join(s['players']))})" if s.get("players") and s["players"] != [s["name"]]
+                               else "") for s in record.sides))
+    about.append(f"<b>Started:</b> {esc(str(record.created_at)[:10])}; <b>last change:</b> "
+                 f"{esc(str(record.updated_at)[:10])}")
+    return story + [Paragraph(line, st["base"]) for line in about]
+
+
+def _running_totals(view: GameView, fonts: Fonts, st: dict[str, ParagraphStyle], width: float) -> list[Flowable]:
+    """Standings and running totals: a row per deal, a column pair (deal, total) per side,
+    and the totals after every recorded deal."""
+    sides = list(view.sides)
+    cell = st["cell"]
+    bold = st["cellbold"]
+    head = [Paragraph("<b>Deal</b>", cell)] + [Paragraph(f"<b>{esc(s)}</b>", cell) for s in sides]
+    rows: list[list[Any]] = [head]
+    for row in view.rows:
+        mark = " (as played)" if row.as_played else ""
+        rows.append([f"Deal {row.number}{mark}"]
+                    + [f"{signed(row.points.get(s, 0))}  →  {signed(row.running.get(s, 0))}".replace("→", fonts.arrow)
+                       for s in sides])
+    result = view.result
+    final = view.totals
+    winner_mark = {result.winner: " (winner)"} if result.winner else {}
+    if result.tie:
+        winner_mark = {s.name: " (tie)" for s in result.standings if s.total == result.standings[0].total}
+    rows.append([Paragraph("<b>Total</b>", bold)]
+                + [Paragraph(f"<b>{signed(final.get(s, 0))}{esc(winner_mark.get(s, ''))}</b>", bold) for s in sides])
+    first = 110.0
+    table = Table(rows, colWidths=[first] + [(width - first) / max(1, len(sides))] * len(sides),
+                  hAlign="LEFT", repeatRows=1)
+    table.setStyle(TableStyle([
+        ("FONT", (0, 0), (-1, -1), fonts.regular, 8.5),
+        ("GRID", (0, 0), (-1, -1), 0.5, BLACK),
+        ("LINEBELOW", (0, 0), (-1, 0), 1.2, BLACK),
+        ("LINEABOVE", (0, -1), (-1, -1), 1.2, BLACK),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("ALIGN", (1, 1), (-1, -1), "RIGHT"),
+    ]))
+    return [Paragraph("Running totals (each deal's score " + fonts.arrow + " the total after it)", st["h2"]), table]
+
+
+def _as_played(view: GameView, st: dict[str, ParagraphStyle]) -> list[Flowable]:
+    """Deals saved as played, each with its reason and what the referee found."""
+    story: list[Flowable] = [Paragraph("Deals saved as played", st["h2"])]
+    kept = [row for row in view.rows if row.as_played]
+    if not kept:
+        story.append(Paragraph("None: every deal met the sheet.", st["base"]))
+    # The referee's problems follow on lines of their own, in one plain style: reportlab
+    # wraps a paragraph of one style many times faster than one that mixes bold and italic.
+    lead_in = ParagraphStyle("as-played", parent=st["option"], spaceAfter=0, keepWithNext=1)
+    found = ParagraphStyle("found", parent=st["option"], firstLineIndent=0)
+    for d in kept:
+        problems = shown_problems(d.verdict.report.violations)
+        if not problems:
+            story.append(Paragraph(f"<b>Deal {d.number}</b>: {esc(d.as_played)}", st["option"]))
+            continue
+        story.append(Paragraph(f"<b>Deal {d.number}</b>: {esc(d.as_played)}. <i>The referee found:</i>", lead_in))
+        story.append(Paragraph(esc(problems), found))
+    return story
+
+
+def _amendments(amendments: Sequence[Mapping[str, Any]], fonts: Fonts, st: dict[str, ParagraphStyle]) -> list[Flowable]:
+    """The sheet's amendments: when, why and what each changed."""
+    story: list[Flowable] = [Paragraph("Sheet amendments", st["h2"])]
+    if not amendments:
+        story.append(Paragraph("None: the game kept the sheet it started with.", st["base"]))
+    for entry in amendments:
+        changes = sheet_changes(entry.get("before"), entry.get("after"))
+        words = "; ".join(f"{label}: {old} {fonts.arrow} {new}" for label, old, new in changes) or "no option changed"
+        story.append(Paragraph(f"<b>{esc(str(entry.get('at', ''))[:10])}</b>: {esc(entry.get('reason') or '')}. "
+                               f"<i>Changed:</i> {esc(words)}", st["option"]))
+    return story
+
+
+def _deal_block(d: DealRow, fonts: Fonts, st: dict[str, ParagraphStyle], width: float) -> Flowable:
+    """One deal, line by line, sides side by side (two to a row), kept on one page."""
+    deal = d.deal
+    how = (f"{deal.went_out} went out" if deal.ending.value == "went_out" and deal.went_out
+           else "the stock ran out")
+    title = f"Deal {d.number}: {how}" + (" (saved as played)" if d.as_played else "")
+    sides = d.verdict.breakdown.sides
+    block: list[Flowable] = [Paragraph(esc(title), st["h2"])]
+    block += [_SidePair(sides[i:i + 2], d.running, fonts, width) for i in range(0, len(sides), 2)]
+    return KeepTogether(block)
+
+
+class _SidePair(Flowable):
+    """Up to two sides' lines of a deal, side by side: label, count × each, = points; then
+    the deal total and the running total. Drawn straight on the canvas, three strings a
+    line and one path for the rules: a hundred deals of a dozen lines a side cost a
+    fraction of a second, where a Table with a Paragraph a cell cost many."""
+
+    LEAD = 10.5
+    SIZE = 8.5
+    GAP = 12.0
+
+    def __init__(self, sides: Sequence[Any], running: Mapping[str, int], fonts: Fonts, width: float) -> None:
+        super().__init__()
+        self.fonts, self.box_w = fonts, (width - self.GAP) / 2
+        self.boxes = [self._rows(side, running.get(side.name)) for side in sides]
+
+    def _rows(self, side: Any, running: int | None) -> list[tuple[str, str, str, bool]]:
+        label_w = self.box_w - 30 - 48 - 52 - 6
+        rows = [(self._fit(line.label, self.fonts.regular, label_w), f"{num(line.count)} × {signed(line.each)}",
+                 f"= {signed(line.points)}", False) for line in side.lines]
+        if not rows:
+            rows.append(("nothing scored", "", "0", False))
+        rows.append(("Deal total", "", signed(side.total), True))
+        if running is not None:
+            rows.append(("Running total", "", signed(running), True))
+        return [(self._fit(side.name, self.fonts.bold, self.box_w - 6), "", "", True)] + rows
+
+    @staticmethod
+    def _fit(text: str, font: str, width: float) -> str:
+        """``text`` without control characters, cut to ``width`` with "…" when longer."""
+        if not text.isprintable():
+            text = "".join(ch for ch in text if unicodedata.category(ch) != "Cc")
+        if pdfmetrics.stringWidth(text, font, _SidePair.SIZE) <= width:
+            return text
+        while text and pdfmetrics.stringWidth(text + "…", font, _SidePair.SIZE) > width:
+            text = text[:-1]
+        return text + "…"
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        self.height = max(len(rows) for rows in self.boxes) * self.LEAD + 6
+        return avail_width, self.height
+
+    def draw(self) -> None:
+        canv, fonts, lead, size = self.canv, self.fonts, self.LEAD, self.SIZE
+        canv.saveState()
+        canv.setFillColor(BLACK)
+        width = pdfmetrics.stringWidth
+        for i, rows in enumerate(self.boxes):
+            x0, top = i * (self.box_w + self.GAP), self.height
+            bottom = top - len(rows) * lead
+            right, mid = x0 + self.box_w - 3, x0 + self.box_w - 3 - 52
+            text = canv.beginText()  # one text object for the box: a drawString each costs many times more
+            font = None
+            for r, (label, amount, points, bold) in enumerate(rows):
+                y = top - (r + 1) * lead + 3
+                for x, string, face, align in (
+                        (x0 + 3, label, fonts.bold if bold else fonts.italic if label == "nothing scored"
+                         else fonts.regular, False),
+                        (mid, amount, fonts.bold if bold else fonts.regular, True),
+                        (right, points, fonts.bold if bold else fonts.regular, True)):
+                    if not string:
+                        continue
+                    if face != font:
+                        text.setFont(face, size)
+                        font = face
+                    text.setTextOrigin(x - width(string, face, size) if align else x, y)
+                    text.textOut(string)
+            canv.drawText(text)
+            totals = len(rows) - sum(1 for row in rows[1:] if row[3])
+            canv.setStrokeColor(GREY)
+            canv.setLineWidth(0.3)
+            canv.lines([(x0, top - r * lead, x0 + self.box_w, top - r * lead) for r in range(2, totals)])
+            canv.setStrokeColor(BLACK)
+            canv.setLineWidth(1.0)
+            canv.lines([(x0, top - lead, x0 + self.box_w, top - lead),
+                        (x0, top - totals * lead, x0 + self.box_w, top - totals * lead)])
+            canv.setLineWidth(0.8)
+            canv.rect(x0, bottom, self.box_w, top - bottom)
+        canv.restoreState()

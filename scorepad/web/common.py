@@ -1,0 +1,114 @@
+"""What several web modules share: the editable game, the form's revision, a QR code, where a
+game stands and what changed, in words, and the helpers every template may call.
+
+The blueprints are :mod:`.games`, :mod:`.sheets`, :mod:`.deals`, :mod:`.referee`,
+:mod:`.paper` and :mod:`.exchange`; :mod:`scorepad.app` registers them, with
+:func:`template_helpers` as the context processor.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import segno
+from markupsafe import Markup
+
+from .. import access
+from ..rules import PRESETS, load_sheet
+from ..rules.sheet import OPTION_BY_NAME
+from ..storage.store import GameRecord
+
+
+def template_helpers() -> dict[str, Any]:
+    """What every template may use: an option's label, and the presets with their titles."""
+    return {"option_label": lambda name: OPTION_BY_NAME[name].label if name in OPTION_BY_NAME else name,
+            "presets_meta": list(PRESETS.items()), "preset_titles": {k: p.title for k, p in PRESETS.items()}}
+
+
+def editable(game_id: str) -> GameRecord:
+    """The game, when this browser may change it (else a 404 or 403)."""
+    game = access.game_or_404(game_id)
+    access.require_edit(game)
+    return game
+
+
+def read_revision(value: Any) -> int | None:
+    """The form's hidden revision; None (no check) when it is not one a game could have."""
+    try:
+        revision = int(value)
+    except (TypeError, ValueError):
+        return None
+    return revision if 0 <= revision <= 1_000_000_000 else None
+
+
+def qr(url: str, what: str) -> Markup:
+    """A QR code as inline SVG (presentation attributes only, no style)."""
+    svg = segno.make(url, error="m").svg_inline(scale=4, border=2, omitsize=True, svgclass="qr", lineclass="qr-dark",
+                                                 dark="#000", light="#fff", title=f"QR code: {what}")
+    return Markup(svg.replace("<svg ", f'<svg role="img" aria-label="QR code: {Markup.escape(what)}" ', 1))
+
+
+def state_words(game: GameRecord) -> str:
+    """Where a game stands, in a few words: ``deal 3 of 4``, ``Ann wins``, ``tie``."""
+    result = game.game.result()
+    if result.over:
+        if result.tie:
+            top = result.standings[0].total
+            return f"tie at {top:,}"
+        return f"{result.winner} wins"
+    number = game.next_number
+    last = game.sheet.last_deal()
+    if last is not None:
+        return f"deal {number} of {last}"
+    return f"deal {number}, playing to {game.sheet.target_score:,}"
+
+
+def ago(at: str) -> str:
+    """When a change happened, as a phone at the table would say it."""
+    try:
+        seconds = (datetime.now(UTC) - datetime.fromisoformat(at)).total_seconds()
+    except (TypeError, ValueError):
+        return ""
+    if seconds < 90:
+        return "a moment ago"
+    if seconds < 3600:
+        return f"{round(seconds / 60)} minutes ago"
+    return "over an hour ago"
+
+
+def what_changed(changes: list[dict[str, Any]]) -> str:
+    """``Deal 3 was recorded a moment ago``: the changes a stale form missed, in words."""
+    shown = [f"{c['message']} {ago(c['at'])}".strip() for c in changes[-4:]]
+    if len(changes) > 4:
+        shown.insert(0, f"{len(changes) - 4} earlier change{'s' if len(changes) > 5 else ''}")
+    text = "; ".join(shown) or "someone else changed the game"
+    return text[0].upper() + text[1:]
+
+
+def sheet_changes(before: dict[str, Any] | None, after: dict[str, Any] | None) -> list[dict[str, str]]:
+    """What an amendment changed, option by option, in words."""
+    try:
+        old, new = load_sheet(before), load_sheet(after)
+    except Exception:  # an old sheet that no longer reads: say nothing rather than fail
+        return []
+    out = []
+    for option in OPTION_BY_NAME.values():
+        if getattr(old, option.name) != getattr(new, option.name):
+            out.append({"label": option.label, "old": old.describe(option.name), "new": new.describe(option.name)})
+    if old.preset != new.preset:
+        out.insert(0, {"label": "Preset", "old": str(old.preset), "new": str(new.preset)})
+    return out
+
+
+def explained_sides(verdict: Any, sheet: Any) -> list[dict[str, Any]]:
+    """Each side's lines, each with the rule behind it: the option's label and the sheet's words."""
+    sides = []
+    for side in verdict.breakdown.sides:
+        lines = []
+        for line in side.lines:
+            option = OPTION_BY_NAME.get(line.option)
+            lines.append({"line": line, "label": option.label if option else line.option,
+                          "says": sheet.describe(line.option) if option else ""})
+        sides.append({"name": side.name, "total": side.total, "lines": lines})
+    return sides

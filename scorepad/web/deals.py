@@ -1,0 +1,304 @@
+"""A game's deals: record one, show one with its rules, correct one, delete one, and the live
+preview of the deal form while it is typed.
+
+The deal form is read by :class:`~scorepad.web.forms.deal.DealForm`, the one reader of what
+a phone posts: saving, checking and the preview all use it. A posted form is one action,
+each its own function (:data:`ACTIONS`): more meld rows, check, save, save as played.
+Every write goes through :mod:`scorepad.storage.store`; scripts only enhance.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from .. import access
+from ..rules import judge
+from ..rules.validate import Problem
+from ..rules.verdict import Verdict
+from ..storage import store
+from ..storage.errors import Conflict, Rejected, StorageError
+from ..storage.store import GameRecord
+from .common import ago, editable, explained_sides, read_revision, what_changed
+from .errors import status as status_of
+from .forms.deal import RANKS, ConfirmForm, DealForm, DealMetaForm, card_groups, card_label
+
+bp = Blueprint("deals", __name__)
+
+UNREADABLE = "Some boxes could not be read; each says why."
+
+
+@dataclass
+class DealPage:
+    """The deal form as it is shown: the form, and what the last action found. ``can_play``
+    offers saving it as played; ``must_fix`` lists the problems that must be corrected
+    before it could be (the store's ``never_as_played``)."""
+
+    game: GameRecord
+    form: DealForm
+    meta: DealMetaForm
+    number: int
+    editing: bool
+    summary: list[tuple[str, str]] = field(default_factory=list)
+    preview: Verdict | None = None
+    can_play: bool = False
+    must_fix: Sequence[Problem] = ()
+    message: str | None = None
+    message_ok: bool = False
+    conflict: dict[str, Any] | None = None
+    status: int = 200
+
+    def render(self) -> tuple[str, int]:
+        game, sheet, number = self.game, self.game.sheet, self.number
+        context = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "status"}
+        context.update(
+            groups=card_groups(sheet), ranks=RANKS, card_label=card_label,
+            books=sheet.going_out_books(number),
+            minimums=[(name, sheet.opening_minimum(number, total))
+                      for name, total in game.totals_before(number).items()],
+            action=(url_for("deals.edit_deal", game_id=game.id, number=number) if self.editing
+                    else url_for("deals.new_deal", game_id=game.id)),
+        )
+        return render_template("deals/deal_form.html", **context), self.status
+
+    def judged(self, verdict: Verdict, problems: Sequence[Problem]) -> None:
+        """Place the referee's problems on the form, with its warnings and score."""
+        self.summary = self.form.place_problems(problems)
+        self.form.warnings = [p.message for p in verdict.report.warnings]
+        self.preview = verdict
+
+
+# -- the actions of a posted deal form -------------------------------------------------------------
+
+
+def _more(page: DealPage) -> DealPage:
+    """More meld rows (the form was read with four more): nothing else changes."""
+    return page
+
+
+def _read(page: DealPage) -> dict[str, Any] | None:
+    """The deal as typed, in canonical JSON (None: some input says why it cannot be read)."""
+    return page.form.to_json(page.number if page.editing else None)
+
+
+def _unreadable(page: DealPage, status: int = 400) -> DealPage:
+    return dataclasses.replace(page, status=status, message=UNREADABLE)
+
+
+def _check(page: DealPage) -> DealPage:
+    """The referee's verdict on the deal as typed, without saving it."""
+    data = _read(page)
+    if data is None:
+        return _unreadable(page)
+    try:
+        deal = store.read_deal(page.game, data, page.number)
+    except StorageError as err:
+        page.form.place(err.field, err.message)
+        return _unreadable(page, status_of(err))
+    verdict = judge(deal)
+    refused = store.refusal(page.game, deal, verdict)
+    problems = refused.problems if refused else []
+    page.judged(verdict, problems)
+    n = len(problems)
+    return dataclasses.replace(
+        page, can_play=bool(refused and refused.may_save_as_played),
+        must_fix=refused.never_as_played if refused else (), message_ok=not problems,
+        message=(f"Not saved yet. The referee found {n} problem{'s' if n != 1 else ''}." if problems
+                 else "Not saved yet. The referee finds nothing wrong."))
+
+
+def _save(page: DealPage) -> DealPage | Response:
+    """Save the deal (new or corrected) if the referee finds nothing wrong."""
+    data = _read(page)
+    return _unreadable(page) if data is None else _write(page, data, None)
+
+
+def _save_as_played(page: DealPage) -> DealPage | Response:
+    """Save the deal as it was played, against the sheet, with the table's reason."""
+    data = _read(page)
+    if data is None:
+        return _unreadable(page)
+    reason = page.meta.reason
+    if reason.errors:
+        return dataclasses.replace(page, status=400, can_play=True,
+                                   message="The reason could not be read; it says why.")
+    text = (reason.data or "").strip()
+    if not text:
+        reason.errors = ["Say briefly why the deal stands as played."]
+        return dataclasses.replace(page, status=400, can_play=True, message="A deal saved as played needs a reason.")
+    return _write(page, data, text)
+
+
+ACTIONS: dict[str, Callable[[DealPage], DealPage | Response]] = {
+    "more": _more, "check": _check, "save": _save, "as_played": _save_as_played}
+
+
+def _write(page: DealPage, data: dict[str, Any], as_played: str | None) -> DealPage | Response:
+    """Record or correct the deal through the store; the form again, saying why, if it is not saved."""
+    game, number, editing = page.game, page.number, page.editing
+    based_on = read_revision(page.meta.revision.data)
+    try:
+        if editing:
+            store.update_deal(game.id, number, data, as_played=as_played, based_on=based_on)
+        else:
+            store.record_deal(game.id, data, as_played=as_played, based_on=based_on)
+    except Rejected as err:
+        return _rejected(page, err)
+    except Conflict as err:
+        return _conflict(page, err)
+    except StorageError as err:
+        return _not_saved(page, err, as_played is not None)
+    flash(f"Deal {number} {'corrected' if editing else 'saved'}.", "ok")
+    return redirect(url_for("games.game", game_id=game.id, _anchor=f"deal-{number}"), 303)
+
+
+def _rejected(page: DealPage, err: Rejected) -> DealPage:
+    """The referee refused the deal: its problems on the form, and whether it may stand as played."""
+    page.judged(err.verdict, err.problems)
+    n = len(err.problems)
+    return dataclasses.replace(
+        page, can_play=err.may_save_as_played, must_fix=err.never_as_played, status=422,
+        message=f"Not saved: the referee found {n} problem{'s' if n != 1 else ''}. "
+                + ("Correct the deal, or save it as played with a reason." if err.may_save_as_played
+                   else "Correct the deal: it cannot be saved as played as it is."))
+
+
+def _conflict(page: DealPage, err: Conflict) -> DealPage:
+    """Another phone wrote first. Nothing typed is lost: the form comes back as it was sent,
+    now based on the game as it stands, with what changed in between."""
+    game = page.game
+    now = store.load_game(game.id) or game
+    page.meta.revision.data = str(now.revision)
+    changes = [dict(c, text=f"{c['message']} {ago(c['at'])}".strip())
+               for c in store.changes_since(game.id, err.based_on) if c["revision"] <= now.revision]
+    number = now.next_number if not page.editing and now.next_number is not None else page.number
+    conflict = {"changes": changes, "standings": now.game.result().standings,
+                "last": now.deals[-1].number if now.deals else None}
+    return dataclasses.replace(
+        page, game=now, number=number, status=409, conflict=conflict,
+        message=f"Not saved: the game changed since you loaded it. {what_changed(changes)}; here is the game now. "
+                "What you entered is still below: check it, then save again.")
+
+
+def _not_saved(page: DealPage, err: StorageError, as_played: bool) -> DealPage:
+    """The store could not take the deal: its message next to the input it names."""
+    if status_of(err) == 404:
+        abort(404, err.message)
+    if err.field.startswith(("sides", "went_out", "ending")):
+        page.form.place(err.field, err.message)
+    elif err.field == "as_played.reason":
+        page.meta.reason.errors = [err.message]
+    return dataclasses.replace(page, status=status_of(err), can_play=as_played,  # keep the reason typed
+                               message=f"Not saved ({status_of(err)}): {err.message}.")
+
+
+def _posted(game: GameRecord, number: int, editing: bool):
+    """Read the posted deal form and do what its button asks."""
+    meta = DealMetaForm()
+    if not meta.validate() and set(meta.errors) != {"reason"}:  # the reason's own error shows beside it
+        abort(400, "; ".join(f"{meta[k].label.text}: {' '.join(v)}" for k, v in meta.errors.items()))
+    action = request.form.get("action", "save")
+    form = DealForm.from_form(game.sides, game.sheet, request.form, more_rows=action == "more")
+    done = ACTIONS.get(action, _save)(DealPage(game, form, meta, number, editing))
+    return done.render() if isinstance(done, DealPage) else done
+
+
+# -- routes ------------------------------------------------------------------------------------------
+
+
+@bp.route("/games/<game_id>/deals/new", methods=["GET", "POST"])
+def new_deal(game_id: str):
+    game = editable(game_id)
+    number = game.next_number
+    if number is None:
+        flash("The game is over: correct a deal instead of adding one.", "info")
+        return redirect(url_for("games.game", game_id=game.id), 303)
+    if request.method == "POST":
+        return _posted(game, number, editing=False)
+    meta = DealMetaForm(revision=str(game.revision))
+    return DealPage(game, DealForm.blank(game.sides, game.sheet), meta, number, editing=False).render()
+
+
+@bp.post("/games/<game_id>/deals/<int:number>/preview")
+def preview(game_id: str, number: int):
+    """The live score and the referee's problems of the deal form as typed so far, as the
+    fragment the form shows under its inputs: read by the same reader as a saved deal,
+    nothing saved. The deal need not say yet who went out."""
+    game = access.game_or_404(game_id)
+    form = DealForm.from_form(game.sides, game.sheet, request.form)
+    data = form.to_json(need_ending=False)
+    if data is None:
+        return render_template("deals/_live.html", error=form.form_errors[0])
+    try:
+        deal = store.read_deal(game, data, number)
+    except StorageError as err:
+        error = f"{err.message} ({err.field})" if err.field else err.message
+        return render_template("deals/_live.html", error=error)
+    verdict = judge(deal)
+    refused = store.refusal(game, deal, verdict)
+    problems = form.place_problems(refused.problems if refused else [])
+    warnings = [(form.place_problem(p), p.message) for p in verdict.report.warnings]
+    return render_template("deals/_live.html", sides=verdict.breakdown.sides, problems=problems, warnings=warnings)
+
+
+@bp.get("/games/<game_id>/deals/<int:number>")
+def deal(game_id: str, number: int):
+    game = access.game_or_404(game_id)
+    record = game.deal(number)
+    if record is None:
+        abort(404, f"Deal {number} of this game is not recorded.")
+    verdict = record.verdict
+    return render_template("deals/deal.html", game=game, record=record, verdict=verdict,
+                           sides=explained_sides(verdict, game.sheet),
+                           history=store.history(game.id, number), can_edit=access.can_edit(game),
+                           melds={s.name: s for s in record.deal.sides})
+
+
+@bp.route("/games/<game_id>/deals/<int:number>/edit", methods=["GET", "POST"])
+def edit_deal(game_id: str, number: int):
+    game = editable(game_id)
+    record = game.deal(number)
+    if record is None:
+        abort(404, f"Deal {number} of this game is not recorded.")
+    if request.method == "POST":
+        return _posted(game, number, editing=True)
+    meta = DealMetaForm(revision=str(game.revision), reason=record.as_played or "")
+    form = DealForm.from_deal(game.sides, game.sheet, record.deal.to_json(with_sheet=False))
+    return DealPage(game, form, meta, number, editing=True, can_play=bool(record.as_played)).render()
+
+
+@bp.route("/games/<game_id>/deals/<int:number>/delete", methods=["GET", "POST"])
+def delete_deal(game_id: str, number: int):
+    game = editable(game_id)
+    record = game.deal(number)
+    if record is None:
+        abort(404, f"Deal {number} of this game is not recorded.")
+    form = ConfirmForm()
+    if request.method == "POST":
+        if not form.validate():
+            abort(400, "The form could not be read.")
+        try:
+            store.delete_deal(game.id, number, based_on=read_revision(form.revision.data))
+        except Conflict as err:
+            now = store.load_game(game.id) or game
+            still = now.deal(number) is not None
+            flash(f"Not deleted: the game changed since you loaded it. {what_changed(err.changes)}; "
+                  f"here {'it' if still else 'the game'} is now.", "error")
+            if still:
+                return redirect(url_for("deals.deal", game_id=game.id, number=number), 303)
+            return redirect(url_for("games.game", game_id=game.id), 303)
+        except StorageError as err:
+            if status_of(err) == 404:
+                abort(404, err.message)
+            flash(f"Not deleted ({status_of(err)}): {err.message}.", "error")
+            return redirect(url_for("deals.deal", game_id=game.id, number=number), 303)
+        flash(f"Deal {number} deleted. What it held is kept in the game's history.", "ok")
+        return redirect(url_for("games.game", game_id=game.id), 303)
+    form.revision.data = str(game.revision)
+    return render_template("deals/delete.html", game=game, record=record, form=form,
+                           totals=record.verdict.breakdown.totals())

@@ -1,0 +1,399 @@
+"""A deal as the table records it on a phone (meld rows, red threes, each player's cards left
+and unopened foot, who went out), read into the canonical deal JSON; the referee's problems
+are placed back next to the field each one concerns. And the small forms around a deal: its
+revision and as-played reason, and the confirmation of a delete.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import HiddenField, StringField
+
+from ...rules import ReadError, RuleSheet
+from ...rules.cards import CARDS, NATURALS, Card, Cards
+from ...rules.limits import MAX_COUNT, MAX_INPUT, MAX_MELD_ROWS
+from ...rules.validate import Problem
+from . import PlainText
+
+RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "wild")
+
+class DealMetaForm(FlaskForm):
+    """The CSRF token, the game's revision and the as-played reason of a deal form."""
+
+    revision = HiddenField()
+    reason = StringField("Reason", [PlainText(multiline=True)])
+
+
+class ConfirmForm(FlaskForm):
+    revision = HiddenField()
+
+
+# -- a deal -------------------------------------------------------------------------------------
+
+# Where a problem shows: on the form as a whole, the ending, a side, a meld row or a player.
+TOP = "top"
+
+
+@dataclass
+class MeldRow:
+    index: int
+    rank: str = ""
+    naturals: str = ""
+    twos: str = ""
+    jokers: str = ""
+    cards: str = ""
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def blank(self) -> bool:
+        return not (self.cards or any(_count_or_zero(v) for v in (self.naturals, self.twos, self.jokers)))
+
+
+@dataclass
+class PlayerBlock:
+    side: int
+    index: int
+    name: str
+    picked: bool = True
+    counts: dict[str, str] = field(default_factory=dict)
+    left: str = ""
+    foot: str = ""
+    cut: bool = False
+    problems: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        return f"s{self.side}-p{self.index}"
+
+    def problems_at(self, *keys: str) -> list[str]:
+        return [m for k in keys for m in self.problems.get(k, [])]
+
+
+@dataclass
+class SideBlock:
+    index: int
+    name: str
+    rows: list[MeldRow]
+    players: list[PlayerBlock]
+    red_threes: str = ""
+    problems: dict[str, list[str]] = field(default_factory=dict)
+    row_of_meld: list[int] = field(default_factory=list)  # canonical meld index -> row index
+
+    def problems_at(self, *keys: str) -> list[str]:
+        return [m for k in keys for m in self.problems.get(k, [])]
+
+
+@dataclass
+class CardGroup:
+    """Cards left, grouped as the sheet values them: ``50 each: JK``."""
+
+    title: str
+    cards: tuple[str, ...]
+
+
+def card_groups(sheet: RuleSheet) -> list[CardGroup]:
+    """Kinds of card in groups of equal value (threes apart), highest first."""
+    groups: dict[int, list[str]] = {}
+    for card in (Card.JOKER, Card.TWO, *NATURALS):
+        groups.setdefault(sheet.value(card), []).append(card.value)
+    out = [CardGroup(f"{value} each", tuple(cards)) for value, cards in sorted(groups.items(), reverse=True)]
+    out.append(CardGroup(f"Black threes, {sheet.value(Card.BLACK_THREE)} each", (Card.BLACK_THREE.value,)))
+    penalty = sheet.red_three_penalty_hand
+    out.append(CardGroup(f"Red threes, minus {penalty}" if penalty else "Red threes", (Card.RED_THREE.value,)))
+    return out
+
+
+CARD_LABELS = {"JK": "Jokers", "2": "2s", "3B": "Black 3s", "3R": "Red 3s", "A": "Aces", "K": "Kings",
+               "Q": "Queens", "J": "Jacks"}
+
+
+def card_label(code: str) -> str:
+    return CARD_LABELS.get(code, f"{code}s")
+
+
+def rows_per_side(sides: int) -> int:
+    """Blank meld rows a side starts with: eight for two sides, fewer for more (the page stays
+    small; "More meld rows" adds some, and with scripts on "Add a meld" does)."""
+    return max(3, min(8, 18 // max(sides, 1)))
+
+
+class DealForm:
+    """A deal as typed on the phone: read into canonical JSON, problems placed by field."""
+
+    def __init__(self, game_sides: list[dict[str, Any]], sheet: RuleSheet) -> None:
+        self.sheet = sheet
+        self.sides: list[SideBlock] = []
+        for i, side in enumerate(game_sides):
+            players = [PlayerBlock(i, j, name) for j, name in enumerate(side["players"])]
+            self.sides.append(SideBlock(i, side["name"], [], players))
+        self.ending = ""  # "stock", or "p{side}-{player}"
+        self.top: list[str] = []
+        self.ending_problems: list[str] = []
+        self.warnings: list[str] = []
+        self.violations = 0
+        self.form_errors: list[str] = []  # every input's message that could not be read
+
+    # -- building ------------------------------------------------------------------------
+
+    @classmethod
+    def blank(cls, game_sides: list[dict[str, Any]], sheet: RuleSheet) -> DealForm:
+        form = cls(game_sides, sheet)
+        for side in form.sides:
+            side.rows = [MeldRow(k) for k in range(rows_per_side(len(form.sides)))]
+        return form
+
+    @classmethod
+    def from_deal(cls, game_sides: list[dict[str, Any]], sheet: RuleSheet, deal: dict[str, Any]) -> DealForm:
+        """The form filled in from a recorded deal's canonical JSON."""
+        form = cls(game_sides, sheet)
+        by_name = {s["name"]: s for s in deal.get("sides", [])}
+        for side in form.sides:
+            data = by_name.get(side.name, {})
+            side.rows = []
+            for k, meld in enumerate(data.get("melds", [])):
+                side.rows.append(MeldRow(k, meld.get("rank", ""), _shown(meld.get("naturals")),
+                                         _shown(meld.get("twos")), _shown(meld.get("jokers"))))
+                side.row_of_meld.append(k)
+            extra = max(2, rows_per_side(len(form.sides)) - len(side.rows))
+            side.rows += [MeldRow(len(side.rows) + k) for k in range(extra)]
+            side.red_threes = _shown(data.get("red_threes"))
+            players = {p["name"]: p for p in data.get("players", [])}
+            for player in side.players:
+                p = players.get(player.name, {})
+                player.picked = bool(p.get("foot_picked_up", True))
+                player.counts = {card: str(n) for card, n in Cards.from_json(p.get("cards_left")).to_json().items()}
+                player.foot = str(Cards.from_json(p.get("foot")))
+                player.cut = bool(p.get("cut_bonus"))
+        if deal.get("ending") == "stock_out":
+            form.ending = "stock"
+        elif deal.get("went_out"):
+            form.ending = form.player_key(deal["went_out"]) or ""
+        return form
+
+    @classmethod
+    def from_form(cls, game_sides: list[dict[str, Any]], sheet: RuleSheet, data: Mapping[str, str],
+                  more_rows: bool = False) -> DealForm:
+        form = cls(game_sides, sheet)
+        for side in form.sides:
+            s = f"s{side.index}"
+            count = _bounded(data.get(f"{s}-rows"), rows_per_side(len(form.sides)))
+            if more_rows:
+                count = max(count, min(count + 4, MAX_MELD_ROWS))
+            side.rows = [MeldRow(k, _get(data, f"{s}-m{k}-rank"), _get(data, f"{s}-m{k}-naturals"),
+                                 _get(data, f"{s}-m{k}-twos"), _get(data, f"{s}-m{k}-jokers"),
+                                 _get(data, f"{s}-m{k}-cards"))
+                         for k in range(count)]
+            side.red_threes = _get(data, f"{s}-red_threes")
+            for player in side.players:
+                p = player.key
+                player.picked = f"{p}-picked" in data
+                player.counts = {c.value: _get(data, f"{p}-c-{c.value}") for c in CARDS
+                                 if _get(data, f"{p}-c-{c.value}")}
+                player.left = _get(data, f"{p}-left")
+                player.foot = _get(data, f"{p}-foot")
+                player.cut = f"{p}-cut" in data
+        form.ending = _get(data, "ending")
+        return form
+
+    def player_key(self, name: str) -> str | None:
+        for side in self.sides:
+            for player in side.players:
+                if player.name == name:
+                    return player.key
+        return None
+
+    def ending_choices(self) -> list[tuple[str, str]]:
+        choices = [(p.key, p.name) for side in self.sides for p in side.players]
+        return choices + [("stock", "Nobody: the stock ran out")]
+
+    # -- reading into canonical JSON ----------------------------------------------------------
+
+    def to_json(self, number: int | None = None, need_ending: bool = True) -> dict[str, Any] | None:
+        """The canonical deal (without a sheet), or None when some input cannot be read;
+        each such input then carries its message. Without ``need_ending`` (a preview while
+        typing), a deal nobody has said the end of yet is read too, as went out by nobody."""
+        sides = []
+        for side in self.sides:
+            melds = []
+            side.row_of_meld = []
+            for row in side.rows:
+                meld = self._meld(row)
+                if meld is not None:
+                    side.row_of_meld.append(row.index)
+                    melds.append(meld)
+            red = self._count(side.red_threes, side.problems, "red_threes", "Red threes laid")
+            players = [self._player(side, p) for p in side.players]
+            sides.append({"name": side.name, "melds": melds, "red_threes": red or 0, "players": players})
+        deal: dict[str, Any] = {}
+        if number is not None:
+            deal["deal"] = number
+        if self.ending == "stock":
+            deal["ending"] = "stock_out"
+        else:
+            went = next((p.name for s in self.sides for p in s.players if p.key == self.ending), None)
+            if went is None and need_ending:
+                self._error_list(self.ending_problems, "Say who went out, or that the stock ran out.")
+            deal.update(ending="went_out", went_out=went)
+        deal["sides"] = sides
+        return None if self.form_errors else deal
+
+    def _meld(self, row: MeldRow) -> dict[str, Any] | None:
+        if row.blank:
+            return None
+        counts = {key: self._count(getattr(row, key), None, None, key, row) for key in ("naturals", "twos", "jokers")}
+        if row.cards:
+            if any(counts.values()):
+                self._error_list(row.problems, "Give the cards or the counts, not both.")
+                return None
+            meld: dict[str, Any] = {"cards": row.cards}
+            if row.rank:
+                meld["rank"] = row.rank
+            return meld
+        if not row.rank:
+            self._error_list(row.problems, "Choose the meld's rank (or wild).")
+            return None
+        meld = {"rank": row.rank}
+        meld.update({k: v for k, v in counts.items() if v})
+        return meld
+
+    def _player(self, side: SideBlock, player: PlayerBlock) -> dict[str, Any]:
+        counts: dict[str, int] = {}
+        for card, text in player.counts.items():
+            n = self._count(text, player.problems, "cards_left", f"{card_label(card)} left")
+            if n:
+                counts[card] = n
+        cards_left: Any = counts
+        if player.left:
+            try:
+                cards_left = (Cards.from_json(counts) + Cards.parse(player.left)).to_json()
+            except ReadError as err:
+                self._error(player.problems, "cards_left", f"Cards left: {err.reason}")
+        out: dict[str, Any] = {"name": player.name, "foot_picked_up": player.picked, "cards_left": cards_left}
+        if not player.picked and player.foot:
+            out["foot"] = player.foot
+        if player.cut:
+            out["cut_bonus"] = True
+        return out
+
+    def _count(self, text: str, problems: dict[str, list[str]] | None, key: str | None, what: str,
+               row: MeldRow | None = None) -> int | None:
+        text = text.strip()
+        if not text:
+            return 0
+        if re.fullmatch(r"-?\d{1,6}", text) and abs(int(text)) <= MAX_COUNT:
+            return int(text)
+        if re.fullmatch(r"-?\d+", text):
+            message = (f"{what.capitalize()}: {text[:12]}{'…' if len(text) > 12 else ''} is too many; "
+                       f"at most {MAX_COUNT:,}.")
+        else:
+            message = f"{what.capitalize()}: {text[:40]!r} is not a whole number."
+        if row is not None:
+            self._error_list(row.problems, message)
+        elif problems is not None and key is not None:
+            self._error(problems, key, message)
+        return None
+
+    def _error(self, problems: dict[str, list[str]], key: str, message: str) -> None:
+        problems.setdefault(key, []).append(message)
+        self.form_errors.append(message)
+
+    def _error_list(self, problems: list[str], message: str) -> None:
+        problems.append(message)
+        self.form_errors.append(message)
+
+    # -- placing messages on the form ---------------------------------------------------------
+
+    def place(self, where: str, message: str) -> str:
+        """Show a store's read error next to the input its path names (``sides[0].melds[2]``,
+        as :class:`~scorepad.rules.errors.ReadError` gives it); returns the anchor it went to."""
+        parts = [a or b for a, b in re.findall(r"(\w+)|\[(\d+)\]", where or "")]
+        if len(parts) >= 2 and parts[0] == "sides" and parts[1].isdigit() and int(parts[1]) < len(self.sides):
+            side = self.sides[int(parts[1])]
+            rest = parts[2:]
+            if rest[:1] == ["melds"] and len(rest) >= 2 and rest[1].isdigit():
+                return self._on_meld(side, int(rest[1]), message)
+            if rest[:1] == ["players"] and len(rest) >= 2 and rest[1].isdigit() and int(rest[1]) < len(side.players):
+                return self._on_player(side.players[int(rest[1])], rest[2] if len(rest) > 2 else None, message)
+            return self._on_side(side, rest[0] if rest else None, message)
+        if parts[:1] in (["went_out"], ["ending"]):
+            self.ending_problems.append(message)
+            return "ending"
+        self.top.append(message)
+        return TOP
+
+    def place_problem(self, problem: Problem) -> str:
+        """Show the referee's problem next to what it names (its side, player, meld and input);
+        returns the anchor it went to."""
+        if problem.field in ("went_out", "ending"):
+            self.ending_problems.append(problem.message)
+            return "ending"
+        side = next((s for s in self.sides if s.name == problem.side), None)
+        if side is None:
+            self.top.append(problem.message)
+            return TOP
+        if problem.meld is not None:
+            return self._on_meld(side, problem.meld, problem.message)
+        player = next((p for p in side.players if p.name == problem.player), None)
+        if player is not None and problem.field not in SIDE_FIELDS:
+            return self._on_player(player, problem.field, problem.message)
+        return self._on_side(side, problem.field, problem.message)
+
+    def place_problems(self, problems: Iterable[Problem]) -> list[tuple[str, str]]:
+        """Place every violation; returns (anchor, message) for the summary."""
+        out = []
+        for problem in problems:
+            self.violations += 1
+            out.append((self.place_problem(problem), problem.message))
+        return out
+
+    def _on_meld(self, side: SideBlock, meld: int, message: str) -> str:
+        if meld >= len(side.row_of_meld):
+            return self._on_side(side, "melds", message)
+        row = side.rows[side.row_of_meld[meld]]
+        row.problems.append(message)
+        return f"s{side.index}-m{row.index}"
+
+    def _on_player(self, player: PlayerBlock, field: str | None, message: str) -> str:
+        player.problems.setdefault(PLAYER_FIELDS.get(field or "", ""), []).append(message)
+        return player.key
+
+    def _on_side(self, side: SideBlock, field: str | None, message: str) -> str:
+        side.problems.setdefault(field if field in SIDE_FIELDS else "", []).append(message)
+        return f"s{side.index}"
+
+
+# Where a message shows within a side and a player: the input a field names (else the whole).
+SIDE_FIELDS = ("melds", "red_threes")
+PLAYER_FIELDS = {"foot_picked_up": "picked", "cut_bonus": "cut", "cards_left": "cards_left", "foot": "foot"}
+
+
+def _get(data: Mapping[str, str], key: str) -> str:
+    """An input's text. Cut to a bound longer than any input may be (a card string's
+    :data:`~scorepad.rules.limits.MAX_CARD_STRING`), so an over-long input is still refused
+    by its reader, inline, and never silently shortened into something else."""
+    return str(data.get(key, "")).strip()[:MAX_INPUT]
+
+
+def _shown(value: Any) -> str:
+    return str(value) if value else ""
+
+
+def _bounded(value: Any, default: int) -> int:
+    try:
+        n = int(str(value))
+    except (TypeError, ValueError):
+        return default
+    # As many rows as the page can have shown: a deal's melds (at most MAX_MELDS, however it
+    # was recorded) and two blank rows; "More meld rows" adds rows up to the same bound.
+    return max(1, min(n, MAX_MELD_ROWS))
+
+
+def _count_or_zero(text: str) -> bool:
+    """True when a count box holds anything but blank or zero."""
+    return bool(text.strip()) and text.strip() not in ("0", "-0")
+

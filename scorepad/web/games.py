@@ -1,0 +1,138 @@
+"""The games: the home page (this browser's games), a new game, a game's page, the edit link
+that lets a phone change a game, and a game's history.
+
+Every read and write goes through :mod:`scorepad.storage.store`; who may write is
+:mod:`scorepad.access`. Scripts only enhance: every screen works with JavaScript off.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, session, url_for
+
+from .. import access
+from ..links import external_url
+from ..rules import PRESETS
+from ..rules.limits import MAX_GAME_ID
+from ..storage import cache, db, store
+from ..storage.errors import StorageError
+from ..storage.store import GameRecord
+from .chart import running_totals_chart
+from .common import qr, sheet_changes, state_words
+from .errors import status as status_of
+from .forms.sheet_editor import SheetEditor, preset_displays
+from .forms.sides import NewGameForm, SidesForm
+
+bp = Blueprint("games", __name__)
+
+
+@bp.get("/")
+def home():
+    games = store.recent_games(access.my_games())
+    return render_template("games/home.html", games=[(g, state_words(g)) for g in games])
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new_game():
+    form = NewGameForm()
+    if request.method == "GET":
+        preset_id = request.args.get("preset", "common")
+        if preset_id not in PRESETS:
+            abort(404, f"There is no preset called {preset_id!r}.")
+        return render_template("games/new_game.html", form=form, editor=SheetEditor.for_preset(preset_id),
+                               sides=SidesForm.blank(), presets=preset_displays())
+    if not form.validate() and set(form.errors) != {"name"}:  # the name's own error shows beside it
+        abort(400, "; ".join(f"{form[k].label.text}: {' '.join(v)}" for k, v in form.errors.items()))
+    preset_id = form.preset.data
+    sides = SidesForm.from_form(request.form)
+    editor = SheetEditor.from_form(request.form, preset_id)
+    status = 400 if form.name.errors else 200
+    if editor.ok and not form.name.errors:
+        try:
+            sides_json = sides.to_json()
+            name = form.name.data.strip() if form.name.data and form.name.data.strip() else sides.game_name()
+            game = store.create_game(name or "Hand and Foot", editor.sheet_json(), sides_json)
+        except StorageError as err:
+            status = status_of(err)
+            if err.field.startswith("sides"):
+                sides.place_error(err.field, err.message)
+            elif err.field == "name":
+                form.name.errors = [err.message]
+            else:
+                editor.errors.append(f"{err.field}: {err.message}")
+        else:
+            access.grant(game)
+            flash("The game is ready. Share the view link so the table can follow the score.", "ok")
+            return redirect(url_for("games.game", game_id=game.id), 303)
+    else:
+        status = 400
+    return render_template("games/new_game.html", form=form, editor=editor, sides=sides,
+                           presets=preset_displays()), status
+
+
+@bp.get("/games/<game_id>")
+def game(game_id: str):
+    """The game page. What a viewer sees depends only on the game's revision, so it is
+    rendered once per revision, kept in the app's cache, and answered with an ETag (a
+    polling phone gets a 304). It holds no link: only the editor's page (never cached) does."""
+    if access.may_hold_key(game_id) or session.get("_flashes"):
+        game = access.game_or_404(game_id)
+        access.used(game)
+        response = make_response(_game_page(game))
+        response.headers["Cache-Control"] = "no-store"  # this browser's page: an editor's shows the edit link
+        return response
+    found = store.revision(game_id) if len(game_id) <= MAX_GAME_ID else None
+    if found is None:
+        abort(404, access.NO_GAME)
+    revision = found[0]
+    kept = cache.current()
+    html = kept.get(("games/game.html", db.path(), game_id, revision))
+    if html is None:
+        game = access.game_or_404(game_id)
+        revision = game.revision  # a write may have landed since: file the page under what it shows
+        html = _game_page(game)
+        kept.put(("games/game.html", db.path(), game_id, revision), html)
+    response = make_response(html)
+    response.set_etag(f"{game_id}.{revision}")
+    response.headers["Cache-Control"] = "no-cache"  # revalidate every time: the score moves
+    return response.make_conditional(request)
+
+
+def _game_page(game: GameRecord) -> str:
+    played = game.game
+    result = played.result()
+    editor = access.can_edit(game)
+    rows = []
+    for record, totals in zip(game.deals, played.running_totals(), strict=True):
+        verdict = record.verdict
+        rows.append({"record": record, "totals": verdict.breakdown.totals(), "running": totals,
+                     "ok": verdict.ok})
+    upcoming = played.upcoming()
+    links = None
+    if editor:
+        view_url = external_url("games.game", game_id=game.id)
+        edit_url = external_url("games.edit_link", game_id=game.id, key=game.edit_key)
+        links = {"view": view_url, "edit": edit_url, "view_qr": qr(view_url, "the view link"),
+                 "edit_qr": qr(edit_url, "the edit link")}
+    chart = running_totals_chart(game.side_names, [r.number for r in game.deals], played.running_totals())
+    return render_template("games/game.html", game=game, rows=rows, result=result, can_edit=editor, upcoming=upcoming,
+                           links=links, chart=chart, state=state_words(game), problems=played.problems())
+
+
+@bp.get("/games/<game_id>/edit/<key>")
+def edit_link(game_id: str, key: str):
+    game = access.game_or_404(game_id)
+    if not access.key_matches(game, key):
+        abort(403, "This edit link is not right for this game. Ask whoever started the game for it again.")
+    access.grant(game)
+    flash("This phone may now record and correct deals in this game.", "ok")
+    return redirect(url_for("games.game", game_id=game.id), 303)
+
+
+@bp.get("/games/<game_id>/history")
+def history(game_id: str):
+    game = access.game_or_404(game_id)
+    entries = store.history(game.id)
+    for entry in entries:
+        if entry["action"] == "amend":
+            entry["changes"] = sheet_changes(entry["before"], entry["after"])
+    return render_template("games/history.html", game=game, entries=entries, can_edit=access.can_edit(game))

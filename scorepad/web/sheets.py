@@ -1,0 +1,76 @@
+"""A game's rule sheet: every option in words with what the table changed, and the amendment
+of the sheet during the game (with a reason kept in the game's history).
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+
+from .. import access
+from ..rules import PRESETS
+from ..rules.sheet import options_by_group
+from ..storage import store
+from ..storage.errors import Conflict, StorageError
+from .common import editable, read_revision, sheet_changes, what_changed
+from .errors import status as status_of
+from .forms.sheet_editor import AmendForm, SheetEditor, preset_displays
+
+bp = Blueprint("sheets", __name__)
+
+
+@bp.get("/games/<game_id>/sheet")
+def sheet(game_id: str):
+    game = access.game_or_404(game_id)
+    sheet = game.sheet
+    preset = PRESETS.get(sheet.preset) if sheet.preset else None
+    changed = {c.option: c for c in sheet.changes()}
+    groups = []
+    for group, title, options in options_by_group():
+        groups.append((group, title, [{"name": o.name, "label": o.label, "help": o.help,
+                                       "words": sheet.describe(o.name), "change": changed.get(o.name),
+                                       "not_stated": preset.not_stated.get(o.name) if preset else None}
+                                      for o in options]))
+    amendments = [dict(e, changes=sheet_changes(e["before"], e["after"])) for e in store.amendments(game.id)]
+    return render_template("sheets/sheet.html", game=game, groups=groups, preset=preset, changes=list(changed.values()),
+                           amendments=amendments, can_edit=access.can_edit(game))
+
+
+@bp.route("/games/<game_id>/sheet/amend", methods=["GET", "POST"])
+def amend_sheet(game_id: str):
+    game = editable(game_id)
+    form = AmendForm()
+    if request.method == "GET":
+        form.revision.data = str(game.revision)
+        preset_id = request.args.get("preset")
+        if preset_id is not None and preset_id not in PRESETS:
+            abort(404, f"There is no preset called {preset_id!r}.")
+        editor = SheetEditor.for_preset(preset_id) if preset_id else SheetEditor.from_sheet(game.sheet)
+        return render_template("sheets/amend.html", game=game, form=form, editor=editor, presets=preset_displays())
+    if not form.validate() and set(form.errors) != {"reason"}:  # the reason's own error shows beside it
+        abort(400, "; ".join(f"{form[k].label.text}: {' '.join(v)}" for k, v in form.errors.items()))
+    preset_id = form.preset.data or None
+    editor = SheetEditor.from_form(request.form, preset_id)
+    reason_error = " ".join(form.reason.errors) or None
+    status = 400
+    reason = (form.reason.data or "").strip()
+    if not reason:
+        reason_error = "Say why the table changes the sheet; the reason is kept in the game's history."
+    if editor.ok and not reason_error:
+        try:
+            store.amend_sheet(game.id, editor.sheet_json(), reason, based_on=read_revision(form.revision.data))
+        except Conflict as err:
+            status = 409
+            form.revision.data = str(err.revision)
+            editor.errors.append(f"Not amended: the game changed since you loaded it. {what_changed(err.changes)}. "
+                                 "Your sheet is still below: check it, then save again.")
+        except StorageError as err:
+            status = status_of(err)
+            if "reason" in err.field:
+                reason_error = err.message
+            else:
+                editor.errors.append(err.message)
+        else:
+            flash("The sheet is amended; every deal is now scored under it.", "ok")
+            return redirect(url_for("sheets.sheet", game_id=game.id), 303)
+    return render_template("sheets/amend.html", game=game, form=form, editor=editor, presets=preset_displays(),
+                           reason_error=reason_error), status
