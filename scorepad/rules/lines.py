@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import NamedTuple
 
-from .cards import CARDS, EMPTY, NATURALS, Card, Cards
+from .cards import CARDS, NATURALS, Card, Cards
 from .deal import BookKind, Deal, Ending, Player, Rank, Side
 from .sheet import RuleSheet
 
@@ -27,21 +28,18 @@ Item = tuple[str, int, int]  # one itemised line: label, count, points each
 
 
 class Tally(NamedTuple):
-    """What one side brought to the end of a deal, counted once for all its lines; for a
-    player's own lines (:meth:`of_player`), also what that player held and claimed."""
+    """What one side brought to the end of a deal, counted once for all its lines (a
+    player's own lines read the :class:`~.deal.Player` beside it)."""
 
     sheet: RuleSheet
     deal: int  # the deal's number
     side: Side
     melded: list[int]  # cards melded, by place in CARDS
-    books: dict[BookKind, int]  # books of each kind, special books left out
+    clean_books: int  # books of each kind, special books left out
+    dirty_books: int
+    wild_books: int
     special: dict[Card, int]  # clean books of a rank the sheet names a bonus for, by rank
     went_out: str | None  # the name of the side's player who went out, if one did
-    # For a player's own lines: the player, their hand and unopened foot, their cut bonus.
-    player: str = ""
-    hand: Cards = EMPTY
-    foot: Cards = EMPTY  # empty once picked up: only an unopened foot counts against
-    cut_bonus: bool = False
 
     @classmethod
     def of(cls, deal: Deal, side: Side) -> Tally:
@@ -64,13 +62,8 @@ class Tally(NamedTuple):
                 special[meld.rank.card] = special.get(meld.rank.card, 0) + 1
             else:
                 books[kind] += 1
-        return tuple.__new__(cls, (sheet, deal.number, side, melded, books, special, _went_out(deal, side),
-                                   "", EMPTY, EMPTY, False))  # as a tuple: cls(...) costs a call more
-
-    def of_player(self, player: Player) -> Tally:
-        """The tally for one player's own lines."""
-        return tuple.__new__(Tally, (*self[:7], player.name, player.cards_left,
-                                     EMPTY if player.foot_picked_up else player.foot, player.cut_bonus))
+        return tuple.__new__(cls, (sheet, deal.number, side, melded, books[clean], books[_DIRTY], books[_WILD_BOOKS],
+                                   special, _went_out(deal, side)))  # made as a tuple: cls(...) costs a call more
 
 
 class PadLine(NamedTuple):
@@ -90,19 +83,21 @@ class ScoreLine:
 
     ``count`` comes from the deal, ``each`` from the sheet (by default the value of
     ``option``; negative for points taken off). A kind that scores one line per rank or
-    per card value gives ``items`` instead. ``per_player`` kinds are counted for each
-    player from the player's own cards, and their label names the player (``{player}``).
+    per card value gives ``items`` instead. A player's own kinds give ``player_count`` or
+    ``player_items``, counted for each player from the side's tally and the player's own
+    cards, and their label names the player (``{player}``).
     """
 
     code: str
     label: str
     option: str  # the sheet option behind the line's points
-    per_player: bool = False
-    foot: bool = False  # counts an unopened foot: nothing to count once the foot is picked up
     count: Callable[[Tally], int] | None = None
     each: Callable[[RuleSheet, int], int] | None = None  # (sheet, deal number) -> points each
     scored_to: Callable[[Tally], str | None] | None = None  # the player a side's line names
     items: Callable[[Tally], Sequence[Item]] | None = None
+    player_count: Callable[[Tally, Player], int] | None = None
+    player_items: Callable[[Tally, Player], Sequence[Item]] | None = None
+    foot: bool = False  # counts an unopened foot: nothing to count once the foot is picked up
     # How the blank score pad prints it: ``pad`` is its label there (None: not printed, it
     # shares another line), with ``× each`` and a count column, or ``(+each)`` and no count
     # column when a side scores it at most ``once``; an itemised kind prints ``pad`` alone.
@@ -115,8 +110,19 @@ class ScoreLine:
     scores: Callable[[RuleSheet], bool] = _always
 
     def __post_init__(self) -> None:
-        if (self.count is None) == (self.items is None):
-            raise ValueError(f"the score line {self.code} must give count or items, and not both")
+        if [self.count, self.items, self.player_count, self.player_items].count(None) != 3:
+            raise ValueError(f"the score line {self.code} must give one of count, items, player_count "
+                             "and player_items")
+
+    @property
+    def per_player(self) -> bool:
+        """Whether the kind is counted for each player."""
+        return self.player_count is not None or self.player_items is not None
+
+    @property
+    def counted(self) -> bool:
+        """Whether the kind gives a count (one line, priced by ``each``) rather than items."""
+        return self.count is not None or self.player_count is not None
 
     def price(self, sheet: RuleSheet, deal: int) -> int:
         """Points each, on this sheet in this deal."""
@@ -131,7 +137,7 @@ class ScoreLine:
             yield from self.pad_items(sheet)
         elif self.pad is None or not self.pad_when(sheet):
             return
-        elif self.items is not None:
+        elif not self.counted:
             yield PadLine(self.pad, False)
         elif self.once:
             yield PadLine(f"{self.pad} (+{self.price(sheet, deal):,})", False)
@@ -150,10 +156,10 @@ def pad_lines(sheet: RuleSheet, deal: int) -> list[PadLine]:
 
 
 class Step(NamedTuple):
-    """One kind of line as :func:`plan` resolved it for a sheet and deal: what scoring reads."""
+    """One kind of a side's own line as :func:`plan` resolved it for a sheet and deal."""
 
     code: str
-    label: str  # with ``{player}`` to fill for a player's own lines
+    label: str
     option: str
     counter: Callable[[Tally], int] | None  # (not ``count``, which a tuple has already)
     each: int  # points each, for a counted kind (an itemised kind prices each item)
@@ -161,13 +167,24 @@ class Step(NamedTuple):
     items: Callable[[Tally], Sequence[Item]] | None
 
 
+class PlayerStep(NamedTuple):
+    """One kind of a player's own line as :func:`plan` resolved it for a sheet and deal."""
+
+    code: str
+    label: str  # with ``{player}`` to fill
+    option: str
+    counter: Callable[[Tally, Player], int] | None
+    each: int
+    items: Callable[[Tally, Player], Sequence[Item]] | None
+
+
 class Plan(NamedTuple):
     """The kinds of line a sheet can score in a deal, in the table's order, each priced once."""
 
     sheet: RuleSheet  # held, so that no other sheet takes its id while the plan is kept
     side: tuple[Step, ...]  # a side's own lines
-    player: tuple[Step, ...]  # each player's own lines
-    picked_up: tuple[Step, ...]  # the same, for a player whose foot is picked up (no foot lines)
+    player: tuple[PlayerStep, ...]  # each player's own lines
+    picked_up: tuple[PlayerStep, ...]  # the same, for a player whose foot is picked up (no foot lines)
 
 
 def plan(sheet: RuleSheet, deal: int) -> Plan:
@@ -184,12 +201,13 @@ def plan(sheet: RuleSheet, deal: int) -> Plan:
     kept = _PLANS.get(key)
     if kept is not None and kept.sheet is sheet:
         return kept
-    steps = [(kind, Step(kind.code, kind.label, kind.option, kind.count,
-                         0 if kind.count is None else kind.price(sheet, deal), kind.scored_to, kind.items))
-             for kind in SCORE_LINES if kind.scores(sheet)]
-    made = Plan(sheet, tuple(step for kind, step in steps if not kind.per_player),
-                tuple(step for kind, step in steps if kind.per_player),
-                tuple(step for kind, step in steps if kind.per_player and not kind.foot))
+    kinds = [kind for kind in SCORE_LINES if kind.scores(sheet)]
+    each = {kind.code: kind.price(sheet, deal) if kind.counted else 0 for kind in kinds}
+    side = tuple(Step(kind.code, kind.label, kind.option, kind.count, each[kind.code], kind.scored_to, kind.items)
+                 for kind in kinds if not kind.per_player)
+    player = [(kind, PlayerStep(kind.code, kind.label, kind.option, kind.player_count, each[kind.code],
+                                kind.player_items)) for kind in kinds if kind.per_player]
+    made = Plan(sheet, side, tuple(step for _, step in player), tuple(step for kind, step in player if not kind.foot))
     if len(_PLANS) >= _MAX_PLANS:
         _PLANS.clear()
     _PLANS[key] = made
@@ -227,15 +245,13 @@ def _special_pad(sheet: RuleSheet) -> Iterator[PadLine]:
         yield PadLine(f"Clean books of {card.noun} × {bonus:,}", True)
 
 
-def _held(tally: Tally, cards: Cards, where: str) -> list[Item]:
+def _held(tally: Tally, player: str, cards: Cards, where: str) -> list[Item]:
     """Cards a player held at the end (``where``: in hand or foot), a line per card value
     (highest first), red threes apart."""
-    if cards is EMPTY:  # a foot picked up
-        return []
     counts = cards.counts()
-    present = [i for i in _VALUED if counts[i]]
-    if not present:
+    if not any(counts):
         return []
+    present = [i for i in _VALUED if counts[i]]
     points = tally.sheet.card_values.points
     held: dict[int, int] = {}  # points each -> how many cards
     codes: dict[int, list[str]] = {}  # points each -> the cards' codes
@@ -246,7 +262,7 @@ def _held(tally: Tally, cards: Cards, where: str) -> list[Item]:
             codes[each].append(_CODES[i])
         else:
             held[each], codes[each] = counts[i], [_CODES[i]]
-    where = f"{tally.player}'s {where}"
+    where = f"{player}'s {where}"
     return [(f"{where}: {' '.join(codes[each])}", held[each], -each) for each in sorted(held, reverse=True)]
 
 
@@ -272,33 +288,33 @@ SCORE_LINES: tuple[ScoreLine, ...] = (
     ScoreLine(code="melds.cards", label="Melded cards", option="card_values", items=_melded,
               pad="Melded card points"),
     ScoreLine(code="books.clean", label="Clean books", option="clean_book_bonus",
-              count=lambda t: t.books[_CLEAN], pad="Clean books"),
+              count=attrgetter("clean_books"), pad="Clean books"),
     ScoreLine(code="books.special", label="Clean books of a named rank", option="special_books",
               items=_special_books, pad_items=_special_pad, scores=lambda s: bool(s.special_books)),
     ScoreLine(code="books.dirty", label="Dirty books", option="dirty_book_bonus",
-              count=lambda t: t.books[_DIRTY], pad="Dirty books"),
+              count=attrgetter("dirty_books"), pad="Dirty books"),
     ScoreLine(code="books.wild", label="Wild books", option="wild_book_bonus",
-              count=lambda t: t.books[_WILD_BOOKS], pad="Wild books", pad_when=lambda s: s.wild_books),
+              count=attrgetter("wild_books"), pad="Wild books", pad_when=lambda s: s.wild_books),
     ScoreLine(code="red_threes.laid", label="Red threes laid", option="red_three_bonus",
-              count=lambda t: t.side.red_threes, pad="Red threes laid"),
+              count=attrgetter("side.red_threes"), pad="Red threes laid"),
     ScoreLine(code="going_out", label="Going out", option="going_out_bonus",
               count=lambda t: 0 if t.went_out is None else 1, each=lambda s, deal: s.going_out_bonus.at(deal),
               scored_to=lambda t: t.went_out, pad="Going out", once=True),
     # Each player's own lines
-    ScoreLine(code="cut_bonus", label="Cut bonus", option="cut_bonus", per_player=True,
-              count=lambda t: 1 if t.cut_bonus and t.sheet.cut_bonus else 0,
+    ScoreLine(code="cut_bonus", label="Cut bonus", option="cut_bonus",
+              player_count=lambda t, p: 1 if p.cut_bonus and t.sheet.cut_bonus else 0,
               pad="Cut bonus", pad_when=lambda s: s.cut_bonus > 0, once=True, scores=lambda s: bool(s.cut_bonus)),
-    ScoreLine(code="cards_left", label="{player}'s hand", option="card_values", per_player=True,
-              items=lambda t: _held(t, t.hand, "hand"),
+    ScoreLine(code="cards_left", label="{player}'s hand", option="card_values",
+              player_items=lambda t, p: _held(t, p.name, p.cards_left, "hand"),
               pad="Cards left in hands and feet (minus)"),
     ScoreLine(code="red_threes.hand", label="{player}'s hand: red threes", option="red_three_penalty_hand",
-              per_player=True, count=lambda t: t.hand.counts()[_RED_THREE],
+              player_count=lambda t, p: p.cards_left.counts()[_RED_THREE],
               each=lambda s, deal: -s.red_three_penalty_hand,
               pad="Red threes left in a hand", pad_when=lambda s: s.red_three_penalty_hand > 0),
-    ScoreLine(code="foot", label="{player}'s unopened foot", option="card_values", per_player=True,
-              items=lambda t: _held(t, t.foot, "unopened foot"), foot=True),
+    ScoreLine(code="foot", label="{player}'s unopened foot", option="card_values", foot=True,
+              player_items=lambda t, p: [] if p.foot_picked_up else _held(t, p.name, p.foot, "unopened foot")),
     ScoreLine(code="red_threes.foot", label="{player}'s unopened foot: red threes", option="red_three_penalty_foot",
-              per_player=True, foot=True, count=lambda t: t.foot.counts()[_RED_THREE],
+              foot=True, player_count=lambda t, p: 0 if p.foot_picked_up else p.foot.counts()[_RED_THREE],
               each=lambda s, deal: -s.red_three_penalty_foot,
               pad="Red threes in an unopened foot", pad_when=lambda s: s.red_three_penalty_foot > 0),
 )

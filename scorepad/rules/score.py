@@ -13,8 +13,8 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any, NamedTuple
 
-from .deal import Deal, Side
-from .lines import Plan, Step, Tally, plan
+from .deal import Deal, Player, Side
+from .lines import Plan, PlayerStep, Tally, plan
 
 
 class Line(NamedTuple):
@@ -75,23 +75,28 @@ def _score_side(deal: Deal, side: Side, steps: Plan) -> SideScore:
     """One side's lines, in the order of :data:`.lines.SCORE_LINES`: its own, then each player's."""
     tally = Tally.of(deal, side)
     lines: list[Line] = []
-    _add_lines(lines, steps.side, tally, None)
+    new = tuple.__new__  # a Line made as a tuple: Line(...) costs a call more
+    for code, label, option, counter, each, scored_to, items in steps.side:
+        if items is not None:
+            for text, n, price in items(tally):
+                lines.append(new(Line, (code, text, n, price, n * price, option, None)))
+        elif counter is not None and (n := counter(tally)):
+            lines.append(new(Line, (code, label, n, each, n * each, option,
+                                    None if scored_to is None else scored_to(tally))))
     for player in side.players:
-        _add_lines(lines, steps.picked_up if player.foot_picked_up else steps.player, tally.of_player(player),
-                   player.name)
+        _add_player_lines(lines, steps.picked_up if player.foot_picked_up else steps.player, tally, player)
     return SideScore(side.name, tuple(lines), sum(map(_POINTS, lines)))
 
 
-def _add_lines(lines: list[Line], steps: tuple[Step, ...], tally: Tally, player: str | None) -> None:
-    """Add the lines the tally scores, a player's own when ``player`` names them."""
-    new = tuple.__new__  # a Line made as a tuple: Line(...) costs a call more
-    for code, label, option, count, each, scored_to, items in steps:
+def _add_player_lines(lines: list[Line], steps: tuple[PlayerStep, ...], tally: Tally, player: Player) -> None:
+    """Add the player's own lines."""
+    name, new = player.name, tuple.__new__
+    for code, label, option, counter, each, items in steps:
         if items is not None:
-            for text, n, price in items(tally):
-                lines.append(new(Line, (code, text, n, price, n * price, option, player)))
-        elif count is not None and (n := count(tally)):
-            lines.append(new(Line, (code, label if player is None else label.format(player=player), n, each,
-                                    n * each, option, player if scored_to is None else scored_to(tally))))
+            for text, n, price in items(tally, player):
+                lines.append(new(Line, (code, text, n, price, n * price, option, name)))
+        elif counter is not None and (n := counter(tally, player)):
+            lines.append(new(Line, (code, label.format(player=name), n, each, n * each, option, name)))
 
 
 _POINTS = attrgetter("points")
