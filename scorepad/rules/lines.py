@@ -46,8 +46,8 @@ class Tally(NamedTuple):
         """The side's tally: its melds counted once, by card and by kind of book."""
         sheet = deal.sheet
         melded = [0] * len(CARDS)
-        clean, wild = _CLEAN, _WILD_RANK
-        books = {clean: 0, _DIRTY: 0, _WILD_BOOKS: 0}
+        clean, dirty, wild = _CLEAN, _DIRTY, _WILD_RANK
+        clean_books = dirty_books = wild_books = 0
         special: dict[Card, int] = {}
         for meld in side.melds:
             if meld.rank is not wild:
@@ -60,9 +60,13 @@ class Tally(NamedTuple):
             if kind is clean and sheet.special_books and meld.rank is not _THREE \
                     and sheet.special_bonus(meld.rank.card) is not None:
                 special[meld.rank.card] = special.get(meld.rank.card, 0) + 1
+            elif kind is clean:
+                clean_books += 1
+            elif kind is dirty:
+                dirty_books += 1
             else:
-                books[kind] += 1
-        return tuple.__new__(cls, (sheet, deal.number, side, melded, books[clean], books[_DIRTY], books[_WILD_BOOKS],
+                wild_books += 1
+        return tuple.__new__(cls, (sheet, deal.number, side, melded, clean_books, dirty_books, wild_books,
                                    special, _went_out(deal, side)))  # made as a tuple: cls(...) costs a call more
 
 
@@ -276,7 +280,7 @@ _RED_THREE = _INDEX[Card.RED_THREE]
 # then 2s and jokers).
 _RANK_INDEX: dict[Rank, int] = {rank: _INDEX[rank.card] for rank in Rank if rank is not Rank.WILD}
 _CODES = tuple(card.value for card in CARDS)
-_CLEAN, _DIRTY, _WILD_BOOKS = BookKind.CLEAN, BookKind.DIRTY, BookKind.WILD
+_CLEAN, _DIRTY = BookKind.CLEAN, BookKind.DIRTY
 _WILD_RANK, _THREE, _WENT_OUT = Rank.WILD, Rank.THREE, Ending.WENT_OUT
 _VALUED = tuple(i for i in range(len(CARDS)) if i != _RED_THREE)  # red threes have a line of their own
 _MELDED_LINES = tuple((_INDEX[card], f"Melded {card.noun}")
