@@ -3,9 +3,10 @@
 :data:`SCORE_LINES` lists each kind of line once, in the order a score shows them: its code
 and label, the sheet option that prices it, how many a side has in a deal (counted from a
 :class:`Tally`, what the side brought to the deal's end) and how the blank score pad prints
-it. :func:`scorepad.rules.score.score` walks the table for each side and each player, and
-:func:`pad_lines` walks it for the pad, so the two cannot drift apart. A new bonus is one
-entry here, beside its option in the catalogue (:mod:`.sheet`).
+it. :func:`scorepad.rules.score.score` walks the table for each side and each player (as
+:func:`plan` resolved it once for the sheet), and :func:`pad_lines` walks it for the pad, so
+the two cannot drift apart. A new bonus is one entry here, beside its option in the
+catalogue (:mod:`.sheet`).
 
 >>> from scorepad.rules import preset
 >>> [line.label for line in pad_lines(preset("common"), 1)][:3]
@@ -16,9 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import NamedTuple
 
-from .cards import CARDS, EMPTY, NATURALS, Card, Cards
+from .cards import CARDS, NATURALS, Card, Cards
 from .deal import BookKind, Deal, Ending, Player, Rank, Side
 from .sheet import RuleSheet
 
@@ -26,29 +28,26 @@ Item = tuple[str, int, int]  # one itemised line: label, count, points each
 
 
 class Tally(NamedTuple):
-    """What one side brought to the end of a deal, counted once for all its lines; for a
-    player's own lines (:meth:`of_player`), also what that player held and claimed."""
+    """What one side brought to the end of a deal, counted once for all its lines (a
+    player's own lines read the :class:`~.deal.Player` beside it)."""
 
     sheet: RuleSheet
     deal: int  # the deal's number
     side: Side
     melded: list[int]  # cards melded, by place in CARDS
-    books: dict[BookKind, int]  # books of each kind, special books left out
+    clean_books: int  # books of each kind, special books left out
+    dirty_books: int
+    wild_books: int
     special: dict[Card, int]  # clean books of a rank the sheet names a bonus for, by rank
     went_out: str | None  # the name of the side's player who went out, if one did
-    # For a player's own lines: the player, their hand and unopened foot, their cut bonus.
-    player: str = ""
-    hand: Cards = EMPTY
-    foot: Cards = EMPTY  # empty once picked up: only an unopened foot counts against
-    cut_bonus: bool = False
 
     @classmethod
     def of(cls, deal: Deal, side: Side) -> Tally:
         """The side's tally: its melds counted once, by card and by kind of book."""
         sheet = deal.sheet
         melded = [0] * len(CARDS)
-        clean, wild = BookKind.CLEAN, Rank.WILD  # enum members, looked up once (it is slow)
-        books = {clean: 0, BookKind.DIRTY: 0, BookKind.WILD: 0}
+        clean, dirty, wild = _CLEAN, _DIRTY, _WILD_RANK
+        clean_books = dirty_books = wild_books = 0
         special: dict[Card, int] = {}
         for meld in side.melds:
             if meld.rank is not wild:
@@ -58,18 +57,17 @@ class Tally(NamedTuple):
             kind = meld.book_kind(sheet)
             if kind is None:
                 continue
-            if kind is clean and sheet.special_books and meld.rank is not Rank.THREE \
+            if kind is clean and sheet.special_books and meld.rank is not _THREE \
                     and sheet.special_bonus(meld.rank.card) is not None:
                 special[meld.rank.card] = special.get(meld.rank.card, 0) + 1
+            elif kind is clean:
+                clean_books += 1
+            elif kind is dirty:
+                dirty_books += 1
             else:
-                books[kind] += 1
-        return cls(sheet, deal.number, side, melded, books, special, _went_out(deal, side))
-
-    def of_player(self, player: Player) -> Tally:
-        """The tally for one player's own lines."""
-        return Tally(self.sheet, self.deal, self.side, self.melded, self.books, self.special, self.went_out,
-                     player.name, player.cards_left, EMPTY if player.foot_picked_up else player.foot,
-                     player.cut_bonus)
+                wild_books += 1
+        return tuple.__new__(cls, (sheet, deal.number, side, melded, clean_books, dirty_books, wild_books,
+                                   special, _went_out(deal, side)))  # made as a tuple: cls(...) costs a call more
 
 
 class PadLine(NamedTuple):
@@ -89,18 +87,21 @@ class ScoreLine:
 
     ``count`` comes from the deal, ``each`` from the sheet (by default the value of
     ``option``; negative for points taken off). A kind that scores one line per rank or
-    per card value gives ``items`` instead. ``per_player`` kinds are counted for each
-    player from the player's own cards, and their label names the player (``{player}``).
+    per card value gives ``items`` instead. A player's own kinds give ``player_count`` or
+    ``player_items``, counted for each player from the side's tally and the player's own
+    cards, and their label names the player (``{player}``).
     """
 
     code: str
     label: str
     option: str  # the sheet option behind the line's points
-    per_player: bool = False
     count: Callable[[Tally], int] | None = None
     each: Callable[[RuleSheet, int], int] | None = None  # (sheet, deal number) -> points each
     scored_to: Callable[[Tally], str | None] | None = None  # the player a side's line names
     items: Callable[[Tally], Sequence[Item]] | None = None
+    player_count: Callable[[Tally, Player], int] | None = None
+    player_items: Callable[[Tally, Player], Sequence[Item]] | None = None
+    foot: bool = False  # counts an unopened foot: nothing to count once the foot is picked up
     # How the blank score pad prints it: ``pad`` is its label there (None: not printed, it
     # shares another line), with ``× each`` and a count column, or ``(+each)`` and no count
     # column when a side scores it at most ``once``; an itemised kind prints ``pad`` alone.
@@ -108,10 +109,24 @@ class ScoreLine:
     pad_when: Callable[[RuleSheet], bool] = _always
     once: bool = False
     pad_items: Callable[[RuleSheet], Iterable[PadLine]] | None = None
+    # Whether the sheet can score this kind at all: the sheet's plan (:func:`plan`) leaves it
+    # out when not, so scoring does not look for it deal after deal.
+    scores: Callable[[RuleSheet], bool] = _always
 
     def __post_init__(self) -> None:
-        if (self.count is None) == (self.items is None):
-            raise ValueError(f"the score line {self.code} must give count or items, and not both")
+        if [self.count, self.items, self.player_count, self.player_items].count(None) != 3:
+            raise ValueError(f"the score line {self.code} must give one of count, items, player_count "
+                             "and player_items")
+
+    @property
+    def per_player(self) -> bool:
+        """Whether the kind is counted for each player."""
+        return self.player_count is not None or self.player_items is not None
+
+    @property
+    def counted(self) -> bool:
+        """Whether the kind gives a count (one line, priced by ``each``) rather than items."""
+        return self.count is not None or self.player_count is not None
 
     def price(self, sheet: RuleSheet, deal: int) -> int:
         """Points each, on this sheet in this deal."""
@@ -120,25 +135,13 @@ class ScoreLine:
         points: int = getattr(sheet, self.option)
         return points
 
-    def found(self, tally: Tally) -> Sequence[Item]:
-        """(label, count, each) for each line of this kind the tally scores."""
-        items, count = self.items, self.count
-        if items is not None:
-            return items(tally)
-        n = count(tally) if count is not None else 0
-        if not n:
-            return ()
-        label = self.label.format(player=tally.player) if self.per_player else self.label
-        each: int = self.each(tally.sheet, tally.deal) if self.each is not None else getattr(tally.sheet, self.option)
-        return ((label, n, each),)
-
     def printed(self, sheet: RuleSheet, deal: int) -> Iterator[PadLine]:
         """This kind's lines on the blank score pad for this sheet and deal."""
         if self.pad_items is not None:
             yield from self.pad_items(sheet)
         elif self.pad is None or not self.pad_when(sheet):
             return
-        elif self.items is not None:
+        elif not self.counted:
             yield PadLine(self.pad, False)
         elif self.once:
             yield PadLine(f"{self.pad} (+{self.price(sheet, deal):,})", False)
@@ -156,12 +159,78 @@ def pad_lines(sheet: RuleSheet, deal: int) -> list[PadLine]:
     return [line for kind in SCORE_LINES for line in kind.printed(sheet, deal)]
 
 
+class Step(NamedTuple):
+    """One kind of a side's own line as :func:`plan` resolved it for a sheet and deal."""
+
+    code: str
+    label: str
+    option: str
+    counter: Callable[[Tally], int] | None  # (not ``count``, which a tuple has already)
+    each: int  # points each, for a counted kind (an itemised kind prices each item)
+    scored_to: Callable[[Tally], str | None] | None
+    items: Callable[[Tally], Sequence[Item]] | None
+
+
+class PlayerStep(NamedTuple):
+    """One kind of a player's own line as :func:`plan` resolved it for a sheet and deal."""
+
+    code: str
+    label: str  # with ``{player}`` to fill
+    option: str
+    counter: Callable[[Tally, Player], int] | None
+    each: int
+    items: Callable[[Tally, Player], Sequence[Item]] | None
+
+
+class Plan(NamedTuple):
+    """The kinds of line a sheet can score in a deal, in the table's order, each priced once."""
+
+    sheet: RuleSheet  # held, so that no other sheet takes its id while the plan is kept
+    side: tuple[Step, ...]  # a side's own lines
+    player: tuple[PlayerStep, ...]  # each player's own lines
+    picked_up: tuple[PlayerStep, ...]  # the same, for a player whose foot is picked up (no foot lines)
+
+
+def plan(sheet: RuleSheet, deal: int) -> Plan:
+    """The lines of :data:`SCORE_LINES` this sheet can score in this deal, with their prices.
+
+    Made once for each sheet and deal number and kept (by the sheet's id: hashing a whole
+    sheet costs more than scoring with it), as scoring runs for every deal of every game shown.
+
+    >>> from scorepad.rules import preset
+    >>> [step.code for step in plan(preset("common"), 1).player]
+    ['cards_left', 'red_threes.hand', 'foot', 'red_threes.foot']
+    """
+    key = (id(sheet), deal)
+    kept = _PLANS.get(key)
+    if kept is not None and kept.sheet is sheet:
+        return kept
+    kinds = [kind for kind in SCORE_LINES if kind.scores(sheet)]
+    each = {kind.code: kind.price(sheet, deal) if kind.counted else 0 for kind in kinds}
+    side = tuple(Step(kind.code, kind.label, kind.option, kind.count, each[kind.code], kind.scored_to, kind.items)
+                 for kind in kinds if not kind.per_player)
+    player = [(kind, PlayerStep(kind.code, kind.label, kind.option, kind.player_count, each[kind.code],
+                                kind.player_items)) for kind in kinds if kind.per_player]
+    made = Plan(sheet, side, tuple(step for _, step in player), tuple(step for kind, step in player if not kind.foot))
+    if len(_PLANS) >= _MAX_PLANS:
+        _PLANS.clear()
+    _PLANS[key] = made
+    return made
+
+
+_PLANS: dict[tuple[int, int], Plan] = {}
+_MAX_PLANS = 256  # sheets and deals kept at once; past that the plans are made afresh
+
+
 def _went_out(deal: Deal, side: Side) -> str | None:
     """The name of this side's player who went out, if one did."""
-    if deal.ending is not Ending.WENT_OUT or deal.went_out is None:
+    if deal.ending is not _WENT_OUT or deal.went_out is None:
         return None
     key = deal.went_out.strip().casefold()
-    return next((p.name for p in side.players if p.name.casefold() == key), None)
+    for player in side.players:
+        if player.name.casefold() == key:
+            return player.name
+    return None
 
 
 def _melded(tally: Tally) -> list[Item]:
@@ -180,23 +249,24 @@ def _special_pad(sheet: RuleSheet) -> Iterator[PadLine]:
         yield PadLine(f"Clean books of {card.noun} × {bonus:,}", True)
 
 
-def _held(cards: Cards, where: str, sheet: RuleSheet) -> list[Item]:
-    """Cards held at the end, a line per card value (highest first), red threes apart."""
-    if not cards:
-        return []
+def _held(tally: Tally, player: str, cards: Cards, where: str) -> list[Item]:
+    """Cards a player held at the end (``where``: in hand or foot), a line per card value
+    (highest first), red threes apart."""
     counts = cards.counts()
-    points = sheet.card_values.points
+    if not any(counts):
+        return []
+    present = [i for i in _VALUED if counts[i]]
+    points = tally.sheet.card_values.points
     held: dict[int, int] = {}  # points each -> how many cards
     codes: dict[int, list[str]] = {}  # points each -> the cards' codes
-    for i in _VALUED:
-        n = counts[i]
-        if n:
-            each = points[i]
-            if each in held:
-                held[each] += n
-                codes[each].append(_CODES[i])
-            else:
-                held[each], codes[each] = n, [_CODES[i]]
+    for i in present:
+        each = points[i]
+        if each in held:
+            held[each] += counts[i]
+            codes[each].append(_CODES[i])
+        else:
+            held[each], codes[each] = counts[i], [_CODES[i]]
+    where = f"{player}'s {where}"
     return [(f"{where}: {' '.join(codes[each])}", held[each], -each) for each in sorted(held, reverse=True)]
 
 
@@ -204,11 +274,14 @@ _INDEX = {card: i for i, card in enumerate(CARDS)}
 _TWO = _INDEX[Card.TWO]
 _JOKER = _INDEX[Card.JOKER]
 _RED_THREE = _INDEX[Card.RED_THREE]
-# Looked up once here rather than for every meld and every card held (enum attribute
-# access is slow): each rank's place in CARDS, each card's code, and the melded-card lines
-# in the order they print (ranks high to low, black threes, then 2s and jokers).
+# Looked up once here rather than for every deal, meld and card held (enum attribute
+# access is slow): the enum members scoring tests, each rank's place in CARDS, each card's
+# code, and the melded-card lines in the order they print (ranks high to low, black threes,
+# then 2s and jokers).
 _RANK_INDEX: dict[Rank, int] = {rank: _INDEX[rank.card] for rank in Rank if rank is not Rank.WILD}
 _CODES = tuple(card.value for card in CARDS)
+_CLEAN, _DIRTY = BookKind.CLEAN, BookKind.DIRTY
+_WILD_RANK, _THREE, _WENT_OUT = Rank.WILD, Rank.THREE, Ending.WENT_OUT
 _VALUED = tuple(i for i in range(len(CARDS)) if i != _RED_THREE)  # red threes have a line of their own
 _MELDED_LINES = tuple((_INDEX[card], f"Melded {card.noun}")
                       for card in (*NATURALS, Card.BLACK_THREE, Card.TWO, Card.JOKER))
@@ -219,33 +292,33 @@ SCORE_LINES: tuple[ScoreLine, ...] = (
     ScoreLine(code="melds.cards", label="Melded cards", option="card_values", items=_melded,
               pad="Melded card points"),
     ScoreLine(code="books.clean", label="Clean books", option="clean_book_bonus",
-              count=lambda t: t.books[BookKind.CLEAN], pad="Clean books"),
+              count=attrgetter("clean_books"), pad="Clean books"),
     ScoreLine(code="books.special", label="Clean books of a named rank", option="special_books",
-              items=_special_books, pad_items=_special_pad),
+              items=_special_books, pad_items=_special_pad, scores=lambda s: bool(s.special_books)),
     ScoreLine(code="books.dirty", label="Dirty books", option="dirty_book_bonus",
-              count=lambda t: t.books[BookKind.DIRTY], pad="Dirty books"),
+              count=attrgetter("dirty_books"), pad="Dirty books"),
     ScoreLine(code="books.wild", label="Wild books", option="wild_book_bonus",
-              count=lambda t: t.books[BookKind.WILD], pad="Wild books", pad_when=lambda s: s.wild_books),
+              count=attrgetter("wild_books"), pad="Wild books", pad_when=lambda s: s.wild_books),
     ScoreLine(code="red_threes.laid", label="Red threes laid", option="red_three_bonus",
-              count=lambda t: t.side.red_threes, pad="Red threes laid"),
+              count=attrgetter("side.red_threes"), pad="Red threes laid"),
     ScoreLine(code="going_out", label="Going out", option="going_out_bonus",
               count=lambda t: 0 if t.went_out is None else 1, each=lambda s, deal: s.going_out_bonus.at(deal),
               scored_to=lambda t: t.went_out, pad="Going out", once=True),
     # Each player's own lines
-    ScoreLine(code="cut_bonus", label="Cut bonus", option="cut_bonus", per_player=True,
-              count=lambda t: 1 if t.cut_bonus and t.sheet.cut_bonus else 0,
-              pad="Cut bonus", pad_when=lambda s: s.cut_bonus > 0, once=True),
-    ScoreLine(code="cards_left", label="{player}'s hand", option="card_values", per_player=True,
-              items=lambda t: _held(t.hand, f"{t.player}'s hand", t.sheet),
+    ScoreLine(code="cut_bonus", label="Cut bonus", option="cut_bonus",
+              player_count=lambda t, p: 1 if p.cut_bonus and t.sheet.cut_bonus else 0,
+              pad="Cut bonus", pad_when=lambda s: s.cut_bonus > 0, once=True, scores=lambda s: bool(s.cut_bonus)),
+    ScoreLine(code="cards_left", label="{player}'s hand", option="card_values",
+              player_items=lambda t, p: _held(t, p.name, p.cards_left, "hand"),
               pad="Cards left in hands and feet (minus)"),
     ScoreLine(code="red_threes.hand", label="{player}'s hand: red threes", option="red_three_penalty_hand",
-              per_player=True, count=lambda t: t.hand.counts()[_RED_THREE],
+              player_count=lambda t, p: p.cards_left.counts()[_RED_THREE],
               each=lambda s, deal: -s.red_three_penalty_hand,
               pad="Red threes left in a hand", pad_when=lambda s: s.red_three_penalty_hand > 0),
-    ScoreLine(code="foot", label="{player}'s unopened foot", option="card_values", per_player=True,
-              items=lambda t: _held(t.foot, f"{t.player}'s unopened foot", t.sheet)),
+    ScoreLine(code="foot", label="{player}'s unopened foot", option="card_values", foot=True,
+              player_items=lambda t, p: [] if p.foot_picked_up else _held(t, p.name, p.foot, "unopened foot")),
     ScoreLine(code="red_threes.foot", label="{player}'s unopened foot: red threes", option="red_three_penalty_foot",
-              per_player=True, count=lambda t: t.foot.counts()[_RED_THREE],
+              foot=True, player_count=lambda t, p: 0 if p.foot_picked_up else p.foot.counts()[_RED_THREE],
               each=lambda s, deal: -s.red_three_penalty_foot,
               pad="Red threes in an unopened foot", pad_when=lambda s: s.red_three_penalty_foot > 0),
 )

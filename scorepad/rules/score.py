@@ -10,10 +10,11 @@ of line, what each counts and the option that prices it, are one table in :mod:`
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, NamedTuple
 
-from .deal import Deal, Side
-from .lines import SCORE_LINES, Tally
+from .deal import Deal, Player, Side
+from .lines import Plan, PlayerStep, Tally, plan
 
 
 class Line(NamedTuple):
@@ -66,22 +67,36 @@ def score(deal: Deal) -> Breakdown:
     >>> score(deal).totals()
     {'Ann': 1060, 'Bea': 5}
     """  # noqa: E501 (a doctest's expected output is one line)
-    return Breakdown(tuple(_score_side(deal, side) for side in deal.sides))
+    steps = plan(deal.sheet, deal.number)
+    return Breakdown(tuple([_score_side(deal, side, steps) for side in deal.sides]))
 
 
-def _score_side(deal: Deal, side: Side) -> SideScore:
+def _score_side(deal: Deal, side: Side, steps: Plan) -> SideScore:
     """One side's lines, in the order of :data:`.lines.SCORE_LINES`: its own, then each player's."""
     tally = Tally.of(deal, side)
-    lines = [Line(code, label, n, each, n * each, option, None if to is None else to(tally))
-             for code, option, found, to in _SIDE_LINES for label, n, each in found(tally)]
+    lines: list[Line] = []
+    new = tuple.__new__  # a Line made as a tuple: Line(...) costs a call more
+    for code, label, option, counter, each, scored_to, items in steps.side:
+        if items is not None:
+            for text, n, price in items(tally):
+                lines.append(new(Line, (code, text, n, price, n * price, option, None)))
+        elif counter is not None and (n := counter(tally)):
+            lines.append(new(Line, (code, label, n, each, n * each, option,
+                                    None if scored_to is None else scored_to(tally))))
     for player in side.players:
-        own, name = tally.of_player(player), player.name
-        lines += [Line(code, label, n, each, n * each, option, name)
-                  for code, option, found in _PLAYER_LINES for label, n, each in found(own)]
-    return SideScore(side.name, tuple(lines), sum(line.points for line in lines))
+        _add_player_lines(lines, steps.picked_up if player.foot_picked_up else steps.player, tally, player)
+    return SideScore(side.name, tuple(lines), sum(map(_POINTS, lines)))
 
 
-# The table's kinds, taken apart once here (scoring runs for every deal of every game shown).
-_SIDE_LINES = tuple((kind.code, kind.option, kind.found, kind.scored_to)
-                    for kind in SCORE_LINES if not kind.per_player)
-_PLAYER_LINES = tuple((kind.code, kind.option, kind.found) for kind in SCORE_LINES if kind.per_player)
+def _add_player_lines(lines: list[Line], steps: tuple[PlayerStep, ...], tally: Tally, player: Player) -> None:
+    """Add the player's own lines."""
+    name, new = player.name, tuple.__new__
+    for code, label, option, counter, each, items in steps:
+        if items is not None:
+            for text, n, price in items(tally, player):
+                lines.append(new(Line, (code, text, n, price, n * price, option, name)))
+        elif counter is not None and (n := counter(tally, player)):
+            lines.append(new(Line, (code, label.format(player=name), n, each, n * each, option, name)))
+
+
+_POINTS = attrgetter("points")
