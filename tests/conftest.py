@@ -7,7 +7,7 @@ making an app. Tests of migrations, or of what start-up does to a new or odd fil
 ``create_app`` on a path of their own and start from nothing. Tests that write nothing, and
 check so, may share one app a module (:func:`module_app`): making an app costs more than they do.
 
-Rate limits are off in every test but the limits' own (tests/test_ratelimit.py passes
+Rate limits are off in every test but the limits' own (tests/api/test_ratelimit.py passes
 ``RATELIMIT_ENABLED: True``): set here in the environment, at import, so servers and
 commands the tests start as subprocesses inherit it.
 """

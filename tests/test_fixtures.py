@@ -8,9 +8,8 @@ import ast
 import sqlite3
 from pathlib import Path
 
-from hardening import api_game, dump
-
 from scorepad.storage import db
+from tests.hardening import api_game, dump
 
 TESTS = Path(__file__).resolve().parent
 
@@ -70,7 +69,7 @@ def _marked_browser(tree: ast.Module) -> bool:
 
 def test_every_module_that_drives_a_browser_is_marked_browser():
     browsers = {}
-    for path in sorted(TESTS.glob("test_*.py")):
+    for path in sorted(TESTS.rglob("test_*.py")):
         text = path.read_text(encoding="utf-8")
         if "playwright" in text and _drives_a_browser(tree := ast.parse(text)):
             browsers[path.name] = _marked_browser(tree)

@@ -1,0 +1,130 @@
+"""Rate limits (issue 8, item 3): games started per client address, writes per address and game.
+
+Limits are off in every other test (tests/conftest.py); these turn them on explicitly.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.hardening import ANN_BEA, api_game, assert_error_shape, bearer, form_fields, grant, text_of, valid_deal
+
+API = "/api/v1"
+OTHER = {"REMOTE_ADDR": "10.9.8.7"}
+
+
+@pytest.fixture
+def limited_app(make_app):
+    """``limited_app(**config)``: the test app (tests/conftest.py) with its rate limits on."""
+    return lambda **config: make_app(RATELIMIT_ENABLED=True, **config)
+
+
+def assert_retry_after(response) -> int:
+    seconds = int(response.headers["Retry-After"])
+    assert 0 < seconds <= 61, seconds
+    return seconds
+
+
+def assert_429_page_keeps(response, action: str, sent: dict[str, str], says: str) -> None:
+    """A page (not JSON) saying why, with every field that was sent behind "Send it again"."""
+    assert response.status_code == 429 and response.mimetype == "text/html", response.status_code
+    assert_retry_after(response)
+    page = response.get_data(as_text=True)
+    assert says in text_of(page) and "Send it again" in page
+    kept = form_fields(page, action)
+    kept.pop("csrf_token", None)
+    assert kept == {k: v for k, v in sent.items() if k != "csrf_token"}
+
+
+def new_game_form(client) -> dict[str, str]:
+    fields = form_fields(client.get("/new").get_data(as_text=True), "/new")
+    fields.update({"name": "Friday", "side-0-p0": "Ann", "side-1-p0": "Bea"})
+    return fields
+
+
+def test_the_21st_game_started_in_a_minute_from_one_address_is_429_on_the_api_and_the_pages(limited_app):
+    client = limited_app().test_client()
+    for _ in range(25):  # looking at the new-game page starts nothing and counts for nothing
+        assert client.get("/new").status_code == 200
+    game_id, _ = api_game(client)  # 1
+    document = client.get(f"{API}/games/{game_id}/export").get_json()
+    for _ in range(9):  # 2..10: importing a game starts one
+        assert client.post(f"{API}/games/import", json=document).status_code == 201
+    form = new_game_form(client)
+    for _ in range(10):  # 11..20: the page shares the count
+        response = client.post("/new", data=form)
+        assert response.status_code == 303, text_of(response.get_data(as_text=True))[:300]
+
+    assert_429_page_keeps(client.post("/new", data=form), "/new", form, "Too many new games")
+    response = client.post(f"{API}/games", json={"name": "One more", "sheet": "common", "sides": ANN_BEA})
+    error = assert_error_shape(response, 429, None)
+    assert "too many games" in error["message"] and "20 per minute" in error["message"]
+    assert_retry_after(response)
+    assert_error_shape(client.post(f"{API}/games/import", json=document), 429, None)
+    pasted = {"document": "{\"format\": \"scorepad.game\"}"}
+    assert_429_page_keeps(client.post("/import", data=pasted), "/import", pasted, "Too many new games")
+
+    # Another address is counted on its own.
+    other = client.post(f"{API}/games", json={"name": "Theirs", "sheet": "common", "sides": ANN_BEA},
+                        environ_base=OTHER)
+    assert other.status_code == 201
+    assert client.post("/new", data=form, environ_base=OTHER).status_code == 303
+
+
+def test_the_61st_write_to_one_game_in_a_minute_is_429_and_other_games_and_addresses_are_not(limited_app):
+    client = limited_app().test_client()
+    game_id, key = api_game(client)
+    other_game, other_key = api_game(client)
+    grant(client, game_id, key)
+    base = f"{API}/games/{game_id}/deals"
+    assert client.post(base, json=valid_deal(), headers=bearer(key)).status_code == 201  # 1
+    for _ in range(58):  # 2..59
+        assert client.put(f"{base}/1", json=valid_deal(), headers=bearer(key)).status_code == 200
+    for _ in range(5):  # opening the pages that write counts for nothing
+        assert client.get(f"/games/{game_id}/deals/1/edit").status_code == 200
+    edit = form_fields(client.get(f"/games/{game_id}/deals/1/edit").get_data(as_text=True),
+                       f"/games/{game_id}/deals/1/edit")
+    assert client.post(f"/games/{game_id}/deals/1/edit", data=edit).status_code == 303  # 60: pages share it
+
+    form = form_fields(client.get(f"/games/{game_id}/deals/new").get_data(as_text=True),
+                       f"/games/{game_id}/deals/new")
+    form["reason"] = "we let it stand"  # something typed, kept on the page that refuses it
+    assert_429_page_keeps(client.post(f"/games/{game_id}/deals/new", data=form),
+                          f"/games/{game_id}/deals/new", form, "Too many changes at once")
+    for response in (client.put(f"{base}/1", json=valid_deal(), headers=bearer(key)),
+                     client.delete(f"{base}/1", headers=bearer(key)),
+                     client.put(f"{API}/games/{game_id}/sheet", headers=bearer(key),
+                                json={"sheet": "common", "reason": "again"})):
+        error = assert_error_shape(response, 429, None)
+        assert "too many changes to this game" in error["message"]
+        assert_retry_after(response)
+    assert client.get(f"{API}/games/{game_id}").get_json()["revision"] == 60  # nothing more was written
+
+    # The same address writing to another game, and another address writing to this one.
+    assert client.post(f"{API}/games/{other_game}/deals", json=valid_deal(),
+                       headers=bearer(other_key)).status_code == 201
+    assert client.put(f"{base}/1", json=valid_deal(), headers=bearer(key), environ_base=OTHER).status_code == 200
+
+
+def test_the_limits_are_read_from_the_environment(make_app, monkeypatch):
+    monkeypatch.setenv("SCOREPAD_RATELIMIT_ENABLED", "true")
+    monkeypatch.setenv("SCOREPAD_LIMIT_CREATE", "2 per minute")
+    monkeypatch.setenv("SCOREPAD_LIMIT_WRITE", "1 per hour")
+    client = make_app(WTF_CSRF_ENABLED=True).test_client()
+    game_id, key = api_game(client)
+    api_game(client)
+    assert "2 per minute" in assert_error_shape(client.post(f"{API}/games", json={}), 429, None)["message"]
+    base = f"{API}/games/{game_id}/deals"
+    assert client.post(base, json=valid_deal(), headers=bearer(key)).status_code == 201
+    response = client.put(f"{base}/1", json=valid_deal(), headers=bearer(key))
+    assert response.status_code == 429 and int(response.headers["Retry-After"]) > 61
+
+
+def test_a_limit_that_cannot_be_read_stops_start_up_naming_the_setting(limited_app):
+    with pytest.raises(ValueError, match="LIMIT_WRITE"):
+        limited_app(LIMIT_WRITE="lots")
+
+
+def test_the_test_fixtures_run_without_limits(client):
+    for _ in range(25):
+        api_game(client)

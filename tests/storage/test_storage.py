@@ -1,0 +1,140 @@
+"""Storage on its own (issue 9, sections 1 and 4): a database object with no web framework
+behind it, one per app, and one error vocabulary every interface maps in one table."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from scorepad.api import ERROR_STATUS
+from scorepad.cli.errors import EXIT_CODES
+from scorepad.storage import backup, cache, db, document, errors, store
+from scorepad.web.errors import STATUS
+from tests.hardening import ANN_BEA, valid_deal
+
+ROOT = Path(__file__).resolve().parents[2]
+STORAGE = ROOT / "scorepad" / "storage"
+
+WITHOUT_FLASK = """
+import json, sys
+from scorepad.storage import db, document, store
+database = db.Database(sys.argv[1], busy_timeout=1.0)
+database.open()
+with db.using(database):
+    game = store.create_game("Friday", "common", json.loads(sys.argv[2]))
+    store.record_deal(game.id, json.loads(sys.argv[3]))
+with db.using(db.Database(sys.argv[1])):  # another object on the same file, its cache empty
+    again = store.load_game(game.id)
+    csv = document.scores_csv(again)
+loaded = sorted({name.split(".")[0] for name in sys.modules} & {"flask", "click", "werkzeug", "wtforms"})
+print(json.dumps({"deals": [d.number for d in again.deals], "totals": again.totals_before(2),
+                  "revision": again.revision, "csv": csv, "loaded": loaded}))
+"""
+
+
+def test_storage_keeps_a_game_with_no_web_framework_imported(tmp_path):
+    """A script opens a database file, creates a game, records a deal and reads it back
+    through storage alone: Flask, click and werkzeug are never imported."""
+    done = subprocess.run([sys.executable, "-c", WITHOUT_FLASK, str(tmp_path / "alone.sqlite"), json.dumps(ANN_BEA),
+                           json.dumps(valid_deal(None))], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert found["loaded"] == []
+    assert found["deals"] == [1] and found["revision"] == 1
+    assert found["totals"]["Ann"] > found["totals"]["Bea"]
+    assert found["csv"].splitlines()[1].startswith("1,")
+
+
+def test_outside_any_app_or_using_block_there_is_no_database(app):
+    with pytest.raises(RuntimeError, match="no database is in use"):
+        db.current()
+    with app.app_context():
+        assert db.current() is app.extensions["scorepad.database"]
+    with pytest.raises(RuntimeError, match="no database is in use"):
+        store.load_game("x")
+
+
+def test_two_apps_never_share_a_database_or_a_cache(make_app, tmp_path):
+    """Each app context uses its own app's database, even nested in another app's, and the
+    outer one's comes back after; a thread started inside an app context uses none."""
+    first, second = make_app(), make_app(DATABASE=tmp_path / "second.sqlite")
+    with first.app_context():
+        game = store.create_game("Friday", "common", ANN_BEA)
+        with second.app_context():
+            assert db.path() == second.config["DATABASE"]
+            assert cache.current() is second.extensions["scorepad.cache"]
+            assert store.load_game(game.id) is None
+        assert db.path() == first.config["DATABASE"]
+        assert store.load_game(game.id) is not None
+        seen: list[BaseException] = []
+        thread = threading.Thread(target=lambda: seen.append(pytest.raises(RuntimeError, db.current).value))
+        thread.start()
+        thread.join()
+        assert "no database is in use" in str(seen[0])
+    assert first.extensions["scorepad.cache"] is not second.extensions["scorepad.cache"]
+
+
+def test_a_request_leaves_no_transaction_open_on_its_thread(app):
+    database = app.extensions["scorepad.database"]
+    with app.app_context():
+        db.get_db().execute("BEGIN")
+        assert database.connection().in_transaction
+    assert not database.connection().in_transaction
+
+
+# -- one error vocabulary ---------------------------------------------------------------------------
+
+
+def _storage_errors() -> set[type[BaseException]]:
+    """Every public exception class of storage's modules (a private one never leaves its module)."""
+    found: set[type[BaseException]] = set()
+    for module in (backup, cache, db, document, errors, store):
+        found |= {v for name, v in vars(module).items() if not name.startswith("_")
+                  and isinstance(v, type) and issubclass(v, Exception) and v.__module__.startswith("scorepad.storage")}
+    return found
+
+
+@pytest.mark.parametrize("table", [ERROR_STATUS, STATUS, EXIT_CODES], ids=["api", "pages", "cli"])
+def test_each_interface_answers_every_storage_error_from_its_one_table(table):
+    kinds = _storage_errors()
+    assert set(errors.ERRORS) <= kinds and backup.BackupError in kinds and cache.Busy in kinds
+    every = [kind for kind in kinds if kind is not errors.StorageError]
+    assert all(any(k in table for k in kind.__mro__) for kind in every), [
+        kind for kind in every if not any(k in table for k in kind.__mro__)]
+    assert set(table) == set(errors.ERRORS)  # the table names storage's kinds, and only those
+
+
+def test_the_api_and_the_pages_answer_each_storage_error_with_the_same_status():
+    assert ERROR_STATUS == STATUS
+
+
+def test_no_http_status_number_in_storage():
+    statuses = re.compile(r"\b(?:400|401|403|404|405|409|410|413|415|422|429|500|503)\b")
+    found = [f"{path.relative_to(ROOT)}:{n}" for path in sorted(STORAGE.rglob("*.*")) if path.suffix in (".py", ".sql")
+             for n, line in enumerate(path.read_text().splitlines(), 1) if statuses.search(line)]
+    assert found == []
+
+
+def test_storage_imports_no_web_framework_and_nothing_above_it():
+    above = ("flask", "werkzeug", "click", "wtforms", "flask_wtf", "scorepad.web", "scorepad.api", "scorepad.cli",
+             "scorepad.paper", "scorepad.app", "scorepad.access")
+    found = []
+    for path in sorted(STORAGE.rglob("*.py")):
+        package = list(path.relative_to(ROOT).parent.parts)  # scorepad, storage (, migrations)
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = package[:len(package) - node.level + 1] if node.level else []
+                names = [".".join([*base, node.module] if node.module else base)]
+            else:
+                continue
+            found += [f"{path.name}: {name}" for name in names if name.startswith(above)]
+    assert found == []

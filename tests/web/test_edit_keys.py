@@ -1,0 +1,139 @@
+"""Edit keys: no cache keeps a response that carries one, and a browser keeps the keys of
+the games it used most recently (not the games with the lowest ids)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from scorepad.access import MAX_GAMES_REMEMBERED
+from tests.hardening import ANN_BEA, api_game, bearer, form_fields, grant, valid_deal
+
+
+def _session(app, response) -> dict:
+    """The session a response sets, decoded (the cookie is signed, not secret), or {}."""
+    cookie = next((h for h in response.headers.getlist("Set-Cookie") if h.startswith("session=")), None)
+    if cookie is None:
+        return {}
+    value = cookie.split(";", 1)[0].split("=", 1)[1]
+    return app.session_interface.get_signing_serializer(app).loads(value) if value else {}
+
+
+def _carries(app, response, key: str) -> bool:
+    return key in response.get_data(as_text=True) or key in str(_session(app, response))
+
+
+# -- Cache-Control: no-store --------------------------------------------------------------------
+
+
+def test_the_editor_s_game_page_with_the_edit_link_and_its_qr_code_is_no_store(app, client):
+    game, key = api_game(client)
+    grant(client, game, key)
+    response = client.get(f"/games/{game}")
+    assert f"/games/{game}/edit/{key}" in response.get_data(as_text=True)
+    assert 'aria-label="QR code: the edit link"' in response.get_data(as_text=True)
+    assert response.headers["Cache-Control"] == "no-store"
+    viewer = app.test_client().get(f"/games/{game}")  # the view link's page stays cacheable (revalidated)
+    assert key not in viewer.get_data(as_text=True) and viewer.headers["Cache-Control"] == "no-cache"
+
+
+def test_the_api_s_answers_that_hold_an_edit_key_are_no_store(client):
+    created = client.post("/api/v1/games", json={"name": "Friday", "sheet": "common", "sides": ANN_BEA})
+    assert created.status_code == 201 and created.get_json()["edit_key"]
+    assert created.headers["Cache-Control"] == "no-store"
+    game = created.get_json()["id"]
+    document = client.get(f"/api/v1/games/{game}/export").get_json()
+    imported = client.post("/api/v1/games/import", json=document)
+    assert imported.status_code == 201 and imported.get_json()["edit_key"]
+    assert imported.headers["Cache-Control"] == "no-store"
+
+
+def test_every_page_response_carrying_an_edit_key_is_no_store(app, client):
+    """Whatever a browser holding edit links is sent (a page, a redirect setting the session
+    cookie that holds its keys): when it carries a key, no cache may keep it."""
+    form = form_fields(client.get("/new").get_data(as_text=True), "/new")
+    made = client.post("/new", data={**form, "name": "Friday", "side-0-p0": "Ann", "side-1-p0": "Bea"})
+    assert made.status_code == 303
+    game = made.headers["Location"].rsplit("/", 1)[-1]
+    key = dict(_session(app, made)["edit"])[game]  # pairs, or (before) an object
+    other, other_key = api_game(client, name="Saturday")
+    document = client.get(f"/api/v1/games/{game}/export").get_data(as_text=True)
+    deal = {"s0-m0-cards": "K K K K K K K", "s0-m1-cards": "Q Q Q Q Q 2 2", "s1-m0-cards": "J J J",
+            "s1-p0-left": "A 3B", "ending": "s0-p0", "action": "save",
+            "s0-p0-picked": "on", "s1-p0-picked": "on"}
+    requests = [("POST", "/new", {"data": {**form, "side-0-p0": "Cal", "side-1-p0": "Dan"}}),
+                ("GET", f"/games/{other}/edit/{other_key}", {}), ("GET", f"/games/{game}", {}), ("GET", "/", {}),
+                ("POST", f"/games/{game}/deals/new", {"data": deal}), ("GET", f"/games/{game}", {}),
+                ("GET", f"/games/{game}/deals/1", {}), ("GET", f"/games/{game}/deals/1/edit", {}),
+                ("GET", f"/games/{game}/deals/new", {}), ("GET", f"/games/{game}/history", {}),
+                ("GET", f"/games/{game}/sheet", {}), ("GET", f"/games/{game}/sheet/amend", {}),
+                ("GET", f"/games/{game}/referee", {}), ("GET", f"/games/{game}/deals/1/delete", {}),
+                ("POST", "/import", {"data": {"document": document}}), ("GET", f"/games/{other}", {})]
+    carrying = 0
+    for method, url, kwargs in requests:
+        response = client.open(url, method=method, **kwargs)
+        assert response.status_code < 400, (method, url, response.status_code)
+        if _carries(app, response, key) or _carries(app, response, other_key):
+            carrying += 1
+            assert response.headers.get("Cache-Control") == "no-store", (method, url, response.status_code)
+    assert carrying >= 6  # the redirects that grant, the game pages, the saved deal's redirect
+
+
+# -- which keys a browser keeps ----------------------------------------------------------------------
+
+
+def _home_names(client) -> list[str]:
+    return re.findall(r'<span class="game-name">([^<]*)</span>', client.get("/").get_data(as_text=True))
+
+
+def _may_edit(client, game: str) -> bool:
+    return client.get(f"/games/{game}/deals/new").status_code == 200
+
+
+def test_the_game_used_least_recently_is_forgotten_not_the_lowest_id(app, client):
+    api = app.test_client()
+    games = sorted(api_game(api, name=f"G{i}") for i in range(MAX_GAMES_REMEMBERED + 1))  # by id
+    first, *rest, last = games
+    order = [*reversed(rest), first]  # the highest id opened first ... the lowest id last
+    for game, key in order:
+        grant(client, game, key)
+    oldest, second = order[0], order[1]
+    assert client.get(f"/games/{oldest[0]}").status_code == 200  # opening it makes it the most recent
+    grant(client, *last)
+    assert not _may_edit(client, second[0])  # used least recently: forgotten
+    for game, _ in (oldest, first, last, order[2]):
+        assert _may_edit(client, game)
+
+
+def test_home_lists_the_twenty_games_used_most_recently_in_order_of_use(app, client):
+    api = app.test_client()
+    made = {api_game(api, name=f"G{i}"): f"G{i}" for i in range(25)}
+    games = sorted(made)  # by id
+    names = {game: made[(game, key)] for game, key in games}
+    for game, key in reversed(games):
+        grant(client, game, key)
+    assert _home_names(client) == [names[g] for g, _ in games[:20]]  # the lowest id, granted last, first
+    used_by_page = games[22][0]
+    assert client.get(f"/games/{used_by_page}").status_code == 200
+    written = games[24]
+    assert api.post(f"/api/v1/games/{written[0]}/deals", json=valid_deal(1), headers=bearer(written[1])) \
+        .status_code == 201  # a write through the API is not this browser's use
+    deal = {"s0-m0-cards": "K K K K K K K", "s0-m1-cards": "Q Q Q Q Q 2 2", "s1-m0-cards": "J J J",
+            "s1-p0-left": "A 3B", "ending": "s0-p0", "action": "save",
+            "s0-p0-picked": "on", "s1-p0-picked": "on"}
+    assert client.post(f"/games/{games[23][0]}/deals/new", data=deal).status_code == 303  # a write here
+    shown = _home_names(client)
+    assert shown[:3] == [names[games[23][0]], names[used_by_page], names[games[0][0]]]
+    assert names[written[0]] not in shown and len(shown) == 20
+
+
+@pytest.mark.parametrize("held", [0, 1])
+def test_a_session_from_before_keeps_its_keys(app, client, held):
+    """A cookie written by the old code ({id: key}, sorted by id) still grants its games."""
+    games = sorted(api_game(app.test_client(), name=f"G{i}") for i in range(2))
+    with client.session_transaction() as session:
+        session["edit"] = {game: key for game, key in games[:held + 1]}
+    assert all(_may_edit(client, game) for game, _ in games[:held + 1])
+    grant(client, *games[-1])
+    assert _may_edit(client, games[0][0]) and _may_edit(client, games[-1][0])
