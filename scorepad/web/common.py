@@ -1,5 +1,5 @@
-"""What several web modules share: the editable game, the form's revision, a QR code, where a
-game stands and what changed, in words, and the helpers every template may call.
+"""What several web modules share: the editable game, the form's revision, a QR code, what
+changed, in words, and the helpers every template may call.
 
 The blueprints are :mod:`.games`, :mod:`.sheets`, :mod:`.deals`, :mod:`.referee`,
 :mod:`.paper` and :mod:`.exchange`; :mod:`scorepad.app` registers them, with
@@ -47,21 +47,6 @@ def qr(url: str, what: str) -> Markup:
     svg = segno.make(url, error="m").svg_inline(scale=4, border=2, omitsize=True, svgclass="qr", lineclass="qr-dark",
                                                  dark="#000", light="#fff", title=f"QR code: {what}")
     return Markup(svg.replace("<svg ", f'<svg role="img" aria-label="QR code: {Markup.escape(what)}" ', 1))
-
-
-def state_words(game: GameRecord) -> str:
-    """Where a game stands, in a few words: ``deal 3 of 4``, ``Ann wins``, ``tie``."""
-    result = game.game.result()
-    if result.over:
-        if result.tie:
-            top = result.standings[0].total
-            return f"tie at {top:,}"
-        return f"{result.winner} wins"
-    number = game.next_number
-    last = game.sheet.last_deal()
-    if last is not None:
-        return f"deal {number} of {last}"
-    return f"deal {number}, playing to {game.sheet.target_score:,}"
 
 
 def ago(at: str) -> str:
