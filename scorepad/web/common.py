@@ -1,5 +1,5 @@
-"""What several web modules share: the editable game, the form's revision, a QR code, where a
-game stands and what changed, in words, and the helpers every template may call.
+"""What several web modules share: the editable game, the form's revision, a QR code, what
+changed, in words, and the helpers every template may call.
 
 The blueprints are :mod:`.games`, :mod:`.sheets`, :mod:`.deals`, :mod:`.referee`,
 :mod:`.paper` and :mod:`.exchange`; :mod:`scorepad.app` registers them, with
@@ -15,15 +15,15 @@ import segno
 from markupsafe import Markup
 
 from .. import access
-from ..rules import PRESETS, load_sheet
+from ..rules import PRESETS, RuleSheet, load_sheet
 from ..rules.sheet import OPTION_BY_NAME
+from ..rules.verdict import Verdict
 from ..storage.store import GameRecord
 
 
 def template_helpers() -> dict[str, Any]:
-    """What every template may use: an option's label, and the presets with their titles."""
-    return {"option_label": lambda name: OPTION_BY_NAME[name].label if name in OPTION_BY_NAME else name,
-            "presets_meta": list(PRESETS.items()), "preset_titles": {k: p.title for k, p in PRESETS.items()}}
+    """What every template may use: the presets with their titles."""
+    return {"presets_meta": list(PRESETS.items()), "preset_titles": {k: p.title for k, p in PRESETS.items()}}
 
 
 def editable(game_id: str) -> GameRecord:
@@ -47,21 +47,6 @@ def qr(url: str, what: str) -> Markup:
     svg = segno.make(url, error="m").svg_inline(scale=4, border=2, omitsize=True, svgclass="qr", lineclass="qr-dark",
                                                  dark="#000", light="#fff", title=f"QR code: {what}")
     return Markup(svg.replace("<svg ", f'<svg role="img" aria-label="QR code: {Markup.escape(what)}" ', 1))
-
-
-def state_words(game: GameRecord) -> str:
-    """Where a game stands, in a few words: ``deal 3 of 4``, ``Ann wins``, ``tie``."""
-    result = game.game.result()
-    if result.over:
-        if result.tie:
-            top = result.standings[0].total
-            return f"tie at {top:,}"
-        return f"{result.winner} wins"
-    number = game.next_number
-    last = game.sheet.last_deal()
-    if last is not None:
-        return f"deal {number} of {last}"
-    return f"deal {number}, playing to {game.sheet.target_score:,}"
 
 
 def ago(at: str) -> str:
@@ -101,14 +86,8 @@ def sheet_changes(before: dict[str, Any] | None, after: dict[str, Any] | None) -
     return out
 
 
-def explained_sides(verdict: Any, sheet: Any) -> list[dict[str, Any]]:
-    """Each side's lines, each with the rule behind it: the option's label and the sheet's words."""
-    sides = []
-    for side in verdict.breakdown.sides:
-        lines = []
-        for line in side.lines:
-            option = OPTION_BY_NAME.get(line.option)
-            lines.append({"line": line, "label": option.label if option else line.option,
-                          "says": sheet.describe(line.option) if option else ""})
-        sides.append({"name": side.name, "total": side.total, "lines": lines})
-    return sides
+def explained_sides(verdict: Verdict, sheet: RuleSheet) -> list[dict[str, Any]]:
+    """Each side's lines, each with the rule behind it as ``sheet`` cites it (its label and words)."""
+    return [{"name": side.name, "total": side.total,
+             "lines": [{"line": line, "rule": sheet.cite(line.option)} for line in side.lines]}
+            for side in verdict.breakdown.sides]

@@ -177,7 +177,7 @@ def _conflict(page: DealPage, err: Conflict) -> DealPage:
     changes = [dict(c, text=f"{c['message']} {ago(c['at'])}".strip())
                for c in store.changes_since(game.id, err.based_on) if c["revision"] <= now.revision]
     number = now.next_number if not page.editing and now.next_number is not None else page.number
-    conflict = {"changes": changes, "standings": now.game.result().standings,
+    conflict = {"changes": changes, "standings": now.view.result.standings,
                 "last": now.deals[-1].number if now.deals else None}
     return dataclasses.replace(
         page, game=now, number=number, status=409, conflict=conflict,

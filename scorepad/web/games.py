@@ -17,7 +17,7 @@ from ..storage import cache, db, store
 from ..storage.errors import StorageError
 from ..storage.store import GameRecord
 from .chart import running_totals_chart
-from .common import qr, sheet_changes, state_words
+from .common import qr, sheet_changes
 from .errors import status as status_of
 from .forms.sheet_editor import SheetEditor, preset_displays
 from .forms.sides import NewGameForm, SidesForm
@@ -28,7 +28,7 @@ bp = Blueprint("games", __name__)
 @bp.get("/")
 def home():
     games = store.recent_games(access.my_games())
-    return render_template("games/home.html", games=[(g, state_words(g)) for g in games])
+    return render_template("games/home.html", games=games)
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -98,24 +98,17 @@ def game(game_id: str):
 
 
 def _game_page(game: GameRecord) -> str:
-    played = game.game
-    result = played.result()
+    """The game page, worded from the game's view (worked out once per revision)."""
+    view = game.view
     editor = access.can_edit(game)
-    rows = []
-    for record, totals in zip(game.deals, played.running_totals(), strict=True):
-        verdict = record.verdict
-        rows.append({"record": record, "totals": verdict.breakdown.totals(), "running": totals,
-                     "ok": verdict.ok})
-    upcoming = played.upcoming()
     links = None
     if editor:
         view_url = external_url("games.game", game_id=game.id)
         edit_url = external_url("games.edit_link", game_id=game.id, key=game.edit_key)
         links = {"view": view_url, "edit": edit_url, "view_qr": qr(view_url, "the view link"),
                  "edit_qr": qr(edit_url, "the edit link")}
-    chart = running_totals_chart(game.side_names, [r.number for r in game.deals], played.running_totals())
-    return render_template("games/game.html", game=game, rows=rows, result=result, can_edit=editor, upcoming=upcoming,
-                           links=links, chart=chart, state=state_words(game), problems=played.problems())
+    chart = running_totals_chart(view.sides, view.numbers, view.running_totals)
+    return render_template("games/game.html", game=game, view=view, can_edit=editor, links=links, chart=chart)
 
 
 @bp.get("/games/<game_id>/edit/<key>")

@@ -70,7 +70,7 @@ def _view_url(game: GameRecord) -> str | None:
 
 
 def _info(game: GameRecord) -> GameInfo:
-    upcoming = game.game.upcoming()
+    upcoming = game.view.next_deal
     return GameInfo.of(game.name, game.sides, None, printed_date(), upcoming.words() if upcoming else None)
 
 

@@ -25,7 +25,6 @@ from ..rules.dispute import compare_sheets, rescore_deal, rescore_game, sheet_na
 from ..rules.limits import MAX_DEALS, MAX_PROBLEMS_SHOWN
 from ..rules.questions import QUESTIONS, Context, blank, current_deal, read_int, read_sheet
 from ..rules.referee import Answer
-from ..rules.sheet import OPTION_BY_NAME
 from ..storage import cache, db
 from ..storage.store import GameRecord
 from .common import explained_sides
@@ -78,13 +77,8 @@ def _form_data(question: str, args: Mapping[str, str], game: GameRecord | None) 
 
 
 def _reasons(answer: Answer, sheet: RuleSheet) -> list[dict[str, Any]]:
-    out = []
-    for reason in answer.reasons:
-        option = OPTION_BY_NAME.get(reason.option) if reason.option else None
-        out.append({"ok": reason.ok, "message": reason.message, "option": reason.option,
-                    "label": option.label if option else None,
-                    "says": sheet.describe(option.name) if option else None})
-    return out
+    """Each reason of an answer, with the rule it cites on ``sheet`` (None for a rule every sheet shares)."""
+    return [{"ok": r.ok, "message": r.message, "rule": sheet.cite(r.option)} for r in answer.reasons]
 
 
 def _questions(sheet: RuleSheet | None, args: Mapping[str, str], game: GameRecord | None,
