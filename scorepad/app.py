@@ -162,11 +162,21 @@ def thousands(n: int) -> str:
     return f"{n:,}"
 
 
+def signed(n: int) -> str:
+    """A Jinja filter: a change in points, always with its sign, ``+1,610``.
+
+    >>> signed(12345), signed(-40), signed(0)
+    ('+12,345', '-40', '+0')
+    """
+    return f"{n:+,}"
+
+
 def _jinja(app: Flask) -> None:
-    """Block tags leave no blank lines behind (the deal page must stay small); ``thousands``."""
+    """Block tags leave no blank lines behind (the deal page must stay small); ``thousands``, ``signed``."""
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     app.jinja_env.filters["thousands"] = thousands
+    app.jinja_env.filters["signed"] = signed
 
 
 # Scripts and styles come only from /static: no inline script, style block or attribute.

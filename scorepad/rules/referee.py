@@ -149,7 +149,7 @@ def can_go_out(sheet: RuleSheet, deal: int, *, melds: Sequence[Meld] = (), books
     return _answer(reasons)
 
 
-def can_take_pile(sheet: RuleSheet, deal: int, *, top_card: Card, pair: int, wilds: int = 0,  # noqa: C901 (one branch per pile rule a sheet can set)
+def can_take_pile(sheet: RuleSheet, deal: int, *, top_card: Card, pair: int, wilds: int = 0,
                   opened: bool, pile_size: int, pile_has_wild: bool = False,
                   table: Sequence[Meld] = ()) -> Answer:
     """May this player take the discard pile instead of drawing?
@@ -169,52 +169,106 @@ def can_take_pile(sheet: RuleSheet, deal: int, *, top_card: Card, pair: int, wil
         return _answer([Reason(False, "On this sheet the discard pile is never taken.", "pile_take")])
     if pile_size < 1:
         return _answer([Reason(False, "The pile is empty.")])
-    reasons: list[Reason] = []
-    blocker = (PileBlocker.BLACK_THREE if top_card is Card.BLACK_THREE else PileBlocker.RED_THREE
-               if top_card is Card.RED_THREE else PileBlocker.WILD if top_card.is_wild else None)
-    if blocker is not None and blocker in sheet.pile_blocked_by:
-        reasons.append(Reason(False, f"The pile is blocked: {sheet.describe('pile_blocked_by')}.", "pile_blocked_by"))
-    elif top_card in (Card.BLACK_THREE, Card.RED_THREE):
-        reasons.append(Reason(False, "A three on top cannot be melded, so the pile cannot be taken with it."))
     count = sheet.pile_cards.at(deal)
-    if sheet.pile_take is PileTake.TOP_IF_FULL:
-        reasons.append(Reason(pile_size >= count, f"The pile may be taken only when it has {count} or more cards; "
-                              f"it has {pile_size}.", "pile_take"))
-    if sheet.pile_needs_opened:
-        reasons.append(Reason(opened, "The side's first melds are down." if opened else
-                              "The side must meet its opening minimum before taking the pile.", "pile_needs_opened"))
-    if top_card.is_wild and blocker not in sheet.pile_blocked_by:
-        wild = Meld(Rank.WILD, 0, 1 if top_card is Card.TWO else 0, 1 if top_card is Card.JOKER else 0)
-        fits = (sheet.pile_needs is PileNeeds.MELD_TOP_CARD and not (sheet.pile_frozen_by_wild and pile_has_wild)
-                and any(m.size < sheet.book_size and not list(meld_problems(sheet, m.plus(wild))) for m in table))
-        reasons.append(Reason(fits, "A wild card on top can be taken only by adding it at once to one of the side's "
-                              "unfinished melds." if sheet.pile_needs is PileNeeds.MELD_TOP_CARD else
-                              "A wild card on top cannot be matched with a natural pair.", "pile_needs"))
-    elif top_card.is_natural and (sheet.pile_needs is PileNeeds.NATURAL_PAIR
-                                  or (sheet.pile_frozen_by_wild and pile_has_wild)):
-        option = "pile_frozen_by_wild" if sheet.pile_needs is not PileNeeds.NATURAL_PAIR else "pile_needs"
-        reasons.append(Reason(pair >= 2, f"Taking it needs two natural {top_card.noun} from the hand, melded with the "
-                              f"top card at once; you hold {pair}.", option))
-        if pair >= 2:
-            reasons += _pair_and_top_card(sheet, Rank(top_card.value), table)
-    elif top_card.is_natural:
-        rank = Rank(top_card.value)
-        on_table = any(m.rank is rank and (m.size < sheet.book_size or sheet.book_growth is not BookGrowth.CLOSED)
-                       for m in table)
-        with_wild = pair == 1 and wilds >= 1 and not list(meld_problems(sheet, Meld(rank, 2, 1)))
-        can = pair >= 2 or on_table or with_wild
-        reasons.append(Reason(can, f"The top card must be melded at once: with a pair from the hand, a natural and a "
-                              f"wild card, or on the side's unfinished meld of {top_card.noun}."
-                              + ("" if can else " None of those is possible."), "pile_needs"))
-    taken = pile_size if sheet.pile_take is PileTake.WHOLE else min(pile_size, count)
+    reasons = [*_pile_blocked(sheet, top_card), *_pile_full(sheet, count, pile_size), *_side_opened(sheet, opened),
+               *_top_card_melded(sheet, top_card, pair, wilds, pile_has_wild, table)]
     if all(r.ok for r in reasons):
-        reasons.append(Reason(True, f"You would take {taken} card{'s' if taken != 1 else ''}.", "pile_cards"))
-        if not opened:
-            minimum = sheet.opening_minimum(deal)
-            counts = "counts" if sheet.opening_pile_cards is OpeningPileCards.TOP_CARD else "does not count"
-            reasons.append(Reason(True, f"Your first melds must still reach {minimum}; the top card {counts} toward it "
-                                  "and the other pile cards do not.", "opening_pile_cards"))
+        reasons += _what_is_taken(sheet, deal, count, pile_size, opened)
     return _answer(reasons)
+
+
+def _blocker(card: Card) -> PileBlocker | None:
+    """The kind of card that may block the pile (``pile_blocked_by``), if this card is one."""
+    return (PileBlocker.BLACK_THREE if card is Card.BLACK_THREE else PileBlocker.RED_THREE
+            if card is Card.RED_THREE else PileBlocker.WILD if card.is_wild else None)
+
+
+def _pile_blocked(sheet: RuleSheet, top_card: Card) -> list[Reason]:
+    """The card on top may block the pile (``pile_blocked_by``); a three on top, never melded, always does."""
+    blocker = _blocker(top_card)
+    if blocker is not None and blocker in sheet.pile_blocked_by:
+        return [Reason(False, f"The pile is blocked: {sheet.describe('pile_blocked_by')}.", "pile_blocked_by")]
+    if top_card in (Card.BLACK_THREE, Card.RED_THREE):
+        return [Reason(False, "A three on top cannot be melded, so the pile cannot be taken with it.")]
+    return []
+
+
+def _pile_full(sheet: RuleSheet, count: int, pile_size: int) -> list[Reason]:
+    """Where only a full pile is taken (``pile_take``), it must hold the deal's ``pile_cards``."""
+    if sheet.pile_take is not PileTake.TOP_IF_FULL:
+        return []
+    return [Reason(pile_size >= count, f"The pile may be taken only when it has {count} or more cards; "
+                   f"it has {pile_size}.", "pile_take")]
+
+
+def _side_opened(sheet: RuleSheet, opened: bool) -> list[Reason]:
+    """Where the sheet says so (``pile_needs_opened``), only a side whose first melds are down takes the pile."""
+    if not sheet.pile_needs_opened:
+        return []
+    return [Reason(opened, "The side's first melds are down." if opened else
+                   "The side must meet its opening minimum before taking the pile.", "pile_needs_opened")]
+
+
+def _top_card_melded(sheet: RuleSheet, top_card: Card, pair: int, wilds: int, pile_has_wild: bool,
+                     table: Sequence[Meld]) -> list[Reason]:
+    """The top card is melded at once, as the sheet says (``pile_needs``, ``pile_frozen_by_wild``)."""
+    frozen = sheet.pile_frozen_by_wild and pile_has_wild
+    if top_card.is_wild:
+        return [] if PileBlocker.WILD in sheet.pile_blocked_by else [_wild_on_top(sheet, top_card, frozen, table)]
+    if not top_card.is_natural:
+        return []
+    if sheet.pile_needs is PileNeeds.NATURAL_PAIR or frozen:
+        return _natural_pair(sheet, top_card, pair, table)
+    return [_natural_on_top(sheet, top_card, pair, wilds, table)]
+
+
+def _wild_on_top(sheet: RuleSheet, top_card: Card, frozen: bool, table: Sequence[Meld]) -> Reason:
+    """A wild card on top is taken only by adding it at once to one of the side's unfinished melds, where the
+    sheet takes the pile with the top card melded (``pile_needs``) and no wild card freezes it; never with a pair."""
+    wild = Meld(Rank.WILD, 0, 1 if top_card is Card.TWO else 0, 1 if top_card is Card.JOKER else 0)
+    meld_top = sheet.pile_needs is PileNeeds.MELD_TOP_CARD
+    fits = (meld_top and not frozen
+            and any(m.size < sheet.book_size and not list(meld_problems(sheet, m.plus(wild))) for m in table))
+    return Reason(fits, "A wild card on top can be taken only by adding it at once to one of the side's "
+                  "unfinished melds." if meld_top else
+                  "A wild card on top cannot be matched with a natural pair.", "pile_needs")
+
+
+def _natural_pair(sheet: RuleSheet, top_card: Card, pair: int, table: Sequence[Meld]) -> list[Reason]:
+    """Two natural cards of the top card's rank from the hand, melded with it at once, where the sheet asks for a
+    natural pair (``pile_needs``) or a wild card in the pile freezes it (``pile_frozen_by_wild``)."""
+    option = "pile_frozen_by_wild" if sheet.pile_needs is not PileNeeds.NATURAL_PAIR else "pile_needs"
+    reasons = [Reason(pair >= 2, f"Taking it needs two natural {top_card.noun} from the hand, melded with the "
+                      f"top card at once; you hold {pair}.", option)]
+    if pair >= 2:
+        reasons += _pair_and_top_card(sheet, Rank(top_card.value), table)
+    return reasons
+
+
+def _natural_on_top(sheet: RuleSheet, top_card: Card, pair: int, wilds: int, table: Sequence[Meld]) -> Reason:
+    """A natural top card is melded at once (``pile_needs``): with a pair from the hand, a natural and a wild
+    card, or on the side's meld of its rank that may still grow (``book_growth``)."""
+    rank = Rank(top_card.value)
+    on_table = any(m.rank is rank and (m.size < sheet.book_size or sheet.book_growth is not BookGrowth.CLOSED)
+                   for m in table)
+    with_wild = pair == 1 and wilds >= 1 and not list(meld_problems(sheet, Meld(rank, 2, 1)))
+    can = pair >= 2 or on_table or with_wild
+    return Reason(can, f"The top card must be melded at once: with a pair from the hand, a natural and a "
+                  f"wild card, or on the side's unfinished meld of {top_card.noun}."
+                  + ("" if can else " None of those is possible."), "pile_needs")
+
+
+def _what_is_taken(sheet: RuleSheet, deal: int, count: int, pile_size: int, opened: bool) -> list[Reason]:
+    """What taking the pile gives (``pile_cards``) and, before the first melds, what of it counts toward
+    them (``opening_pile_cards``)."""
+    taken = pile_size if sheet.pile_take is PileTake.WHOLE else min(pile_size, count)
+    reasons = [Reason(True, f"You would take {taken} card{'s' if taken != 1 else ''}.", "pile_cards")]
+    if not opened:
+        minimum = sheet.opening_minimum(deal)
+        counts = "counts" if sheet.opening_pile_cards is OpeningPileCards.TOP_CARD else "does not count"
+        reasons.append(Reason(True, f"Your first melds must still reach {minimum}; the top card {counts} toward it "
+                              "and the other pile cards do not.", "opening_pile_cards"))
+    return reasons
 
 
 def _pair_and_top_card(sheet: RuleSheet, rank: Rank, table: Sequence[Meld]) -> list[Reason]:

@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from .cards import CARDS, Card, Cards
-from .deal import BookKind, Deal, Ending, Meld, Rank, Side
+from .deal import BookKind, Deal, Ending, Meld, Player, Rank, Side
 from .limits import MAX_DEALS
 from .sheet import BookGrowth, RuleSheet, SecondMeld, StockOut, WildRatio
 
@@ -304,8 +304,25 @@ def _check_table(deal: Deal, found: list[Problem]) -> None:
             seen_players.add(player.name.casefold())
 
 
-def _check_side(sheet: RuleSheet, side: Side, where: str, found: list[Problem], warnings: list[Problem],  # noqa: C901 (one branch per rule a side's melds and players break)
+def _check_side(sheet: RuleSheet, side: Side, where: str, found: list[Problem], warnings: list[Problem],
                 alone: dict[int, list[Problem]]) -> None:
+    """The rules one side breaks on its own: its melds, its red threes, each of its players."""
+    name = side.name
+    _check_melds(sheet, side, where, found, alone)
+    found.extend(duplicate_rank_problems(sheet, side.melds, f"{where}.melds", name))
+    if side.red_threes < 0:
+        found.append(Problem("count.negative", "Red threes laid cannot be negative.", None,
+                             f"{where}.red_threes", name, field="red_threes"))
+    if not side.melds:
+        warnings.append(Problem("side.no_melds", f"{name} melded nothing this deal; check no meld was left out.",
+                                None, f"{where}.melds", name, field="melds"))
+    for j, player in enumerate(side.players):
+        _check_player(sheet, player, f"{where}.players[{j}]", name, found, warnings)
+
+
+def _check_melds(sheet: RuleSheet, side: Side, where: str, found: list[Problem],
+                 alone: dict[int, list[Problem]]) -> None:
+    """Each meld alone: its rank, size and wild cards (:func:`meld_problems`), placed on the side."""
     name = side.name
     for index, meld in enumerate(side.melds):
         problems = alone.get(id(meld))  # the deal holds every meld while it is judged: ids stay unique
@@ -317,35 +334,33 @@ def _check_side(sheet: RuleSheet, side: Side, where: str, found: list[Problem], 
         here = f"{where}.melds[{index}]"
         for p in problems:
             found.append(Problem(p[0], p[1], p[2], here, name, None, index))
-    found.extend(duplicate_rank_problems(sheet, side.melds, f"{where}.melds", name))
-    if side.red_threes < 0:
-        found.append(Problem("count.negative", "Red threes laid cannot be negative.", None,
-                             f"{where}.red_threes", name, field="red_threes"))
-    if not side.melds:
-        warnings.append(Problem("side.no_melds", f"{name} melded nothing this deal; check no meld was left out.",
-                                None, f"{where}.melds", name, field="melds"))
-    for j, player in enumerate(side.players):
-        here = f"{where}.players[{j}]"
-        for key, cards in (("cards_left", player.cards_left), ("foot", player.foot)):
-            if min(cards.counts()) < 0:
-                found.append(Problem("count.negative", f"{player.name}'s {key.replace('_', ' ')} has a negative count.",
-                                     None, f"{here}.{key}", name, player.name, field=key))
-        if player.foot_picked_up:
-            if player.foot:
-                found.append(Problem("foot.picked_up", f"{player.name} picked up the foot, so it is not unopened: "
-                                     "record what is left of it as cards left.", None, f"{here}.foot", name,
-                                     player.name, field="foot"))
-        elif player.foot.total != sheet.foot_size:
-            found.append(Problem("foot.size", f"{player.name}'s unopened foot holds {player.foot.total} cards; "
-                                 f"a foot is dealt {sheet.foot_size}.", "foot_size", f"{here}.foot", name, player.name,
-                                 field="foot"))
-        if player.cards_left[Card.RED_THREE] > 0:
-            warnings.append(Problem("red_three.in_hand", f"{player.name} still holds a red three; red threes are "
-                                    "laid at once, so check it was not missed.", "red_three_penalty_hand",
-                                    f"{here}.cards_left", name, player.name, field="cards_left"))
-        if player.cut_bonus and not sheet.cut_bonus:
-            found.append(Problem("cut_bonus", f"{player.name} claims the cut bonus, but this sheet has none.",
-                                 "cut_bonus", f"{here}.cut_bonus", name, player.name, field="cut_bonus"))
+
+
+def _check_player(sheet: RuleSheet, player: Player, here: str, side: str, found: list[Problem],
+                  warnings: list[Problem]) -> None:
+    """One player's record: no negative count; a foot picked up is not recorded as a foot, and an
+    unopened one holds ``foot_size`` cards; a red three in hand is worth a look; the cut bonus only
+    where the sheet has one."""
+    for key, cards in (("cards_left", player.cards_left), ("foot", player.foot)):
+        if min(cards.counts()) < 0:
+            found.append(Problem("count.negative", f"{player.name}'s {key.replace('_', ' ')} has a negative count.",
+                                 None, f"{here}.{key}", side, player.name, field=key))
+    if player.foot_picked_up:
+        if player.foot:
+            found.append(Problem("foot.picked_up", f"{player.name} picked up the foot, so it is not unopened: "
+                                 "record what is left of it as cards left.", None, f"{here}.foot", side,
+                                 player.name, field="foot"))
+    elif player.foot.total != sheet.foot_size:
+        found.append(Problem("foot.size", f"{player.name}'s unopened foot holds {player.foot.total} cards; "
+                             f"a foot is dealt {sheet.foot_size}.", "foot_size", f"{here}.foot", side, player.name,
+                             field="foot"))
+    if player.cards_left[Card.RED_THREE] > 0:
+        warnings.append(Problem("red_three.in_hand", f"{player.name} still holds a red three; red threes are "
+                                "laid at once, so check it was not missed.", "red_three_penalty_hand",
+                                f"{here}.cards_left", side, player.name, field="cards_left"))
+    if player.cut_bonus and not sheet.cut_bonus:
+        found.append(Problem("cut_bonus", f"{player.name} claims the cut bonus, but this sheet has none.",
+                             "cut_bonus", f"{here}.cut_bonus", side, player.name, field="cut_bonus"))
 
 
 def _check_supply(deal: Deal, found: list[Problem]) -> None:
