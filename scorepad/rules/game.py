@@ -17,12 +17,33 @@ from typing import Any, NamedTuple
 
 from .deal import Deal
 from .errors import ReadError
-from .limits import MAX_DEALS, MAX_NAME, MAX_SIDES
+from .limits import MAX_DEALS, MAX_NAME, MAX_PER_SIDE, MAX_SIDES
 from .presets import load_sheet
 from .sheet import Books, GameLength, RuleSheet
-from .text import check_text
+from .text import read_name
 from .validate import Problem
 from .verdict import Verdict, judge
+
+
+def _side_name(side: Any, field: str) -> str:
+    """A side of a game file: its name, or ``{"name", "players"}`` as a game has it (and exports it).
+
+    >>> [_side_name(s, "sides[0]") for s in ("Ann", {"name": "Us", "players": ["Ann", "Bea"]})]
+    ['Ann', 'Us']
+    """
+    if isinstance(side, Mapping):
+        for key in side:
+            if key not in ("name", "players"):
+                raise ReadError(f"{field}.{key}", "is not a field of a side; expected name, players")
+        players = side.get("players", [])
+        if not isinstance(players, list) or len(players) > MAX_PER_SIDE:
+            raise ReadError(f"{field}.players", f"must be a list of at most {MAX_PER_SIDE} player names")
+        for j, player in enumerate(players):
+            read_name(player, f"{field}.players[{j}]", MAX_NAME)
+        return read_name(side.get("name"), f"{field}.name", MAX_NAME)
+    if not isinstance(side, str):
+        raise ReadError(field, 'must be a side\'s name, or an object such as {"name": "Us", "players": ["Ann"]}')
+    return read_name(side, field, MAX_NAME)
 
 
 class Standing(NamedTuple):
@@ -94,9 +115,10 @@ class Game:
 
     @classmethod
     def from_json(cls, data: Any) -> Game:
-        """A game file: ``{"sheet": ..., "deals": [deal, ...]}``; deals carry no sheet of their own.
+        """A game file: ``{"sheet": ..., "sides": [...], "deals": [deal, ...]}``; deals carry no sheet of their own.
 
-        A deal without a ``deal`` number takes its place in the list.
+        A deal without a ``deal`` number takes its place in the list. ``sides`` (optional: the
+        first deal's sides otherwise) are names, or ``{"name", "players"}`` as a game's export has them.
         """
         if not isinstance(data, Mapping):
             raise ReadError("", "a game must be a JSON object with 'sheet' and 'deals'")
@@ -120,12 +142,10 @@ class Game:
         sides = data.get("sides")
         if sides is None:
             names = tuple(side.name for side in deals[0].sides) if deals else ()
-        elif isinstance(sides, list) and len(sides) <= MAX_SIDES \
-                and all(isinstance(s, str) and s.strip() and len(s.strip()) <= MAX_NAME for s in sides):
-            names = tuple(check_text(s.strip(), f"sides[{i}]") for i, s in enumerate(sides))
+        elif isinstance(sides, list) and len(sides) <= MAX_SIDES:
+            names = tuple(_side_name(side, f"sides[{i}]") for i, side in enumerate(sides))
         else:
-            raise ReadError("sides", f"must be a list of at most {MAX_SIDES} side names, "
-                            f"each at most {MAX_NAME} characters")
+            raise ReadError("sides", f"must be a list of at most {MAX_SIDES} sides")
         return cls(sheet, names, tuple(deals))
 
     def to_json(self) -> dict[str, Any]:

@@ -592,7 +592,7 @@ def test_a_game_file_is_bounded_in_deals_and_sides():
     assert err.value.field == "sides"
     with pytest.raises(ReadError) as err:
         Game.from_json({"sheet": "common", "sides": ["Ann", NAME_41], "deals": []})
-    assert err.value.field == "sides"
+    assert err.value.field == "sides[1]"
 
 
 def test_every_bound_is_generous_for_a_real_table(world):

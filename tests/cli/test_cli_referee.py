@@ -175,6 +175,15 @@ def test_rescore_json_is_the_cores_rescoring():
     assert json.loads(out) == json.loads(json.dumps(rescore_game(game, preset("pagat")).to_json()))
 
 
+def test_rescore_reads_sides_as_names_or_as_name_and_players_alike(tmp_path):
+    data = json.loads(CLUB.read_text())
+    data["sides"] = [{"name": "North-South", "players": ["Ann", "Cal"]},
+                     {"name": "East-West", "players": ["Bea", "Dan"]}]
+    as_exported = tmp_path / "club-sides-with-players.json"
+    as_exported.write_text(json.dumps(data))
+    assert run("rescore", as_exported, "--sheet", "pagat") == run("rescore", CLUB, "--sheet", "pagat")
+
+
 def test_rescore_a_deal_under_its_own_sheet_changes_nothing_and_exits_0():
     code, out = run("rescore", COMMON_DEAL, "--sheet", "common")
     assert code == 0

@@ -277,6 +277,8 @@ def test_a_deal_in_a_game_may_not_bring_its_own_sheet():
     ({"deals": []}, "sheet"),
     ({"sheet": "common", "deals": {}}, "deals"),
     ({"sheet": "common", "deals": [], "sides": "Ann"}, "sides"),
+    ({"sheet": "common", "deals": [], "sides": ["Ann", 5]}, "sides[1]"),
+    ({"sheet": "common", "deals": [], "sides": [{"name": "Ann", "players": [5]}]}, "sides[0].players[0]"),
     ({"sheet": "common", "deals": [], "score": 5}, "score"),
     ({"sheet": "house", "deals": []}, "sheet"),
 ])
@@ -284,6 +286,12 @@ def test_an_unreadable_game_names_the_field_at_fault(data, field):
     with pytest.raises(ReadError) as err:
         Game.from_json(data)
     assert err.value.field == field
+
+
+def test_a_games_sides_read_as_names_or_as_name_and_players_alike():
+    names = {"sheet": "common", "sides": ["Ann", "Bea"], "deals": []}
+    objects = {**names, "sides": [{"name": "Ann", "players": ["Ann"]}, {"name": "Bea", "players": ["Bea"]}]}
+    assert Game.from_json(objects).sides == Game.from_json(names).sides == ("Ann", "Bea")
 
 
 def test_a_game_written_as_json_reads_back_the_same():

@@ -355,6 +355,23 @@ def test_rescoring_the_game_under_pagat_through_the_api(client):
     assert posted["totals"] == body["totals"]
 
 
+def test_an_exported_game_is_rescored_as_it_is_exported(client):
+    """The export's sheet, sides (``{name, players}``) and deals go to rescore unchanged, and
+    answer as the same game with its sides given by name."""
+    game_id = club_game(client)
+    document = client.get(f"/api/v1/games/{game_id}/export").get_json()
+    assert all(isinstance(side, dict) for side in document["sides"])
+    exported = {"sheet": document["sheet"], "sides": document["sides"],
+                "deals": [entry["deal"] for entry in document["deals"]]}
+    by_name = {**exported, "sides": [side["name"] for side in document["sides"]]}
+    as_exported = client.post(f"{API}/rescore", json={"game": exported, "sheet": "pagat"})
+    as_names = client.post(f"{API}/rescore", json={"game": by_name, "sheet": "pagat"})
+    assert (as_exported.status_code, as_names.status_code) == (200, 200), as_exported.get_data(as_text=True)
+    assert as_exported.get_json() == as_names.get_json()
+    assert as_exported.get_json()["totals"] == client.get(
+        f"{API}/games/{game_id}/rescore", query_string={"sheet": "pagat"}).get_json()["totals"]
+
+
 def test_rescoring_one_deal_under_a_sheet_given_as_json(client):
     game_id = club_game(client)
     custom = json.dumps({"preset": "gather-together", "clean_book_bonus": 300})
@@ -470,6 +487,16 @@ API_BAD = [
     ("POST", "rescore", {"sheet": "pagat", "game": {"sheet": "common", "deals": [{"ending": "?"}]}},
      "game.deals[0].ending"),
     ("POST", "rescore", {"sheet": "pagat", "game": {"deals": []}}, "game.sheet"),
+    ("POST", "rescore", {"sheet": "pagat", "game": {"sheet": "common", "sides": "Ann"}}, "game.sides"),
+    ("POST", "rescore", {"sheet": "pagat", "game": {"sheet": "common", "sides": [5]}}, "game.sides[0]"),
+    ("POST", "rescore", {"sheet": "pagat", "game": {"sheet": "common", "sides": ["Ann", {"players": ["Bea"]}]}},
+     "game.sides[1].name"),
+    ("POST", "rescore", {"sheet": "pagat", "game": {"sheet": "common", "sides": [{"name": "Ann", "players": "Ann"}]}},
+     "game.sides[0].players"),
+    ("POST", "rescore", {"sheet": "pagat", "game": {"sheet": "common", "sides": [{"name": "Ann", "players": [""]}]}},
+     "game.sides[0].players[0]"),
+    ("POST", "rescore", {"sheet": "pagat", "game": {"sheet": "common", "sides": [{"name": "Ann", "seat": 1}]}},
+     "game.sides[0].seat"),
     ("POST", "explain", {}, "deal"),
     ("POST", "explain", {"deal": {"deal": 1}}, "deal.sheet"),
     ("GET", "compare?a=pagat", None, "b"),
