@@ -13,7 +13,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify
 
 from ..storage.errors import Busy, Conflict, Full, Invalid, NotFound, Refused, Rejected, StorageError, Unusable
-from .http import ApiError, error_body
+from .http import ApiError, PreconditionFailed, error_body
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -48,9 +48,9 @@ def refused(err: ApiError | StorageError) -> tuple[Response, int]:
 
 @bp.errorhandler(Conflict)
 def conflict(err: Conflict) -> tuple[Response, int]:
-    """A stale write (409): the error, the game's revision now, and every change since the
-    revision the write was based on."""
-    status = error_status(err)
+    """A stale write (409, or 412 when its revision came in ``If-Match``): the error, the
+    game's revision now, and every change since the revision the write was based on."""
+    status = err.status if isinstance(err, PreconditionFailed) else error_status(err)
     return jsonify({**error_body(status, err.field, err.message), "revision": err.revision,
                     "changes": err.changes}), status
 

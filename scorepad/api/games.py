@@ -6,7 +6,8 @@ Every write goes through :mod:`scorepad.storage.store` and needs the game's edit
 ``field`` is a dotted path into the request body, or null when the error is not about one
 field (a body that is not JSON, a missing key, an unknown game). A deal the referee rejects
 is a 422 with the verdict and the problems besides the error. A write based on a revision
-the game has moved past is a 409 with the game's ``revision`` now and the ``changes`` since.
+the game has moved past is a 409 with the game's ``revision`` now and the ``changes`` since;
+a 412 when the revision came as the game's ETag in ``If-Match``.
 See ``docs/api.md``.
 
 A game's JSON is built once per revision and kept in the app's cache (:mod:`scorepad.storage.cache`)
@@ -197,7 +198,8 @@ def amend_sheet(game_id: str):
     data = http.body(("sheet", "reason", "revision"))
     if "sheet" not in data:
         raise ApiError(400, "sheet", "is missing: a preset id, or a sheet object")
-    game = store.amend_sheet(game_id, data["sheet"], data.get("reason"), http.revision(data.get("revision")))
+    game = http.conditional(game_id, http.revision(data.get("revision")),
+                            lambda base: store.amend_sheet(game_id, data["sheet"], data.get("reason"), base))
     return jsonify(game_json(game))
 
 
@@ -213,7 +215,8 @@ def _saved(game_id: str, record: DealRecord, status: int):
 def record_deal(game_id: str):
     http.editable(game_id)
     deal, as_played, revision = _deal_body()
-    return _saved(game_id, store.record_deal(game_id, deal, as_played, revision), 201)
+    record = http.conditional(game_id, revision, lambda base: store.record_deal(game_id, deal, as_played, base))
+    return _saved(game_id, record, 201)
 
 
 @bp.get("/games/<game_id>/deals/<int:number>")
@@ -229,7 +232,9 @@ def get_deal(game_id: str, number: int):
 def correct_deal(game_id: str, number: int):
     http.editable(game_id)
     deal, as_played, revision = _deal_body()
-    return _saved(game_id, store.update_deal(game_id, number, deal, as_played, revision), 200)
+    record = http.conditional(game_id, revision,
+                              lambda base: store.update_deal(game_id, number, deal, as_played, base))
+    return _saved(game_id, record, 200)
 
 
 @bp.delete("/games/<game_id>/deals/<int:number>")
@@ -241,5 +246,5 @@ def delete_deal(game_id: str, number: int):
         if not text.isascii() or not text.isdigit() or len(text) > 18:
             raise ApiError(400, "revision", f"must be the game's revision, a whole number, not {text[:20]!r}")
         revision = int(text)
-    new_revision = store.delete_deal(game_id, number, revision)
+    new_revision = http.conditional(game_id, revision, lambda base: store.delete_deal(game_id, number, base))
     return jsonify(deleted=number, revision=new_revision)

@@ -1,6 +1,7 @@
 """What every route of the JSON API reads and writes the same way: the one error shape
 (:class:`ApiError`, :func:`error_body`), the request's body (:func:`body`, with
-:func:`check_values`), a change's base revision, the game an id names and whether the
+:func:`check_values`), a change's base revision (from the body or ``If-Match``:
+:func:`conditional`), the game an id names and whether the
 request may change it, and a game's links.
 
 Plain helpers, with no routes: the routes are :mod:`.games`, :mod:`.referee` and
@@ -11,8 +12,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 from flask import current_app, request
 
@@ -21,7 +22,10 @@ from ..access import bearer_key, key_matches
 from ..rules import ReadError, read
 from ..rules.limits import MAX_GAME_ID
 from ..storage import store
+from ..storage.errors import Conflict
 from ..storage.store import GameRecord
+
+T = TypeVar("T")
 
 
 class ApiError(Exception):
@@ -93,6 +97,57 @@ def revision(value: Any, field: str = "revision") -> int | None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise ApiError(400, field, f"must be the game's revision, a whole number, not {value!r}")
     return value
+
+
+# -- conditional writes: If-Match ---------------------------------------------------------------
+
+_ENTITY_TAG = re.compile(r'(W/)?"([^"\x00-\x20\x7f]*)"')
+
+
+class PreconditionFailed(Conflict):
+    """A stale write whose base revision came from ``If-Match``: a :class:`Conflict` with the
+    same ``revision`` and ``changes``, naming the header, answered with its own ``status``
+    (the error table names storage's kinds only)."""
+
+    status = 412
+
+    def __init__(self, stale: Conflict) -> None:
+        super().__init__(stale.based_on, stale.revision, stale.changes)
+        self.field = "If-Match"
+
+
+def if_match(game_id: str) -> int | None:
+    """The revision the request's ``If-Match`` names: None without one or for ``*``; a 400
+    naming ``If-Match`` for anything but one strong ETag of this game, as GET sent it."""
+    sent = request.headers.get("If-Match")
+    if sent is None or sent.strip() == "*":
+        return None
+    tag = _ENTITY_TAG.fullmatch(sent.strip())
+    example = f'send one ETag as GET {request.script_root}/api/v1/games/{game_id} gave it, such as "{game_id}.3", or *'
+    if tag is None:
+        raise ApiError(400, "If-Match", f"is not an entity tag: {example}")
+    if tag.group(1):
+        raise ApiError(400, "If-Match", f"a weak ETag (W/) never matches, as If-Match compares strongly: {example}")
+    found = re.fullmatch(re.escape(game_id) + r"\.([0-9]{1,18})", tag.group(2))
+    if found is None:
+        raise ApiError(400, "If-Match", f"is not an ETag of this game: {example}")
+    return int(found.group(1))
+
+
+def conditional(game_id: str, sent: int | None, write: Callable[[int | None], T]) -> T:
+    """``write(base)``, based on the revision ``If-Match`` names or else the one the request
+    ``sent`` (in its body, or ``?revision=``): the store checks it in the write transaction.
+    A stale ``If-Match`` is a 412 (:class:`PreconditionFailed`); one disagreeing with ``sent`` a 400."""
+    named = if_match(game_id)
+    if named is None:
+        return write(sent)
+    if sent is not None and sent != named:
+        raise ApiError(400, "If-Match", f"names revision {named}, but the request's revision is {sent}: "
+                       "send one of them, or the same in both")
+    try:
+        return write(named)
+    except Conflict as stale:
+        raise PreconditionFailed(stale) from None
 
 
 def game(game_id: str) -> GameRecord:
