@@ -214,13 +214,15 @@ def _register_errors(app: Flask) -> None:
                                if _wants_json() else
                                f"The form sent was over {limit // 1024:,} KB, the most this server takes. "
                                "Nothing was saved.")
+        # Werkzeug's own headers stay (a 405's Allow); the body is ours, so its Content-Type is ours too.
+        headers = [(k, v) for k, v in err.get_headers() if k.lower() != "content-type"]
         if _wants_json():
-            return jsonify(error={"status": err.code, "field": None, "message": err.description}), err.code
+            return jsonify(error={"status": err.code, "field": None, "message": err.description}), err.code, headers
         titles: dict[int | None, str] = {404: "Not found", 403: "Not allowed",
                                          400: "Something in that request was wrong",
                                          405: "Not allowed here", 413: "That was too large"}
         return render_template("error.html", code=err.code, title=titles.get(err.code, err.name),
-                               message=err.description), err.code
+                               message=err.description), err.code, headers
 
     def busy(title: str, words: str):
         """A 503 that says to send the same request again in a second (a form is kept)."""

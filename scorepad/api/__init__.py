@@ -41,9 +41,9 @@ def error_status(err: Exception) -> int:
 
 @bp.errorhandler(ApiError)
 @bp.errorhandler(StorageError)
-def refused(err: ApiError | StorageError) -> tuple[Response, int]:
-    status = err.status if isinstance(err, ApiError) else error_status(err)
-    return jsonify(error_body(status, err.field, err.message)), status
+def refused(err: ApiError | StorageError) -> tuple[Response, int, dict[str, str]]:
+    status, headers = (err.status, err.headers) if isinstance(err, ApiError) else (error_status(err), {})
+    return jsonify(error_body(status, err.field, err.message)), status, headers
 
 
 @bp.errorhandler(Conflict)

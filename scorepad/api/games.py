@@ -223,7 +223,7 @@ def record_deal(game_id: str):
 def get_deal(game_id: str, number: int):
     record = http.game(game_id).deal(number)
     if record is None:
-        raise ApiError(404, None, f"deal {number} is not recorded (its history, if any, is at "
+        raise ApiError(404, "deal", f"deal {number} is not recorded (its history, if any, is at "
                        f"{_game_url(game_id, 'history')})")
     return jsonify(**_deal_json(record, record.history_size), history=store.history(game_id, number))
 

@@ -29,11 +29,12 @@ T = TypeVar("T")
 
 
 class ApiError(Exception):
-    """A request the API refuses before it reaches the store."""
+    """A request the API refuses before it reaches the store; ``headers`` go with the answer."""
 
-    def __init__(self, status: int, field: str | None, message: str) -> None:
+    def __init__(self, status: int, field: str | None, message: str,
+                 headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
-        self.status, self.field, self.message = status, field, message
+        self.status, self.field, self.message, self.headers = status, field, message, headers or {}
 
 
 def error_body(status: int, field: str | None, message: str) -> dict[str, Any]:
@@ -159,13 +160,17 @@ def game(game_id: str) -> GameRecord:
 
 
 def editable(game_id: str) -> GameRecord:
-    """The game, when the request carries its edit key; 404 or 403 otherwise."""
+    """The game, when the request carries its edit key; otherwise a 404 (no such game), a 401
+    (no key: ask for one) or a 403 (a key, but not this game's), each with the
+    ``WWW-Authenticate`` challenge RFC 6750 gives it."""
     found = game(game_id)
     key = bearer_key()
     if key is None:
-        raise ApiError(403, None, "changing a game needs its edit key: send 'Authorization: Bearer <edit_key>'")
+        raise ApiError(401, None, "changing a game needs its edit key: send 'Authorization: Bearer <edit_key>'",
+                       {"WWW-Authenticate": 'Bearer realm="scorepad"'})
     if not key_matches(found, key):
-        raise ApiError(403, None, "that is not this game's edit key; the view link cannot change the game")
+        raise ApiError(403, None, "that is not this game's edit key; the view link cannot change the game",
+                       {"WWW-Authenticate": 'Bearer error="insufficient_scope"'})
     return found
 
 

@@ -3,7 +3,8 @@
 Pages, the JSON API and the CLI's web counterparts all go through these functions, so a
 deal is validated, scored and recorded (with its history) the same way whichever door it
 came in by. Every write is one transaction, bumps the game's revision, and is refused when
-it would leave the game holding more than :data:`MAX_GAME_BYTES`.
+it would leave the game holding more than :data:`MAX_GAME_BYTES`; a correction that changes
+nothing writes nothing.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from ..rules import Deal, ReadError, RuleSheet, judge, load_sheet
 from ..rules.game import Game
@@ -402,6 +403,11 @@ def _check_size(game_id: str) -> None:
 
 
 def _check_revision(game: GameRecord, based_on: int | None) -> None:
+    """A write based on a revision the game has moved past is stale (:class:`Conflict`); one
+    based on a revision the game has not reached cannot be read (:class:`Invalid`)."""
+    if based_on is not None and based_on > game.revision:
+        raise Invalid("revision", f"is {based_on}, ahead of the game's revision {game.revision}: send the "
+                      "revision the game had when you loaded it")
     if based_on is not None and based_on != game.revision:
         raise Conflict(based_on, game.revision, changes_since(game.id, based_on))
 
@@ -458,13 +464,22 @@ class _Moved(Exception):
     """The game moved on between preparing a write and taking the write lock."""
 
 
+class _Unchanged(Generic[T]):
+    """What ``prepare`` returns for a write that would change nothing: its ``result``."""
+
+    def __init__(self, result: T) -> None:
+        self.result = result
+
+
 def _write(game_id: str, based_on: int | None,
-           prepare: Callable[[GameRecord], Callable[[str], tuple[T, list[DealRecord]]]]) -> T:
+           prepare: Callable[[GameRecord], Callable[[str], tuple[T, list[DealRecord]]] | _Unchanged[T]]) -> T:
     """One write to a game, in two steps. ``prepare(game)`` reads and judges the request
     against the game as read, outside the write lock (it may raise: nothing is written),
-    and returns ``apply``. Inside the write transaction, the game's revision moves on by 1
-    only if it is still the one the write was prepared against; ``apply(now)`` then writes
-    the change and its history entry, and returns (result, the game's deals after it).
+    and returns ``apply``, or :class:`_Unchanged` when the write would change nothing (then
+    nothing is written, the revision stays, and its result is the answer). Inside the write
+    transaction, the game's revision moves on by 1 only if it is still the one the write was
+    prepared against; ``apply(now)`` then writes the change and its history entry, and
+    returns (result, the game's deals after it).
 
     If another write came in between, a write based on a revision is refused as stale
     (:class:`Conflict`, with what changed), and any other is prepared again. The lock is
@@ -474,6 +489,8 @@ def _write(game_id: str, based_on: int | None,
     while True:
         game = _fresh(game_id, based_on)
         apply = prepare(game)
+        if isinstance(apply, _Unchanged):
+            return apply.result
         try:
             with db.transaction():
                 now = _now()
@@ -525,10 +542,11 @@ def record_deal(game_id: str, data: Any, as_played: Any = None, based_on: int | 
 
 def update_deal(game_id: str, number: int, data: Any, as_played: Any = None,
                 based_on: int | None = None) -> DealRecord:
-    """Correct a recorded deal; the old and new versions go into its history."""
+    """Correct a recorded deal; the old and new versions go into its history. The same deal
+    with the same as-played reason changes nothing: the stored deal, at the game's revision."""
     as_played = _reason(as_played)
 
-    def prepare(game: GameRecord) -> Callable[[str], tuple[DealRecord, list[DealRecord]]]:
+    def prepare(game: GameRecord) -> Callable[[str], tuple[DealRecord, list[DealRecord]]] | _Unchanged[DealRecord]:
         old = game.deal(number)
         if old is None:
             raise NotFound("deal", f"deal {number} is not recorded")
@@ -536,6 +554,8 @@ def update_deal(game_id: str, number: int, data: Any, as_played: Any = None,
         verdict = _judge_for_game(game, deal, as_played)
         before, after = json.dumps(old.deal.to_json(with_sheet=False)), json.dumps(deal.to_json(with_sheet=False))
         kept = as_played if not verdict.ok else None
+        if (before, kept) == (after, old.as_played):
+            return _Unchanged(dataclasses.replace(old, revision=game.revision))
         saved = DealRecord(number, deal, kept, old.history_size + 1, game.revision + 1, verdict, len(after))
 
         def apply(now: str) -> tuple[DealRecord, list[DealRecord]]:

@@ -1,5 +1,6 @@
-"""What several web modules share: the editable game, the form's revision, a QR code, what
-changed, in words, and the helpers every template may call.
+"""What several web modules share: the editable game, the form's revision (and a revision
+ahead of the game's, answered as a stale form), a QR code, what changed, in words, and the
+helpers every template may call.
 
 The blueprints are :mod:`.games`, :mod:`.sheets`, :mod:`.deals`, :mod:`.referee`,
 :mod:`.paper` and :mod:`.exchange`; :mod:`scorepad.app` registers them, with
@@ -8,6 +9,8 @@ The blueprints are :mod:`.games`, :mod:`.sheets`, :mod:`.deals`, :mod:`.referee`
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
@@ -18,6 +21,8 @@ from .. import access
 from ..rules import PRESETS, RuleSheet, load_sheet
 from ..rules.sheet import OPTION_BY_NAME
 from ..rules.verdict import Verdict
+from ..storage import store
+from ..storage.errors import Conflict, Invalid
 from ..storage.store import GameRecord
 
 
@@ -40,6 +45,21 @@ def read_revision(value: Any) -> int | None:
     except (TypeError, ValueError):
         return None
     return revision if 0 <= revision <= 1_000_000_000 else None
+
+
+@contextmanager
+def ahead_is_stale(game_id: str, based_on: int | None) -> Iterator[None]:
+    """A form whose revision is ahead of the game's (the database was restored from a backup
+    under an open page) is answered as a stale form (:class:`Conflict`, with no changes):
+    the page shows the game as it is now and keeps what was typed. The store, like the
+    API, calls such a revision unreadable (:class:`Invalid` naming ``revision``)."""
+    try:
+        yield
+    except Invalid as err:
+        found = store.revision(game_id)
+        if err.field != "revision" or based_on is None or found is None:
+            raise
+        raise Conflict(based_on, found[0], []) from None
 
 
 def qr(url: str, what: str) -> Markup:

@@ -24,7 +24,7 @@ from ..rules.verdict import Verdict
 from ..storage import store
 from ..storage.errors import Conflict, Rejected, StorageError
 from ..storage.store import GameRecord
-from .common import ago, editable, explained_sides, read_revision, what_changed
+from .common import ago, ahead_is_stale, editable, explained_sides, read_revision, what_changed
 from .errors import status as status_of
 from .forms.deal import RANKS, ConfirmForm, DealForm, DealMetaForm, card_groups, card_label
 
@@ -143,10 +143,11 @@ def _write(page: DealPage, data: dict[str, Any], as_played: str | None) -> DealP
     game, number, editing = page.game, page.number, page.editing
     based_on = read_revision(page.meta.revision.data)
     try:
-        if editing:
-            store.update_deal(game.id, number, data, as_played=as_played, based_on=based_on)
-        else:
-            store.record_deal(game.id, data, as_played=as_played, based_on=based_on)
+        with ahead_is_stale(game.id, based_on):
+            if editing:
+                store.update_deal(game.id, number, data, as_played=as_played, based_on=based_on)
+            else:
+                store.record_deal(game.id, data, as_played=as_played, based_on=based_on)
     except Rejected as err:
         return _rejected(page, err)
     except Conflict as err:
@@ -282,8 +283,10 @@ def delete_deal(game_id: str, number: int):
     if request.method == "POST":
         if not form.validate():
             abort(400, "The form could not be read.")
+        based_on = read_revision(form.revision.data)
         try:
-            store.delete_deal(game.id, number, based_on=read_revision(form.revision.data))
+            with ahead_is_stale(game.id, based_on):
+                store.delete_deal(game.id, number, based_on=based_on)
         except Conflict as err:
             now = store.load_game(game.id) or game
             still = now.deal(number) is not None

@@ -11,7 +11,7 @@ from ..rules import PRESETS
 from ..rules.sheet import options_by_group
 from ..storage import store
 from ..storage.errors import Conflict, StorageError
-from .common import editable, read_revision, sheet_changes, what_changed
+from .common import ahead_is_stale, editable, read_revision, sheet_changes, what_changed
 from .errors import status as status_of
 from .forms.sheet_editor import AmendForm, SheetEditor, preset_displays
 
@@ -56,8 +56,10 @@ def amend_sheet(game_id: str):
     if not reason:
         reason_error = "Say why the table changes the sheet; the reason is kept in the game's history."
     if editor.ok and not reason_error:
+        based_on = read_revision(form.revision.data)
         try:
-            store.amend_sheet(game.id, editor.sheet_json(), reason, based_on=read_revision(form.revision.data))
+            with ahead_is_stale(game.id, based_on):
+                store.amend_sheet(game.id, editor.sheet_json(), reason, based_on=based_on)
         except Conflict as err:
             status = 409
             form.revision.data = str(err.revision)

@@ -117,6 +117,18 @@ def test_unknown_api_paths_and_methods_use_the_error_shape(client):
     assert_error(client.get(f"{API}/score"), 405)
 
 
+@pytest.mark.parametrize("method, path, allowed", [
+    ("get", "/score", {"POST", "OPTIONS"}),
+    ("delete", "/games/abc", {"GET", "HEAD", "OPTIONS"}),
+    ("post", "/games/abc/deals/1", {"GET", "HEAD", "PUT", "DELETE", "OPTIONS"}),
+    ("put", "/sheets", {"GET", "HEAD", "OPTIONS"}),
+], ids=["score", "game", "deal", "sheets"])
+def test_a_405_carries_allow_listing_the_methods_the_route_takes(client, method, path, allowed):
+    response = getattr(client, method)(f"{API}{path}")
+    assert_error(response, 405)
+    assert {m.strip() for m in response.headers["Allow"].split(",")} == allowed
+
+
 # -- sheets --------------------------------------------------------------------------------------
 
 
@@ -249,17 +261,26 @@ WRITES = [
 
 
 @pytest.mark.parametrize("method, path, body", WRITES, ids=["record", "correct", "delete", "amend"])
-@pytest.mark.parametrize("headers", [
-    {}, "view", {"Authorization": "Bearer wrong-key"}, {"Authorization": "Basic key"}, {"Authorization": "Bearer"},
-], ids=["no key", "game id as key", "wrong key", "not bearer", "empty bearer"])
-def test_the_view_side_cannot_write(app, client, method, path, body, headers):
+@pytest.mark.parametrize("headers, status, challenge", [
+    ({}, 401, 'Bearer realm="scorepad"'),
+    ({"Authorization": "Basic key"}, 401, 'Bearer realm="scorepad"'),
+    ({"Authorization": "Bearer"}, 401, 'Bearer realm="scorepad"'),
+    ("view", 403, 'Bearer error="insufficient_scope"'),
+    ({"Authorization": "Bearer wrong-key"}, 403, 'Bearer error="insufficient_scope"'),
+    ("other game", 403, 'Bearer error="insufficient_scope"'),
+], ids=["no key", "not bearer", "empty bearer", "game id as key", "wrong key", "another game's key"])
+def test_a_write_without_a_key_is_401_and_with_another_key_403_each_with_its_bearer_challenge(
+        app, client, method, path, body, headers, status, challenge):
     game_id, key = api_game(client)
     client.post(f"{API}/games/{game_id}/deals", json=two_player_deal(), headers=bearer(key))
     if headers == "view":
         headers = bearer(game_id)
+    elif headers == "other game":
+        headers = bearer(api_game(client)[1])
     before = db_state(app)
     response = getattr(client, method)(f"{API}/games/{game_id}{path}", json=body, headers=headers)
-    assert_error(response, 403)
+    assert_error(response, status)
+    assert response.headers["WWW-Authenticate"] == challenge
     assert db_state(app) == before
 
 
@@ -268,6 +289,14 @@ def test_a_wrong_key_is_refused_before_the_body_is_read(client):
     response = client.post(f"{API}/games/{game_id}/deals", data="not json", content_type="application/json",
                            headers=bearer("wrong"))
     assert_error(response, 403)
+    response = client.post(f"{API}/games/{game_id}/deals", data="not json", content_type="application/json")
+    assert_error(response, 401)
+
+
+def test_a_write_with_the_key_answers_no_bearer_challenge(client):
+    game_id, key = api_game(client)
+    response = client.post(f"{API}/games/{game_id}/deals", json=two_player_deal(), headers=bearer(key))
+    assert response.status_code == 201 and "WWW-Authenticate" not in response.headers
 
 
 # -- recording deals -------------------------------------------------------------------------------
@@ -453,6 +482,48 @@ def test_correcting_a_deal_keeps_the_old_and_new_versions_in_history(client):
     assert edit["after"]["sides"][0]["players"][0]["cards_left"] == {"K": 1}
 
 
+@pytest.mark.parametrize("stored, sent", [
+    (two_player_deal(), two_player_deal()),
+    (two_player_deal(), {**two_player_deal(number=1), "revision": 1}),
+    (two_player_deal(ann_left="K"), two_player_deal(ann_left="K", number=1)),
+    ({**BAD_DEAL, "as_played": {"reason": "agreed"}}, {**BAD_DEAL, "as_played": {"reason": "agreed"}}),
+    (two_player_deal(), {**two_player_deal(), "as_played": {"reason": "a valid deal keeps no reason"}}),
+], ids=["same deal", "with its number and revision", "same cards", "same as-played reason", "reason not kept"])
+def test_a_put_identical_to_the_stored_deal_changes_nothing(app, client, stored, sent):
+    game_id, key = api_game(client)
+    saved = client.post(f"{API}/games/{game_id}/deals", json=stored, headers=bearer(key)).get_json()
+    before = db_state(app)
+    response = client.put(f"{API}/games/{game_id}/deals/1", json=sent, headers=bearer(key))
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert response.get_json() == saved  # the stored deal, at the game's revision (1)
+    assert response.headers["Location"].endswith(f"{API}/games/{game_id}/deals/1")
+    assert db_state(app) == before
+    assert client.get(f"{API}/games/{game_id}/revision").get_json()["revision"] == 1
+    assert len(client.get(f"{API}/games/{game_id}/history").get_json()["history"]) == 1
+
+
+@pytest.mark.parametrize("sent", [
+    two_player_deal(ann_left="K"),
+    {**BAD_DEAL, "as_played": {"reason": "a new reason"}},
+], ids=["other cards", "other reason"])
+def test_a_put_that_differs_from_the_stored_deal_is_a_new_revision(client, sent):
+    game_id, key = api_game(client)
+    client.post(f"{API}/games/{game_id}/deals", json={**BAD_DEAL, "as_played": {"reason": "agreed"}},
+                headers=bearer(key))
+    response = client.put(f"{API}/games/{game_id}/deals/1", json=sent, headers=bearer(key))
+    assert response.status_code == 200 and response.get_json()["revision"] == 2
+    assert len(client.get(f"{API}/games/{game_id}/history").get_json()["history"]) == 2
+
+
+def test_an_identical_put_on_a_stale_revision_is_still_a_409(app, client):
+    game_id, key = api_game(client)
+    client.post(f"{API}/games/{game_id}/deals", json=two_player_deal(), headers=bearer(key))
+    client.post(f"{API}/games/{game_id}/deals", json=two_player_deal(), headers=bearer(key))  # revision 2
+    response = client.put(f"{API}/games/{game_id}/deals/1", json={**two_player_deal(), "revision": 1},
+                          headers=bearer(key))
+    assert_error(response, 409, "revision")
+
+
 def test_a_correction_with_violations_is_422_unless_as_played(app, client):
     game_id, key = api_game(client)
     client.post(f"{API}/games/{game_id}/deals", json=two_player_deal(), headers=bearer(key))
@@ -491,7 +562,7 @@ def test_deleting_a_deal_keeps_it_in_history(client):
     assert [d["number"] for d in game["deals"]] == [2]
     assert game["standings"][0] == {"name": "Ann", "total": 60}
     assert game["next_deal"]["number"] == 1
-    assert_error(client.get(f"{API}/games/{game_id}/deals/1"), 404)
+    assert_error(client.get(f"{API}/games/{game_id}/deals/1"), 404, "deal")
     history = client.get(f"{API}/games/{game_id}/history").get_json()["history"]
     assert [(h["deal_number"], h["action"]) for h in history] == [(1, "record"), (2, "record"), (1, "delete")]
     deleted = history[-1]
@@ -516,8 +587,22 @@ def test_reading_one_deal_gives_its_report_and_history(client):
     assert body["number"] == 1 and body["as_played"] is None and body["history_size"] == 1
     assert body["report"]["ok"] is True
     assert [h["action"] for h in body["history"]] == ["record"]
-    assert_error(client.get(f"{API}/games/{game_id}/deals/2"), 404)
+    assert_error(client.get(f"{API}/games/{game_id}/deals/2"), 404, "deal")
     assert_error(client.get(f"{API}/games/{game_id}/deals/x"), 404)
+
+
+@pytest.mark.parametrize("method, body", [("get", None), ("put", two_player_deal()), ("delete", None)])
+@pytest.mark.parametrize("number", [2, 1], ids=["never recorded", "deleted"])
+def test_an_unrecorded_deal_is_a_404_naming_deal_on_get_put_and_delete(app, client, method, body, number):
+    game_id, key = api_game(client)
+    client.post(f"{API}/games/{game_id}/deals", json=two_player_deal(), headers=bearer(key))
+    client.post(f"{API}/games/{game_id}/deals", json=two_player_deal(), headers=bearer(key))
+    client.delete(f"{API}/games/{game_id}/deals/1", headers=bearer(key))
+    client.delete(f"{API}/games/{game_id}/deals/2", headers=bearer(key))
+    before = db_state(app)
+    response = getattr(client, method)(f"{API}/games/{game_id}/deals/{number}", json=body, headers=bearer(key))
+    assert f"deal {number} is not recorded" in assert_error(response, 404, "deal")["message"]
+    assert db_state(app) == before
 
 
 # -- revisions -----------------------------------------------------------------------------------------
@@ -538,12 +623,29 @@ def test_a_write_based_on_a_stale_revision_is_409(app, client, method, path, bod
     assert db_state(app) == before
 
 
+@pytest.mark.parametrize("method, path, body", [
+    ("post", "/deals", {**two_player_deal(number=2), "revision": 2}),
+    ("put", "/deals/1", {**two_player_deal(ann_left="K"), "revision": 2}),
+    ("delete", "/deals/1?revision=2", None),
+    ("put", "/sheet", {"sheet": {"preset": "common", "cut_bonus": 100}, "reason": "house", "revision": 99}),
+], ids=["record", "correct", "delete", "amend"])
+def test_a_revision_ahead_of_the_game_is_a_400_naming_revision_not_a_409(app, client, method, path, body):
+    game_id, key = api_game(client)
+    client.post(f"{API}/games/{game_id}/deals", json=two_player_deal(), headers=bearer(key))  # now revision 1
+    before = db_state(app)
+    response = getattr(client, method)(f"{API}/games/{game_id}{path}", json=body, headers=bearer(key))
+    error = assert_error(response, 400, "revision")
+    assert "ahead of the game's revision 1" in error["message"]
+    assert set(response.get_json()) == {"error"}  # no revision, no changes: nothing happened since
+    assert db_state(app) == before
+
+
 def test_a_write_based_on_the_current_revision_is_saved(client):
     game_id, key = api_game(client)
     first = client.post(f"{API}/games/{game_id}/deals", json={**two_player_deal(), "revision": 0},
                         headers=bearer(key))
     assert first.status_code == 201 and first.get_json()["revision"] == 1
-    second = client.put(f"{API}/games/{game_id}/deals/1", json={**two_player_deal(), "revision": 1},
+    second = client.put(f"{API}/games/{game_id}/deals/1", json={**two_player_deal(ann_left="K"), "revision": 1},
                         headers=bearer(key))
     assert second.status_code == 200 and second.get_json()["revision"] == 2
     third = client.delete(f"{API}/games/{game_id}/deals/1?revision=2", headers=bearer(key))

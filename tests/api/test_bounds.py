@@ -275,7 +275,7 @@ CASES: list[Case] = [
     api("api.record_deal", "POST", "an edit key with a non-ASCII character",
         lambda w: (f"/api/v1/games/{w.game}/deals", {"json": valid_deal(2), "headers": {"Authorization": "Bearer é"}}),
         403, None),
-    api("api.get_deal", "GET", "deal 10**30", lambda w: (f"/api/v1/games/{w.game}/deals/{10**30}", {}), 404, None),
+    api("api.get_deal", "GET", "deal 10**30", lambda w: (f"/api/v1/games/{w.game}/deals/{10**30}", {}), 404, "deal"),
     api("api.correct_deal", "PUT", "41-character went_out",
         lambda w: (f"/api/v1/games/{w.game}/deals/1", {
             "json": deal_with(setp("went_out", NAME_41), 1, as_played={"reason": "ok"}), "headers": bearer(w.key)}),
