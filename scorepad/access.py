@@ -14,7 +14,7 @@ from flask import Response, abort, request, session
 
 from .rules.limits import MAX_GAME_ID, MAX_GAMES_REMEMBERED
 from .storage import store
-from .storage.store import GameRecord
+from .storage.store import DealRecord, GameRecord
 
 NO_GAME = "There is no game at this address. Check the link, or ask the table for it again."
 
@@ -25,6 +25,14 @@ def game_or_404(game_id: str) -> GameRecord:
     if game is None:
         abort(404, NO_GAME)
     return game
+
+
+def deal_or_404(game: GameRecord, number: int) -> DealRecord:
+    """Deal ``number`` of ``game``, or a friendly 404 when it is not recorded."""
+    record = game.deal(number)
+    if record is None:
+        abort(404, f"Deal {number} of this game is not recorded.")
+    return record
 
 
 def _held() -> list[list[str]]:

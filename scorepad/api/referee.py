@@ -104,7 +104,7 @@ def explain():
 def explain_recorded(game_id: str, number: int):
     record = http.game(game_id).deal(number)
     if record is None:
-        raise ApiError(404, None, f"deal {number} is not recorded")
+        raise ApiError(404, "deal", f"deal {number} is not recorded")
     return jsonify(explain_json(record.deal))
 
 

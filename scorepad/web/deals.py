@@ -250,9 +250,7 @@ def preview(game_id: str, number: int):
 @bp.get("/games/<game_id>/deals/<int:number>")
 def deal(game_id: str, number: int):
     game = access.game_or_404(game_id)
-    record = game.deal(number)
-    if record is None:
-        abort(404, f"Deal {number} of this game is not recorded.")
+    record = access.deal_or_404(game, number)
     verdict = record.verdict
     return render_template("deals/deal.html", game=game, record=record, verdict=verdict,
                            sides=explained_sides(verdict, game.sheet),
@@ -263,9 +261,7 @@ def deal(game_id: str, number: int):
 @bp.route("/games/<game_id>/deals/<int:number>/edit", methods=["GET", "POST"])
 def edit_deal(game_id: str, number: int):
     game = editable(game_id)
-    record = game.deal(number)
-    if record is None:
-        abort(404, f"Deal {number} of this game is not recorded.")
+    record = access.deal_or_404(game, number)
     if request.method == "POST":
         return _posted(game, number, editing=True)
     meta = DealMetaForm(revision=str(game.revision), reason=record.as_played or "")
@@ -276,9 +272,7 @@ def edit_deal(game_id: str, number: int):
 @bp.route("/games/<game_id>/deals/<int:number>/delete", methods=["GET", "POST"])
 def delete_deal(game_id: str, number: int):
     game = editable(game_id)
-    record = game.deal(number)
-    if record is None:
-        abort(404, f"Deal {number} of this game is not recorded.")
+    record = access.deal_or_404(game, number)
     form = ConfirmForm()
     if request.method == "POST":
         if not form.validate():

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, abort, render_template, request, session, url_for
+from flask import Blueprint, render_template, request, session, url_for
 
 from .. import access
 from ..rules import PRESETS, ReadError, RuleSheet
@@ -175,9 +175,7 @@ def game_referee(game_id: str):
 @bp.get("/games/<game_id>/deals/<int:number>/explain")
 def explain(game_id: str, number: int):
     game = access.game_or_404(game_id)
-    record = game.deal(number)
-    if record is None:
-        abort(404, f"Deal {number} of this game is not recorded.")
+    record = access.deal_or_404(game, number)
     verdict = record.verdict
     return render_template("referee/explain.html", game=game, record=record, verdict=verdict,
                            sides=explained_sides(verdict, game.sheet), sheet_title=sheet_name(game.sheet),

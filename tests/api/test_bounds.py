@@ -325,7 +325,7 @@ CASES: list[Case] = [
         lambda w: ("/api/v1/referee/explain", {"json": {"deal": scored(lambda d: d["sides"].extend(
             {"name": f"S{i}", "melds": [], "players": []} for i in range(7)))}}), 400, "deal.sides"),
     api("api.explain_recorded", "GET", "deal 10**30",
-        lambda w: (f"/api/v1/referee/games/{w.game}/deals/{10**30}/explain", {}), 404, None),
+        lambda w: (f"/api/v1/referee/games/{w.game}/deals/{10**30}/explain", {}), 404, "deal"),
     api("api.rescore_recorded", "GET", "deal 101",
         lambda w: (f"/api/v1/referee/games/{w.game}/rescore", {"query_string": {"sheet": "pagat", "deal": "101"}}),
         400, "deal"),
