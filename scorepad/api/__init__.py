@@ -13,6 +13,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify
 
 from ..storage.errors import Busy, Conflict, Full, Invalid, NotFound, Refused, Rejected, StorageError, Unusable
+from ..storage.store import never_as_played
 from .http import ApiError, PreconditionFailed, error_body
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -76,3 +77,13 @@ def rejected(err: Rejected) -> tuple[Response, int]:
     never = set(err.never_as_played)
     body["problems"] = [{**p.to_json(), "never_as_played": p in never} for p in err.problems]
     return jsonify(body), error_status(err)
+
+
+@bp.errorhandler(Refused)
+def refused_import(err: Refused) -> tuple[Response, int]:
+    """An import with a deal the referee will not let in (422): the deal's number and its problems."""
+    status = error_status(err)
+    body = error_body(status, err.field, err.message)
+    body["deal"] = err.number
+    body["problems"] = [{**p.to_json(), "never_as_played": never_as_played(p)} for p in err.problems]
+    return jsonify(body), status

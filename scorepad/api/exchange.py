@@ -9,15 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, jsonify, request, url_for
+from flask import jsonify, request, url_for
 
 from .. import downloads
 from ..rules.limits import MAX_IMPORT_BYTES
-from ..storage import store
 from ..storage.document import export_game, import_document
-from ..storage.errors import Refused
-from . import bp, error_status, http
-from .http import ApiError, error_body, game_links
+from . import bp, http
+from .http import ApiError, game_links
 
 
 @bp.url_value_preprocessor
@@ -25,16 +23,6 @@ def _import_body_limit(endpoint: str | None, _values: Any) -> None:
     """An import may be as large as :data:`MAX_IMPORT_BYTES`: set before its body is read."""
     if endpoint == "api.import_api":
         request.max_content_length = request.max_form_memory_size = MAX_IMPORT_BYTES
-
-
-@bp.errorhandler(Refused)
-def refused_import(err: Refused) -> tuple[Response, int]:
-    """A document with a deal the referee will not let in (422): the deal's number and its problems."""
-    status = error_status(err)
-    body = error_body(status, err.field, err.message)
-    body["deal"] = err.number
-    body["problems"] = [{**p.to_json(), "never_as_played": store.never_as_played(p)} for p in err.problems]
-    return jsonify(body), status
 
 
 @bp.get("/games/<game_id>/export")
