@@ -106,10 +106,6 @@ class OptionField:
     def name(self) -> str:
         return self.option.name
 
-    @property
-    def input_name(self) -> str:
-        return f"opt-{self.option.name}"
-
 
 class SheetEditor:
     """Every option of a sheet as form inputs, grouped as the catalogue groups them."""
