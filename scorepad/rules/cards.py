@@ -9,7 +9,7 @@ is an immutable count of each, read from either the canonical object form
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from enum import Enum
 
 from .errors import ReadError
@@ -229,11 +229,3 @@ def read_count(value: object, field: str) -> int:
     if not -MAX_COUNT <= value <= MAX_COUNT:
         raise ReadError(field, f"must be from -{MAX_COUNT:,} to {MAX_COUNT:,}; no pack holds more")
     return value
-
-
-def sum_cards(groups: Iterable[Cards]) -> Cards:
-    """All the cards of several groups together."""
-    total = EMPTY
-    for group in groups:
-        total = total + group
-    return total
