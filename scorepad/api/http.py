@@ -29,12 +29,15 @@ T = TypeVar("T")
 
 
 class ApiError(Exception):
-    """A request the API refuses before it reaches the store; ``headers`` go with the answer."""
+    """A request the API refuses before it reaches the store; ``headers`` go with the answer.
+    ``problem`` names its problem type (a slug of :data:`scorepad.api.problems.TYPES`) when
+    the status alone does not say which."""
 
     def __init__(self, status: int, field: str | None, message: str,
-                 headers: dict[str, str] | None = None) -> None:
+                 headers: dict[str, str] | None = None, *, problem: str | None = None) -> None:
         super().__init__(message)
         self.status, self.field, self.message, self.headers = status, field, message, headers or {}
+        self.problem = problem
 
 
 def error_body(status: int, field: str | None, message: str) -> dict[str, Any]:
