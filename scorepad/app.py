@@ -8,11 +8,12 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, appcontext_pushed, g, jsonify, render_template, request
+from flask import Flask, Response, appcontext_pushed, g, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 
 from . import access, api, ratelimit
+from .api import problems
 from .cli import server
 from .retry import typed_again
 from .storage import cache, db
@@ -196,10 +197,6 @@ def _security_headers(response):
     return response
 
 
-def _wants_json() -> bool:
-    return request.path.startswith("/api/")
-
-
 def _register_errors(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_error(err: CSRFError):
@@ -211,13 +208,13 @@ def _register_errors(app: Flask) -> None:
         if err.code == 413:  # werkzeug's words name no size
             limit = request.max_content_length or 0  # an import takes more than other requests
             err.description = (f"the request is over {limit // 1024:,} KB, the most this server takes"
-                               if _wants_json() else
+                               if problems.wanted() else
                                f"The form sent was over {limit // 1024:,} KB, the most this server takes. "
                                "Nothing was saved.")
         # Werkzeug's own headers stay (a 405's Allow); the body is ours, so its Content-Type is ours too.
         headers = [(k, v) for k, v in err.get_headers() if k.lower() != "content-type"]
-        if _wants_json():
-            return jsonify(error={"status": err.code, "field": None, "message": err.description}), err.code, headers
+        if problems.wanted():
+            return problems.answer(err.code or 500, err.description or "", headers=dict(headers))
         titles: dict[int | None, str] = {404: "Not found", 403: "Not allowed",
                                          400: "Something in that request was wrong",
                                          405: "Not allowed here", 413: "That was too large"}
@@ -227,8 +224,8 @@ def _register_errors(app: Flask) -> None:
     def busy(title: str, words: str):
         """A 503 that says to send the same request again in a second (a form is kept)."""
         def answer(err: Exception):
-            if _wants_json():
-                return jsonify(error={"status": 503, "field": None, "message": str(err)}), 503, {"Retry-After": "1"}
+            if problems.wanted():
+                return problems.answer(503, str(err), None, "busy", {"Retry-After": "1"})
             return typed_again(503, title, words, retry_after=1)
         return answer
 
@@ -240,7 +237,7 @@ def _register_errors(app: Flask) -> None:
     @app.errorhandler(Exception)
     def unexpected(err: Exception):
         app.logger.exception("unexpected error")
-        if _wants_json():
-            return jsonify(error={"status": 500, "field": None, "message": "something went wrong on our side"}), 500
+        if problems.wanted():
+            return problems.answer(500, "something went wrong on our side")
         return render_template("error.html", code=500, title="Something went wrong",
                                message="Nothing you entered was lost; please try again."), 500

@@ -22,12 +22,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, jsonify, request
+from flask import Flask, request
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 from limits import RateLimitItem, parse_many
 
-from .api.http import error_body
+from .api import problems
 from .retry import typed_again
 
 # Endpoints under each limit; only the methods that change something count.
@@ -106,9 +106,9 @@ def init_app(app: Flask) -> None:
         scope = err.limit.scope if err.limit.scope in WORDS else "create"
         problem, title, words = WORDS[scope]
         rate = _rate(err.limit.limit)
-        if request.path.startswith("/api/"):
+        if problems.wanted():
             message = f"{problem} (at most {rate}); try again in {retry_after} s"
-            return jsonify(error_body(429, None, message)), 429, {"Retry-After": str(retry_after)}
+            return problems.answer(429, message, None, "rate-limited", {"Retry-After": str(retry_after)})
         return typed_again(429, title, f"{words}: at most {rate}. Nothing was saved; send it again "
                            f"in {retry_after} seconds.", retry_after)
 

@@ -9,8 +9,10 @@ import re
 import sqlite3
 from collections.abc import Iterable
 from html.parser import HTMLParser
+from http import HTTPStatus
 from typing import Any
 
+from scorepad.api.problems import TYPES
 from scorepad.rules.limits import ENTRY_BYTES, MAX_DEALS, MAX_GAME_BYTES
 from scorepad.storage.db import QUERIES
 
@@ -53,17 +55,28 @@ def grant(client, game_id: str, key: str) -> None:
 
 
 def assert_error_shape(response, status: int | None = None, field: Any = ...) -> dict[str, Any]:
-    """The API's one error shape: ``{"error": {"status", "field", "message"}}``, the status
-    matching the response's; extra top-level keys only where the API documents them."""
-    assert response.mimetype == "application/json", (response.status_code, response.get_data(as_text=True)[:300])
+    """The API's one error shape, a problem (RFC 9457) as ``application/problem+json``: a
+    ``type`` of the problem table (or about:blank with the reason phrase as ``title``), its
+    fixed ``title`` and status, ``detail`` and ``field``; the ``error`` object of old
+    clients saying the same; and exactly the extensions the type lists. Returns ``error``."""
+    assert response.mimetype == "application/problem+json", (response.status_code,
+                                                              response.get_data(as_text=True)[:300])
     body = json.loads(response.get_data(as_text=True))
     assert isinstance(body, dict) and isinstance(body.get("error"), dict), body
     error = body["error"]
     assert set(error) == {"status", "field", "message"}, error
-    assert error["status"] == response.status_code, (error, response.status_code)
+    assert error["status"] == body["status"] == response.status_code, (error, response.status_code)
     assert error["field"] is None or (isinstance(error["field"], str) and error["field"]), error
     assert isinstance(error["message"], str) and error["message"], error
-    assert set(body) - {"error"} <= {"revision", "changes", "report", "problems", "deal"}, sorted(body)
+    assert (body["detail"], body["field"]) == (error["message"], error["field"]), body
+    if body["type"] == "about:blank":
+        assert body["title"] == HTTPStatus(response.status_code).phrase, body
+        extensions: tuple[str, ...] = ()
+    else:
+        kind = TYPES[body["type"].removeprefix("/api/v1/problems/")]
+        assert (body["title"], kind.status) == (kind.title, response.status_code), body
+        extensions = kind.extensions
+    assert set(body) == {"type", "title", "status", "detail", "field", "error", *extensions}, sorted(body)
     if status is not None:
         assert response.status_code == status, (response.status_code, error)
     if field is not ...:

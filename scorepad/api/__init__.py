@@ -1,10 +1,13 @@
-"""The JSON API under ``/api/v1``: ONE blueprint, :data:`bp`, and its error table, the one
-shape of every error::
+"""The JSON API under ``/api/v1``: ONE blueprint, :data:`bp`, and its error table. Every
+error is answered as a problem (``application/problem+json``, :mod:`.problems`)::
 
-    {"error": {"status": 400, "field": "sides[0].melds[1].naturals", "message": "..."}}
+    {"type": "/api/v1/problems/invalid-field", "title": "A field of the request is not valid",
+     "status": 400, "detail": "...", "field": "sides[0].melds[1].naturals",
+     "error": {"status": 400, "field": "sides[0].melds[1].naturals", "message": "..."}}
 
 The routes: games, deals, sheets and scoring (:mod:`.games`), the referee's questions
-(:mod:`.referee`), export and import (:mod:`.exchange`); what they share is :mod:`.http`.
+(:mod:`.referee`), export and import (:mod:`.exchange`), the problem types
+(:mod:`.problems`); what they share is :mod:`.http`.
 :func:`blueprint` gives the blueprint with every route on it. See ``docs/api.md``.
 """
 
@@ -14,7 +17,8 @@ from flask import Blueprint, Response, jsonify
 
 from ..storage.errors import Busy, Conflict, Full, Invalid, NotFound, Refused, Rejected, StorageError, Unusable
 from ..storage.store import never_as_played
-from .http import ApiError, PreconditionFailed, error_body
+from . import problems
+from .http import ApiError, PreconditionFailed
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -28,36 +32,45 @@ def blueprint() -> Blueprint:
 
 # -- the error table ------------------------------------------------------------------------------
 
-# What the API answers to each storage error. Busy is answered by the app's handler
-# (scorepad.app), with Retry-After; Unusable stops the app at start-up.
-ERROR_STATUS: dict[type[Exception], int] = {
-    Invalid: 400, NotFound: 404, Conflict: 409, Full: 409, Rejected: 422, Refused: 422, Busy: 503, Unusable: 500,
+# What the API answers to each storage error: its status and problem type. Busy is answered
+# by the app's handler (scorepad.app), with Retry-After; Unusable stops the app at start-up.
+ERRORS: dict[type[Exception], tuple[int, str | None]] = {
+    Invalid: (400, "invalid-field"), NotFound: (404, "not-found"), Conflict: (409, "stale-revision"),
+    Full: (409, "no-room"), Rejected: (422, "rule-violations"), Refused: (422, "import-refused"),
+    Busy: (503, "busy"), Unusable: (500, None),
 }
+ERROR_STATUS: dict[type[Exception], int] = {kind: status for kind, (status, _) in ERRORS.items()}
 
 
-def error_status(err: Exception) -> int:
-    """The status of ``err``'s kind in :data:`ERROR_STATUS`, or of the nearest kind it is one of."""
-    return next(ERROR_STATUS[kind] for kind in type(err).__mro__ if kind in ERROR_STATUS)
+def error_kind(err: Exception) -> tuple[int, str | None]:
+    """The status and problem type of ``err``'s kind in :data:`ERRORS`, or of the nearest
+    kind it is one of; a storage error about no one field is a body that cannot be read."""
+    status, slug = next(ERRORS[kind] for kind in type(err).__mro__ if kind in ERRORS)
+    if slug == "invalid-field" and not getattr(err, "field", None):
+        slug = "invalid-body"
+    return status, slug
 
 
 @bp.errorhandler(ApiError)
 @bp.errorhandler(StorageError)
-def refused(err: ApiError | StorageError) -> tuple[Response, int, dict[str, str]]:
-    status, headers = (err.status, err.headers) if isinstance(err, ApiError) else (error_status(err), {})
-    return jsonify(error_body(status, err.field, err.message)), status, headers
+def refused(err: ApiError | StorageError) -> Response:
+    if isinstance(err, ApiError):
+        return problems.answer(err.status, err.message, err.field,
+                               err.problem or problems.for_status(err.status, err.field), err.headers)
+    status, slug = error_kind(err)
+    return problems.answer(status, err.message, err.field, slug)
 
 
 @bp.errorhandler(Conflict)
-def conflict(err: Conflict) -> tuple[Response, int]:
+def conflict(err: Conflict) -> Response:
     """A stale write (409, or 412 when its revision came in ``If-Match``): the error, the
     game's revision now, and every change since the revision the write was based on."""
-    status = err.status if isinstance(err, PreconditionFailed) else error_status(err)
-    return jsonify({**error_body(status, err.field, err.message), "revision": err.revision,
-                    "changes": err.changes}), status
+    status, slug = (412, "precondition-failed") if isinstance(err, PreconditionFailed) else error_kind(err)
+    return problems.answer(status, err.message, err.field, slug, revision=err.revision, changes=err.changes)
 
 
 @bp.errorhandler(Rejected)
-def rejected(err: Rejected) -> tuple[Response, int]:
+def rejected(err: Rejected) -> Response:
     """A deal not saved (422): the report, every problem (each saying whether it can
     ever be saved as played), and ``may_save_as_played`` for the deal as a whole."""
     n = len(err.problems)
@@ -71,19 +84,26 @@ def rejected(err: Rejected) -> tuple[Response, int]:
     elif first is not None and not err.may_save_as_played:
         message = (f"the deal was not saved, and cannot be saved as played until this is corrected: "
                    f"{first.message}")
-    body = error_body(error_status(err), first.where if first else None, message)
-    body["report"] = err.verdict.to_json()
-    body["may_save_as_played"] = err.may_save_as_played
     never = set(err.never_as_played)
-    body["problems"] = [{**p.to_json(), "never_as_played": p in never} for p in err.problems]
-    return jsonify(body), error_status(err)
+    status, slug = error_kind(err)
+    return problems.answer(status, message, first.where if first else None, slug,
+                           report=err.verdict.to_json(), may_save_as_played=err.may_save_as_played,
+                           problems=[{**p.to_json(), "never_as_played": p in never} for p in err.problems])
 
 
 @bp.errorhandler(Refused)
-def refused_import(err: Refused) -> tuple[Response, int]:
+def refused_import(err: Refused) -> Response:
     """An import with a deal the referee will not let in (422): the deal's number and its problems."""
-    status = error_status(err)
-    body = error_body(status, err.field, err.message)
-    body["deal"] = err.number
-    body["problems"] = [{**p.to_json(), "never_as_played": never_as_played(p)} for p in err.problems]
-    return jsonify(body), status
+    status, slug = error_kind(err)
+    return problems.answer(status, err.message, err.field, slug, deal=err.number,
+                           problems=[{**p.to_json(), "never_as_played": never_as_played(p)} for p in err.problems])
+
+
+@bp.get("/problems/<slug>")
+def problem_type(slug: str) -> Response:
+    """What one problem type means: the documentation its ``type`` URL points to."""
+    kind = problems.TYPES.get(slug)
+    if kind is None:
+        raise ApiError(404, None, f"there is no problem type {slug[:40]!r}; the types are "
+                       f"{', '.join(problems.TYPES)}")
+    return jsonify(kind.to_json())

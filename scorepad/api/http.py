@@ -1,5 +1,5 @@
-"""What every route of the JSON API reads and writes the same way: the one error shape
-(:class:`ApiError`, :func:`error_body`), the request's body (:func:`body`, with
+"""What every route of the JSON API reads and writes the same way: the error the API raises
+(:class:`ApiError`, answered as a problem by :mod:`scorepad.api`), the request's body (:func:`body`, with
 :func:`check_values`), a change's base revision (from the body or ``If-Match``:
 :func:`conditional`), the game an id names and whether the
 request may change it, and a game's links.
@@ -38,10 +38,6 @@ class ApiError(Exception):
         super().__init__(message)
         self.status, self.field, self.message, self.headers = status, field, message, headers or {}
         self.problem = problem
-
-
-def error_body(status: int, field: str | None, message: str) -> dict[str, Any]:
-    return {"error": {"status": status, "field": field or None, "message": message}}
 
 
 # -- reading requests ---------------------------------------------------------------------------

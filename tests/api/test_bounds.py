@@ -324,6 +324,8 @@ CASES: list[Case] = [
     api("api.explain", "POST", "9 sides",
         lambda w: ("/api/v1/referee/explain", {"json": {"deal": scored(lambda d: d["sides"].extend(
             {"name": f"S{i}", "melds": [], "players": []} for i in range(7)))}}), 400, "deal.sides"),
+    api("api.problem_type", "GET", "a slug of 10,000 characters",
+        lambda w: ("/api/v1/problems/" + "x" * 10_000, {}), 404, None),
     api("api.explain_recorded", "GET", "deal 10**30",
         lambda w: (f"/api/v1/referee/games/{w.game}/deals/{10**30}/explain", {}), 404, "deal"),
     api("api.rescore_recorded", "GET", "deal 101",

@@ -39,6 +39,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scorepad.api.problems import TYPES
 from scorepad.app import create_app
 from tests.hardening import (
     ANN_BEA,
@@ -226,6 +227,7 @@ def _args(world: World) -> dict[str, st.SearchStrategy]:
         "sheet_id": mostly(["common", "pagat", "bicycle", "house"], texts),
         "preset_id": mostly(["common", "pagat", "gather-together", "house"], texts),
         "filename": mostly(["app.css", "live.js", "favicon.svg", "../scorepad/app.py", "nope.js"], texts),
+        "slug": mostly([*TYPES, "nope"], texts),
     }
 
 
@@ -234,7 +236,7 @@ def mostly(values: list[Any], other: st.SearchStrategy) -> st.SearchStrategy:
     return st.integers(0, 9).flatmap(lambda n: other if n == 9 else st.sampled_from(values))
 
 
-ARGS = ("game_id", "number", "key", "sheet_id", "preset_id", "filename")
+ARGS = ("game_id", "number", "key", "sheet_id", "preset_id", "filename", "slug")
 
 
 def _scored() -> dict[str, Any]:
@@ -413,7 +415,7 @@ def _check(world: World, method: str, url: str, response, before: Any) -> None:
         assert_error_shape(response)
     elif url.startswith("/api/") and status < 300:
         assert response.mimetype in ("application/json", "text/csv"), (method, url, status, response.mimetype)
-    elif status >= 400:
+    elif status >= 400:  # a page: HTML, as the fuzz sends no Accept
         assert response.mimetype == "text/html", (method, url, status, response.mimetype)
     if status >= 400 or method == "GET":
         assert dump(world.db) == before, (method, url, status, response.get_data(as_text=True)[:500])

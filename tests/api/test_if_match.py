@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.hardening import ANN_BEA, api_game, bearer, db_state, valid_deal
+from tests.hardening import ANN_BEA, api_game, assert_error_shape, bearer, db_state, valid_deal
 
 API = "/api/v1"
 CORRECTED = valid_deal(1)
@@ -40,8 +40,7 @@ def write(client, game_id: str, key: str, method: str, path: str, body, if_match
 
 def assert_if_match_error(response, status: int) -> dict:
     assert response.status_code == status, response.get_data(as_text=True)
-    error = response.get_json()["error"]
-    assert error == {"status": status, "field": "If-Match", "message": error["message"]} and error["message"]
+    assert_error_shape(response, status, "If-Match")
     return response.get_json()
 
 
@@ -52,7 +51,7 @@ def test_a_stale_if_match_is_412_with_the_revision_and_changes_and_nothing_writt
     client.post(f"{API}/games/{game_id}/deals", json=valid_deal(1), headers=bearer(key))  # now revision 1
     before = db_state(app)
     answer = assert_if_match_error(write(client, game_id, key, method, path, body, if_match=stale), 412)
-    assert set(answer) == {"error", "revision", "changes"}
+    assert answer["type"] == "/api/v1/problems/precondition-failed"
     assert answer["revision"] == 1
     assert [(c["revision"], c["action"], c["deal"]) for c in answer["changes"]] == [(1, "record", 1)]
     assert "revision 0, now 1" in answer["error"]["message"]

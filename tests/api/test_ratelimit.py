@@ -59,6 +59,7 @@ def test_the_21st_game_started_in_a_minute_from_one_address_is_429_on_the_api_an
     response = client.post(f"{API}/games", json={"name": "One more", "sheet": "common", "sides": ANN_BEA})
     error = assert_error_shape(response, 429, None)
     assert "too many games" in error["message"] and "20 per minute" in error["message"]
+    assert response.get_json()["type"] == "/api/v1/problems/rate-limited"
     assert_retry_after(response)
     assert_error_shape(client.post(f"{API}/games/import", json=document), 429, None)
     pasted = {"document": "{\"format\": \"scorepad.game\"}"}

@@ -21,7 +21,7 @@ import pytest
 
 from scorepad.storage import backup, store
 from scorepad.storage.errors import Full
-from tests.hardening import api_game, bearer, db_state
+from tests.hardening import api_game, assert_error_shape, bearer, db_state
 
 ROOT = Path(__file__).resolve().parents[2]
 API = "/api/v1"
@@ -86,12 +86,8 @@ def import_(client, document: Any, expect: int = 201) -> dict:
 
 def assert_error(response, status: int, field: str | None) -> dict:
     assert response.status_code == status, response.get_data(as_text=True)
-    body = response.get_json()
-    error = body["error"]
-    assert set(error) == {"status", "field", "message"}
-    assert error["status"] == status and error["field"] == field, error
-    assert isinstance(error["message"], str) and error["message"]
-    return body
+    assert_error_shape(response, status, field)
+    return response.get_json()
 
 
 def text(response) -> str:

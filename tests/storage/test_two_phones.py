@@ -94,7 +94,7 @@ def test_a_stale_api_write_is_409_with_every_change_since_its_revision(phone):
     for response in stale:
         assert response.status_code == 409
         body = response.get_json()
-        assert set(body) == {"error", "revision", "changes"} and body["revision"] == 3
+        assert body["type"] == "/api/v1/problems/stale-revision" and body["revision"] == 3
         assert set(body["error"]) == {"status", "field", "message"} and body["error"]["field"] == "revision"
         assert body["error"]["message"] == ("the game changed since you loaded it (revision 1, now 3): deal 2 was "
                                             "recorded; deal 1 was corrected; reload it and try again")

@@ -184,6 +184,7 @@ def every_request(world: dict[str, Any]) -> list[tuple[str, str, str, dict[str, 
         ("api.rescore", "POST", "/api/v1/referee/rescore", {"json": {"sheet": "pagat", "deal": scored}}),
         ("api.rescore_recorded", "GET", f"/api/v1/referee/games/{g}/rescore?sheet=pagat", {}),
         ("api.compare", "GET", "/api/v1/referee/compare?a=pagat&b=common", {}),
+        ("api.problem_type", "GET", "/api/v1/problems/stale-revision", {}),
         # errors, pages and API alike
         ("error", "GET", "/nope", {}),
         ("error", "GET", "/api/v1/nope", {}),
@@ -197,6 +198,7 @@ def every_request(world: dict[str, Any]) -> list[tuple[str, str, str, dict[str, 
         ("error", "GET", "/boom-for-test", {}),  # 500 page
         ("error", "GET", "/api/v1/boom-for-test", {}),  # 500 API
         ("error", "GET", "/games/nope/sheet.pdf", {}),  # a PDF route's 404 is a page
+        ("error", "GET", "/games/nope/sheet.pdf", {"headers": {"Accept": "application/json"}}),  # ...or a problem
     ]
 
 
