@@ -56,15 +56,15 @@ def _deal_body() -> tuple[dict[str, Any], str | None, int | None]:
 def _deal_json(record: DealRecord | DealRow, history_size: int, most: int | None = None) -> dict[str, Any]:
     """A recorded deal (the store's record or the view's row); with ``most``, its report lists
     at most that many problems (violations first, then warnings) and counts the rest in
-    ``problems_omitted``."""
-    report = record.verdict.report
-    short = most is not None and len(report.violations) + len(report.warnings) > most
+    ``problems_omitted`` (0 when none is left out)."""
     return {"number": record.number, "deal": record.deal.to_json(with_sheet=False),
-            "report": _short_report(record.verdict, most) if short else record.verdict.to_json(),  # type: ignore[arg-type]
-            "as_played": record.as_played, "history_size": history_size}
+            "report": _report(record.verdict, most), "as_played": record.as_played, "history_size": history_size}
 
 
-def _short_report(verdict: Verdict, most: int) -> dict[str, Any]:
+def _report(verdict: Verdict, most: int | None) -> dict[str, Any]:
+    """The verdict's JSON with ``problems_omitted``: every problem, or at most ``most``."""
+    if most is None:
+        most = len(verdict.report.violations) + len(verdict.report.warnings)
     violations = verdict.report.violations[:most]
     warnings = verdict.report.warnings[:most - len(violations)]
     omitted = len(verdict.report.violations) + len(verdict.report.warnings) - len(violations) - len(warnings)

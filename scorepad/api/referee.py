@@ -17,10 +17,10 @@ from flask import Response, jsonify, request
 
 from ..rules import Deal, ReadError, judge
 from ..rules.dispute import compare_sheets, problem_json, rescore_deal, rescore_game
-from ..rules.game import Game
 from ..rules.limits import MAX_DEALS
 from ..rules.questions import QUESTIONS, Context, blank, read_int, read_sheet
 from ..storage import cache, db
+from ..storage.document import read_game
 from . import bp, http
 from .http import ApiError
 
@@ -124,7 +124,7 @@ def rescore():
     if "deal" in data:
         deal = _read(lambda: _within("deal", lambda: Deal.from_json(data["deal"])))
         return jsonify(rescore_deal(deal, other).to_json())
-    game = _read(lambda: _within("game", lambda: Game.from_json(data["game"])))
+    game = _read(lambda: _within("game", lambda: read_game(data["game"])))  # a game file or an export
     return jsonify(rescore_game(game, other).to_json())
 
 

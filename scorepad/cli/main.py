@@ -191,12 +191,13 @@ def _cmd_referee(args: argparse.Namespace, out: TextIO) -> int:
 
 def _cmd_rescore(args: argparse.Namespace, out: TextIO) -> int:
     from ..rules.dispute import rescore_deal, rescore_game, sheet_name
+    from ..storage.document import read_game
 
     data = _read_json(args.file)
     other = _sheet_arg(args.sheet)
     try:
-        if isinstance(data, dict) and "deals" in data:
-            change: Any = rescore_game(Game.from_json(data), other)
+        if isinstance(data, dict) and ("deals" in data or "format" in data):  # a game file or an export
+            change: Any = rescore_game(read_game(data), other)
         else:
             change = rescore_deal(Deal.from_json(data), other)
     except ReadError as err:
@@ -289,7 +290,8 @@ def _add_referee_commands(commands: Any) -> None:
     minimum.add_argument("--buried", help="cards from under the pile's top used in the melds")
     minimum.add_argument("--running-total", help="the side's running total, for sheets with bands")
     rescore = commands.add_parser("rescore", help="score a deal or a game again under another sheet")
-    rescore.add_argument("file", help="a deal (with its sheet) or a game file, as JSON (or - for standard input)")
+    rescore.add_argument("file", help="a deal (with its sheet), a game file or a game's export, as JSON "
+                         "(or - for standard input)")
     rescore.add_argument("--sheet", required=True, help="the other sheet: a preset id or a sheet file")
     rescore.add_argument("--json", action="store_true", help="print the changes as JSON")
     rescore.set_defaults(run=_cmd_rescore)

@@ -58,12 +58,10 @@ def _sheet_json(sheet: RuleSheet) -> Any:
 
 
 def problem_json(problem: Problem, sheet: RuleSheet) -> dict[str, Any]:
-    """A problem as the API shows it, with the option's label and what the sheet says."""
-    out = problem.to_json()
+    """A problem as the API shows it, with the option's label and what the sheet says
+    (both ``null`` for a rule every sheet shares)."""
     cited = sheet.cite(problem.option)
-    if cited is not None:
-        out["label"], out["sheet_says"] = cited.label, cited.words
-    return out
+    return {**problem.to_json(), "label": cited.label if cited else None, "sheet_says": cited.words if cited else None}
 
 
 # -- one deal ---------------------------------------------------------------------------------------
@@ -98,12 +96,8 @@ class LineChange(NamedTuple):
     def to_json(self) -> dict[str, Any]:
         def part(line: Line | None) -> dict[str, int] | None:
             return None if line is None else {"count": line.count, "each": line.each, "points": line.points}
-        out: dict[str, Any] = {"status": self.status, "code": self.code, "label": self.label,
-                               "option": self.option, "old": part(self.old), "new": part(self.new),
-                               "change": self.change}
-        if self.player is not None:
-            out["player"] = self.player
-        return out
+        return {"status": self.status, "code": self.code, "label": self.label, "option": self.option,
+                "old": part(self.old), "new": part(self.new), "change": self.change, "player": self.player}
 
 
 def diff_lines(old: tuple[Line, ...], new: tuple[Line, ...]) -> tuple[LineChange, ...]:

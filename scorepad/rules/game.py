@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, NamedTuple
 
+from .cards import read_count
 from .deal import Deal
 from .errors import ReadError
 from .limits import MAX_DEALS, MAX_NAME, MAX_PER_SIDE, MAX_SIDES
@@ -44,6 +45,36 @@ def _side_name(side: Any, field: str) -> str:
     if not isinstance(side, str):
         raise ReadError(field, 'must be a side\'s name, or an object such as {"name": "Us", "players": ["Ann"]}')
     return read_name(side, field, MAX_NAME)
+
+
+# A deal as a game's export lists it: the deal, with its number, as-played reason and history.
+DEAL_ENTRY_KEYS = ("number", "deal", "as_played", "history")
+
+
+def _game_deal(item: Any, sheet: RuleSheet, place: int) -> Deal:
+    """A deal of a game file, at ``place`` (its number when it gives none): the deal itself, or
+    ``{"number", "deal", "as_played", "history"}`` as a game's export lists it. Scoring reads
+    the deal only: its reason and history are the import's to check
+    (:mod:`scorepad.storage.document`).
+
+    >>> from scorepad.rules import preset
+    >>> deal = {"ending": "stock_out", "sides": []}
+    >>> _game_deal({"number": 2, "deal": deal, "as_played": None, "history": []}, preset("common"), 1).number
+    2
+    """
+    if not (isinstance(item, Mapping) and ("number" in item or isinstance(item.get("deal"), Mapping))):
+        return Deal.from_json(item, sheet, number=place)
+    for key in item:
+        if key not in DEAL_ENTRY_KEYS:
+            raise ReadError(str(key), f"is not a field of an exported deal; expected {', '.join(DEAL_ENTRY_KEYS)}")
+    number = read_count(item["number"], "number") if "number" in item else place
+    try:
+        deal = Deal.from_json(item.get("deal"), sheet, number=number)
+    except ReadError as err:
+        raise err.within("deal") from None
+    if deal.number != number:
+        raise ReadError("deal.deal", f"this is deal {number}, not {deal.number}")
+    return deal
 
 
 class Standing(NamedTuple):
@@ -117,8 +148,11 @@ class Game:
     def from_json(cls, data: Any) -> Game:
         """A game file: ``{"sheet": ..., "sides": [...], "deals": [deal, ...]}``; deals carry no sheet of their own.
 
-        A deal without a ``deal`` number takes its place in the list. ``sides`` (optional: the
-        first deal's sides otherwise) are names, or ``{"name", "players"}`` as a game's export has them.
+        A deal without a ``deal`` number takes its place in the list; a deal may also come as
+        a game's export lists it, ``{"number", "deal", "as_played", "history"}``. ``sides``
+        (optional: the first deal's sides otherwise) are names, or ``{"name", "players"}`` as
+        a game's export has them. (A whole export document is read by
+        :func:`scorepad.storage.document.read_game`.)
         """
         if not isinstance(data, Mapping):
             raise ReadError("", "a game must be a JSON object with 'sheet' and 'deals'")
@@ -136,7 +170,7 @@ class Game:
         deals = []
         for i, item in enumerate(raw):
             try:
-                deals.append(Deal.from_json(item, sheet, number=i + 1))
+                deals.append(_game_deal(item, sheet, i + 1))
             except ReadError as err:
                 raise err.within(f"deals[{i}]") from None
         sides = data.get("sides")
@@ -296,4 +330,4 @@ class Game:
         return found
 
 
-__all__ = ["Game", "NextDeal", "Result", "Standing"]
+__all__ = ["DEAL_ENTRY_KEYS", "Game", "NextDeal", "Result", "Standing"]

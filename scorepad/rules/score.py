@@ -29,10 +29,8 @@ class Line(NamedTuple):
     player: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        out = self._asdict()
-        if self.player is None:
-            del out["player"]
-        return out
+        """Every key always there: ``player`` is ``null`` on a line of the side's own."""
+        return self._asdict()
 
 
 class SideScore(NamedTuple):

@@ -47,8 +47,10 @@ class Problem(NamedTuple):
     field: str | None = None  # the input it concerns: cards_left, foot, foot_picked_up, red_threes, went_out...
 
     def to_json(self) -> dict[str, Any]:
-        """Its JSON form; ``field`` is left out (``where`` says it, as a path)."""
-        return {k: v for k, v in self._asdict().items() if v is not None and v != "" and k != "field"}
+        """Its JSON form, every key always there (``null`` when the problem names no such
+        thing); ``field`` is left out (``where`` says it, as a path)."""
+        return {"code": self.code, "message": self.message, "option": self.option, "where": self.where or None,
+                "side": self.side, "player": self.player, "meld": self.meld}
 
 
 class Report(NamedTuple):

@@ -26,7 +26,8 @@ a new game's, each deal by ``Deal.from_json`` under the game's sheet and sides. 
 with violations needs its ``as_played`` reason, unless it was legal under the sheet in
 force when it was saved (a later amendment made it illegal); otherwise the import is
 refused (:class:`~scorepad.storage.errors.Refused`, naming the deal). Anything unreadable
-is :class:`~scorepad.storage.errors.Invalid`, naming the field.
+is :class:`~scorepad.storage.errors.Invalid`, naming the field. The referee rescores a
+document as it stands (:func:`read_game`): read the same way, but not judged.
 
 **The scores as CSV** (:func:`scores_csv`): one row per deal, then the totals, every cell
 safe to open in a spreadsheet (:func:`spreadsheet_safe`).
@@ -45,6 +46,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..rules import Deal, Problem, ReadError, RuleSheet, Verdict, judge, load_sheet
+from ..rules.game import DEAL_ENTRY_KEYS, Game
 from ..rules.limits import MAX_DEALS, MAX_GAME_ID, MAX_POINTS, MAX_REASON
 from ..rules.read import check_values
 from ..rules.text import check_text, read_reason
@@ -56,7 +58,6 @@ FORMAT = "scorepad.game"
 VERSION = 1
 DOCUMENT_KEYS = ("format", "version", "name", "sheet", "sides", "created_at", "exported_at", "deals",
                  "deleted_deals", "amendments")
-DEAL_KEYS = ("number", "deal", "as_played", "history")
 ENTRY_KEYS = ("seq", "action", "at", "before", "after", "old_totals", "new_totals", "reason")
 AMENDMENT_KEYS = ("seq", "at", "before", "after", "reason")
 DEAL_ACTIONS = ("record", "edit", "delete")
@@ -348,6 +349,35 @@ def read_document(data: Any) -> Imported:
     """Read and judge an export document; :class:`Invalid` naming the field, or
     :class:`Refused` naming the deal the referee will not let in. Its parts are read in
     the order they are written, so the first thing wrong is the one named."""
+    doc, deals, ordered = _read(data)
+    table = _Table(doc.sides)
+    for deal in sorted(deals, key=lambda d: d.number):
+        verdict = _admitted(deal, table, ordered, doc.sheet)
+        body = json.dumps(deal.deal.to_json(with_sheet=False))
+        doc.deals.append((deal.number, body, deal.as_played))
+        doc.verdicts[body] = verdict
+    doc.entries = [entry.row for entry in ordered]
+    return doc
+
+
+def read_game(data: Any) -> Game:
+    """A game to score again: a game file (:meth:`Game.from_json`), or a whole export document
+    read as :func:`read_document` reads it, without judging whether each deal may be saved
+    (the referee scores what was played). What cannot be read is :class:`ReadError`, naming
+    the field, as for a game file."""
+    if not (isinstance(data, Mapping) and "format" in data):
+        return Game.from_json(data)
+    try:
+        doc, deals, _ = _read(data)
+    except Invalid as err:
+        raise ReadError(err.field, err.message) from None
+    return Game(doc.sheet, tuple(side["name"] for side in doc.sides),
+                tuple(d.deal for d in sorted(deals, key=lambda d: d.number)))
+
+
+def _read(data: Any) -> tuple[Imported, list[_Deal], list[_Entry]]:
+    """The document read, not judged: its header, sheet and sides (without deals), its
+    deals, and every history entry and amendment in the order they happened."""
     data = _header(data)
     sheet = _sheet(data["sheet"], "sheet")
     sides = store.read_sides(data["sides"], sheet)
@@ -359,15 +389,7 @@ def read_document(data: Any) -> Imported:
     entries += _deleted_deals(data.get("deleted_deals"), sheet, numbers)
     entries += [(f"amendments[{i}]", _amendment(item, f"amendments[{i}]"))
                 for i, item in enumerate(_list(data.get("amendments"), "amendments"))]
-    ordered = _order(entries)
-    table = _Table(sides)
-    for deal in sorted(deals, key=lambda d: d.number):
-        verdict = _admitted(deal, table, ordered, sheet)
-        body = json.dumps(deal.deal.to_json(with_sheet=False))
-        doc.deals.append((deal.number, body, deal.as_played))
-        doc.verdicts[body] = verdict
-    doc.entries = [entry.row for entry in ordered]
-    return doc
+    return doc, deals, _order(entries)
 
 
 def _header(data: Any) -> dict[str, Any]:
@@ -408,7 +430,7 @@ def _deals(items: Any, sheet: RuleSheet, numbers: dict[int, str]) -> tuple[list[
     entries: list[_Placed] = []
     for i, item in enumerate(_list(items, "deals", MAX_DEALS)):
         where = f"deals[{i}]"
-        item = _only(item, DEAL_KEYS, where, "a deal")
+        item = _only(item, DEAL_ENTRY_KEYS, where, "a deal")
         if "number" not in item:
             raise _fail(f"{where}.number", "is missing")
         number = _number(item["number"], where, numbers)

@@ -16,6 +16,7 @@ from scorepad.rules.dispute import rescore_game, sheet_name
 from scorepad.rules.game import Game
 from scorepad.rules.referee import can_meld
 from scorepad.rules.sheet import OPTION_BY_NAME
+from tests.api.test_rescore_export import BY_HAND, exported_game
 
 DATA = Path(__file__).parent.parent / "data"
 CLUB = DATA / "game-club-gather-together.json"  # gather-together: North-South 1,200, East-West 1,215
@@ -182,6 +183,30 @@ def test_rescore_reads_sides_as_names_or_as_name_and_players_alike(tmp_path):
     as_exported = tmp_path / "club-sides-with-players.json"
     as_exported.write_text(json.dumps(data))
     assert run("rescore", as_exported, "--sheet", "pagat") == run("rescore", CLUB, "--sheet", "pagat")
+
+
+def test_rescore_reads_a_games_export_as_it_is(client, tmp_path):
+    """The export (``GET /api/v1/games/<id>/export``, with an as-played deal and a deleted
+    deal) rescores as the same game written by hand, in words and in JSON, as the API does."""
+    _, document = exported_game(client)
+    export, by_hand = tmp_path / "export.json", tmp_path / "by-hand.json"
+    export.write_text(json.dumps(document))
+    by_hand.write_text(json.dumps(BY_HAND))
+    words = run("rescore", export, "--sheet", "pagat")
+    assert words == run("rescore", by_hand, "--sheet", "pagat")
+    assert words[0] == 1 and "Totals:" in words[1]
+    code, out = run("rescore", export, "--sheet", "pagat", "--json")
+    api = client.post("/api/v1/referee/rescore", json={"sheet": "pagat", "game": document}).get_json()
+    assert json.loads(out) == api
+
+
+def test_rescore_of_an_unreadable_export_names_the_field(client, tmp_path, capsys):
+    _, document = exported_game(client)
+    document["deals"][0]["history"][0]["action"] = "undo"
+    bad = tmp_path / "export.json"
+    bad.write_text(json.dumps(document))
+    assert run("rescore", bad, "--sheet", "pagat")[0] == 2
+    assert "deals[0].history[0].action" in capsys.readouterr().err
 
 
 def test_rescore_a_deal_under_its_own_sheet_changes_nothing_and_exits_0():

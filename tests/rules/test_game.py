@@ -294,6 +294,17 @@ def test_a_games_sides_read_as_names_or_as_name_and_players_alike():
     assert Game.from_json(objects).sides == Game.from_json(names).sides == ("Ann", "Bea")
 
 
+def test_a_games_deals_read_as_deals_or_as_an_export_lists_them_alike():
+    plain = load("game-four-deals.json")
+    entries = {**plain, "deals": [{"number": d["deal"], "deal": d, "as_played": None, "history": []}
+                                  for d in plain["deals"]]}
+    numbered_by_entry = {**plain, "deals": [{"number": d["deal"], "deal": {k: v for k, v in d.items() if k != "deal"}}
+                                            for d in plain["deals"]]}
+    game = Game.from_json(plain)
+    assert Game.from_json(entries) == Game.from_json(numbered_by_entry) == game
+    assert len(game.deals) == 4
+
+
 def test_a_game_written_as_json_reads_back_the_same():
     game = four_deals(sheet=TARGET_1500)
     again = Game.from_json(json.loads(json.dumps(game.to_json())))

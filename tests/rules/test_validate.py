@@ -386,7 +386,7 @@ def test_problem_meld_index_and_messages():
     assert problem.meld == 2
     assert "natural" in problem.message
     assert problem.to_json() == {"code": "meld.wild_ratio", "message": problem.message, "option": "wild_ratio",
-                                 "where": "sides[0].melds[2]", "side": "Ann", "meld": 2}
+                                 "where": "sides[0].melds[2]", "side": "Ann", "player": None, "meld": 2}
     for case in CASES:
         for found in validate(make(case[1], *case[2])).violations:
             assert found.message.strip().endswith(".")

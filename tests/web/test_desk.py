@@ -320,8 +320,8 @@ def test_explain_an_unrecorded_deal_through_the_api(client):
     body = client.post(f"{API}/explain", json={"deal": deal}).get_json()
     assert [(s["name"], s["total"]) for s in body["sides"]] == [("Ann", 1060), ("Bea", 5)]
     assert body["sides"][0]["lines"][3] == {"code": "books.clean", "label": "Clean books", "count": 1, "each": 500,
-                                           "points": 500, "option": "clean_book_bonus", "rule": "Clean book",
-                                           "sheet_says": "500 points"}
+                                           "points": 500, "option": "clean_book_bonus", "player": None,
+                                           "rule": "Clean book", "sheet_says": "500 points"}
 
 
 # -- under another sheet -------------------------------------------------------------------------------
