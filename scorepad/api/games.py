@@ -7,7 +7,8 @@ Every write goes through :mod:`scorepad.storage.store` and needs the game's edit
 field (a body that is not JSON, a missing key, an unknown game). A deal the referee rejects
 is a 422 with the verdict and the problems besides the error. A write based on a revision
 the game has moved past is a 409 with the game's ``revision`` now and the ``changes`` since;
-a 412 when the revision came as the game's ETag in ``If-Match``.
+a 412 when the revision came as the game's ETag in ``If-Match``. Creating a game and
+recording a deal take an ``Idempotency-Key``, which makes them at most once (:func:`.http.write_once`).
 See ``docs/api.md``.
 
 A game's JSON is built once per revision and kept in the app's cache (:mod:`scorepad.storage.cache`)
