@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import jsonify, request, url_for
+from flask import request
 
 from .. import downloads
 from ..rules.limits import MAX_IMPORT_BYTES
 from ..storage.document import export_game, import_document
 from . import bp, http
-from .http import ApiError, game_links
+from .http import ApiError
 
 
 @bp.url_value_preprocessor
@@ -47,7 +47,4 @@ def import_api():
     except RecursionError:  # nested past the parser's depth: http.body says so
         peek = None
     data = http.body(tuple(peek) if isinstance(peek, dict) else ())
-    game = import_document(data)
-    body = {"id": game.id, **game_links(game), "edit_key": game.edit_key, "revision": game.revision}
-    return jsonify(body), 201, {"Location": url_for("api.get_game", game_id=game.id),
-                                "Cache-Control": "no-store"}  # the body holds the edit key
+    return http.write_once(lambda once: import_document(data, once), http.new_game, http.new_game_headers)

@@ -7,7 +7,8 @@ Every write goes through :mod:`scorepad.storage.store` and needs the game's edit
 field (a body that is not JSON, a missing key, an unknown game). A deal the referee rejects
 is a 422 with the verdict and the problems besides the error. A write based on a revision
 the game has moved past is a 409 with the game's ``revision`` now and the ``changes`` since;
-a 412 when the revision came as the game's ETag in ``If-Match``.
+a 412 when the revision came as the game's ETag in ``If-Match``. Creating a game and
+recording a deal take an ``Idempotency-Key``, which makes them at most once (:func:`.http.write_once`).
 See ``docs/api.md``.
 
 A game's JSON is built once per revision and kept in the app's cache (:mod:`scorepad.storage.cache`)
@@ -29,7 +30,7 @@ from ..rules.views import DealRow
 from ..storage import cache, db, store
 from ..storage.store import DealRecord, GameRecord
 from . import bp, http
-from .http import ApiError, game_links
+from .http import ApiError
 
 # -- reading requests ---------------------------------------------------------------------------
 
@@ -151,9 +152,8 @@ def create_game():
     for key in ("name", "sheet", "sides"):
         if key not in data:
             raise ApiError(400, key, "is missing")
-    game = store.create_game(data["name"], data["sheet"], data["sides"])
-    body = {"id": game.id, **game_links(game), "edit_key": game.edit_key, "revision": game.revision}
-    return jsonify(body), 201, {"Location": _game_url(game.id), "Cache-Control": "no-store"}  # the edit key
+    return http.write_once(lambda once: store.create_game(data["name"], data["sheet"], data["sides"], once),
+                           http.new_game, http.new_game_headers)
 
 
 @bp.get("/games/<game_id>")
@@ -206,17 +206,27 @@ def amend_sheet(game_id: str):
 # -- routes: deals ------------------------------------------------------------------------------
 
 
+def _saved_body(record: DealRecord) -> dict[str, Any]:
+    return {**_deal_json(record, record.history_size), "revision": record.revision}
+
+
+def _deal_location(game_id: str, body: dict[str, Any]) -> dict[str, str]:
+    return {"Location": _game_url(game_id, "deals", body["number"])}
+
+
 def _saved(game_id: str, record: DealRecord, status: int):
-    body = {**_deal_json(record, record.history_size), "revision": record.revision}
-    return jsonify(body), status, {"Location": _game_url(game_id, "deals", record.number)}
+    body = _saved_body(record)
+    return jsonify(body), status, _deal_location(game_id, body)
 
 
 @bp.post("/games/<game_id>/deals")
 def record_deal(game_id: str):
     http.editable(game_id)
     deal, as_played, revision = _deal_body()
-    record = http.conditional(game_id, revision, lambda base: store.record_deal(game_id, deal, as_played, base))
-    return _saved(game_id, record, 201)
+    return http.write_once(
+        lambda once: http.conditional(game_id, revision,
+                                      lambda base: store.record_deal(game_id, deal, as_played, base, once)),
+        lambda record: (201, _saved_body(record)), lambda body: _deal_location(game_id, body))
 
 
 @bp.get("/games/<game_id>/deals/<int:number>")

@@ -1,8 +1,9 @@
 """What every route of the JSON API reads and writes the same way: the error the API raises
 (:class:`ApiError`, answered as a problem by :mod:`scorepad.api`), the request's body (:func:`body`, with
 :func:`check_values`), a change's base revision (from the body or ``If-Match``:
-:func:`conditional`), the game an id names and whether the
-request may change it, and a game's links.
+:func:`conditional`), a write made once per ``Idempotency-Key`` (:func:`write_once`), the
+game an id names and whether the request may change it, and a game's links and the answer
+to a new game.
 
 Plain helpers, with no routes: the routes are :mod:`.games`, :mod:`.referee` and
 :mod:`.exchange`, on the one blueprint of :mod:`scorepad.api`.
@@ -10,17 +11,19 @@ Plain helpers, with no routes: the routes are :mod:`.games`, :mod:`.referee` and
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from flask import current_app, request
+from flask import current_app, jsonify, request, url_for
+from flask.typing import ResponseReturnValue
 
 from .. import links
 from ..access import bearer_key, key_matches
 from ..rules import ReadError, read
-from ..rules.limits import MAX_GAME_ID
+from ..rules.limits import MAX_GAME_ID, MAX_IDEMPOTENCY_KEY
 from ..storage import store
 from ..storage.errors import Conflict
 from ..storage.store import GameRecord
@@ -150,6 +153,64 @@ def conditional(game_id: str, sent: int | None, write: Callable[[int | None], T]
         raise PreconditionFailed(stale) from None
 
 
+# -- writes made once: Idempotency-Key ----------------------------------------------------------
+
+_IDEMPOTENCY_KEY = re.compile(f"[ -~]{{1,{MAX_IDEMPOTENCY_KEY}}}")  # printable ASCII
+
+
+def idempotency_key() -> str | None:
+    """The request's ``Idempotency-Key``: None without one; a 400 naming it unless it is 1 to
+    :data:`MAX_IDEMPOTENCY_KEY` printable ASCII characters."""
+    sent = request.headers.get("Idempotency-Key")
+    if sent is None:
+        return None
+    if not _IDEMPOTENCY_KEY.fullmatch(sent):
+        raise ApiError(400, "Idempotency-Key", f"must be 1 to {MAX_IDEMPOTENCY_KEY} printable ASCII characters, "
+                       "such as a UUID: a new one for each new request", problem="invalid-field")
+    return sent
+
+
+def request_digest() -> str:
+    """The request in a digest: its method, path and JSON body (keys sorted, so their order
+    does not count)."""
+    text = json.dumps([request.method, request.path, request.get_json(silent=True)], sort_keys=True,
+                      separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def write_once(write: Callable[[store.Once[T] | None], T], answer: Callable[[T], tuple[int, dict[str, Any]]],
+               headers: Callable[[dict[str, Any]], dict[str, str]]) -> ResponseReturnValue:
+    """The request's write, ``write(once)``, answered with ``answer(result)`` (its status and
+    JSON body) and ``headers(body)``. Without an ``Idempotency-Key``, ``once`` is None. With
+    one, the write is made at most once per key, route and game (:func:`scorepad.storage.store.once`):
+    the same request sent again gets the first answer again, with ``Idempotent-Replayed:
+    true``, and writes nothing; the key sent with another request is a 422, and while the
+    first request with it is still being written here, a 409 (both naming the header)."""
+    key = idempotency_key()
+    if key is None:
+        status, body = answer(write(None))
+        return jsonify(body), status, headers(body)
+
+    def text(result: T) -> tuple[int, str]:
+        status, body = answer(result)
+        return status, jsonify(body).get_data(as_text=True)
+
+    route, game_id = request.endpoint or request.path, (request.view_args or {}).get("game_id", "")
+    found = store.once(store.Once(route, game_id, key, request_digest(), text), write)
+    if found is store.KeyRefused.REUSED:
+        raise ApiError(422, "Idempotency-Key", "was sent before with another request (another body, method or "
+                       "path): send a new key with each new request", problem="idempotency-key-reused")
+    if found is store.KeyRefused.IN_PROGRESS:
+        raise ApiError(409, "Idempotency-Key", "the first request with this key is still being processed; "
+                       "send it again in a moment for its answer", {"Retry-After": "1"},
+                       problem="request-in-progress")
+    response = current_app.response_class(found.body, found.status, headers(json.loads(found.body)),
+                                          mimetype="application/json")
+    if found.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    return response
+
+
 def game(game_id: str) -> GameRecord:
     """The game ``game_id`` names; a 404 when there is none."""
     found = store.load_game(game_id) if len(game_id) <= MAX_GAME_ID else None
@@ -198,3 +259,13 @@ def game_links(found: GameRecord) -> dict[str, str]:
     """The links a new game's creator gets: view, edit (with the key) and its API URL."""
     return {"view_url": view_url(found), "edit_url": page_url("/games/{}/edit/{}", found.id, found.edit_key),
             "api_url": links.external_url("api.get_game", game_id=found.id)}
+
+
+def new_game(found: GameRecord) -> tuple[int, dict[str, Any]]:
+    """The answer to a new game, created or imported: 201, its id, links, edit key and revision."""
+    return 201, {"id": found.id, **game_links(found), "edit_key": found.edit_key, "revision": found.revision}
+
+
+def new_game_headers(body: dict[str, Any]) -> dict[str, str]:
+    """Where the new game of ``body`` is, and no-store: the body holds the edit key."""
+    return {"Location": url_for("api.get_game", game_id=body["id"]), "Cache-Control": "no-store"}

@@ -73,6 +73,13 @@ QUERIES: dict[str, str] = {
                          "+ COALESCE(length(CAST(old_totals AS BLOB)), 0) "
                          "+ COALESCE(length(CAST(new_totals AS BLOB)), 0) "
                          "+ COALESCE(length(CAST(reason AS BLOB)), 0) + ?2), 0) FROM history WHERE game_id = ?1)",
+    # A write made once per idempotency key (store.once): the answer kept for the key, when
+    # written at or after ?4; keys written before a time are forgotten (by the index on at).
+    "idempotency_get": "SELECT digest, status, body FROM idempotency_key "
+                       "WHERE route = ? AND game_id = ? AND key = ? AND at >= ?",
+    "idempotency_insert": "INSERT INTO idempotency_key (route, game_id, key, digest, status, body, at) "
+                          "VALUES (?, ?, ?, ?, ?, ?, ?)",
+    "idempotency_forget": "DELETE FROM idempotency_key WHERE at < ?",
 }
 
 

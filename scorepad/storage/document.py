@@ -494,12 +494,13 @@ def _refusal(deal: _Deal, problems: list[Problem]) -> str:
             f"as_played reason: {first.message}")
 
 
-def import_document(data: Any) -> GameRecord:
-    """Read, judge and save a document as a new game."""
+def import_document(data: Any, once: store.Once[GameRecord] | None = None) -> GameRecord:
+    """Read, judge and save a document as a new game (made once per ``once``'s key:
+    :func:`scorepad.storage.store.once`)."""
     doc = read_document(data)
     note = "Imported from a scorepad export" + (f" made {doc.exported_at}" if doc.exported_at else "")
     return store.import_game(doc.name, doc.sheet, doc.sides, doc.created_at, doc.deals, doc.entries, note,
-                             doc.verdicts)
+                             doc.verdicts, once)
 
 
 def parse_text(text: str, where: str) -> Any:

@@ -4,7 +4,9 @@ Pages, the JSON API and the CLI's web counterparts all go through these function
 deal is validated, scored and recorded (with its history) the same way whichever door it
 came in by. Every write is one transaction, bumps the game's revision, and is refused when
 it would leave the game holding more than :data:`MAX_GAME_BYTES`; a correction that changes
-nothing writes nothing.
+nothing writes nothing. Creating, importing and recording a deal may be made once per
+idempotency key (:func:`once`): the key and its answer are kept in the write's transaction,
+so the same request sent again is answered the same and writes nothing.
 """
 
 from __future__ import annotations
@@ -14,9 +16,11 @@ import json
 import re
 import secrets
 import sqlite3
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from enum import Enum
 from functools import cached_property
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -95,7 +99,12 @@ class GameRecord:
 
 
 def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    return _stamp(datetime.now(UTC))
+
+
+def _stamp(moment: datetime) -> str:
+    """A time as the database keeps it: ISO 8601 in UTC, to the second (its text sorts as the time)."""
+    return moment.isoformat(timespec="seconds")
 
 
 def new_id() -> str:
@@ -169,6 +178,15 @@ def load_game(game_id: str, judged: Mapping[str, Verdict] | None = None) -> Game
     cached = db.current().cache.get(("game", db.path(), game_id))
     if isinstance(cached, GameRecord) and cached.revision == found[0]:
         return cached
+    record = _read(game_id, judged)
+    if record is not None:
+        _remember(record)
+    return record
+
+
+def _read(game_id: str, judged: Mapping[str, Verdict] | None = None) -> GameRecord | None:
+    """The game as the database holds it, read and judged afresh (not from the cache, nor
+    kept in it); None if there is none."""
     conn = db.get_db()
     snapshot = not conn.in_transaction  # outside a write: read the game, its deals and history as of one moment
     if snapshot:
@@ -182,9 +200,7 @@ def load_game(game_id: str, judged: Mapping[str, Verdict] | None = None) -> Game
     finally:
         if snapshot:
             conn.execute("COMMIT")
-    record = _record(row, deals, counts, judged)
-    _remember(record)
-    return record
+    return _record(row, deals, counts, judged)
 
 
 def _remember(record: GameRecord) -> None:
@@ -355,7 +371,8 @@ def game_problems(game: Table, deal: Deal) -> list[Problem]:
 # -- writing ------------------------------------------------------------------------------------
 
 
-def create_game(name: Any, sheet_data: Any, sides_data: Any) -> GameRecord:
+def create_game(name: Any, sheet_data: Any, sides_data: Any, once: Once[GameRecord] | None = None) -> GameRecord:
+    """A new game, with a new id and edit key; made once per ``once``'s key (:func:`once`)."""
     try:
         sheet = load_sheet(sheet_data)
     except ReadError as err:
@@ -363,25 +380,30 @@ def create_game(name: Any, sheet_data: Any, sides_data: Any) -> GameRecord:
     sides = read_sides(sides_data, sheet)  # first: a game named after its sides shows their own error
     name = _name(name, "name")
     game_id, key, now = new_id(), new_id(), _now()
-    with db.transaction():
-        db.query("game_insert", game_id, key, name, _stored(sheet), json.dumps(sides), now, now)
     record = GameRecord(game_id, key, name, sheet, sides, 0, now, now, [],
                         Game(sheet, tuple(side["name"] for side in sides)))
+    with db.transaction():
+        _look(once)
+        db.query("game_insert", game_id, key, name, _stored(sheet), json.dumps(sides), now, now)
+        _keep(once, record)
     _remember(record)
     return record
 
 
 def import_game(name: Any, sheet: RuleSheet, sides_data: Any, created_at: str, deals: list[tuple[int, str, str | None]],
-                entries: list[tuple[Any, ...]], note: str, judged: Mapping[str, Verdict] | None = None) -> GameRecord:
+                entries: list[tuple[Any, ...]], note: str, judged: Mapping[str, Verdict] | None = None,
+                once: Once[GameRecord] | None = None) -> GameRecord:
     """A new game (new id and key) from an export that :mod:`scorepad.storage.document` has read and
     judged: ``deals`` as (number, canonical body, as-played reason), ``entries`` as the
     history's (deal_number, action, at, before, after, old_totals, new_totals, reason), in
     order, then an ``import`` entry saying so. Each entry adds 1 to the revision, as a write does.
-    ``judged`` holds the deals' verdicts by body, so the new game is not judged again."""
+    ``judged`` holds the deals' verdicts by body, so the new game is not judged again. Made
+    once per ``once``'s key (:func:`once`)."""
     name = _name(name, "name")
     sides = read_sides(sides_data, sheet)
     game_id, key, now = new_id(), new_id(), _now()
     with db.transaction():
+        _look(once)
         db.query("game_insert", game_id, key, name, _stored(sheet), json.dumps(sides), created_at, now)
         for number, body, as_played in deals:
             db.query("deal_insert", game_id, number, body, as_played)
@@ -389,7 +411,10 @@ def import_game(name: Any, sheet: RuleSheet, sides_data: Any, created_at: str, d
             db.query("history_insert", game_id, *entry)
             db.query("game_touch", now, game_id)
         _check_size(game_id)
-    return load_game(game_id, judged)  # type: ignore[return-value]
+        record: GameRecord = _read(game_id, judged)  # type: ignore[assignment]  # just written
+        _keep(once, record)
+    _remember(record)  # once committed: a record cached inside the transaction could outlive a failed commit
+    return record
 
 
 def _check_size(game_id: str) -> None:
@@ -412,10 +437,11 @@ def _check_revision(game: GameRecord, based_on: int | None) -> None:
         raise Conflict(based_on, game.revision, changes_since(game.id, based_on))
 
 
-def _fresh(game_id: str, based_on: int | None) -> GameRecord:
+def _fresh(game_id: str, based_on: int | None, once: Once[Any] | None = None) -> GameRecord:
     game = load_game(game_id)
     if game is None:
         raise NotFound("game", "no such game")
+    _look(once)  # after reading the game: a write with the key made before it is found, not taken as stale
     _check_revision(game, based_on)
     return game
 
@@ -471,8 +497,127 @@ class _Unchanged(Generic[T]):
         self.result = result
 
 
+# -- writes made once: idempotency keys --------------------------------------------------------------
+
+KEEP_KEYS = timedelta(hours=24)  # how long a key is kept with its answer; then it is forgotten
+
+
+@dataclass(frozen=True)
+class Once(Generic[T]):
+    """A write to make at most once for one ``key`` (the client's) on one ``route`` (what the
+    write does, as the door names it) and ``game_id`` (``""`` for a new game). ``digest``
+    stands for the whole request: the key sent with another request is refused.
+    ``answer(result)`` is the status and body (JSON text) the door answers the write's
+    result with: it is kept with the key in the write's transaction, so the same request
+    sent again is answered exactly the same."""
+
+    route: str
+    game_id: str
+    key: str
+    digest: str
+    answer: Callable[[T], tuple[int, str]]
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a write made once answers: the ``status`` and ``body`` kept with its key;
+    ``replayed`` when an earlier request made the write, and nothing was written now."""
+
+    status: int
+    body: str
+    replayed: bool
+
+
+class KeyRefused(Enum):
+    """Why a write made once was neither made nor answered from its key (nothing was written)."""
+
+    REUSED = "the key was kept for another request (its digest differs)"
+    IN_PROGRESS = "a request with the key is being written in this process now"
+
+
+class _Kept(Exception):
+    """The key of a write made once is kept: the write stops, having written nothing, and
+    :func:`once` answers ``found``."""
+
+    def __init__(self, found: Answer | KeyRefused) -> None:
+        super().__init__(found)
+        self.found = found
+
+
+# The keys of the writes this process is making now, by database file. SQLite's write lock
+# serialises writes across processes, so only here can a second request with a key see the
+# first still being made: it is refused at once (IN_PROGRESS) rather than made to wait. A
+# request to another process waits for the lock instead, then finds the key kept.
+_in_flight: set[tuple[str, str, str, str]] = set()
+_in_flight_guard = threading.Lock()
+
+
+def once(keyed: Once[T], write: Callable[[Once[T]], object]) -> Answer | KeyRefused:
+    """``write(keyed)``, a write of this module given ``keyed`` (:func:`create_game`,
+    :func:`import_game`, :func:`record_deal`), made at most once per key. When a request
+    with the same key was written within :data:`KEEP_KEYS`, its kept answer is replayed and
+    nothing is written; :attr:`KeyRefused.REUSED` when it was another request (its digest
+    differs), :attr:`KeyRefused.IN_PROGRESS` while this process is still writing it.
+
+    Only a write that is made keeps its key: what the write raises (a refusal, a stale
+    revision, a busy database) keeps nothing, so the same request may be sent again and is
+    judged again. A kept key older than :data:`KEEP_KEYS` is forgotten by the next write
+    made once."""
+    slot = (db.path(), keyed.route, keyed.game_id, keyed.key)
+    with _in_flight_guard:
+        if slot in _in_flight:
+            return KeyRefused.IN_PROGRESS
+        _in_flight.add(slot)
+    try:
+        try:
+            _look(keyed)  # kept already: the request is not read or judged again
+            write(keyed)
+        except _Kept as kept:
+            return kept.found
+        made = _kept(keyed)
+        assert isinstance(made, Answer), "the write did not keep its key: pass it the Once it is given"
+        return dataclasses.replace(made, replayed=False)  # exactly what the write kept
+    finally:
+        with _in_flight_guard:
+            _in_flight.discard(slot)
+
+
+def _kept(once: Once[Any]) -> Answer | KeyRefused | None:
+    """The answer kept for ``once``'s key, replayed; REUSED when it was kept for another
+    request; None when none is kept, or it is older than :data:`KEEP_KEYS`."""
+    row = db.one("idempotency_get", once.route, once.game_id, once.key, _stamp(datetime.now(UTC) - KEEP_KEYS))
+    if row is None:
+        return None
+    if row["digest"] != once.digest:
+        return KeyRefused.REUSED
+    return Answer(row["status"], row["body"], replayed=True)
+
+
+def _look(once: Once[Any] | None) -> None:
+    """Before a write made once, and again inside its transaction (another process may have
+    made it while this one waited for the write lock): stop it (:class:`_Kept`) when its
+    key is kept."""
+    if once is not None:
+        found = _kept(once)
+        if found is not None:
+            raise _Kept(found)
+
+
+def _keep(once: Once[T] | None, result: T) -> None:
+    """Inside a write's transaction, once written: keep ``once``'s key with its answer to
+    ``result``, and forget every key kept longer than :data:`KEEP_KEYS` (by the index on
+    their time, so a write forgets only what expired since the last one)."""
+    if once is None:
+        return
+    now = datetime.now(UTC)
+    db.query("idempotency_forget", _stamp(now - KEEP_KEYS))
+    status, body = once.answer(result)
+    db.query("idempotency_insert", once.route, once.game_id, once.key, once.digest, status, body, _stamp(now))
+
+
 def _write(game_id: str, based_on: int | None,
-           prepare: Callable[[GameRecord], Callable[[str], tuple[T, list[DealRecord]]] | _Unchanged[T]]) -> T:
+           prepare: Callable[[GameRecord], Callable[[str], tuple[T, list[DealRecord]]] | _Unchanged[T]],
+           once: Once[T] | None = None) -> T:
     """One write to a game, in two steps. ``prepare(game)`` reads and judges the request
     against the game as read, outside the write lock (it may raise: nothing is written),
     and returns ``apply``, or :class:`_Unchanged` when the write would change nothing (then
@@ -485,14 +630,18 @@ def _write(game_id: str, based_on: int | None,
     (:class:`Conflict`, with what changed), and any other is prepared again. The lock is
     held for a handful of statements and the commit. Once committed, the game as it now
     stands is cached, so the next read of it neither reads nor judges its deals again.
+
+    With ``once``, the write is made once per its key (:func:`once`): the key is looked for
+    before the write and again inside its transaction, and kept there with its answer.
     """
     while True:
-        game = _fresh(game_id, based_on)
+        game = _fresh(game_id, based_on, once)
         apply = prepare(game)
         if isinstance(apply, _Unchanged):
             return apply.result
         try:
             with db.transaction():
+                _look(once)  # made meanwhile, by a request of another process this one waited for
                 now = _now()
                 if not db.run("game_touch_at", now, game_id, game.revision):
                     found = revision(game_id)
@@ -502,6 +651,7 @@ def _write(game_id: str, based_on: int | None,
                         raise Conflict(based_on, found[0], changes_since(game_id, based_on))
                     raise _Moved
                 result, deals = apply(now)
+                _keep(once, result)
                 _check_size(game_id)
         except _Moved:
             continue
@@ -515,8 +665,10 @@ def _history(game: GameRecord, number: int | None, action: str, now: str, before
              game.revision + 1)
 
 
-def record_deal(game_id: str, data: Any, as_played: Any = None, based_on: int | None = None) -> DealRecord:
-    """Validate and save a new deal; :class:`Rejected` when it has violations and no reason."""
+def record_deal(game_id: str, data: Any, as_played: Any = None, based_on: int | None = None,
+                once: Once[DealRecord] | None = None) -> DealRecord:
+    """Validate and save a new deal; :class:`Rejected` when it has violations and no reason.
+    Made once per ``once``'s key (:func:`once`)."""
     as_played = _reason(as_played)
 
     def prepare(game: GameRecord) -> Callable[[str], tuple[DealRecord, list[DealRecord]]]:
@@ -537,7 +689,7 @@ def record_deal(game_id: str, data: Any, as_played: Any = None, based_on: int | 
             return saved, [*game.deals, saved]
         return apply
 
-    return _write(game_id, based_on, prepare)
+    return _write(game_id, based_on, prepare, once)
 
 
 def update_deal(game_id: str, number: int, data: Any, as_played: Any = None,

@@ -143,6 +143,7 @@ DOC_PROSE: list[tuple[str, int]] = [
     (r"a `name` \(at most ([\d,]+) characters\)", limits.MAX_NAME),
     (r"a reason of at most ([\d,]+) characters", limits.MAX_REASON),
     (r"a `reason` \(required, at most ([\d,]+) characters\)", limits.MAX_REASON),
+    (r"1 to ([\d,]+) printable ASCII characters", limits.MAX_IDEMPOTENCY_KEY),
 ]
 
 

@@ -1,0 +1,191 @@
+"""Writes made once per idempotency key (:func:`scorepad.storage.store.once`), in storage
+alone, with no web framework: the key is kept with the answer in the write's own
+transaction, replayed within 24 hours, refused for another request or while the first is
+being written, and forgotten (by its time's index) once expired. A real SQLite file in the
+test's folder; the answers are the test's own."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scorepad.storage import db, store
+from scorepad.storage.errors import Rejected
+from scorepad.storage.store import Answer, KeyRefused, Once
+from tests.hardening import ANN_BEA, valid_deal
+
+
+@pytest.fixture
+def database(tmp_path: Path, migrated_database: Path) -> Iterator[str]:
+    path = tmp_path / "once.sqlite"
+    shutil.copyfile(migrated_database, path)
+    with db.using(db.Database(path)):
+        yield str(path)
+
+
+def rows(database: str, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+    conn = sqlite3.connect(database)
+    try:
+        return conn.execute(sql, params).fetchall()
+    finally:
+        conn.close()
+
+
+def run(database: str, sql: str, *params: Any) -> None:
+    conn = sqlite3.connect(database)
+    try:
+        with conn:
+            conn.execute(sql, params)
+    finally:
+        conn.close()
+
+
+def game_once(key: str = "k", digest: str = "d") -> Once[store.GameRecord]:
+    return Once("create", "", key, digest, lambda game: (201, json.dumps({"id": game.id, "revision": game.revision})))
+
+
+def deal_once(game_id: str, key: str = "k", digest: str = "d") -> Once[store.DealRecord]:
+    return Once("deals", game_id, key, digest,
+                lambda deal: (201, json.dumps({"number": deal.number, "revision": deal.revision})))
+
+
+def create(keyed: Once[store.GameRecord] | None) -> store.GameRecord:
+    return store.create_game("Friday", "common", ANN_BEA, keyed)
+
+
+def test_a_write_made_once_is_answered_the_same_again_and_writes_nothing(database):
+    first = store.once(game_once(), create)
+    again = store.once(game_once(), create)
+    assert isinstance(first, Answer) and isinstance(again, Answer)
+    assert (first.status, first.replayed) == (201, False)
+    assert (again.status, again.body, again.replayed) == (first.status, first.body, True)
+    game_id = json.loads(first.body)["id"]
+    assert rows(database, "SELECT id FROM game") == [(game_id,)]
+
+
+def test_a_key_kept_for_another_request_is_refused_and_nothing_is_written(database):
+    store.once(game_once(digest="one"), create)
+    before = rows(database, "SELECT * FROM game") + rows(database, "SELECT * FROM idempotency_key")
+    assert store.once(game_once(digest="another"), create) is KeyRefused.REUSED
+    assert rows(database, "SELECT * FROM game") + rows(database, "SELECT * FROM idempotency_key") == before
+
+
+def test_a_key_is_one_routes_and_one_games(database):
+    game = create(None)
+    other = create(None)
+    for keyed in (deal_once(game.id), deal_once(other.id), game_once()):
+        written = store.once(keyed, lambda k: store.record_deal(k.game_id, valid_deal(1), once=k)
+                             if k.route == "deals" else create(k))
+        assert isinstance(written, Answer) and not written.replayed
+    assert len(rows(database, "SELECT * FROM idempotency_key")) == 3
+
+
+def test_the_write_and_its_key_are_one_transaction(database):
+    """Every statement of a keyed deal runs between one BEGIN IMMEDIATE and its COMMIT: the
+    deal, its history entry, the revision and the key with its answer."""
+    game = create(None)
+    statements: list[str] = []
+    db.get_db().set_trace_callback(statements.append)
+    try:
+        store.once(deal_once(game.id), lambda k: store.record_deal(game.id, valid_deal(1), once=k))
+    finally:
+        db.get_db().set_trace_callback(None)
+    begins = [i for i, s in enumerate(statements) if s.startswith("BEGIN")]
+    writes = [i for i, s in enumerate(statements) if s.startswith(("INSERT", "UPDATE", "DELETE"))]
+    assert len([s for s in statements if s.startswith("BEGIN IMMEDIATE")]) == 1
+    start = next(i for i in begins if statements[i] == "BEGIN IMMEDIATE")
+    end = next(i for i in range(start, len(statements)) if statements[i] in ("COMMIT", "ROLLBACK"))
+    assert statements[end] == "COMMIT"
+    assert writes and all(start < i < end for i in writes), statements
+    written = " ".join(statements[start:end])
+    for table in ("INTO deal", "INTO history", "UPDATE game", "INTO idempotency_key"):
+        assert table in written, table
+
+
+def test_a_write_whose_key_cannot_be_kept_is_not_written_at_all(database):
+    """Keeping the key fails after its row is in (RAISE(FAIL) keeps the row the statement
+    wrote): the whole write is rolled back with it, the deal, its history and the revision;
+    once the key can be kept, the same write is made."""
+    game = create(None)
+    run(database, "CREATE TRIGGER no_keys AFTER INSERT ON idempotency_key BEGIN SELECT RAISE(FAIL, 'no keys'); END")
+    before = rows(database, "SELECT * FROM deal") + rows(database, "SELECT * FROM history")
+    with pytest.raises(sqlite3.IntegrityError, match="no keys"):
+        store.once(deal_once(game.id), lambda k: store.record_deal(game.id, valid_deal(1), once=k))
+    assert rows(database, "SELECT * FROM deal") + rows(database, "SELECT * FROM history") == before
+    assert rows(database, "SELECT revision FROM game WHERE id = ?", game.id) == [(0,)]
+    assert rows(database, "SELECT * FROM idempotency_key") == []
+    run(database, "DROP TRIGGER no_keys")
+    written = store.once(deal_once(game.id), lambda k: store.record_deal(game.id, valid_deal(1), once=k))
+    assert isinstance(written, Answer) and json.loads(written.body) == {"number": 1, "revision": 1}
+
+
+def test_a_create_whose_key_cannot_be_kept_makes_no_game(database):
+    run(database, "CREATE TRIGGER no_keys AFTER INSERT ON idempotency_key BEGIN SELECT RAISE(FAIL, 'no keys'); END")
+    with pytest.raises(sqlite3.IntegrityError, match="no keys"):
+        store.once(game_once(), create)
+    assert rows(database, "SELECT * FROM game") == [] and rows(database, "SELECT * FROM idempotency_key") == []
+
+
+def test_a_refused_write_keeps_no_key_and_runs_again_when_sent_again(database):
+    game = create(None)
+    broken = valid_deal(1)
+    broken["sides"][1]["melds"] = ["A A 2 2"]
+    for _ in range(2):  # not IN_PROGRESS, nor a replay: judged again, refused again
+        with pytest.raises(Rejected):
+            store.once(deal_once(game.id), lambda k: store.record_deal(game.id, broken, once=k))
+        assert rows(database, "SELECT * FROM idempotency_key") == []
+
+
+def test_while_a_key_is_being_written_the_same_key_is_in_progress(database):
+    """The write's own code asks again with its key while it is being made: in progress.
+    Another key, or the same key once the write is done, is not."""
+    seen: dict[str, Any] = {}
+
+    def write(keyed: Once[store.GameRecord]) -> store.GameRecord:
+        seen["same"] = store.once(game_once(), create)
+        seen["other"] = store.once(game_once("other key"), create)
+        return create(keyed)
+
+    first = store.once(game_once(), write)
+    assert seen["same"] is KeyRefused.IN_PROGRESS
+    assert isinstance(seen["other"], Answer) and not seen["other"].replayed
+    assert isinstance(first, Answer) and not first.replayed
+    again = store.once(game_once(), create)
+    assert isinstance(again, Answer) and again.replayed and again.body == first.body
+
+
+def test_an_expired_key_is_ignored_and_forgotten_by_the_next_keyed_write(database):
+    store.once(game_once("old"), create)
+    store.once(game_once("recent"), create)
+    now = datetime.now(UTC)
+    expired = (now - timedelta(hours=24, seconds=5)).isoformat(timespec="seconds")
+    recent = (now - timedelta(hours=23, minutes=55)).isoformat(timespec="seconds")
+    run(database, "UPDATE idempotency_key SET at = ? WHERE key = 'old'", expired)
+    run(database, "UPDATE idempotency_key SET at = ? WHERE key = 'recent'", recent)
+    replayed = store.once(game_once("recent"), create)
+    assert isinstance(replayed, Answer) and replayed.replayed
+    again = store.once(game_once("old", digest="another request"), create)  # expired: a new write, not REUSED
+    assert isinstance(again, Answer) and not again.replayed
+    assert len(rows(database, "SELECT * FROM game")) == 3
+    kept = dict(rows(database, "SELECT key, at FROM idempotency_key"))
+    assert kept["recent"] == recent and kept["old"] >= now.isoformat(timespec="seconds")  # the expired row forgotten
+    assert len(kept) == 2
+
+
+def plan(name: str, *params: str) -> str:
+    return " ".join(str(row[-1]) for row in db.get_db().execute("EXPLAIN QUERY PLAN " + db.QUERIES[name], params))
+
+
+def test_expired_keys_are_forgotten_by_the_index_on_their_time_and_a_key_is_found_by_its_own(database):
+    """Forgetting costs what expired, not every key kept: a search of the time's index."""
+    forget = plan("idempotency_forget", "x")
+    assert "SEARCH" in forget and "idempotency_key_by_time" in forget, forget
+    found = plan("idempotency_get", "r", "g", "k", "x")
+    assert "SEARCH" in found and "SCAN" not in found, found
