@@ -4,7 +4,8 @@ shape of every error::
     {"error": {"status": 400, "field": "sides[0].melds[1].naturals", "message": "..."}}
 
 The routes: games, deals, sheets and scoring (:mod:`.games`), the referee's questions
-(:mod:`.referee`), export and import (:mod:`.exchange`); what they share is :mod:`.http`.
+(:mod:`.referee`), export and import (:mod:`.exchange`), and the API's own OpenAPI
+description (:mod:`.openapi`); what they share is :mod:`.http`.
 :func:`blueprint` gives the blueprint with every route on it. See ``docs/api.md``.
 """
 
@@ -21,7 +22,7 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 def blueprint() -> Blueprint:
     """The API's blueprint with every route: each routes module adds its own as it is imported."""
-    from . import exchange, games, referee  # noqa: F401
+    from . import exchange, games, openapi, referee  # noqa: F401
 
     return bp
 

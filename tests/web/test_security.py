@@ -184,6 +184,7 @@ def every_request(world: dict[str, Any]) -> list[tuple[str, str, str, dict[str, 
         ("api.rescore", "POST", "/api/v1/referee/rescore", {"json": {"sheet": "pagat", "deal": scored}}),
         ("api.rescore_recorded", "GET", f"/api/v1/referee/games/{g}/rescore?sheet=pagat", {}),
         ("api.compare", "GET", "/api/v1/referee/compare?a=pagat&b=common", {}),
+        ("api.openapi", "GET", "/api/v1/openapi.json", {}),
         # errors, pages and API alike
         ("error", "GET", "/nope", {}),
         ("error", "GET", "/api/v1/nope", {}),
