@@ -7,7 +7,8 @@ error is answered as a problem (``application/problem+json``, :mod:`.problems`):
 
 The routes: games, deals, sheets and scoring (:mod:`.games`), the referee's questions
 (:mod:`.referee`), export and import (:mod:`.exchange`), the problem types
-(:mod:`.problems`); what they share is :mod:`.http`.
+(:mod:`.problems`) and the API's own OpenAPI description (:mod:`.openapi`); what they share
+is :mod:`.http`.
 :func:`blueprint` gives the blueprint with every route on it. See ``docs/api.md``.
 """
 
@@ -25,7 +26,7 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 def blueprint() -> Blueprint:
     """The API's blueprint with every route: each routes module adds its own as it is imported."""
-    from . import exchange, games, referee  # noqa: F401
+    from . import exchange, games, openapi, referee  # noqa: F401
 
     return bp
 

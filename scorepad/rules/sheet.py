@@ -4,9 +4,9 @@ A :class:`RuleSheet` is a frozen value. Build one from a preset and the options 
 changed (:func:`scorepad.rules.presets.load_sheet`), write it back as JSON
 (:meth:`RuleSheet.to_json`), and list what it changes against its preset
 (:meth:`RuleSheet.changes`). :data:`OPTIONS` describes each option once (its group, its
-label, its default, how it is read and put into words), and the forms, the printed sheet
-and the documentation are all driven from it. The presets themselves, and reading a sheet's
-JSON form, are in :mod:`.presets`.
+label, its default, how it is read and put into words), and the forms, the printed sheet,
+the documentation and the API's description (:meth:`Option.schema`) are all driven from
+it. The presets themselves, and reading a sheet's JSON form, are in :mod:`.presets`.
 
 >>> from scorepad.rules import load_sheet
 >>> sheet = load_sheet({"preset": "pagat", "hand_size": 11, "foot_size": 11})
@@ -22,7 +22,7 @@ import dataclasses
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
 
 from .cards import CARDS, NATURALS, Card
 from .errors import SheetError
@@ -455,6 +455,12 @@ class Option:
         """Refuse a value the option cannot hold, as reading it would (a sheet built in Python)."""
         self.read(value, self.name, None)
 
+    def schema(self) -> dict[str, Any]:
+        """The JSON Schema of the option's value, as its reader bounds it, with its label, help
+        and default: what the API's description (:mod:`scorepad.api.openapi`) says of it."""
+        return {"title": self.label, "description": self.help, **self.read.schema,
+                "default": self.write(self.default)}
+
 
 def _fail(name: str, reason: str) -> SheetError:
     return SheetError(name, reason)
@@ -465,12 +471,25 @@ C = TypeVar("C", bound=Choice)
 
 
 class _Reader(Protocol[R]):
-    """Reads one option's JSON value, naming the field when it cannot; the base value is optional."""
+    """Reads one option's JSON value, naming the field when it cannot; the base value is optional.
+    ``schema`` is the JSON Schema of what it reads, its bounds the ones it checks (:func:`_reads`)."""
+
+    schema: dict[str, Any]
 
     def __call__(self, value: Any, name: str, base: Any = None, /) -> R: ...
 
 
+def _reads(schema: dict[str, Any]) -> Callable[[Callable[[Any, str, Any], R]], _Reader[R]]:
+    """A reader carrying ``schema``, the JSON Schema of the values it reads, written beside the
+    checks it describes so that each bound is stated once."""
+    def carry(read: Callable[[Any, str, Any], R]) -> _Reader[R]:
+        read.schema = schema  # type: ignore[attr-defined]
+        return cast("_Reader[R]", read)
+    return carry
+
+
 def _int(lo: int, hi: int) -> _Reader[int]:
+    @_reads({"type": "integer", "minimum": lo, "maximum": hi})
     def read(value: Any, name: str, base: Any = None) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise _fail(name, f"must be a whole number, not {value!r}")
@@ -486,6 +505,7 @@ def _at_most(value: Any, name: str, most: int, what: str) -> None:
         raise _fail(name, f"lists {len(value):,} {what}; a sheet lists at most {most}")
 
 
+@_reads({"type": "boolean"})
 def _bool(value: Any, name: str, base: Any = None) -> bool:
     if not isinstance(value, bool):
         raise _fail(name, f"must be true or false, not {value!r}")
@@ -493,6 +513,7 @@ def _bool(value: Any, name: str, base: Any = None) -> bool:
 
 
 def _choice(kind: type[C]) -> _Reader[C]:
+    @_reads({"type": "string", "enum": [c.value for c in kind]})
     def read(value: Any, name: str, base: Any = None) -> C:
         if isinstance(value, kind):
             return value
@@ -505,12 +526,15 @@ def _choice(kind: type[C]) -> _Reader[C]:
 
 
 def _optional(read_inner: _Reader[R]) -> _Reader[R | None]:
+    @_reads({"anyOf": [read_inner.schema, {"type": "null"}]})
     def read(value: Any, name: str, base: Any = None) -> R | None:
         return None if value is None else read_inner(value, name, base)
     return read
 
 
 def _per_deal(read_item: _Reader[R]) -> _Reader[PerDeal[R]]:
+    @_reads({"anyOf": [read_item.schema,
+                       {"type": "array", "items": read_item.schema, "minItems": 1, "maxItems": MAX_SHEET_DEALS}]})
     def read(value: Any, name: str, base: Any = None) -> PerDeal[R]:
         if isinstance(value, PerDeal):
             _at_most(value.values, name, MAX_SHEET_DEALS, "deals")
@@ -531,6 +555,11 @@ def _write_per_deal(write_item: Callable[[Any], Any]) -> Callable[[PerDeal[Any]]
     return write
 
 
+_BOOK_COUNT = _int(0, 20)
+
+
+@_reads({"type": "object", "properties": {kind: _BOOK_COUNT.schema for kind in ("clean", "dirty", "wild")},
+         "additionalProperties": False})
 def _read_books(value: Any, name: str, base: Any = None) -> Books:
     if isinstance(value, Books):
         value = dataclasses.asdict(value)
@@ -539,10 +568,15 @@ def _read_books(value: Any, name: str, base: Any = None) -> Books:
     unknown = set(value) - {"clean", "dirty", "wild"}
     if unknown:
         raise _fail(f"{name}.{sorted(unknown)[0]}", "is not a kind of book (clean, dirty, wild)")
-    read = _int(0, 20)
+    read = _BOOK_COUNT
     return Books(**{k: read(v, f"{name}.{k}") for k, v in value.items()})
 
 
+_CARD_POINTS = _int(0, 10_000)
+
+
+@_reads({"type": "object", "maxProperties": MAX_CARD_VALUES,
+         "properties": {card.value: _CARD_POINTS.schema for card in CARDS if card is not Card.RED_THREE}})
 def _read_card_values(value: Any, name: str, base: Any = None) -> CardValues:
     if isinstance(value, CardValues):
         value = value.to_json()
@@ -550,7 +584,7 @@ def _read_card_values(value: Any, name: str, base: Any = None) -> CardValues:
         raise _fail(name, 'must be an object of points by card, such as {"A": 20, "K": 10}')
     _at_most(value, name, MAX_CARD_VALUES, "cards")
     points = dict(base.to_json()) if isinstance(base, CardValues) else {}
-    read = _int(0, 10_000)
+    read = _CARD_POINTS
     for key, points_each in value.items():
         try:
             card = Card(str(key).upper())
@@ -566,6 +600,11 @@ def _read_card_values(value: Any, name: str, base: Any = None) -> CardValues:
     return CardValues.of({Card(k): v for k, v in points.items()})
 
 
+_SPECIAL_BONUS = _int(0, 100_000)
+
+
+@_reads({"type": "object", "maxProperties": MAX_SPECIAL_BOOKS,
+         "properties": {card.value: _SPECIAL_BONUS.schema for card in CARDS if card.is_natural}})
 def _read_special_books(value: Any, name: str, base: Any = None) -> tuple[tuple[Card, int], ...]:
     if isinstance(value, tuple):
         value = {card.value: bonus for card, bonus in value}
@@ -573,7 +612,7 @@ def _read_special_books(value: Any, name: str, base: Any = None) -> tuple[tuple[
         raise _fail(name, 'must be an object of bonus by rank, such as {"7": 1000}')
     _at_most(value, name, MAX_SPECIAL_BOOKS, "ranks")
     out = []
-    read = _int(0, 100_000)
+    read = _SPECIAL_BONUS
     for key, bonus in value.items():
         try:
             card = Card(str(key).upper())
@@ -585,6 +624,12 @@ def _read_special_books(value: Any, name: str, base: Any = None) -> tuple[tuple[
     return tuple(sorted(out, key=lambda pair: CARDS.index(pair[0])))
 
 
+_BAND_BELOW, _BAND_MINIMUM = _int(-100_000, 1_000_000), _int(0, 10_000)
+
+
+@_reads({"type": "array", "minItems": 1, "maxItems": MAX_BANDS, "items": {
+    "type": "object", "properties": {"below": _BAND_BELOW.schema, "minimum": _BAND_MINIMUM.schema},
+    "required": ["minimum"], "additionalProperties": False}})
 def _read_bands(value: Any, name: str, base: Any = None) -> tuple[Band, ...]:
     if isinstance(value, tuple):
         _at_most(value, name, MAX_BANDS, "bands")
@@ -598,8 +643,8 @@ def _read_bands(value: Any, name: str, base: Any = None) -> tuple[Band, ...]:
         if not isinstance(band, Mapping) or "minimum" not in band or set(band) - {"below", "minimum"}:
             raise _fail(where, 'must be an object such as {"below": 2500, "minimum": 50}')
         below = band.get("below")
-        bands.append(Band(None if below is None else _int(-100_000, 1_000_000)(below, f"{where}.below"),
-                          _int(0, 10_000)(band["minimum"], f"{where}.minimum")))
+        bands.append(Band(None if below is None else _BAND_BELOW(below, f"{where}.below"),
+                          _BAND_MINIMUM(band["minimum"], f"{where}.minimum")))
     return tuple(bands)
 
 
@@ -615,16 +660,22 @@ def _check_bands(bands: tuple[Band, ...]) -> None:
         raise _fail(f"opening_bands[{len(bands) - 1}]", "the last band must have no upper bound (leave out 'below')")
 
 
+_SIDE_SIZE = _int(1, MAX_PER_SIDE)
+
+
+@_reads({"anyOf": [_SIDE_SIZE.schema,
+                   {"type": "array", "items": _SIDE_SIZE.schema, "minItems": 1, "maxItems": MAX_SIDE_SIZES}]})
 def _read_side_sizes(value: Any, name: str, base: Any = None) -> tuple[int, ...]:
     if isinstance(value, int) and not isinstance(value, bool):
         value = [value]
     if not isinstance(value, (list, tuple)) or not value:
         raise _fail(name, "must list the players a side may have, such as [1] or [2] or [1, 2]")
     _at_most(value, name, MAX_SIDE_SIZES, "sizes")
-    read = _int(1, MAX_PER_SIDE)
+    read = _SIDE_SIZE
     return tuple(sorted({read(v, f"{name}[{i}]") for i, v in enumerate(value)}))
 
 
+@_reads({"type": "array", "items": _choice(PileBlocker).schema, "maxItems": MAX_PILE_BLOCKERS})
 def _read_blockers(value: Any, name: str, base: Any = None) -> frozenset[PileBlocker]:
     if not isinstance(value, (list, tuple, set, frozenset)):
         raise _fail(name, "must be a list of 'black-three', 'red-three', 'wild'")

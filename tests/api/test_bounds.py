@@ -210,6 +210,8 @@ CASES: list[Case] = [
         lambda w: ("/api/v1/sheets", {"method": "DELETE"}), 405, None),
     api("api.get_sheet", "GET", "1,000-character id",
         lambda w: ("/api/v1/sheets/" + LONG_ID, {}), 404, None),
+    api("api.openapi", "GET", "a method it does not take",
+        lambda w: ("/api/v1/openapi.json", {"method": "POST", "json": {}}), 405, None),
     api("api.create_game", "POST", "41-character name",
         lambda w: ("/api/v1/games", {"json": {"name": NAME_41, "sheet": "common", "sides": ANN_BEA}}), 400, "name"),
     api("api.create_game", "POST", "41-character player",

@@ -185,6 +185,7 @@ def every_request(world: dict[str, Any]) -> list[tuple[str, str, str, dict[str, 
         ("api.rescore_recorded", "GET", f"/api/v1/referee/games/{g}/rescore?sheet=pagat", {}),
         ("api.compare", "GET", "/api/v1/referee/compare?a=pagat&b=common", {}),
         ("api.problem_type", "GET", "/api/v1/problems/stale-revision", {}),
+        ("api.openapi", "GET", "/api/v1/openapi.json", {}),
         # errors, pages and API alike
         ("error", "GET", "/nope", {}),
         ("error", "GET", "/api/v1/nope", {}),

@@ -1,0 +1,430 @@
+"""The API's own description, OpenAPI 3.1, at ``GET /api/v1/openapi.json``: every route of
+:data:`scorepad.api.bp`, its parameters, bodies, answers and their headers.
+
+Written as data: :data:`PATHS` (each route and method), the schemas of what they read and
+write (:func:`schemas`) and the error answers (:data:`ERRORS`, each an RFC 9457 problem
+of the one ``Problem`` schema). Every bound is a constant of :mod:`scorepad.rules.limits`,
+and a sheet's options are the catalogue's own schemas (:meth:`scorepad.rules.sheet.Option.schema`),
+so the description follows the code. The document lists the routes the app has (a route
+described here but not yet served is left out); built once per app, on the first request.
+tests/api/test_openapi.py holds it to the app's routes both ways. See ``docs/api.md``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Response, current_app
+from werkzeug.routing import Map
+
+from ..rules import PRESETS
+from ..rules.cards import CARDS
+from ..rules.deal import Rank
+from ..rules.limits import (
+    MAX_CARD_STRING,
+    MAX_COUNT,
+    MAX_DEALS,
+    MAX_GAME_ID,
+    MAX_MELDS,
+    MAX_NAME,
+    MAX_PER_SIDE,
+    MAX_POINTS,
+    MAX_PROBLEMS_LISTED,
+    MAX_REASON,
+    MAX_SIDES,
+    MIN_SIDES,
+)
+from ..rules.questions import QUESTIONS
+from ..rules.sheet import OPTIONS
+from . import bp
+
+
+def ref(name: str, kind: str = "schemas") -> dict[str, str]:
+    return {"$ref": f"#/components/{kind}/{name}"}
+
+
+def obj(required: tuple[str, ...] = (), closed: bool = True, /, **properties: Any) -> dict[str, Any]:
+    """An object schema: its ``properties``, which are ``required``, and whether no others may be sent."""
+    out: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        out["required"] = list(required)
+    if closed:
+        out["additionalProperties"] = False
+    return out
+
+
+def array(items: dict[str, Any], most: int | None = None, least: int | None = None) -> dict[str, Any]:
+    bounds = {"minItems": least} if least is not None else {}
+    return {"type": "array", "items": items, **bounds, **({"maxItems": most} if most is not None else {})}
+
+
+def nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+def between(lo: int, hi: int) -> dict[str, Any]:
+    return {"type": "integer", "minimum": lo, "maximum": hi}
+
+
+STRING, INTEGER, BOOLEAN = {"type": "string"}, {"type": "integer"}, {"type": "boolean"}
+TIME = {"type": "string", "format": "date-time"}
+URL = {"type": "string", "format": "uri"}
+COUNT = between(-MAX_COUNT, MAX_COUNT)
+POINTS = between(-MAX_POINTS, MAX_POINTS)
+REVISION = {"type": "integer", "minimum": 0, "description": "the game's revision the write is based on"}
+TOTALS = {"type": "object", "additionalProperties": POINTS, "description": "points by side"}
+DEAL_NUMBER = between(1, MAX_DEALS)
+CARD_STRING = {"type": "string", "maxLength": MAX_CARD_STRING, "description": 'cards one by one, such as "K K 2 JK"'}
+
+
+def schemas() -> dict[str, Any]:
+    """The component schemas: what the routes read and answer."""
+    cards = {"anyOf": [CARD_STRING, {"type": "object", "propertyNames": {"enum": [c.value for c in CARDS]},
+                                     "additionalProperties": COUNT, "description": "counts by card"}]}
+    meld = {"anyOf": [CARD_STRING, obj(rank={"enum": [r.value for r in Rank]}, naturals=COUNT, twos=COUNT,
+                                       jokers=COUNT, cards=cards)]}
+    player = obj(("name", "foot_picked_up"), name=ref("Name"), foot_picked_up=BOOLEAN, cards_left=cards, foot=cards,
+                 cut_bonus=BOOLEAN)
+    deal_side = obj(("name",), name=ref("Name"), melds=array(ref("Meld"), MAX_MELDS), red_threes=COUNT,
+                    players=array(player, MAX_PER_SIDE))
+    deal = {"deal": DEAL_NUMBER, "ending": {"enum": ["went_out", "stock_out"]}, "went_out": nullable(ref("Name")),
+            "sides": array(deal_side, MAX_SIDES, MIN_SIDES)}
+    said = {"code": STRING, "message": STRING, "option": STRING, "where": STRING, "side": STRING, "player": STRING,
+            "meld": INTEGER}
+    rule_problem = obj(("code", "message"), **said)
+    line = obj(("code", "label", "count", "each", "points", "option"), code=STRING, label=STRING, count=INTEGER,
+               each=INTEGER, points=INTEGER, option=STRING, player=STRING)
+    side_score = obj(("name", "total", "lines"), name=STRING, total=POINTS, lines=array(line))
+    standing = obj(("name", "total"), name=STRING, total=POINTS)
+    game_deal = {"number": DEAL_NUMBER, "deal": ref("Deal"), "report": ref("Report"),
+                 "as_played": nullable(STRING), "history_size": INTEGER}
+    entry = obj((), False, id=INTEGER, game_id=STRING, deal_number=nullable(INTEGER), action=ref("Action"), at=TIME,
+                before=nullable({"type": "object"}), after=nullable({"type": "object"}), old_totals=nullable(TOTALS),
+                new_totals=nullable(TOTALS), reason=nullable(STRING), revision=INTEGER, seq=INTEGER)
+    created = ("id", "edit_key", "revision", "view_url", "edit_url", "api_url")
+    preset = {"id": ref("PresetId"), "title": STRING, "source": STRING, "preset_version": INTEGER,
+              "not_stated": {"type": "object", "additionalProperties": STRING}}
+    return {
+        "Problem": obj(
+            ("error",), False,
+            type={"type": "string", "format": "uri-reference",
+                  "description": "`about:blank`, or `/api/v1/problems/<slug>`, whose GET documents it"},
+            title=STRING, status=between(400, 599), detail=STRING,
+            field={"type": ["string", "null"], "description": "a dotted path into the request, or a header's name"},
+            error=obj(("status", "field", "message"), status=INTEGER, field={"type": ["string", "null"]},
+                      message=STRING),
+            revision={**INTEGER, "description": "409, 412: the game's revision now"},
+            changes={**array(ref("Change")), "description": "409, 412: every change since the request's revision"},
+            report={**ref("Report"), "description": "422 (a deal): the referee's report"},
+            may_save_as_played={**BOOLEAN, "description": "422 (a deal): whether it would be saved as played"},
+            problems={**array(obj(("code", "message", "never_as_played"), **said, never_as_played=BOOLEAN)),
+                      "description": "422: every problem, each saying whether it can ever be saved as played"},
+            deal={**INTEGER, "description": "422 (an import): the number of the deal refused"}),
+        "ProblemType": obj(("type", "title", "status", "description"), False, type=STRING, title=STRING,
+                           status=INTEGER, description=STRING),
+        "Name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME},
+        "Sides": array(obj(("name", "players"), name=ref("Name"), players=array(ref("Name"), MAX_PER_SIDE, 1)),
+                       MAX_SIDES, MIN_SIDES),
+        "Sheet": {"anyOf": [ref("PresetId"), ref("SheetObject")]},
+        "PresetId": {"type": "string", "enum": sorted(PRESETS)},
+        "SheetObject": obj(preset=ref("PresetId"), preset_version={"type": "integer", "minimum": 1},
+                           **{option.name: option.schema() for option in OPTIONS}),
+        "Meld": meld,
+        "Melds": {"anyOf": [array(ref("Meld"), MAX_MELDS),
+                            {"type": "string", "description": "melds as card strings split by `;`"}]},
+        "Deal": obj((), **deal),
+        "ScoreRequest": obj(("sheet", "deal", "ending", "sides"), sheet=ref("Sheet"), **deal),
+        "DealWrite": obj(("ending", "sides"), **deal, revision=REVISION, as_played=obj(
+            ("reason",), reason={"type": "string", "minLength": 1, "maxLength": MAX_REASON})),
+        "RuleProblem": rule_problem,
+        "Report": obj(("ok", "violations", "warnings", "sides"), ok=BOOLEAN, violations=array(rule_problem),
+                      warnings=array(rule_problem), sides=array(side_score),
+                      problems_omitted={"type": "integer", "minimum": 1,
+                                        "description": f"in a game: problems past the {MAX_PROBLEMS_LISTED} listed"}),
+        "GameDeal": obj(tuple(game_deal), **game_deal),
+        "SavedDeal": obj((*game_deal, "revision"), **game_deal, revision=INTEGER),
+        "RecordedDeal": obj((*game_deal, "history"), **game_deal, history=array(ref("HistoryEntry"))),
+        "Standing": standing,
+        "Game": obj(("id", "name", "view_url", "sheet", "sheet_changes", "sides", "revision", "created_at",
+                     "updated_at", "deals", "running_totals", "problems", "standings", "over", "winner", "tie",
+                     "next_deal"),
+                    id=STRING, name=STRING, view_url=URL, sheet=ref("SheetObject"),
+                    sheet_changes=array(obj(("option", "label", "preset_value", "value"), option=STRING,
+                                            label=STRING, preset_value=STRING, value=STRING)),
+                    sides=ref("Sides"), revision=INTEGER, created_at=TIME, updated_at=TIME,
+                    deals=array(ref("GameDeal"), MAX_DEALS),
+                    running_totals=array(obj(("deal", "totals"), deal=DEAL_NUMBER, totals=TOTALS), MAX_DEALS),
+                    problems=array(rule_problem), standings=array(standing), over=BOOLEAN,
+                    winner=nullable(STRING), tie=BOOLEAN, next_deal=nullable(obj(
+                        ("number", "opening_minimums", "opening_who", "going_out_books", "going_out_bonus",
+                         "totals_before"),
+                        number=DEAL_NUMBER, opening_minimums=TOTALS, opening_who={"enum": ["player", "side"]},
+                        going_out_books=obj(("clean", "dirty", "wild"), clean=INTEGER, dirty=INTEGER, wild=INTEGER),
+                        going_out_bonus=INTEGER, totals_before=TOTALS))),
+        "Created": obj(created, id=STRING, edit_key=STRING, revision=INTEGER, view_url=URL, edit_url=URL, api_url=URL),
+        "Action": {"enum": ["record", "edit", "delete", "amend", "import"]},
+        "HistoryEntry": entry,
+        "Change": obj(("revision", "action", "deal", "at", "totals", "reason", "message"), revision=INTEGER,
+                      action=ref("Action"), deal=nullable(INTEGER), at=TIME, totals=nullable(TOTALS),
+                      reason=nullable(STRING), message=STRING),
+        "Export": obj(("format", "version", "name", "sheet", "sides"), False, format={"const": "scorepad.game"},
+                      version={"const": 1}, name=ref("Name"), sheet=ref("Sheet"), sides=ref("Sides"),
+                      created_at=TIME, exported_at=TIME,
+                      deals=array(obj(("number", "deal"), False, number=DEAL_NUMBER, deal=ref("Deal"),
+                                      as_played=nullable(STRING), history=array(entry)), MAX_DEALS),
+                      deleted_deals=array(obj(("number",), False, number=DEAL_NUMBER, history=array(entry))),
+                      amendments=array(entry)),
+        "Answer": obj(("yes", "reasons"), yes=BOOLEAN, reasons=array(obj(
+            ("ok", "message", "option", "label", "sheet_says"), ok=BOOLEAN, message=STRING, option=nullable(STRING),
+            label=nullable(STRING), sheet_says=nullable(STRING)))),
+        "Explained": obj(("deal", "ok", "sides", "violations", "warnings"), False, deal=INTEGER, ok=BOOLEAN,
+                         sides=array(obj(("name", "total", "lines"), False, name=STRING, total=POINTS,
+                                         lines=array({"type": "object"}))),
+                         violations=array({"type": "object"}), warnings=array({"type": "object"})),
+        "Rescored": {"type": "object", "description": "a deal (`deal`, `old_ok`, `new_ok`, `sides`…) or a game "
+                     "(`deals`, `totals`, `old_result`, `new_result`, `winner_changes`…) under two sheets",
+                     "required": ["old_sheet", "new_sheet", "sides"]},
+        "Compared": obj(("a", "b", "same", "count", "groups"), False, a={"type": "object"}, b={"type": "object"},
+                        same=BOOLEAN, count=INTEGER, groups=array({"type": "object"})),
+        "Preset": obj(tuple(preset), **preset),
+        "PresetSheet": obj((*preset, "sheet", "groups"), **preset, sheet=ref("SheetObject"), groups=array(obj(
+            ("id", "title", "options"), id=STRING, title=STRING, options=array(obj(
+                ("name", "label", "help", "value", "words", "not_stated"), name=STRING, label=STRING, help=STRING,
+                value={}, words=STRING, not_stated=nullable(STRING)))))),
+    }
+
+
+# -- the referee's questions: one schema per field, each question's body from QUESTIONS ------------
+
+
+QUESTION_FIELDS: dict[str, dict[str, Any]] = {
+    "meld": ref("Meld"), "adding_to": ref("Meld"), "table": ref("Melds"), "melds": ref("Melds"),
+    "deal": DEAL_NUMBER, "books": obj(clean=between(0, MAX_MELDS), dirty=between(0, MAX_MELDS),
+                                      wild=between(0, MAX_MELDS)),
+    "foot_played": BOOLEAN, "partners_picked_up": array(BOOLEAN, MAX_PER_SIDE - 1), "permission": nullable(BOOLEAN),
+    "last_card": nullable({"enum": ["meld", "discard"]}), "top_card": {"enum": [c.value for c in CARDS]},
+    "pair": between(0, MAX_COUNT), "wilds": between(0, MAX_COUNT), "pile_size": between(0, MAX_COUNT),
+    "opened": BOOLEAN, "pile_has_wild": BOOLEAN, "buried": CARD_STRING, "running_total": POINTS, "side": ref("Name"),
+}
+
+
+def question(name: str) -> dict[str, Any]:
+    return obj(sheet=ref("Sheet"), game={"type": "string", "description": "a game's id: its sheet, its deal"},
+               **{f: QUESTION_FIELDS[f] for f in QUESTIONS[name][1]})
+
+
+# -- errors: RFC 9457 problems, each with the headers it carries ------------------------------------
+
+
+def header(description: str) -> dict[str, Any]:
+    return {"description": description, "schema": STRING}
+
+
+HEADERS = {
+    "ETag": header('the game\'s entity tag, `"<id>.<revision>"`: send it as If-None-Match, or If-Match on a write'),
+    "Location": header("the URL of what was created or saved"),
+    "Retry-After": {"description": "seconds to wait before sending the same request again", "schema": INTEGER},
+    "WWW-Authenticate": header("the Bearer challenge (RFC 6750)"),
+    "Allow": header("the methods the route takes"),
+    "Cache-Control": header("`no-store` on answers holding an edit key, `no-cache` on a game"),
+    "Content-Disposition": header("`attachment`, named after the game"),
+}
+
+ERRORS: dict[int, tuple[str, str, tuple[str, ...]]] = {  # status: (name, when, headers)
+    400: ("BadRequest", "the request cannot be read: `field` names what is wrong (`If-Match` for that header)", ()),
+    401: ("Unauthorized", "a write without the game's edit key", ("WWW-Authenticate",)),
+    403: ("Forbidden", "a key that is not this game's", ("WWW-Authenticate",)),
+    404: ("NotFound", "no such game, deal or preset", ()),
+    405: ("MethodNotAllowed", "a method the route does not take", ("Allow",)),
+    409: ("Conflict", "a stale revision (with `revision` and `changes`), a deal already recorded, the game over or "
+          "full, or a request with the same Idempotency-Key still running", ()),
+    412: ("PreconditionFailed", "the If-Match is stale (with `revision` and `changes`)", ()),
+    413: ("TooLarge", "the body is over the server's bound", ()),
+    422: ("Unprocessable", "a deal breaking the sheet's rules, not saved (with `report`, `problems`, "
+          "`may_save_as_played`); an import refused (with `deal` and `problems`); an Idempotency-Key reused for "
+          "another body", ()),
+    429: ("TooManyRequests", "too many requests from this address", ("Retry-After",)),
+    503: ("Busy", "the database or a heavy document was busy: nothing was saved; send it again", ("Retry-After",)),
+}
+
+
+def error_responses() -> dict[str, Any]:
+    return {name: {"description": when, "headers": {h: ref(h, "headers") for h in headers},
+                   "content": {"application/problem+json": {"schema": ref("Problem")}}}
+            for name, when, headers in ERRORS.values()}
+
+
+# -- the routes -----------------------------------------------------------------------------------
+
+
+def answer(schema: dict[str, Any] | None, description: str = "done", *headers: str,
+           media: str = "application/json") -> dict[str, Any]:
+    out: dict[str, Any] = {"description": description}
+    if headers:
+        out["headers"] = {h: ref(h, "headers") for h in headers}
+    if schema is not None:
+        out["content"] = {media: {"schema": schema}}
+    return out
+
+
+def op(summary: str, ok: dict[str, Any], *errors: int, body: dict[str, Any] | None = None,
+       params: tuple[dict[str, Any], ...] = (), write: bool = False, idempotent: bool = False) -> dict[str, Any]:
+    """One operation: ``ok`` its answers, ``errors`` the statuses it may refuse with. A ``write``
+    needs the edit key and may send If-Match; an ``idempotent`` one takes an Idempotency-Key."""
+    statuses = set(errors) | ({400, 413} if body else set())
+    if write:
+        statuses |= {401, 403, 404, 409, 412, 429, 503}
+        params = (*params, ref("IfMatch", "parameters"))
+    if idempotent:
+        statuses |= {409, 422}
+        params = (*params, ref("IdempotencyKey", "parameters"))
+    out: dict[str, Any] = {"summary": summary,
+                           "responses": {**ok, **{str(s): ref(ERRORS[s][0], "responses") for s in sorted(statuses)}}}
+    if params:
+        out["parameters"] = list(params)
+    if body is not None:
+        out["requestBody"] = {"required": True, "content": {"application/json": {"schema": body}}}
+    if write:
+        out["security"] = [{"editKey": []}]
+    return out
+
+
+def query(name: str, schema: dict[str, Any], description: str, required: bool = False) -> dict[str, Any]:
+    return {"name": name, "in": "query", "required": required, "schema": schema, "description": description}
+
+
+GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": MAX_GAME_ID}}
+NUMBER = {"name": "number", "in": "path", "required": True, "schema": DEAL_NUMBER}
+SHEET_TEXT = {"type": "string", "description": "a preset id, or a sheet object as JSON text"}
+SAVED = answer(ref("SavedDeal"), "the deal as saved, and the game's revision", "Location")
+
+# Each path (Flask's <game_id> written {game_id}) with its methods; the game's id and a deal's
+# number are declared once for the path.
+PATHS: dict[str, dict[str, Any]] = {
+    "/api/v1/openapi.json": {"get": op("this description", {"200": answer({"type": "object"}, "OpenAPI 3.1")})},
+    "/api/v1/problems/{slug}": {
+        "parameters": [{"name": "slug", "in": "path", "required": True, "schema": STRING}],
+        "get": op("what a problem type means", {"200": answer(ref("ProblemType"))}, 404)},
+    "/api/v1/score": {"post": op("check and score one deal; nothing is saved", {"200": answer(ref("Report"))},
+                                 body=ref("ScoreRequest"))},
+    "/api/v1/sheets": {"get": op("the preset sheets", {"200": answer(obj(("sheets",), sheets=array(ref("Preset"))))})},
+    "/api/v1/sheets/{sheet_id}": {
+        "parameters": [{"name": "sheet_id", "in": "path", "required": True, "schema": STRING}],
+        "get": op("one preset: every option, in full and in words", {"200": answer(ref("PresetSheet"))}, 404)},
+    "/api/v1/games": {"post": op(
+        "create a game", {"201": answer(ref("Created"), "the game, its links and its edit key", "Location",
+                                        "Cache-Control")},
+        429, 503, body=obj(("name", "sheet", "sides"), name=ref("Name"), sheet=ref("Sheet"), sides=ref("Sides")),
+        idempotent=True)},
+    "/api/v1/games/import": {"post": op(
+        "a new game from an export document", {"201": answer(ref("Created"), "the new game", "Location",
+                                                             "Cache-Control")},
+        409, 422, 429, 503, body=ref("Export"), idempotent=True)},
+    "/api/v1/games/{game_id}": {"parameters": [GAME_ID], "get": op(
+        "the game: its deals, scores, standings, the next deal",
+        {"200": answer(ref("Game"), "the game", "ETag", "Cache-Control"),
+         "304": answer(None, "not modified since the If-None-Match's ETag", "ETag")}, 404,
+        params=({"name": "If-None-Match", "in": "header", "schema": STRING, "description": "an ETag of the game"},))},
+    "/api/v1/games/{game_id}/revision": {"parameters": [GAME_ID], "get": op(
+        "the game's revision, and when it last changed",
+        {"200": answer(obj(("id", "revision", "updated_at"), id=STRING, revision=INTEGER, updated_at=TIME),
+                       "the revision", "Cache-Control")}, 404)},
+    "/api/v1/games/{game_id}/history": {"parameters": [GAME_ID], "get": op(
+        "every change to the game", {"200": answer(obj(("history",), history=array(ref("HistoryEntry"))))}, 404)},
+    "/api/v1/games/{game_id}/sheet": {"parameters": [GAME_ID], "put": op(
+        "amend the game's sheet", {"200": answer(ref("Game"), "the game under its new sheet")},
+        body=obj(("sheet", "reason"), sheet=ref("Sheet"), reason={"type": "string", "maxLength": MAX_REASON},
+                 revision=REVISION), write=True)},
+    "/api/v1/games/{game_id}/deals": {"parameters": [GAME_ID], "post": op(
+        "record a deal", {"201": SAVED}, 422, body=ref("DealWrite"), write=True, idempotent=True)},
+    "/api/v1/games/{game_id}/deals/{number}": {
+        "parameters": [GAME_ID, NUMBER],
+        "get": op("one deal, its report and its history", {"200": answer(ref("RecordedDeal"))}, 404),
+        "put": op("correct a deal", {"200": SAVED}, 422, body=ref("DealWrite"), write=True),
+        "delete": op("delete a deal", {"200": answer(obj(("deleted", "revision"), deleted=DEAL_NUMBER,
+                                                         revision=INTEGER))}, 400, write=True,
+                     params=(query("revision", REVISION, "the game's revision the deletion is based on"),))},
+    "/api/v1/games/{game_id}/export": {"parameters": [GAME_ID], "get": op(
+        "the game as a versioned JSON document", {"200": answer(ref("Export"), "a download", "Content-Disposition")},
+        404)},
+    "/api/v1/games/{game_id}/scores.csv": {"parameters": [GAME_ID], "get": op(
+        "the score table as CSV", {"200": answer(STRING, "a download", "Content-Disposition", media="text/csv")},
+        404)},
+    **{f"/api/v1/referee/{name}": {"post": op(summary, {"200": answer(ref("Answer"), "the referee's answer")}, 404,
+                                              body=question(name))}
+       for name, summary in (("meld", "is this meld legal?"), ("go-out", "may we go out now?"),
+                             ("pile", "may I take the pile?"), ("minimum", "do these first melds meet the minimum?"))},
+    "/api/v1/referee/explain": {"post": op(
+        "a deal's score, each line with its rule", {"200": answer(ref("Explained"))},
+        body=obj(("deal",), deal=ref("ScoreRequest")))},
+    "/api/v1/referee/games/{game_id}/deals/{number}/explain": {"parameters": [GAME_ID, NUMBER], "get": op(
+        "a recorded deal's score, each line with its rule", {"200": answer(ref("Explained"))}, 404)},
+    "/api/v1/referee/rescore": {"post": op(
+        "a deal or a game under another sheet", {"200": answer(ref("Rescored"))},
+        body=obj(("sheet",), sheet=ref("Sheet"), deal=ref("ScoreRequest"), game=obj(
+            ("sheet", "sides", "deals"), sheet=ref("Sheet"),
+            sides={"anyOf": [ref("Sides"), array(ref("Name"), MAX_SIDES, MIN_SIDES)]},
+            deals=array(ref("Deal"), MAX_DEALS))))},
+    "/api/v1/referee/games/{game_id}/rescore": {"parameters": [GAME_ID], "get": op(
+        "a recorded game (or one deal) under another sheet", {"200": answer(ref("Rescored"))}, 400, 404, 503,
+        params=(query("sheet", SHEET_TEXT, "the other sheet", True),
+                query("deal", DEAL_NUMBER, "only this deal")))},
+    "/api/v1/referee/compare": {"get": op(
+        "where two sheets differ", {"200": answer(ref("Compared"))}, 400,
+        params=(query("a", SHEET_TEXT, "one sheet", True), query("b", SHEET_TEXT, "the other", True)))},
+}
+
+INFO = {
+    "title": "scorepad", "version": "1",
+    "description": "A score pad and rules referee for Hand and Foot, as JSON. Every error is an RFC 9457 problem "
+                   "(`application/problem+json`, the `Problem` schema); a 405 (`MethodNotAllowed`) carries `Allow`. "
+                   "See docs/api.md.",
+}
+
+
+def document(routes: set[tuple[str, str]]) -> dict[str, Any]:
+    """The description of those of :data:`PATHS`' operations that are among ``routes``
+    ((path, method) pairs, as the app serves them)."""
+    paths = {}
+    for path, item in PATHS.items():
+        methods = {m: o for m, o in item.items() if m != "parameters" and (path, m.upper()) in routes}
+        if methods:
+            paths[path] = {**({"parameters": item["parameters"]} if "parameters" in item else {}), **methods}
+    return {
+        "openapi": "3.1.0", "info": INFO, "paths": paths,
+        "components": {
+            "schemas": schemas(), "responses": error_responses(), "headers": HEADERS,
+            "parameters": {
+                "IfMatch": {"name": "If-Match", "in": "header", "schema": STRING,
+                            "description": "the game's ETag: the write is based on that revision (412 when stale)"},
+                "IdempotencyKey": {
+                    "name": "Idempotency-Key", "in": "header", "schema": {"type": "string", "minLength": 1},
+                    "description": "a retry with the same key gets the first answer again (24 hours)"}},
+            "securitySchemes": {"editKey": {"type": "http", "scheme": "bearer",
+                                            "description": "the game's edit key, from POST /api/v1/games"}},
+        },
+    }
+
+
+def routes(url_map: Map) -> set[tuple[str, str]]:
+    """Every (path, method) of ``url_map`` under ``/api/v1``, paths as OpenAPI writes them."""
+    return {(path_of(rule.rule), method) for rule in url_map.iter_rules()
+            if rule.rule.startswith(f"{bp.url_prefix}/") for method in rule.methods or ()
+            if method not in ("HEAD", "OPTIONS")}
+
+
+def path_of(rule: str) -> str:
+    """A Flask rule as an OpenAPI path: ``/games/<game_id>/deals/<int:number>`` is
+    ``/games/{game_id}/deals/{number}``."""
+    parts = rule.replace(">", "<").split("<")
+    return "".join(f"{{{part.split(':')[-1]}}}" if i % 2 else part for i, part in enumerate(parts))
+
+
+@bp.get("/openapi.json")
+def openapi():
+    """The description, built once per app: it does not change while the app runs."""
+    body = current_app.extensions.get("scorepad.openapi")
+    if body is None:
+        body = current_app.extensions["scorepad.openapi"] = json.dumps(document(routes(current_app.url_map)))
+    return Response(body, mimetype="application/json")
