@@ -13,7 +13,10 @@ When that paragraph ends with ``:``, the next fenced block is the body: ``json``
 below) or ``csv`` (compared as text, without the byte-order mark and with ``\\n`` line ends);
 when it ends otherwise, there is no body to compare (a PDF: its ``Content-Type`` is named
 instead). Every ``sh`` block that starts with ``curl`` is an example, and an example that
-cannot be read fails the test: none is skipped. The doc has no examples in other languages.
+cannot be read fails the test: none is skipped. The doc has no examples in other languages;
+a ``json`` block that follows no ``curl`` command (a request body alone, the generic error
+shape, the answers of ``/referee/rescore`` about a game the doc does not build) shows a shape,
+not an exchange, and is not replayed.
 
 **The command** is split with :mod:`shlex` (``\\`` line continuations joined, ``#`` comments
 dropped) after ``$HOST``, ``$GAME`` and ``$KEY`` are replaced. Read: the URL, ``-X`` /
@@ -201,7 +204,15 @@ def elided_json(text: str) -> Any:
             out.append(f'"{ELIDED}"' if stack and stack[-1] == "[" else f'"{ELIDED}": "{ELIDED}"')
             continue
         out.append(ch)
-    return json.loads("".join(out))
+    return json.loads("".join(out), object_pairs_hook=_no_twice)
+
+
+def _no_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object of the doc's JSON, which shows no key twice (where a ``…`` entry may)."""
+    keys = [key for key, _ in pairs if key != ELIDED]
+    if len(keys) != len(set(keys)):
+        raise ValueError(f"a key shown twice: {sorted(k for k in keys if keys.count(k) > 1)}")
+    return dict(pairs)
 
 
 def mismatches(want: Any, got: Any, path: str = "$") -> list[str]:
@@ -447,7 +458,7 @@ def in_story_order(examples: list[Example]) -> list[Example]:
 def test_every_request_example_in_the_api_doc_gets_the_answer_it_shows(live_server):
     variables, examples = read_doc(DOC.read_text(encoding="utf-8"))
     assert {"HOST", "GAME", "KEY"} <= set(variables)
-    assert len(examples) >= 30, "examples went missing from docs/api.md (or stopped being read)"
+    assert len(examples) >= 46, "examples went missing from docs/api.md (or stopped being read)"
     story = Story(live_server, variables)
     failures = []
     for example in in_story_order(examples):
@@ -519,6 +530,8 @@ def test_an_elided_object_allows_more_keys_and_every_key_shown_is_compared():
     assert mismatches(elided_json('{"a": {…}}'), {"a": [1]})
     assert mismatches(elided_json('{"s": "…"}'), {"s": "x"}), "an ellipsis inside a string is text"
     assert not shows_something(elided_json("{…}")) and not shows_something(elided_json("[…]"))
+    with pytest.raises(ValueError, match="a key shown twice"):
+        elided_json('{"a": 1, "a": 2}')
     assert shows_something(elided_json('{"a": 1, …}'))
 
 
