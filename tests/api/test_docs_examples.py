@@ -21,7 +21,7 @@ not an exchange, and is not replayed.
 **The command** is split with :mod:`shlex` (``\\`` line continuations joined, ``#`` comments
 dropped) after ``$HOST``, ``$GAME`` and ``$KEY`` are replaced. Read: the URL, ``-X`` /
 ``--request``, ``-H`` / ``--header``, ``-d`` / ``--data`` / ``--data-binary`` (a ``@file``
-is a file an earlier example saved; ``-d`` drops its line breaks, as curl does; without a
+is a file an earlier example saved, whose line breaks ``-d`` drops, as curl does; without a
 ``Content-Type`` header, curl's ``application/x-www-form-urlencoded`` is sent) and
 ``-O`` / ``-J`` (save the body under the name its ``Content-Disposition`` gives); ``-s`` and
 ``-i`` only change what curl prints. Any other option fails the test. Like curl, the request
@@ -149,15 +149,15 @@ def read_doc(text: str) -> tuple[dict[str, str], list[Example]]:
 def read_example(items: list[tuple[str, Any, int]], n: int) -> Example:
     _, (_, command), line = items[n]
     revision = None
-    for text in items[n - 1::-1]:  # the text since the block before this one
-        if text[0] == "fence":
+    for kind, text, _ in reversed(items[:n]):  # the text since the block before this one
+        if kind == "fence":
             break
-        found = AT_REVISION.search(text[1])
+        found = AT_REVISION.search(text)
         if found:
             revision = int(found.group(1))
-    paragraph: list[str] = []
+    paragraph: list[str] = []  # the status line's paragraph: the first after the command that starts with one
     rest = n + 1
-    while rest < len(items) and items[rest][0] == "text":
+    while rest < len(items) and items[rest][0] == "text" and not items[rest][1].startswith("#"):
         row = items[rest][1]
         if paragraph and not row.strip():
             break
@@ -168,10 +168,9 @@ def read_example(items: list[tuple[str, Any, int]], n: int) -> Example:
     status_text = " ".join(paragraph)
     matched = STATUS.match(status_text)
     assert matched
-    headers = [tuple(part.strip() for part in header.split(":", 1))
-               for header in re.findall(r"`([^`]+)`", matched.group(3))]
-    example = Example(line, command, revision, int(matched.group(1)), matched.group(2),
-                      [(h[0], h[1]) for h in headers])
+    headers = [(name.strip(), value.strip())
+               for name, value in (header.split(":", 1) for header in re.findall(r"`([^`]+)`", matched.group(3)))]
+    example = Example(line, command, revision, int(matched.group(1)), matched.group(2), headers)
     while rest < len(items) and items[rest][0] == "text" and not items[rest][1].strip():
         rest += 1
     if status_text.rstrip().endswith(":"):
@@ -314,8 +313,12 @@ def curl(command: str, files: dict[str, bytes]) -> Request:
             request.headers[name.strip()] = value.strip()
         elif word in ("-d", "--data", "--data-binary"):
             data = words.pop(0)
-            raw = files[data[1:]] if data.startswith("@") else data.encode()
-            request.data = raw if word == "--data-binary" else raw.replace(b"\r", b"").replace(b"\n", b"")
+            if not data.startswith("@"):
+                request.data = data.encode()
+            elif word == "--data-binary":
+                request.data = files[data[1:]]
+            else:  # -d @file: curl drops the file's line breaks
+                request.data = files[data[1:]].replace(b"\r", b"").replace(b"\n", b"")
         elif re.fullmatch(r"-[siOJ]+", word):
             request.save = request.save or "O" in word
         elif word.startswith("-"):
@@ -324,9 +327,11 @@ def curl(command: str, files: dict[str, bytes]) -> Request:
             assert not request.url, f"two URLs: {request.url} and {word}"
             request.url = word
     request.method = method or ("POST" if request.data is not None else "GET")
-    request.headers.setdefault("Accept", "*/*")
-    if request.data is not None:
-        request.headers.setdefault("Content-Type", "application/x-www-form-urlencoded")
+    sent = {name.lower() for name in request.headers}
+    if "accept" not in sent:
+        request.headers["Accept"] = "*/*"
+    if request.data is not None and "content-type" not in sent:
+        request.headers["Content-Type"] = "application/x-www-form-urlencoded"
     return request
 
 
@@ -458,7 +463,7 @@ def in_story_order(examples: list[Example]) -> list[Example]:
 def test_every_request_example_in_the_api_doc_gets_the_answer_it_shows(live_server):
     variables, examples = read_doc(DOC.read_text(encoding="utf-8"))
     assert {"HOST", "GAME", "KEY"} <= set(variables)
-    assert len(examples) >= 46, "examples went missing from docs/api.md (or stopped being read)"
+    assert len(examples) >= 48, "examples went missing from docs/api.md (or stopped being read)"
     story = Story(live_server, variables)
     failures = []
     for example in in_story_order(examples):
@@ -504,7 +509,9 @@ def test_curl_sends_a_body_as_a_post_with_curls_content_type_and_reads_saved_fil
     request = curl("curl -d 'a=1' http://h/x", {})
     assert (request.method, request.data, request.headers["Content-Type"]) == \
         ("POST", b"a=1", "application/x-www-form-urlencoded")
+    assert curl("curl -d '{\n}' http://h/x", {}).data == b"{\n}"
     assert curl("curl --data-binary @'f 1.json' http://h/x", {"f 1.json": b"{\n}"}).data == b"{\n}"
+    assert curl("curl -d @'f 1.json' http://h/x", {"f 1.json": b"{\r\n}"}).data == b"{}"
     with pytest.raises(AssertionError, match="not one the replay reads"):
         curl("curl -L http://h/x", {})
 
