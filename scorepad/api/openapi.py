@@ -5,8 +5,7 @@ Written as data: :data:`PATHS` (each route and method), the schemas of what they
 write (:func:`schemas`) and the error answers (:data:`ERRORS`, each an RFC 9457 problem
 of the one ``Problem`` schema). Every bound is a constant of :mod:`scorepad.rules.limits`,
 and a sheet's options are the catalogue's own schemas (:meth:`scorepad.rules.sheet.Option.schema`),
-so the description follows the code. The document lists the routes the app has (a route
-described here but not yet served is left out); built once per app, on the first request.
+so the description follows the code. Built once per app, on the first request;
 tests/api/test_openapi.py holds it to the app's routes both ways. See ``docs/api.md``.
 """
 
@@ -16,7 +15,6 @@ import json
 from typing import Any
 
 from flask import Response, current_app
-from werkzeug.routing import Map
 
 from ..rules import PRESETS
 from ..rules.cards import CARDS
@@ -26,6 +24,7 @@ from ..rules.limits import (
     MAX_COUNT,
     MAX_DEALS,
     MAX_GAME_ID,
+    MAX_IDEMPOTENCY_KEY,
     MAX_MELDS,
     MAX_NAME,
     MAX_PER_SIDE,
@@ -90,11 +89,11 @@ def schemas() -> dict[str, Any]:
                     players=array(player, MAX_PER_SIDE))
     deal = {"deal": DEAL_NUMBER, "ending": {"enum": ["went_out", "stock_out"]}, "went_out": nullable(ref("Name")),
             "sides": array(deal_side, MAX_SIDES, MIN_SIDES)}
-    said = {"code": STRING, "message": STRING, "option": STRING, "where": STRING, "side": STRING, "player": STRING,
-            "meld": INTEGER}
+    said = {"code": STRING, "message": STRING, "option": nullable(STRING), "where": nullable(STRING),
+            "side": nullable(STRING), "player": nullable(STRING), "meld": nullable(INTEGER)}
     rule_problem = obj(("code", "message"), **said)
     line = obj(("code", "label", "count", "each", "points", "option"), code=STRING, label=STRING, count=INTEGER,
-               each=INTEGER, points=INTEGER, option=STRING, player=STRING)
+               each=INTEGER, points=INTEGER, option=STRING, player=nullable(STRING))
     side_score = obj(("name", "total", "lines"), name=STRING, total=POINTS, lines=array(line))
     standing = obj(("name", "total"), name=STRING, total=POINTS)
     game_deal = {"number": DEAL_NUMBER, "deal": ref("Deal"), "report": ref("Report"),
@@ -107,7 +106,7 @@ def schemas() -> dict[str, Any]:
               "not_stated": {"type": "object", "additionalProperties": STRING}}
     return {
         "Problem": obj(
-            ("error",), False,
+            ("type", "title", "status", "detail", "field", "error"), False,
             type={"type": "string", "format": "uri-reference",
                   "description": "`about:blank`, or `/api/v1/problems/<slug>`, whose GET documents it"},
             title=STRING, status=between(400, 599), detail=STRING,
@@ -121,8 +120,9 @@ def schemas() -> dict[str, Any]:
             problems={**array(obj(("code", "message", "never_as_played"), **said, never_as_played=BOOLEAN)),
                       "description": "422: every problem, each saying whether it can ever be saved as played"},
             deal={**INTEGER, "description": "422 (an import): the number of the deal refused"}),
-        "ProblemType": obj(("type", "title", "status", "description"), False, type=STRING, title=STRING,
-                           status=INTEGER, description=STRING),
+        "ProblemType": obj(("type", "slug", "title", "status", "description", "extensions"), False,
+                           type=STRING, slug=STRING, title=STRING, status=INTEGER, description=STRING,
+                           extensions=array(STRING)),
         "Name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME},
         "Sides": array(obj(("name", "players"), name=ref("Name"), players=array(ref("Name"), MAX_PER_SIDE, 1)),
                        MAX_SIDES, MIN_SIDES),
@@ -140,7 +140,7 @@ def schemas() -> dict[str, Any]:
         "RuleProblem": rule_problem,
         "Report": obj(("ok", "violations", "warnings", "sides"), ok=BOOLEAN, violations=array(rule_problem),
                       warnings=array(rule_problem), sides=array(side_score),
-                      problems_omitted={"type": "integer", "minimum": 1,
+                      problems_omitted={"type": "integer", "minimum": 0,
                                         "description": f"in a game: problems past the {MAX_PROBLEMS_LISTED} listed"}),
         "GameDeal": obj(tuple(game_deal), **game_deal),
         "SavedDeal": obj((*game_deal, "revision"), **game_deal, revision=INTEGER),
@@ -383,23 +383,19 @@ INFO = {
 }
 
 
-def document(routes: set[tuple[str, str]]) -> dict[str, Any]:
-    """The description of those of :data:`PATHS`' operations that are among ``routes``
-    ((path, method) pairs, as the app serves them)."""
-    paths = {}
-    for path, item in PATHS.items():
-        methods = {m: o for m, o in item.items() if m != "parameters" and (path, m.upper()) in routes}
-        if methods:
-            paths[path] = {**({"parameters": item["parameters"]} if "parameters" in item else {}), **methods}
+def document() -> dict[str, Any]:
+    """The whole description."""
     return {
-        "openapi": "3.1.0", "info": INFO, "paths": paths,
+        "openapi": "3.1.0", "info": INFO, "paths": PATHS,
         "components": {
             "schemas": schemas(), "responses": error_responses(), "headers": HEADERS,
             "parameters": {
                 "IfMatch": {"name": "If-Match", "in": "header", "schema": STRING,
                             "description": "the game's ETag: the write is based on that revision (412 when stale)"},
                 "IdempotencyKey": {
-                    "name": "Idempotency-Key", "in": "header", "schema": {"type": "string", "minLength": 1},
+                    "name": "Idempotency-Key", "in": "header",
+                    "schema": {"type": "string", "minLength": 1, "maxLength": MAX_IDEMPOTENCY_KEY,
+                               "pattern": "^[ -~]+$", "description": "printable ASCII, such as a UUID"},
                     "description": "a retry with the same key gets the first answer again (24 hours)"}},
             "securitySchemes": {"editKey": {"type": "http", "scheme": "bearer",
                                             "description": "the game's edit key, from POST /api/v1/games"}},
@@ -407,24 +403,10 @@ def document(routes: set[tuple[str, str]]) -> dict[str, Any]:
     }
 
 
-def routes(url_map: Map) -> set[tuple[str, str]]:
-    """Every (path, method) of ``url_map`` under ``/api/v1``, paths as OpenAPI writes them."""
-    return {(path_of(rule.rule), method) for rule in url_map.iter_rules()
-            if rule.rule.startswith(f"{bp.url_prefix}/") for method in rule.methods or ()
-            if method not in ("HEAD", "OPTIONS")}
-
-
-def path_of(rule: str) -> str:
-    """A Flask rule as an OpenAPI path: ``/games/<game_id>/deals/<int:number>`` is
-    ``/games/{game_id}/deals/{number}``."""
-    parts = rule.replace(">", "<").split("<")
-    return "".join(f"{{{part.split(':')[-1]}}}" if i % 2 else part for i, part in enumerate(parts))
-
-
 @bp.get("/openapi.json")
 def openapi():
     """The description, built once per app: it does not change while the app runs."""
     body = current_app.extensions.get("scorepad.openapi")
     if body is None:
-        body = current_app.extensions["scorepad.openapi"] = json.dumps(document(routes(current_app.url_map)))
+        body = current_app.extensions["scorepad.openapi"] = json.dumps(document())
     return Response(body, mimetype="application/json")

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.hardening import ANN_BEA, Waitress, api_game, bearer, db_state, valid_deal
+from tests.hardening import ANN_BEA, Waitress, api_game, assert_error_shape, bearer, db_state, valid_deal
 
 API = "/api/v1"
 NEW_GAME = {"name": "Friday", "sheet": "common", "sides": ANN_BEA}
@@ -63,9 +63,11 @@ def send(client, path: str, body: Any, headers: dict[str, str], key: str | None 
 
 
 def assert_key_error(response, status: int) -> str:
+    """A problem naming the header: ``idempotency-key-reused`` (422) or ``invalid-field`` (400)."""
     assert response.status_code == status, response.get_data(as_text=True)
-    error = response.get_json()["error"]
-    assert error["status"] == status and error["field"] == "Idempotency-Key" and error["message"]
+    error = assert_error_shape(response, status, "Idempotency-Key")
+    slug = {422: "idempotency-key-reused", 400: "invalid-field"}[status]
+    assert response.get_json()["type"] == f"/api/v1/problems/{slug}"
     return error["message"]
 
 
@@ -315,6 +317,8 @@ def test_a_retry_while_the_first_request_is_still_being_written_is_409(tmp_path)
             assert status == 409, body
             error = json.loads(body)["error"]
             assert error["field"] == "Idempotency-Key" and "still being processed" in error["message"]
+            assert json.loads(body)["type"] == "/api/v1/problems/request-in-progress"
+            assert answered["Content-Type"] == "application/problem+json"
             assert answered["Retry-After"] == "1"
             assert len(race.answers) == 1  # the other is still waiting for the lock
         finally:
