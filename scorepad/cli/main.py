@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..rules import PRESETS, Deal, ReadError, RuleSheet, judge, load_sheet
-from ..rules.game import Game
 from ..rules.sheet import options_by_group
 from ..rules.views import view_of
+from ..storage.document import read_game
 from . import output
 
 EXIT_OK, EXIT_VIOLATIONS, EXIT_UNREADABLE = 0, 1, 2
@@ -105,7 +105,7 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> int:
 
 def _cmd_game(args: argparse.Namespace, out: TextIO) -> int:
     try:
-        game = Game.from_json(_read_json(args.game))
+        game = read_game(_read_json(args.game))  # a game file, or a game's export as it is
     except ReadError as err:
         raise Unreadable(f"{_name(args.game)}: {err}") from None
     view = view_of(game)  # a file's deals hold no "as played" reasons
@@ -191,7 +191,6 @@ def _cmd_referee(args: argparse.Namespace, out: TextIO) -> int:
 
 def _cmd_rescore(args: argparse.Namespace, out: TextIO) -> int:
     from ..rules.dispute import rescore_deal, rescore_game, sheet_name
-    from ..storage.document import read_game
 
     data = _read_json(args.file)
     other = _sheet_arg(args.sheet)

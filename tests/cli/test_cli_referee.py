@@ -200,6 +200,17 @@ def test_rescore_reads_a_games_export_as_it_is(client, tmp_path):
     assert json.loads(out) == api
 
 
+def test_scorepad_game_reads_a_games_export_as_it_is(client, tmp_path):
+    """``scorepad game`` scores an export as the same game written by hand."""
+    _, document = exported_game(client)
+    export, by_hand = tmp_path / "export.json", tmp_path / "by-hand.json"
+    export.write_text(json.dumps(document))
+    by_hand.write_text(json.dumps(BY_HAND))
+    assert run("game", export, "--json") == run("game", by_hand, "--json")
+    code, words = run("game", export)
+    assert "Running totals" in words
+
+
 def test_rescore_of_an_unreadable_export_names_the_field(client, tmp_path, capsys):
     _, document = exported_game(client)
     document["deals"][0]["history"][0]["action"] = "undo"
