@@ -145,16 +145,19 @@ def _write(page: DealPage, data: dict[str, Any], as_played: str | None) -> DealP
     try:
         with ahead_is_stale(game.id, based_on):
             if editing:
-                store.update_deal(game.id, number, data, as_played=as_played, based_on=based_on)
+                saved = store.update_deal(game.id, number, data, as_played=as_played, based_on=based_on)
             else:
-                store.record_deal(game.id, data, as_played=as_played, based_on=based_on)
+                saved = store.record_deal(game.id, data, as_played=as_played, based_on=based_on)
     except Rejected as err:
         return _rejected(page, err)
     except Conflict as err:
         return _conflict(page, err)
     except StorageError as err:
         return _not_saved(page, err, as_played is not None)
-    flash(f"Deal {number} {'corrected' if editing else 'saved'}.", "ok")
+    if editing and saved.revision == game.revision:  # the same deal as recorded: nothing was written
+        flash(f"Deal {number} unchanged: it was already recorded just so.", "ok")
+    else:
+        flash(f"Deal {number} {'corrected' if editing else 'saved'}.", "ok")
     return redirect(url_for("games.game", game_id=game.id, _anchor=f"deal-{number}"), 303)
 
 

@@ -603,6 +603,20 @@ def test_correcting_a_deal_keeps_both_versions_in_its_history(client, app):
         assert [e["action"] for e in store.history(game_id, 1)] == ["record", "edit"]
 
 
+def test_saving_a_correction_identical_to_the_deal_says_unchanged_and_writes_nothing(client, app):
+    game_id = start(client)
+    record(client, game_id)
+    data = fields(text(client.get(f"/games/{game_id}/deals/1/edit")), action=f"/games/{game_id}/deals/1/edit")
+    response = client.post(f"/games/{game_id}/deals/1/edit", data=dict(data, action="save"), follow_redirects=True)
+    assert "Deal 1 unchanged" in text(response) and "Deal 1 corrected" not in text(response)
+    assert load(app, game_id).revision == 1
+    with app.app_context():
+        assert [e["action"] for e in store.history(game_id, 1)] == ["record"]
+    data["s1-p0-c-A"] = ""  # now a real correction
+    response = client.post(f"/games/{game_id}/deals/1/edit", data=dict(data, action="save"), follow_redirects=True)
+    assert "Deal 1 corrected" in text(response) and load(app, game_id).revision == 2
+
+
 def test_deleting_a_deal_asks_first_and_keeps_it_in_the_history(client, app):
     game_id = start(client)
     record(client, game_id)
