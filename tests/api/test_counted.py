@@ -7,7 +7,11 @@ from __future__ import annotations
 import copy
 import csv
 import io
+from typing import Any
 
+import pytest
+
+from tests.api.test_openapi import assert_meets, documented
 from tests.hardening import api_game, assert_error_shape, bearer
 from tests.rules.test_counted import BENCH
 
@@ -132,3 +136,28 @@ def test_the_csv_lists_counted_deals_totals(client):
     rows = list(csv.reader(io.StringIO(text)))
     assert rows[0][:5] == ["Deal", "Us points", "Us total", "Them points", "Them total"]
     assert rows[1][:5] == ["1", "2970", "2970", "1150", "1150"]
+
+
+@pytest.fixture(scope="module")
+def doc(module_app) -> dict[str, Any]:
+    """The API's OpenAPI description."""
+    return module_app.test_client().get(f"{API}/openapi.json").get_json()
+
+
+def test_counted_answers_meet_the_openapi_description_which_refuses_melds_beside_books(client, doc):
+    game_id, _ = bench_game(client)
+    for path, url in [("/api/v1/games/{game_id}", f"/api/v1/games/{game_id}"),
+                      ("/api/v1/games/{game_id}/deals/{number}", f"/api/v1/games/{game_id}/deals/1"),
+                      ("/api/v1/games/{game_id}/export", f"/api/v1/games/{game_id}/export")]:
+        assert_meets(doc, path, "get", client.get(url))
+    deal = documented(doc, "/api/v1/games/{game_id}/deals/{number}", "get", 200)
+    body = client.get(f"{API}/games/{game_id}/deals/1").get_json()
+    assert deal.is_valid(body)
+    both = copy.deepcopy(body)
+    both["deal"]["sides"][0]["melds"] = []
+    half = copy.deepcopy(body)
+    del half["deal"]["sides"][0]["meld_points"]
+    twice = copy.deepcopy(body)
+    twice["deal"]["sides"][0]["players"][1]["cards_left"] = {}
+    for wrong in (both, half, twice):
+        assert not deal.is_valid(wrong)
