@@ -156,10 +156,12 @@ def test_a_counted_deal_round_trips_through_its_canonical_json():
     ([("sides.0.books", {"clean": 3, "dirty": 2, "mixed": 1})], "sides[0].books.mixed"),
     ([("sides.0.books", {"special": {"wild": 1}})], "sides[0].books.special.wild"),
     ([("sides.0.players.1.cards_left_points", 4.5)], "sides[0].players[1].cards_left_points"),
+    ([("sides.0.meld_points", 100_001)], "sides[0].meld_points"),
     ([("sides.0.players.1.cards_left_points", None), ("sides.0.players.1.red_threes_left", 1)],
      "sides[0].players[1].red_threes_left"),
 ], ids=["melds-beside-books", "cards-left-beside-points", "books-without-meld-points",
         "meld-points-without-books", "points-as-text", "unknown-kind", "special-wild", "fractional-points",
+        "past-the-bound",
         "red-threes-left-beside-cards"])
 def test_unreadable_counted_input_names_the_field(edits, field):
     with pytest.raises(ReadError) as caught:
@@ -280,3 +282,9 @@ def test_wild_books_on_counts_only_where_the_sheet_allows_them():
                  sheet={"wild_books": True, "wild_book_bonus": 1500})
     assert violations(Deal.from_json(data)) == []
     assert score(Deal.from_json(data)).sides[0].total == 345 + 1500 + 600 + 1500 + 400 + 100 - 45 == 4400
+
+
+def test_melded_points_up_to_the_bound_are_read_and_past_any_pack_are_supply():
+    deal = Deal.from_json(bench(("sides.0.meld_points", 100_000)))
+    assert deal.sides[0].meld_points == 100_000
+    assert [v[0] for v in violations(deal)] == ["supply"]  # 5 decks hold 2,950 points
