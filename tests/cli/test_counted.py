@@ -1,4 +1,5 @@
-"""``scorepad score``, ``game`` and ``rescore`` on counted deals: the same core, the same exit codes."""
+"""``scorepad score``, ``game`` and ``rescore`` on counted deals, the same core with the same exit
+codes, and ``flask deal record`` saving one."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import copy
 import json
 
 from tests.cli.test_cli import run, write
+from tests.cli.test_commands import new_game
 from tests.rules.test_counted import BENCH
 
 
@@ -44,3 +46,11 @@ def test_a_counted_game_scores_and_rescores(tmp_path):
     assert code == 0 and standings == [{"name": "Us", "total": 2970}, {"name": "Them", "total": 1150}]
     code, out = run("rescore", write(tmp_path, "bench.json", BENCH), "--sheet", "pagat")
     assert "went_out.books" in out
+
+
+def test_flask_deal_record_takes_a_counted_deal(runner, tmp_path):
+    game_id, _ = new_game(runner, "--side", "Us=Ann,Cal", "--side", "Them=Bea,Dan")
+    deal = write(tmp_path, "deal.json", {key: value for key, value in BENCH.items() if key != "sheet"})
+    result = runner.invoke(args=["deal", "record", game_id, str(deal)])
+    assert result.exit_code == 0, result.output
+    assert "Deal 1 recorded." in result.stdout and "Totals: Us 2,970, Them 1,150;" in result.stdout
