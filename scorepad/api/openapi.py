@@ -22,6 +22,7 @@ from ..rules.deal import Rank
 from ..rules.limits import (
     MAX_CARD_STRING,
     MAX_COUNT,
+    MAX_COUNTED_POINTS,
     MAX_DEALS,
     MAX_GAME_ID,
     MAX_IDEMPOTENCY_KEY,
@@ -70,6 +71,7 @@ STRING, INTEGER, BOOLEAN = {"type": "string"}, {"type": "integer"}, {"type": "bo
 TIME = {"type": "string", "format": "date-time"}
 URL = {"type": "string", "format": "uri"}
 COUNT = between(-MAX_COUNT, MAX_COUNT)
+COUNTED = between(-MAX_COUNTED_POINTS, MAX_COUNTED_POINTS)
 POINTS = between(-MAX_POINTS, MAX_POINTS)
 REVISION = {"type": "integer", "minimum": 0, "description": "the game's revision the write is based on"}
 TOTALS = {"type": "object", "additionalProperties": POINTS, "description": "points by side"}
@@ -84,9 +86,23 @@ def schemas() -> dict[str, Any]:
     meld = {"anyOf": [CARD_STRING, obj(rank={"enum": [r.value for r in Rank]}, naturals=COUNT, twos=COUNT,
                                        jokers=COUNT, cards=cards)]}
     player = obj(("name", "foot_picked_up"), name=ref("Name"), foot_picked_up=BOOLEAN, cards_left=cards, foot=cards,
-                 cut_bonus=BOOLEAN)
-    deal_side = obj(("name",), name=ref("Name"), melds=array(ref("Meld"), MAX_MELDS), red_threes=COUNT,
-                    players=array(player, MAX_PER_SIDE))
+                 cut_bonus=BOOLEAN,
+                 cards_left_points={**COUNTED, "description": "counted entry: the hand's points, not cards_left"},
+                 red_threes_left={**COUNT, "description": "counted entry: red threes still in the hand"})
+    player["not"] = {"required": ["cards_left", "cards_left_points"]}
+    player["dependentRequired"] = {"red_threes_left": ["cards_left_points"]}
+    books = obj(clean=COUNT, dirty=COUNT, wild=COUNT,
+                special={"type": "object", "propertyNames": {"enum": [r.value for r in Rank][:11]},
+                         "additionalProperties": COUNT, "description": "clean books of a rank the sheet's "
+                         "special_books names, by rank; not also in clean"})
+    deal_side = obj(("name",), name=ref("Name"), melds=array(ref("Meld"), MAX_MELDS),
+                    books={**books, "description": "counted entry: books by kind (a missing key is 0), instead of "
+                           "melds"},
+                    meld_points={**COUNTED, "description": "counted entry: the points of every card melded"},
+                    red_threes=COUNT, players=array(player, MAX_PER_SIDE))
+    deal_side["oneOf"] = [  # itemised (melds, or nothing melded) or counted (books with meld_points)
+        {"not": {"anyOf": [{"required": ["books"]}, {"required": ["meld_points"]}]}},
+        {"required": ["books", "meld_points"], "not": {"required": ["melds"]}}]
     deal = {"deal": DEAL_NUMBER, "ending": {"enum": ["went_out", "stock_out"]}, "went_out": nullable(ref("Name")),
             "sides": array(deal_side, MAX_SIDES, MIN_SIDES)}
     said = {"code": STRING, "message": STRING, "option": nullable(STRING), "where": nullable(STRING),

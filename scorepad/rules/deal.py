@@ -1,5 +1,9 @@
 """One recorded deal, as data: each side's melds and red threes, each player's cards left.
 
+A side is itemised (``melds``) or counted (``books`` by kind and ``meld_points``, as a paper
+score pad keeps it); a player gives the cards left (``cards_left``) or their points
+(``cards_left_points``, with ``red_threes_left``). Each pair is one or the other, never both.
+
 :meth:`Deal.from_json` reads the canonical JSON form (see README) and raises
 :class:`~scorepad.rules.errors.ReadError` only for input it cannot read; anything that can
 be read but breaks a rule (a negative count, a meld of threes) is left for
@@ -16,7 +20,7 @@ from typing import Any
 
 from .cards import EMPTY, Card, Cards, parse_card, read_count
 from .errors import ReadError
-from .limits import MAX_COUNT, MAX_MELDS, MAX_NAME, MAX_PER_SIDE, MAX_SIDES
+from .limits import MAX_COUNT, MAX_COUNTED_POINTS, MAX_MELDS, MAX_NAME, MAX_PER_SIDE, MAX_SIDES
 from .presets import load_sheet
 from .sheet import RuleSheet
 from .text import check_text, read_name
@@ -219,20 +223,44 @@ def _meld(rank: Rank, naturals: int, twos: int, jokers: int) -> Meld:
 
 @dataclass(frozen=True, slots=True)
 class Player:
-    """A player when the deal ends: the cards still in hand and, if never picked up, the foot."""
+    """A player when the deal ends: the cards still in hand and, if never picked up, the foot.
+
+    A counted player gives the hand's points instead of its cards (``cards_left_points``, None
+    for an itemised hand) and how many red threes it still held (``red_threes_left``).
+    """
 
     name: str
     foot_picked_up: bool
     cards_left: Cards = EMPTY
     foot: Cards = EMPTY
     cut_bonus: bool = False
+    cards_left_points: int | None = None
+    red_threes_left: int = 0
+
+    @property
+    def counted(self) -> bool:
+        """Whether the hand is recorded as points rather than cards."""
+        return self.cards_left_points is not None
+
+    @property
+    def holds_cards(self) -> bool:
+        """Whether the player still held any card in hand when the deal ended."""
+        if self.cards_left_points is None:
+            return bool(self.cards_left.total)
+        return bool(self.cards_left_points or self.red_threes_left)
+
+    @property
+    def red_threes_in_hand(self) -> int:
+        """Red threes still in hand, itemised or counted."""
+        return self.red_threes_left if self.cards_left_points is not None else self.cards_left[Card.RED_THREE]
 
     @classmethod
     def from_json(cls, data: Any, field: str = "") -> Player:
         if not isinstance(data, Mapping):
             raise ReadError(field, 'must be an object such as '
                                    '{"name": "Ann", "foot_picked_up": true, "cards_left": {}}')
-        _only(data, ("name", "foot_picked_up", "cards_left", "foot", "cut_bonus"), field)
+        _only(data, ("name", "foot_picked_up", "cards_left", "cards_left_points", "red_threes_left", "foot",
+                     "cut_bonus"), field)
         name = _name(data.get("name"), _at(field, "name"))
         if "foot_picked_up" not in data:
             raise ReadError(_at(field, "foot_picked_up"), "is missing: say true or false")
@@ -241,12 +269,25 @@ class Player:
         for key, value in (("foot_picked_up", picked), ("cut_bonus", cut)):
             if not isinstance(value, bool):
                 raise ReadError(_at(field, key), f"must be true or false, not {value!r}")
-        return cls(name, picked, Cards.from_json(data.get("cards_left"), _at(field, "cards_left")),
-                   Cards.from_json(data.get("foot"), _at(field, "foot")), cut)
+        foot = Cards.from_json(data.get("foot"), _at(field, "foot"))
+        if "cards_left_points" in data:
+            _one_of(data, "cards_left", "cards_left_points", field)
+            return cls(name, picked, EMPTY, foot, cut,
+                       read_points(data["cards_left_points"], _at(field, "cards_left_points")),
+                       read_count(data.get("red_threes_left", 0), _at(field, "red_threes_left")))
+        if "red_threes_left" in data:
+            raise ReadError(_at(field, "red_threes_left"), "goes with cards_left_points; with cards_left, "
+                            "list the red threes there (3R)")
+        return cls(name, picked, Cards.from_json(data.get("cards_left"), _at(field, "cards_left")), foot, cut)
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "foot_picked_up": self.foot_picked_up,
-                               "cards_left": self.cards_left.to_json()}
+        out: dict[str, Any] = {"name": self.name, "foot_picked_up": self.foot_picked_up}
+        if self.cards_left_points is None:
+            out["cards_left"] = self.cards_left.to_json()
+        else:
+            out["cards_left_points"] = self.cards_left_points
+            if self.red_threes_left:
+                out["red_threes_left"] = self.red_threes_left
         if self.foot:
             out["foot"] = self.foot.to_json()
         if self.cut_bonus:
@@ -254,31 +295,135 @@ class Player:
         return out
 
 
+BOOK_KEYS = ("clean", "dirty", "wild", "special")
+
+
+@dataclass(frozen=True, slots=True)
+class BookCounts:
+    """A counted side's books by kind; ``special`` counts clean books of a rank the sheet names
+    a bonus for (``special_books``), by rank, and those are not also in ``clean``.
+
+    >>> BookCounts.from_json({"clean": 3, "dirty": 2, "special": {"7": 1}}).to_json()
+    {'clean': 3, 'dirty': 2, 'wild': 0, 'special': {'7': 1}}
+    """
+
+    clean: int = 0
+    dirty: int = 0
+    wild: int = 0
+    special: tuple[tuple[Rank, int], ...] = ()
+
+    @property
+    def total(self) -> int:
+        return self.clean + self.dirty + self.wild + sum(n for _, n in self.special)
+
+    @classmethod
+    def from_json(cls, data: Any, field: str = "") -> BookCounts:
+        if not isinstance(data, Mapping):
+            raise ReadError(field, 'must be an object such as {"clean": 3, "dirty": 2, "wild": 0, '
+                                   '"special": {"7": 1}}')
+        _only(data, BOOK_KEYS, field)
+        clean, dirty, wild = (read_count(data.get(key, 0), _at(field, key)) for key in BOOK_KEYS[:3])
+        special = data.get("special", {})
+        where = _at(field, "special")
+        if not isinstance(special, Mapping):
+            raise ReadError(where, 'must be an object of books by rank, such as {"7": 1}')
+        ranks: dict[Rank, int] = {}
+        for key, count in special.items():
+            rank = parse_rank(key, _at(where, str(key)))
+            if rank in (Rank.WILD, Rank.THREE):
+                raise ReadError(_at(where, str(key)), "a special book is a clean book of a rank from A to 4")
+            if rank in ranks:
+                raise ReadError(_at(where, str(key)), f"{rank.noun} are named twice")
+            ranks[rank] = read_count(count, _at(where, str(key)))
+        return cls(clean, dirty, wild, tuple((rank, n) for rank, n in sorted(ranks.items(), key=_rank_order) if n))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"clean": self.clean, "dirty": self.dirty, "wild": self.wild,
+                "special": {_RANK_CODES[rank]: n for rank, n in self.special}}
+
+
+_RANK_ORDER = {rank: i for i, rank in enumerate(Rank)}
+
+
+def _rank_order(item: tuple[Rank, int]) -> int:
+    return _RANK_ORDER[item[0]]
+
+
+def read_points(value: Any, field: str) -> int:
+    """Points counted at the table (``meld_points``, ``cards_left_points``): a whole number;
+    a negative one is read (the referee reports it).
+
+    >>> read_points(415, "meld_points")
+    415
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ReadError(field, f"must be a whole number of points, not {value!r:.40}")
+    if not -MAX_COUNTED_POINTS <= value <= MAX_COUNTED_POINTS:
+        raise ReadError(field, f"must be from -{MAX_COUNTED_POINTS:,} to {MAX_COUNTED_POINTS:,}; no pack holds more")
+    return value
+
+
 @dataclass(frozen=True, slots=True)
 class Side:
-    """A side: one player, or partners who share melds, books and score."""
+    """A side: one player, or partners who share melds, books and score.
+
+    A counted side gives ``books`` and ``meld_points`` (the points of every card it melded)
+    and no melds; an itemised side gives ``melds``, and ``books`` is None.
+    """
 
     name: str
     melds: tuple[Meld, ...]
     players: tuple[Player, ...]
     red_threes: int = 0
+    books: BookCounts | None = None
+    meld_points: int = 0
+
+    @property
+    def counted(self) -> bool:
+        """Whether the side's melds are recorded as counts rather than one by one."""
+        return self.books is not None
 
     @classmethod
     def from_json(cls, data: Any, field: str = "") -> Side:
         if not isinstance(data, Mapping):
             raise ReadError(field, 'must be an object such as {"name": "North-South", "melds": [], "players": []}')
-        _only(data, ("name", "melds", "red_threes", "players"), field)
+        _only(data, ("name", "melds", "books", "meld_points", "red_threes", "players"), field)
+        books, points = _counts(data, field)
         melds = [_canonical_meld(m) or Meld.from_json(m, f"{_at(field, 'melds')}[{i}]")
                  for i, m in enumerate(_list(data.get("melds", []), _at(field, "melds"), MAX_MELDS, "melds"))]
         players = [Player.from_json(p, f"{_at(field, 'players')}[{i}]")
                    for i, p in enumerate(_list(data.get("players", []), _at(field, "players"), MAX_PER_SIDE,
                                                "players"))]
         return cls(_name(data.get("name"), _at(field, "name")), tuple(melds), tuple(players),
-                   read_count(data.get("red_threes", 0), _at(field, "red_threes")))
+                   read_count(data.get("red_threes", 0), _at(field, "red_threes")), books, points)
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "melds": [m.to_json() for m in self.melds],
-                "red_threes": self.red_threes, "players": [p.to_json() for p in self.players]}
+        out: dict[str, Any] = {"name": self.name}
+        if self.books is None:
+            out["melds"] = [m.to_json() for m in self.melds]
+        else:
+            out.update(books=self.books.to_json(), meld_points=self.meld_points)
+        out.update(red_threes=self.red_threes, players=[p.to_json() for p in self.players])
+        return out
+
+
+def _counts(data: Mapping[str, Any], field: str) -> tuple[BookCounts | None, int]:
+    """A side's ``books`` and ``meld_points``, each needing the other and neither beside ``melds``."""
+    if "books" not in data and "meld_points" not in data:
+        return None, 0
+    if "melds" in data:
+        _one_of(data, "melds", "books" if "books" in data else "meld_points", field)
+    for key, other in (("books", "meld_points"), ("meld_points", "books")):
+        if key in data and other not in data:
+            raise ReadError(_at(field, other), "is missing: a counted side gives both books and meld_points")
+    return (BookCounts.from_json(data["books"], _at(field, "books")),
+            read_points(data["meld_points"], _at(field, "meld_points")))
+
+
+def _one_of(data: Mapping[str, Any], first: str, second: str, field: str) -> None:
+    """Refuse ``second`` beside ``first``: the two say the same thing two ways."""
+    if first in data and second in data:
+        raise ReadError(_at(field, second), f"give {first} or {second}, not both")
 
 
 class Ending(str, Enum):
@@ -386,4 +531,4 @@ def _name(value: Any, field: str) -> str:
     return read_name(value, field, MAX_NAME)
 
 
-__all__ = ["BookKind", "Deal", "Ending", "Meld", "Player", "Rank", "Side", "parse_card", "parse_rank"]
+__all__ = ["BookCounts", "BookKind", "Deal", "Ending", "Meld", "Player", "Rank", "Side", "parse_card", "parse_rank"]

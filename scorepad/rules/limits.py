@@ -26,6 +26,7 @@ MAX_GAME_ID = 64  # characters in a game id looked up: ids are 22; anything long
 MAX_MELDS = 60  # melds on one side's table: a real table lays 10 to 20; this keeps a game's pages and JSON small
 MAX_MELD_ROWS = MAX_MELDS + 2  # meld rows a deal form shows for one side: a full side and two blank rows
 MAX_COUNT = 1_000  # cards in any count, card string or referee group: no pack (12 decks of 56) holds more
+MAX_COUNTED_POINTS = 100_000  # points counted (meld_points, cards_left_points): 12 standard decks hold 7,080
 MAX_CARD_STRING = 2_000  # characters in a card string: MAX_COUNT cards written out one by one ('K K K ...')
 MAX_DEALS = 100  # deals in a game (its deal numbers, a game file, an export): a game to a target ends long before
 MAX_REASON = 200  # characters in an as-played or amendment reason: a sentence, shown whole in the history

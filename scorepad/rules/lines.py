@@ -45,6 +45,8 @@ class Tally(NamedTuple):
     def of(cls, deal: Deal, side: Side) -> Tally:
         """The side's tally: its melds counted once, by card and by kind of book."""
         sheet = deal.sheet
+        if side.books is not None:
+            return cls._counted(deal, side)
         melded = [0] * len(CARDS)
         clean, dirty, wild = _CLEAN, _DIRTY, _WILD_RANK
         clean_books = dirty_books = wild_books = 0
@@ -68,6 +70,23 @@ class Tally(NamedTuple):
                 wild_books += 1
         return tuple.__new__(cls, (sheet, deal.number, side, melded, clean_books, dirty_books, wild_books,
                                    special, _went_out(deal, side)))  # made as a tuple: cls(...) costs a call more
+
+    @classmethod
+    def _counted(cls, deal: Deal, side: Side) -> Tally:
+        """A counted side's tally: its books as given, no card melded one by one (its
+        ``meld_points`` has a line of its own); a special book of a rank the sheet names no
+        bonus for is a clean book, as an itemised one is."""
+        sheet, books = deal.sheet, side.books
+        assert books is not None
+        clean = books.clean
+        special: dict[Card, int] = {}
+        for rank, n in books.special:
+            if sheet.special_bonus(rank.card) is None:
+                clean += n
+            else:
+                special[rank.card] = n
+        return cls(sheet, deal.number, side, [0] * len(CARDS), clean, books.dirty, books.wild, special,
+                   _went_out(deal, side))
 
 
 class PadLine(NamedTuple):
@@ -199,7 +218,7 @@ def plan(sheet: RuleSheet, deal: int) -> Plan:
 
     >>> from scorepad.rules import preset
     >>> [step.code for step in plan(preset("common"), 1).player]
-    ['cards_left', 'red_threes.hand', 'foot', 'red_threes.foot']
+    ['cards_left', 'cards_left.points', 'red_threes.hand', 'foot', 'red_threes.foot']
     """
     key = (id(sheet), deal)
     kept = _PLANS.get(key)
@@ -291,6 +310,8 @@ _MELDED_LINES = tuple((_INDEX[card], f"Melded {card.noun}")
 SCORE_LINES: tuple[ScoreLine, ...] = (
     ScoreLine(code="melds.cards", label="Melded cards", option="card_values", items=_melded,
               pad="Melded card points"),
+    ScoreLine(code="melds.points", label="Melded card points", option="card_values",
+              items=lambda t: [("Melded card points", 1, t.side.meld_points)] if t.side.meld_points else []),
     ScoreLine(code="books.clean", label="Clean books", option="clean_book_bonus",
               count=attrgetter("clean_books"), pad="Clean books"),
     ScoreLine(code="books.special", label="Clean books of a named rank", option="special_books",
@@ -311,8 +332,11 @@ SCORE_LINES: tuple[ScoreLine, ...] = (
     ScoreLine(code="cards_left", label="{player}'s hand", option="card_values",
               player_items=lambda t, p: _held(t, p.name, p.cards_left, "hand"),
               pad="Cards left in hands and feet (minus)"),
+    ScoreLine(code="cards_left.points", label="{player}'s hand: points", option="card_values",
+              player_items=lambda t, p: [(f"{p.name}'s hand: points", 1, -p.cards_left_points)]
+              if p.cards_left_points else []),
     ScoreLine(code="red_threes.hand", label="{player}'s hand: red threes", option="red_three_penalty_hand",
-              player_count=lambda t, p: p.cards_left.counts()[_RED_THREE],
+              player_count=lambda t, p: p.red_threes_in_hand,
               each=lambda s, deal: -s.red_three_penalty_hand,
               pad="Red threes left in a hand", pad_when=lambda s: s.red_three_penalty_hand > 0),
     ScoreLine(code="foot", label="{player}'s unopened foot", option="card_values", foot=True,

@@ -11,18 +11,23 @@ Codes: ``meld.rank``, ``meld.size``, ``meld.wild_ratio``, ``meld.duplicate_rank`
 ``supply``, ``foot.size``, ``foot.picked_up``, ``went_out.books``,
 ``went_out.partner_foot``, ``went_out.cards_left``, ``went_out.player``, ``deal.number``,
 ``deal.ending``, ``table.players``, ``table.sides``, ``side.players``, ``side.name``,
-``player.name``, ``count.negative``, ``cut_bonus``; warnings ``red_three.in_hand`` and
-``side.no_melds``.
+``player.name``, ``count.negative``, ``cut_bonus``, ``counted.meld_points``; warnings
+``red_three.in_hand``, ``side.no_melds`` and ``counted.unchecked``.
+
+A counted side (books by kind and melded points, see :class:`~.deal.BookCounts`) is checked as
+far as counts allow: its books for going out, the pack's supply of books, red threes and points,
+and whether its melded points could be the points of its books (:func:`cheapest_books`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import lru_cache
+from math import gcd
 from typing import Any, NamedTuple
 
-from .cards import CARDS, Card, Cards
-from .deal import BookKind, Deal, Ending, Meld, Player, Rank, Side
+from .cards import CARDS, NATURALS, WILDS, Card, Cards
+from .deal import BookCounts, BookKind, Deal, Ending, Meld, Player, Rank, Side
 from .limits import MAX_DEALS
 from .sheet import BookGrowth, RuleSheet, SecondMeld, StockOut, WildRatio
 
@@ -30,9 +35,9 @@ VIOLATION_CODES = (
     "meld.rank", "meld.size", "meld.wild_ratio", "meld.duplicate_rank", "supply", "foot.size",
     "foot.picked_up", "went_out.books", "went_out.partner_foot", "went_out.cards_left",
     "went_out.player", "deal.number", "deal.ending", "table.players", "table.sides", "side.players",
-    "side.name", "player.name", "count.negative", "cut_bonus",
+    "side.name", "player.name", "count.negative", "cut_bonus", "counted.meld_points",
 )
-WARNING_CODES = ("red_three.in_hand", "side.no_melds")
+WARNING_CODES = ("red_three.in_hand", "side.no_melds", "counted.unchecked")
 
 class Problem(NamedTuple):
     """One thing wrong (or worth a look) with a deal."""
@@ -188,6 +193,48 @@ def books_held(sheet: RuleSheet, melds: tuple[Meld, ...]) -> dict[BookKind, int]
     return held
 
 
+def side_books(sheet: RuleSheet, side: Side) -> dict[BookKind, int]:
+    """How many clean, dirty and wild books a side holds, itemised or counted (a counted
+    special book is a clean book, as an itemised one is)."""
+    books = side.books
+    if books is None:
+        return books_held(sheet, side.melds)
+    return {BookKind.CLEAN: books.clean + sum(n for _, n in books.special), BookKind.DIRTY: books.dirty,
+            BookKind.WILD: books.wild}
+
+
+def cheapest_books(sheet: RuleSheet, books: BookCounts) -> int:
+    """The fewest card points these books can hold under the sheet: each book has
+    ``book_size`` cards; a clean book the cheapest natural rank's, a special book its own
+    rank's, a dirty book the cheapest mix of naturals and wild cards the wild limit allows
+    (at least one wild), a wild book the cheapest wild cards.
+
+    >>> from scorepad.rules import preset
+    >>> cheapest_books(preset("common"), BookCounts(clean=3, dirty=2))  # 3 × 7 × 5 + 2 × (6 × 5 + 20)
+    205
+    """
+    size, values = sheet.book_size, sheet.card_values
+    natural = min(values[card] for card in NATURALS)
+    wild = min(values[card] for card in WILDS)
+    dirty = min(((size - w) * natural + w * wild for w in range(1, size)
+                 if not any(_wild_limit_problems(sheet, Rank.KING, size - w, w))),
+                default=(size - 1) * natural + wild)
+    special = sum(max(n, 0) * size * values[rank.card] for rank, n in books.special)
+    return (max(books.clean, 0) * size * natural + special + max(books.dirty, 0) * dirty
+            + max(books.wild, 0) * size * wild)
+
+
+def meld_points_step(sheet: RuleSheet) -> int:
+    """The greatest common divisor of the meldable cards' values: every melded total is a
+    multiple of it (0 when every such card is worth nothing).
+
+    >>> from scorepad.rules import preset
+    >>> meld_points_step(preset("common"))  # gcd(20, 10, 5, 20, 50)
+    5
+    """
+    return gcd(*(sheet.card_values[card] for card in (*NATURALS, *WILDS)))
+
+
 def pack(sheet: RuleSheet, players: int) -> Cards:
     """Every card in the pack this sheet uses for so many players.
 
@@ -220,6 +267,7 @@ def deal_cards(deal: Deal) -> Cards:
             tabled[_JOKER] += meld.jokers
         tabled[_RED_THREE] += side.red_threes
         for player in side.players:
+            tabled[_RED_THREE] += player.red_threes_left  # a counted hand's red threes
             held.append(player.cards_left.counts())
             if not player.foot_picked_up:
                 held.append(player.foot.counts())
@@ -310,16 +358,60 @@ def _check_side(sheet: RuleSheet, side: Side, where: str, found: list[Problem], 
                 alone: dict[int, list[Problem]]) -> None:
     """The rules one side breaks on its own: its melds, its red threes, each of its players."""
     name = side.name
-    _check_melds(sheet, side, where, found, alone)
-    found.extend(duplicate_rank_problems(sheet, side.melds, f"{where}.melds", name))
+    if side.books is not None:
+        _check_counted(sheet, side, side.books, where, found, warnings)
+    else:
+        _check_melds(sheet, side, where, found, alone)
+        found.extend(duplicate_rank_problems(sheet, side.melds, f"{where}.melds", name))
     if side.red_threes < 0:
         found.append(Problem("count.negative", "Red threes laid cannot be negative.", None,
                              f"{where}.red_threes", name, field="red_threes"))
-    if not side.melds:
+    if side.books is not None:
+        if not side.meld_points and not side.books.total:
+            warnings.append(Problem("side.no_melds", f"{name} melded nothing this deal; check no book or "
+                                    "point was left out.", None, f"{where}.meld_points", name, field="meld_points"))
+    elif not side.melds:
         warnings.append(Problem("side.no_melds", f"{name} melded nothing this deal; check no meld was left out.",
                                 None, f"{where}.melds", name, field="melds"))
     for j, player in enumerate(side.players):
         _check_player(sheet, player, f"{where}.players[{j}]", name, found, warnings)
+
+
+def _check_counted(sheet: RuleSheet, side: Side, books: BookCounts, where: str, found: list[Problem],
+                   warnings: list[Problem]) -> None:
+    """A counted side: no negative count, wild books only where the sheet allows them, and
+    melded points its books could hold; then the warning that its melds go unchecked."""
+    name, here = side.name, f"{where}.books"
+    counts = [("clean", books.clean), ("dirty", books.dirty), ("wild", books.wild)]
+    counts += [(f"special.{rank.value}", n) for rank, n in books.special]
+    for key, n in counts:
+        if n < 0:
+            found.append(Problem("count.negative", f"{name}'s {key.replace('special.', '')} books cannot be "
+                                 "negative.", None, f"{here}.{key}", name, field="books"))
+    if side.meld_points < 0:
+        found.append(Problem("count.negative", f"{name}'s melded points cannot be negative.", None,
+                             f"{where}.meld_points", name, field="meld_points"))
+    elif books.wild > 0 and not sheet.wild_books:
+        found.append(Problem("meld.rank", "This sheet does not allow a meld of wild cards only, so no wild book.",
+                             "wild_books", f"{here}.wild", name, field="books"))
+    else:
+        _check_meld_points(sheet, side, books, where, found)
+    warnings.append(Problem("counted.unchecked", f"{name}'s melds are counted, not listed, so the referee cannot "
+                            "check each meld (its size and wild cards).", None, here, name, field="books"))
+
+
+def _check_meld_points(sheet: RuleSheet, side: Side, books: BookCounts, where: str, found: list[Problem]) -> None:
+    """Melded points at least the cheapest its books can hold, and a sum card values can make."""
+    points, least, step = side.meld_points, cheapest_books(sheet, books), meld_points_step(sheet)
+    if points < least:
+        found.append(Problem("counted.meld_points", f"{side.name}'s books hold at least {least:,} card points "
+                             f"on this sheet ({sheet.book_size} cards a book, at the cheapest card values), "
+                             f"but the melded points say {points:,}.", "card_values", f"{where}.meld_points",
+                             side.name, field="meld_points"))
+    elif step > 1 and points % step:
+        found.append(Problem("counted.meld_points", f"Every meldable card is worth a multiple of {step} points, "
+                             f"so melded points are too; {points:,} is not.", "card_values",
+                             f"{where}.meld_points", side.name, field="meld_points"))
 
 
 def _check_melds(sheet: RuleSheet, side: Side, where: str, found: list[Problem],
@@ -347,6 +439,11 @@ def _check_player(sheet: RuleSheet, player: Player, here: str, side: str, found:
         if min(cards.counts()) < 0:
             found.append(Problem("count.negative", f"{player.name}'s {key.replace('_', ' ')} has a negative count.",
                                  None, f"{here}.{key}", side, player.name, field=key))
+    if player.cards_left_points is not None:
+        for key, n in (("cards_left_points", player.cards_left_points), ("red_threes_left", player.red_threes_left)):
+            if n < 0:
+                found.append(Problem("count.negative", f"{player.name}'s {key.replace('_', ' ')} cannot be "
+                                     "negative.", None, f"{here}.{key}", side, player.name, field=key))
     if player.foot_picked_up:
         if player.foot:
             found.append(Problem("foot.picked_up", f"{player.name} picked up the foot, so it is not unopened: "
@@ -356,10 +453,11 @@ def _check_player(sheet: RuleSheet, player: Player, here: str, side: str, found:
         found.append(Problem("foot.size", f"{player.name}'s unopened foot holds {player.foot.total} cards; "
                              f"a foot is dealt {sheet.foot_size}.", "foot_size", f"{here}.foot", side, player.name,
                              field="foot"))
-    if player.cards_left[Card.RED_THREE] > 0:
+    if player.red_threes_in_hand > 0:
+        key = "red_threes_left" if player.counted else "cards_left"
         warnings.append(Problem("red_three.in_hand", f"{player.name} still holds a red three; red threes are "
                                 "laid at once, so check it was not missed.", "red_three_penalty_hand",
-                                f"{here}.cards_left", side, player.name, field="cards_left"))
+                                f"{here}.{key}", side, player.name, field=key))
     if player.cut_bonus and not sheet.cut_bonus:
         found.append(Problem("cut_bonus", f"{player.name} claims the cut bonus, but this sheet has none.",
                              "cut_bonus", f"{here}.cut_bonus", side, player.name, field="cut_bonus"))
@@ -375,6 +473,48 @@ def _check_supply(deal: Deal, found: list[Problem]) -> None:
             option = "jokers_per_deck" if card is Card.JOKER else "decks_rule"
             found.append(Problem("supply", f"This deal records {need} {card.noun}, but {decks} deck"
                                  f"{'s' if decks != 1 else ''} hold only {have}.", option, "sides"))
+    if any(side.counted for side in deal.sides) or any(p.counted for _, _, p in deal.players()):
+        found.extend(_counted_supply(deal, available, used, decks))
+
+
+def _counted_supply(deal: Deal, available: Cards, used: Cards, decks: int) -> Iterator[Problem]:
+    """Counted books and points the pack cannot hold, beside the cards the deal lists one by one."""
+    sheet = deal.sheet
+    size, most = sheet.book_size, most_wilds_in_book(sheet)
+    packs = f"{decks} deck{'s' if decks != 1 else ''}"
+    spare = [have - need for have, need in zip(available.counts(), used.counts(), strict=True)]
+    naturals = sum(spare[_INDEX[card]] for card in NATURALS)
+    wilds = spare[_TWO] + spare[_JOKER]
+    need_naturals = need_wilds = books = 0
+    special: dict[Rank, int] = {}
+    for side in deal.sides:
+        if side.books is None:
+            continue
+        counted = side.books
+        clean, dirty, wild = max(counted.clean, 0), max(counted.dirty, 0), max(counted.wild, 0)
+        for rank, n in counted.special:
+            special[rank] = special.get(rank, 0) + max(n, 0)
+            clean += max(n, 0)
+        need_naturals += clean * size + dirty * (size - most)
+        need_wilds += wild * size + dirty
+        books += clean + dirty + wild
+    for rank, n in special.items():
+        if n * size > spare[_INDEX[rank.card]]:
+            yield Problem("supply", f"This deal counts {n} special book{'s' if n != 1 else ''} of {rank.noun}, "
+                          f"{n * size} cards, but {packs} hold only {max(spare[_INDEX[rank.card]], 0)} more "
+                          f"{rank.noun}.", "decks_rule", "sides")
+    if need_naturals > naturals or need_wilds > wilds or books * size > naturals + wilds:
+        yield Problem("supply", f"This deal counts {books} books, at least {need_naturals} natural and "
+                      f"{need_wilds} wild cards, but {packs} hold only {max(naturals, 0)} natural and "
+                      f"{max(wilds, 0)} wild cards more.", "decks_rule", "sides")
+    values = sheet.card_values.points
+    held = sum(n * v for n, v in zip(available.counts(), values, strict=True))
+    counted_points = sum(max(side.meld_points, 0) for side in deal.sides)
+    counted_points += sum(max(p.cards_left_points or 0, 0) for _, _, p in deal.players())
+    listed = sum(n * v for n, v in zip(used.counts(), values, strict=True))
+    if counted_points + listed > held:
+        yield Problem("supply", f"This deal counts {counted_points + listed:,} card points, but {packs} hold only "
+                      f"{held:,}.", "card_values", "sides")
 
 
 def _check_ending(deal: Deal, found: list[Problem]) -> None:
@@ -399,23 +539,21 @@ def _check_ending(deal: Deal, found: list[Problem]) -> None:
     i, j, player = located
     side = deal.sides[i]
     here = f"sides[{i}].players[{j}]"
-    if player.cards_left.total:
-        found.append(Problem("went_out.cards_left", f"{player.name} went out but still holds "
-                             f"{player.cards_left.total} card{'s' if player.cards_left.total != 1 else ''}.",
-                             None, f"{here}.cards_left", side.name, player.name, field="cards_left"))
+    if player.holds_cards:
+        found.append(_still_holding(player, here, side.name))
     if not player.foot_picked_up and sheet.go_out_foot:
         found.append(Problem("went_out.cards_left", f"{player.name} went out without picking up the foot; the "
                              "foot must be played first.", "go_out_foot", f"{here}.foot_picked_up", side.name,
                              player.name, field="foot_picked_up"))
     need = sheet.going_out_books(deal.number)
-    held = books_held(sheet, side.melds)
+    held = side_books(sheet, side)
     short = [(n - held[kind], kind.value) for n, kind in
              ((need.clean, BookKind.CLEAN), (need.dirty, BookKind.DIRTY), (need.wild, BookKind.WILD)) if held[kind] < n]
     if short:
         has = ", ".join(f"{held[k]} {k.value}" for k in BookKind)
         found.append(Problem("went_out.books", f"To go out in deal {deal.number} a side needs {need} books; "
-                             f"{side.name} has {has}.", "books_to_go_out", f"sides[{i}].melds", side.name, player.name,
-                             field="melds"))
+                             f"{side.name} has {has}.", "books_to_go_out", f"sides[{i}].{_books_key(side)}", side.name,
+                             player.name, field=_books_key(side)))
     if sheet.go_out_partner_foot:
         for k, partner in enumerate(side.players):
             if k != j and not partner.foot_picked_up:
@@ -423,3 +561,21 @@ def _check_ending(deal: Deal, found: list[Problem]) -> None:
                                      f"picked up the foot, and {partner.name} has not.", "go_out_partner_foot",
                                      f"sides[{i}].players[{k}].foot_picked_up", side.name, partner.name,
                                      field="foot_picked_up"))
+
+
+def _books_key(side: Side) -> str:
+    """Where a side's books are recorded: its books by kind, or its melds."""
+    return "books" if side.counted else "melds"
+
+
+def _still_holding(player: Player, here: str, side: str) -> Problem:
+    """The player who went out still holds cards: listed, or counted as points and red threes."""
+    if player.cards_left_points is None:
+        n = player.cards_left.total
+        return Problem("went_out.cards_left", f"{player.name} went out but still holds "
+                       f"{n} card{'s' if n != 1 else ''}.", None, f"{here}.cards_left", side, player.name,
+                       field="cards_left")
+    key = "cards_left_points" if player.cards_left_points else "red_threes_left"
+    return Problem("went_out.cards_left", f"{player.name} went out but still holds cards "
+                   f"({player.cards_left_points:,} points, {player.red_threes_left} red threes).",
+                   None, f"{here}.{key}", side, player.name, field=key)

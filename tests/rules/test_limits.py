@@ -118,6 +118,8 @@ DOC_BOUNDS: dict[str, tuple[int, ...]] = {
     "a sheet's `min_players` and `max_players`": (limits.MIN_PLAYERS, limits.MAX_PLAYERS),
     "melds on a side, and a referee question's `melds` or `table`": (limits.MAX_MELDS,),
     "a count of cards": (-limits.MAX_COUNT, limits.MAX_COUNT),
+    "points counted: a side's `meld_points`, a player's `cards_left_points`":
+        (-limits.MAX_COUNTED_POINTS, limits.MAX_COUNTED_POINTS),
     "cards of one kind in a card string (`\"Kx600 Kx401\"` is refused), or in a referee question's meld, "
     "cards or pile": (limits.MAX_COUNT,),
     "a card string": (limits.MAX_CARD_STRING,),

@@ -12,7 +12,8 @@ from scorepad.rules.lines import SCORE_LINES, ScoreLine, pad_lines
 from scorepad.rules.sheet import OPTION_BY_NAME
 
 # Every kind of line at once: melds and books of each kind (a special book of sevens), red
-# threes laid, going out, a cut bonus, cards and red threes in a hand and in an unopened foot.
+# threes laid, going out, a cut bonus, cards and red threes in a hand and in an unopened foot;
+# East-West counted (melded points, points left in a hand).
 SHEET = {"preset": "pagat", "special_books": {"7": 1000}, "cut_bonus": 300, "red_three_penalty_hand": 50}
 EVERYTHING = {
     "sheet": SHEET, "deal": 1, "ending": "went_out", "went_out": "Ann",
@@ -21,8 +22,8 @@ EVERYTHING = {
          "melds": ["K K K K K K K", "Q Q Q Q Q 2 2", "7 7 7 7 7 7 7", "2 2 2 2 JK JK JK"],
          "players": [{"name": "Ann", "foot_picked_up": True, "cut_bonus": True},
                      {"name": "Cal", "foot_picked_up": True, "cards_left": "A 3R 4"}]},
-        {"name": "East-West", "melds": ["J J J"],
-         "players": [{"name": "Bea", "foot_picked_up": True},
+        {"name": "East-West", "books": {}, "meld_points": 30,
+         "players": [{"name": "Bea", "foot_picked_up": True, "cards_left_points": 20},
                      {"name": "Dan", "foot_picked_up": False, "foot": "3R 3R 4 4 5 5 6 6 7 7 8 8 9"}]},
     ]}
 

@@ -17,7 +17,7 @@ def test_the_plan_keeps_every_kind_in_table_order_and_leaves_out_what_the_sheet_
     common = plan(preset("common"), 1)
     assert "books.special" not in [s.code for s in common.side]
     assert "cut_bonus" not in [s.code for s in common.player]
-    assert [s.code for s in common.picked_up] == ["cards_left", "red_threes.hand"]
+    assert [s.code for s in common.picked_up] == ["cards_left", "cards_left.points", "red_threes.hand"]
 
 
 def test_the_plan_prices_each_counted_kind_for_its_sheet_and_deal():

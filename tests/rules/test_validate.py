@@ -361,6 +361,14 @@ CASES = [
     ("count.negative-meld", "common",
      [put("sides.1.melds.0", {"rank": "9", "naturals": -3})], [put("sides.1.melds.0", {"rank": "9", "naturals": 3})],
      [("count.negative", None, "sides[1].melds[0]", "Bea", None)]),
+    # -- counted.meld_points --------------------------------------------------------------
+    # Bea counted: a clean book is at least 7 × 5 = 35 points on common, so 30 is too few
+    ("counted.meld_points-below-the-cheapest-books", "common",
+     [put("sides.1", {"name": "Bea", "books": {"clean": 1}, "meld_points": 30,
+                      "players": [{"name": "Bea", "foot_picked_up": True, "cards_left_points": 25}]})],
+     [put("sides.1", {"name": "Bea", "books": {"clean": 1}, "meld_points": 35,
+                      "players": [{"name": "Bea", "foot_picked_up": True, "cards_left_points": 25}]})],
+     [("counted.meld_points", "card_values", "sides[1].meld_points", "Bea", None)]),
     # -- cut_bonus ------------------------------------------------------------------------
     ("cut_bonus-only-where-the-sheet-pays-one", "common",
      [put("sides.1.players.0.cut_bonus", True)], [put("sides.1.players.0.cut_bonus", True), sheet(cut_bonus=100)],
