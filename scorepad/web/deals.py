@@ -265,6 +265,11 @@ def deal(game_id: str, number: int):
 def edit_deal(game_id: str, number: int):
     game = editable(game_id)
     record = access.deal_or_404(game, number)
+    if any(side.counted or any(p.counted for p in side.players) for side in record.deal.sides):
+        # The form takes melds and cards one by one: opened on a counted deal, it would drop its counts.
+        flash(f"Deal {number} was recorded by counts (books and points), which this form cannot show yet; "
+              f"nothing was changed. Correct it with 'flask deal correct' or the API.", "error")
+        return redirect(url_for("deals.deal", game_id=game.id, number=number), 303)
     if request.method == "POST":
         return _posted(game, number, editing=True)
     meta = DealMetaForm(revision=str(game.revision), reason=record.as_played or "")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from tests.api.test_counted import bench_game
+from tests.hardening import db_state, form_fields, grant
 
 
 def words(html: str) -> str:
@@ -48,3 +49,17 @@ def test_the_import_page_takes_a_counted_games_export(client):
     text = words(client.get(f"/games/{new_id}/deals/1").get_data(as_text=True))
     assert "Counted: 3 clean, 2 dirty books; melded card points 415. Red threes laid: 4." in text
     assert "Us: 2,970" in text and "Them: 1,150" in text
+
+
+def test_the_deal_form_refuses_to_open_a_counted_deal_rather_than_drop_its_counts(client, app):
+    game_id, key = bench_game(client)
+    grant(client, game_id, key["Authorization"].removeprefix("Bearer "))  # bench_game gives the header
+    before = db_state(app)
+    new = f"/games/{game_id}/deals/new"
+    form = form_fields(client.get(new).get_data(as_text=True), new)  # its CSRF token too
+    for send in (lambda url: client.get(url, follow_redirects=True),
+                 lambda url: client.post(url, data=dict(form, action="save"), follow_redirects=True)):
+        response = send(f"/games/{game_id}/deals/1/edit")
+        assert response.request.path == f"/games/{game_id}/deals/1"
+        assert "recorded by counts" in words(response.get_data(as_text=True))
+    assert db_state(app) == before
