@@ -396,8 +396,8 @@ def _check_counted(sheet: RuleSheet, side: Side, books: BookCounts, where: str, 
                              "wild_books", f"{here}.wild", name, field="books"))
     else:
         _check_meld_points(sheet, side, books, where, found)
-    warnings.append(Problem("counted.unchecked", f"{name}'s melds are counted, not listed, so the referee cannot "
-                            "check each meld (its size and wild cards).", None, here, name, field="books"))
+    warnings.append(Problem("counted.unchecked", f"The melds of {name} are counted, not listed, so the referee "
+                            "cannot check each meld (its size and wild cards).", None, here, name, field="books"))
 
 
 def _check_meld_points(sheet: RuleSheet, side: Side, books: BookCounts, where: str, found: list[Problem]) -> None:

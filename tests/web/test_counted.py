@@ -23,7 +23,7 @@ def test_the_deal_page_shows_the_counts_and_the_counted_lines(client):
     assert re.search(r"Melded card points Card values: .*? 1 × 415 415", text)
     assert re.search(r"Cal's hand: points Card values: .*? 1 × -45 -45", text)
     assert "Us: 2,970" in text and "Them: 1,150" in text
-    assert "melds are counted, not listed" in text  # the counted.unchecked warning
+    assert "The melds of Us are counted, not listed" in text  # the counted.unchecked warning
 
 
 def test_the_game_page_totals_a_counted_deal(client):
