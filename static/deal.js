@@ -22,7 +22,7 @@
     row.innerHTML = html;
     input.setAttribute("aria-label", what + ", as a number");
     input.parentNode.insertBefore(row, input);
-    var more = false;  // the box asked for: "N+" tapped again
+    var more = false;  // "N+" tapped again
     function sync() {  // the box: above N, on asking, or holding no count
       var v = String(input.value).trim(), n = /^\d+$/.test(v) ? +v : (v ? -1 : null);
       each(row, "input", function (r) { r.checked = n !== null && n >= 0 && +r.value === Math.min(n, top); });
@@ -46,7 +46,7 @@
   var counts = ".st input";
   each(form, counts, segments);
 
-  // Meld rows: the filled ones and two blank ones; "Add a meld" shows or makes another.
+  // Meld rows: the filled ones and two blank; "Add a meld" shows or makes more.
   function blank(row) {
     return !row.querySelector(".error") && !Array.prototype.some.call(row.querySelectorAll("input:not([type=radio])"),
       function (i) { return i.value && i.value !== "0"; });
@@ -58,7 +58,7 @@
     add.type = "button"; add.className = "secondary"; add.textContent = "Add a meld";
     add.setAttribute("aria-label", "Add a meld for " + side.dataset.name);
     list.parentNode.insertBefore(add, list.nextSibling);
-    list.addEventListener("input", function () {  // keep one blank row ready
+    list.addEventListener("input", function () {  // one blank row ready
       var next = list.querySelector(".hidden-row");
       if (next && !Array.prototype.some.call(list.querySelectorAll(".meld:not(.hidden-row)"), blank)) {
         next.classList.remove("hidden-row");
@@ -100,13 +100,14 @@
 
   // The live score: the form posted to the preview route, whose parts replace the elements
   // with their ids (score, totals, going out); a problem's link marks its field.
-  function show(html) {
+  function show(html, quiet) {
     var parts = document.createElement("template");
     parts.innerHTML = html;
     Array.prototype.slice.call(parts.content.children).forEach(function (part) {
       var old = part.id && document.getElementById(part.id);
       if (old) old.replaceWith(part);
     });
+    if (quiet) return;
     each(form, ".live-bad", function (e) { e.classList.remove("live-bad"); });
     each(live, "a[data-bad]", function (a) {
       var target = document.getElementById(a.dataset.bad);
@@ -116,17 +117,18 @@
   }
 
   var timer = null, seq = 0;
-  function preview() {
+  function preview(quiet) {
+    quiet = quiet === 1;
     clearTimeout(timer);
     timer = setTimeout(function () {
       var mine = ++seq;
       fetch(form.dataset.preview, { method: "POST", body: new FormData(form) })
         .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
-        .then(function (html) { if (mine === seq) show(html); })
+        .then(function (html) { if (mine === seq) show(html, quiet); })
         .catch(function () { /* offline: Check still works */ });
     }, 400);
   }
   form.addEventListener("input", preview);
   form.addEventListener("change", preview);
-  preview();  // the totals and progress of the form as it loads
+  preview(1);
 })();

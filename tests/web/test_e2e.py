@@ -479,6 +479,11 @@ def test_the_deal_forms_sticky_bar_shows_the_live_total_and_saves(phone: tuple[P
         ns = side_box(page, "North-South")
         ns.get_by_label("Meld 1 rank", exact=True).select_option("K")
         segment(ns, "Meld 1 naturals", 7, 7).tap()
+        kings = ns.get_by_label("Meld 1 naturals, as a number", exact=True)
+        expect(kings).to_be_hidden()  # seven: the segment says it
+        segment(ns, "Meld 1 naturals", 7, 7).tap()  # "7+" again: the box, for more
+        expect(kings).to_be_visible()
+        expect(kings).to_have_value("7")  # (pagat closes a book at seven: no more to give)
         segment(ns, "North-South: red threes laid", 2, 6).tap()
         page.get_by_role("radio", name="Nobody: the stock ran out").check()
         # Kings 7 x 10 + a clean book 500; two red threes 200 (pagat: 100 each).
