@@ -1,5 +1,5 @@
-// The deal form, enhanced: +/- steppers, "Add a meld", the foot box only when needed, and a
-// live score from the deal's preview route while typing. Without this script the form works the same.
+// The deal form, enhanced: counts in one touch, "Add a meld", the foot box when needed, and the
+// live score (the bar's totals, each side's going out) while typing. Without it the form works the same.
 (function () {
   "use strict";
   var form = document.getElementById("deal-form");
@@ -7,41 +7,58 @@
   var live = document.getElementById("live");
   var each = function (root, sel, fn) { Array.prototype.forEach.call(root.querySelectorAll(sel), fn); };
   var el = function (name) { return form.elements.namedItem(name); };
-  var val = function (name) { var e = el(name); return e && e.value ? String(e.value).trim() : ""; };
-  var button = function (text, label) {
-    var b = document.createElement("button");
-    b.type = "button"; b.textContent = text; b.setAttribute("aria-label", label);
-    return b;
-  };
 
-  // Steppers around every count box.
-  each(form, ".st", function (box) {
-    var input = box.querySelector("input"), what = input.getAttribute("aria-label");
-    var less = button("\u2212", "One fewer: " + what), more = button("+", "One more: " + what);
-    less.dataset.step = "-1"; more.dataset.step = "1";
-    box.insertBefore(less, input); box.appendChild(more);
-  });
-  form.addEventListener("click", function (e) {
-    var b = e.target.closest("button[data-step]");
-    if (!b) return;
-    var input = b.parentNode.querySelector("input");
-    var n = Math.max(0, (parseInt(input.value, 10) || 0) + +b.dataset.step);
-    input.value = n ? n : "";
-    input.dispatchEvent(new Event("input", { bubbles: true }));
-  });
+  // Count boxes become segments 0 to "N+" (data-segs): radios that write the box, which posts
+  // as before; "N+" writes N, tapped again it shows the box.
+  var tops = {};
+  form.dataset.segs.split(" ").forEach(function (s) { s = s.split(":"); tops[s[0]] = +s[1]; });
+  function segments(input) {
+    var top = tops[input.name.split("-").pop()], what = input.getAttribute("aria-label").replace(/, as a number$/, "");
+    var row = document.createElement("span");
+    row.className = "seg"; row.setAttribute("role", "radiogroup"); row.setAttribute("aria-label", what);
+    for (var n = 0, html = ""; n <= top; n++) {
+      html += '<label><input type="radio" name="seg-' + input.name + '" value="' + n + '"><span>' + n + (n < top ? "" : "+") + "</span></label>";
+    }
+    row.innerHTML = html;
+    input.setAttribute("aria-label", what + ", as a number");
+    input.parentNode.insertBefore(row, input);
+    var more = false;  // "N+" tapped again
+    function sync() {  // the box: above N, on asking, or holding no count
+      var v = String(input.value).trim(), n = /^\d+$/.test(v) ? +v : (v ? -1 : null);
+      each(row, "input", function (r) { r.checked = n !== null && n >= 0 && +r.value === Math.min(n, top); });
+      input.hidden = !more && n !== -1 && (n === null || n <= top);
+    }
+    row.addEventListener("click", function (e) {
+      if (e.target.type === "radio" && +e.target.value === top && +input.value === top && !more) {
+        more = true; sync(); input.focus();
+      }
+    });
+    row.addEventListener("change", function (e) {
+      var n = +e.target.value;
+      more = false;
+      input.value = n ? n : "";
+      sync();
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    input.addEventListener("input", sync);
+    sync();
+  }
+  var counts = ".st input";
+  each(form, counts, segments);
 
-  // Meld rows: the filled ones and two blank ones show; "Add a meld" shows or makes another.
+  // Meld rows: the filled ones and two blank; "Add a meld" shows or makes more.
   function blank(row) {
-    return !row.querySelector(".error") && !Array.prototype.some.call(row.querySelectorAll("input"),
+    return !row.querySelector(".error") && !Array.prototype.some.call(row.querySelectorAll("input:not([type=radio])"),
       function (i) { return i.value && i.value !== "0"; });
   }
   each(form, "fieldset.side", function (side) {
     var list = side.querySelector(".melds"), spare = 0;
     each(list, ".meld", function (row) { if (blank(row) && ++spare > 2) row.classList.add("hidden-row"); });
-    var add = button("Add a meld", "Add a meld for " + side.dataset.name);
-    add.className = "secondary";
+    var add = document.createElement("button");
+    add.type = "button"; add.className = "secondary"; add.textContent = "Add a meld";
+    add.setAttribute("aria-label", "Add a meld for " + side.dataset.name);
     list.parentNode.insertBefore(add, list.nextSibling);
-    list.addEventListener("input", function () {  // keep one blank row ready
+    list.addEventListener("input", function () {  // one blank row ready
       var next = list.querySelector(".hidden-row");
       if (next && !Array.prototype.some.call(list.querySelectorAll(".meld:not(.hidden-row)"), blank)) {
         next.classList.remove("hidden-row");
@@ -55,7 +72,7 @@
         row = last.cloneNode(true);
         row.id = to;
         row.classList.remove("bad");
-        each(row, ".error", function (p) { p.remove(); });
+        each(row, ".error, .seg", function (p) { p.remove(); });
         each(row, "input,select,button", function (i) {
           if (i.name) i.name = i.name.replace(from, to);
           var label = i.getAttribute("aria-label");
@@ -63,6 +80,7 @@
           if (i.tagName === "INPUT") i.value = ""; else if (i.tagName === "SELECT") i.selectedIndex = 0;
         });
         list.appendChild(row);
+        each(row, counts, segments);
         el(side.id + "-rows").value = k + 1;
       }
       row.classList.remove("hidden-row");
@@ -70,20 +88,26 @@
     });
   });
 
-  // The unopened foot is asked for only when the foot was not picked up.
+  // The unopened foot, only when the foot was not picked up.
   function feet() {
     each(form, "fieldset.player", function (p) {
       var foot = p.querySelector(".foot");
-      if (foot) foot.hidden = el(p.id + "-picked").checked && !val(p.id + "-foot");
+      if (foot) foot.hidden = el(p.id + "-picked").checked && !el(p.id + "-foot").value.trim();
     });
   }
   form.addEventListener("change", feet);
   feet();
 
-  // The live score: the form as typed, posted to the preview route, which reads it with the
-  // same reader as a saved deal and answers the words to show; a problem's link marks its field.
-  function show(html) {
-    live.innerHTML = html;
+  // The live score: the form posted to the preview route, whose parts replace the elements
+  // with their ids (score, totals, going out); a problem's link marks its field.
+  function show(html, quiet) {
+    var parts = document.createElement("template");
+    parts.innerHTML = html;
+    Array.prototype.slice.call(parts.content.children).forEach(function (part) {
+      var old = part.id && document.getElementById(part.id);
+      if (old) old.replaceWith(part);
+    });
+    if (quiet) return;
     each(form, ".live-bad", function (e) { e.classList.remove("live-bad"); });
     each(live, "a[data-bad]", function (a) {
       var target = document.getElementById(a.dataset.bad);
@@ -93,16 +117,18 @@
   }
 
   var timer = null, seq = 0;
-  function preview() {
+  function preview(quiet) {
+    quiet = quiet === 1;
     clearTimeout(timer);
     timer = setTimeout(function () {
       var mine = ++seq;
       fetch(form.dataset.preview, { method: "POST", body: new FormData(form) })
         .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
-        .then(function (html) { if (mine === seq) show(html); })
-        .catch(function () { /* offline: the Check button still works */ });
+        .then(function (html) { if (mine === seq) show(html, quiet); })
+        .catch(function () { /* offline: Check still works */ });
     }, 400);
   }
   form.addEventListener("input", preview);
   form.addEventListener("change", preview);
+  preview(1);
 })();

@@ -96,9 +96,10 @@ class Result(NamedTuple):
 
 
 class NextDeal(NamedTuple):
-    """The next deal to play: its number, each side's total from the deals recorded before
-    it, each side's opening minimum (``opening_who`` says who must reach it), the books a
-    side needs to go out and the going-out bonus."""
+    """A deal's rules (the next deal to play, or any deal: :meth:`Game.deal_rules`): its
+    number, each side's total from the deals recorded before it, each side's opening minimum
+    (``opening_who`` says who must reach it), the books a side needs to go out, the going-out
+    bonus, the cards drawn per turn and the game's last deal (None: played to a target)."""
 
     number: int
     totals_before: dict[str, int]
@@ -106,6 +107,8 @@ class NextDeal(NamedTuple):
     opening_who: str
     going_out_books: Books
     going_out_bonus: int
+    draws: int
+    last_deal: int | None
 
     def to_json(self) -> dict[str, Any]:
         books = self.going_out_books
@@ -239,12 +242,21 @@ class Game:
     def upcoming(self) -> NextDeal | None:
         """The next deal with what it asks of each side; None when the game is over."""
         number = self.next_deal
-        if number is None:
-            return None
+        return None if number is None else self.deal_rules(number)
+
+    def deal_rules(self, number: int) -> NextDeal:
+        """What deal ``number`` asks of each side under the sheet, given the deals recorded before it.
+
+        >>> from scorepad.rules import preset
+        >>> rules = Game(preset("pagat"), ("Ann", "Bea")).deal_rules(3)
+        >>> rules.opening_minimums, str(rules.going_out_books), rules.draws, rules.last_deal
+        ({'Ann': 120, 'Bea': 120}, '2 clean + 2 dirty + 1 wild', 2, 4)
+        """
         before = self.totals_before(number)
         sheet = self.sheet
         return NextDeal(number, before, {name: sheet.opening_minimum(number, total) for name, total in before.items()},
-                        sheet.opening_who.value, sheet.going_out_books(number), sheet.going_out_bonus_at(number))
+                        sheet.opening_who.value, sheet.going_out_books(number), sheet.going_out_bonus_at(number),
+                        sheet.draws_per_turn.at(number), sheet.last_deal())
 
     def totals_before(self, number: int) -> dict[str, int]:
         """Each side's total from the deals recorded before deal ``number`` (by number, not place)."""

@@ -26,7 +26,7 @@ from ..storage.errors import Conflict, Rejected, StorageError
 from ..storage.store import GameRecord
 from .common import ago, ahead_is_stale, editable, explained_sides, read_revision, what_changed
 from .errors import status as status_of
-from .forms.deal import RANKS, ConfirmForm, DealForm, DealMetaForm, card_groups, card_label
+from .forms.deal import RANKS, ConfirmForm, DealForm, DealMetaForm, card_groups, card_label, going_out
 
 bp = Blueprint("deals", __name__)
 
@@ -56,11 +56,13 @@ class DealPage:
     def render(self) -> tuple[str, int]:
         game, sheet, number = self.game, self.game.sheet, self.number
         context = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "status"}
+        rules = game.game.deal_rules(number)
         context.update(
-            groups=card_groups(sheet), ranks=RANKS, card_label=card_label,
-            books=sheet.going_out_books(number),
-            minimums=[(name, sheet.opening_minimum(number, total))
-                      for name, total in game.totals_before(number).items()],
+            groups=card_groups(sheet), ranks=RANKS, card_label=card_label, rules=rules,
+            outs=going_out(rules.going_out_books, sheet, self.preview.deal if self.preview else None, self.form.sides),
+            # Counts chosen in one touch: naturals 0 to a book (at most 7+), wild cards 0-3+ and 0-2+
+            # (a meld rarely holds more), red threes 0-6+; what the script's segments offer.
+            segs=f"naturals:{min(sheet.book_size, 7)} twos:3 jokers:2 red_threes:6",
             action=(url_for("deals.edit_deal", game_id=game.id, number=number) if self.editing
                     else url_for("deals.new_deal", game_id=game.id)),
         )
@@ -247,7 +249,9 @@ def preview(game_id: str, number: int):
     refused = store.refusal(game, deal, verdict)
     problems = form.place_problems(refused.problems if refused else [])
     warnings = [(form.place_problem(p), p.message) for p in verdict.report.warnings]
-    return render_template("deals/_live.html", sides=verdict.breakdown.sides, problems=problems, warnings=warnings)
+    outs = going_out(game.game.deal_rules(number).going_out_books, game.sheet, deal, form.sides)
+    return render_template("deals/_live.html", sides=verdict.breakdown.sides, problems=problems, warnings=warnings,
+                           outs=outs)
 
 
 @bp.get("/games/<game_id>/deals/<int:number>")
@@ -274,7 +278,8 @@ def edit_deal(game_id: str, number: int):
         return _posted(game, number, editing=True)
     meta = DealMetaForm(revision=str(game.revision), reason=record.as_played or "")
     form = DealForm.from_deal(game.sides, game.sheet, record.deal.to_json(with_sheet=False))
-    return DealPage(game, form, meta, number, editing=True, can_play=bool(record.as_played)).render()
+    return DealPage(game, form, meta, number, editing=True, preview=record.verdict,
+                    can_play=bool(record.as_played)).render()
 
 
 @bp.route("/games/<game_id>/deals/<int:number>/delete", methods=["GET", "POST"])

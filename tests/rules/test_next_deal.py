@@ -94,7 +94,7 @@ def test_the_pages_say_the_same_next_deal(client, game):
     assert "Ann: 90 Bea: 90" in page
     assert "Totals before it (deals recorded before deal 2) Ann: 40 Bea: 30" in page
     form = page_text(client.get(f"/games/{game}/deals/new").get_data(as_text=True))
-    assert "Record deal 2 " in form and "Opening minimum: Ann 90, Bea 90." in form
+    assert "Record deal 2 Deal 2 of 4 Draw 2 Opening 90 Go out: 1 clean + 1 dirty Going out +100 " in form
     desk = page_text(client.get(f"/games/{game}/referee").get_data(as_text=True))
     assert "The table is playing deal 2." in desk
     assert "Ann (running total 40)" in desk and "Bea (running total 30)" in desk

@@ -297,25 +297,27 @@ def side_box(page: Page, side: str) -> Any:
     return page.get_by_role("group", name=side, exact=True)
 
 
-def tap(locator: Any, times: int = 1) -> None:
-    for _ in range(times):
-        locator.tap()
+def segment(scope: Any, count: str, value: int, top: int) -> Any:
+    """The segment for ``value`` in the row of segments of a count (its last one reads "top+")."""
+    return scope.get_by_role("radiogroup", name=count, exact=True).get_by_text(
+        f"{value}+" if value >= top else str(value), exact=True)
 
 
 def enter_meld(page: Page, side: str, row: int, rank: str, naturals: int, twos: int) -> None:
-    """Choose the rank, then tap + until the counts are right (the boxes start blank)."""
+    """Choose the rank, then tap each count once (its segment: a book of seven is "7+")."""
     box = side_box(page, side)
     box.get_by_label(f"Meld {row} rank", exact=True).select_option(rank)
-    tap(box.get_by_role("button", name=f"One more: Meld {row} naturals", exact=True), naturals)
-    tap(box.get_by_role("button", name=f"One more: Meld {row} 2s", exact=True), twos)
-    expect(box.get_by_label(f"Meld {row} naturals", exact=True)).to_have_value(str(naturals))
-    expect(box.get_by_label(f"Meld {row} 2s", exact=True)).to_have_value(str(twos) if twos else "")
+    segment(box, f"Meld {row} naturals", naturals, 7).tap()
+    if twos:
+        segment(box, f"Meld {row} 2s", twos, 3).tap()
+    expect(box.get_by_label(f"Meld {row} naturals, as a number", exact=True)).to_have_value(str(naturals))
+    expect(box.get_by_label(f"Meld {row} 2s, as a number", exact=True)).to_have_value(str(twos) if twos else "")
 
 
 def enter_deal(page: Page, number: int, screens: Screens) -> None:
     deal = DEALS[number]
     expect(page.get_by_role("heading", level=1)).to_have_text(f"Record deal {number}")
-    page.wait_for_load_state("load")  # deal.js (deferred) works the + and - buttons
+    page.wait_for_load_state("load")  # deal.js (deferred) makes the segments
     for side, melds in deal["melds"].items():
         for row, (rank, naturals, twos) in enumerate(melds, start=1):
             enter_meld(page, side, row, rank, naturals, twos)
@@ -323,7 +325,7 @@ def enter_deal(page: Page, number: int, screens: Screens) -> None:
                 # The live score follows the taps: seven kings, a clean book, 570 so far.
                 expect(page.locator("#live")).to_contain_text("Live score: North-South 570")
     for side, count in deal["red"].items():
-        tap(side_box(page, side).get_by_role("button", name=f"One more: {side}: red threes laid", exact=True), count)
+        segment(side_box(page, side), f"{side}: red threes laid", count, 6).tap()
     for player, cards in deal["left"].items():
         hand = page.get_by_role("group", name=re.compile(rf"^Cards left in {player}\W"))
         for card, count in cards.items():
@@ -400,13 +402,15 @@ def test_a_whole_game_on_a_phone(phone: tuple[Page, Screens], browser: Browser, 
         screens.check("deal-2")
         page.get_by_role("link", name="Correct deal 2").tap()
         expect(page.get_by_role("heading", level=1)).to_have_text("Correct deal 2")
-        page.wait_for_load_state("load")  # deal.js works the + and - buttons
+        page.wait_for_load_state("load")  # deal.js makes the segments
         ns = side_box(page, "North-South")
         expect(ns.get_by_label("Meld 1 rank", exact=True)).to_have_value("8")
-        expect(ns.get_by_label("Meld 1 naturals", exact=True)).to_have_value("3")
-        tap(ns.get_by_role("button", name="One more: Meld 1 naturals", exact=True), 5)
-        tap(ns.get_by_role("button", name="One fewer: Meld 1 naturals", exact=True), 1)
-        expect(ns.get_by_label("Meld 1 naturals", exact=True)).to_have_value("7")
+        naturals = ns.get_by_label("Meld 1 naturals, as a number", exact=True)
+        expect(naturals).to_have_value("3")
+        expect(ns.get_by_role("radiogroup", name="Meld 1 naturals").get_by_role("radio", name="3")).to_be_checked()
+        expect(naturals).to_be_hidden()  # the box shows only for more than the segments hold
+        segment(ns, "Meld 1 naturals", 7, 7).tap()
+        expect(naturals).to_have_value("7")
         expect(page.locator("#live")).to_contain_text("Live score: North-South 560 · East-West 730")
         screens.check("deal-2-correct")
         page.get_by_role("button", name="Save the correction").tap()
@@ -444,6 +448,55 @@ def test_a_whole_game_on_a_phone(phone: tuple[Page, Screens], browser: Browser, 
             viewer_context.close()
             screens.offsite += watcher.offsite
             screens.errors += watcher.errors
+    finally:
+        print("\n" + screens.report())
+    screens.assert_clean()
+
+
+def test_the_deal_forms_sticky_bar_shows_the_live_total_and_saves(phone: tuple[Page, Screens],
+                                                                  live_server: str) -> None:
+    """Deal 1 of a pagat game (books needed: 2 clean, 2 dirty, 1 wild): the rules as pills, who
+    went out above the sides with each side's progress, counts tapped once each, and the sticky
+    bar at the bottom of the screen with the live total; its Save records the deal."""
+    page, screens = phone
+    try:
+        sides = [{"name": side, "players": players} for side, players in SIDES.items()]
+        created = page.request.post(f"{live_server}/api/v1/games",
+                                    data={"name": "Bar", "sheet": "pagat", "sides": sides})
+        assert created.status == 201, created.text()
+        page.goto(created.json()["edit_url"])
+        page.get_by_role("link", name="Record deal 1").tap()
+        page.wait_for_load_state("load")
+        expect(page.locator(".pills li")).to_have_text(
+            ["Deal 1 of 4", "Draw 2", "Opening 50", "Go out: 2 clean + 2 dirty + 1 wild", "Going out +100"])
+        bar, save = page.locator("#bar"), page.get_by_role("button", name="Save deal 1")
+        expect(page.locator("#bar-score")).to_have_text("North-South 0 · East-West 0")  # the first preview
+        ns_out = page.locator("#s0-out")
+        expect(ns_out).to_have_text(re.compile(r"^North-South clean 0/2, dirty 0/2, wild 0/1: not yet, "
+                                               r"2 more clean books, 2 more dirty books, 1 more wild book$"))
+        screens.check("deal-form-empty")
+
+        ns = side_box(page, "North-South")
+        ns.get_by_label("Meld 1 rank", exact=True).select_option("K")
+        segment(ns, "Meld 1 naturals", 7, 7).tap()
+        kings = ns.get_by_label("Meld 1 naturals, as a number", exact=True)
+        expect(kings).to_be_hidden()  # seven: the segment says it
+        segment(ns, "Meld 1 naturals", 7, 7).tap()  # "7+" again: the box, for more
+        expect(kings).to_be_visible()
+        expect(kings).to_have_value("7")  # (pagat closes a book at seven: no more to give)
+        segment(ns, "North-South: red threes laid", 2, 6).tap()
+        page.get_by_role("radio", name="Nobody: the stock ran out").check()
+        # Kings 7 x 10 + a clean book 500; two red threes 200 (pagat: 100 each).
+        expect(page.locator("#bar-score")).to_have_text("North-South 770 · East-West 0")
+        expect(ns_out).to_contain_text("North-South clean 1/2, dirty 0/2, wild 0/1: not yet")
+        for where in (0, 1500, 99_999):  # at the top, half-way and at the end, the bar is on screen
+            page.evaluate(f"window.scrollTo(0, {where})")
+            box = bar.bounding_box()
+            assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844 + 0.5, (where, box)
+        screens.check("deal-form-filled", full_page=False)
+        save.tap()
+        expect(page.get_by_role("status").filter(has_text="Deal 1 saved.")).to_be_visible()
+        expect_row(page, 1, {"North-South": "770", "East-West": "0"})
     finally:
         print("\n" + screens.report())
     screens.assert_clean()

@@ -481,6 +481,91 @@ def test_the_deal_form_lays_out_cards_left_by_the_sheets_values(client):
     assert f'data-preview="/games/{game_id}/deals/1/preview"' in page
 
 
+# A sheet whose requirements change from deal to deal: each deal's pills must follow it.
+PER_DEAL = {"preset": "common", "opening_minimums": [50, 90, 120, 150], "going_out_bonus": [100, 200, 300, 400],
+            "draws_per_turn": [2, 2, 3, 3], "books_to_go_out": [{"clean": 1, "dirty": 1}, {"clean": 2, "dirty": 1},
+                                                                {"clean": 2, "dirty": 2}, {"clean": 3}]}
+
+
+def own_game(client, app, sheet: dict[str, Any], deals: int = 0, players=(("Ann",), ("Bea",))) -> str:
+    """A game of ``sheet`` made through the store, with ``deals`` deals recorded, opened for editing."""
+    with app.test_request_context():
+        game = store.create_game("Own rules", sheet, [{"name": p[0], "players": list(p)} for p in players])
+        for _ in range(deals):
+            store.record_deal(game.id, {"ending": "stock_out", "sides": [
+                {"name": p[0], "melds": [], "players": [{"name": n, "foot_picked_up": True} for n in p]}
+                for p in players]})
+    client.get(f"/games/{game.id}/edit/{game.edit_key}")
+    return game.id
+
+
+def pills(page: str) -> list[str]:
+    block = re.search(r'<ul class="pills"[^>]*>(.*?)</ul>', page, re.S).group(1)
+    return [html.unescape(re.sub(r"<[^>]+>|\s+", lambda m: " " if m.group(0).strip() == "" else "", li)).strip()
+            for li in re.findall(r"<li>(.*?)</li>", block, re.S)]
+
+
+def test_the_deal_forms_pills_give_this_deals_rules_from_the_sheet(client, app):
+    game_id = own_game(client, app, PER_DEAL, deals=2)
+    assert pills(text(client.get(f"/games/{game_id}/deals/new"))) == [
+        "Deal 3 of 4", "Draw 3", "Opening 120", "Go out: 2 clean + 2 dirty", "Going out +300"]
+    assert pills(text(client.get(f"/games/{game_id}/deals/2/edit"))) == [  # a correction: that deal's own
+        "Deal 2 of 4", "Draw 2", "Opening 90", "Go out: 2 clean + 1 dirty", "Going out +200"]
+
+
+def test_the_pills_name_each_sides_minimum_when_they_differ_and_no_last_deal_on_a_target(client, app):
+    banded = {"preset": "common", "game_length": "target", "target_score": 10_000, "opening_by": "running-total",
+              "opening_bands": [{"below": 1000, "minimum": 50}, {"minimum": 90}]}  # by the running total
+    game_id = own_game(client, app, banded)
+    with app.test_request_context():
+        store.record_deal(game_id, {"ending": "went_out", "went_out": "Ann", "sides": [
+            {"name": "Ann", "melds": ["Kx7", "Qx5 2 2"], "players": [{"name": "Ann", "foot_picked_up": True}]},
+            {"name": "Bea", "melds": [], "players": [{"name": "Bea", "foot_picked_up": True}]}]})
+    page = text(client.get(f"/games/{game_id}/deals/new"))
+    assert pills(page)[:3] == ["Deal 2", "Draw 2", "Opening Ann 90, Bea 50"]  # Ann has 1,060, Bea 0
+
+
+def test_who_went_out_comes_before_the_sides_with_each_sides_progress(client):
+    game_id = start(client, players=(("Ann", "Cal"), ("Bea", "Dan")))
+    page = text(client.get(f"/games/{game_id}/deals/new"))
+    assert page.index('id="ending"') < page.index('id="s0"') < page.index('id="s1"')
+    assert page.index('<ul class="pills"') < page.index('id="ending"')
+    for key, side in (("s0-p0", 0), ("s0-p1", 0), ("s1-p0", 1), ("s1-p1", 1)):
+        assert f'value="{key}" aria-describedby="s{side}-out"' in page  # each choice says why not
+    data = fields(page, action=f"/games/{game_id}/deals/new")
+    fill(data, 0, [("K", 7, 0, 0)])
+    data.pop("s0-p1-picked")  # Cal never picked up his foot
+    data["ending"] = "stock"
+    checked = html.unescape(text(client.post(f"/games/{game_id}/deals/new", data=dict(data, action="check"))))
+    out = re.search(r'<p class="out[^"]*" id="s0-out">(.*?)</p>', checked, re.S).group(1)
+    assert out == ("<b>Ann & Cal</b> clean 1/1, dirty 0/1: not yet, 1 more dirty book; "
+                   "Cal: The foot must be picked up and played before going out.")
+    assert '<p class="out no" id="s1-out"><b>Bea & Dan</b> clean 0/1, dirty 0/1: not yet, ' in checked
+
+
+def test_the_deal_forms_inputs_ask_for_the_right_keyboard(client):
+    game_id = start(client, players=(("Ann", "Cal"), ("Bea", "Dan")))
+    page = text(client.get(f"/games/{game_id}/deals/new"))
+    counts = re.findall(r'<input[^>]*name="s\d-(?:m\d+-(?:naturals|twos|jokers)|red_threes|p\d-c-\w+)"[^>]*>', page)
+    assert len(counts) == 2 * (8 * 3 + 1 + 2 * 15)  # two sides: 8 meld rows, red threes, two players' 15 kinds
+    assert all('inputmode="numeric"' in i for i in counts)
+    cards = re.findall(r'<input[^>]*name="s\d-(?:m\d+-cards|p\d-left|p\d-foot)"[^>]*>', page)
+    assert len(cards) == 2 * (8 + 2 * 2)
+    for attribute in ('autocapitalize="off"', 'autocorrect="off"', 'spellcheck="false"'):
+        assert all(attribute in i for i in cards), attribute
+    assert "<b>Kx7</b> is seven kings" in page and 'placeholder="or cards: Kx7"' in page
+
+
+def test_the_preview_sends_the_bars_totals_and_each_sides_progress(client):
+    game_id = start(client)
+    data = valid_deal(client, game_id)
+    live = html.unescape(text(client.post(f"/games/{game_id}/deals/1/preview", data=data)))
+    assert '<p class="score" id="bar-score">Ann <strong>1,060</strong> · Bea <strong>5</strong></p>' in live
+    assert '<p class="out" id="s0-out">clean 1/1, dirty 1/1: may go out</p>' in live  # a player alone: no name
+    assert '<p class="out no" id="s1-out">clean 0/1, dirty 0/1: not yet, 1 more clean book, 1 more dirty book</p>' \
+        in live
+
+
 def test_a_deal_with_violations_is_not_saved_and_each_problem_shows_next_to_its_field(client, app):
     game_id = start(client)
     data = valid_deal(client, game_id)

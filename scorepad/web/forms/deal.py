@@ -1,6 +1,7 @@
 """A deal as the table records it on a phone (meld rows, red threes, each player's cards left
 and unopened foot, who went out), read into the canonical deal JSON; the referee's problems
-are placed back next to the field each one concerns. And the small forms around a deal: its
+are placed back next to the field each one concerns. Each side's progress toward going out
+(:func:`going_out`), as the rules core counts it. And the small forms around a deal: its
 revision and as-played reason, and the confirmation of a delete.
 """
 
@@ -14,10 +15,11 @@ from typing import Any
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, StringField
 
-from ...rules import ReadError, RuleSheet
+from ...rules import Books, Deal, ReadError, RuleSheet
 from ...rules.cards import CARDS, NATURALS, Card, Cards
 from ...rules.limits import MAX_COUNT, MAX_INPUT, MAX_MELD_ROWS
-from ...rules.validate import Problem
+from ...rules.referee import can_go_out
+from ...rules.validate import Problem, books_held
 from . import PlainText
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "wild")
@@ -207,10 +209,6 @@ class DealForm:
                     return player.key
         return None
 
-    def ending_choices(self) -> list[tuple[str, str]]:
-        choices = [(p.key, p.name) for side in self.sides for p in side.players]
-        return choices + [("stock", "Nobody: the stock ran out")]
-
     # -- reading into canonical JSON ----------------------------------------------------------
 
     def to_json(self, number: int | None = None, need_ending: bool = True) -> dict[str, Any] | None:
@@ -365,6 +363,53 @@ class DealForm:
     def _on_side(self, side: SideBlock, field: str | None, message: str) -> str:
         side.problems.setdefault(field if field in SIDE_FIELDS else "", []).append(message)
         return f"s{side.index}"
+
+
+@dataclass
+class GoingOut:
+    """A side's progress toward going out: ``progress`` ("clean 2/2, dirty 1/2"; empty without
+    a readable deal) and ``why_not``, each reason none of its players may
+    go out yet (empty: one may)."""
+
+    side: int
+    name: str
+    progress: str
+    why_not: list[str]
+    partners: bool = True  # False: a player alone, named by the choice beside it
+
+
+def going_out(need: Books, sheet: RuleSheet, deal: Deal | None, sides: list[SideBlock]) -> list[GoingOut]:
+    """Each side's books against ``need`` (the deal's requirement, from the rules core) and
+    what the referee's "may we go out?" answers for its players. ``deal`` is the form as
+    read (None: not readable, or nothing typed yet)."""
+    kinds = [(kind, n) for kind, n in (("clean", need.clean), ("dirty", need.dirty), ("wild", need.wild)) if n]
+    out = []
+    for block in sides:
+        if deal is None or block.index >= len(deal.sides):
+            out.append(GoingOut(block.index, block.name, "", [], len(block.players) > 1))  # the pills say the need
+            continue
+        side = deal.sides[block.index]
+        held = {kind.value: n for kind, n in books_held(sheet, side.melds).items()}
+        books = Books(held["clean"], held["dirty"], held["wild"])
+        progress = ", ".join(f"{kind} {held[kind]}/{n}" for kind, n in kinds) or "no books needed"
+        why: list[str] = []
+        for i, player in enumerate(side.players):
+            partners = [p.foot_picked_up for j, p in enumerate(side.players) if j != i]
+            answer = can_go_out(sheet, deal.number, books=books, foot_played=player.foot_picked_up,
+                                partners_picked_up=partners, permission=True)
+            if answer.yes:
+                why = []
+                break
+            for reason in answer.reasons:
+                if reason.ok:
+                    continue
+                text = (", ".join(f"{n - held[kind]} more {kind} book{'s' if n - held[kind] > 1 else ''}"
+                                  for kind, n in kinds if held[kind] < n)
+                        if reason.option == "books_to_go_out" else f"{player.name}: {reason.message}")
+                if text not in why:
+                    why.append(text)
+        out.append(GoingOut(block.index, block.name, progress, why, len(block.players) > 1))
+    return out
 
 
 # Where a message shows within a side and a player: the input a field names (else the whole).
