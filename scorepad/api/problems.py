@@ -110,9 +110,8 @@ def body(status: int, detail: str, field: str | None = None, slug: str | None = 
 def answer(status: int, detail: str, field: str | None = None, slug: str | None = None,
            headers: dict[str, str] | None = None, **extensions: Any) -> Response:
     """The ``application/problem+json`` response of one error."""
-    response = Response(json.dumps(body(status, detail, field, slug, **extensions)) + "\n", status,
-                        headers, mimetype="application/problem+json")
-    return response
+    return Response(json.dumps(body(status, detail, field, slug, **extensions)) + "\n", status, headers,
+                    mimetype="application/problem+json")
 
 
 def for_status(status: int, field: str | None) -> str | None:
