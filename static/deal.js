@@ -53,6 +53,7 @@
   }
   each(form, "fieldset.side", function (side) {
     var list = side.querySelector(".melds"), spare = 0;
+    if (!list) return;  // a counted side
     each(list, ".meld", function (row) { if (blank(row) && ++spare > 2) row.classList.add("hidden-row"); });
     var add = document.createElement("button");
     add.type = "button"; add.className = "secondary"; add.textContent = "Add a meld";
