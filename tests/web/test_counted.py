@@ -7,8 +7,8 @@ from __future__ import annotations
 import html
 import re
 
-from tests.api.test_counted import bench_game
-from tests.hardening import db_state, form_fields, grant
+from tests.api.test_counted import SIDES, bench_game
+from tests.hardening import api_game, db_state, form_fields, grant
 from tests.web.test_pages import game_id_of
 
 
@@ -146,3 +146,16 @@ def test_counted_entry_is_lighter_than_itemised(client):
     counted = len(client.get(new).get_data())
     itemised = len(client.post(new, data=dict(new_form(client, game_id), action="itemise-s0")).get_data())
     assert counted < itemised
+
+
+def test_special_books_the_sheet_names_get_their_own_row_and_are_recorded_as_special(client):
+    game_id, key = api_game(client, "Sevens", {"preset": "common", "special_books": {"7": 1000}}, SIDES)
+    grant(client, game_id, key)
+    page = client.get(f"/games/{game_id}/deals/new").get_data(as_text=True)
+    assert 'name="s0-b-7" aria-label="Us: 7s books"' in page
+    form = dict(new_form(client, game_id), **BENCH_FORM, action="save")
+    form.update({"s0-b-clean": "2", "s0-b-7": "1"})  # one of the three clean books is of sevens
+    response = client.post(f"/games/{game_id}/deals/new", data=form)
+    assert response.status_code == 303, words(response.get_data(as_text=True))[:600]
+    deal = client.get(f"/api/v1/games/{game_id}/deals/1").get_json()["deal"]
+    assert deal["sides"][0]["books"] == {"clean": 2, "dirty": 2, "wild": 0, "special": {"7": 1}}
