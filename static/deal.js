@@ -13,7 +13,7 @@
   var tops = {};
   form.dataset.segs.split(" ").forEach(function (s) { s = s.split(":"); tops[s[0]] = +s[1]; });
   function segments(input) {
-    var top = tops[input.name.split("-").pop()], what = input.getAttribute("aria-label").replace(/, as a number$/, "");
+    var parts = input.name.split("-"), top = tops[parts.pop()] || tops[parts.pop()], what = input.getAttribute("aria-label").replace(/, as a number$/, "");
     var row = document.createElement("span");
     row.className = "seg"; row.setAttribute("role", "radiogroup"); row.setAttribute("aria-label", what);
     for (var n = 0, html = ""; n <= top; n++) {
@@ -53,6 +53,7 @@
   }
   each(form, "fieldset.side", function (side) {
     var list = side.querySelector(".melds"), spare = 0;
+    if (!list) return;  // a counted side
     each(list, ".meld", function (row) { if (blank(row) && ++spare > 2) row.classList.add("hidden-row"); });
     var add = document.createElement("button");
     add.type = "button"; add.className = "secondary"; add.textContent = "Add a meld";

@@ -62,7 +62,7 @@ class DealPage:
             outs=going_out(rules.going_out_books, sheet, self.preview.deal if self.preview else None, self.form.sides),
             # Counts chosen in one touch: naturals 0 to a book (at most 7+), wild cards 0-3+ and 0-2+
             # (a meld rarely holds more), red threes 0-6+; what the script's segments offer.
-            segs=f"naturals:{min(sheet.book_size, 7)} twos:3 jokers:2 red_threes:6",
+            segs=f"naturals:{min(sheet.book_size, 7)} twos:3 jokers:2 red_threes:6 b:6",
             action=(url_for("deals.edit_deal", game_id=game.id, number=number) if self.editing
                     else url_for("deals.new_deal", game_id=game.id)),
         )
@@ -209,9 +209,19 @@ def _posted(game: GameRecord, number: int, editing: bool):
     if not meta.validate() and set(meta.errors) != {"reason"}:  # the reason's own error shows beside it
         abort(400, "; ".join(f"{meta[k].label.text}: {' '.join(v)}" for k, v in meta.errors.items()))
     action = request.form.get("action", "save")
-    form = DealForm.from_form(game.sides, game.sheet, request.form, more_rows=action == "more")
+    itemise = _itemised_side(action)
+    if itemise is not None:
+        action = "more"  # the same form again, that side now in meld rows; nothing else changes
+    form = DealForm.from_form(game.sides, game.sheet, request.form, more_rows=action == "more" and itemise is None,
+                              itemise=itemise)
     done = ACTIONS.get(action, _save)(DealPage(game, form, meta, number, editing))
     return done.render() if isinstance(done, DealPage) else done
+
+
+def _itemised_side(action: str) -> int | None:
+    """The side an "Itemise melds" button names (``itemise-s1``: side 1), else None."""
+    side = action.removeprefix("itemise-s")
+    return int(side) if side != action and side.isdigit() and len(side) < 3 else None
 
 
 # -- routes ------------------------------------------------------------------------------------------
@@ -269,11 +279,6 @@ def deal(game_id: str, number: int):
 def edit_deal(game_id: str, number: int):
     game = editable(game_id)
     record = access.deal_or_404(game, number)
-    if any(side.counted or any(p.counted for p in side.players) for side in record.deal.sides):
-        # The form takes melds and cards one by one: opened on a counted deal, it would drop its counts.
-        flash(f"Deal {number} was recorded by counts (books and points), which this form cannot show yet; "
-              f"nothing was changed. Correct it with 'flask deal correct' or the API.", "error")
-        return redirect(url_for("deals.deal", game_id=game.id, number=number), 303)
     if request.method == "POST":
         return _posted(game, number, editing=True)
     meta = DealMetaForm(revision=str(game.revision), reason=record.as_played or "")

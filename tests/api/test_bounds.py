@@ -117,6 +117,7 @@ def deal_form(client, game: str, number: int | None = None, **changes: str) -> d
     url = f"/games/{game}/deals/{number}/edit" if number else f"/games/{game}/deals/new"
     data = form_fields(client.get(url).get_data(as_text=True), url)
     if not number:
+        data = {k: v for k, v in data.items() if not k.endswith("-mode")}  # every side itemised
         data.update({"s0-m0-rank": "K", "s0-m0-naturals": "7", "s0-m1-cards": "Q Q Q Q Q 2 2",
                      "s1-m0-cards": "J J J", "s1-p0-left": "A 3B", "ending": "s0-p0"})
     data["action"] = "save"

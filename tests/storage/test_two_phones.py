@@ -341,8 +341,9 @@ class Phone:
 
 
 def _page_deal(form: dict[str, str], marker: int) -> dict[str, str]:
-    """The deal form filled in as :func:`deal_body` (a stock-out), by hand on the phone."""
-    data = {k: v for k, v in form.items() if not re.match(r"s\d-m\d+-|s\d-p\d-c-", k)}
+    """The deal form filled in as :func:`deal_body` (a stock-out), by hand on the phone, in
+    meld rows (without ``s{i}-mode=count`` a side is read itemised)."""
+    data = {k: v for k, v in form.items() if not re.match(r"s\d-m\d+-|s\d-p\d-c-|s\d-mode$", k)}
     data.update({"s0-m0-rank": "K", "s0-m0-naturals": "3", "s1-m0-rank": "J", "s1-m0-naturals": "3",
                  "s0-p0-picked": "1", "s1-p0-picked": "1", "ending": "stock", "action": "save"})
     for i, card in enumerate(("4", "5", "6", "7")):

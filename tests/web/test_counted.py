@@ -1,12 +1,15 @@
 """A recorded counted deal on the pages: the deal's own page shows its counts and every score
-line, and the game's table its totals. (Counted entry on the deal form is not built here.)"""
+line, and the game's table its totals; and counted entry on the deal form (the default), with
+"Itemise melds" for a side, editing a counted deal counted, and each side's going out."""
 
 from __future__ import annotations
 
+import html
 import re
 
-from tests.api.test_counted import bench_game
-from tests.hardening import db_state, form_fields, grant
+from tests.api.test_counted import SIDES, bench_game
+from tests.hardening import api_game, db_state, form_fields, grant
+from tests.web.test_pages import game_id_of
 
 
 def words(html: str) -> str:
@@ -51,15 +54,108 @@ def test_the_import_page_takes_a_counted_games_export(client):
     assert "Us: 2,970" in text and "Them: 1,150" in text
 
 
-def test_the_deal_form_refuses_to_open_a_counted_deal_rather_than_drop_its_counts(client, app):
+BENCH_FORM = {  # the bench deal as counted entry sends it (a blank box is 0)
+    "s0-b-clean": "3", "s0-b-dirty": "2", "s0-red_threes": "4", "s0-points": "415", "s0-p1-pts": "45",
+    "s1-b-clean": "1", "s1-b-dirty": "1", "s1-red_threes": "2", "s1-points": "235", "s1-p0-pts": "30",
+    "s1-p1-pts": "55", "ending": "s0-p0"}
+
+
+def new_form(client, game_id: str) -> dict[str, str]:
+    new = f"/games/{game_id}/deals/new"
+    return form_fields(client.get(new).get_data(as_text=True), new)
+
+
+def counted_game(client) -> str:
+    """A common-preset game, Us (Ann, Cal) v Them (Bea, Dan), made through the New game page."""
+    data = form_fields(client.get("/new?preset=common").get_data(as_text=True), "/new")
+    data.update({"name": "Friday", "side-0-p0": "Ann", "side-0-p1": "Cal", "side-0-name": "Us",
+                 "side-1-p0": "Bea", "side-1-p1": "Dan", "side-1-name": "Them"})
+    return game_id_of(client.post("/new", data=data))
+
+
+def test_the_deal_form_opens_counted_and_records_the_bench_deal_by_counts(client, app):
+    game_id = counted_game(client)
+    form = new_form(client, game_id)
+    assert form["s0-mode"] == form["s1-mode"] == "count"
+    response = client.post(f"/games/{game_id}/deals/new", data=dict(form, **BENCH_FORM, action="save"))
+    assert response.status_code == 303, words(response.get_data(as_text=True))[:600]
+    deal = client.get(f"/api/v1/games/{game_id}/deals/1").get_json()["deal"]
+    assert deal["sides"][0]["books"] == {"clean": 3, "dirty": 2, "wild": 0, "special": {}}
+    assert deal["sides"][0]["meld_points"] == 415
+    assert [p["cards_left_points"] for s in deal["sides"] for p in s["players"]] == [0, 45, 30, 55]
+    assert "Us: 2,970" in words(client.get(f"/games/{game_id}/deals/1").get_data(as_text=True))
+
+
+def test_a_counted_deal_opens_counted_on_the_edit_form_and_saves_back_unchanged(client, app):
     game_id, key = bench_game(client)
     grant(client, game_id, key["Authorization"].removeprefix("Bearer "))  # bench_game gives the header
     before = db_state(app)
-    new = f"/games/{game_id}/deals/new"
-    form = form_fields(client.get(new).get_data(as_text=True), new)  # its CSRF token too
-    for send in (lambda url: client.get(url, follow_redirects=True),
-                 lambda url: client.post(url, data=dict(form, action="save"), follow_redirects=True)):
-        response = send(f"/games/{game_id}/deals/1/edit")
-        assert response.request.path == f"/games/{game_id}/deals/1"
-        assert "recorded by counts" in words(response.get_data(as_text=True))
+    edit = f"/games/{game_id}/deals/1/edit"
+    page = client.get(edit).get_data(as_text=True)
+    form = form_fields(page, edit)
+    assert {k: form[k] for k in ("s0-mode", "s0-b-clean", "s0-b-dirty", "s0-points", "s0-p1-pts", "s1-p1-pts")} == {
+        "s0-mode": "count", "s0-b-clean": "3", "s0-b-dirty": "2", "s0-points": "415", "s0-p1-pts": "45",
+        "s1-p1-pts": "55"}
+    assert 'name="s0-m0-rank"' not in page  # no meld rows for a counted side
+    response = client.post(edit, data=dict(form, action="save"), follow_redirects=True)
+    assert "Deal 1 unchanged" in words(response.get_data(as_text=True))
     assert db_state(app) == before
+
+
+def test_itemise_melds_switches_one_side_to_meld_rows_keeping_what_was_typed(client):
+    game_id = counted_game(client)
+    data = dict(new_form(client, game_id), **BENCH_FORM, action="itemise-s1")
+    response = client.post(f"/games/{game_id}/deals/new", data=data)
+    assert response.status_code == 200
+    form = form_fields(response.get_data(as_text=True), f"/games/{game_id}/deals/new")
+    assert form["s0-mode"] == "count" and form["s0-points"] == "415" and "s1-mode" not in form
+    assert "s1-m0-rank" in form and "s0-m0-rank" not in form and "s1-p0-c-A" in form
+    # Them itemised: a clean and a dirty book, 30 and 55 left as cards
+    form.update({"s1-m0-cards": "Jx7", "s1-m1-cards": "Qx5 2", "s1-p0-left": "Kx3", "s1-p1-left": "Kx5 10",
+                 "ending": "s0-p0", "action": "save"})
+    response = client.post(f"/games/{game_id}/deals/new", data=form)
+    assert response.status_code == 303, words(response.get_data(as_text=True))[:600]
+    deal = client.get(f"/api/v1/games/{game_id}/deals/1").get_json()["deal"]
+    assert "books" in deal["sides"][0] and deal["sides"][1]["melds"]
+
+
+def test_an_itemised_deal_opens_itemised_on_the_edit_form(client):
+    game_id = counted_game(client)
+    data = dict(new_form(client, game_id), action="itemise-s0")
+    form = form_fields(client.post(f"/games/{game_id}/deals/new", data=data).get_data(as_text=True),
+                       f"/games/{game_id}/deals/new")
+    form.update({"s0-m0-cards": "Kx7", "s0-m1-cards": "Qx6 2", "ending": "s0-p0", "action": "save"})
+    assert client.post(f"/games/{game_id}/deals/new", data=form).status_code == 303
+    form = form_fields(client.get(f"/games/{game_id}/deals/1/edit").get_data(as_text=True),
+                       f"/games/{game_id}/deals/1/edit")
+    assert "s0-mode" not in form and form["s0-m0-rank"] == "K"
+    assert form["s1-mode"] == "count"  # the side recorded by counts opens counted
+
+
+def test_going_out_and_the_live_preview_count_a_counted_sides_books(client):
+    game_id = counted_game(client)
+    data = dict(new_form(client, game_id), **BENCH_FORM)
+    live = html.unescape(client.post(f"/games/{game_id}/deals/1/preview", data=data).get_data(as_text=True))
+    assert '<p class="out" id="s0-out"><b>Us</b> clean 3/1, dirty 2/1: may go out</p>' in live
+    assert 'Us <strong>2,970</strong> · Them <strong>1,150</strong>' in live
+
+
+def test_counted_entry_is_lighter_than_itemised(client):
+    game_id = counted_game(client)
+    new = f"/games/{game_id}/deals/new"
+    counted = len(client.get(new).get_data())
+    itemised = len(client.post(new, data=dict(new_form(client, game_id), action="itemise-s0")).get_data())
+    assert counted < itemised
+
+
+def test_special_books_the_sheet_names_get_their_own_row_and_are_recorded_as_special(client):
+    game_id, key = api_game(client, "Sevens", {"preset": "common", "special_books": {"7": 1000}}, SIDES)
+    grant(client, game_id, key)
+    page = client.get(f"/games/{game_id}/deals/new").get_data(as_text=True)
+    assert 'name="s0-b-7" aria-label="Us: 7s books"' in page
+    form = dict(new_form(client, game_id), **BENCH_FORM, action="save")
+    form.update({"s0-b-clean": "2", "s0-b-7": "1"})  # one of the three clean books is of sevens
+    response = client.post(f"/games/{game_id}/deals/new", data=form)
+    assert response.status_code == 303, words(response.get_data(as_text=True))[:600]
+    deal = client.get(f"/api/v1/games/{game_id}/deals/1").get_json()["deal"]
+    assert deal["sides"][0]["books"] == {"clean": 2, "dirty": 2, "wild": 0, "special": {"7": 1}}

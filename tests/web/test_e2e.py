@@ -303,6 +303,13 @@ def segment(scope: Any, count: str, value: int, top: int) -> Any:
         f"{value}+" if value >= top else str(value), exact=True)
 
 
+def itemise(page: Page, side: str) -> None:
+    """Switch a side of the deal form (counted by default) to meld rows: its "Itemise melds"."""
+    side_box(page, side).get_by_role("button", name="Itemise melds").tap()
+    expect(side_box(page, side).get_by_label("Meld 1 rank", exact=True)).to_be_visible()
+    page.wait_for_load_state("load")  # deal.js (deferred) makes the segments
+
+
 def enter_meld(page: Page, side: str, row: int, rank: str, naturals: int, twos: int) -> None:
     """Choose the rank, then tap each count once (its segment: a book of seven is "7+")."""
     box = side_box(page, side)
@@ -318,6 +325,8 @@ def enter_deal(page: Page, number: int, screens: Screens) -> None:
     deal = DEALS[number]
     expect(page.get_by_role("heading", level=1)).to_have_text(f"Record deal {number}")
     page.wait_for_load_state("load")  # deal.js (deferred) makes the segments
+    for side in SIDES:
+        itemise(page, side)  # these deals are played meld by meld
     for side, melds in deal["melds"].items():
         for row, (rank, naturals, twos) in enumerate(melds, start=1):
             enter_meld(page, side, row, rank, naturals, twos)
@@ -476,6 +485,7 @@ def test_the_deal_forms_sticky_bar_shows_the_live_total_and_saves(phone: tuple[P
                                                r"2 more clean books, 2 more dirty books, 1 more wild book$"))
         screens.check("deal-form-empty")
 
+        itemise(page, "North-South")
         ns = side_box(page, "North-South")
         ns.get_by_label("Meld 1 rank", exact=True).select_option("K")
         segment(ns, "Meld 1 naturals", 7, 7).tap()
@@ -497,6 +507,114 @@ def test_the_deal_forms_sticky_bar_shows_the_live_total_and_saves(phone: tuple[P
         save.tap()
         expect(page.get_by_role("status").filter(has_text="Deal 1 saved.")).to_be_visible()
         expect_row(page, 1, {"North-South": "770", "East-West": "0"})
+    finally:
+        print("\n" + screens.report())
+    screens.assert_clean()
+
+
+# Four deals of the common preset entered by counts, as a table keeps a paper pad: per side
+# books (clean, dirty), red threes, melded points; per player the points left. Deal 1 is the
+# bench deal of issue 11 (Us 2,970, Them 1,150); in deal 3 Them is itemised (meld rows,
+# cards left as cards). The totals each deal must show are the API's score of the same deal.
+COUNTED_SIDES = {"Us": ["Ann", "Cal"], "Them": ["Bea", "Dan"]}
+COUNTED_DEALS: dict[int, dict[str, Any]] = {
+    1: {"out": "Ann", "Us": {"books": (3, 2), "red": 4, "points": 415, "left": {"Cal": 45}},
+        "Them": {"books": (1, 1), "red": 2, "points": 235, "left": {"Bea": 30, "Dan": 55}}},
+    2: {"out": "Bea", "Us": {"books": (2, 1), "red": 1, "points": 300, "left": {"Ann": 10, "Cal": 20}},
+        "Them": {"books": (3, 2), "red": 0, "points": 500, "left": {"Dan": 15}}},
+    3: {"out": "Cal", "Us": {"books": (3, 2), "red": 2, "points": 420, "left": {"Ann": 25}},
+        "Them": {"melds": ["Jx7", "Qx5 2"], "red": 1, "left": {"Bea": "K", "Dan": "4 4"}}},
+    4: {"out": None, "Us": {"books": (1, 0), "red": 0, "points": 100, "left": {"Ann": 40, "Cal": 60}},
+        "Them": {"books": (0, 0), "red": 0, "points": 60, "left": {"Bea": 10, "Dan": 5}}},
+}
+
+
+def counted_json(number: int) -> dict[str, Any]:
+    """The deal as JSON, as the form should read it (for the API's score of it)."""
+    deal = COUNTED_DEALS[number]
+    sides = []
+    for name, players in COUNTED_SIDES.items():
+        s = deal[name]
+        if "melds" in s:
+            side: dict[str, Any] = {"name": name, "melds": s["melds"], "players": [
+                {"name": p, "foot_picked_up": True, "cards_left": s["left"].get(p, "")} for p in players]}
+        else:
+            side = {"name": name, "books": {"clean": s["books"][0], "dirty": s["books"][1]},
+                    "meld_points": s["points"], "players": [
+                        {"name": p, "foot_picked_up": True, "cards_left_points": s["left"].get(p, 0)}
+                        for p in players]}
+        sides.append(dict(side, red_threes=s["red"]))
+    ending = {"ending": "went_out", "went_out": deal["out"]} if deal["out"] else {"ending": "stock_out"}
+    return {"sheet": "common", "deal": number, **ending, "sides": sides}
+
+
+def enter_counted(page: Page, number: int) -> None:
+    """Deal ``number`` tapped in: counts in one touch each, points typed, who went out."""
+    deal = COUNTED_DEALS[number]
+    for name in COUNTED_SIDES:
+        s, box = deal[name], side_box(page, name)
+        if "melds" in s:
+            itemise(page, name)
+            box = side_box(page, name)
+            for row, cards in enumerate(s["melds"], start=1):
+                box.get_by_label(f"Meld {row} as cards", exact=True).fill(cards)
+            for player, cards in s["left"].items():
+                page.get_by_role("group", name=re.compile(rf"^Cards left in {player}\W")).get_by_label(
+                    "Or as cards").fill(cards)
+        else:
+            for kind, n in zip(("clean", "dirty"), s["books"], strict=True):
+                segment(box, f"{name}: {kind} books", n, 6).tap()
+            box.get_by_label("Melded card points", exact=True).fill(str(s["points"]))
+            for player, pts in s["left"].items():
+                box.get_by_role("group", name=f"{player} ({name})", exact=True).get_by_label(
+                    "Points left in hand").fill(str(pts))
+        if s["red"]:
+            segment(box, f"{name}: red threes laid", s["red"], 6).tap()
+    if deal["out"]:
+        page.get_by_role("radio", name=deal["out"], exact=True).check()
+    else:
+        page.get_by_role("radio", name=re.compile("^Nobody")).check()
+
+
+def test_a_partnership_game_entered_by_counts_with_one_side_itemised(phone: tuple[Page, Screens],
+                                                                       live_server: str) -> None:
+    """Four deals in counted entry (the form's default), one side itemised in deal 3; every
+    screen checked by axe. Each deal saves the totals the API scores for the same deal JSON."""
+    page, screens = phone
+    try:
+        sides = [{"name": side, "players": players} for side, players in COUNTED_SIDES.items()]
+        created = page.request.post(f"{live_server}/api/v1/games",
+                                    data={"name": "Counted", "sheet": "common", "sides": sides})
+        assert created.status == 201, created.text()
+        page.goto(created.json()["edit_url"])
+        running = {name: 0 for name in COUNTED_SIDES}
+        for number in COUNTED_DEALS:
+            scored = page.request.post(f"{live_server}/api/v1/score", data=counted_json(number))
+            assert scored.status == 200 and scored.json()["ok"], scored.text()
+            totals = {s["name"]: s["total"] for s in scored.json()["sides"]}
+            assert number != 1 or totals == {"Us": 2970, "Them": 1150}  # the bench deal of issue 11
+            page.get_by_role("link", name=f"Record deal {number}").tap()
+            expect(page.get_by_role("heading", level=1)).to_have_text(f"Record deal {number}")
+            page.wait_for_load_state("load")
+            if number == 1:
+                screens.check("counted-empty")
+            enter_counted(page, number)
+            shown = " · ".join(f"{name} {total:,}" for name, total in totals.items())
+            expect(page.locator("#live")).to_contain_text(f"Live score: {shown}. The referee finds nothing wrong.")
+            screens.check(f"counted-deal-{number}")
+            page.get_by_role("button", name=f"Save deal {number}").tap()
+            expect(page.get_by_role("status").filter(has_text=f"Deal {number} saved.")).to_be_visible()
+            expect_row(page, number, {name: f"{total:,}" for name, total in totals.items()})
+            for name, total in totals.items():
+                running[name] += total
+            screens.check(f"counted-game-after-{number}")
+        expect(page.locator("table.score tfoot td")).to_have_text([f"{t:,}" for t in running.values()])
+        # A counted deal opens counted for correcting, its counts in place.
+        page.goto(f"{urlparse(page.url).path}/deals/1/edit")
+        us = side_box(page, "Us")
+        expect(us.get_by_label("Melded card points", exact=True)).to_have_value("415")
+        expect(us.get_by_role("radiogroup", name="Us: clean books").get_by_role("radio", name="3")).to_be_checked()
+        screens.check("counted-correct-1")
     finally:
         print("\n" + screens.report())
     screens.assert_clean()

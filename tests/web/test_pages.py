@@ -131,10 +131,13 @@ def start(client, players=(("Ann",), ("Bea",)), **kw) -> str:
     return game_id_of(new_game(client, [list(p) for p in players], **kw))
 
 
-def deal_form(client, game_id: str) -> dict[str, str]:
+def deal_form(client, game_id: str, counted: bool = False) -> dict[str, str]:
+    """The new deal form's fields as sent; unless ``counted``, every side itemised (a posted
+    side without ``s{i}-mode=count`` is read in meld rows, as after "Itemise melds")."""
     response = client.get(f"/games/{game_id}/deals/new")
     assert response.status_code == 200
-    return fields(text(response), action=f"/games/{game_id}/deals/new")
+    data = fields(text(response), action=f"/games/{game_id}/deals/new")
+    return data if counted else {k: v for k, v in data.items() if not k.endswith("-mode")}
 
 
 def fill(data: dict[str, str], side: int, melds: list[tuple[str, int, int, int] | str] = (),
@@ -471,9 +474,17 @@ def test_recording_a_valid_deal_through_the_form(client, app):
     assert "Deal 1 saved." in text(client.get(f"/games/{game_id}"))
 
 
+def itemised_page(client, game_id: str) -> str:
+    """The new deal form with every side itemised (sent back with "Itemise melds")."""
+    data = dict(deal_form(client, game_id), action="itemise-s0")
+    response = client.post(f"/games/{game_id}/deals/new", data=data)
+    assert response.status_code == 200
+    return text(response)
+
+
 def test_the_deal_form_lays_out_cards_left_by_the_sheets_values(client):
     game_id = start(client)
-    page = text(client.get(f"/games/{game_id}/deals/new"))
+    page = itemised_page(client, game_id)
     assert "<p>50 each</p>" in page and "<p>20 each</p>" in page and "<p>10 each</p>" in page
     for card in ("A", "K", "10", "4", "2", "JK", "3B", "3R"):
         assert f'name="s0-p0-c-{card}"' in page
@@ -532,7 +543,7 @@ def test_who_went_out_comes_before_the_sides_with_each_sides_progress(client):
     assert page.index('<ul class="pills"') < page.index('id="ending"')
     for key, side in (("s0-p0", 0), ("s0-p1", 0), ("s1-p0", 1), ("s1-p1", 1)):
         assert f'value="{key}" aria-describedby="s{side}-out"' in page  # each choice says why not
-    data = fields(page, action=f"/games/{game_id}/deals/new")
+    data = {k: v for k, v in fields(page, action=f"/games/{game_id}/deals/new").items() if k != "s0-mode"}
     fill(data, 0, [("K", 7, 0, 0)])
     data.pop("s0-p1-picked")  # Cal never picked up his foot
     data["ending"] = "stock"
@@ -545,7 +556,13 @@ def test_who_went_out_comes_before_the_sides_with_each_sides_progress(client):
 
 def test_the_deal_forms_inputs_ask_for_the_right_keyboard(client):
     game_id = start(client, players=(("Ann", "Cal"), ("Bea", "Dan")))
-    page = text(client.get(f"/games/{game_id}/deals/new"))
+    page = text(client.get(f"/games/{game_id}/deals/new"))  # counted: books, points, red threes, points left
+    counts = re.findall(r'<input[^>]*name="s\d-(?:b-\w+|points|red_threes|p\d-pts)"[^>]*>', page)
+    assert len(counts) == 2 * (3 + 1 + 1 + 2)
+    assert all('inputmode="numeric"' in i for i in counts)
+    feet = re.findall(r'<input[^>]*name="s\d-p\d-foot"[^>]*>', page)
+    assert len(feet) == 4 and all('spellcheck="false"' in i for i in feet)
+    page = itemised_page(client, game_id)
     counts = re.findall(r'<input[^>]*name="s\d-(?:m\d+-(?:naturals|twos|jokers)|red_threes|p\d-c-\w+)"[^>]*>', page)
     assert len(counts) == 2 * (8 * 3 + 1 + 2 * 15)  # two sides: 8 meld rows, red threes, two players' 15 kinds
     assert all('inputmode="numeric"' in i for i in counts)

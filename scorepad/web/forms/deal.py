@@ -1,5 +1,7 @@
-"""A deal as the table records it on a phone (meld rows, red threes, each player's cards left
-and unopened foot, who went out), read into the canonical deal JSON; the referee's problems
+"""A deal as the table records it on a phone, read into the canonical deal JSON: each side
+counted by default (books by kind, melded points, red threes; each player's points left and
+unopened foot) or, once "Itemise melds" is asked for, itemised (meld rows, each player's cards
+left); and who went out; the referee's problems
 are placed back next to the field each one concerns. Each side's progress toward going out
 (:func:`going_out`), as the rules core counts it. And the small forms around a deal: its
 revision and as-played reason, and the confirmation of a delete.
@@ -19,7 +21,7 @@ from ...rules import Books, Deal, ReadError, RuleSheet
 from ...rules.cards import CARDS, NATURALS, Card, Cards
 from ...rules.limits import MAX_COUNT, MAX_INPUT, MAX_MELD_ROWS
 from ...rules.referee import can_go_out
-from ...rules.validate import Problem, books_held
+from ...rules.validate import Problem, side_books
 from . import PlainText
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "wild")
@@ -66,6 +68,8 @@ class PlayerBlock:
     left: str = ""
     foot: str = ""
     cut: bool = False
+    points: str = ""  # a counted side's player: points left in hand
+    red_left: str = ""  # and red threes still held
     problems: dict[str, list[str]] = field(default_factory=dict)
 
     @property
@@ -83,6 +87,9 @@ class SideBlock:
     rows: list[MeldRow]
     players: list[PlayerBlock]
     red_threes: str = ""
+    itemised: bool = False  # False: counted (books, meld_points, points left)
+    books: dict[str, str] = field(default_factory=dict)  # clean, dirty, wild, and special ranks
+    meld_points: str = ""
     problems: dict[str, list[str]] = field(default_factory=dict)
     row_of_meld: list[int] = field(default_factory=list)  # canonical meld index -> row index
 
@@ -157,12 +164,18 @@ class DealForm:
         for side in form.sides:
             data = by_name.get(side.name, {})
             side.rows = []
+            side.itemised = "books" not in data
+            books = data.get("books", {})
+            side.books = {k: _shown(books.get(k)) for k in ("clean", "dirty", "wild")}
+            side.books.update({k: _shown(n) for k, n in books.get("special", {}).items()})
+            side.meld_points = _shown(data.get("meld_points"))
             for k, meld in enumerate(data.get("melds", [])):
                 side.rows.append(MeldRow(k, meld.get("rank", ""), _shown(meld.get("naturals")),
                                          _shown(meld.get("twos")), _shown(meld.get("jokers"))))
                 side.row_of_meld.append(k)
-            extra = max(2, rows_per_side(len(form.sides)) - len(side.rows))
-            side.rows += [MeldRow(len(side.rows) + k) for k in range(extra)]
+            if side.itemised:
+                extra = max(2, rows_per_side(len(form.sides)) - len(side.rows))
+                side.rows += [MeldRow(len(side.rows) + k) for k in range(extra)]
             side.red_threes = _shown(data.get("red_threes"))
             players = {p["name"]: p for p in data.get("players", [])}
             for player in side.players:
@@ -171,6 +184,8 @@ class DealForm:
                 player.counts = {card: str(n) for card, n in Cards.from_json(p.get("cards_left")).to_json().items()}
                 player.foot = str(Cards.from_json(p.get("foot")))
                 player.cut = bool(p.get("cut_bonus"))
+                player.points = _shown(p.get("cards_left_points"))
+                player.red_left = _shown(p.get("red_threes_left"))
         if deal.get("ending") == "stock_out":
             form.ending = "stock"
         elif deal.get("went_out"):
@@ -179,10 +194,15 @@ class DealForm:
 
     @classmethod
     def from_form(cls, game_sides: list[dict[str, Any]], sheet: RuleSheet, data: Mapping[str, str],
-                  more_rows: bool = False) -> DealForm:
+                  more_rows: bool = False, itemise: int | None = None) -> DealForm:
+        """The form as posted. A side is counted when its ``s{i}-mode`` says ``count`` (as the
+        form sends it by default), else itemised; ``itemise`` switches that side to meld rows."""
         form = cls(game_sides, sheet)
         for side in form.sides:
             s = f"s{side.index}"
+            side.itemised = _get(data, f"{s}-mode") != "count" or side.index == itemise
+            side.books = {k: _get(data, f"{s}-b-{k}") for k in form.book_keys if _get(data, f"{s}-b-{k}")}
+            side.meld_points = _get(data, f"{s}-points")
             count = _bounded(data.get(f"{s}-rows"), rows_per_side(len(form.sides)))
             if more_rows:
                 count = max(count, min(count + 4, MAX_MELD_ROWS))
@@ -199,8 +219,15 @@ class DealForm:
                 player.left = _get(data, f"{p}-left")
                 player.foot = _get(data, f"{p}-foot")
                 player.cut = f"{p}-cut" in data
+                player.points = _get(data, f"{p}-pts")
+                player.red_left = _get(data, f"{p}-red_left")
         form.ending = _get(data, "ending")
         return form
+
+    @property
+    def book_keys(self) -> tuple[str, ...]:
+        """A counted side's kinds of book: clean, dirty, wild, then each special rank."""
+        return ("clean", "dirty", "wild", *(card.value for card, _ in self.sheet.special_books))
 
     def player_key(self, name: str) -> str | None:
         for side in self.sides:
@@ -217,6 +244,9 @@ class DealForm:
         typing), a deal nobody has said the end of yet is read too, as went out by nobody."""
         sides = []
         for side in self.sides:
+            if not side.itemised:
+                sides.append(self._counted(side))
+                continue
             melds = []
             side.row_of_meld = []
             for row in side.rows:
@@ -239,6 +269,33 @@ class DealForm:
             deal.update(ending="went_out", went_out=went)
         deal["sides"] = sides
         return None if self.form_errors else deal
+
+    def _counted(self, side: SideBlock) -> dict[str, Any]:
+        """A counted side: books by kind, melded points, red threes; each player's points left."""
+        books: dict[str, Any] = {}
+        special: dict[str, int] = {}
+        for key in self.book_keys:
+            n = self._count(side.books.get(key, ""), side.problems, "books", f"{key} books")
+            if n:
+                (books if key in ("clean", "dirty", "wild") else special)[key] = n
+        if special:
+            books["special"] = special
+        points = self._count(side.meld_points, side.problems, "meld_points", "Melded points")
+        red = self._count(side.red_threes, side.problems, "red_threes", "Red threes laid")
+        players = []
+        for player in side.players:
+            out: dict[str, Any] = {"name": player.name, "foot_picked_up": player.picked}
+            out["cards_left_points"] = self._count(player.points, player.problems, "cards_left", "Points left") or 0
+            red_left = self._count(player.red_left, player.problems, "cards_left", "Red threes left")
+            if red_left:
+                out["red_threes_left"] = red_left
+            if not player.picked and player.foot:
+                out["foot"] = player.foot
+            if player.cut:
+                out["cut_bonus"] = True
+            players.append(out)
+        return {"name": side.name, "books": books, "meld_points": points or 0, "red_threes": red or 0,
+                "players": players}
 
     def _meld(self, row: MeldRow) -> dict[str, Any] | None:
         if row.blank:
@@ -389,7 +446,7 @@ def going_out(need: Books, sheet: RuleSheet, deal: Deal | None, sides: list[Side
             out.append(GoingOut(block.index, block.name, "", [], len(block.players) > 1))  # the pills say the need
             continue
         side = deal.sides[block.index]
-        held = {kind.value: n for kind, n in books_held(sheet, side.melds).items()}
+        held = {kind.value: n for kind, n in side_books(sheet, side).items()}
         books = Books(held["clean"], held["dirty"], held["wild"])
         progress = ", ".join(f"{kind} {held[kind]}/{n}" for kind, n in kinds) or "no books needed"
         why: list[str] = []
@@ -413,8 +470,9 @@ def going_out(need: Books, sheet: RuleSheet, deal: Deal | None, sides: list[Side
 
 
 # Where a message shows within a side and a player: the input a field names (else the whole).
-SIDE_FIELDS = ("melds", "red_threes")
-PLAYER_FIELDS = {"foot_picked_up": "picked", "cut_bonus": "cut", "cards_left": "cards_left", "foot": "foot"}
+SIDE_FIELDS = ("melds", "red_threes", "books", "meld_points")
+PLAYER_FIELDS = {"foot_picked_up": "picked", "cut_bonus": "cut", "cards_left": "cards_left", "foot": "foot",
+                 "cards_left_points": "cards_left", "red_threes_left": "cards_left"}
 
 
 def _get(data: Mapping[str, str], key: str) -> str:

@@ -1,0 +1,173 @@
+"""How many touches recording a deal takes on a phone, in counted entry (issue 11).
+
+Run from the repository root::
+
+    python bench/entry.py [--shots DIR]
+
+It serves the app in-process (waitress on a free loopback port, a fresh SQLite file in a
+temporary folder) and drives Debian's Chromium (``/usr/bin/chromium``, Playwright) at
+390 × 844 with touch. The game is started through the New game page (``common`` preset;
+sides Us: Ann, Cal and Them: Bea, Dan; not counted), then deal 1 is recorded in counted
+entry, every touch counted:
+
+* Us: 3 clean, 2 dirty, 4 red threes, 415 melded points, Ann went out, Cal 45 left;
+* Them: 1 clean, 1 dirty, 2 red threes, 235 points, Bea 30 left, Dan 55 left;
+* every foot picked up (the form's default), then Save.
+
+A tap is one touch on the screen (a segment, a radio button, focusing a box, Save); each
+character typed, Tab and Enter is a keystroke; scrolling is free. The saved totals must be
+Us 2,970 and Them 1,150 (else it exits 1). It prints one line::
+
+    entry: side T taps K keys; deal T taps K keys; form H px
+
+"side" is Us alone plus Save, "deal" the whole deal. ``H`` is the bounding height of all of
+Us's controls plus the sticky Save, with the page scrolled to Us's heading. Targets (the
+peer takes 19 taps + 6 keys for a deal): side at most 15 taps + keys together, deal at most
+25, H at most 844. With ``--shots DIR`` it saves the form at the first screen of each side,
+filled, as ``entry-us.png`` and ``entry-them.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import threading
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+CHROMIUM = "/usr/bin/chromium"
+PHONE = dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=1,
+             color_scheme="light")
+EXPECTED = {"Us": 2970, "Them": 1150}
+
+# The bounding box of a side's visible controls (segments, boxes, buttons, checkboxes' labels)
+# and the sticky Save, with the side's heading scrolled to the top of the screen.
+HEIGHT = """(side) => {
+  const box = document.getElementById(side);
+  box.querySelector('legend').scrollIntoView({block: 'start'});
+  const seen = (el) => { const r = el.getBoundingClientRect(); return r.width > 1 && r.height > 1; };
+  const parts = [...box.querySelectorAll('input, button, select, .seg span, label')].filter(seen);
+  parts.push(document.querySelector('#bar button'));
+  const rects = parts.map((el) => el.getBoundingClientRect());
+  return Math.round(Math.max(...rects.map((r) => r.bottom)) - Math.min(...rects.map((r) => r.top)));
+}"""
+
+
+class Touches:
+    """Taps and keystrokes, as a player makes them."""
+
+    def __init__(self, page: Any) -> None:
+        self.page, self.taps, self.keys = page, 0, 0
+
+    def tap(self, locator: Any) -> None:
+        locator.tap()
+        self.taps += 1
+
+    def type(self, text: str) -> None:
+        self.page.keyboard.type(text)
+        self.keys += len(text)
+
+    def box(self, locator: Any, text: str) -> None:
+        """Focus a box (a tap), then type into it."""
+        self.tap(locator)
+        self.type(text)
+
+
+def segment(scope: Any, name: str, value: int) -> Any:
+    return scope.get_by_role("radiogroup", name=name, exact=True).get_by_text(str(value), exact=True)
+
+
+def side(t: Touches, name: str, clean: int, dirty: int, red: int, points: int,
+         left: dict[str, int], out: str | None) -> None:
+    box = t.page.get_by_role("group", name=name, exact=True)
+    t.tap(segment(box, f"{name}: clean books", clean))
+    t.tap(segment(box, f"{name}: dirty books", dirty))
+    t.tap(segment(box, f"{name}: red threes laid", red))
+    t.box(box.get_by_label("Melded card points", exact=True), str(points))
+    if out:
+        t.tap(t.page.get_by_role("radio", name=out, exact=True))
+    for player, pts in left.items():
+        hand = box.get_by_role("group", name=f"{player} ({name})", exact=True)
+        t.box(hand.get_by_label("Points left in hand", exact=True), str(pts))
+
+
+def api_get(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def new_game(page: Any, base: str) -> str:
+    """The game, started through the New game page (not counted); returns its id."""
+    page.goto(f"{base}/new?preset=common")
+    page.fill("#side-0-p0", "Ann")
+    page.fill("#side-0-p1", "Cal")
+    page.fill("#side-0-name", "Us")
+    page.fill("#side-1-p0", "Bea")
+    page.fill("#side-1-p1", "Dan")
+    page.fill("#side-1-name", "Them")
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url("**/games/*")
+    return page.url.split("/games/", 1)[1].split("/")[0].split("#")[0]
+
+
+def main() -> int:  # noqa: PLR0915 (one scripted deal, measured as it goes)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--shots", type=Path, help="a folder for screenshots")
+    args = parser.parse_args()
+
+    from playwright.sync_api import sync_playwright
+    from waitress import create_server
+
+    from scorepad import create_app
+
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app({"DATABASE": str(Path(folder) / "bench.sqlite"), "SECRET_KEY": "bench-entry"})
+        server = create_server(app, host="127.0.0.1", port=0, threads=4)
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        base = f"http://127.0.0.1:{server.effective_port}"
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=CHROMIUM,
+                                             args=["--headless", "--no-sandbox", "--disable-gpu"])
+                try:
+                    page = browser.new_context(**PHONE).new_page()
+                    game_id = new_game(page, base)
+                    page.goto(f"{base}/games/{game_id}/deals/new")
+                    page.wait_for_load_state("load")  # deal.js (deferred) makes the segments
+                    page.get_by_role("radiogroup", name="Us: clean books").wait_for()
+                    height = page.evaluate(HEIGHT, "s0")
+                    t = Touches(page)
+                    side(t, "Us", 3, 2, 4, 415, {"Cal": 45}, out="Ann")
+                    us = (t.taps, t.keys)
+                    side(t, "Them", 1, 1, 2, 235, {"Bea": 30, "Dan": 55}, out=None)
+                    if args.shots:
+                        args.shots.mkdir(parents=True, exist_ok=True)
+                        page.wait_for_timeout(1200)  # the live preview answers after 400 ms of quiet
+                        for key, name in (("s0", "us"), ("s1", "them")):
+                            page.evaluate(HEIGHT, key)
+                            page.screenshot(path=str(args.shots / f"entry-{name}.png"))
+                    t.tap(page.get_by_role("button", name="Save deal 1"))
+                    page.wait_for_url("**/games/*#deal-1")
+                finally:
+                    browser.close()
+            standings = api_get(f"{base}/api/v1/games/{game_id}")["standings"]
+        finally:
+            server.trigger.pull_trigger(server.close)
+            thread.join(timeout=5)
+    totals = {s["name"]: s["total"] for s in standings}
+    print(f"entry: side {us[0] + 1} taps {us[1]} keys; deal {t.taps} taps {t.keys} keys; form {height} px")
+    if totals != EXPECTED:
+        print(f"entry: saved totals {totals}, expected {EXPECTED}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
