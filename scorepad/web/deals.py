@@ -279,6 +279,13 @@ def deal(game_id: str, number: int):
 def edit_deal(game_id: str, number: int):
     game = editable(game_id)
     record = access.deal_or_404(game, number)
+    if any(side.counted != player.counted and (player.counted or player.holds_cards)
+           for side in record.deal.sides for player in side.players):
+        # A side's form is counted (points left) or itemised (cards left) throughout: a deal
+        # recorded elsewhere with both in one side would lose its cards or its points here.
+        flash(f"Deal {number} gives one side's hands both ways (cards and points), which this form cannot "
+              "show; nothing was changed. Correct it with 'flask deal correct' or the API.", "error")
+        return redirect(url_for("deals.deal", game_id=game.id, number=number), 303)
     if request.method == "POST":
         return _posted(game, number, editing=True)
     meta = DealMetaForm(revision=str(game.revision), reason=record.as_played or "")

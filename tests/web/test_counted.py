@@ -4,10 +4,13 @@ line, and the game's table its totals; and counted entry on the deal form (the d
 
 from __future__ import annotations
 
+import copy
 import html
 import re
 
-from tests.api.test_counted import SIDES, bench_game
+import pytest
+
+from tests.api.test_counted import DEAL, SIDES, bench_game
 from tests.hardening import api_game, db_state, form_fields, grant
 from tests.web.test_pages import game_id_of
 
@@ -159,3 +162,23 @@ def test_special_books_the_sheet_names_get_their_own_row_and_are_recorded_as_spe
     assert response.status_code == 303, words(response.get_data(as_text=True))[:600]
     deal = client.get(f"/api/v1/games/{game_id}/deals/1").get_json()["deal"]
     assert deal["sides"][0]["books"] == {"clean": 2, "dirty": 2, "wild": 0, "special": {"7": 1}}
+
+
+@pytest.mark.parametrize("mix", ["cards on a counted side", "points on an itemised side"])
+def test_the_deal_form_refuses_a_side_whose_hands_are_given_both_ways_rather_than_lose_one(client, app, mix):
+    deal = copy.deepcopy(DEAL)
+    if mix == "cards on a counted side":
+        cal = deal["sides"][0]["players"][1]
+        del cal["cards_left_points"]
+        cal["cards_left"] = "K K 9 9 5"  # 45 points, as cards
+    else:
+        them = deal["sides"][1]
+        del them["books"], them["meld_points"]
+        them["melds"] = ["K K K K K K K", "Q Q Q Q 2 2"]  # itemised, its players still counted
+    game_id, key = api_game(client, "Mixed", "common", SIDES, [deal])
+    grant(client, game_id, key)
+    before = db_state(app)
+    response = client.get(f"/games/{game_id}/deals/1/edit", follow_redirects=True)
+    assert response.request.path == f"/games/{game_id}/deals/1"
+    assert "both ways (cards and points)" in words(response.get_data(as_text=True))
+    assert db_state(app) == before
