@@ -140,7 +140,7 @@ def test_going_out_and_the_live_preview_count_a_counted_sides_books(client):
     data = dict(new_form(client, game_id), **BENCH_FORM)
     live = html.unescape(client.post(f"/games/{game_id}/deals/1/preview", data=data).get_data(as_text=True))
     assert '<p class="out" id="s0-out"><b>Us</b> clean 3/1, dirty 2/1: may go out</p>' in live
-    assert 'Us <strong>2,970</strong> · Them <strong>1,150</strong>' in live
+    assert '<span>Us <strong>2,970</strong></span> · <span>Them <strong>1,150</strong></span>' in live
 
 
 def test_counted_entry_is_lighter_than_itemised(client):

@@ -577,7 +577,8 @@ def test_the_preview_sends_the_bars_totals_and_each_sides_progress(client):
     game_id = start(client)
     data = valid_deal(client, game_id)
     live = html.unescape(text(client.post(f"/games/{game_id}/deals/1/preview", data=data)))
-    assert '<p class="score" id="bar-score">Ann <strong>1,060</strong> · Bea <strong>5</strong></p>' in live
+    assert ('<p class="score" id="bar-score"><span>Ann <strong>1,060</strong></span> · '
+            '<span>Bea <strong>5</strong></span></p>') in live
     assert '<p class="out" id="s0-out">clean 1/1, dirty 1/1: may go out</p>' in live  # a player alone: no name
     assert '<p class="out no" id="s1-out">clean 0/1, dirty 0/1: not yet, 1 more clean book, 1 more dirty book</p>' \
         in live
