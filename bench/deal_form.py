@@ -24,28 +24,19 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
-import threading
 import time
 import urllib.request
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from phone import phone, served
 
-CHROMIUM = "/usr/bin/chromium"
-PHONE = dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=1,
-             color_scheme="light")
-
-# A filled deal: input name -> value (melds, red threes, cards left, who went out).
+# A filled deal, counted (the form's default): input name -> value (books, melded points, red
+# threes, points left, who went out): the deal bench/entry.py enters by touch.
 FILLED = {
-    "s0-m0-rank": "K", "s0-m0-naturals": "7",
-    "s0-m1-rank": "Q", "s0-m1-naturals": "5", "s0-m1-twos": "2",
-    "s0-m2-rank": "9", "s0-m2-naturals": "4", "s0-m2-jokers": "1",
-    "s0-red_threes": "2", "s0-p1-left": "Kx2 4",
-    "s1-m0-rank": "J", "s1-m0-naturals": "3", "s1-red_threes": "1",
-    "s1-p0-c-A": "1", "s1-p1-left": "3B 7",
+    "s0-b-clean": "3", "s0-b-dirty": "2", "s0-points": "415", "s0-red_threes": "4", "s0-p1-pts": "45",
+    "s1-b-clean": "1", "s1-b-dirty": "1", "s1-points": "235", "s1-red_threes": "2",
+    "s1-p0-pts": "30", "s1-p1-pts": "55",
     "ending": "s0-p0",
 }
 
@@ -82,43 +73,23 @@ def main() -> int:
     parser.add_argument("--shots", type=Path, help="a folder for screenshots")
     args = parser.parse_args()
 
-    from playwright.sync_api import sync_playwright
-    from waitress import create_server
-
-    from scorepad import create_app
-
-    with tempfile.TemporaryDirectory() as folder:
-        app = create_app({"DATABASE": str(Path(folder) / "bench.sqlite"), "SECRET_KEY": "bench-deal-form"})
-        server = create_server(app, host="127.0.0.1", port=0, threads=4)
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        base = f"http://127.0.0.1:{server.effective_port}"
-        try:
-            game = api(f"{base}/api/v1/games", {"name": "Bench", "sheet": "common", "sides": [
-                {"name": "Us", "players": ["Ann", "Cal"]}, {"name": "Them", "players": ["Bea", "Dan"]}]})
-            with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=CHROMIUM,
-                                             args=["--headless", "--no-sandbox", "--disable-gpu"])
-                try:
-                    page = browser.new_context(**PHONE).new_page()
-                    page.goto(game["edit_url"])
-                    page.goto(f"{base}/games/{game['id']}/deals/new")
-                    page.wait_for_load_state("networkidle")
-                    m = page.evaluate(MEASURE)
-                    if args.shots:
-                        args.shots.mkdir(parents=True, exist_ok=True)
-                        page.screenshot(path=str(args.shots / "deal-form-empty.png"), full_page=True)
-                        page.screenshot(path=str(args.shots / "deal-form-empty-top.png"))
-                        page.evaluate(FILL, FILLED)
-                        time.sleep(1.0)  # the live preview answers after 400 ms of quiet
-                        page.wait_for_load_state("networkidle")
-                        page.screenshot(path=str(args.shots / "deal-form-filled.png"), full_page=True)
-                        page.screenshot(path=str(args.shots / "deal-form-filled-top.png"))
-                finally:
-                    browser.close()
-        finally:
-            server.trigger.pull_trigger(server.close)
-            thread.join(timeout=5)
+    with served("deal-form") as base:
+        game = api(f"{base}/api/v1/games", {"name": "Bench", "sheet": "common", "sides": [
+            {"name": "Us", "players": ["Ann", "Cal"]}, {"name": "Them", "players": ["Bea", "Dan"]}]})
+        with phone() as page:
+            page.goto(game["edit_url"])
+            page.goto(f"{base}/games/{game['id']}/deals/new")
+            page.wait_for_load_state("networkidle")
+            m = page.evaluate(MEASURE)
+            if args.shots:
+                args.shots.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(args.shots / "deal-form-empty.png"), full_page=True)
+                page.screenshot(path=str(args.shots / "deal-form-empty-top.png"))
+                page.evaluate(FILL, FILLED)
+                time.sleep(1.0)  # the live preview answers after 400 ms of quiet
+                page.wait_for_load_state("networkidle")
+                page.screenshot(path=str(args.shots / "deal-form-filled.png"), full_page=True)
+                page.screenshot(path=str(args.shots / "deal-form-filled-top.png"))
     print(f"deal_form: page {m['page']} px, form {m['form']} px, save at y {m['save']} px "
           f"(in view at load: {'yes' if m['inView'] else 'no'}), ending at y {m['ending']} px")
     return 0

@@ -32,18 +32,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
-import threading
 import urllib.request
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from phone import phone, served
 
-CHROMIUM = "/usr/bin/chromium"
-PHONE = dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=1,
-             color_scheme="light")
 EXPECTED = {"Us": 2970, "Them": 1150}
 
 # The bounding box of a side's visible controls (segments, boxes, buttons, checkboxes' labels)
@@ -116,51 +110,31 @@ def new_game(page: Any, base: str) -> str:
     return page.url.split("/games/", 1)[1].split("/")[0].split("#")[0]
 
 
-def main() -> int:  # noqa: PLR0915 (one scripted deal, measured as it goes)
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--shots", type=Path, help="a folder for screenshots")
     args = parser.parse_args()
 
-    from playwright.sync_api import sync_playwright
-    from waitress import create_server
-
-    from scorepad import create_app
-
-    with tempfile.TemporaryDirectory() as folder:
-        app = create_app({"DATABASE": str(Path(folder) / "bench.sqlite"), "SECRET_KEY": "bench-entry"})
-        server = create_server(app, host="127.0.0.1", port=0, threads=4)
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        base = f"http://127.0.0.1:{server.effective_port}"
-        try:
-            with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=CHROMIUM,
-                                             args=["--headless", "--no-sandbox", "--disable-gpu"])
-                try:
-                    page = browser.new_context(**PHONE).new_page()
-                    game_id = new_game(page, base)
-                    page.goto(f"{base}/games/{game_id}/deals/new")
-                    page.wait_for_load_state("load")  # deal.js (deferred) makes the segments
-                    page.get_by_role("radiogroup", name="Us: clean books").wait_for()
-                    height = page.evaluate(HEIGHT, "s0")
-                    t = Touches(page)
-                    side(t, "Us", 3, 2, 4, 415, {"Cal": 45}, out="Ann")
-                    us = (t.taps, t.keys)
-                    side(t, "Them", 1, 1, 2, 235, {"Bea": 30, "Dan": 55}, out=None)
-                    if args.shots:
-                        args.shots.mkdir(parents=True, exist_ok=True)
-                        page.wait_for_timeout(1200)  # the live preview answers after 400 ms of quiet
-                        for key, name in (("s0", "us"), ("s1", "them")):
-                            page.evaluate(HEIGHT, key)
-                            page.screenshot(path=str(args.shots / f"entry-{name}.png"))
-                    t.tap(page.get_by_role("button", name="Save deal 1"))
-                    page.wait_for_url("**/games/*#deal-1")
-                finally:
-                    browser.close()
-            standings = api_get(f"{base}/api/v1/games/{game_id}")["standings"]
-        finally:
-            server.trigger.pull_trigger(server.close)
-            thread.join(timeout=5)
+    with served("entry") as base:
+        with phone() as page:
+            game_id = new_game(page, base)
+            page.goto(f"{base}/games/{game_id}/deals/new")
+            page.wait_for_load_state("load")  # deal.js (deferred) makes the segments
+            page.get_by_role("radiogroup", name="Us: clean books").wait_for()
+            height = page.evaluate(HEIGHT, "s0")
+            t = Touches(page)
+            side(t, "Us", 3, 2, 4, 415, {"Cal": 45}, out="Ann")
+            us = (t.taps, t.keys)
+            side(t, "Them", 1, 1, 2, 235, {"Bea": 30, "Dan": 55}, out=None)
+            if args.shots:
+                args.shots.mkdir(parents=True, exist_ok=True)
+                page.wait_for_timeout(1200)  # the live preview answers after 400 ms of quiet
+                for key, name in (("s0", "us"), ("s1", "them")):
+                    page.evaluate(HEIGHT, key)
+                    page.screenshot(path=str(args.shots / f"entry-{name}.png"))
+            t.tap(page.get_by_role("button", name="Save deal 1"))
+            page.wait_for_url("**/games/*#deal-1")
+        standings = api_get(f"{base}/api/v1/games/{game_id}")["standings"]
     totals = {s["name"]: s["total"] for s in standings}
     print(f"entry: side {us[0] + 1} taps {us[1]} keys; deal {t.taps} taps {t.keys} keys; form {height} px")
     if totals != EXPECTED:
