@@ -1,13 +1,16 @@
 """Helpers shared by the tests (fixtures are in conftest.py): a game made through the API, a
 valid deal, the forms of a page as a browser would post them, the API's one error shape, a
-dump of every table of the database, the largest game the limits allow, and a real server."""
+dump of every table of the database, the largest game the limits allow, and a real server
+(in a subprocess, :class:`Waitress`, or in this process, :func:`served`)."""
 
 from __future__ import annotations
 
 import json
 import re
 import sqlite3
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from html.parser import HTMLParser
 from http import HTTPStatus
 from typing import Any
@@ -334,3 +337,31 @@ class Waitress:
                 if line.startswith("VmRSS:"):
                     return int(line.split()[1])
         raise AssertionError("no VmRSS")
+
+
+@contextmanager
+def served(database: Any, secret: str = "test-secret", threads: int = 4) -> Iterator[str]:
+    """The app under waitress in this process, on a free loopback port, serving ``database``
+    (CSRF on, as in production): its base URL. Stopped on the server's own thread after."""
+    from waitress import create_server
+
+    from scorepad import create_app
+
+    server = create_server(create_app({"DATABASE": str(database), "SECRET_KEY": secret}),
+                           host="127.0.0.1", port=0, threads=threads)
+    thread = threading.Thread(target=server.run, name="test-waitress", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}"
+    finally:
+        _stop(server, thread)
+
+
+def _stop(server: Any, thread: threading.Thread) -> None:
+    """Close the server's sockets on its own loop (closed from here, one could vanish under a
+    ``select`` in progress), then wait for its thread and its workers."""
+    from waitress import wasyncore
+
+    server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+    thread.join(timeout=10)
+    server.task_dispatcher.shutdown()

@@ -61,7 +61,6 @@ import json
 import re
 import shlex
 import shutil
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,8 +69,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from scorepad import create_app
-from tests.storage.test_two_phones import stop
+from tests.hardening import served
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "api.md"
@@ -439,18 +437,10 @@ class Story:
 @pytest.fixture
 def live_server(tmp_path: Path, migrated_database: Path) -> Iterator[str]:
     """The app under waitress on a free loopback port, on a fresh database; yields its URL."""
-    from waitress import create_server
-
     database = tmp_path / "docs.sqlite"
     shutil.copyfile(migrated_database, database)
-    app = create_app({"DATABASE": str(database), "SECRET_KEY": "docs-examples"})
-    server = create_server(app, host="127.0.0.1", port=0, threads=2)
-    thread = threading.Thread(target=server.run, name="docs-waitress", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.effective_port}"
-    finally:
-        stop(server, thread)
+    with served(database, "docs-examples", threads=2) as base:
+        yield base
 
 
 def in_story_order(examples: list[Example]) -> list[Example]:

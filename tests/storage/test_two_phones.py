@@ -21,9 +21,8 @@ from typing import Any
 
 import pytest
 
-from scorepad.app import create_app
 from scorepad.storage import cache, db, store
-from tests.hardening import api_game, bearer
+from tests.hardening import api_game, bearer, served
 from tests.web.test_pages import fields, start, text, valid_deal
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -290,27 +289,9 @@ def test_the_game_page_polls_its_revision_with_a_static_script(app, phone, other
 @pytest.fixture
 def server(tmp_path) -> Iterator[tuple[int, Path]]:
     """The app under waitress on a free loopback port (CSRF on, as in production)."""
-    from waitress import create_server
-
     database = tmp_path / "race.sqlite"
-    app = create_app({"DATABASE": str(database), "SECRET_KEY": "race-test-secret"})
-    server = create_server(app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=server.run, name="race-waitress", daemon=True)
-    thread.start()
-    try:
-        yield server.effective_port, database
-    finally:
-        stop(server, thread)
-
-
-def stop(server: Any, thread: threading.Thread) -> None:
-    """Stop a waitress server running in ``thread``: its sockets are closed by its own loop
-    (closing them from here could pull them from under a ``select`` in progress)."""
-    from waitress import wasyncore
-
-    server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
-    thread.join(timeout=10)
-    server.task_dispatcher.shutdown()
+    with served(database, "race-test-secret") as base:
+        yield int(base.rsplit(":", 1)[1]), database
 
 
 class Phone:

@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -41,6 +40,8 @@ if not CHROMIUM.exists():
 
 from axe_playwright_python.sync_playwright import Axe  # noqa: E402
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright  # noqa: E402
+
+from tests.hardening import served  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "test-output" / "e2e"
@@ -135,23 +136,8 @@ TARGETS_JS = r"""
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app under waitress on a free loopback port, with a fresh database; yields its URL."""
-    from waitress import create_server
-
-    from scorepad import create_app
-
-    folder = tmp_path_factory.mktemp("e2e-server")
-    app = create_app({"DATABASE": str(folder / "scorepad.sqlite"),
-                      "SECRET_KEY": "e2e-test-secret-key"})
-    server = create_server(app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=server.run, name="e2e-waitress", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.effective_port}"
-    finally:
-        # Close on the server's own thread (its trigger runs the call there): closed from
-        # here, the socket can vanish under that thread's select() and raise EBADF in it.
-        server.trigger.pull_trigger(server.close)
-        thread.join(timeout=5)
+    with served(tmp_path_factory.mktemp("e2e-server") / "scorepad.sqlite", "e2e-test-secret-key") as base:
+        yield base
 
 
 @pytest.fixture(scope="session")

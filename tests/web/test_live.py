@@ -25,7 +25,8 @@ if not CHROMIUM.exists():
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
-from tests.storage.test_two_phones import TWO, deal_body, stop  # noqa: E402
+from tests.hardening import served  # noqa: E402
+from tests.storage.test_two_phones import TWO, deal_body  # noqa: E402
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -33,18 +34,8 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 
 @pytest.fixture
 def live_server(tmp_path) -> Iterator[str]:
-    from waitress import create_server
-
-    from scorepad import create_app
-
-    app = create_app({"DATABASE": str(tmp_path / "live.sqlite"), "SECRET_KEY": "live-test"})
-    server = create_server(app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=server.run, name="live-waitress", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.effective_port}"
-    finally:
-        stop(server, thread)
+    with served(tmp_path / "live.sqlite", "live-test") as base:
+        yield base
 
 
 def api(url: str, method: str, body: Any = None, key: str | None = None) -> Any:
