@@ -166,7 +166,7 @@ def idempotency_key() -> str | None:
         return None
     if not _IDEMPOTENCY_KEY.fullmatch(sent):
         raise ApiError(400, "Idempotency-Key", f"must be 1 to {MAX_IDEMPOTENCY_KEY} printable ASCII characters, "
-                       "such as a UUID: a new one for each new request", problem="invalid-field")
+                       "such as a UUID: a new one for each new request")
     return sent
 
 
