@@ -15,7 +15,7 @@ from werkzeug.exceptions import HTTPException
 
 from . import access, api, links, ratelimit
 from .api import problems
-from .cli import server
+from .cli import serve, server
 from .retry import typed_again
 from .storage import cache, db
 from .web import common, deals, exchange, games, paper, referee, sheets
@@ -126,6 +126,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.cli.add_command(server.game_group)  # flask game ...
     app.cli.add_command(server.deal_group)  # flask deal ...
     app.cli.add_command(server.backup_command)  # flask backup PATH
+    app.cli.add_command(serve.serve_command)  # flask serve: waitress, and the address phones open
     ratelimit.init_app(app)  # after every route: it limits creating games and writing to one
     _register_errors(app)
     app.after_request(_security_headers)
