@@ -4,6 +4,10 @@ A game has two links. The view link (``/games/<id>``) lets anyone watch. The edi
 (``/games/<id>/edit/<key>``) hands this browser the edit key, kept in the signed session
 cookie, and redirects to the view link, so the key never stays in the address bar. The
 JSON API takes the key as ``Authorization: Bearer <key>``.
+
+The session is permanent (it outlasts the browser, for ``PERMANENT_SESSION_LIFETIME``) and
+holds this browser's games in order of use, those it may edit and those it watches, capped
+so that the cookie stays under a browser's 4 KB.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import hmac
 
 from flask import Response, abort, request, session
 
-from .rules.limits import MAX_GAME_ID, MAX_GAMES_REMEMBERED
+from .rules.limits import MAX_GAME_ID, MAX_GAMES_REMEMBERED, MAX_GAMES_WATCHED
 from .storage import store
 from .storage.store import DealRecord, GameRecord
 
@@ -35,27 +39,63 @@ def deal_or_404(game: GameRecord, number: int) -> DealRecord:
     return record
 
 
+def _games() -> list[list[str]]:
+    """This browser's games, the one used most recently first: ``[game id, key]`` for a game
+    it may edit, ``[game id]`` for one it watches. (A list: the session's JSON sorts an
+    object's keys, which would order them by id.)"""
+    games = session.get("games", session.get("edit", []))
+    if isinstance(games, dict):  # a cookie from before the order of use was kept: {id: key}
+        return [[game_id, key] for game_id, key in reversed(list(games.items()))]
+    return [entry for entry in games if isinstance(entry, list) and entry] if isinstance(games, list) else []
+
+
 def _held() -> list[list[str]]:
-    """This browser's edit keys as ``[game id, key]`` pairs, the game used most recently
-    first. (A list: the session's JSON sorts an object's keys, which would order them by id.)"""
-    held = session.get("edit", [])
-    if isinstance(held, dict):  # a cookie from before the order of use was kept
-        return [[game_id, key] for game_id, key in reversed(list(held.items()))]
-    return held if isinstance(held, list) else []
+    """This browser's edit keys as ``[game id, key]`` pairs, the game used most recently first."""
+    return [entry for entry in _games() if len(entry) == 2]
+
+
+def _remember(first: list[str]) -> None:
+    """Put ``first`` at the front of this browser's games, keeping at most
+    :data:`MAX_GAMES_REMEMBERED` edit keys and :data:`MAX_GAMES_WATCHED` watched games (the
+    ones used least recently go), in a permanent session: the cookie lasts
+    ``PERMANENT_SESSION_LIFETIME``, not only until the browser closes."""
+    kept, keys, watched = [first], int(len(first) == 2), int(len(first) == 1)
+    for entry in _games():
+        if entry[0] == first[0]:
+            continue
+        if len(entry) == 2 and keys < MAX_GAMES_REMEMBERED:
+            keys += 1
+            kept.append(entry)
+        elif len(entry) == 1 and watched < MAX_GAMES_WATCHED:
+            watched += 1
+            kept.append(entry)
+    session.pop("edit", None)  # the name before watched games were kept
+    session["games"] = kept
+    session.permanent = True
 
 
 def grant(game: GameRecord) -> None:
     """Remember in this browser that it may edit ``game``, as its most recently used game;
     past :data:`MAX_GAMES_REMEMBERED`, the game used least recently is forgotten."""
-    held = [pair for pair in _held() if pair[0] != game.id]
-    session["edit"] = [[game.id, game.edit_key], *held][:MAX_GAMES_REMEMBERED]
+    _remember([game.id, game.edit_key])
 
 
 def used(game: GameRecord) -> None:
     """This browser opened or changed ``game``: it moves to the front of its games."""
-    held = _held()
-    if held and held[0][0] != game.id and can_edit(game):
-        grant(game)
+    games = _games()
+    if not games or games[0][0] != game.id:
+        if can_edit(game):
+            grant(game)
+        else:
+            watched(game.id)
+
+
+def watched(game_id: str) -> None:
+    """This browser opened the game ``game_id`` (which exists) without its edit key: it
+    moves to the front of its games, as one it watches (home lists it)."""
+    games = _games()
+    if not games or games[0] != [game_id]:
+        _remember([game_id])
 
 
 def key_matches(game: GameRecord, key: str | None) -> bool:
@@ -99,5 +139,5 @@ def bearer_key() -> str | None:
 
 
 def my_games() -> list[str]:
-    """Ids of the games this browser may edit, the one used most recently first."""
-    return [game_id for game_id, _ in _held()]
+    """Ids of the games this browser may edit or watches, the one used most recently first."""
+    return [entry[0] for entry in _games()]

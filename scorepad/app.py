@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -12,14 +13,15 @@ from flask import Flask, Response, appcontext_pushed, g, render_template, reques
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 
-from . import access, api, ratelimit
+from . import access, api, links, ratelimit
 from .api import problems
-from .cli import server
+from .cli import serve, server
 from .retry import typed_again
 from .storage import cache, db
 from .web import common, deals, exchange, games, paper, referee, sheets
 
 PACKAGE = Path(__file__).resolve().parent
+SESSION_LIFETIME = timedelta(days=180)  # how long a browser keeps its edit keys and games after last writing them
 csrf = CSRFProtect()
 
 
@@ -67,7 +69,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     Settings, each also read from the environment as ``SCOREPAD_<NAME>``: DATABASE (the
     SQLite file, default ``instance/scorepad.sqlite``), SECRET_KEY (default: generated into
-    the instance folder), SESSION_COOKIE_SECURE (set true behind HTTPS), CACHE_BYTES (what
+    the instance folder), SESSION_COOKIE_SECURE (set true behind HTTPS), PERMANENT_SESSION_LIFETIME (how long the
+    session cookie, with its edit keys and games, is kept: 180 days, or seconds in the
+    environment), PUBLIC_URL (the base of every absolute link, :mod:`scorepad.links`), CACHE_BYTES (what
     the per-revision cache may hold, default 64 MB: :mod:`scorepad.storage.cache`), BUSY_TIMEOUT
     (seconds a write waits for another process's write lock before a 503, default 2); and
     the rate limits' settings (see :mod:`scorepad.ratelimit`). The instance folder
@@ -83,6 +87,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_SECURE=False,
+        PERMANENT_SESSION_LIFETIME=SESSION_LIFETIME,  # edit rights and "Your games" outlast the browser
+        SESSION_REFRESH_EACH_REQUEST=False,  # sent only when it changes: no static file carries the keys
+        PUBLIC_URL=None,
         WTF_CSRF_TIME_LIMIT=None,
         SEND_FILE_MAX_AGE_DEFAULT=3600,
         BUSY_TIMEOUT=db.BUSY_TIMEOUT,
@@ -91,6 +98,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_prefixed_env("SCOREPAD")
     if test_config:
         app.config.update(test_config)
+    if not links.usable_base(app.config["PUBLIC_URL"]):
+        raise StartupError(f"PUBLIC_URL must be an address such as https://scores.example.org, "
+                           f"not {app.config['PUBLIC_URL']!r}")
     app.response_class = TextResponse
     try:
         Path(app.instance_path).mkdir(parents=True, exist_ok=True)
@@ -116,6 +126,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.cli.add_command(server.game_group)  # flask game ...
     app.cli.add_command(server.deal_group)  # flask deal ...
     app.cli.add_command(server.backup_command)  # flask backup PATH
+    app.cli.add_command(serve.serve_command)  # flask serve: waitress, and the address phones open
     ratelimit.init_app(app)  # after every route: it limits creating games and writing to one
     _register_errors(app)
     app.after_request(_security_headers)

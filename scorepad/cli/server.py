@@ -23,6 +23,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
+from .. import links
 from ..rules.limits import MAX_GAME_ID
 from ..storage import db, store
 from ..storage.backup import BackupError, backup
@@ -190,10 +191,18 @@ def game_list(limit: int) -> None:
 @game_group.command("show")
 @click.argument("game_id", metavar="ID")
 @click.option("--json", "as_json", is_flag=True, help="Print the game as JSON.")
+@click.option("--edit-link", is_flag=True,
+              help="Print only the game's edit link (it holds the key): from PUBLIC_URL when set, else from the root.")
 @with_appcontext
-def game_show(game_id: str, as_json: bool) -> None:
-    """The score table with running totals, and the result."""
+def game_show(game_id: str, as_json: bool, edit_link: bool) -> None:
+    """The score table with running totals, and the result; or the edit link again."""
     game = _game(game_id)
+    if edit_link:
+        click.echo(links.absolute(f"/games/{game.id}/edit/{game.edit_key}"))
+        if links.public_base() is None:
+            click.echo("(Put the address the phones open before it, such as http://192.168.1.20:8000, "
+                       "or set SCOREPAD_PUBLIC_URL.)", err=True)
+        return
     if as_json:
         click.echo(json.dumps(game_document(game), ensure_ascii=False, indent=2))
         return

@@ -27,8 +27,10 @@ bp = Blueprint("games", __name__)
 
 @bp.get("/")
 def home():
+    """This browser's games, the one used most recently first: those it may edit and those
+    it watches (opened without the key)."""
     games = store.recent_games(access.my_games())
-    return render_template("games/home.html", games=games)
+    return render_template("games/home.html", games=games, watching={g.id for g in games if not access.can_edit(g)})
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -83,6 +85,7 @@ def game(game_id: str):
     found = store.revision(game_id) if len(game_id) <= MAX_GAME_ID else None
     if found is None:
         abort(404, access.NO_GAME)
+    access.watched(game_id)
     revision = found[0]
     kept = cache.current()
     html = kept.get(("games/game.html", db.path(), game_id, revision))

@@ -170,6 +170,7 @@ NOT_A_SCHEMA_BOUND = {
     "MAX_NUMBER": "any number of any body, as the body is read",
     "MAX_INPUT": "form input",
     "MAX_GAMES_REMEMBERED": "the browser's cookie",
+    "MAX_GAMES_WATCHED": "the browser's cookie",
     "MAX_FILENAME": "a download's file name",
 }
 

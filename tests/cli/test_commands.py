@@ -107,6 +107,27 @@ def test_game_show_table_and_json(runner, tmp_path):
     assert "edit_key" not in json.dumps(data)
 
 
+def test_game_show_edit_link_prints_the_edit_link_again_from_the_root(app, runner):
+    """Without PUBLIC_URL the command cannot know the address phones open: the link is a path
+    from the site's root, and stderr says what to put before it. The link works."""
+    game_id, key = new_game(runner)
+    result = runner.invoke(args=["game", "show", game_id, "--edit-link"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"/games/{game_id}/edit/{key}\n"
+    assert "SCOREPAD_PUBLIC_URL" in result.stderr
+    browser = app.test_client()
+    assert browser.get(result.stdout.strip()).status_code == 303
+    assert browser.get(f"/games/{game_id}/deals/new").status_code == 200  # it grants edit rights
+
+
+def test_game_show_edit_link_starts_with_public_url(make_app):
+    runner = make_app(PUBLIC_URL="https://scores.example.org").test_cli_runner()
+    game_id, key = new_game(runner)
+    result = runner.invoke(args=["game", "show", game_id, "--edit-link"])
+    assert result.exit_code == 0, result.output
+    assert (result.stdout, result.stderr) == (f"https://scores.example.org/games/{game_id}/edit/{key}\n", "")
+
+
 def test_game_show_unknown_game_exits_2(runner):
     result = runner.invoke(args=["game", "show", "nope"])
     assert result.exit_code == 2

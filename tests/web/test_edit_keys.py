@@ -56,7 +56,7 @@ def test_every_page_response_carrying_an_edit_key_is_no_store(app, client):
     made = client.post("/new", data={**form, "name": "Friday", "side-0-p0": "Ann", "side-1-p0": "Bea"})
     assert made.status_code == 303
     game = made.headers["Location"].rsplit("/", 1)[-1]
-    key = dict(_session(app, made)["edit"])[game]  # pairs, or (before) an object
+    key = dict(_session(app, made)["games"])[game]  # [id, key] pairs (and [id] for a game watched)
     other, other_key = api_game(client, name="Saturday")
     document = client.get(f"/api/v1/games/{game}/export").get_data(as_text=True)
     deal = {"s0-m0-cards": "K K K K K K K", "s0-m1-cards": "Q Q Q Q Q 2 2", "s1-m0-cards": "J J J",
