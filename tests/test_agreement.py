@@ -381,17 +381,18 @@ def test_the_scorepad_command_result_agrees_with_the_view(scorepad_game, view):
 
 def test_the_page_result_agrees_with_the_view(client, game, view):
     page = page_html(client, game)
+    found = re.search(r'<p class="standings( over)?"[^>]*>(.*?)</p>', page, re.S)
+    assert found is not None
+    said = page_text(found[2])
+    assert bool(found[1]) == view.result.over
     if not view.result.over:
         assert f"Now: {view.state}." in page_text(page)
-        assert 'class="result"' not in page
-        return
-    found = re.search(r'<p class="result"[^>]*>(.*?)</p>', page, re.S)
-    assert found is not None
-    said = page_text(found[1])
-    if view.result.tie:
-        assert said == f"A tie at {view.top:,}: {', '.join(view.tied)}."
+        assert not said.startswith(("Winner", "Game tied"))
+    elif view.result.tie:
+        tied = view.tied
+        assert said.startswith(f"Game tied at {view.top:,}: {', '.join(tied[:-1])} and {tied[-1]}")
     else:
-        assert said == f"{view.result.winner} wins with {view.top:,}."
+        assert said.startswith(f"Winner: {view.result.winner}, {view.top:,} to ")
 
 
 def test_the_csv_result_agrees_with_the_view(client, game, view):

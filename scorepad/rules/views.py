@@ -100,6 +100,13 @@ class GameView:
         return self.result.standings[0].total if self.result.standings else 0
 
     @property
+    def lead(self) -> int:
+        """How far the top total in the result is ahead of the next one (0 on a tie at the top,
+        and for a game with fewer than two sides)."""
+        standings = self.result.standings
+        return standings[0].total - standings[1].total if len(standings) > 1 else 0
+
+    @property
     def tied(self) -> tuple[str, ...]:
         """The sides sharing the top total, in the result's order, when the game ended in a tie."""
         return tuple(s.name for s in self.result.standings if s.total == self.top) if self.result.tie else ()

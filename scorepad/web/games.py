@@ -13,6 +13,7 @@ from .. import access
 from ..links import external_url
 from ..rules import PRESETS
 from ..rules.limits import MAX_GAME_ID
+from ..rules.views import GameView
 from ..storage import cache, db, store
 from ..storage.errors import StorageError
 from ..storage.store import GameRecord
@@ -111,7 +112,35 @@ def _game_page(game: GameRecord) -> str:
         links = {"view": view_url, "edit": edit_url, "view_qr": qr(view_url, "the view link"),
                  "edit_qr": qr(edit_url, "the edit link")}
     chart = running_totals_chart(view.sides, view.numbers, view.running_totals)
-    return render_template("games/game.html", game=game, view=view, can_edit=editor, links=links, chart=chart)
+    return render_template("games/game.html", game=game, view=view, can_edit=editor, links=links, chart=chart,
+                           standings=standings_line(view))
+
+
+def standings_line(view: GameView) -> str:
+    """The game page's first line, the score at a glance: who is ahead and by how much, or
+    who won, with the totals from the view's result (highest first).
+
+    ``Us ahead by 370: 4,120 to 3,750``, ``Tied at 1,200: Us and Them``, ``Winner: Them,
+    8,270 to 7,900``, ``Game tied at 8,270: Us and Them``; with three sides or more the
+    others are named, ``Ann ahead by 40: 160 to Bea 120, Cy 90``.
+    """
+    standings, result = view.result.standings, view.result
+    if not standings:
+        return ""
+    if not view.rows and not result.over:
+        return "No score yet: every side at 0."
+    top = standings[0].total
+    leaders = [s.name for s in standings if s.total == top]
+    rest = standings[len(leaders):]
+    if len(leaders) > 1:
+        names = ", ".join(leaders[:-1]) + " and " + leaders[-1]
+        others = "".join(f"; {s.name} {s.total:,}" for s in rest)
+        return f"{'Game tied' if result.over else 'Tied'} at {top:,}: {names}{others}"
+    behind = (f"{rest[0].total:,}" if len(standings) == 2
+              else ", ".join(f"{s.name} {s.total:,}" for s in rest))
+    if result.over:
+        return f"Winner: {leaders[0]}, {top:,} to {behind}"
+    return f"{leaders[0]} ahead by {view.lead:,}: {top:,} to {behind}"
 
 
 @bp.get("/games/<game_id>/edit/<key>")

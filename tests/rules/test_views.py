@@ -47,6 +47,7 @@ def test_a_deleted_middle_deal_leaves_a_gap_that_is_the_next_deal():
     # Not over after 2 of 4 deals: standings highest first, nobody has won.
     assert view.result.standings == (Standing("Bea", 80), Standing("Ann", 70))
     assert (view.result.over, view.result.winner, view.result.tie) == (False, None, False)
+    assert view.lead == 80 - 70  # Bea ahead by 10
     assert [p.message for p in view.problems] == ["Deal 2 is not recorded, and deal 3 is."]
     assert not view.ok
 
@@ -86,6 +87,7 @@ def test_a_finished_game_has_a_winner():
     assert (view.result.over, view.result.winner, view.result.tie) == (True, "Ann", False)
     assert view.next_deal is None and not view.fills_gap
     assert view.state == "Ann wins" and view.top == 160 and view.tied == ()
+    assert view.lead == 160 - 140
 
 
 def test_a_finished_game_can_end_in_a_tie():
@@ -94,7 +96,7 @@ def test_a_finished_game_can_end_in_a_tie():
                         deal(3, "9 9 9", "8 8 8 8 8"), deal(4, "K K K", "Q Q Q Q Q")))
     assert view.totals == {"Ann": 160, "Bea": 160}
     assert (view.result.over, view.result.winner, view.result.tie) == (True, None, True)
-    assert view.tied == ("Ann", "Bea") and view.top == 160
+    assert view.tied == ("Ann", "Bea") and view.top == 160 and view.lead == 0
     assert view.state == "tie at 160"
 
 

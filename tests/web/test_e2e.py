@@ -385,7 +385,7 @@ def test_a_whole_game_on_a_phone(phone: tuple[Page, Screens], browser: Browser, 
                 running[side] += int(total.replace(",", ""))
             screens.check(f"game-after-deal-{number}")
         assert running == {"North-South": 1610, "East-West": 1830}
-        expect(page.locator("p.result")).to_have_text("East-West wins with 1,830.")
+        expect(page.locator("p.standings")).to_have_text("Winner: East-West, 1,830 to 1,610")
         expect(page.locator("table.score tfoot td")).to_have_text(["1,610", "1,830"])
         expect(page.locator("figure.chart-box svg").first).to_be_visible()
         expect(page.get_by_role("link", name=re.compile("^Record deal"))).to_have_count(0)
@@ -414,7 +414,7 @@ def test_a_whole_game_on_a_phone(phone: tuple[Page, Screens], browser: Browser, 
         # The winner changes.
         expect_row(page, 2, {"North-South": "560", "East-West": "730"})
         expect(page.locator("table.score tfoot td")).to_have_text(["2,150", "1,830"])
-        expect(page.locator("p.result")).to_have_text("North-South wins with 2,150.")
+        expect(page.locator("p.standings")).to_have_text("Winner: North-South, 2,150 to 1,830")
         screens.check("game-over")
 
         # The sheet, the corrected deal, and the home page.
@@ -432,7 +432,7 @@ def test_a_whole_game_on_a_phone(phone: tuple[Page, Screens], browser: Browser, 
         viewer_context, viewer, watcher = open_phone(browser, live_server, screens.folder)
         try:
             viewer.goto(game_path)
-            expect(viewer.locator("p.result")).to_have_text("North-South wins with 2,150.")
+            expect(viewer.locator("p.standings")).to_have_text("Winner: North-South, 2,150 to 1,830")
             expect(viewer.get_by_role("heading", name="Share this game")).to_have_count(0)
             screens.check("game-viewer", page=viewer)
             viewer.goto(f"{game_path}/deals/2")
@@ -664,7 +664,7 @@ def test_the_referee_desk_on_a_phone(phone: tuple[Page, Screens], live_server: s
     try:
         page.goto(club_game(page, live_server))  # the edit link: this phone keeps the game
         expect(page.get_by_role("heading", level=1)).to_have_text("Club night")
-        expect(page.locator("p.result")).to_have_text("East-West wins with 1,215.")
+        expect(page.locator("p.standings")).to_have_text("Winner: East-West, 1,215 to 1,200")
         game_path = urlparse(page.url).path
         screens.check("club-game")
 

@@ -88,6 +88,7 @@ def watch_a_game(live_server: str) -> None:
             score = page.locator("#deal-1")
             expect(score).to_contain_text("1,060", timeout=15_000)  # without a reload
             expect(page.locator("#live-game")).to_have_attribute("data-revision", "1")
+            expect(page.locator("p.standings")).to_have_text("Ann ahead by 1,030: 1,060 to 30")  # the top line too
             expect(page.locator("#live-status")).to_have_text("The score was updated.")
             assert page.evaluate("performance.getEntriesByType('navigation').length") == 1  # never reloaded
 
@@ -95,6 +96,7 @@ def watch_a_game(live_server: str) -> None:
             expect(score).not_to_contain_text("1,060", timeout=15_000)
             expect(score).to_contain_text("30")
             expect(page.locator("#live-game")).to_have_attribute("data-revision", "2")
+            expect(page.locator("p.standings")).to_have_text("Tied at 30: Ann and Bea")
             assert not errors, errors
         finally:
             browser.close()

@@ -424,7 +424,7 @@ def test_a_game_played_to_the_end_shows_the_winner(client, app):
         for deal in game_data["deals"]:
             store.record_deal(game_id, deal)
     page = text(client.get(f"/games/{game_id}"))
-    assert "Bea wins with 1,825." in page  # worked by hand in test_game.py
+    assert "Winner: Bea, 1,825 to 1,590" in page  # worked by hand in test_game.py
     assert "Record deal" not in page and "next" not in page.split("<h2")[1]
     assert "Bea wins" in text(client.get("/"))
     assert client.get(f"/games/{game_id}/deals/new").status_code == 303  # over: nothing to record
@@ -440,7 +440,7 @@ def test_a_game_ending_level_shows_a_tie(client, app):
     assert result.tie
     page = text(client.get(f"/games/{game_id}"))
     top = result.standings[0].total
-    assert f"A tie at {top:,}" in page
+    assert f"Game tied at {top:,}" in page
     assert "tie at" in text(client.get("/"))
 
 
