@@ -161,8 +161,10 @@ def game_referee(game_id: str):
     deal = current_deal(game)
     questions, status = _questions(game.sheet, request.args, game, deal)
     totals = game.totals_before(deal)
+    # Over, the game's totals are those after its last deal; the questions still ask about it.
+    shown = totals if game.next_number else game.totals_before(deal + 1)
     return render_template("referee/desk.html", game=game, sheet=game.sheet, chosen={}, sheet_errors={},
-                           sheet_title=sheet_name(game.sheet), questions=questions, deal=deal, totals=totals,
+                           sheet_title=sheet_name(game.sheet), questions=questions, deal=deal, totals=shown,
                            side_options=[(name, f"{name} (running total {total:,})") for name, total in totals.items()],
                            presets=_presets(),
                            deals=[(d, d.verdict.breakdown.totals()) for d in game.deals],

@@ -271,11 +271,12 @@ def test_a_games_referee_page_fills_in_the_current_deal_and_the_running_totals(c
     assert re.search(r'<option value="Ann">Ann \(running total 1,060\)</option>', page)
 
 
-def test_a_finished_games_page_works_on_its_last_deal(client):
+def test_a_finished_games_page_works_on_its_last_deal_and_gives_the_final_totals(client):
     game_id = club_game(client)
     text = text_of(client.get(f"/games/{game_id}/referee").get_data(as_text=True))
     assert "The game is over; its last deal was deal 4." in text
-    assert "Running totals before deal 4: North-South 1,185; East-West 1,065." in text
+    assert "Final totals, after deal 4: North-South 1,200; East-West 1,215." in text
+    assert "Running totals before" not in text  # the game is over: nothing comes after deal 4
     for n in (1, 2, 3, 4):
         assert f"Deal {n}:" in text  # a link to explain each deal
 
