@@ -31,6 +31,7 @@ from .forms.deal import RANKS, ConfirmForm, DealForm, DealMetaForm, card_groups,
 bp = Blueprint("deals", __name__)
 
 UNREADABLE = "Some boxes could not be read; each says why."
+NO_ENDING = "Say who went out, or that the stock ran out."
 
 
 @dataclass
@@ -50,6 +51,7 @@ class DealPage:
     must_fix: Sequence[Problem] = ()
     message: str | None = None
     message_ok: bool = False
+    message_at: str | None = None  # the id of the control the message is about
     conflict: dict[str, Any] | None = None
     status: int = 200
 
@@ -89,7 +91,13 @@ def _read(page: DealPage) -> dict[str, Any] | None:
 
 
 def _unreadable(page: DealPage, status: int = 400) -> DealPage:
-    return dataclasses.replace(page, status=status, message=UNREADABLE)
+    """The form again, saying what to do: who went out, when that is missing, before the rest."""
+    form = page.form
+    if not form.ending_problems:
+        return dataclasses.replace(page, status=status, message=UNREADABLE)
+    others = len(form.form_errors) > len(form.ending_problems)
+    return dataclasses.replace(page, status=status, message=NO_ENDING + (" " + UNREADABLE if others else ""),
+                               message_at="ending")
 
 
 def _check(page: DealPage) -> DealPage:
