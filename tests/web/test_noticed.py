@@ -56,3 +56,16 @@ def test_a_deal_with_its_ending_and_an_unreadable_box_says_only_that(client):
     page = response.get_data(as_text=True)
     assert "Some boxes could not be read; each says why." in text_of(page)
     assert "Say who went out" not in text_of(page) and "autofocus" not in page
+
+
+def test_the_deal_form_offers_one_way_to_more_meld_rows_that_works_without_scripts(client):
+    """"More meld rows" is a submit button (it adds rows on the server); the script makes no
+    second button ("Add a meld") but uses this one to show the rows it hides first."""
+    game_id, key = api_game(client)
+    grant(client, game_id, key)
+    data = {k: v for k, v in new_deal_form(client, game_id).items() if not k.endswith("-mode")}  # itemised
+    page = client.post(f"/games/{game_id}/deals/new", data={**data, "action": "more"}).get_data(as_text=True)
+    assert len(re.findall(r'<button type="submit" name="action" value="more"[^>]*>More meld rows</button>', page)) == 1
+    assert "Add a meld" not in page
+    script = client.get("/static/deal.js").get_data(as_text=True)
+    assert "Add a meld" not in script and 'button[value=more]' in script
