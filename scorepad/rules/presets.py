@@ -83,7 +83,7 @@ def _partnership_options(**changes: Any) -> dict[str, Any]:
 
 
 _PRESETS: tuple[tuple[str, str, str, dict[str, Any], dict[str, str]], ...] = (
-    ("common", "Common rules (individual play)", "sources/how-to-play-common-rules.txt",
+    ("common", "Common rules (individuals or partnerships)", "sources/how-to-play-common-rules.txt",
      _common_options(), {
          "red_three_penalty_hand": "not stated: no penalty, the most common choice",
          "red_three_penalty_foot": "not stated: no penalty, the most common choice",

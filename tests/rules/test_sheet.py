@@ -65,6 +65,16 @@ def test_common_plays_individuals_two_to_six_with_partnerships_optional():
     assert not sheet.individuals  # partnerships are allowed too
 
 
+@pytest.mark.parametrize("preset_id", PRESET_IDS)
+def test_a_preset_title_that_names_a_way_to_play_names_every_way_its_sheet_allows(preset_id):
+    """The common preset allows partnerships of 2 as well as individuals: its title says both
+    (it read "individual play" alone)."""
+    title, sizes = PRESETS[preset_id].title.lower(), preset(preset_id).side_sizes
+    if "individual" in title or "partnership" in title:
+        assert ("individual" in title) == (1 in sizes), title
+        assert ("partnership" in title) == any(size > 1 for size in sizes), title
+
+
 @pytest.mark.parametrize("preset_id", PARTNERSHIP_PRESETS)
 def test_partnership_presets_are_four_players_in_two_partnerships(preset_id):
     sheet = preset(preset_id)
