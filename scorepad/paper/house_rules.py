@@ -288,7 +288,7 @@ class _SheetPage:
         lines: list[Flowable] = [Paragraph(esc(self.title), st["title"])]  # and the LinkSlot
         changes = len(sheet.changes())
         if preset:
-            about = f"<b>Preset:</b> {esc(preset.title)}. <b>Source:</b> {esc(preset.source)}. "
+            about = f"<b>Preset:</b> {esc(preset.title)}. <b>Source:</b> {esc(str(preset.source))}. "
             about += (f"<b>{changes} option{'s' if changes != 1 else ''} changed by this table, marked * CHANGED.</b>"
                       if changes else "No option changed by this table.")
             if preset.not_stated:

@@ -16,6 +16,7 @@ import pytest
 from scorepad.rules import (
     OPTIONS,
     PRESETS,
+    SOURCES,
     Card,
     Cards,
     Deal,
@@ -56,6 +57,14 @@ def test_the_four_presets_are_shipped():
     for preset_id in PRESET_IDS:
         assert preset(preset_id).preset == preset_id
         assert PRESETS[preset_id].source  # each preset cites its source
+
+
+@pytest.mark.parametrize("preset_id", PRESET_IDS)
+def test_a_preset_cites_a_published_source_by_title_and_address_never_a_file(preset_id):
+    source = PRESETS[preset_id].source
+    assert SOURCES[source.id] is source
+    assert source.title and "sources/" not in str(source) and ".txt" not in str(source)
+    assert source.url is None or source.url.startswith("https://")
 
 
 def test_common_plays_individuals_two_to_six_with_partnerships_optional():

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from tests.hardening import api_game, form_fields, grant, text_of, valid_deal
+from tests.hardening import api_game, form_fields, grant, text_of
 
 
 def new_deal_form(client, game_id: str) -> dict[str, str]:
@@ -69,3 +69,10 @@ def test_the_deal_form_offers_one_way_to_more_meld_rows_that_works_without_scrip
     assert "Add a meld" not in page
     script = client.get("/static/deal.js").get_data(as_text=True)
     assert "Add a meld" not in script and 'button[value=more]' in script
+
+
+def test_the_sheet_page_cites_a_source_without_an_address_by_its_title_alone(client):
+    game_id, _ = api_game(client)  # the common preset: its source gives no address
+    page = client.get(f"/games/{game_id}/sheet").get_data(as_text=True)
+    assert "Source: How to play Hand and Foot (a rules page for individual play)." in text_of(page)
+    assert "sources/" not in page and ".txt" not in page
