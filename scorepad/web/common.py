@@ -107,7 +107,21 @@ def sheet_changes(before: dict[str, Any] | None, after: dict[str, Any] | None) -
 
 
 def explained_sides(verdict: Verdict, sheet: RuleSheet) -> list[dict[str, Any]]:
-    """Each side's lines, each with the rule behind it as ``sheet`` cites it (its label and words)."""
-    return [{"name": side.name, "total": side.total,
-             "lines": [{"line": line, "rule": sheet.cite(line.option)} for line in side.lines]}
-            for side in verdict.breakdown.sides]
+    """Each side's lines, each with the rule behind it as ``sheet`` cites it (its label and
+    words), and ``again`` when an earlier line of the side rests on the same rule (stated
+    once per table: the card values price every melded and every left card line)."""
+    out = []
+    for side in verdict.breakdown.sides:
+        seen: set[str] = set()
+        lines = []
+        for line in side.lines:
+            rule = sheet.cite(line.option)
+            lines.append({"line": line, "rule": rule, "again": rule is not None and rule.option in seen})
+            seen.add(line.option)
+        out.append({"name": side.name, "total": side.total, "lines": lines})
+    return out
+
+
+def preset_choices() -> list[tuple[str, str]]:
+    """Every preset as (id, title), for a sheet chooser."""
+    return [(p.id, p.title) for p in PRESETS.values()]

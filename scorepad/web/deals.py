@@ -19,12 +19,13 @@ from werkzeug.wrappers import Response
 
 from .. import access
 from ..rules import judge
+from ..rules.dispute import sheet_name
 from ..rules.validate import Problem
 from ..rules.verdict import Verdict
 from ..storage import store
 from ..storage.errors import Conflict, Rejected, StorageError
 from ..storage.store import GameRecord
-from .common import ago, ahead_is_stale, editable, explained_sides, read_revision, what_changed
+from .common import ago, ahead_is_stale, editable, explained_sides, preset_choices, read_revision, what_changed
 from .errors import status as status_of
 from .forms.deal import RANKS, ConfirmForm, DealForm, DealMetaForm, card_groups, card_label, going_out
 
@@ -278,7 +279,8 @@ def deal(game_id: str, number: int):
     record = access.deal_or_404(game, number)
     verdict = record.verdict
     return render_template("deals/deal.html", game=game, record=record, verdict=verdict,
-                           sides=explained_sides(verdict, game.sheet),
+                           sides=explained_sides(verdict, game.sheet), sheet_title=sheet_name(game.sheet),
+                           presets=preset_choices(),
                            history=store.history(game.id, number), can_edit=access.can_edit(game),
                            melds={s.name: s for s in record.deal.sides})
 

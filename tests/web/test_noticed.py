@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from tests.hardening import api_game, form_fields, grant, text_of
+from tests.hardening import api_game, form_fields, grant, text_of, valid_deal
 
 
 def new_deal_form(client, game_id: str) -> dict[str, str]:
@@ -76,3 +76,30 @@ def test_the_sheet_page_cites_a_source_without_an_address_by_its_title_alone(cli
     page = client.get(f"/games/{game_id}/sheet").get_data(as_text=True)
     assert "Source: How to play Hand and Foot (a rules page for individual play)." in text_of(page)
     assert "sources/" not in page and ".txt" not in page
+
+
+def test_the_old_explain_address_leads_to_the_one_deal_page(client):
+    game_id, _ = api_game(client, deals=[valid_deal(1)])
+    response = client.get(f"/games/{game_id}/deals/1/explain")
+    assert response.status_code == 301
+    assert response.headers["Location"] == f"/games/{game_id}/deals/1"
+    assert client.get(f"/games/{game_id}/deals/2/explain").status_code == 404  # no deal 2
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert "Rescore deal 1" in page  # what the explain page had: the sheet, each line's rule, another sheet
+    assert "/explain" not in page
+    for url in (f"/games/{game_id}", f"/games/{game_id}/referee", f"/games/{game_id}/rescore?sheet=pagat&deal=1",
+                f"/games/{game_id}/history"):
+        assert "/explain" not in client.get(url).get_data(as_text=True), url  # every link is to the one page
+
+
+def test_the_deal_page_states_the_card_value_rule_once_per_table(client):
+    """Ann's melds (kings, queens, 2s) and Bea's (jacks, and an ace and a black three left)
+    are all priced by the card values: each side's table says that rule once."""
+    game_id, _ = api_game(client, deals=[valid_deal(1)])
+    page = client.get(f"/games/{game_id}/deals/1").get_data(as_text=True)
+    tables = re.findall(r'<table class="fit lines">.*?</table>', page, re.S)
+    assert len(tables) == 2
+    for table in tables:
+        rows = text_of(table)
+        assert rows.count("Rule: Card values: joker: 50") == 1, rows
+        assert rows.count("Rule: Card values, as above") >= 1, rows
