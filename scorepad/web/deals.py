@@ -25,7 +25,16 @@ from ..rules.verdict import Verdict
 from ..storage import store
 from ..storage.errors import Conflict, Rejected, StorageError
 from ..storage.store import GameRecord
-from .common import ago, ahead_is_stale, editable, explained_sides, preset_choices, read_revision, what_changed
+from .common import (
+    ago,
+    ahead_is_stale,
+    editable,
+    explained_sides,
+    history_entries,
+    preset_choices,
+    read_revision,
+    what_changed,
+)
 from .errors import status as status_of
 from .forms.deal import RANKS, ConfirmForm, DealForm, DealMetaForm, card_groups, card_label, going_out
 
@@ -281,7 +290,8 @@ def deal(game_id: str, number: int):
     return render_template("deals/deal.html", game=game, record=record, verdict=verdict,
                            sides=explained_sides(verdict, game.sheet), sheet_title=sheet_name(game.sheet),
                            presets=preset_choices(),
-                           history=store.history(game.id, number), can_edit=access.can_edit(game),
+                           history=history_entries(game, store.history(game.id, number)),
+                           can_edit=access.can_edit(game),
                            melds={s.name: s for s in record.deal.sides})
 
 

@@ -103,3 +103,24 @@ def test_the_deal_page_states_the_card_value_rule_once_per_table(client):
         rows = text_of(table)
         assert rows.count("Rule: Card values: joker: 50") == 1, rows
         assert rows.count("Rule: Card values, as above") >= 1, rows
+
+
+def test_the_history_shows_what_a_correction_changed_line_by_line_in_utc_without_scripts(client):
+    game_id, key = api_game(client, deals=[valid_deal(1)])
+    corrected = valid_deal(1)
+    corrected["sides"][1]["melds"] = ["J J J J"]  # Bea melded four jacks, not three
+    corrected["sides"][1]["players"][0]["cards_left"] = "A"  # and kept no black three
+    response = client.put(f"/api/v1/games/{game_id}/deals/1", json=corrected,
+                          headers={"Authorization": f"Bearer {key}"})
+    assert response.status_code == 200, response.get_data(as_text=True)
+    for url in (f"/games/{game_id}/history", f"/games/{game_id}/deals/1"):
+        page = client.get(url).get_data(as_text=True)
+        diff = re.search(r'<ul class="diff"[^>]*>(.*?)</ul>', page, re.S)
+        assert diff is not None, url
+        items = [text_of(li) for li in re.findall(r"<li>(.*?)</li>", diff.group(1), re.S)]
+        assert items == ["Bea: Melded jacks: 3 × 10 → 4 × 10 (+10)", "Bea: Bea's hand: 3B: 1 × -5 → none (+5)"]
+        times = re.findall(r'<time datetime="([^"]+)">([^<]+)</time>', page)
+        assert len(times) == 2  # recorded, corrected
+        for at, shown in times:
+            assert at.endswith("+00:00") and shown == at.replace("T", " ").replace("+00:00", " UTC")
+        assert '<script src="/static/localtime.js" defer></script>' in page
