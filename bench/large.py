@@ -41,7 +41,7 @@ def routes(game_id: str, key: str) -> list[tuple[str, bool]]:
     """Every GET route on a game: (path, whether it needs the edit rights of a session)."""
     g = f"/games/{game_id}"
     a = f"/api/v1/games/{game_id}"
-    viewer = [g, f"{g}/history", f"{g}/sheet", f"{g}/deals/1", f"{g}/deals/100", f"{g}/deals/1/explain",
+    viewer = [g, f"{g}/history", f"{g}/sheet", f"{g}/deals/1", f"{g}/deals/100",
               f"{g}/referee", f"{g}/referee?ask=meld&rank=K&naturals=3&twos=1&jokers=0",
               f"{g}/rescore", f"{g}/rescore?sheet=pagat", f"{g}/rescore?sheet=bicycle",
               f"{g}/rescore?sheet=gather-together", f"{g}/rescore?sheet=pagat&deal=1",

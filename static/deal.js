@@ -1,4 +1,4 @@
-// The deal form, enhanced: counts in one touch, "Add a meld", the foot box when needed, and the
+// The deal form, enhanced: counts in one touch, spare meld rows shown as needed, the foot box when needed, and the
 // live score (the bar's totals, each side's going out) while typing. Without it the form works the same.
 (function () {
   "use strict";
@@ -46,47 +46,29 @@
   var counts = ".st input";
   each(form, counts, segments);
 
-  // Meld rows: the filled ones and two blank; "Add a meld" shows or makes more.
+  // Meld rows: the filled ones and two blank; typing in the last blank one shows the next
+  // (the form's "More meld rows", with or without scripts, adds rows).
   function blank(row) {
     return !row.querySelector(".error") && !Array.prototype.some.call(row.querySelectorAll("input:not([type=radio])"),
       function (i) { return i.value && i.value !== "0"; });
   }
-  each(form, "fieldset.side", function (side) {
-    var list = side.querySelector(".melds"), spare = 0;
-    if (!list) return;  // a counted side
+  each(form, ".melds", function (list) {
+    var spare = 0;
     each(list, ".meld", function (row) { if (blank(row) && ++spare > 2) row.classList.add("hidden-row"); });
-    var add = document.createElement("button");
-    add.type = "button"; add.className = "secondary"; add.textContent = "Add a meld";
-    add.setAttribute("aria-label", "Add a meld for " + side.dataset.name);
-    list.parentNode.insertBefore(add, list.nextSibling);
     list.addEventListener("input", function () {  // one blank row ready
       var next = list.querySelector(".hidden-row");
       if (next && !Array.prototype.some.call(list.querySelectorAll(".meld:not(.hidden-row)"), blank)) {
         next.classList.remove("hidden-row");
       }
     });
-    add.addEventListener("click", function () {
-      var row = list.querySelector(".hidden-row");
-      if (!row) {
-        var rows = list.querySelectorAll(".meld"), last = rows[rows.length - 1], k = rows.length;
-        var from = last.id, to = side.id + "-m" + k;
-        row = last.cloneNode(true);
-        row.id = to;
-        row.classList.remove("bad");
-        each(row, ".error, .seg", function (p) { p.remove(); });
-        each(row, "input,select,button", function (i) {
-          if (i.name) i.name = i.name.replace(from, to);
-          var label = i.getAttribute("aria-label");
-          if (label) i.setAttribute("aria-label", label.replace("Meld " + k, "Meld " + (k + 1)));
-          if (i.tagName === "INPUT") i.value = ""; else if (i.tagName === "SELECT") i.selectedIndex = 0;
-        });
-        list.appendChild(row);
-        each(row, counts, segments);
-        el(side.id + "-rows").value = k + 1;
-      }
-      row.classList.remove("hidden-row");
-      row.querySelector("select").focus();
-    });
+  });
+  var more = form.querySelector("button[value=more]");
+  if (more) more.addEventListener("click", function (e) {  // the rows the page holds first, then the server's
+    var hidden = form.querySelectorAll(".hidden-row");
+    if (!hidden.length) return;
+    e.preventDefault();
+    each(form, ".hidden-row", function (row) { row.classList.remove("hidden-row"); });
+    hidden[0].querySelector("select").focus();
   });
 
   // The unopened foot, only when the foot was not picked up.

@@ -119,7 +119,8 @@ def score_deal():
 
 
 def _preset_json(preset: Any) -> dict[str, Any]:
-    return {"id": preset.id, "title": preset.title, "source": preset.source, "preset_version": preset.version,
+    return {"id": preset.id, "title": preset.title, "source": preset.source.title, "source_url": preset.source.url,
+            "preset_version": preset.version,
             "not_stated": dict(preset.not_stated)}
 
 

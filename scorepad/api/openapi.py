@@ -118,7 +118,8 @@ def schemas() -> dict[str, Any]:
                 before=nullable({"type": "object"}), after=nullable({"type": "object"}), old_totals=nullable(TOTALS),
                 new_totals=nullable(TOTALS), reason=nullable(STRING), revision=INTEGER, seq=INTEGER)
     created = ("id", "edit_key", "revision", "view_url", "edit_url", "api_url")
-    preset = {"id": ref("PresetId"), "title": STRING, "source": STRING, "preset_version": INTEGER,
+    preset = {"id": ref("PresetId"), "title": STRING, "source": STRING, "source_url": nullable(STRING),
+              "preset_version": INTEGER,
               "not_stated": {"type": "object", "additionalProperties": STRING}}
     return {
         "Problem": obj(

@@ -1,6 +1,7 @@
 """The house-rule sheet, as PDF bytes, on exactly one page.
 
-Every option of the sheet in plain words, grouped as a player reads a sheet, the card values,
+Every option that applies to the sheet in plain words (one that another option makes moot,
+``RuleSheet.unused``, is left out), grouped as a player reads a sheet, the card values,
 what the table changed against its preset (marked ``* CHANGED`` and listed ``preset value →
 new value``), the preset's title, source and the points its source leaves unsaid, lines for
 the players to sign, and the game's view link as a QR code. The text shrinks step by step
@@ -24,7 +25,7 @@ from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
 
 from ..rules import PRESETS
 from ..rules.cards import Card
-from ..rules.sheet import GameLength, OpeningBy, PileTake, RuleSheet, options_by_group
+from ..rules.sheet import RuleSheet, options_by_group
 from .common import (
     BLACK,
     MARGIN,
@@ -51,15 +52,6 @@ VALUE_ORDER = (Card.JOKER, Card.TWO, Card.ACE, Card.KING, Card.QUEEN, Card.JACK,
 
 
 # -- the house-rule sheet ----------------------------------------------------------------------------
-
-
-def _unused(sheet: RuleSheet, name: str) -> bool:
-    """True when another option makes this one irrelevant (it is still printed)."""
-    return ((name == "opening_bands" and sheet.opening_by is OpeningBy.DEAL)
-            or (name == "opening_minimums" and sheet.opening_by is OpeningBy.RUNNING_TOTAL)
-            or (name == "target_score" and sheet.game_length is GameLength.DEALS)
-            or (name == "deals" and sheet.game_length is GameLength.TARGET)
-            or (name == "pile_cards" and sheet.pile_take in (PileTake.WHOLE, PileTake.NEVER)))
 
 
 def _clip(text: str, limit: int) -> str:
@@ -137,6 +129,8 @@ def _sheet_items(sheet: RuleSheet, fonts: Fonts, size: float, width: float, fit:
     for _group, title, options in options_by_group():
         items.append(Heading(esc(title), st["group"]))
         for option in options:
+            if sheet.unused(option.name) and not (fit.short_changes and option.name in changes):
+                continue  # another option makes it moot (a change to it is listed above)
             words = sheet.describe(option.name)
             if fit.clip:
                 words = _clip(words, fit.clip)
@@ -148,8 +142,6 @@ def _sheet_items(sheet: RuleSheet, fonts: Fonts, size: float, width: float, fit:
                     text += f" <i>(preset: {esc(_clip(change.preset_value, 40))})</i>"
             elif preset and option.name in preset.not_stated:
                 text += f" <i>({esc(preset.not_stated[option.name])})</i>"
-            if _unused(sheet, option.name):
-                text += " <i>(not used)</i>"
             items.append(Paragraph(text, st["option"]))
             if option.name == "card_values":
                 items.append(_value_table(sheet, fonts, size, width))
@@ -288,7 +280,7 @@ class _SheetPage:
         lines: list[Flowable] = [Paragraph(esc(self.title), st["title"])]  # and the LinkSlot
         changes = len(sheet.changes())
         if preset:
-            about = f"<b>Preset:</b> {esc(preset.title)}. <b>Source:</b> {esc(preset.source)}. "
+            about = f"<b>Preset:</b> {esc(preset.title)}. <b>Source:</b> {esc(str(preset.source))}. "
             about += (f"<b>{changes} option{'s' if changes != 1 else ''} changed by this table, marked * CHANGED.</b>"
                       if changes else "No option changed by this table.")
             if preset.not_stated:

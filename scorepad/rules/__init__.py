@@ -8,7 +8,7 @@ Rule sheets (:mod:`.sheet`), presets (:mod:`.presets`), cards (:mod:`.cards`), t
 from .cards import Card, Cards
 from .deal import BookKind, Deal, Ending, Meld, Player, Rank, Side
 from .errors import ReadError, SheetError
-from .presets import PRESETS, Preset, load_sheet, preset
+from .presets import PRESETS, SOURCES, Preset, Source, load_sheet, preset
 from .score import Breakdown, Line, SideScore, score
 from .sheet import OPTIONS, Books, Cited, RuleSheet
 from .validate import Problem, Report, validate
@@ -16,6 +16,6 @@ from .verdict import Verdict, judge
 
 __all__ = [
     "BookKind", "Books", "Breakdown", "Card", "Cards", "Cited", "Deal", "Ending", "Line", "Meld", "OPTIONS",
-    "PRESETS", "Player", "Preset", "Problem", "Rank", "ReadError", "Report", "RuleSheet", "SheetError", "Side",
-    "SideScore", "Verdict", "judge", "load_sheet", "preset", "score", "validate",
+    "PRESETS", "Player", "Preset", "Problem", "Rank", "ReadError", "Report", "RuleSheet", "SOURCES", "SheetError",
+    "Side", "SideScore", "Source", "Verdict", "judge", "load_sheet", "preset", "score", "validate",
 ]

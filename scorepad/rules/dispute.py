@@ -5,6 +5,7 @@ their heads. Three questions settle them, each answered as plain values:
 
 * :func:`rescore_deal`: a recorded deal under another sheet: each side's old and new lines
   and totals, line by line, and the violations that appear (or go away) under it;
+  :func:`compare_deals` pairs a deal's lines before and after a correction the same way;
 * :func:`rescore_game`: every deal of a game under another sheet: each deal's and the
   total's differences, and the winner under each sheet;
 * :func:`compare_sheets`: the options on which two sheets differ, both values in words,
@@ -241,8 +242,26 @@ def rescore_deal(deal: Deal, sheet: RuleSheet, judged: Verdict | None = None) ->
     >>> change.differences()
     {'Ann': 0, 'Bea': 0}
     """
-    old = judged or judge(deal)
-    new = judge(dataclasses.replace(deal, sheet=sheet))
+    return _paired(deal.number, judged or judge(deal), judge(dataclasses.replace(deal, sheet=sheet)))
+
+
+def compare_deals(before: Deal, after: Deal) -> DealRescore:
+    """A correction: the deal as it was (``old``) and as corrected (``new``), each side's
+    lines paired as :func:`rescore_deal` pairs them, so what changed reads line by line.
+
+    >>> sides = [{"name": "Ann", "melds": ["K K K"], "players": [{"name": "Ann", "foot_picked_up": True}]},
+    ...          {"name": "Bea", "melds": ["J J J"], "players": [{"name": "Bea", "foot_picked_up": True}]}]
+    >>> before = Deal.from_json({"sheet": "common", "deal": 1, "ending": "stock_out", "sides": sides})
+    >>> sides[0]["melds"] = ["K K K K"]
+    >>> after = Deal.from_json({"sheet": "common", "deal": 1, "ending": "stock_out", "sides": sides})
+    >>> [(line.label, line.old.count, line.new.count) for line in compare_deals(before, after).sides[0].changed_lines]
+    [('Melded kings', 3, 4)]
+    """
+    return _paired(after.number, judge(before), judge(after))
+
+
+def _paired(number: int, old: Verdict, new: Verdict) -> DealRescore:
+    """Two verdicts of a deal, side by side: lines paired, violations split."""
     added = _new_problems(old.report.violations, new.report.violations)
     cleared = _new_problems(new.report.violations, old.report.violations)
     sides = []
@@ -251,7 +270,7 @@ def rescore_deal(deal: Deal, sheet: RuleSheet, judged: Verdict | None = None) ->
             before.name, before, after, diff_lines(before.lines, after.lines),
             tuple(p for p in added if p.side == before.name),
             tuple(p for p in cleared if p.side == before.name)))
-    return DealRescore(deal.number, old, new, tuple(sides), added, cleared)
+    return DealRescore(number, old, new, tuple(sides), added, cleared)
 
 
 # -- a whole game ----------------------------------------------------------------------------------

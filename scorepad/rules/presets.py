@@ -1,8 +1,11 @@
 """Presets: the published sheets scorepad ships, and reading a sheet against them.
 
 A :class:`Preset` is a published sheet with its source and the points it leaves unsaid.
-:data:`PRESETS` holds each by id; :func:`preset` gives one's sheet, and :func:`load_sheet`
-reads a sheet's JSON form: a preset id, or a preset and the options a table changed.
+:data:`SOURCES` is every published source a preset cites, by id: its title and address, as
+players are shown it (the rules texts the presets were read from are the project's own
+files, never named to players). :data:`PRESETS` holds each preset by id; :func:`preset`
+gives one's sheet, and :func:`load_sheet` reads a sheet's JSON form: a preset id, or a
+preset and the options a table changed.
 
 Presets carry a version. A preset's values are never edited once released: a change is a
 new version (:data:`_REVISIONS`), and every version stays, so a sheet made from version 1
@@ -46,6 +49,33 @@ from .sheet import (
 
 
 @dataclass(frozen=True)
+class Source:
+    """A published rule sheet, cited by its title and address (``url``: None when the
+    source names none).
+
+    >>> str(SOURCES["pagat"])
+    'Pagat: Hand and Foot (rules contributed by Bill Whitnack), https://www.pagat.com/rummy/handfoot.html'
+    """
+
+    id: str
+    title: str
+    url: str | None
+
+    def __str__(self) -> str:
+        return f"{self.title}, {self.url}" if self.url else self.title
+
+
+SOURCES: dict[str, Source] = {source.id: source for source in (
+    Source("common-rules", "How to play Hand and Foot (a rules page for individual play)", None),
+    Source("pagat", "Pagat: Hand and Foot (rules contributed by Bill Whitnack)",
+           "https://www.pagat.com/rummy/handfoot.html"),
+    Source("bicycle", "Bicycle Cards: Hand and Foot", "https://bicyclecards.com/how-to-play/hand-and-foot"),
+    Source("gather-together", "Gather Together Games: How To Play Hand And Foot",
+           "https://www.gathertogethergames.com/hand-and-foot"),
+)}
+
+
+@dataclass(frozen=True)
 class Preset:
     """A published sheet the product ships: its id, source and the points it leaves unsaid.
 
@@ -55,7 +85,7 @@ class Preset:
 
     id: str
     title: str
-    source: str
+    source: Source
     sheet: RuleSheet
     not_stated: Mapping[str, str]  # option -> what we chose, and why
     version: int = UNVERSIONED
@@ -82,15 +112,16 @@ def _partnership_options(**changes: Any) -> dict[str, Any]:
     return options
 
 
+# Each preset: id, title, the id of its source (in SOURCES), its options, and what its source leaves unsaid.
 _PRESETS: tuple[tuple[str, str, str, dict[str, Any], dict[str, str]], ...] = (
-    ("common", "Common rules (individual play)", "sources/how-to-play-common-rules.txt",
+    ("common", "Common rules (individuals or partnerships)", "common-rules",
      _common_options(), {
          "red_three_penalty_hand": "not stated: no penalty, the most common choice",
          "red_three_penalty_foot": "not stated: no penalty, the most common choice",
          "opening_pile_cards": "moot: the pile can be taken only after opening",
          "cut_bonus": "not stated: no cut bonus",
      }),
-    ("pagat", "Pagat, four-player partnerships", "sources/sheet-comparison-pagat-bicycle.txt (Pagat's sheet)",
+    ("pagat", "Pagat, four-player partnerships", "pagat",
      _partnership_options(hand_size=13, foot_size=13, wild_ratio=WildRatio.TWICE, max_wilds=None,
                           wild_books=True, wild_book_bonus=1500, red_three_penalty_foot=100,
                           books_to_go_out=PerDeal((Books(clean=2, dirty=2, wild=1),)),
@@ -100,7 +131,7 @@ _PRESETS: tuple[tuple[str, str, str, dict[str, Any], dict[str, str]], ...] = (
          "pile_needs_opened": "not stated: the pile may be taken to open, the top card counting",
          "cut_bonus": "not stated: no cut bonus",
      }),
-    ("bicycle", "Bicycle", "sources/sheet-comparison-pagat-bicycle.txt (Bicycle's sheet)",
+    ("bicycle", "Bicycle", "bicycle",
      _partnership_options(wild_ratio=WildRatio.NONE, max_wilds=None, min_naturals_with_wilds=4,
                           go_out_partner_foot=False, last_card=LastCard.DISCARD), {
          "second_meld": "not stated: only after the first is a book",
@@ -110,7 +141,7 @@ _PRESETS: tuple[tuple[str, str, str, dict[str, Any], dict[str, str]], ...] = (
          "min_naturals_with_wilds": "the sheet's literal reading: a meld with wild cards needs 4 naturals",
          "cut_bonus": "not stated: no cut bonus",
      }),
-    ("gather-together", "Gather Together Games", "sources/gather-together-games.txt",
+    ("gather-together", "Gather Together Games", "gather-together",
      _partnership_options(wild_ratio=WildRatio.AT_LEAST, max_wilds=None, pile_cards=PerDeal((8,)),
                           pile_needs=PileNeeds.MELD_TOP_CARD,
                           pile_blocked_by=frozenset({PileBlocker.BLACK_THREE})), {
@@ -134,7 +165,7 @@ def _presets() -> dict[str, Preset]:
     out = {}
     for id_, title, source, options, silent in _PRESETS:
         sheet = RuleSheet(**options, preset=id_, preset_version=UNVERSIONED)
-        out[id_] = Preset(id_, title, source, sheet, silent, UNVERSIONED, {UNVERSIONED: sheet})
+        out[id_] = Preset(id_, title, SOURCES[source], sheet, silent, UNVERSIONED, {UNVERSIONED: sheet})
     for id_, changes in _REVISIONS:
         out[id_] = out[id_].revised(**changes)
     return out

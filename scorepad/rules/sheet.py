@@ -341,6 +341,21 @@ class RuleSheet:
             return None
         return Cited(option.name, option.label, option.words(getattr(self, option.name), self))
 
+    def unused(self, name: str) -> bool:
+        """True when another option makes option ``name`` irrelevant on this sheet (the
+        house-rule sheet leaves it out).
+
+        >>> from scorepad.rules import preset
+        >>> preset("common").unused("decks"), preset("pagat").unused("decks")
+        (True, False)
+        """
+        return ((name == "decks" and self.decks_rule is not DecksRule.FIXED)
+                or (name == "opening_bands" and self.opening_by is OpeningBy.DEAL)
+                or (name == "opening_minimums" and self.opening_by is OpeningBy.RUNNING_TOTAL)
+                or (name == "target_score" and self.game_length is GameLength.DEALS)
+                or (name == "deals" and self.game_length is GameLength.TARGET)
+                or (name == "pile_cards" and self.pile_take in (PileTake.WHOLE, PileTake.NEVER)))
+
     @property
     def individuals(self) -> bool:
         """True when every player plays alone (no partnerships)."""

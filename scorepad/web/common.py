@@ -19,10 +19,11 @@ from markupsafe import Markup
 
 from .. import access
 from ..rules import PRESETS, RuleSheet, load_sheet
+from ..rules.dispute import compare_deals
 from ..rules.sheet import OPTION_BY_NAME
 from ..rules.verdict import Verdict
 from ..storage import store
-from ..storage.errors import Conflict, Invalid
+from ..storage.errors import Conflict, Invalid, StorageError
 from ..storage.store import GameRecord
 
 
@@ -106,8 +107,38 @@ def sheet_changes(before: dict[str, Any] | None, after: dict[str, Any] | None) -
     return out
 
 
+def history_entries(game: GameRecord, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """History entries as the pages show them: an amendment's ``changes`` option by option,
+    a correction's ``lines``: each side whose score changed, with the lines that changed
+    (:func:`~scorepad.rules.dispute.compare_deals`, scored under the game's sheet)."""
+    for entry in entries:
+        if entry["action"] == "amend":
+            entry["changes"] = sheet_changes(entry["before"], entry["after"])
+        elif entry["action"] == "edit" and entry["before"] and entry["after"]:
+            try:
+                before, after = (store.read_deal(game, entry[k], entry["deal_number"]) for k in ("before", "after"))
+            except StorageError:  # a deal that no longer reads under the sheet: its totals say enough
+                continue
+            entry["lines"] = [side for side in compare_deals(before, after).sides if side.changed_lines]
+    return entries
+
+
 def explained_sides(verdict: Verdict, sheet: RuleSheet) -> list[dict[str, Any]]:
-    """Each side's lines, each with the rule behind it as ``sheet`` cites it (its label and words)."""
-    return [{"name": side.name, "total": side.total,
-             "lines": [{"line": line, "rule": sheet.cite(line.option)} for line in side.lines]}
-            for side in verdict.breakdown.sides]
+    """Each side's lines, each with the rule behind it as ``sheet`` cites it (its label and
+    words), and ``again`` when an earlier line of the side rests on the same rule (stated
+    once per table: the card values price every melded and every left card line)."""
+    out = []
+    for side in verdict.breakdown.sides:
+        seen: set[str] = set()
+        lines = []
+        for line in side.lines:
+            rule = sheet.cite(line.option)
+            lines.append({"line": line, "rule": rule, "again": rule is not None and rule.option in seen})
+            seen.add(line.option)
+        out.append({"name": side.name, "total": side.total, "lines": lines})
+    return out
+
+
+def preset_choices() -> list[tuple[str, str]]:
+    """Every preset as (id, title), for a sheet chooser."""
+    return [(p.id, p.title) for p in PRESETS.values()]

@@ -19,18 +19,29 @@ from werkzeug.wrappers import Response
 
 from .. import access
 from ..rules import judge
+from ..rules.dispute import sheet_name
 from ..rules.validate import Problem
 from ..rules.verdict import Verdict
 from ..storage import store
 from ..storage.errors import Conflict, Rejected, StorageError
 from ..storage.store import GameRecord
-from .common import ago, ahead_is_stale, editable, explained_sides, read_revision, what_changed
+from .common import (
+    ago,
+    ahead_is_stale,
+    editable,
+    explained_sides,
+    history_entries,
+    preset_choices,
+    read_revision,
+    what_changed,
+)
 from .errors import status as status_of
 from .forms.deal import RANKS, ConfirmForm, DealForm, DealMetaForm, card_groups, card_label, going_out
 
 bp = Blueprint("deals", __name__)
 
 UNREADABLE = "Some boxes could not be read; each says why."
+NO_ENDING = "Say who went out, or that the stock ran out."
 
 
 @dataclass
@@ -50,6 +61,7 @@ class DealPage:
     must_fix: Sequence[Problem] = ()
     message: str | None = None
     message_ok: bool = False
+    message_at: str | None = None  # the id of the control the message is about
     conflict: dict[str, Any] | None = None
     status: int = 200
 
@@ -89,7 +101,13 @@ def _read(page: DealPage) -> dict[str, Any] | None:
 
 
 def _unreadable(page: DealPage, status: int = 400) -> DealPage:
-    return dataclasses.replace(page, status=status, message=UNREADABLE)
+    """The form again, saying what to do: who went out, when that is missing, before the rest."""
+    form = page.form
+    if not form.ending_problems:
+        return dataclasses.replace(page, status=status, message=UNREADABLE)
+    others = len(form.form_errors) > len(form.ending_problems)
+    return dataclasses.replace(page, status=status, message=NO_ENDING + (" " + UNREADABLE if others else ""),
+                               message_at="ending")
 
 
 def _check(page: DealPage) -> DealPage:
@@ -270,8 +288,10 @@ def deal(game_id: str, number: int):
     record = access.deal_or_404(game, number)
     verdict = record.verdict
     return render_template("deals/deal.html", game=game, record=record, verdict=verdict,
-                           sides=explained_sides(verdict, game.sheet),
-                           history=store.history(game.id, number), can_edit=access.can_edit(game),
+                           sides=explained_sides(verdict, game.sheet), sheet_title=sheet_name(game.sheet),
+                           presets=preset_choices(),
+                           history=history_entries(game, store.history(game.id, number)),
+                           can_edit=access.can_edit(game),
                            melds={s.name: s for s in record.deal.sides})
 
 

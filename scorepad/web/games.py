@@ -18,7 +18,7 @@ from ..storage import cache, db, store
 from ..storage.errors import StorageError
 from ..storage.store import GameRecord
 from .chart import running_totals_chart
-from .common import qr, sheet_changes
+from .common import history_entries, qr
 from .errors import status as status_of
 from .forms.sheet_editor import SheetEditor, preset_displays
 from .forms.sides import NewGameForm, SidesForm
@@ -156,8 +156,5 @@ def edit_link(game_id: str, key: str):
 @bp.get("/games/<game_id>/history")
 def history(game_id: str):
     game = access.game_or_404(game_id)
-    entries = store.history(game.id)
-    for entry in entries:
-        if entry["action"] == "amend":
-            entry["changes"] = sheet_changes(entry["before"], entry["after"])
+    entries = history_entries(game, store.history(game.id))
     return render_template("games/history.html", game=game, entries=entries, can_edit=access.can_edit(game))

@@ -4,7 +4,8 @@
   may I take the pile, do these first melds meet the minimum), each a GET form answered on
   the page, YES or NO with every reason and the sheet option it rests on. Questions change
   nothing, so the forms need no CSRF token and work with scripts off.
-* ``/games/<id>/deals/<n>/explain``: each line of a recorded deal's score with its rule.
+* ``/games/<id>/deals/<n>/explain``: the old address of a deal's score explained line by line,
+  redirected to the deal's page (:func:`scorepad.web.deals.deal`), which does that.
 * ``/games/<id>/rescore?sheet=pagat``: the game (or one deal, ``&deal=n``) under another
   sheet: what changes, line by line, and what becomes illegal.
 * ``/sheets/compare?a=pagat&b=common``: two sheets side by side, where they differ.
@@ -17,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, render_template, request, session, url_for
+from flask import Blueprint, redirect, render_template, request, session, url_for
 
 from .. import access
 from ..rules import PRESETS, ReadError, RuleSheet
@@ -27,7 +28,7 @@ from ..rules.questions import QUESTIONS, Context, blank, current_deal, read_int,
 from ..rules.referee import Answer
 from ..storage import cache, db
 from ..storage.store import GameRecord
-from .common import explained_sides
+from .common import preset_choices
 
 bp = Blueprint("desk", __name__)
 
@@ -121,10 +122,6 @@ def short_name(sheet: RuleSheet) -> str:
     return name + (", changed" if sheet.changes() else "")
 
 
-def _presets() -> list[tuple[str, str]]:
-    return [(p.id, p.title) for p in PRESETS.values()]
-
-
 def _chosen_sheet(args: Mapping[str, str], default: str | None = "common"
                   ) -> tuple[RuleSheet | None, dict[str, str], dict[str, str]]:
     """The sheet a page's ``sheet`` (preset id) or ``sheet_json`` (a sheet as JSON) names.
@@ -152,7 +149,7 @@ def referee():
         status = 400
     return render_template("referee/desk.html", game=None, sheet=sheet, chosen=chosen, sheet_errors=sheet_errors,
                            sheet_title=sheet_name(sheet) if sheet else None, questions=questions, deal=deal,
-                           presets=_presets(), action=url_for("desk.referee")), status
+                           presets=preset_choices(), action=url_for("desk.referee")), status
 
 
 @bp.get("/games/<game_id>/referee")
@@ -161,10 +158,12 @@ def game_referee(game_id: str):
     deal = current_deal(game)
     questions, status = _questions(game.sheet, request.args, game, deal)
     totals = game.totals_before(deal)
+    # Over, the game's totals are those after its last deal; the questions still ask about it.
+    shown = totals if game.next_number else game.totals_before(deal + 1)
     return render_template("referee/desk.html", game=game, sheet=game.sheet, chosen={}, sheet_errors={},
-                           sheet_title=sheet_name(game.sheet), questions=questions, deal=deal, totals=totals,
+                           sheet_title=sheet_name(game.sheet), questions=questions, deal=deal, totals=shown,
                            side_options=[(name, f"{name} (running total {total:,})") for name, total in totals.items()],
-                           presets=_presets(),
+                           presets=preset_choices(),
                            deals=[(d, d.verdict.breakdown.totals()) for d in game.deals],
                            action=url_for("desk.game_referee", game_id=game.id)), status
 
@@ -174,12 +173,10 @@ def game_referee(game_id: str):
 
 @bp.get("/games/<game_id>/deals/<int:number>/explain")
 def explain(game_id: str, number: int):
+    """The old address of a deal explained: the deal's page explains it (a permanent redirect)."""
     game = access.game_or_404(game_id)
     record = access.deal_or_404(game, number)
-    verdict = record.verdict
-    return render_template("referee/explain.html", game=game, record=record, verdict=verdict,
-                           sides=explained_sides(verdict, game.sheet), sheet_title=sheet_name(game.sheet),
-                           presets=_presets())
+    return redirect(url_for("deals.deal", game_id=game.id, number=record.number), 301)
 
 
 # -- another sheet -----------------------------------------------------------------------------------
@@ -217,7 +214,7 @@ def _rescore_page(game: GameRecord, key: tuple[Any, ...], flashes: bool) -> tupl
             if game.deal(number) is None:
                 deal_error, status = f"deal {number} is not recorded", 404
     context: dict[str, Any] = {"game": game, "chosen": chosen, "sheet_errors": sheet_errors, "deal_error": deal_error,
-                               "number": number, "presets": _presets(), "sheet_title": sheet_name(game.sheet),
+                               "number": number, "presets": preset_choices(), "sheet_title": sheet_name(game.sheet),
                                "other": other, "comparison": None, "change": None, "deal_change": None,
                                "most_per_deal": MAX_PROBLEMS_SHOWN}
     if other is not None and deal_error is None:
@@ -250,5 +247,5 @@ def compare():
                 status = 400
     comparison = compare_sheets(sheets["a"], sheets["b"]) if len(sheets) == 2 else None
     return render_template("referee/compare.html", chosen=chosen, errors=errors, comparison=comparison,
-                           presets=_presets(), names={k: sheet_name(s) for k, s in sheets.items()},
+                           presets=preset_choices(), names={k: sheet_name(s) for k, s in sheets.items()},
                            short={k: short_name(s) for k, s in sheets.items()}), status

@@ -133,7 +133,8 @@ def test_sheets_lists_every_preset_with_what_it_leaves_unsaid(client):
     assert [s["id"] for s in sheets] == list(PRESETS)
     for item in sheets:
         preset = PRESETS[item["id"]]
-        assert item == {"id": preset.id, "title": preset.title, "source": preset.source, "preset_version": 1,
+        assert item == {"id": preset.id, "title": preset.title, "source": preset.source.title,
+                        "source_url": preset.source.url, "preset_version": 1,
                         "not_stated": dict(preset.not_stated)}
 
 

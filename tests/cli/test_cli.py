@@ -290,6 +290,7 @@ def test_sheet_shows_a_preset_unchanged_with_its_source(preset_id):
     first = out.splitlines()[0]
     assert first == PRESETS[preset_id].title
     assert f"Preset: {preset_id}, version 1; source: {PRESETS[preset_id].source}" in out
+    assert "sources/" not in out
     assert not any(line.startswith(" * ") for line in out.splitlines())
     assert "Changed against" not in out
 

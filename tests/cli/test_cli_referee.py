@@ -146,7 +146,8 @@ def test_input_that_cannot_be_read_exits_2_naming_it(capsys, args, message):
 def test_compare_pagat_with_common_lists_hand_size_13_against_11():
     code, out = run("compare", "pagat", "common")
     assert code == 0
-    assert out.splitlines()[0].startswith("Pagat, four-player partnerships | Common rules (individual play): ")
+    assert out.splitlines()[0].startswith(
+        "Pagat, four-player partnerships | Common rules (individuals or partnerships): ")
     table = out.split("\n\nThe cards and the deal\n")[1].split("\n\n")[0]
     assert "  Cards in the hand: 13 | 11" in table.splitlines()
     assert "Clean book:" not in out

@@ -147,8 +147,12 @@ def restore_fonts():
 
 
 def assert_states_every_option(sheet, text: str) -> None:
-    missing = [o.name for o in OPTIONS if norm(sheet.describe(o.name)) not in text]
+    """Every option that applies, in plain words; none that another option makes moot."""
+    missing = [o.name for o in OPTIONS if not sheet.unused(o.name) and norm(sheet.describe(o.name)) not in text]
     assert not missing, f"options not stated in plain words: {missing}"
+    changed = {c.option for c in sheet.changes()}  # listed as changed, moot or not
+    moot = [o.label for o in OPTIONS if sheet.unused(o.name) and o.name not in changed]
+    assert not [label for label in moot if f"{label}:" in text], moot
 
 
 @pytest.mark.parametrize("preset_id", sorted(PRESETS))
@@ -156,13 +160,32 @@ def test_the_house_rule_sheet_of_every_preset_states_every_option_its_title_sour
     text = text_of(get_pdf(client, f"/sheets/{preset_id}.pdf"))
     found = PRESETS[preset_id]
     assert_states_every_option(found.sheet, text)
-    assert found.title in text and found.source in text
+    assert found.title in text and norm(str(found.source)) in norm(text)
+    assert "sources/" not in text and ".txt" not in text  # the published source, not the project's file
     for option, note in found.not_stated.items():
         assert norm(note) in text, option
     for group in ("The cards and the deal", "Melds and wild cards", "Books and bonuses", "Red and black threes",
                   "Opening minimums", "Taking the pile", "Going out", "Scoring and game length"):
         assert group in text
     assert "CHANGED" not in text.replace("marked * CHANGED", "")
+
+
+@pytest.mark.parametrize("options, moot", [
+    ({"preset": "common"}, ["Decks (when fixed)", "Minimum by running total", "Target score"]),
+    ({"preset": "pagat", "game_length": "target", "pile_take": "whole"},
+     ["Minimum by running total", "Cards taken from the pile", "Deals in a game"]),
+])
+def test_the_house_rule_sheet_leaves_out_options_another_option_makes_moot(options, moot):
+    """The common preset counts decks from the players, plays four deals and takes its
+    minimums by deal: the fixed number of decks, a target score and bands by running total
+    are not printed (they were, marked "(not used)")."""
+    sheet = load_sheet(options)
+    text = text_of(house_rules(sheet))
+    assert [o.label for o in OPTIONS if sheet.unused(o.name)] == moot
+    for label in moot:
+        assert f"{label}:" not in text, label
+    assert "not used" not in text
+    assert_states_every_option(sheet, text)
 
 
 def test_the_house_rule_sheet_prints_the_card_value_table_marking_changed_values():

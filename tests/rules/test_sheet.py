@@ -16,6 +16,7 @@ import pytest
 from scorepad.rules import (
     OPTIONS,
     PRESETS,
+    SOURCES,
     Card,
     Cards,
     Deal,
@@ -58,11 +59,29 @@ def test_the_four_presets_are_shipped():
         assert PRESETS[preset_id].source  # each preset cites its source
 
 
+@pytest.mark.parametrize("preset_id", PRESET_IDS)
+def test_a_preset_cites_a_published_source_by_title_and_address_never_a_file(preset_id):
+    source = PRESETS[preset_id].source
+    assert SOURCES[source.id] is source
+    assert source.title and "sources/" not in str(source) and ".txt" not in str(source)
+    assert source.url is None or source.url.startswith("https://")
+
+
 def test_common_plays_individuals_two_to_six_with_partnerships_optional():
     sheet = preset("common")
     assert (sheet.min_players, sheet.max_players) == (2, 6)
     assert sheet.side_sizes == (1, 2)
     assert not sheet.individuals  # partnerships are allowed too
+
+
+@pytest.mark.parametrize("preset_id", PRESET_IDS)
+def test_a_preset_title_that_names_a_way_to_play_names_every_way_its_sheet_allows(preset_id):
+    """The common preset allows partnerships of 2 as well as individuals: its title says both
+    (it read "individual play" alone)."""
+    title, sizes = PRESETS[preset_id].title.lower(), preset(preset_id).side_sizes
+    if "individual" in title or "partnership" in title:
+        assert ("individual" in title) == (1 in sizes), title
+        assert ("partnership" in title) == any(size > 1 for size in sizes), title
 
 
 @pytest.mark.parametrize("preset_id", PARTNERSHIP_PRESETS)

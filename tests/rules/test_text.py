@@ -286,7 +286,7 @@ def test_a_name_stored_with_a_lone_surrogate_still_shows_on_every_page(app, clie
     victim = app.test_client()  # a page elsewhere sent this browser to the edit link
     assert victim.get(f"/games/{game}/edit/{key}").status_code == 303
     for url in ("/", f"/games/{game}", f"/games/{game}/deals/1", f"/games/{game}/history",
-                f"/games/{game}/referee", f"/games/{game}/deals/1/explain", f"/games/{game}/deals/1/edit",
+                f"/games/{game}/referee", f"/games/{game}/deals/1/edit",
                 f"/games/{game}/deals/new", f"/games/{game}/rescore?sheet=pagat"):
         for who in (victim, client):
             response = who.get(url)

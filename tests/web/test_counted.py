@@ -26,8 +26,8 @@ def test_the_deal_page_shows_the_counts_and_the_counted_lines(client):
     text = words(response.get_data(as_text=True))
     assert "Counted: 3 clean, 2 dirty books; melded card points 415. Red threes laid: 4." in text
     assert "Counted: 1 clean, 1 dirty books; melded card points 235. Red threes laid: 2." in text
-    assert re.search(r"Melded card points Card values: .*? 1 × 415 415", text)
-    assert re.search(r"Cal's hand: points Card values: .*? 1 × -45 -45", text)
+    assert re.search(r"Melded card points Rule: Card values: .*? 1 × 415 415", text)
+    assert "Cal's hand: points Rule: Card values, as above 1 × -45 -45" in text
     assert "Us: 2,970" in text and "Them: 1,150" in text
     assert "The melds of Us are counted, not listed" in text  # the counted.unchecked warning
 
@@ -38,12 +38,12 @@ def test_the_game_page_totals_a_counted_deal(client):
     assert "Deal 1 2,970 running total 2,970 1,150 running total 1,150 Total 2,970 1,150" in text
 
 
-def test_the_explain_page_gives_each_counted_line_its_rule(client):
+def test_the_deal_page_gives_each_counted_line_its_rule(client):
     game_id, _ = bench_game(client)
-    text = words(client.get(f"/games/{game_id}/deals/1/explain").get_data(as_text=True))
+    text = words(client.get(f"/games/{game_id}/deals/1").get_data(as_text=True))
     assert "Melded card points Rule: Card values: joker: 50; 2 A: 20; K Q J 10 9 8: 10; 7 6 5 4 black 3: 5 " \
            "1 × 415 415" in text
-    assert "Cal's hand: points Rule: Card values:" in text
+    assert "Cal's hand: points Rule: Card values, as above" in text
 
 
 def test_the_import_page_takes_a_counted_games_export(client):

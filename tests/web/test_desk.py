@@ -271,11 +271,12 @@ def test_a_games_referee_page_fills_in_the_current_deal_and_the_running_totals(c
     assert re.search(r'<option value="Ann">Ann \(running total 1,060\)</option>', page)
 
 
-def test_a_finished_games_page_works_on_its_last_deal(client):
+def test_a_finished_games_page_works_on_its_last_deal_and_gives_the_final_totals(client):
     game_id = club_game(client)
     text = text_of(client.get(f"/games/{game_id}/referee").get_data(as_text=True))
     assert "The game is over; its last deal was deal 4." in text
-    assert "Running totals before deal 4: North-South 1,185; East-West 1,065." in text
+    assert "Final totals, after deal 4: North-South 1,200; East-West 1,215." in text
+    assert "Running totals before" not in text  # the game is over: nothing comes after deal 4
     for n in (1, 2, 3, 4):
         assert f"Deal {n}:" in text  # a link to explain each deal
 
@@ -298,9 +299,9 @@ def test_band_minimum_follows_the_sides_running_total(client, side, running_tota
 # -- explaining a score --------------------------------------------------------------------------------
 
 
-def test_explain_gives_each_line_of_each_side_with_the_rule_behind_it(client):
+def test_the_deal_page_gives_each_line_of_each_side_with_the_rule_behind_it_once(client):
     game_id = club_game(client)
-    response = client.get(f"/games/{game_id}/deals/1/explain")
+    response = client.get(f"/games/{game_id}/deals/1")
     assert response.status_code == 200
     text = text_of(response.get_data(as_text=True))
     sheet = preset("gather-together")
@@ -308,10 +309,15 @@ def test_explain_gives_each_line_of_each_side_with_the_rule_behind_it(client):
     assert [(s["name"], s["total"]) for s in api["sides"]] == [("North-South", 1155), ("East-West", -5)]
     for side in api["sides"]:
         assert f"{side['name']}: {side['total']:,}" in text
+        cited = set()
         for line in side["lines"]:
             assert line["rule"] == OPTION_BY_NAME[line["option"]].label
             assert line["sheet_says"] == sheet.describe(line["option"])
-            assert f"{line['label']} {rule_words(sheet, line['option'])}" in text
+            if line["option"] in cited:  # stated once per table
+                assert f"{line['label']} Rule: {line['rule']}, as above" in text
+            else:
+                assert f"{line['label']} {rule_words(sheet, line['option'])}" in text
+            cited.add(line["option"])
     assert "Dan's unopened foot: red threes Rule: Red three in a foot never picked up: nothing" in text
 
 
@@ -661,7 +667,7 @@ def pages(game_id: str) -> list[str]:
     return ["/referee", "/referee?sheet=pagat", "/referee?sheet=pagat&ask=meld&meld=9+9+2",
             "/referee?sheet=house", "/sheets/compare", "/sheets/compare?a=pagat&b=common",
             f"/games/{game_id}/referee", f"/games/{game_id}/referee?ask=go-out&books.clean=9",
-            f"/games/{game_id}/deals/1/explain", f"/games/{game_id}/rescore",
+            f"/games/{game_id}/deals/1", f"/games/{game_id}/rescore",
             f"/games/{game_id}/rescore?sheet=pagat", f"/games/{game_id}/rescore?sheet=common&deal=2"]
 
 
@@ -681,8 +687,8 @@ def test_the_referee_pages_link_to_the_games_pages(client, app):
         from flask import url_for
         assert f'href="{url_for("games.game", game_id=game_id)}"' in page
         assert f'href="{url_for("sheets.sheet", game_id=game_id)}"' in page
-        explain = client.get(f"/games/{game_id}/deals/1/explain").get_data(as_text=True)
-        assert f'href="{url_for("deals.deal", game_id=game_id, number=1)}"' in explain
+        for n in (1, 2, 3, 4):  # each deal's line leads to its page, which explains it
+            assert f'href="{url_for("deals.deal", game_id=game_id, number=n)}"' in page
 
 
 def test_the_question_forms_are_get_forms_carrying_the_chosen_sheet(client):

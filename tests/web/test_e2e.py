@@ -706,22 +706,19 @@ def test_the_referee_desk_on_a_phone(phone: tuple[Page, Screens], live_server: s
                        .get_by_label(label, exact=True)).to_have_value(value)
             screens.check(f"referee-{q['id']}")
 
-        # Explain a score, from the deal's page.
+        # A score explained, on the deal's page.
         page.get_by_role("navigation").get_by_role("link", name="Game", exact=True).tap()
         expect(page.get_by_role("heading", level=1)).to_have_text("Club night")
         assert urlparse(page.url).path == game_path
         page.get_by_role("link", name="Deal 1", exact=True).tap()
-        expect(page.get_by_role("heading", level=1)).to_have_text("Deal 1")
-        screens.check("deal-1")
-        page.get_by_role("link", name="Explain this score").tap()
-        expect(page.get_by_role("heading", level=1)).to_have_text("Deal 1, explained")
+        expect(page.get_by_role("heading", level=1)).to_have_text("Deal 1")  # the deal's page explains it
         expect(page.get_by_role("heading", name="North-South: 1,155")).to_be_visible()
         expect(page.get_by_role("heading", name="East-West: -5")).to_be_visible()
         red = page.get_by_role("row").filter(has_text="Dan's unopened foot: red threes")
         expect(red.locator(".rule")).to_have_text("Rule: Red three in a foot never picked up: nothing")
-        screens.check("explain-deal-1")
+        screens.check("deal-1")
 
-        # The same deal under Pagat (the explain page's own form), then the whole game.
+        # The same deal under Pagat (the deal page's own form), then the whole game.
         expect(page.get_by_label("Another sheet", exact=True)).to_have_value("pagat")
         page.get_by_role("button", name="Rescore deal 1").tap()
         expect(page.get_by_role("heading", level=1)).to_have_text("Deal 1 under another sheet")

@@ -741,7 +741,10 @@ def test_the_sheet_page_reads_in_plain_words_with_its_source(client):
     game_id = start(client, players=(("Ann", "Cal"), ("Bea", "Dan")), preset_id="bicycle",
                     options={"red_three_penalty_foot": 300})
     page = text(client.get(f"/games/{game_id}/sheet"))
-    assert "Bicycle" in page and "sources/sheet-comparison-pagat-bicycle.txt" in page
+    # The published source by title and address, never the project's own file of it
+    bicycle = '<a href="https://bicyclecards.com/how-to-play/hand-and-foot">Bicycle Cards: Hand and Foot</a>'
+    assert f"Source: {bicycle}" in page
+    assert "sources/" not in page and ".txt" not in page
     assert "Red three in a foot never picked up" in page and "minus 300 points" in page
     assert "(preset: nothing)" in page
     assert "Preset’s note: not stated: the deal ends, as on Pagat&#39;s sheet" in page

@@ -354,7 +354,6 @@ def html_pages(world: dict[str, Any]) -> list[tuple[str, Any, str, dict[str, Any
             ("games.game", client, f"/games/{g}", {}), ("games.history", client, f"/games/{g}/history", {}),
             ("sheets.sheet", client, f"/games/{g}/sheet", {}), ("deals.deal", client, f"/games/{g}/deals/1", {}),
             ("desk.referee", client, "/referee", {}), ("desk.game_referee", client, f"/games/{g}/referee", {}),
-            ("desk.explain", client, f"/games/{g}/deals/1/explain", {}),
             ("desk.rescore", client, f"/games/{g}/rescore?sheet=pagat", {}),
             ("desk.compare", client, "/sheets/compare?a=pagat&b=common", {}),
             ("exchange.import_page", client, "/import", {}),
@@ -386,7 +385,7 @@ def html_pages(world: dict[str, Any]) -> list[tuple[str, Any, str, dict[str, Any
 
 # Routes that answer something other than an HTML page (or only redirect).
 NOT_HTML = {"paper.game_sheet", "paper.game_pad", "paper.game_results", "paper.preset_sheet", "paper.preset_pad",
-            "exchange.export_page", "exchange.scores_page", "static", "games.edit_link"}
+            "exchange.export_page", "exchange.scores_page", "static", "games.edit_link", "desk.explain"}
 
 
 def test_no_page_has_inline_script_or_style(world):
@@ -449,13 +448,12 @@ def test_a_name_that_looks_like_markup_is_text_on_every_page(markup_game):
         "amend": f"/games/{g}/sheet/amend", "history": f"/games/{g}/history", "home": "/",
         "referee desk": f"/games/{g}/referee?ask=minimum&melds=K+K+K&side={escape(name)}",
         "rescore": f"/games/{g}/rescore?sheet=pagat", "rescore a deal": f"/games/{g}/rescore?sheet=pagat&deal=2",
-        "explain": f"/games/{g}/deals/1/explain",
     }
     for what, url in pages.items():
         response = client.get(url)
         assert response.status_code == 200, (what, response.status_code)
         assert_shown_as_text(response.get_data(as_text=True), name, what)
-    for what in ("game", "deal detail", "history", "sheet", "explain"):
+    for what in ("game", "deal detail", "history", "sheet"):
         assert_shown_as_text(viewer.get(pages[what]).get_data(as_text=True), name, f"{what} (viewer)")
 
 

@@ -127,7 +127,7 @@ def card_label(code: str) -> str:
 
 def rows_per_side(sides: int) -> int:
     """Blank meld rows a side starts with: eight for two sides, fewer for more (the page stays
-    small; "More meld rows" adds some, and with scripts on "Add a meld" does)."""
+    small; "More meld rows" adds some)."""
     return max(3, min(8, 18 // max(sides, 1)))
 
 
