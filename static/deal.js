@@ -153,7 +153,7 @@
   // button), kept per game and deal in localStorage, with its idempotency key: a new key when
   // what was typed changes, the same key for every retry of the same draft.
   var slot = "scorepad-draft:" + form.dataset.draft, keyBox = el("idempotency_key"), SKIP = /^(csrf_token|idempotency_key|action)$|^seg-/;
-  var draft = null, offered = null, button = null, tries = 0, retrying = null;
+  var draft = null, offered = null, offerBox = null, button = null, tries = 0, retrying = null, sending = false;
   function uuid() {
     if (crypto.randomUUID) return crypto.randomUUID();
     var h = Array.prototype.map.call(crypto.getRandomValues(new Uint8Array(16)), function (b, i) {
@@ -185,7 +185,7 @@
   // holds what was sent, and becomes the draft, with the key it carries).
   function offer(d) {
     offered = d;
-    var box = document.createElement("div"), h1 = document.querySelector("h1");
+    var box = offerBox = document.createElement("div"), h1 = document.querySelector("h1");
     box.className = "draft"; box.setAttribute("role", "alert");
     box.innerHTML = "<p>A deal you typed was not saved: restore it, or discard it?</p><p class=\"actions\">"
       + "<button type=\"button\" data-do=\"restore\">Restore it</button>"
@@ -235,8 +235,10 @@
   function replace(response, html) {  // the server's answer becomes the page, as a plain post would
     gone = true;
     clearTimeout(timer); clearTimeout(again); clearTimeout(retrying);
-    if (response.redirected) history.replaceState(null, "", response.url);
+    var to = "deal-" + form.dataset.draft.split(":")[1];  // the saved deal's row, as the redirect's #deal-N
+    if (response.redirected) history.replaceState(null, "", response.url + "#" + to);
     document.open(); document.write(html); document.close();
+    if (response.redirected && document.getElementById(to)) document.getElementById(to).scrollIntoView();
   }
   function send() {
     clearTimeout(retrying);
@@ -245,13 +247,16 @@
     var body = new FormData(form);
     body.set("action", button.value);
     body.set("idempotency_key", draft.key);
+    sending = true;
     fetch(form.getAttribute("action"), { method: "POST", body: body, headers: { "Idempotency-Key": draft.key } }).then(function (r) {
+      sending = false;
+      if (gone) return;
       if (r.status === 503) return retry("Not saved yet: the server is busy, retrying", 1000 * (+r.headers.get("Retry-After") || 1));
       return r.text().then(function (html) {
         if (r.redirected || html.indexOf("id=\"deal-form\"") >= 0) forget();  // saved, or its answer holds what was typed
         replace(r, html);
       });
-    }, function () { retry("Not saved: offline, retrying"); });
+    }, function () { sending = false; if (!gone) retry("Not saved: offline, retrying"); });
   }
   function retry(words, wait) {
     tries += 1;
@@ -263,7 +268,8 @@
     var by = e.submitter;
     if (!by || (by.value !== "save" && by.value !== "as_played") || !window.fetch) return;  // the rest post as before
     e.preventDefault();
-    if (retrying) return;  // already on its way
+    if (sending) return;  // on its way: its answer comes
+    if (offered) { offerBox.remove(); offered = null; }  // saved instead of the draft on offer
     changed();
     button = by;
     tries = 0;
