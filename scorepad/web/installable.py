@@ -3,7 +3,7 @@ page it shows offline.
 
 The worker (``static/sw.js``) is served from the site root, ``/sw.js``, so its scope is the
 whole site. It keeps the app's own files (:func:`shell`) in a cache named after
-:func:`version`, a digest of every static file: a deploy that changes one changes the
+:func:`version`, a digest of every static file and the offline page: a deploy that changes one changes the
 worker's bytes, so browsers install the new worker, whose cache replaces the old one. Pages
 are always asked of the server; when it cannot be reached, the worker answers with the
 offline page (``/offline``, cached when the worker installs). It never keeps a page, a
@@ -27,9 +27,10 @@ ICONS = ((192, "icon-192.png"), (512, "icon-512.png"))  # made from favicon.svg
 WORKER = "sw.js"
 
 
-def version(static_folder: str) -> str:
-    """A digest of every file in ``static_folder`` (names and bytes): the worker's cache version."""
-    digest = hashlib.sha256()
+def version(static_folder: str, *extra: bytes) -> str:
+    """A digest of every file in ``static_folder`` (names and bytes) and of ``extra`` (the
+    offline page as rendered): the worker's cache version."""
+    digest = hashlib.sha256(b"".join(extra))
     for path in sorted(Path(static_folder).rglob("*")):
         if path.is_file():
             digest.update(path.relative_to(static_folder).as_posix().encode() + b"\0" + path.read_bytes())
@@ -49,7 +50,8 @@ def shell() -> list[str]:
 def worker() -> Response:
     """The service worker, at the site root; revalidated on every check, so a deploy is found."""
     text = (Path(current_app.static_folder or "static") / WORKER).read_text()
-    for name, value in (("__VERSION__", version(current_app.static_folder or "static")),
+    shown = render_template("offline.html").encode()
+    for name, value in (("__VERSION__", version(current_app.static_folder or "static", shown)),
                         ("__OFFLINE__", url_for("installable.offline")),
                         ("__STATIC__", url_for("static", filename="")), ("__SHELL__", json.dumps(shell()))):
         text = text.replace(name, value)

@@ -163,8 +163,8 @@ def test_the_service_worker_is_served_from_the_site_root_as_javascript_and_reval
 
 
 def test_the_workers_cache_version_follows_the_static_files(client, app, tmp_path):
-    """A deploy that changes a static file changes the worker's bytes, so browsers install it
-    (and its new cache) and drop the old one."""
+    """A deploy that changes a static file (or the offline page) changes the worker's bytes, so
+    browsers install it (and its new cache) and drop the old one."""
     from scorepad.web import installable
 
     before = installable.version(app.static_folder)
@@ -175,6 +175,7 @@ def test_the_workers_cache_version_follows_the_static_files(client, app, tmp_pat
     one = installable.version(str(folder))
     (folder / "app.css").write_text("a{color:red}")
     assert installable.version(str(folder)) != one
+    assert installable.version(str(folder), b"<h1>No connection</h1>") != installable.version(str(folder), b"<h1>Off")
 
 
 def test_the_manifest_makes_the_app_installable(client):
