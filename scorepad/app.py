@@ -18,7 +18,7 @@ from .api import problems
 from .cli import serve, server
 from .retry import typed_again
 from .storage import cache, db
-from .web import common, deals, exchange, games, paper, referee, sheets
+from .web import common, deals, exchange, games, installable, paper, referee, sheets
 
 PACKAGE = Path(__file__).resolve().parent
 SESSION_LIFETIME = timedelta(days=180)  # how long a browser keeps its edit keys and games after last writing them
@@ -117,7 +117,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
 
     _jinja(app)
-    for blueprint in (games.bp, sheets.bp, deals.bp, referee.bp, paper.bp, exchange.bp):
+    for blueprint in (games.bp, sheets.bp, deals.bp, referee.bp, paper.bp, exchange.bp, installable.bp):
         app.register_blueprint(blueprint)  # the pages: one blueprint per area
     app.register_blueprint(api.blueprint())  # /api/v1: games, deals, the referee, export and import
     csrf.exempt(api.bp)  # the API authenticates with a bearer key, never a cookie

@@ -1,5 +1,7 @@
-// The deal form, enhanced: counts in one touch, spare meld rows shown as needed, the foot box when needed, and the
-// live score (the bar's totals, each side's going out) while typing. Without it the form works the same.
+// The deal form, enhanced: counts in one touch, spare meld rows shown as needed, the foot box when
+// needed, the live score (the bar's totals, each side's going out) while typing, and a deal never
+// lost: a draft kept in this browser on every change, offered back when the form opens again, and a
+// save by fetch that retries, once, until the server answers. Without it the form works the same.
 (function () {
   "use strict";
   var form = document.getElementById("deal-form");
@@ -99,7 +101,22 @@
     live.hidden = false;
   }
 
-  var timer = null, seq = 0;
+  // The live score when the server cannot be reached: marked stale, and asked again every 5 s.
+  var timer = null, seq = 0, gone = false, stale = false, again = null;
+  var bar = document.getElementById("bar"), status = document.getElementById("save-status"), saying = "";
+  function tell() {
+    var words = saying || (stale ? "Score not up to date: the server cannot be reached." : "");
+    status.textContent = words;
+    status.hidden = !words;
+  }
+  function staleness(now) {
+    stale = now;
+    bar.classList.toggle("stale", now);
+    live.classList.toggle("stale", now);
+    clearTimeout(again);
+    if (now) again = setTimeout(function () { preview(1); }, 5000);
+    tell();
+  }
   function preview(quiet) {
     quiet = quiet === 1;
     clearTimeout(timer);
@@ -107,11 +124,138 @@
       var mine = ++seq;
       fetch(form.dataset.preview, { method: "POST", body: new FormData(form) })
         .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
-        .then(function (html) { if (mine === seq) show(html, quiet); })
-        .catch(function () { /* offline: Check still works */ });
+        .then(function (html) { if (gone || mine !== seq) return; staleness(false); show(html, quiet); },
+              function () { if (!gone && mine === seq) staleness(true); });
     }, 400);
   }
   form.addEventListener("input", preview);
   form.addEventListener("change", preview);
+
+  // The draft: what was typed (every field but the token, the key, the segments and the
+  // button), kept per game and deal in localStorage, with its idempotency key: a new key when
+  // what was typed changes, the same key for every retry of the same draft.
+  var slot = "scorepad-draft:" + form.dataset.draft, keyBox = el("idempotency_key"), SKIP = /^(csrf_token|idempotency_key|action)$|^seg-/;
+  var draft = null, offered = null, offerBox = null, button = null, tries = 0, retrying = null, sending = false;
+  function uuid() {
+    if (crypto.randomUUID) return crypto.randomUUID();
+    var h = Array.prototype.map.call(crypto.getRandomValues(new Uint8Array(16)), function (b, i) {
+      return ((i === 6 ? b & 15 | 64 : i === 8 ? b & 63 | 128 : b) + 256).toString(16).slice(1);
+    }).join("");
+    return [h.slice(0, 8), h.slice(8, 12), h.slice(12, 16), h.slice(16, 20), h.slice(20)].join("-");
+  }
+  function typed() {
+    var out = [];
+    new FormData(form).forEach(function (v, k) { if (!SKIP.test(k) && typeof v === "string") out.push([k, v]); });
+    return out;
+  }
+  function same(a, b) {  // blank boxes and the number of meld rows do not count
+    var norm = function (list) { return JSON.stringify(list.filter(function (p) { return p[1] !== "" && !/-rows$/.test(p[0]); })); };
+    return norm(a) === norm(b);
+  }
+  function kept() { try { return JSON.parse(localStorage.getItem(slot)); } catch (e) { return null; } }
+  function keepDraft(d) { draft = d; keyBox.value = d.key; try { localStorage.setItem(slot, JSON.stringify(d)); } catch (e) { /* no storage */ } }
+  function forget() { try { localStorage.removeItem(slot); } catch (e) { /* no storage */ } }
+  function changed() {
+    if (offered) return;  // the draft on offer stays until it is restored or discarded
+    var now = typed();
+    if (!draft || !same(draft.fields, now)) keepDraft({ fields: now, key: uuid(), at: Date.now() });
+  }
+  form.addEventListener("input", changed);
+  form.addEventListener("change", changed);
+
+  // Offered back when the form opens again (not on the server's answer to a form sent: that
+  // holds what was sent, and becomes the draft, with the key it carries).
+  function offer(d) {
+    offered = d;
+    var box = offerBox = document.createElement("div"), h1 = document.querySelector("h1");
+    box.className = "draft"; box.setAttribute("role", "alert");
+    box.innerHTML = "<p>A deal you typed was not saved: restore it, or discard it?</p><p class=\"actions\">"
+      + "<button type=\"button\" data-do=\"restore\">Restore it</button>"
+      + "<button type=\"button\" class=\"secondary\" data-do=\"discard\">Discard</button></p>";
+    h1.parentNode.insertBefore(box, h1.nextSibling);
+    box.addEventListener("click", function (e) {
+      var what = e.target.getAttribute("data-do");
+      if (!what) return;
+      box.remove();
+      offered = null;
+      if (what === "restore") restore(d); else { forget(); draft = null; }
+    });
+  }
+  function restore(d) {
+    var values = {}, missing = false;
+    d.fields.forEach(function (p) { (values[p[0]] = values[p[0]] || []).push(p[1]); if (!el(p[0])) missing = true; });
+    if (missing) {  // meld rows this form has not laid out: the server lays the form out for the draft
+      var body = new FormData();
+      if (el("csrf_token")) body.append("csrf_token", el("csrf_token").value);
+      d.fields.forEach(function (p) { body.append(p[0], p[1]); });
+      body.append("idempotency_key", d.key);
+      body.append("action", "more");
+      fetch(form.getAttribute("action"), { method: "POST", body: body }).then(function (r) { return r.text().then(function (html) { replace(r, html); }); },
+        function () { keepDraft(d); say("Not restored: the server cannot be reached. Open the form again when it is back."); });
+      return;
+    }
+    Array.prototype.forEach.call(form.elements, function (input) {
+      if (!input.name || SKIP.test(input.name) || input.type === "submit" || input.type === "button") return;
+      var v = values[input.name] || [];
+      if (input.type === "checkbox" || input.type === "radio") input.checked = v.indexOf(input.value) >= 0;
+      else input.value = v.length ? v[0] : "";
+    });
+    each(form, counts, function (input) { input.dispatchEvent(new Event("input")); });  // the segments follow
+    feet();
+    keepDraft(d);
+    preview();
+  }
+  var before = kept();
+  if (before && before.at && Date.now() - before.at > 7 * 864e5) { forget(); before = null; }  // a week old: gone
+  if (form.hasAttribute("data-posted")) keepDraft({ fields: typed(), key: keyBox.value, at: Date.now() });
+  else if (before && before.fields && before.key && !same(before.fields, typed())) offer(before);
+
+  // Save (or save as played) by fetch, with the draft's key as the Idempotency-Key header and
+  // the hidden field. Offline, it says so and sends the same draft again, 1, 2, 4... up to 15 s
+  // apart (at once when the phone is back online); the server saves it once, whichever arrives.
+  function say(words) { saying = words; tell(); }
+  function replace(response, html) {  // the server's answer becomes the page, as a plain post would
+    gone = true;
+    clearTimeout(timer); clearTimeout(again); clearTimeout(retrying);
+    var to = "deal-" + form.dataset.draft.split(":")[1];  // the saved deal's row, as the redirect's #deal-N
+    if (response.redirected) history.replaceState(null, "", response.url + "#" + to);
+    document.open(); document.write(html); document.close();
+    if (response.redirected && document.getElementById(to)) document.getElementById(to).scrollIntoView();
+  }
+  function send() {
+    clearTimeout(retrying);
+    retrying = null;
+    if (!tries) say("Saving…");
+    var body = new FormData(form);
+    body.set("action", button.value);
+    body.set("idempotency_key", draft.key);
+    sending = true;
+    fetch(form.getAttribute("action"), { method: "POST", body: body, headers: { "Idempotency-Key": draft.key } }).then(function (r) {
+      sending = false;
+      if (gone) return;
+      if (r.status === 503) return retry("Not saved yet: the server is busy, retrying", 1000 * (+r.headers.get("Retry-After") || 1));
+      return r.text().then(function (html) {
+        if (r.redirected || html.indexOf("id=\"deal-form\"") >= 0) forget();  // saved, or its answer holds what was typed
+        replace(r, html);
+      });
+    }, function () { sending = false; if (!gone) retry("Not saved: offline, retrying"); });
+  }
+  function retry(words, wait) {
+    tries += 1;
+    say(words);
+    retrying = setTimeout(send, wait || Math.min(1000 * Math.pow(2, tries - 1), 15000));
+  }
+  window.addEventListener("online", function () { if (retrying) send(); });
+  form.addEventListener("submit", function (e) {
+    var by = e.submitter;
+    if (!by || (by.value !== "save" && by.value !== "as_played") || !window.fetch) return;  // the rest post as before
+    e.preventDefault();
+    if (sending) return;  // on its way: its answer comes
+    if (offered) { offerBox.remove(); offered = null; }  // saved instead of the draft on offer
+    changed();
+    button = by;
+    tries = 0;
+    send();
+  });
   preview(1);
 })();

@@ -1,7 +1,8 @@
 """Helpers shared by the tests (fixtures are in conftest.py): a game made through the API, a
 valid deal, the forms of a page as a browser would post them, the API's one error shape, a
 dump of every table of the database, the largest game the limits allow, and a real server
-(in a subprocess, :class:`Waitress`, or in this process, :func:`served`)."""
+(in a subprocess, :class:`Waitress`, or in this process, :func:`served`, or
+:class:`Restartable`, stopped and started again on the same port)."""
 
 from __future__ import annotations
 
@@ -355,6 +356,42 @@ def served(database: Any, secret: str = "test-secret", threads: int = 4) -> Iter
         yield f"http://127.0.0.1:{server.effective_port}"
     finally:
         _stop(server, thread)
+
+
+class Restartable:
+    """The app under waitress in this process, like :func:`served`, but on one port fixed for
+    its life and over one SQLite file, stopped and started again at will: a server that goes
+    away under a phone and comes back at the same address. A context manager that stops it."""
+
+    def __init__(self, database: Any, secret: str = "test-secret", threads: int = 4) -> None:
+        self.database, self.secret, self.threads = str(database), secret, threads
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self._running: tuple[Any, threading.Thread] | None = None
+
+    def start(self) -> Restartable:
+        from waitress import create_server
+
+        from scorepad import create_app
+
+        assert self._running is None, "already serving"
+        app = create_app({"DATABASE": self.database, "SECRET_KEY": self.secret})
+        server = create_server(app, host="127.0.0.1", port=self.port, threads=self.threads)  # SO_REUSEADDR
+        thread = threading.Thread(target=server.run, name="test-waitress", daemon=True)
+        thread.start()
+        self._running = (server, thread)
+        return self
+
+    def stop(self) -> None:
+        if self._running is not None:
+            _stop(*self._running)
+            self._running = None
+
+    def __enter__(self) -> Restartable:
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
 
 
 def _stop(server: Any, thread: threading.Thread) -> None:

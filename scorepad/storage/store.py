@@ -4,7 +4,7 @@ Pages, the JSON API and the CLI's web counterparts all go through these function
 deal is validated, scored and recorded (with its history) the same way whichever door it
 came in by. Every write is one transaction, bumps the game's revision, and is refused when
 it would leave the game holding more than :data:`MAX_GAME_BYTES`; a correction that changes
-nothing writes nothing. Creating, importing and recording a deal may be made once per
+nothing writes nothing. Creating, importing, recording and correcting a deal may be made once per
 idempotency key (:func:`once`): the key and its answer are kept in the write's transaction,
 so the same request sent again is answered the same and writes nothing.
 """
@@ -552,15 +552,16 @@ _in_flight: set[tuple[str, str, str, str]] = set()
 _in_flight_guard = threading.Lock()
 
 
-def once(keyed: Once[T], write: Callable[[Once[T]], object]) -> Answer | KeyRefused:
+def once(keyed: Once[T], write: Callable[[Once[T]], T]) -> Answer | KeyRefused:
     """``write(keyed)``, a write of this module given ``keyed`` (:func:`create_game`,
-    :func:`import_game`, :func:`record_deal`), made at most once per key. When a request
+    :func:`import_game`, :func:`record_deal`, :func:`update_deal`), made at most once per key. When a request
     with the same key was written within :data:`KEEP_KEYS`, its kept answer is replayed and
     nothing is written; :attr:`KeyRefused.REUSED` when it was another request (its digest
     differs), :attr:`KeyRefused.IN_PROGRESS` while this process is still writing it.
 
     Only a write that is made keeps its key: what the write raises (a refusal, a stale
-    revision, a busy database) keeps nothing, so the same request may be sent again and is
+    revision, a busy database) keeps nothing, and neither does a write that changes nothing
+    (a correction to the deal as it stands), so the same request may be sent again and is
     judged again. A kept key older than :data:`KEEP_KEYS` is forgotten by the next write
     made once."""
     slot = (db.path(), keyed.route, keyed.game_id, keyed.key)
@@ -571,11 +572,13 @@ def once(keyed: Once[T], write: Callable[[Once[T]], object]) -> Answer | KeyRefu
     try:
         try:
             _look(keyed)  # kept already: the request is not read or judged again
-            write(keyed)
+            result = write(keyed)
         except _Kept as kept:
             return kept.found
         made = _kept(keyed)
-        assert isinstance(made, Answer), "the write did not keep its key: pass it the Once it is given"
+        if made is None:  # it changed nothing, so it kept nothing (a write that is made keeps its key)
+            return Answer(*keyed.answer(result), replayed=False)
+        assert isinstance(made, Answer), made
         return dataclasses.replace(made, replayed=False)  # exactly what the write kept
     finally:
         with _in_flight_guard:
@@ -638,7 +641,7 @@ def _write(game_id: str, based_on: int | None,
         game = _fresh(game_id, based_on, once)
         apply = prepare(game)
         if isinstance(apply, _Unchanged):
-            return apply.result
+            return apply.result  # nothing written, so no key kept: sent again, it is judged again
         try:
             with db.transaction():
                 _look(once)  # made meanwhile, by a request of another process this one waited for
@@ -693,9 +696,10 @@ def record_deal(game_id: str, data: Any, as_played: Any = None, based_on: int | 
 
 
 def update_deal(game_id: str, number: int, data: Any, as_played: Any = None,
-                based_on: int | None = None) -> DealRecord:
+                based_on: int | None = None, once: Once[DealRecord] | None = None) -> DealRecord:
     """Correct a recorded deal; the old and new versions go into its history. The same deal
-    with the same as-played reason changes nothing: the stored deal, at the game's revision."""
+    with the same as-played reason changes nothing: the stored deal, at the game's revision.
+    Made once per ``once``'s key (:func:`once`)."""
     as_played = _reason(as_played)
 
     def prepare(game: GameRecord) -> Callable[[str], tuple[DealRecord, list[DealRecord]]] | _Unchanged[DealRecord]:
@@ -716,7 +720,7 @@ def update_deal(game_id: str, number: int, data: Any, as_played: Any = None,
             return saved, [d for d in game.deals if d.number != number] + [saved]
         return apply
 
-    return _write(game_id, based_on, prepare)
+    return _write(game_id, based_on, prepare, once)
 
 
 def delete_deal(game_id: str, number: int, based_on: int | None = None) -> int:

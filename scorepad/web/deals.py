@@ -4,27 +4,35 @@ preview of the deal form while it is typed.
 The deal form is read by :class:`~scorepad.web.forms.deal.DealForm`, the one reader of what
 a phone posts: saving, checking and the preview all use it. A posted form is one action,
 each its own function (:data:`ACTIONS`): more meld rows, check, save, save as played.
-Every write goes through :mod:`scorepad.storage.store`; scripts only enhance.
+Every write goes through :mod:`scorepad.storage.store`, a save made once per the form's
+idempotency key (a form sent again after its answer was lost is not saved twice); scripts
+only enhance (``static/deal.js`` keeps a draft in the browser and retries a save offline).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
+import re
+import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response
 
 from .. import access
+from ..retry import typed_again
 from ..rules import judge
 from ..rules.dispute import sheet_name
+from ..rules.limits import MAX_IDEMPOTENCY_KEY
 from ..rules.validate import Problem
 from ..rules.verdict import Verdict
 from ..storage import store
 from ..storage.errors import Conflict, Rejected, StorageError
-from ..storage.store import GameRecord
+from ..storage.store import DealRecord, GameRecord
 from .common import (
     ago,
     ahead_is_stale,
@@ -42,6 +50,12 @@ bp = Blueprint("deals", __name__)
 
 UNREADABLE = "Some boxes could not be read; each says why."
 NO_ENDING = "Say who went out, or that the stock ran out."
+_KEY = re.compile(f"[ -~]{{1,{MAX_IDEMPOTENCY_KEY}}}")  # printable ASCII, as the API's Idempotency-Key
+
+
+def new_key() -> str:
+    """A new idempotency key for a deal form (the page's script makes its own per draft)."""
+    return str(uuid.uuid4())
 
 
 @dataclass
@@ -67,6 +81,8 @@ class DealPage:
 
     def render(self) -> tuple[str, int]:
         game, sheet, number = self.game, self.game.sheet, self.number
+        if not self.meta.idempotency_key.data:
+            self.meta.idempotency_key.data = new_key()
         context = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "status"}
         rules = game.game.deal_rules(number)
         context.update(
@@ -159,26 +175,66 @@ ACTIONS: dict[str, Callable[[DealPage], DealPage | Response]] = {
 
 
 def _write(page: DealPage, data: dict[str, Any], as_played: str | None) -> DealPage | Response:
-    """Record or correct the deal through the store; the form again, saying why, if it is not saved."""
+    """Record or correct the deal through the store; the form again, saying why, if it is not saved.
+
+    With the form's idempotency key (the ``Idempotency-Key`` header a script sends, else the
+    hidden ``idempotency_key`` field), the save is made once per key (:func:`store.once`,
+    scoped by this route and game, so never one of the API's keys): the same form sent again
+    after its answer was lost ends on the saved deal, and nothing is written twice."""
     game, number, editing = page.game, page.number, page.editing
     based_on = read_revision(page.meta.revision.data)
-    try:
+    key = request.headers.get("Idempotency-Key") or page.meta.idempotency_key.data or None
+
+    def write(once: store.Once[DealRecord] | None) -> DealRecord:
         with ahead_is_stale(game.id, based_on):
             if editing:
-                saved = store.update_deal(game.id, number, data, as_played=as_played, based_on=based_on)
-            else:
-                saved = store.record_deal(game.id, data, as_played=as_played, based_on=based_on)
+                return store.update_deal(game.id, number, data, as_played=as_played, based_on=based_on, once=once)
+            return store.record_deal(game.id, data, as_played=as_played, based_on=based_on, once=once)
+
+    def answer(saved: DealRecord) -> tuple[int, str]:
+        if editing and saved.revision == game.revision:  # the same deal as recorded: nothing was written
+            said = f"Deal {number} unchanged: it was already recorded just so."
+        else:
+            said = f"Deal {saved.number} {'corrected' if editing else 'saved'}."
+        return 303, json.dumps({"number": saved.number, "message": said})
+
+    try:
+        if key is None:
+            body = answer(write(None))[1]
+        else:
+            digest = hashlib.sha256(json.dumps([request.path, data, as_played, based_on], sort_keys=True).encode())
+            found = store.once(store.Once(request.endpoint or request.path, game.id, key, digest.hexdigest(), answer),
+                               write)
+            if found is store.KeyRefused.REUSED:
+                return _key_reused(page)
+            if found is store.KeyRefused.IN_PROGRESS:
+                return typed_again(503, "Still saving", "This deal is being saved just now. Send it again in a "
+                                   "moment to see it saved; it will not be saved twice.", retry_after=1)
+            body = found.body
     except Rejected as err:
         return _rejected(page, err)
     except Conflict as err:
         return _conflict(page, err)
     except StorageError as err:
         return _not_saved(page, err, as_played is not None)
-    if editing and saved.revision == game.revision:  # the same deal as recorded: nothing was written
-        flash(f"Deal {number} unchanged: it was already recorded just so.", "ok")
-    else:
-        flash(f"Deal {number} {'corrected' if editing else 'saved'}.", "ok")
-    return redirect(url_for("games.game", game_id=game.id, _anchor=f"deal-{number}"), 303)
+    said = json.loads(body)
+    if ("ok", said["message"]) not in map(tuple, session.get("_flashes", [])):  # the first answer's came through
+        flash(said["message"], "ok")
+    return redirect(url_for("games.game", game_id=game.id, _anchor=f"deal-{said['number']}"), 303)
+
+
+def _key_reused(page: DealPage) -> DealPage:
+    """The form's key was kept for a save of other entries (a form saved, then changed and
+    sent again as it was): nothing saved now; the entries come back with a new key, based on
+    the game as it now stands, to check and save again."""
+    now = store.load_game(page.game.id) or page.game
+    page.meta.revision.data = str(now.revision)
+    page.meta.idempotency_key.data = new_key()
+    number = now.next_number if not page.editing and now.next_number is not None else page.number
+    return dataclasses.replace(
+        page, game=now, number=number, status=422,
+        message="Not saved: this form was saved before with other entries. What you entered is still below, "
+                "with the game as it now stands: check it, then save again.")
 
 
 def _rejected(page: DealPage, err: Rejected) -> DealPage:
@@ -226,6 +282,10 @@ def _posted(game: GameRecord, number: int, editing: bool):
     meta = DealMetaForm()
     if not meta.validate() and set(meta.errors) != {"reason"}:  # the reason's own error shows beside it
         abort(400, "; ".join(f"{meta[k].label.text}: {' '.join(v)}" for k, v in meta.errors.items()))
+    key = request.headers.get("Idempotency-Key") or meta.idempotency_key.data
+    if key and not _KEY.fullmatch(key):
+        abort(400, f"The form's idempotency key must be 1 to {MAX_IDEMPOTENCY_KEY} printable ASCII characters. "
+                   "Reload the page and try again; nothing was saved.")
     action = request.form.get("action", "save")
     itemise = _itemised_side(action)
     if itemise is not None:

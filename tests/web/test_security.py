@@ -186,6 +186,9 @@ def every_request(world: dict[str, Any]) -> list[tuple[str, str, str, dict[str, 
         ("api.compare", "GET", "/api/v1/referee/compare?a=pagat&b=common", {}),
         ("api.problem_type", "GET", "/api/v1/problems/stale-revision", {}),
         ("api.openapi", "GET", "/api/v1/openapi.json", {}),
+        ("installable.worker", "GET", "/sw.js", {}),
+        ("installable.manifest", "GET", "/manifest.webmanifest", {}),
+        ("installable.offline", "GET", "/offline", {}),
         # errors, pages and API alike
         ("error", "GET", "/nope", {}),
         ("error", "GET", "/api/v1/nope", {}),
@@ -356,7 +359,7 @@ def html_pages(world: dict[str, Any]) -> list[tuple[str, Any, str, dict[str, Any
             ("desk.referee", client, "/referee", {}), ("desk.game_referee", client, f"/games/{g}/referee", {}),
             ("desk.rescore", client, f"/games/{g}/rescore?sheet=pagat", {}),
             ("desk.compare", client, "/sheets/compare?a=pagat&b=common", {}),
-            ("exchange.import_page", client, "/import", {}),
+            ("exchange.import_page", client, "/import", {}), ("installable.offline", client, "/offline", {}),
         ]
     out += [
         ("deals.new_deal", editor, f"/games/{g}/deals/new", {}),
@@ -385,7 +388,8 @@ def html_pages(world: dict[str, Any]) -> list[tuple[str, Any, str, dict[str, Any
 
 # Routes that answer something other than an HTML page (or only redirect).
 NOT_HTML = {"paper.game_sheet", "paper.game_pad", "paper.game_results", "paper.preset_sheet", "paper.preset_pad",
-            "exchange.export_page", "exchange.scores_page", "static", "games.edit_link", "desk.explain"}
+            "exchange.export_page", "exchange.scores_page", "static", "games.edit_link", "desk.explain",
+            "installable.worker", "installable.manifest"}
 
 
 def test_no_page_has_inline_script_or_style(world):

@@ -27,9 +27,11 @@ from . import PlainText
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "wild")
 
 class DealMetaForm(FlaskForm):
-    """The CSRF token, the game's revision and the as-played reason of a deal form."""
+    """The CSRF token, the game's revision, the form's idempotency key (a save sent twice is
+    made once) and the as-played reason of a deal form."""
 
     revision = HiddenField()
+    idempotency_key = HiddenField()
     reason = StringField("Reason", [PlainText(multiline=True)])
 
 
