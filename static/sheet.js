@@ -1,17 +1,21 @@
-// The sheet editor: mark each option changed from the preset as it is edited, and load
-// another preset's values at once when one is chosen. Without scripts, "Load preset" does it.
+// The sheet editor: mark each option changed from the preset as it is edited, load another
+// preset's values at once when one is chosen, and put the focus on the error summary.
+// Without scripts, "Load preset" does the loading and autofocus the focusing.
 (function () {
   "use strict";
+  var summary = document.getElementById("error-summary");
+  if (summary && document.activeElement !== summary) summary.focus();
   var form = document.querySelector("form.sheet-form");
   if (!form) return;
   var presets = JSON.parse(form.dataset.presets || "{}");
-  var squash = function (s) { return String(s).replace(/\s+/g, ""); };
-  var current = function (input) { return input.type === "checkbox" ? (input.checked ? "1" : "") : input.value; };
+  var current = function (input) { return input.type === "checkbox" ? (input.checked ? "1" : "") : input.value.trim(); };
+  var boxes = function () { return form.querySelectorAll("[name^='opt-']"); };
 
-  function mark(input) {
-    var box = input.closest(".opt");
-    if (!box || input.dataset.preset === undefined) return;
-    var changed = squash(current(input)) !== squash(input.dataset.preset);
+  function mark(box) {
+    var inputs = box.querySelectorAll("[data-preset]");
+    var changed = Array.prototype.some.call(inputs, function (input) {
+      return current(input) !== input.dataset.preset;
+    });
     box.classList.toggle("changed", changed);
     var tag = box.querySelector("[data-tag]");
     if (tag) tag.hidden = !changed;
@@ -23,25 +27,35 @@
       if (out) out.textContent = n ? n + " changed" : "";
     });
   }
-  form.addEventListener("input", function (e) { mark(e.target); counts(); });
-  form.addEventListener("change", function (e) { mark(e.target); counts(); });
+  function edited(e) {
+    var box = e.target.closest && e.target.closest(".opt");
+    if (box) { mark(box); counts(); }
+  }
+  form.addEventListener("input", edited);
+  form.addEventListener("change", edited);
 
   var choice = document.getElementById("preset-choice");
   if (!choice) return;
-  var load = document.querySelector("#preset-chooser [data-load]");
+  var chooser = document.getElementById("preset-chooser");
+  var load = chooser && chooser.querySelector("[data-load]");
   if (load) load.hidden = true;
   choice.addEventListener("change", function () {
-    var values = presets[choice.value];
-    if (!values) return;
-    Object.keys(values).forEach(function (name) {
-      var input = form.elements.namedItem("opt-" + name);
-      if (!input) return;
-      var v = values[name];
+    var preset = presets[choice.value];
+    if (!preset) return;
+    var values = preset.boxes;
+    // A preset with more rows than the page holds is loaded by the server, as without scripts.
+    var missing = Object.keys(values).some(function (name) { return !form.elements.namedItem(name); });
+    if (missing && chooser) { chooser.submit(); return; }
+    boxes().forEach(function (input) {
+      var v = values[input.name];
       if (input.type === "checkbox") { input.checked = !!v; input.dataset.preset = v ? "1" : ""; }
-      else { input.value = v; input.dataset.preset = v; }
-      var tag = input.closest(".opt").querySelector("[data-tag]");
-      if (tag) tag.textContent = "Changed from the preset (" + (input.type === "checkbox" ? (v ? "on" : "off") : (v === "" ? "blank" : v)) + ")";
-      mark(input);
+      else { input.value = v === undefined ? "" : v; input.dataset.preset = input.value; }
+    });
+    form.querySelectorAll(".opt[data-option]").forEach(function (box) {
+      var tag = box.querySelector("[data-tag]");
+      var words = preset.words[box.dataset.option];
+      if (tag) tag.textContent = "Changed from the preset" + (words === undefined ? "" : " (" + words + ")");
+      mark(box);
     });
     counts();
     document.getElementById("preset-value").value = choice.value;
