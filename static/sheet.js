@@ -34,6 +34,40 @@
   form.addEventListener("input", edited);
   form.addEventListener("change", edited);
 
+  // More deals than an option has boxes: add a blank box (the deal before's value) for each
+  // new deal, so each can be set. Without scripts the boxes come with the page after saving.
+  function renumber(node, prefix, from, to) {
+    var pattern = new RegExp(prefix + "-" + from + "(?=-|\\s|$)", "g");
+    [node].concat(Array.prototype.slice.call(node.querySelectorAll("*"))).forEach(function (el) {
+      ["id", "name", "for", "aria-labelledby"].forEach(function (attr) {
+        var v = el.getAttribute(attr);
+        if (v) el.setAttribute(attr, v.replace(pattern, prefix + "-" + to));
+      });
+      if (el.matches("label, .row-label")) el.textContent = el.textContent.replace(/\d+$/, String(to));
+      if (el.matches("input")) {
+        el.value = ""; el.placeholder = "same"; el.dataset.preset = "";
+        el.removeAttribute("aria-invalid");
+        el.setAttribute("aria-describedby", prefix + "-help");
+      }
+    });
+    node.dataset.row = String(to);
+  }
+  function addDeals() {
+    var deals = parseInt(form.elements.namedItem("opt-deals").value, 10);
+    if (!(deals >= 1 && deals <= 50)) return;
+    form.querySelectorAll("[data-per-deal]").forEach(function (set) {
+      var rows = set.querySelectorAll("[data-row]");
+      for (var n = rows.length; n < deals; n++) {
+        var last = set.querySelectorAll("[data-row]")[n - 1];
+        var row = last.cloneNode(true);
+        renumber(row, set.dataset.perDeal, n, n + 1);
+        last.after(row);
+      }
+    });
+  }
+  var dealsBox = form.elements.namedItem("opt-deals");
+  if (dealsBox) dealsBox.addEventListener("change", addDeals);
+
   var choice = document.getElementById("preset-choice");
   if (!choice) return;
   var chooser = document.getElementById("preset-chooser");

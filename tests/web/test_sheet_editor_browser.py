@@ -83,3 +83,30 @@ def test_choosing_a_preset_loads_its_values_into_every_control(phone: tuple[Page
     page.locator("#opt-going_out_bonus-2").fill("")
     expect(page.locator("#opt-going_out_bonus-box")).to_have_class("opt")
     screens.assert_clean()
+
+
+def test_more_deals_bring_a_box_for_each_new_deal(phone: tuple[Page, Screens], live_server: str) -> None:
+    page, screens = phone
+    page.goto("/new")
+    page.wait_for_load_state("load")
+    page.locator("#side-0-p0").fill("Ann")
+    page.locator("#side-1-p0").fill("Bea")
+    for summary in page.locator("details.group summary").all():
+        summary.tap()
+    page.locator("#opt-deals").fill("6")
+    page.locator("#opt-deals").blur()
+    for option in ("draws_per_turn", "going_out_bonus", "opening_minimums", "pile_cards"):
+        expect(page.locator(f"#opt-{option}-6")).to_have_accessible_name("Deal 6")
+        expect(page.locator(f"#opt-{option}-7")).to_have_count(0)
+    expect(page.locator("#opt-books_to_go_out-6-wild")).to_have_accessible_name("Deal 6 Wild")
+    expect(page.locator("#opt-books_to_go_out-6-wild")).to_have_attribute("placeholder", "same")
+    page.locator("#opt-opening_minimums-6").fill("200")
+    expect(page.locator("#opt-opening_minimums-box")).to_have_class("opt changed")
+    screens.check("six-deals")
+    page.get_by_role("button", name="Start the game").tap()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Ann v Bea")
+    game_id = page.url.rstrip("/").rsplit("/", 1)[1]
+    sheet = page.request.get(f"{live_server}/api/v1/games/{game_id}").json()["sheet"]
+    assert sheet["deals"] == 6 and sheet["opening_minimums"] == [50, 90, 120, 150, 150, 200]
+    assert "books_to_go_out" not in sheet  # its new blank deals left it one requirement for every deal
+    screens.assert_clean()
