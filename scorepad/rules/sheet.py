@@ -857,7 +857,8 @@ OPTIONS: tuple[Option, ...] = (
            read=_COUNT,
            words=lambda v, s: _points(v) if s.wild_books else f"{_points(v)} (wild books not allowed)"),
     Option(name="special_books", group="books", label="Special books", default=(),
-           help="Bonus for a clean book of a named rank, in place of the clean-book bonus, such as 1,000 points for a clean book of 7s.",
+           help="Bonus for a clean book of a named rank, in place of the clean-book bonus, "
+                "such as 1,000 points for a clean book of 7s.",
            read=_read_special_books,
            words=_words_special,
            write=lambda v: {card.value: bonus for card, bonus in v}),
