@@ -238,3 +238,11 @@ def test_controls_come_from_the_shape_of_the_schema_so_a_new_option_needs_no_cod
     pair = {"type": "object", "properties": {"x": count, "y": {"type": "boolean"}}}
     assert layout(pair) == Props((("x", Scalar("int", 0, 9)), ("y", Scalar("bool"))))
     assert layout({"type": "array", "items": pair, "maxItems": 3}) == Rows(layout(pair), 3)
+
+
+def test_a_form_without_the_sheets_boxes_is_refused_naming_them_never_a_500(client):
+    response = client.post("/new", data={"preset": "common", "side-0-p0": "Ann", "side-1-p0": "Bea"})
+    assert response.status_code == 400
+    summary = html.unescape(text(response))
+    assert "Minimum by deal (deal 1): needs a value for the first deal" in summary
+    assert '<a href="#opt-opening_bands-1-below">Minimum by running total (opening_bands): must be a list' in summary

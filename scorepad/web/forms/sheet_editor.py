@@ -328,10 +328,6 @@ class OptionField:
         """The first box: a scalar option's only one, and where a link to the option goes."""
         return self.rows[0].boxes[0]
 
-    @property
-    def error(self) -> str | None:
-        return " ".join(message for _, message in self.errors) or None
-
     def place(self, path: str, reason: str) -> None:
         """Put the rules core's message for ``path`` (``opening_minimums[1]``) on the box it
         names, naming the box (``deal 2``); one on the whole option goes on its first box."""
@@ -505,14 +501,15 @@ def _read_option(option: Option, shown: Mapping[str, Shown], rows: int, base: Ru
 
 
 def _posted_row_counts(form: Mapping[str, Any]) -> dict[str, int]:
-    """How many rows each array option shows as posted: a per-deal option one for each deal."""
+    """How many rows each array option shows as posted (at least one, where its messages go):
+    a per-deal option one for each deal."""
     deals = _posted_deals(form)
     rows = {}
     for option in OPTIONS:
         lay = LAYOUTS[option.name]
         posted = _posted_rows(f"opt-{option.name}", form, lay.most) if isinstance(lay, Rows) else 0
         per_deal = isinstance(lay, Rows) and lay.per_deal
-        rows[option.name] = min(max(posted, deals), MAX_SHEET_DEALS) if per_deal else posted
+        rows[option.name] = min(max(posted, deals, 1), MAX_SHEET_DEALS) if per_deal else max(posted, 1)
     return rows
 
 
