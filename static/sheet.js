@@ -1,17 +1,21 @@
-// The sheet editor: mark each option changed from the preset as it is edited, and load
-// another preset's values at once when one is chosen. Without scripts, "Load preset" does it.
+// The sheet editor: mark each option changed from the preset as it is edited, load another
+// preset's values at once when one is chosen, and put the focus on the error summary.
+// Without scripts, "Load preset" does the loading and autofocus the focusing.
 (function () {
   "use strict";
+  var summary = document.getElementById("error-summary");
+  if (summary && document.activeElement !== summary) summary.focus();
   var form = document.querySelector("form.sheet-form");
   if (!form) return;
   var presets = JSON.parse(form.dataset.presets || "{}");
-  var squash = function (s) { return String(s).replace(/\s+/g, ""); };
-  var current = function (input) { return input.type === "checkbox" ? (input.checked ? "1" : "") : input.value; };
+  var current = function (input) { return input.type === "checkbox" ? (input.checked ? "1" : "") : input.value.trim(); };
+  var boxes = function () { return form.querySelectorAll("[name^='opt-']"); };
 
-  function mark(input) {
-    var box = input.closest(".opt");
-    if (!box || input.dataset.preset === undefined) return;
-    var changed = squash(current(input)) !== squash(input.dataset.preset);
+  function mark(box) {
+    var inputs = box.querySelectorAll("[data-preset]");
+    var changed = Array.prototype.some.call(inputs, function (input) {
+      return current(input) !== input.dataset.preset;
+    });
     box.classList.toggle("changed", changed);
     var tag = box.querySelector("[data-tag]");
     if (tag) tag.hidden = !changed;
@@ -23,25 +27,69 @@
       if (out) out.textContent = n ? n + " changed" : "";
     });
   }
-  form.addEventListener("input", function (e) { mark(e.target); counts(); });
-  form.addEventListener("change", function (e) { mark(e.target); counts(); });
+  function edited(e) {
+    var box = e.target.closest && e.target.closest(".opt");
+    if (box) { mark(box); counts(); }
+  }
+  form.addEventListener("input", edited);
+  form.addEventListener("change", edited);
+
+  // More deals than an option has boxes: add a blank box (the deal before's value) for each
+  // new deal, so each can be set. Without scripts the boxes come with the page after saving.
+  function renumber(node, prefix, from, to) {
+    var pattern = new RegExp(prefix + "-" + from + "(?=-|\\s|$)", "g");
+    [node].concat(Array.prototype.slice.call(node.querySelectorAll("*"))).forEach(function (el) {
+      ["id", "name", "for", "aria-labelledby"].forEach(function (attr) {
+        var v = el.getAttribute(attr);
+        if (v) el.setAttribute(attr, v.replace(pattern, prefix + "-" + to));
+      });
+      if (el.matches("label, .row-label")) el.textContent = el.textContent.replace(/\d+$/, String(to));
+      if (el.matches("input")) {
+        el.value = ""; el.placeholder = "same"; el.dataset.preset = "";
+        el.removeAttribute("aria-invalid");
+        el.setAttribute("aria-describedby", prefix + "-help");
+      }
+    });
+    node.dataset.row = String(to);
+  }
+  function addDeals() {
+    var deals = parseInt(form.elements.namedItem("opt-deals").value, 10);
+    if (!(deals >= 1 && deals <= 50)) return;
+    form.querySelectorAll("[data-per-deal]").forEach(function (set) {
+      var rows = set.querySelectorAll("[data-row]");
+      for (var n = rows.length; n < deals; n++) {
+        var last = set.querySelectorAll("[data-row]")[n - 1];
+        var row = last.cloneNode(true);
+        renumber(row, set.dataset.perDeal, n, n + 1);
+        last.after(row);
+      }
+    });
+  }
+  var dealsBox = form.elements.namedItem("opt-deals");
+  if (dealsBox) dealsBox.addEventListener("change", addDeals);
 
   var choice = document.getElementById("preset-choice");
   if (!choice) return;
-  var load = document.querySelector("#preset-chooser [data-load]");
+  var chooser = document.getElementById("preset-chooser");
+  var load = chooser && chooser.querySelector("[data-load]");
   if (load) load.hidden = true;
   choice.addEventListener("change", function () {
-    var values = presets[choice.value];
-    if (!values) return;
-    Object.keys(values).forEach(function (name) {
-      var input = form.elements.namedItem("opt-" + name);
-      if (!input) return;
-      var v = values[name];
+    var preset = presets[choice.value];
+    if (!preset) return;
+    var values = preset.boxes;
+    // A preset with more rows than the page holds is loaded by the server, as without scripts.
+    var missing = Object.keys(values).some(function (name) { return !form.elements.namedItem(name); });
+    if (missing && chooser) { chooser.submit(); return; }
+    boxes().forEach(function (input) {
+      var v = values[input.name];
       if (input.type === "checkbox") { input.checked = !!v; input.dataset.preset = v ? "1" : ""; }
-      else { input.value = v; input.dataset.preset = v; }
-      var tag = input.closest(".opt").querySelector("[data-tag]");
-      if (tag) tag.textContent = "Changed from the preset (" + (input.type === "checkbox" ? (v ? "on" : "off") : (v === "" ? "blank" : v)) + ")";
-      mark(input);
+      else { input.value = v === undefined ? "" : v; input.dataset.preset = input.value; }
+    });
+    form.querySelectorAll(".opt[data-option]").forEach(function (box) {
+      var tag = box.querySelector("[data-tag]");
+      var words = preset.words[box.dataset.option];
+      if (tag) tag.textContent = "Changed from the preset" + (words === undefined ? "" : " (" + words + ")");
+      mark(box);
     });
     counts();
     document.getElementById("preset-value").value = choice.value;

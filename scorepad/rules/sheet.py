@@ -679,7 +679,8 @@ _SIDE_SIZE = _int(1, MAX_PER_SIDE)
 
 
 @_reads({"anyOf": [_SIDE_SIZE.schema,
-                   {"type": "array", "items": _SIDE_SIZE.schema, "minItems": 1, "maxItems": MAX_SIDE_SIZES}]})
+                   {"type": "array", "items": _SIDE_SIZE.schema, "minItems": 1, "maxItems": MAX_SIDE_SIZES,
+                    "uniqueItems": True}]})
 def _read_side_sizes(value: Any, name: str, base: Any = None) -> tuple[int, ...]:
     if isinstance(value, int) and not isinstance(value, bool):
         value = [value]
@@ -690,7 +691,7 @@ def _read_side_sizes(value: Any, name: str, base: Any = None) -> tuple[int, ...]
     return tuple(sorted({read(v, f"{name}[{i}]") for i, v in enumerate(value)}))
 
 
-@_reads({"type": "array", "items": _choice(PileBlocker).schema, "maxItems": MAX_PILE_BLOCKERS})
+@_reads({"type": "array", "items": _choice(PileBlocker).schema, "maxItems": MAX_PILE_BLOCKERS, "uniqueItems": True})
 def _read_blockers(value: Any, name: str, base: Any = None) -> frozenset[PileBlocker]:
     if not isinstance(value, (list, tuple, set, frozenset)):
         raise _fail(name, "must be a list of 'black-three', 'red-three', 'wild'")
@@ -846,7 +847,7 @@ OPTIONS: tuple[Option, ...] = (
            read=_choice(WildRatio),
            words=_words_wild_ratio),
     Option(name="max_wilds", group="melds", label="Most wild cards in a meld", default=3,
-           help="A number, or null for no limit.",
+           help="A number; none (a blank box, null in JSON) for no limit.",
            read=_optional(_int(0, 13)),
            words=lambda v, s: "no limit" if v is None else str(v)),
     Option(name="min_naturals_with_wilds", group="melds", label="Natural cards a meld with wilds needs", default=0,
@@ -871,7 +872,8 @@ OPTIONS: tuple[Option, ...] = (
            read=_COUNT,
            words=lambda v, s: _points(v) if s.wild_books else f"{_points(v)} (wild books not allowed)"),
     Option(name="special_books", group="books", label="Special books", default=(),
-           help="Bonus for a clean book of a named rank, in place of the clean-book bonus, such as {\"7\": 1000}.",
+           help="Bonus for a clean book of a named rank, in place of the clean-book bonus, "
+                "such as 1,000 points for a clean book of 7s.",
            read=_read_special_books,
            words=_words_special,
            write=lambda v: {card.value: bonus for card, bonus in v}),

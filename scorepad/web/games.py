@@ -68,8 +68,9 @@ def new_game():
             return redirect(url_for("games.game", game_id=game.id), 303)
     else:
         status = 400
+    problems = [*sides.problems(), *(("name", f"Game name: {e}") for e in form.name.errors), *editor.problems()]
     return render_template("games/new_game.html", form=form, editor=editor, sides=sides,
-                           presets=preset_displays()), status
+                           presets=preset_displays(), problems=problems), status
 
 
 @bp.get("/games/<game_id>")

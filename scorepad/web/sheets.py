@@ -74,5 +74,6 @@ def amend_sheet(game_id: str):
         else:
             flash("The sheet is amended; every deal is now scored under it.", "ok")
             return redirect(url_for("sheets.sheet", game_id=game.id), 303)
+    problems = [("reason", reason_error)] if reason_error else []
     return render_template("sheets/amend.html", game=game, form=form, editor=editor, presets=preset_displays(),
-                           reason_error=reason_error), status
+                           reason_error=reason_error, problems=editor.problems() + problems), status

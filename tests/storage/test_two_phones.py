@@ -257,7 +257,7 @@ def test_a_stale_sheet_amendment_keeps_the_sheet_and_can_be_sent_again(app, phon
     game_id = start(phone)
     url = f"/games/{game_id}/sheet/amend"
     form = fields(text(phone.get(url)), action=url)
-    form.update({"opt-going_out_bonus": "250", "reason": "we always play 250"})
+    form.update({"opt-going_out_bonus-1": "250", "reason": "we always play 250"})
     edit_link(other_phone, app, game_id)
     other_phone.post(f"/games/{game_id}/deals/new", data=valid_deal(other_phone, game_id))
     response = phone.post(url, data=form)
@@ -265,7 +265,7 @@ def test_a_stale_sheet_amendment_keeps_the_sheet_and_can_be_sent_again(app, phon
     page = html.unescape(text(response))
     assert "Not amended: the game changed since you loaded it. Deal 1 was recorded a moment ago." in page
     again = fields(text(response), action=url)
-    assert again["opt-going_out_bonus"] == "250" and again["reason"] == "we always play 250"
+    assert again["opt-going_out_bonus-1"] == "250" and again["reason"] == "we always play 250"
     assert again["revision"] == "1"
     assert phone.post(url, data=again).status_code == 303
 

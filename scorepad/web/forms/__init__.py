@@ -3,7 +3,8 @@
 Flask-WTF forms carry the CSRF token and the few fixed fields (a game's name, its preset, a
 reason). The parts whose shape depends on the game are read by hand, one module each:
 
-- :mod:`.sheet_editor`: every option of the rule sheet, one input each (and the amend form);
+- :mod:`.sheet_editor`: every option of the rule sheet, as controls laid out from its schema (and
+  the amend form);
 - :mod:`.sides`: up to eight sides of up to four players (and the new-game form);
 - :mod:`.deal`: a deal as the table records it on a phone, and the referee's problems placed
   back next to the field each one concerns (and the deal's revision, reason and delete forms).

@@ -1,22 +1,36 @@
 """The rule-sheet editor: every option of the catalogue (:data:`~scorepad.rules.sheet.OPTIONS`)
-as one input, read back through ``load_sheet``; an option that cannot be read keeps its text
-and carries a message naming it. And the form that amends a game's sheet.
+as real controls, and the form that amends a game's sheet.
+
+Each option's controls are laid out from its JSON Schema (:meth:`Option.schema`), so an
+option added later gets controls with no code here: an integer is a number box with the
+schema's bounds (blank for none when it may be null), one of a few words a select, yes/no a
+checkbox, an array of unique items a checkbox for each item it may hold (players per side,
+what blocks the pile), an object with fixed properties one box per property (card values,
+special books; a blank box leaves that property out), a value or an array of it ("one value
+or one per deal") a row for each deal (a blank row is the deal before's value), and any
+other array a row per item with a blank one to add (bands). The one thing a schema cannot
+tell, how many deals the rows cover, comes from the sheet's number of deals.
+
+The boxes are read back into the option's JSON, which ``load_sheet`` checks, so every rule
+stays in the rules core; a box that cannot be read keeps what was typed and carries a
+message naming it.
 """
 
 from __future__ import annotations
 
-import json
+import dataclasses
 import re
-import typing
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, SelectField, StringField
 
 from ...rules import OPTIONS, PRESETS, RuleSheet, SheetError, load_sheet
-from ...rules.sheet import Choice, Option, options_by_group
+from ...rules.cards import Card
+from ...rules.limits import MAX_SHEET_DEALS
+from ...rules.sheet import Option, options_by_group
 from . import PlainText, preset_choices
 
 
@@ -26,89 +40,359 @@ class AmendForm(FlaskForm):
     revision = HiddenField()
 
 
-# -- the rule-sheet editor ---------------------------------------------------------------------
+# -- controls, from each option's schema ---------------------------------------------------------
 
-_HINTS = typing.get_type_hints(RuleSheet)
-
-
-def option_kind(option: Option) -> tuple[str, tuple[str, ...]]:
-    """How an option is edited: ``choice`` (with its values), ``bool``, ``int``,
-    ``optional_int`` (blank for none) or ``json`` (its JSON form as text)."""
-    hint = _HINTS[option.name]
-    if isinstance(hint, type) and issubclass(hint, Choice):
-        return "choice", tuple(c.value for c in hint)
-    if hint is bool:
-        return "bool", ()
-    if hint is int:
-        return "int", ()
-    if hint == (int | None):
-        return "optional_int", ()
-    return "json", ()
+Shown = str | bool  # what one box holds: its text, or whether a checkbox is ticked
 
 
-KINDS: dict[str, tuple[str, tuple[str, ...]]] = {o.name: option_kind(o) for o in OPTIONS}
-
-# What a blank box means for a structured option, where blank can mean something.
-_BLANK_JSON: dict[str, Any] = {"special_books": {}, "pile_blocked_by": []}
+class Unreadable(Exception):
+    """A box whose text is no value: the reason, for the message naming the box."""
 
 
-def display_value(option: Option, value: Any) -> str | bool:
-    """What an option's input shows for a value of the sheet."""
-    kind, _ = KINDS[option.name]
-    if kind == "bool":
-        return bool(value)
-    if kind == "choice":
-        return value.value
-    if kind == "optional_int":
+@dataclass(frozen=True)
+class Scalar:
+    """One box: ``int`` (a number box within bounds), ``choice`` (a select) or ``bool`` (a
+    checkbox); ``optional`` when blank means none (null)."""
+
+    kind: str
+    lo: int | None = None
+    hi: int | None = None
+    choices: tuple[str, ...] = ()
+    optional: bool = False
+
+    def show(self, value: Any) -> Shown:
+        if self.kind == "bool":
+            return bool(value)
         return "" if value is None else str(value)
-    if kind == "int":
-        return str(value)
-    return json.dumps(option.write(value))
+
+    def read(self, raw: Shown) -> Any:
+        """The JSON value of the box's text (None for a blank that may be blank)."""
+        if self.kind == "bool":
+            return bool(raw)
+        text = str(raw).strip()
+        if self.kind == "choice":
+            return text
+        if not text:
+            if self.optional:
+                return None
+            raise Unreadable("needs a number")
+        plain = text.replace(",", "").replace(" ", "")
+        if not re.fullmatch(r"[+-]?\d{1,9}", plain):
+            raise Unreadable(f"must be a whole number, not {text if len(text) <= 20 else text[:19] + '…'!r}")
+        return int(plain)
 
 
-def preset_displays() -> dict[str, dict[str, str | bool]]:
-    """Every preset's inputs, for the script that loads a preset without a round trip."""
-    return {pid: {o.name: display_value(o, getattr(p.sheet, o.name)) for o in OPTIONS}
-            for pid, p in PRESETS.items()}
+@dataclass(frozen=True)
+class Props:
+    """An object with fixed properties: a box each, a blank box leaving its property out."""
+
+    props: tuple[tuple[str, Scalar], ...]
 
 
-def _lenient_json(text: str) -> Any:
-    """JSON, or a bare comma-separated list of numbers or words (``50, 90, 120``)."""
-    try:
-        return json.loads(text)
-    except RecursionError:  # nested past the parser's depth: no option's value is
-        raise ValueError("nested too deeply") from None
-    except ValueError:
-        pass
-    parts = [p.strip() for p in re.split(r"[,\s]+", text.strip().strip("[]")) if p.strip()]
-    if parts and all(re.fullmatch(r"-?\d+", p) for p in parts):
-        numbers = [int(p) for p in parts]
-        return numbers[0] if len(numbers) == 1 else numbers
-    if parts and all(re.fullmatch(r"[A-Za-z][\w-]*", p) for p in parts):
-        return [p.lower() for p in parts]
-    raise ValueError
+@dataclass(frozen=True)
+class SetOf:
+    """An array of unique items from a short list: a checkbox each."""
+
+    members: tuple[str, ...]
+    numbers: bool
+
+
+@dataclass(frozen=True)
+class Rows:
+    """An array: a row per item. ``per_deal`` when the option is one value or one per deal."""
+
+    item: Scalar | Props
+    most: int
+    per_deal: bool = False
+
+
+Layout = Scalar | Props | SetOf | Rows
+
+
+class NoControl(ValueError):
+    """A schema shape the editor has no control for (a new option needs one here)."""
+
+
+def layout(schema: Mapping[str, Any]) -> Layout:  # noqa: C901 - one branch per JSON Schema shape
+    """The controls that edit a value of this JSON Schema."""
+    if "anyOf" in schema:
+        parts = [p for p in schema["anyOf"] if p.get("type") != "null"]
+        inner = [layout(p) for p in parts]
+        if len(parts) == 1 and isinstance(inner[0], Scalar):  # a value or null
+            return dataclasses.replace(inner[0], optional=True)
+        if len(parts) == 2 and isinstance(inner[1], SetOf):  # one item or a set of them
+            return inner[1]
+        if len(parts) == 2 and isinstance(inner[1], Rows) and inner[1].item == inner[0]:
+            return dataclasses.replace(inner[1], per_deal=True)  # one value, or one per deal
+        raise NoControl(f"no control for {schema}")
+    kind = schema.get("type")
+    if kind == "integer":
+        return Scalar("int", schema.get("minimum"), schema.get("maximum"))
+    if kind == "boolean":
+        return Scalar("bool")
+    if kind == "string" and "enum" in schema:
+        return Scalar("choice", choices=tuple(schema["enum"]))
+    if kind == "object" and "properties" in schema:
+        props = tuple((key, layout(sub)) for key, sub in schema["properties"].items())
+        if all(isinstance(sub, Scalar) for _, sub in props):
+            return Props(props)  # type: ignore[arg-type]
+    if kind == "array":
+        item = layout(schema["items"])
+        if schema.get("uniqueItems") and isinstance(item, Scalar):
+            if item.kind == "choice":
+                return SetOf(item.choices, numbers=False)
+            if item.kind == "int" and item.lo is not None and item.hi is not None and item.hi - item.lo < 20:
+                return SetOf(tuple(str(n) for n in range(item.lo, item.hi + 1)), numbers=True)
+        if isinstance(item, (Scalar, Props)):
+            return Rows(item, schema.get("maxItems", MAX_SHEET_DEALS))
+    raise NoControl(f"no control for {schema}")
+
+
+LAYOUTS: dict[str, Layout] = {o.name: layout(o.schema()) for o in OPTIONS}
+
+
+def part_label(key: str) -> str:
+    """A property's label: a card by its name, else the key in words."""
+    if key in {c.value for c in Card}:
+        return {"JK": "Joker", "3B": "Black 3", "3R": "Red 3"}.get(key, key)
+    return key.replace("_", " ").replace("-", " ").capitalize()
+
+
+# -- one option's boxes --------------------------------------------------------------------------
+
+
+@dataclass
+class Box:
+    """One input: its id (also its name), label, what it shows and the preset's value."""
+
+    id: str
+    label: str
+    scalar: Scalar
+    value: Shown
+    preset: Shown | None
+    where: str  # how a message names it: "deal 2", "K", "row 1, below"
+    placeholder: str = ""
+    error: str | None = None
+
+    @property
+    def kind(self) -> str:
+        return self.scalar.kind
+
+
+@dataclass
+class Row:
+    label: str
+    boxes: list[Box]
+
+
+def _shown(lay: Layout, prefix: str, value: Any, rows: int) -> dict[str, Shown]:
+    """What each box of an option shows for its JSON value (``rows`` rows for an array)."""
+    if isinstance(lay, Scalar):
+        return {prefix: lay.show(value)}
+    if isinstance(lay, Props):
+        value = value or {}
+        return {f"{prefix}-{key}": sub.show(value.get(key)) for key, sub in lay.props}
+    if isinstance(lay, SetOf):
+        held = {str(v) for v in (value if isinstance(value, list) else [value])}
+        return {f"{prefix}-{m}": m in held for m in lay.members}
+    items = value if isinstance(value, list) else [value]
+    out: dict[str, Shown] = {}
+    for i in range(rows):
+        out.update(_shown(lay.item, f"{prefix}-{i + 1}", items[i] if i < len(items) else None, 0))
+    return out
+
+
+def _rows(lay: Layout, prefix: str, label: str, rows: int) -> list[tuple[str, list[tuple[str, str, Scalar, str]]]]:
+    """The option's rows of boxes: (row label, [(id, label, scalar, where)])."""
+    if isinstance(lay, Scalar):
+        return [("", [(prefix, label, lay, "")])]
+    if isinstance(lay, Props):
+        return [("", [(f"{prefix}-{key}", part_label(key), sub, part_label(key)) for key, sub in lay.props])]
+    if isinstance(lay, SetOf):
+        scalar = Scalar("bool")
+        return [("", [(f"{prefix}-{m}", part_label(m), scalar, part_label(m)) for m in lay.members])]
+    out = []
+    for i in range(1, rows + 1):
+        name = f"Deal {i}" if lay.per_deal else f"Row {i}"
+        if isinstance(lay.item, Scalar):
+            out.append((name, [(f"{prefix}-{i}", name, lay.item, name.lower())]))
+        else:
+            out.append((name, [(f"{prefix}-{i}-{key}", part_label(key), sub,
+                                f"{name.lower()}, {part_label(key).lower()}") for key, sub in lay.item.props]))
+    return out
+
+
+def _read(lay: Layout, prefix: str, get: Callable[[str], Shown], rows: int, errors: dict[str, str]) -> Any:
+    """The option's JSON value from its boxes; each box that cannot be read goes in ``errors``."""
+    if isinstance(lay, Scalar):
+        try:
+            return lay.read(get(prefix))
+        except Unreadable as err:
+            errors[prefix] = str(err)
+            return None
+    if isinstance(lay, Props):
+        out = {}
+        for key, sub in lay.props:
+            raw = get(f"{prefix}-{key}")
+            if isinstance(raw, str) and not raw.strip():
+                continue
+            try:
+                out[key] = sub.read(raw)
+            except Unreadable as err:
+                errors[f"{prefix}-{key}"] = str(err)
+        return out
+    if isinstance(lay, SetOf):
+        return [int(m) if lay.numbers else m for m in lay.members if get(f"{prefix}-{m}")]
+    return _read_rows(lay, prefix, get, rows, errors)
+
+
+def _read_rows(lay: Rows, prefix: str, get: Callable[[str], Shown], rows: int, errors: dict[str, str]) -> Any:
+    """An array's items, blank rows left out; for a per-deal option a blank deal is the deal
+    before, and one value stands for every deal when all later deals are blank."""
+    items: list[Any] = []
+    for i in range(1, rows + 1):
+        row = f"{prefix}-{i}"
+        if not _blank(lay.item, row, get):
+            items.append(_read(lay.item, row, get, 0, errors))
+        elif lay.per_deal and items:
+            items.append(items[-1])  # a blank deal: as the deal before
+        elif lay.per_deal:
+            errors[_first_id(lay.item, row)] = "needs a value for the first deal"
+    if lay.per_deal and items and _later_blank(lay.item, prefix, get, rows):
+        return items[0]  # every later deal blank: one value for all
+    return items
+
+
+def _blank(item: Scalar | Props, row: str, get: Callable[[str], Shown]) -> bool:
+    ids = [row] if isinstance(item, Scalar) else [f"{row}-{key}" for key, _ in item.props]
+    return all(not str(get(i)).strip() for i in ids)
+
+
+def _later_blank(item: Scalar | Props, prefix: str, get: Callable[[str], Shown], rows: int) -> bool:
+    """Whether every deal after the first is left blank: then one value holds for all."""
+    return all(_blank(item, f"{prefix}-{i}", get) for i in range(2, rows + 1))
+
+
+def _first_id(item: Scalar | Props, row: str) -> str:
+    return row if isinstance(item, Scalar) else f"{row}-{item.props[0][0]}"
+
+
+def _posted_rows(prefix: str, form: Mapping[str, Any], most: int) -> int:
+    """How many rows of an array the form posted (one past the bound at most, so that a list
+    too long is refused by the rules core, naming it)."""
+    found = 0
+    pattern = re.compile(rf"{re.escape(prefix)}-(\d{{1,4}})(?:-|$)")
+    for key in form:
+        match = pattern.match(key)
+        if match:
+            found = max(found, int(match.group(1)))
+    return min(found, most + 1)
+
+
+def _box_id(lay: Layout, prefix: str, sub: str) -> str:
+    """The id of the box an error's field path (past the option's name) names:
+    ``[1]`` -> ``-2`` (the second row), ``.K`` -> ``-K``; for a per-deal option given one
+    value, ``.clean`` is the first deal's ``-1-clean``."""
+    rest = re.sub(r"\[(\d+)\]", lambda m: f"-{int(m.group(1)) + 1}", sub).replace(".", "-")
+    if isinstance(lay, Rows) and lay.per_deal and re.match(r"-\d", rest) is None:
+        rest = "-1" + rest
+    return prefix + rest
 
 
 @dataclass
 class OptionField:
-    """One option's input: what it shows, the preset's value, whether it differs, its error."""
+    """One option's controls: its rows of boxes, whether it differs from the preset, its errors."""
 
     option: Option
-    kind: str
-    choices: tuple[str, ...]
-    value: str | bool
-    preset_value: str | bool | None
+    shape: str  # scalar, props, set, rows, per_deal
+    rows: list[Row]
+    preset_words: str | None = None
     changed: bool = False
-    error: str | None = None
+    errors: list[tuple[str, str]] = field(default_factory=list)  # (box id, message)
     words: str = ""
 
     @property
     def name(self) -> str:
         return self.option.name
 
+    @property
+    def id(self) -> str:
+        return f"opt-{self.option.name}"
+
+    @property
+    def boxes(self) -> list[Box]:
+        return [b for row in self.rows for b in row.boxes]
+
+    @property
+    def box(self) -> Box:
+        """The first box: a scalar option's only one, and where a link to the option goes."""
+        return self.rows[0].boxes[0]
+
+    def place(self, path: str, reason: str) -> None:
+        """Put the rules core's message for ``path`` (``opening_minimums[1]``) on the box it
+        names, naming the box (``deal 2``); one on the whole option goes on its first box."""
+        path = path[len("sheet."):] if path.startswith("sheet.") else path
+        sub = path[len(self.name):] if path.startswith(self.name) else ""
+        box, where = self.box, self.name
+        if sub:
+            wanted = _box_id(LAYOUTS[self.name], self.id, sub)
+            exact = [b for b in self.boxes if b.id == wanted]
+            inside = [b for b in self.boxes if b.id.startswith(wanted + "-")]
+            if exact:
+                box, where = exact[0], exact[0].where or self.name
+            elif inside:
+                box, where = inside[0], inside[0].where.split(",")[0]
+        self.add_error(box, f"{self.option.label} ({where}): {reason}")
+
+    def add_error(self, box: Box, message: str) -> None:
+        box.error = message
+        self.errors.append((box.id, message))
+
+
+def _make_field(option: Option, shown: Mapping[str, Shown], preset: Mapping[str, Shown] | None,
+                rows: int) -> OptionField:
+    lay = LAYOUTS[option.name]
+    shape = ("per_deal" if isinstance(lay, Rows) and lay.per_deal else
+             {Scalar: "scalar", Props: "props", SetOf: "set", Rows: "rows"}[type(lay)])
+    out = []
+    for row_label, boxes in _rows(lay, f"opt-{option.name}", option.label, rows):
+        row = Row(row_label, [])
+        for i, label, scalar, where in boxes:
+            blank: Shown = False if scalar.kind == "bool" else ""
+            row.boxes.append(Box(i, label, scalar, shown.get(i, blank),
+                                 None if preset is None else preset.get(i, blank), where))
+        out.append(row)
+    if shape == "per_deal":
+        for row in out[1:]:
+            for box in row.boxes:
+                box.placeholder = "same"
+    return OptionField(option, shape, out)
+
+
+def _rows_for(option: Option, value: Any, deals: int) -> int:
+    """How many rows an array option shows for its JSON value: a row per deal (or per item
+    when there are more) for a per-deal option, else a row per item and a blank one to add."""
+    lay = LAYOUTS[option.name]
+    if not isinstance(lay, Rows):
+        return 0
+    count = len(value) if isinstance(value, list) else 1
+    if lay.per_deal:
+        return min(max(count, deals), MAX_SHEET_DEALS)
+    return min(count + 1, lay.most)
+
+
+def sheet_boxes(sheet: RuleSheet, rows: Mapping[str, int] | None = None) -> dict[str, Shown]:
+    """Every box of the editor as it shows ``sheet`` (with ``rows`` rows of each array option)."""
+    out: dict[str, Shown] = {}
+    for option in OPTIONS:
+        value = option.write(getattr(sheet, option.name))
+        count = rows[option.name] if rows is not None else _rows_for(option, value, sheet.deals)
+        out.update(_shown(LAYOUTS[option.name], f"opt-{option.name}", value, count))
+    return out
+
 
 class SheetEditor:
-    """Every option of a sheet as form inputs, grouped as the catalogue groups them."""
+    """Every option of a sheet as form controls, grouped as the catalogue groups them."""
 
     def __init__(self, preset_id: str | None, fields: list[OptionField], sheet: RuleSheet | None,
                  errors: list[str] | None = None) -> None:
@@ -120,18 +404,22 @@ class SheetEditor:
 
     @property
     def ok(self) -> bool:
-        return self.sheet is not None and not self.errors and not any(f.error for f in self.fields)
+        return self.sheet is not None and not self.errors and not any(f.errors for f in self.fields)
 
     @property
     def changed(self) -> list[OptionField]:
         return [f for f in self.fields if f.changed]
+
+    def problems(self) -> list[tuple[str, str]]:
+        """(box id, message) for every box with an error, in reading order: the error summary."""
+        return [("sheet-errors", e) for e in self.errors] + [pair for f in self.fields for pair in f.errors]
 
     def groups(self) -> list[tuple[str, str, list[OptionField], bool]]:
         """(group id, title, fields, whether any is changed or wrong) in reading order."""
         out = []
         for group, title, options in options_by_group():
             fields = [self.by_name[o.name] for o in options]
-            out.append((group, title, fields, any(f.changed or f.error for f in fields)))
+            out.append((group, title, fields, any(f.changed or f.errors for f in fields)))
         return out
 
     def sheet_json(self) -> dict[str, Any]:
@@ -143,15 +431,16 @@ class SheetEditor:
     @classmethod
     def from_sheet(cls, sheet: RuleSheet) -> SheetEditor:
         base = PRESETS[sheet.preset].sheet if sheet.preset in PRESETS else None
+        rows = {o.name: _rows_for(o, o.write(getattr(sheet, o.name)), sheet.deals) for o in OPTIONS}
+        shown = sheet_boxes(sheet, rows)
+        preset = sheet_boxes(base, rows) if base is not None else None
         fields = []
         for option in OPTIONS:
-            kind, choices = KINDS[option.name]
-            value = getattr(sheet, option.name)
-            base_value = getattr(base, option.name) if base is not None else None
-            fields.append(OptionField(
-                option, kind, choices, display_value(option, value),
-                display_value(option, base_value) if base is not None else None,
-                changed=base is not None and value != base_value, words=sheet.describe(option.name)))
+            f = _make_field(option, shown, preset, rows[option.name])
+            f.changed = base is not None and getattr(sheet, option.name) != getattr(base, option.name)
+            f.words = sheet.describe(option.name)
+            f.preset_words = base.describe(option.name) if base is not None else None
+            fields.append(f)
         return cls(sheet.preset, fields, sheet)
 
     @classmethod
@@ -159,71 +448,85 @@ class SheetEditor:
         return cls.from_sheet(PRESETS[preset_id].sheet)
 
     @classmethod
-    def from_form(cls, form: Mapping[str, str], preset_id: str | None) -> SheetEditor:
-        """Read every option's input; each one that cannot be read keeps a message naming it."""
+    def from_form(cls, form: Mapping[str, Any], preset_id: str | None) -> SheetEditor:
+        """Read every option's boxes; each one that cannot be read keeps a message naming it."""
         base = PRESETS[preset_id].sheet if preset_id in PRESETS else None
-        fields: list[OptionField] = []
+        rows = _posted_row_counts(form)
+        shown = _posted_boxes(form, rows)
+        preset = sheet_boxes(base, rows) if base is not None else None
         data: dict[str, Any] = {"preset": preset_id} if base is not None else {}
-        for option in OPTIONS:
-            kind, choices = KINDS[option.name]
-            key = f"opt-{option.name}"
-            base_value = getattr(base, option.name) if base is not None else None
-            shown_base = display_value(option, base_value) if base is not None else None
-            raw: str | bool = (key in form) if kind == "bool" else str(form.get(key, "")).strip()
-            f = OptionField(option, kind, choices, raw, shown_base)
-            fields.append(f)
-            try:
-                value = _read_input(option, kind, raw)
-                read = option.read(value, option.name, base_value)
-            except SheetError as err:
-                f.error = _option_message(option, err.field, err.reason)
-                f.changed = base is not None and raw != shown_base
-                continue
-            if base is None or read != base_value:
-                data[option.name] = value
-                f.changed = base is not None
-        if any(f.error for f in fields):
-            return cls(preset_id, fields, None)
+        editor = cls(preset_id, [_read_option(o, shown, rows[o.name], base, preset, data) for o in OPTIONS], None)
+        if any(f.errors for f in editor.fields):
+            return editor
         try:
             sheet = load_sheet(data)
         except SheetError as err:
             name = _option_of(err.field)
-            editor = cls(preset_id, fields, None)
             if name in editor.by_name:
-                editor.by_name[name].error = _option_message(OPTION_BY_NAME[name], err.field, err.reason)
+                editor.by_name[name].place(err.field, err.reason)
             else:
                 editor.errors.append(f"{err.field}: {err.reason}" if err.field else err.reason)
             return editor
-        for f in fields:
+        for f in editor.fields:
             f.words = sheet.describe(f.name)
-        return cls(preset_id, fields, sheet)
+        editor.sheet = sheet
+        return editor
 
 
-OPTION_BY_NAME = {o.name: o for o in OPTIONS}
+def _read_option(option: Option, shown: Mapping[str, Shown], rows: int, base: RuleSheet | None,
+                 preset: Mapping[str, Shown] | None, data: dict[str, Any]) -> OptionField:
+    """One option's field as posted; its JSON value goes in ``data`` when it reads and differs
+    from the preset's."""
+    errors: dict[str, str] = {}
+    value = _read(LAYOUTS[option.name], f"opt-{option.name}", lambda i: shown.get(i, ""), rows, errors)
+    f = _make_field(option, shown, preset, rows)
+    base_value = getattr(base, option.name) if base is not None else None
+    if base is not None:
+        f.preset_words = base.describe(option.name)
+    if not errors:
+        try:
+            read = option.read(value, option.name, base_value)
+        except SheetError as err:
+            f.place(err.field, err.reason)
+        else:
+            if base is None or read != base_value:
+                data[option.name] = value
+                f.changed = base is not None
+            return f
+    for box in f.boxes:
+        if box.id in errors:
+            f.add_error(box, f"{option.label} ({box.where or option.name}): {errors[box.id]}")
+    f.changed = base is not None and any(b.value != b.preset for b in f.boxes)
+    return f
 
 
-def _read_input(option: Option, kind: str, raw: str | bool) -> Any:
-    """An input's text as the JSON value the catalogue reads."""
-    if kind in ("bool", "choice"):
-        return raw
-    assert isinstance(raw, str)
-    if kind in ("int", "optional_int"):
-        if not raw:
-            if kind == "optional_int":
-                return None
-            raise SheetError(option.name, "needs a number")
-        if not re.fullmatch(r"[+-]?\d{1,9}", raw.replace(",", "").replace(" ", "")):
-            raise SheetError(option.name, f"must be a whole number, not {raw!r}")
-        return int(raw.replace(",", "").replace(" ", ""))
-    if not raw:
-        if option.name in _BLANK_JSON:
-            return _BLANK_JSON[option.name]
-        raise SheetError(option.name, "needs a value")
-    try:
-        return _lenient_json(raw)
-    except ValueError:
-        example = json.dumps(option.write(getattr(PRESETS["pagat"].sheet, option.name)))
-        raise SheetError(option.name, f"cannot be read; write it as JSON, such as {example}") from None
+def _posted_row_counts(form: Mapping[str, Any]) -> dict[str, int]:
+    """How many rows each array option shows as posted (at least one, where its messages go):
+    a per-deal option one for each deal."""
+    deals = _posted_deals(form)
+    rows = {}
+    for option in OPTIONS:
+        lay = LAYOUTS[option.name]
+        posted = _posted_rows(f"opt-{option.name}", form, lay.most) if isinstance(lay, Rows) else 0
+        per_deal = isinstance(lay, Rows) and lay.per_deal
+        rows[option.name] = min(max(posted, deals, 1), MAX_SHEET_DEALS) if per_deal else max(posted, 1)
+    return rows
+
+
+def _posted_boxes(form: Mapping[str, Any], rows: Mapping[str, int]) -> dict[str, Shown]:
+    """Every box of the editor as posted: its text, or whether a checkbox was ticked."""
+    out: dict[str, Shown] = {}
+    for option in OPTIONS:
+        for _, boxes in _rows(LAYOUTS[option.name], f"opt-{option.name}", "", rows[option.name]):
+            for box_id, _, scalar, _ in boxes:
+                out[box_id] = (box_id in form) if scalar.kind == "bool" else str(form.get(box_id, "")).strip()
+    return out
+
+
+def _posted_deals(form: Mapping[str, Any]) -> int:
+    """The number of deals the form gives (the rows of a per-deal option), 0 when unreadable."""
+    text = str(form.get("opt-deals", "")).strip()
+    return min(int(text), MAX_SHEET_DEALS) if re.fullmatch(r"\d{1,3}", text) else 0
 
 
 def _option_of(field_path: str) -> str:
@@ -232,8 +535,9 @@ def _option_of(field_path: str) -> str:
     return re.split(r"[.\[]", path, maxsplit=1)[0]
 
 
-def _option_message(option: Option, field_path: str, reason: str) -> str:
-    path = field_path[len("sheet."):] if field_path.startswith("sheet.") else field_path
-    where = f" ({path})" if path and path != option.name else f" ({option.name})"
-    return f"{option.label}{where}: {reason}"
-
+def preset_displays() -> dict[str, dict[str, Any]]:
+    """Every preset's boxes and each option's words, for the script that loads a preset
+    without a round trip (a preset needing rows the page lacks is loaded by the server)."""
+    return {pid: {"boxes": sheet_boxes(p.sheet),
+                  "words": {o.name: p.sheet.describe(o.name) for o in OPTIONS}}
+            for pid, p in PRESETS.items()}

@@ -78,6 +78,11 @@ class SidesForm:
         text = " v ".join(names)
         return text if len(text) <= MAX_NAME else text[:MAX_NAME - 1] + "…"
 
+    def problems(self) -> list[tuple[str, str]]:
+        """(the id of the box, the message) for each error, for the form's error summary."""
+        out = [("side-0-p0", self.error)] if self.error else []
+        return out + [(f"side-{r.index}-p0", f"Side {r.index + 1}: {r.error}") for r in self.rows if r.error]
+
     def place_error(self, field_path: str, message: str) -> None:
         """Put a store error on the row it names (``sides[1].players[0]``), else on the whole."""
         match = re.match(r"sides\[(\d+)\]", field_path)
