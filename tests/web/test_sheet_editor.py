@@ -246,3 +246,16 @@ def test_a_form_without_the_sheets_boxes_is_refused_naming_them_never_a_500(clie
     summary = html.unescape(text(response))
     assert "Minimum by deal (deal 1): needs a value for the first deal" in summary
     assert '<a href="#opt-opening_bands-1-below">Minimum by running total (opening_bands): must be a list' in summary
+
+
+def test_a_select_says_each_choice_in_the_sheets_words_and_posts_its_value(client):
+    """A choice reads as the sheet page and the printed sheet word it ("the whole pile"), not
+    as the JSON code ("whole"), which stays the value the form posts."""
+    page = client.get("/new").get_data(as_text=True)
+    select = re.search(r'<select id="opt-pile_take".*?</select>', page, re.S)
+    assert select is not None
+    options = dict(re.findall(r'<option value="([^"]+)"[^>]*>([^<]+)</option>', select.group(0)))
+    assert options == {"top": "the top 7 cards (all if fewer)",
+                       "top-if-full": "the top 7 cards, only when that many are there",
+                       "whole": "the whole pile", "never": "never"}
+    assert 'value="top-if-full" selected' in select.group(0)

@@ -414,6 +414,15 @@ class SheetEditor:
         """(box id, message) for every box with an error, in reading order: the error summary."""
         return [("sheet-errors", e) for e in self.errors] + [pair for f in self.fields for pair in f.errors]
 
+    def choice_words(self, option: Option, value: str) -> str:
+        """What a select's choice says to players: the option's words for that value, under this
+        sheet (or the preset's, while the form cannot be read); the value is the choice's JSON."""
+        sheet = self.sheet or (PRESETS[self.preset_id].sheet if self.preset_id in PRESETS else PRESETS["common"].sheet)
+        try:
+            return option.words(option.read(value, option.name), sheet)
+        except (SheetError, KeyError):
+            return value
+
     def groups(self) -> list[tuple[str, str, list[OptionField], bool]]:
         """(group id, title, fields, whether any is changed or wrong) in reading order."""
         out = []
