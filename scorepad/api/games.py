@@ -120,7 +120,7 @@ def score_deal():
 
 def _preset_json(preset: Any) -> dict[str, Any]:
     return {"id": preset.id, "title": preset.title, "source": preset.source, "preset_version": preset.version,
-            "not_stated": dict(preset.not_stated)}
+            "not_stated": dict(preset.not_stated), "fixed": list(preset.fixed)}
 
 
 @bp.get("/sheets")
