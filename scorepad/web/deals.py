@@ -270,7 +270,7 @@ def deal(game_id: str, number: int):
     record = access.deal_or_404(game, number)
     verdict = record.verdict
     return render_template("deals/deal.html", game=game, record=record, verdict=verdict,
-                           sides=explained_sides(verdict, game.sheet),
+                           rules=game.game.deal_rules(number), sides=explained_sides(verdict, game.sheet),
                            history=store.history(game.id, number), can_edit=access.can_edit(game),
                            melds={s.name: s for s in record.deal.sides})
 
