@@ -71,7 +71,9 @@ def test_each_recorded_deals_page_gives_that_deals_requirements(client):
 def test_the_progressive_sheet_page_gives_its_fixed_rule(client):
     game_id = start(client, preset_id="progressive", name="Progressive")
     page = text(client.get(f"/games/{game_id}/sheet"))
-    assert "Progressive house sheet (individuals or partnerships of 2)" in page
+    # The New game form kept every value of the preset: nothing changed.
+    said = " ".join(page.split())
+    assert "Progressive plays “Progressive house sheet (individuals or partnerships of 2)”." in said
     assert f"Always, on this sheet: {FOOT_RULE}" in page
     common = start(client, name="Common")
     assert "Always, on this sheet" not in text(client.get(f"/games/{common}/sheet"))
