@@ -120,8 +120,7 @@ def score_deal():
 
 def _preset_json(preset: Any) -> dict[str, Any]:
     return {"id": preset.id, "title": preset.title, "source": preset.source.title, "source_url": preset.source.url,
-            "preset_version": preset.version,
-            "not_stated": dict(preset.not_stated)}
+            "preset_version": preset.version, "not_stated": dict(preset.not_stated), "fixed": list(preset.fixed)}
 
 
 @bp.get("/sheets")

@@ -120,7 +120,9 @@ def schemas() -> dict[str, Any]:
     created = ("id", "edit_key", "revision", "view_url", "edit_url", "api_url")
     preset = {"id": ref("PresetId"), "title": STRING, "source": STRING, "source_url": nullable(STRING),
               "preset_version": INTEGER,
-              "not_stated": {"type": "object", "additionalProperties": STRING}}
+              "not_stated": {"type": "object", "additionalProperties": STRING},
+              "fixed": {**array(STRING), "description": "rules of play the source states that no option says and "
+                                                         "no recorded deal can break: printed, never checked"}}
     return {
         "Problem": obj(
             ("type", "title", "status", "detail", "field", "error"), False,

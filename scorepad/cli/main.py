@@ -70,6 +70,8 @@ def _print_sheet(sheet: RuleSheet, out: TextIO) -> None:
     print(f"{title}{' (changed)' if changed else ''}", file=out)
     if base:
         print(f"Preset: {base.id}, version {sheet.preset_version}; source: {base.source}", file=out)
+        for rule in base.fixed:
+            print(f"Always, on this sheet: {rule}", file=out)
     for _, group_title, options in options_by_group():
         print(f"\n{group_title}", file=out)
         for option in options:

@@ -3,8 +3,8 @@
 Every option that applies to the sheet in plain words (one that another option makes moot,
 ``RuleSheet.unused``, is left out), grouped as a player reads a sheet, the card values,
 what the table changed against its preset (marked ``* CHANGED`` and listed ``preset value →
-new value``), the preset's title, source and the points its source leaves unsaid, lines for
-the players to sign, and the game's view link as a QR code. The text shrinks step by step
+new value``), the preset's title, source, fixed rules and the points its source leaves
+unsaid, lines for the players to sign, and the game's view link as a QR code. The text shrinks step by step
 (never below 7 pt) until it fits the page. A pure function of a rule sheet (and a game's
 name and sides): :mod:`scorepad.web.paper` serves it.
 
@@ -286,6 +286,8 @@ class _SheetPage:
             if preset.not_stated:
                 about += " <i>(In brackets and italics: where the source says nothing, what the preset chose.)</i>"
             lines.append(Paragraph(about, st["base"]))
+            if preset.fixed:
+                lines.append(Paragraph(f"<b>Always, on this sheet:</b> {esc(' '.join(preset.fixed))}", st["base"]))
         else:
             lines.append(Paragraph("<b>Preset:</b> none; every option was set by the table.", st["base"]))
         if game is not None:

@@ -1,6 +1,7 @@
 """Presets: the published sheets scorepad ships, and reading a sheet against them.
 
-A :class:`Preset` is a published sheet with its source and the points it leaves unsaid.
+A :class:`Preset` is a published sheet with its source, the points it leaves unsaid and
+its fixed rules (rules of play no recorded deal can show broken, printed with the sheet).
 :data:`SOURCES` is every published source a preset cites, by id: its title and address, as
 players are shown it (the rules texts the presets were read from are the project's own
 files, never named to players). :data:`PRESETS` holds each preset by id; :func:`preset`
@@ -27,6 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .cards import Card
 from .errors import SheetError
 from .sheet import (
     DEFAULTS,
@@ -72,6 +74,8 @@ SOURCES: dict[str, Source] = {source.id: source for source in (
     Source("bicycle", "Bicycle Cards: Hand and Foot", "https://bicyclecards.com/how-to-play/hand-and-foot"),
     Source("gather-together", "Gather Together Games: How To Play Hand And Foot",
            "https://www.gathertogethergames.com/hand-and-foot"),
+    Source("progressive", "IndyBlue's progressive rules, published with the hand-foot-scoring score keeper",
+           "https://github.com/scottherren/hand-foot-scoring"),
 )}
 
 
@@ -81,6 +85,9 @@ class Preset:
 
     ``sheet`` is the preset today, version ``version``; ``versions`` keeps every version
     ever released (1, 2, ...), so sheets made from an earlier one still compare with it.
+    ``fixed`` holds the source's rules that no option says and no recorded deal can break
+    (how play goes, such as when the foot may be picked up), each a plain sentence: they are
+    printed with the sheet, never scored or checked.
     """
 
     id: str
@@ -90,6 +97,7 @@ class Preset:
     not_stated: Mapping[str, str]  # option -> what we chose, and why
     version: int = UNVERSIONED
     versions: Mapping[int, RuleSheet] = field(default_factory=dict)
+    fixed: tuple[str, ...] = ()
 
     def revised(self, **changes: Any) -> Preset:
         """The preset with one more version: today's values with ``changes`` (Python values)."""
@@ -109,6 +117,18 @@ def _partnership_options(**changes: Any) -> dict[str, Any]:
                    pile_blocked_by=frozenset({PileBlocker.BLACK_THREE, PileBlocker.RED_THREE}),
                    upcard=Upcard.BURY_WILD_RED_THREE, go_out_partner_foot=True)
     options.update(changes)
+    return options
+
+
+def _progressive_options() -> dict[str, Any]:
+    """The progressive house sheet: requirements and bonuses that rise each deal, individuals
+    or partnerships of 2. Its card values are the standard ones (the common sheet's)."""
+    options = _common_options()
+    options.update(draws_per_turn=PerDeal((3, 4, 5, 6)), opening_minimums=PerDeal((90, 120, 150, 180)),
+                   books_to_go_out=PerDeal(tuple(Books(clean=n, dirty=n) for n in (3, 4, 5, 6))),
+                   going_out_bonus=PerDeal((300, 400, 500, 600)), special_books=((Card.SEVEN, 1000),),
+                   wild_books=True, wild_book_bonus=1500, opening_who=OpeningWho.SIDE, pile_take=PileTake.TOP,
+                   pile_needs_opened=False, go_out_partner_foot=True, go_out_permission=True)
     return options
 
 
@@ -153,7 +173,45 @@ _PRESETS: tuple[tuple[str, str, str, dict[str, Any], dict[str, str]], ...] = (
          "pile_cards": "the top card is melded, then the next 7 are taken: 8 cards in all",
          "cut_bonus": "not stated: no cut bonus",
      }),
+    ("progressive", "Progressive house sheet (individuals or partnerships of 2)",
+     "progressive",
+     _progressive_options(), {
+         "decks_rule": "not stated: the most common choice",
+         "jokers_per_deck": "not stated: the most common choice",
+         "cut_bonus": "not stated: no cut bonus",
+         "upcard": "not stated: the most common choice",
+         "meld_min": "the sheet: at least 3 of a card to lay down",
+         "book_growth": "not stated: the most common choice",
+         "second_meld": "not stated: the most common choice",
+         "wild_ratio": "not stated: the most common limit",
+         "max_wilds": "not stated: the most common limit",
+         "special_books": "not stated whether a book of sevens may hold wild cards: the usual reading, "
+                          "a dirty one is a dirty book",
+         "red_three_penalty_hand": "not stated, and sheets differ: this sheet gives red threes only a bonus",
+         "red_three_penalty_foot": "not stated, and sheets differ: this sheet gives red threes only a bonus",
+         "opening_who": "not stated: the most common choice (for individuals, each player)",
+         "opening_pile_cards": "not stated: the most common choice",
+         "pile_take": "not stated: the most common choice",
+         "pile_needs": "not stated: the most common choice",
+         "pile_needs_opened": "not stated: the pile may be taken to open, as most sheets play",
+         "pile_blocked_by": "not stated: the most common choice",
+         "pile_frozen_by_wild": "not stated: no frozen pile",
+         "books_to_go_out": "the sheet lists a book of sevens and a wild book beside each deal's books without "
+                            "saying they are needed; its score keeper does not ask for them, so neither is "
+                            "(a book of sevens counts as a clean book)",
+         "go_out_foot": "not stated: as every sheet asks",
+         "go_out_partner_foot": "not stated: as partnership sheets usually ask",
+         "go_out_permission": "not stated: as partnership sheets usually ask",
+         "last_card": "not stated: the most common choice",
+         "stock_out": "not stated: the most common choice",
+     }),
 )
+
+# Rules of play a preset's source states that no option says and no recorded deal can break,
+# printed with its sheet (Preset.fixed), by preset id.
+_FIXED: dict[str, tuple[str, ...]] = {
+    "progressive": ("A player picks up the foot only once every card of the hand has been played.",),
+}
 
 # Each later version of a preset, as the options it changes from the version before, in
 # order: (preset id, {option: value}). Never edit a released version's values (the
@@ -165,7 +223,8 @@ def _presets() -> dict[str, Preset]:
     out = {}
     for id_, title, source, options, silent in _PRESETS:
         sheet = RuleSheet(**options, preset=id_, preset_version=UNVERSIONED)
-        out[id_] = Preset(id_, title, SOURCES[source], sheet, silent, UNVERSIONED, {UNVERSIONED: sheet})
+        out[id_] = Preset(id_, title, SOURCES[source], sheet, silent, UNVERSIONED, {UNVERSIONED: sheet},
+                          _FIXED.get(id_, ()))
     for id_, changes in _REVISIONS:
         out[id_] = out[id_].revised(**changes)
     return out
@@ -182,7 +241,7 @@ def preset(preset_id: Any, field: str = "preset") -> RuleSheet:
     >>> preset("house")
     Traceback (most recent call last):
     ...
-    scorepad.rules.errors.SheetError: preset: 'house' is not a preset; presets are bicycle, common, gather-together, pagat
+    scorepad.rules.errors.SheetError: preset: 'house' is not a preset; presets are bicycle, common, gather-together, pagat, progressive
     """  # noqa: E501 (a doctest's expected message is one line)
     found = PRESETS.get(preset_id) if isinstance(preset_id, str) else None
     if found is None:

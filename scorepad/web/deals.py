@@ -348,6 +348,7 @@ def deal(game_id: str, number: int):
     record = access.deal_or_404(game, number)
     verdict = record.verdict
     return render_template("deals/deal.html", game=game, record=record, verdict=verdict,
+                           rules=game.game.deal_rules(number),
                            sides=explained_sides(verdict, game.sheet), sheet_title=sheet_name(game.sheet),
                            presets=preset_choices(),
                            history=history_entries(game, store.history(game.id, number)),

@@ -135,7 +135,7 @@ def test_sheets_lists_every_preset_with_what_it_leaves_unsaid(client):
         preset = PRESETS[item["id"]]
         assert item == {"id": preset.id, "title": preset.title, "source": preset.source.title,
                         "source_url": preset.source.url, "preset_version": 1,
-                        "not_stated": dict(preset.not_stated)}
+                        "not_stated": dict(preset.not_stated), "fixed": list(preset.fixed)}
 
 
 @pytest.mark.parametrize("preset_id", list(PRESETS))

@@ -43,7 +43,8 @@ from scorepad.rules.sheet import (
 )
 from scorepad.rules.validate import pack
 
-PRESET_IDS = ("common", "pagat", "bicycle", "gather-together")
+PRESET_IDS = ("common", "pagat", "bicycle", "gather-together")  # VARIATIONS.md's preset table
+SHIPPED = (*PRESET_IDS, "progressive")  # and the progressive sheet (tests/rules/test_progressive.py)
 PARTNERSHIP_PRESETS = ("pagat", "bicycle", "gather-together")
 
 
@@ -52,9 +53,9 @@ PARTNERSHIP_PRESETS = ("pagat", "bicycle", "gather-together")
 # ---------------------------------------------------------------------------------------
 
 
-def test_the_four_presets_are_shipped():
-    assert sorted(PRESETS) == sorted(PRESET_IDS)
-    for preset_id in PRESET_IDS:
+def test_the_five_presets_are_shipped():
+    assert sorted(PRESETS) == sorted(SHIPPED)
+    for preset_id in SHIPPED:
         assert preset(preset_id).preset == preset_id
         assert PRESETS[preset_id].source  # each preset cites its source
 
@@ -315,7 +316,7 @@ def test_opening_by_running_total_uses_the_bands():
 # ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("preset_id", PRESET_IDS)
+@pytest.mark.parametrize("preset_id", SHIPPED)
 def test_preset_json_is_just_the_preset_id_and_round_trips(preset_id):
     sheet = preset(preset_id)
     assert sheet.to_json() == {"preset": preset_id, "preset_version": 1}
@@ -323,7 +324,7 @@ def test_preset_json_is_just_the_preset_id_and_round_trips(preset_id):
     assert load_sheet(preset_id) == sheet
 
 
-@pytest.mark.parametrize("preset_id", PRESET_IDS)
+@pytest.mark.parametrize("preset_id", SHIPPED)
 def test_full_sheet_json_round_trips_through_real_json(preset_id):
     sheet = preset(preset_id)
     full = json.loads(json.dumps(sheet.to_json(full=True)))
