@@ -51,7 +51,7 @@ def test_a_four_deal_progressive_game_is_typed_into_the_pages_each_form_asking_t
         saved = client.post(f"/games/{game_id}/deals/new", data=typed(deal_form(client, game_id), deal))
         assert saved.status_code == 303, text(saved)[:3000]
     game = text(client.get(f"/games/{game_id}"))
-    assert f"Ann wins with {FINAL['Ann']:,}" in game  # 10,890 (Bea 5,970)
+    assert f"Winner: Ann, {FINAL['Ann']:,} to {FINAL['Bea']:,}" in game  # 10,890 to 5,970
     # A correction of deal 3 asks deal 3's requirements, not the next deal's.
     assert pills(text(client.get(f"/games/{game_id}/deals/3/edit"))) == PILLS[2]
 
