@@ -87,14 +87,23 @@ def schemas() -> dict[str, Any]:
                                        jokers=COUNT, cards=cards)]}
     player = obj(("name", "foot_picked_up"), name=ref("Name"), foot_picked_up=BOOLEAN, cards_left=cards, foot=cards,
                  cut_bonus=BOOLEAN,
+                 foot_played={**nullable(BOOLEAN), "description": "whether the player played from the foot; "
+                              "absent or null: as foot_picked_up"},
                  cards_left_points={**COUNTED, "description": "counted entry: the hand's points, not cards_left"},
                  red_threes_left={**COUNT, "description": "counted entry: red threes still in the hand"})
     player["not"] = {"required": ["cards_left", "cards_left_points"]}
     player["dependentRequired"] = {"red_threes_left": ["cards_left_points"]}
+    ranks = {"enum": [r.value for r in Rank][:11]}
     books = obj(clean=COUNT, dirty=COUNT, wild=COUNT,
-                special={"type": "object", "propertyNames": {"enum": [r.value for r in Rank][:11]},
+                special={"type": "object", "propertyNames": ranks,
                          "additionalProperties": COUNT, "description": "clean books of a rank the sheet's "
-                         "special_books names, by rank; not also in clean"})
+                         "special_books names, by rank; not also in clean"},
+                special_dirty={"type": "object", "propertyNames": ranks, "additionalProperties": COUNT,
+                               "description": "dirty books of a rank the sheet's special_books_dirty names, by "
+                               "rank; not also in dirty"},
+                threes={"type": "object", "propertyNames": {"enum": [Rank.RED_THREE.value, Rank.BLACK_THREE.value]},
+                        "additionalProperties": COUNT, "description": "books of threes the sheet's three_books "
+                        "allows, by colour"})
     deal_side = obj(("name",), name=ref("Name"), melds=array(ref("Meld"), MAX_MELDS),
                     books={**books, "description": "counted entry: books by kind (a missing key is 0), instead of "
                            "melds"},

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from flask_wtf import FlaskForm
@@ -21,7 +21,7 @@ from ...rules import Books, Deal, ReadError, RuleSheet
 from ...rules.cards import CARDS, NATURALS, Card, Cards
 from ...rules.limits import MAX_COUNT, MAX_INPUT, MAX_MELD_ROWS
 from ...rules.referee import can_go_out
-from ...rules.validate import Problem, side_books
+from ...rules.validate import Problem, books_toward, side_books
 from . import PlainText
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "wild")
@@ -439,21 +439,23 @@ def going_out(need: Books, sheet: RuleSheet, deal: Deal | None, sides: list[Side
     """Each side's books against ``need`` (the deal's requirement, from the rules core) and
     what the referee's "may we go out?" answers for its players. ``deal`` is the form as
     read (None: not readable, or nothing typed yet)."""
-    kinds = [(kind, n) for kind, n in (("clean", need.clean), ("dirty", need.dirty), ("wild", need.wild)) if n]
+    kinds = [(kind, n) for kind, n in (("clean", need.clean), ("dirty", need.dirty), ("wild", need.wild),
+                                       ("special", need.special)) if n]
     out = []
     for block in sides:
         if deal is None or block.index >= len(deal.sides):
             out.append(GoingOut(block.index, block.name, "", [], len(block.players) > 1))  # the pills say the need
             continue
         side = deal.sides[block.index]
-        held = {kind.value: n for kind, n in side_books(sheet, side).items()}
-        books = Books(held["clean"], held["dirty"], held["wild"])
+        books = side_books(sheet, side)
+        held = asdict(books_toward(sheet, need, books))  # as the verdict counts them
         progress = ", ".join(f"{kind} {held[kind]}/{n}" for kind, n in kinds) or "no books needed"
         why: list[str] = []
         for i, player in enumerate(side.players):
-            partners = [p.foot_picked_up for j, p in enumerate(side.players) if j != i]
+            partners = [p for j, p in enumerate(side.players) if j != i]
             answer = can_go_out(sheet, deal.number, books=books, foot_played=player.foot_picked_up,
-                                partners_picked_up=partners, permission=True)
+                                partners_picked_up=[p.foot_picked_up for p in partners],
+                                partners_played=[p.played_foot for p in partners], permission=True)
             if answer.yes:
                 why = []
                 break
