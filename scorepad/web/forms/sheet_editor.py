@@ -49,7 +49,8 @@ def option_kind(option: Option) -> tuple[str, tuple[str, ...]]:
 KINDS: dict[str, tuple[str, tuple[str, ...]]] = {o.name: option_kind(o) for o in OPTIONS}
 
 # What a blank box means for a structured option, where blank can mean something.
-_BLANK_JSON: dict[str, Any] = {"special_books": {}, "pile_blocked_by": []}
+_BLANK_JSON: dict[str, Any] = {"special_books": {}, "special_books_dirty": {}, "three_books": {},
+                               "decks_by_players": {}, "pile_blocked_by": []}
 
 
 def display_value(option: Option, value: Any) -> str | bool:
