@@ -227,8 +227,10 @@ def schemas() -> dict[str, Any]:
 QUESTION_FIELDS: dict[str, dict[str, Any]] = {
     "meld": ref("Meld"), "adding_to": ref("Meld"), "table": ref("Melds"), "melds": ref("Melds"),
     "deal": DEAL_NUMBER, "books": obj(clean=between(0, MAX_MELDS), dirty=between(0, MAX_MELDS),
-                                      wild=between(0, MAX_MELDS)),
-    "foot_played": BOOLEAN, "partners_picked_up": array(BOOLEAN, MAX_PER_SIDE - 1), "permission": nullable(BOOLEAN),
+                                      wild=between(0, MAX_MELDS), special=between(0, MAX_MELDS),
+                                      special_dirty=between(0, MAX_MELDS)),
+    "foot_played": BOOLEAN, "partners_picked_up": array(BOOLEAN, MAX_PER_SIDE - 1),
+    "partners_played": nullable(array(BOOLEAN, MAX_PER_SIDE - 1)), "permission": nullable(BOOLEAN),
     "last_card": nullable({"enum": ["meld", "discard"]}), "top_card": {"enum": [c.value for c in CARDS]},
     "pair": between(0, MAX_COUNT), "wilds": between(0, MAX_COUNT), "pile_size": between(0, MAX_COUNT),
     "opened": BOOLEAN, "pile_has_wild": BOOLEAN, "buried": CARD_STRING, "running_total": POINTS, "side": ref("Name"),

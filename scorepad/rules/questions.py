@@ -311,8 +311,8 @@ def ask_minimum(sheet: RuleSheet, data: Mapping[str, Any], forms: bool = False,
 
 QUESTIONS: dict[str, tuple[Callable[..., Answer], tuple[str, ...]]] = {
     "meld": (ask_meld, ("meld", "adding_to", "table")),
-    "go-out": (ask_go_out, ("deal", "books", "melds", "foot_played", "partners_picked_up", "permission",
-                            "last_card")),
+    "go-out": (ask_go_out, ("deal", "books", "melds", "foot_played", "partners_picked_up", "partners_played",
+                            "permission", "last_card")),
     "pile": (ask_pile, ("deal", "top_card", "pair", "wilds", "opened", "pile_size", "pile_has_wild", "table")),
     "minimum": (ask_minimum, ("deal", "melds", "top_card", "buried", "running_total", "side")),
 }

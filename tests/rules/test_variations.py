@@ -408,3 +408,21 @@ def test_every_new_option_is_on_the_house_rule_sheet_the_comparison_the_api_and_
         assert option_label in printed, name
         assert doc[name]["title"] == option_label
     assert "minus 100 points" in text and "every partner has picked it up and played from it" in text
+
+
+def test_the_api_asks_whether_a_partner_played_from_the_foot_and_counts_special_books(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "s.sqlite"), "SECRET_KEY": "t"})
+    client = app.test_client()
+    body = {"sheet": "pagat", "books": {"clean": 2, "dirty": 2, "wild": 1}, "permission": True,
+            "partners_picked_up": [True]}
+    assert client.post("/api/v1/referee/go-out", json=body).get_json()["yes"] is True
+    waiting = client.post("/api/v1/referee/go-out", json={**body, "partners_played": [False]}).get_json()
+    assert waiting["yes"] is False
+    assert waiting["reasons"][0]["sheet_says"] == "every partner has picked it up and played from it"
+    sevens = {"preset": "common", "special_books": {"7": 1000}, "books_to_go_out": {"clean": 1, "dirty": 1,
+                                                                                    "special": 1}}
+    short = client.post("/api/v1/referee/go-out", json={"sheet": sevens, "books": {"clean": 1, "dirty": 1}})
+    assert short.get_json()["yes"] is False
+    enough = client.post("/api/v1/referee/go-out", json={"sheet": sevens,
+                                                         "books": {"clean": 1, "dirty": 1, "special": 1}})
+    assert enough.get_json()["yes"] is True
