@@ -183,6 +183,8 @@ def test_dirty_special_books_and_books_of_threes_get_their_own_rows_and_read_bac
                                          "special_dirty": {"7": 1}, "threes": {"3R": 1}}
     edit = client.get(f"/games/{game_id}/deals/1/edit").get_data(as_text=True)
     assert re.search(r'name="s0-b-d7"[^>]*value="1"', edit) and re.search(r'name="s0-b-3R"[^>]*value="1"', edit)
+    text = words(client.get(f"/games/{game_id}/deals/1").get_data(as_text=True))
+    assert "Counted: 3 clean, 1 dirty, 1 dirty of 7s, 1 of red threes books" in text
 
 
 def test_going_out_counts_special_books_as_the_verdict_does(client):
