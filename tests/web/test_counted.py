@@ -202,6 +202,24 @@ def test_going_out_counts_special_books_as_the_verdict_does(client):
     assert "clean 2/1, dirty 2/1, special 0/1" in live and "1 more special book" in live
 
 
+def test_an_itemised_book_of_threes_takes_its_rank_where_the_sheet_books_threes(client):
+    sheet = {"preset": "common", "three_books": {"3R": 1000}, "decks_rule": "fixed", "decks": 8}
+    game_id, key = api_game(client, "Threes", sheet, SIDES)
+    grant(client, game_id, key)
+    data = dict(new_form(client, game_id), action="itemise-s0")
+    new = f"/games/{game_id}/deals/new"
+    form = form_fields(client.post(new, data=data).get_data(as_text=True), new)
+    form.update({"s0-m0-cards": "Kx7", "s0-m1-cards": "Qx6 2", "s0-m2-rank": "3R", "s0-m2-naturals": "7",
+                 "ending": "s0-p0", "action": "save"})
+    response = client.post(new, data=form)
+    assert response.status_code == 303, words(response.get_data(as_text=True))[:600]
+    deal = client.get(f"/api/v1/games/{game_id}/deals/1").get_json()["deal"]
+    assert deal["sides"][0]["melds"][2] == {"rank": "3R", "naturals": 7}
+    edit = client.get(f"/games/{game_id}/deals/1/edit").get_data(as_text=True)
+    assert "<option selected>3R" in edit
+    assert "Books of red threes" in words(client.get(f"/games/{game_id}/deals/1").get_data(as_text=True))
+
+
 @pytest.mark.parametrize("mix", ["cards on a counted side", "points on an itemised side"])
 def test_the_deal_form_refuses_a_side_whose_hands_are_given_both_ways_rather_than_lose_one(client, app, mix):
     deal = copy.deepcopy(DEAL)
