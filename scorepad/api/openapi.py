@@ -87,14 +87,23 @@ def schemas() -> dict[str, Any]:
                                        jokers=COUNT, cards=cards)]}
     player = obj(("name", "foot_picked_up"), name=ref("Name"), foot_picked_up=BOOLEAN, cards_left=cards, foot=cards,
                  cut_bonus=BOOLEAN,
+                 foot_played={**nullable(BOOLEAN), "description": "whether the player played from the foot; "
+                              "absent or null: as foot_picked_up"},
                  cards_left_points={**COUNTED, "description": "counted entry: the hand's points, not cards_left"},
                  red_threes_left={**COUNT, "description": "counted entry: red threes still in the hand"})
     player["not"] = {"required": ["cards_left", "cards_left_points"]}
     player["dependentRequired"] = {"red_threes_left": ["cards_left_points"]}
+    ranks = {"enum": [r.value for r in Rank][:11]}
     books = obj(clean=COUNT, dirty=COUNT, wild=COUNT,
-                special={"type": "object", "propertyNames": {"enum": [r.value for r in Rank][:11]},
+                special={"type": "object", "propertyNames": ranks,
                          "additionalProperties": COUNT, "description": "clean books of a rank the sheet's "
-                         "special_books names, by rank; not also in clean"})
+                         "special_books names, by rank; not also in clean"},
+                special_dirty={"type": "object", "propertyNames": ranks, "additionalProperties": COUNT,
+                               "description": "dirty books of a rank the sheet's special_books_dirty names, by "
+                               "rank; not also in dirty"},
+                threes={"type": "object", "propertyNames": {"enum": [Rank.RED_THREE.value, Rank.BLACK_THREE.value]},
+                        "additionalProperties": COUNT, "description": "books of threes the sheet's three_books "
+                        "allows, by colour"})
     deal_side = obj(("name",), name=ref("Name"), melds=array(ref("Meld"), MAX_MELDS),
                     books={**books, "description": "counted entry: books by kind (a missing key is 0), instead of "
                            "melds"},
@@ -179,7 +188,8 @@ def schemas() -> dict[str, Any]:
                         ("number", "opening_minimums", "opening_who", "going_out_books", "going_out_bonus",
                          "totals_before"),
                         number=DEAL_NUMBER, opening_minimums=TOTALS, opening_who={"enum": ["player", "side"]},
-                        going_out_books=obj(("clean", "dirty", "wild"), clean=INTEGER, dirty=INTEGER, wild=INTEGER),
+                        going_out_books=obj(("clean", "dirty", "wild"), clean=INTEGER, dirty=INTEGER, wild=INTEGER,
+                                            special=INTEGER),
                         going_out_bonus=INTEGER, totals_before=TOTALS))),
         "Created": obj(created, id=STRING, edit_key=STRING, revision=INTEGER, view_url=URL, edit_url=URL, api_url=URL),
         "Action": {"enum": ["record", "edit", "delete", "amend", "import"]},
@@ -220,8 +230,10 @@ def schemas() -> dict[str, Any]:
 QUESTION_FIELDS: dict[str, dict[str, Any]] = {
     "meld": ref("Meld"), "adding_to": ref("Meld"), "table": ref("Melds"), "melds": ref("Melds"),
     "deal": DEAL_NUMBER, "books": obj(clean=between(0, MAX_MELDS), dirty=between(0, MAX_MELDS),
-                                      wild=between(0, MAX_MELDS)),
-    "foot_played": BOOLEAN, "partners_picked_up": array(BOOLEAN, MAX_PER_SIDE - 1), "permission": nullable(BOOLEAN),
+                                      wild=between(0, MAX_MELDS), special=between(0, MAX_MELDS),
+                                      special_dirty=between(0, MAX_MELDS)),
+    "foot_played": BOOLEAN, "partners_picked_up": array(BOOLEAN, MAX_PER_SIDE - 1),
+    "partners_played": nullable(array(BOOLEAN, MAX_PER_SIDE - 1)), "permission": nullable(BOOLEAN),
     "last_card": nullable({"enum": ["meld", "discard"]}), "top_card": {"enum": [c.value for c in CARDS]},
     "pair": between(0, MAX_COUNT), "wilds": between(0, MAX_COUNT), "pile_size": between(0, MAX_COUNT),
     "opened": BOOLEAN, "pile_has_wild": BOOLEAN, "buried": CARD_STRING, "running_total": POINTS, "side": ref("Name"),

@@ -166,7 +166,8 @@ def _cmd_referee(args: argparse.Namespace, out: TextIO) -> int:
                 raise Unreadable("--books: give CLEAN,DIRTY or CLEAN,DIRTY,WILD, such as 1,1")
             books = dict(zip(("clean", "dirty", "wild"), parts, strict=False))
         data.update(books=books, melds=args.melds, foot_played="no" if args.foot_not_played else None,
-                    partners_picked_up=args.partner_foot, permission=args.permission, last_card=args.last_card)
+                    partners_picked_up=args.partner_foot, partners_played=args.partner_played,
+                    permission=args.permission, last_card=args.last_card)
         if books is None and not args.melds:
             raise Unreadable("referee go-out: give the side's books (--books 1,1) or its melds (--melds)")
     elif args.question == "pile":
@@ -274,6 +275,8 @@ def _add_referee_commands(commands: Any) -> None:
     go_out.add_argument("--melds", help='or the side\'s melds, split by ;: "K K K K K K K; Q Q Q Q Q 2 2"')
     go_out.add_argument("--foot-not-played", action="store_true", help="the player has not played the foot yet")
     go_out.add_argument("--partner-foot", choices=("yes", "no"), help="whether the partner has picked up the foot")
+    go_out.add_argument("--partner-played", choices=("yes", "no"),
+                        help="whether the partner has played from the foot (where the sheet asks)")
     go_out.add_argument("--permission", choices=("yes", "no"), help="what the partner said to 'may I go out?'")
     go_out.add_argument("--last-card", choices=("meld", "discard"), help="how the last card goes")
     pile = question("pile", "may I take the pile?")

@@ -27,7 +27,8 @@ from .text import check_text, read_name
 
 
 class Rank(str, Enum):
-    """What a meld is a meld of: a natural rank, wild cards only, or threes (never legal)."""
+    """What a meld is a meld of: a natural rank, wild cards only, red or black threes (legal
+    only where the sheet's ``three_books`` names them), or threes of both colours (never legal)."""
 
     ACE = "A"
     KING = "K"
@@ -42,14 +43,21 @@ class Rank(str, Enum):
     FOUR = "4"
     THREE = "3"
     WILD = "wild"
+    RED_THREE = "3R"
+    BLACK_THREE = "3B"
 
     def __str__(self) -> str:
         return self.value
 
     @property
     def card(self) -> Card:
-        """The card of this rank; a meld of threes counts as black threes."""
+        """The card of this rank; a meld of threes of both colours counts as black threes."""
         return _RANK_CARD[self]
+
+    @property
+    def is_threes(self) -> bool:
+        """A meld of threes: red, black or both."""
+        return self in _THREES
 
     @property
     def noun(self) -> str:
@@ -62,19 +70,19 @@ _RANK_CARD[Rank.WILD] = Card.JOKER  # never used for points: a wild meld holds n
 _RANK_CODES = {rank: rank.value for rank in Rank}  # looked up once: enum attributes are slow
 _RANK_NOUNS = {rank: rank.card.noun for rank in Rank}
 _RANK_NOUNS.update({Rank.WILD: "wild cards", Rank.THREE: "threes"})
+_THREES = frozenset((Rank.THREE, Rank.RED_THREE, Rank.BLACK_THREE))
 
 
 def parse_rank(value: Any, field: str) -> Rank:
-    """A meld's rank from its JSON form.
+    """A meld's rank from its JSON form: red threes (3R) and black threes (3B) apart, "3"
+    threes of either colour (never a legal meld).
 
-    >>> parse_rank("k", "rank"), parse_rank("Wild", "rank"), parse_rank("3R", "rank")
-    (<Rank.KING: 'K'>, <Rank.WILD: 'wild'>, <Rank.THREE: '3'>)
+    >>> parse_rank("k", "rank"), parse_rank("Wild", "rank"), parse_rank("3R", "rank"), parse_rank("3", "rank")
+    (<Rank.KING: 'K'>, <Rank.WILD: 'wild'>, <Rank.RED_THREE: '3R'>, <Rank.THREE: '3'>)
     """
     if not isinstance(value, str):
         raise ReadError(field, "must be a rank: A K Q J 10 9 8 7 6 5 4, or wild")
     text = value.strip().upper()
-    if text in ("3", "3R", "3B"):
-        return Rank.THREE
     if text in ("WILD", "2", "JK"):
         return Rank.WILD
     if text == "T":
@@ -123,7 +131,7 @@ class Meld:
         return BookKind.DIRTY if self.twos or self.jokers else BookKind.CLEAN
 
     def cards(self) -> Cards:
-        """The meld's cards as counts (a meld of threes counted as black threes)."""
+        """The meld's cards as counts (a meld of threes of both colours counted as black threes)."""
         counts = {Card.TWO: self.twos, Card.JOKER: self.jokers}
         if self.rank is not Rank.WILD:
             counts[self.rank.card] = self.naturals
@@ -138,16 +146,14 @@ class Meld:
     def from_cards(cls, cards: Cards, field: str = "", rank: Rank | None = None) -> Meld:
         """The meld these cards make; its rank is the rank of its naturals (or wild)."""
         ranks = {card for card, _ in cards.items() if not card.is_wild}
-        if len(ranks) > 1:
-            threes = {Card.RED_THREE, Card.BLACK_THREE}
-            if ranks <= threes:
-                ranks = {Card.BLACK_THREE}
-            else:
-                raise ReadError(field, "a meld holds natural cards of one rank only, besides 2s and jokers")
         found = None
-        if ranks:
+        if len(ranks) > 1:
+            if ranks != {Card.RED_THREE, Card.BLACK_THREE}:
+                raise ReadError(field, "a meld holds natural cards of one rank only, besides 2s and jokers")
+            found = Rank.THREE
+        elif ranks:
             (card,) = ranks
-            found = Rank.THREE if card in (Card.RED_THREE, Card.BLACK_THREE) else Rank(card.value)
+            found = Rank(card.value)
         if rank is not None and found is not None and found is not rank:
             raise ReadError(field, f"the cards are {found.noun}, but the rank says {rank.noun}")
         rank = rank or found or Rank.WILD
@@ -236,6 +242,12 @@ class Player:
     cut_bonus: bool = False
     cards_left_points: int | None = None
     red_threes_left: int = 0
+    foot_played: bool | None = None  # None: as foot_picked_up (deals recorded before it was asked)
+
+    @property
+    def played_foot(self) -> bool:
+        """Whether the player played from the foot: ``foot_played``, else ``foot_picked_up``."""
+        return self.foot_picked_up if self.foot_played is None else self.foot_played
 
     @property
     def counted(self) -> bool:
@@ -259,29 +271,33 @@ class Player:
         if not isinstance(data, Mapping):
             raise ReadError(field, 'must be an object such as '
                                    '{"name": "Ann", "foot_picked_up": true, "cards_left": {}}')
-        _only(data, ("name", "foot_picked_up", "cards_left", "cards_left_points", "red_threes_left", "foot",
-                     "cut_bonus"), field)
+        _only(data, ("name", "foot_picked_up", "foot_played", "cards_left", "cards_left_points", "red_threes_left",
+                     "foot", "cut_bonus"), field)
         name = _name(data.get("name"), _at(field, "name"))
         if "foot_picked_up" not in data:
             raise ReadError(_at(field, "foot_picked_up"), "is missing: say true or false")
         picked = data["foot_picked_up"]
         cut = data.get("cut_bonus", False)
-        for key, value in (("foot_picked_up", picked), ("cut_bonus", cut)):
-            if not isinstance(value, bool):
+        played = data.get("foot_played")
+        for key, value in (("foot_picked_up", picked), ("cut_bonus", cut), ("foot_played", played)):
+            if not isinstance(value, bool) and not (key == "foot_played" and value is None):
                 raise ReadError(_at(field, key), f"must be true or false, not {value!r}")
         foot = Cards.from_json(data.get("foot"), _at(field, "foot"))
         if "cards_left_points" in data:
             _one_of(data, "cards_left", "cards_left_points", field)
             return cls(name, picked, EMPTY, foot, cut,
                        read_points(data["cards_left_points"], _at(field, "cards_left_points")),
-                       read_count(data.get("red_threes_left", 0), _at(field, "red_threes_left")))
+                       read_count(data.get("red_threes_left", 0), _at(field, "red_threes_left")), played)
         if "red_threes_left" in data:
             raise ReadError(_at(field, "red_threes_left"), "goes with cards_left_points; with cards_left, "
                             "list the red threes there (3R)")
-        return cls(name, picked, Cards.from_json(data.get("cards_left"), _at(field, "cards_left")), foot, cut)
+        return cls(name, picked, Cards.from_json(data.get("cards_left"), _at(field, "cards_left")), foot, cut,
+                   foot_played=played)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "foot_picked_up": self.foot_picked_up}
+        if self.foot_played is not None:
+            out["foot_played"] = self.foot_played
         if self.cards_left_points is None:
             out["cards_left"] = self.cards_left.to_json()
         else:
@@ -295,26 +311,33 @@ class Player:
         return out
 
 
-BOOK_KEYS = ("clean", "dirty", "wild", "special")
+BOOK_KEYS = ("clean", "dirty", "wild", "special", "special_dirty", "threes")
 
 
 @dataclass(frozen=True, slots=True)
 class BookCounts:
-    """A counted side's books by kind; ``special`` counts clean books of a rank the sheet names
-    a bonus for (``special_books``), by rank, and those are not also in ``clean``.
+    """A counted side's books by kind. Each map counts books by rank, and none of them is also
+    in ``clean`` or ``dirty``: ``special`` clean books of a rank the sheet names a bonus for
+    (``special_books``), ``special_dirty`` dirty books of such a rank (``special_books_dirty``),
+    ``threes`` books of red (3R) or black (3B) threes (``three_books``).
 
     >>> BookCounts.from_json({"clean": 3, "dirty": 2, "special": {"7": 1}}).to_json()
     {'clean': 3, 'dirty': 2, 'wild': 0, 'special': {'7': 1}}
+    >>> BookCounts.from_json({"special_dirty": {"7": 1}, "threes": {"3R": 1}}).to_json()
+    {'clean': 0, 'dirty': 0, 'wild': 0, 'special': {}, 'special_dirty': {'7': 1}, 'threes': {'3R': 1}}
     """
 
     clean: int = 0
     dirty: int = 0
     wild: int = 0
     special: tuple[tuple[Rank, int], ...] = ()
+    special_dirty: tuple[tuple[Rank, int], ...] = ()
+    threes: tuple[tuple[Rank, int], ...] = ()
 
     @property
     def total(self) -> int:
-        return self.clean + self.dirty + self.wild + sum(n for _, n in self.special)
+        return self.clean + self.dirty + self.wild + sum(n for _, n in (*self.special, *self.special_dirty,
+                                                                        *self.threes))
 
     @classmethod
     def from_json(cls, data: Any, field: str = "") -> BookCounts:
@@ -323,23 +346,39 @@ class BookCounts:
                                    '"special": {"7": 1}}')
         _only(data, BOOK_KEYS, field)
         clean, dirty, wild = (read_count(data.get(key, 0), _at(field, key)) for key in BOOK_KEYS[:3])
-        special = data.get("special", {})
-        where = _at(field, "special")
-        if not isinstance(special, Mapping):
-            raise ReadError(where, 'must be an object of books by rank, such as {"7": 1}')
-        ranks: dict[Rank, int] = {}
-        for key, count in special.items():
-            rank = parse_rank(key, _at(where, str(key)))
-            if rank in (Rank.WILD, Rank.THREE):
-                raise ReadError(_at(where, str(key)), "a special book is a clean book of a rank from A to 4")
-            if rank in ranks:
-                raise ReadError(_at(where, str(key)), f"{rank.noun} are named twice")
-            ranks[rank] = read_count(count, _at(where, str(key)))
-        return cls(clean, dirty, wild, tuple((rank, n) for rank, n in sorted(ranks.items(), key=_rank_order) if n))
+        return cls(clean, dirty, wild, _by_rank(data, "special", field), _by_rank(data, "special_dirty", field),
+                   _by_rank(data, "threes", field))
 
     def to_json(self) -> dict[str, Any]:
-        return {"clean": self.clean, "dirty": self.dirty, "wild": self.wild,
-                "special": {_RANK_CODES[rank]: n for rank, n in self.special}}
+        """Every kind; ``special_dirty`` and ``threes`` only when they count a book (deals before them
+        had neither)."""
+        out: dict[str, Any] = {"clean": self.clean, "dirty": self.dirty, "wild": self.wild,
+                               "special": {_RANK_CODES[rank]: n for rank, n in self.special}}
+        for key, counts in (("special_dirty", self.special_dirty), ("threes", self.threes)):
+            if counts:
+                out[key] = {_RANK_CODES[rank]: n for rank, n in counts}
+        return out
+
+
+def _by_rank(data: Mapping[str, Any], key: str, field: str) -> tuple[tuple[Rank, int], ...]:
+    """One of a counted side's maps of books by rank: ranks A to 4, or for ``threes`` 3R and 3B."""
+    counts = data.get(key, {})
+    where = _at(field, key)
+    threes = key == "threes"
+    if not isinstance(counts, Mapping):
+        raise ReadError(where, 'must be an object of books by rank, such as ' + ('{"3R": 1}' if threes else '{"7": 1}'))
+    ranks: dict[Rank, int] = {}
+    for code, count in counts.items():
+        here = _at(where, str(code))
+        rank = parse_rank(code, here)
+        if threes and rank not in (Rank.RED_THREE, Rank.BLACK_THREE):
+            raise ReadError(here, "a book of threes is of red threes (3R) or black threes (3B)")
+        if not threes and (rank is Rank.WILD or rank.is_threes):
+            raise ReadError(here, "a special book is a book of a rank from A to 4")
+        if rank in ranks:
+            raise ReadError(here, f"{rank.noun} are named twice")
+        ranks[rank] = read_count(count, here)
+    return tuple((rank, n) for rank, n in sorted(ranks.items(), key=_rank_order) if n)
 
 
 _RANK_ORDER = {rank: i for i, rank in enumerate(Rank)}

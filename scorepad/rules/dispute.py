@@ -19,7 +19,7 @@ Nothing here knows about the web or the command line: each result has ``to_json(
 ...     {"name": "Them", "melds": ["J J J"], "players": [
 ...         {"name": "Bea", "foot_picked_up": True},
 ...         {"name": "Dan", "foot_picked_up": False, "foot": "3R 3R 4 4 5 5 6 6 7 7 8"}]}]})
->>> change = rescore_deal(a_deal, preset("pagat"))
+>>> change = rescore_deal(a_deal, PRESETS["pagat"].versions[1])  # version 1: red threes cost however it ends
 >>> [(side.name, side.old.total, side.new.total) for side in change.sides]
 [('Us', 30, 30), ('Them', -20, -220)]
 >>> [(line.label, line.change) for line in change.sides[1].lines if line.change]

@@ -114,7 +114,7 @@ class NextDeal(NamedTuple):
         books = self.going_out_books
         return {"number": self.number, "opening_minimums": dict(self.opening_minimums),
                 "opening_who": self.opening_who,
-                "going_out_books": {"clean": books.clean, "dirty": books.dirty, "wild": books.wild},
+                "going_out_books": books.to_json(),
                 "going_out_bonus": self.going_out_bonus, "totals_before": dict(self.totals_before)}
 
     def words(self) -> str:

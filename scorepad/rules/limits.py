@@ -50,6 +50,8 @@ MAX_BANDS = 20  # opening bands by running total: sheets print 3 or 4; each band
 MAX_SIDE_SIZES = 4  # sizes in side_sizes: one each of 1 to MAX_PER_SIDE
 MAX_CARD_VALUES = 14  # entries in card_values: one per card with a value (A to 4, 2, JK, 3B)
 MAX_SPECIAL_BOOKS = 11  # entries in special_books: one per rank that can be booked (A to 4)
+MAX_THREE_BOOKS = 2  # entries in three_books: one each of red threes (3R) and black threes (3B)
+MAX_DECKS_BY_PLAYERS = MAX_PLAYERS - MIN_PLAYERS + 1  # entries in decks_by_players: one per number of players
 MAX_PILE_BLOCKERS = 3  # entries in pile_blocked_by: one each of black-three, red-three, wild
 
 # -- what one answer lists -----------------------------------------------------------------------

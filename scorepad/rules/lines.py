@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from .cards import CARDS, NATURALS, Card, Cards
 from .deal import BookKind, Deal, Ending, Player, Rank, Side
-from .sheet import RuleSheet
+from .sheet import FootWhen, RuleSheet
 
 Item = tuple[str, int, int]  # one itemised line: label, count, points each
 
@@ -40,6 +40,9 @@ class Tally(NamedTuple):
     wild_books: int
     special: dict[Card, int]  # clean books of a rank the sheet names a bonus for, by rank
     went_out: str | None  # the name of the side's player who went out, if one did
+    special_dirty: dict[Card, int]  # dirty books of a rank special_books_dirty prices, by rank
+    threes: dict[Card, int]  # books of threes three_books prices, by card (3R, 3B)
+    buried: bool  # whether a red three in an unopened foot costs its penalty (red_three_penalty_foot_when)
 
     @classmethod
     def of(cls, deal: Deal, side: Side) -> Tally:
@@ -51,6 +54,8 @@ class Tally(NamedTuple):
         clean, dirty, wild = _CLEAN, _DIRTY, _WILD_RANK
         clean_books = dirty_books = wild_books = 0
         special: dict[Card, int] = {}
+        special_dirty: dict[Card, int] = {}
+        threes: dict[Card, int] = {}
         for meld in side.melds:
             if meld.rank is not wild:
                 melded[_RANK_INDEX[meld.rank]] += meld.naturals
@@ -59,34 +64,54 @@ class Tally(NamedTuple):
             kind = meld.book_kind(sheet)
             if kind is None:
                 continue
-            if kind is clean and sheet.special_books and meld.rank is not _THREE \
-                    and sheet.special_bonus(meld.rank.card) is not None:
-                special[meld.rank.card] = special.get(meld.rank.card, 0) + 1
+            card = meld.rank.card
+            if kind is clean and sheet.three_books and meld.rank is not _THREE \
+                    and sheet.three_bonus(card) is not None:
+                threes[card] = threes.get(card, 0) + 1
+            elif kind is clean and sheet.special_books and meld.rank is not _THREE \
+                    and sheet.special_bonus(card) is not None:
+                special[card] = special.get(card, 0) + 1
             elif kind is clean:
                 clean_books += 1
+            elif kind is dirty and sheet.special_books_dirty and sheet.special_dirty_bonus(card) is not None:
+                special_dirty[card] = special_dirty.get(card, 0) + 1
             elif kind is dirty:
                 dirty_books += 1
             else:
                 wild_books += 1
         return tuple.__new__(cls, (sheet, deal.number, side, melded, clean_books, dirty_books, wild_books,
-                                   special, _went_out(deal, side)))  # made as a tuple: cls(...) costs a call more
+                                   special, _went_out(deal, side), special_dirty, threes,
+                                   _buried(deal, side)))  # made as a tuple: cls(...) costs a call more
 
     @classmethod
     def _counted(cls, deal: Deal, side: Side) -> Tally:
         """A counted side's tally: its books as given, no card melded one by one (its
-        ``meld_points`` has a line of its own); a special book of a rank the sheet names no
-        bonus for is a clean book, as an itemised one is."""
+        ``meld_points`` has a line of its own); a special book (or a book of threes) of a rank
+        the sheet names no bonus for is a clean book, and a dirty special book one, as an
+        itemised one is."""
         sheet, books = deal.sheet, side.books
         assert books is not None
-        clean = books.clean
+        clean, dirty = books.clean, books.dirty
         special: dict[Card, int] = {}
+        special_dirty: dict[Card, int] = {}
+        threes: dict[Card, int] = {}
         for rank, n in books.special:
             if sheet.special_bonus(rank.card) is None:
                 clean += n
             else:
                 special[rank.card] = n
-        return cls(sheet, deal.number, side, [0] * len(CARDS), clean, books.dirty, books.wild, special,
-                   _went_out(deal, side))
+        for rank, n in books.special_dirty:
+            if sheet.special_dirty_bonus(rank.card) is None:
+                dirty += n
+            else:
+                special_dirty[rank.card] = n
+        for rank, n in books.threes:
+            if sheet.three_bonus(rank.card) is None:
+                clean += n
+            else:
+                threes[rank.card] = n
+        return cls(sheet, deal.number, side, [0] * len(CARDS), clean, dirty, books.wild, special,
+                   _went_out(deal, side), special_dirty, threes, _buried(deal, side))
 
 
 class PadLine(NamedTuple):
@@ -252,6 +277,16 @@ def _went_out(deal: Deal, side: Side) -> str | None:
     return None
 
 
+def _buried(deal: Deal, side: Side) -> bool:
+    """Whether a red three in this side's unopened feet costs its penalty: however the deal
+    ended, or (``opponents-out``) only when a player of another side went out."""
+    if deal.sheet.red_three_penalty_foot_when is not FootWhen.OPPONENTS_OUT:
+        return True
+    if deal.ending is not _WENT_OUT or deal.went_out is None or _went_out(deal, side) is not None:
+        return False
+    return deal.find_player(deal.went_out) is not None
+
+
 def _melded(tally: Tally) -> list[Item]:
     """A line for each rank melded, then black threes, 2s and jokers."""
     points, melded = tally.sheet.card_values.points, tally.melded
@@ -266,6 +301,42 @@ def _special_books(tally: Tally) -> list[Item]:
 def _special_pad(sheet: RuleSheet) -> Iterator[PadLine]:
     for card, bonus in sheet.special_books:
         yield PadLine(f"Clean books of {card.noun} × {bonus:,}", True)
+
+
+def _special_dirty_books(tally: Tally) -> list[Item]:
+    return [(f"Dirty books of {card.noun}", n, tally.sheet.special_dirty_bonus(card) or 0)
+            for card, n in tally.special_dirty.items()]
+
+
+def _special_dirty_pad(sheet: RuleSheet) -> Iterator[PadLine]:
+    """A line for each rank; past three ranks, one line of points for them all (a pad's deal
+    stays one page)."""
+    if len(sheet.special_books_dirty) > 3:
+        each = ", ".join(f"{card.noun} {bonus:,}" for card, bonus in sheet.special_books_dirty)
+        yield PadLine(f"Dirty special books ({each})", False)
+        return
+    for card, bonus in sheet.special_books_dirty:
+        yield PadLine(f"Dirty books of {card.noun} × {bonus:,}", True)
+
+
+def _three_books(tally: Tally) -> list[Item]:
+    return [(f"Books of {card.noun}", n, tally.sheet.three_bonus(card) or 0) for card, n in tally.threes.items()]
+
+
+def _three_pad(sheet: RuleSheet) -> Iterator[PadLine]:
+    for card, bonus in sheet.three_books:
+        yield PadLine(f"Books of {card.noun} × {bonus:,}", True)
+
+
+def _foot(tally: Tally, player: Player) -> list[Item]:
+    """An unopened foot's cards, a line per value; its black threes apart when the sheet
+    prices them on their own line (``black_three_in_foot``)."""
+    if player.foot_picked_up:
+        return []
+    foot = player.foot
+    if tally.sheet.black_three_in_foot is not None and foot[Card.BLACK_THREE]:
+        foot = foot + Cards({Card.BLACK_THREE: -foot[Card.BLACK_THREE]})
+    return _held(tally, player.name, foot, "unopened foot")
 
 
 def _held(tally: Tally, player: str, cards: Cards, where: str) -> list[Item]:
@@ -303,7 +374,7 @@ _CLEAN, _DIRTY = BookKind.CLEAN, BookKind.DIRTY
 _WILD_RANK, _THREE, _WENT_OUT = Rank.WILD, Rank.THREE, Ending.WENT_OUT
 _VALUED = tuple(i for i in range(len(CARDS)) if i != _RED_THREE)  # red threes have a line of their own
 _MELDED_LINES = tuple((_INDEX[card], f"Melded {card.noun}")
-                      for card in (*NATURALS, Card.BLACK_THREE, Card.TWO, Card.JOKER))
+                      for card in (*NATURALS, Card.RED_THREE, Card.BLACK_THREE, Card.TWO, Card.JOKER))
 
 # Every kind of score line, in the order a side's score lists them: first the side's own,
 # then each player's. Scoring and the blank pad both read this table.
@@ -318,6 +389,10 @@ SCORE_LINES: tuple[ScoreLine, ...] = (
               items=_special_books, pad_items=_special_pad, scores=lambda s: bool(s.special_books)),
     ScoreLine(code="books.dirty", label="Dirty books", option="dirty_book_bonus",
               count=attrgetter("dirty_books"), pad="Dirty books"),
+    ScoreLine(code="books.special_dirty", label="Dirty books of a named rank", option="special_books_dirty",
+              items=_special_dirty_books, pad_items=_special_dirty_pad, scores=lambda s: bool(s.special_books_dirty)),
+    ScoreLine(code="books.threes", label="Books of threes", option="three_books",
+              items=_three_books, pad_items=_three_pad, scores=lambda s: bool(s.three_books)),
     ScoreLine(code="books.wild", label="Wild books", option="wild_book_bonus",
               count=attrgetter("wild_books"), pad="Wild books", pad_when=lambda s: s.wild_books),
     ScoreLine(code="red_threes.laid", label="Red threes laid", option="red_three_bonus",
@@ -340,9 +415,15 @@ SCORE_LINES: tuple[ScoreLine, ...] = (
               each=lambda s, deal: -s.red_three_penalty_hand,
               pad="Red threes left in a hand", pad_when=lambda s: s.red_three_penalty_hand > 0),
     ScoreLine(code="foot", label="{player}'s unopened foot", option="card_values", foot=True,
-              player_items=lambda t, p: [] if p.foot_picked_up else _held(t, p.name, p.foot, "unopened foot")),
+              player_items=_foot),
+    ScoreLine(code="black_threes.foot", label="{player}'s unopened foot: black threes", option="black_three_in_foot",
+              foot=True, player_count=lambda t, p: 0 if p.foot_picked_up else p.foot[Card.BLACK_THREE],
+              each=lambda s, deal: -(s.black_three_in_foot or 0),
+              pad="Black threes in an unopened foot", pad_when=lambda s: s.black_three_in_foot is not None,
+              scores=lambda s: s.black_three_in_foot is not None),
     ScoreLine(code="red_threes.foot", label="{player}'s unopened foot: red threes", option="red_three_penalty_foot",
-              foot=True, player_count=lambda t, p: 0 if p.foot_picked_up else p.foot.counts()[_RED_THREE],
+              foot=True,
+              player_count=lambda t, p: 0 if p.foot_picked_up or not t.buried else p.foot.counts()[_RED_THREE],
               each=lambda s, deal: -s.red_three_penalty_foot,
               pad="Red threes in an unopened foot", pad_when=lambda s: s.red_three_penalty_foot > 0),
 )

@@ -25,7 +25,8 @@ from .cards import EMPTY, Card, Cards, parse_card
 from .deal import Meld
 from .limits import MAX_COUNT, MAX_DEALS, MAX_MELDS, MAX_PER_SIDE, MAX_POINTS
 from .referee import Answer, can_go_out, can_meld, can_take_pile, meets_minimum
-from .sheet import Books, LastCard
+from .sheet import LastCard
+from .validate import HeldBooks
 
 # -- reading one field ---------------------------------------------------------------------------
 
@@ -214,29 +215,38 @@ def ask_go_out(sheet: RuleSheet, data: Mapping[str, Any], forms: bool = False,
         if not isinstance(books, Mapping):
             raise ReadError("books", 'must be an object such as {"clean": 1, "dirty": 1, "wild": 0}')
         for key in books:
-            if key not in ("clean", "dirty", "wild"):
-                raise ReadError(f"books.{key}", "is not a kind of book (clean, dirty, wild)")
-        counts = Books(**{key: 0 if blank(books.get(key)) else read_int(books[key], f"books.{key}", 0, MAX_MELDS, forms)
-                          for key in ("clean", "dirty", "wild")})
+            if key not in _BOOK_KINDS:
+                raise ReadError(f"books.{key}", f"is not a kind of book ({', '.join(_BOOK_KINDS)})")
+        counts = HeldBooks(**{key: 0 if blank(books.get(key))
+                              else read_int(books[key], f"books.{key}", 0, MAX_MELDS, forms) for key in _BOOK_KINDS})
     table = read_melds(melds, "melds") if counts is None else ()
     foot_played = True if blank(data.get("foot_played")) else read_bool(data["foot_played"], "foot_played", forms)
-    partners = data.get("partners_picked_up")
-    if blank(partners):
-        picked: list[bool] = []
-    elif forms and isinstance(partners, str):
-        picked = [read_bool(partners, "partners_picked_up", forms)]
-    elif isinstance(partners, list) and len(partners) < MAX_PER_SIDE:
-        picked = [read_bool(p, f"partners_picked_up[{i}]") for i, p in enumerate(partners)]
-    else:
-        raise ReadError("partners_picked_up", "must be a list with true or false for each partner's foot")
+    picked = _partners(data, "partners_picked_up", forms)
+    played = _partners(data, "partners_played", forms) if not blank(data.get("partners_played")) else None
     last = data.get("last_card")
     last_card = None
     if not blank(last):
         if last not in ("meld", "discard"):
             raise ReadError("last_card", f"must be 'meld' or 'discard', not {last!r:.40}")
         last_card = LastCard(last)
+    permission = read_optional_bool(data.get("permission"), "permission", forms)
     return can_go_out(sheet, deal, melds=table, books=counts, foot_played=foot_played, partners_picked_up=picked,
-                      permission=read_optional_bool(data.get("permission"), "permission", forms), last_card=last_card)
+                      partners_played=played, permission=permission, last_card=last_card)
+
+
+_BOOK_KINDS = ("clean", "dirty", "wild", "special", "special_dirty")
+
+
+def _partners(data: Mapping[str, Any], key: str, forms: bool) -> list[bool]:
+    """True or false for each partner's foot (picked up, or played from)."""
+    partners = data.get(key)
+    if blank(partners):
+        return []
+    if forms and isinstance(partners, str):
+        return [read_bool(partners, key, forms)]
+    if isinstance(partners, list) and len(partners) < MAX_PER_SIDE:
+        return [read_bool(p, f"{key}[{i}]") for i, p in enumerate(partners)]
+    raise ReadError(key, "must be a list with true or false for each partner's foot")
 
 
 def ask_pile(sheet: RuleSheet, data: Mapping[str, Any], forms: bool = False,
@@ -301,8 +311,8 @@ def ask_minimum(sheet: RuleSheet, data: Mapping[str, Any], forms: bool = False,
 
 QUESTIONS: dict[str, tuple[Callable[..., Answer], tuple[str, ...]]] = {
     "meld": (ask_meld, ("meld", "adding_to", "table")),
-    "go-out": (ask_go_out, ("deal", "books", "melds", "foot_played", "partners_picked_up", "permission",
-                            "last_card")),
+    "go-out": (ask_go_out, ("deal", "books", "melds", "foot_played", "partners_picked_up", "partners_played",
+                            "permission", "last_card")),
     "pile": (ask_pile, ("deal", "top_card", "pair", "wilds", "opened", "pile_size", "pile_has_wild", "table")),
     "minimum": (ask_minimum, ("deal", "melds", "top_card", "buried", "running_total", "side")),
 }

@@ -20,13 +20,14 @@ from .sheet import (
     LastCard,
     OpeningPileCards,
     OpeningWho,
+    PartnerFoot,
     PileBlocker,
     PileNeeds,
     PileTake,
     RuleSheet,
     SecondMeld,
 )
-from .validate import books_held, meld_problems
+from .validate import HeldBooks, books_held, books_short, books_toward, meld_problems
 
 
 class Reason(NamedTuple):
@@ -105,14 +106,18 @@ def can_meld(sheet: RuleSheet, meld: Meld, *, adding_to: Meld | None = None,
     return _answer(_meld_reasons(sheet, adding_to.plus(added)))
 
 
-def can_go_out(sheet: RuleSheet, deal: int, *, melds: Sequence[Meld] = (), books: Books | None = None,
+def can_go_out(sheet: RuleSheet, deal: int, *, melds: Sequence[Meld] = (), books: Books | HeldBooks | None = None,
                foot_played: bool = True, partners_picked_up: Sequence[bool] = (),
+               partners_played: Sequence[bool] | None = None,
                permission: bool | None = None, last_card: LastCard | None = None) -> Answer:
     """May a player of this side go out now?
 
-    Give the side's ``melds`` (or its ``books`` counted by kind), whether the player has
-    picked up and played the foot, each partner's foot (picked up or not), whether the
-    partner said yes, and how the last card would go (melded or discarded).
+    Give the side's ``melds`` (or its ``books`` counted by kind: ``special`` for clean books of
+    a special rank, a :class:`~.validate.HeldBooks` for dirty ones too), whether the player has
+    picked up and played the foot, each partner's foot (picked up or not; ``partners_played``,
+    when given, whether each played from it), whether the partner said yes, and how the last
+    card would go (melded or discarded). Books count as the deal's verdict counts them
+    (:func:`~.validate.books_toward`).
 
     >>> from scorepad.rules import preset
     >>> can_go_out(preset("common"), 1, books=Books(clean=1, dirty=1)).yes
@@ -122,21 +127,25 @@ def can_go_out(sheet: RuleSheet, deal: int, *, melds: Sequence[Meld] = (), books
     """
     need = sheet.going_out_books(deal)
     if books is None:
-        held = books_held(sheet, tuple(melds))
-        books = Books(*(held[kind] for kind in held))
-    has = f"{books.clean} clean, {books.dirty} dirty" + (f", {books.wild} wild" if sheet.wild_books else "")
-    enough = books.clean >= need.clean and books.dirty >= need.dirty and books.wild >= need.wild
-    reasons = [Reason(enough, f"Deal {deal} needs {need} books to go out; the side has {has}."
+        held = books_held(sheet, melds)
+    elif isinstance(books, Books):
+        held = HeldBooks(books.clean, books.dirty, books.wild, books.special)
+    else:
+        held = books
+    toward = books_toward(sheet, need, held)
+    has = f"{held.clean} clean, {held.dirty} dirty" + (f", {held.wild} wild" if sheet.wild_books else "")
+    has += "".join(f", {n} {kind}" for kind, n in (("special", held.special), ("dirty special", held.special_dirty))
+                   if n)
+    reasons = [Reason(books_short(need, toward) == Books(), f"Deal {deal} needs {need} books to go out; the side "
+                      f"has {has}."
                       + (" A clean book does not stand in for a dirty one."
-                         if books.dirty < need.dirty <= books.clean + books.dirty - need.clean else ""),
+                         if toward.dirty < need.dirty <= toward.clean + toward.dirty - need.clean else ""),
                       "books_to_go_out")]
     if sheet.go_out_foot:
         reasons.append(Reason(foot_played, "The foot has been picked up and played." if foot_played
                               else "The foot must be picked up and played before going out.", "go_out_foot"))
-    if sheet.go_out_partner_foot and partners_picked_up:
-        waiting = sum(1 for picked in partners_picked_up if not picked)
-        reasons.append(Reason(not waiting, "Every partner has picked up the foot." if not waiting
-                              else "A partner has not picked up the foot yet.", "go_out_partner_foot"))
+    if sheet.go_out_partner_foot is not PartnerFoot.NO and partners_picked_up:
+        reasons.append(_partners_reason(sheet.go_out_partner_foot, partners_picked_up, partners_played))
     if sheet.go_out_permission and (partners_picked_up or permission is not None):
         reasons.append(Reason(permission is True,
                               "Your partner said yes." if permission else
@@ -147,6 +156,16 @@ def can_go_out(sheet: RuleSheet, deal: int, *, melds: Sequence[Meld] = (), books
         fits = last_card is sheet.last_card
         reasons.append(Reason(fits, f"The last card {sheet.describe('last_card')}.", "last_card"))
     return _answer(reasons)
+
+
+def _partners_reason(rule: PartnerFoot, picked_up: Sequence[bool], played: Sequence[bool] | None) -> Reason:
+    """Whether every partner has picked up the foot (and, where the sheet asks, played from it)."""
+    if any(not picked for picked in picked_up):
+        return Reason(False, "A partner has not picked up the foot yet.", "go_out_partner_foot")
+    if rule is PartnerFoot.PLAYED and played is not None and not all(played):
+        return Reason(False, "A partner has picked up the foot but not played from it yet.", "go_out_partner_foot")
+    return Reason(True, "Every partner has picked up the foot" + (" and played from it." if rule is PartnerFoot.PLAYED
+                                                                  else "."), "go_out_partner_foot")
 
 
 def can_take_pile(sheet: RuleSheet, deal: int, *, top_card: Card, pair: int, wilds: int = 0,

@@ -29,12 +29,14 @@ from .errors import SheetError
 from .limits import (
     MAX_BANDS,
     MAX_CARD_VALUES,
+    MAX_DECKS_BY_PLAYERS,
     MAX_PER_SIDE,
     MAX_PILE_BLOCKERS,
     MAX_PLAYERS,
     MAX_SHEET_DEALS,
     MAX_SIDE_SIZES,
     MAX_SPECIAL_BOOKS,
+    MAX_THREE_BOOKS,
     MIN_PLAYERS,
 )
 
@@ -55,6 +57,7 @@ class DecksRule(Choice):
     PLAYERS_PLUS_ONE = "players+1"
     PER_PLAYER = "per-player"
     FIXED = "fixed"
+    BY_PLAYERS = "by-players"
 
 
 class Upcard(Choice):
@@ -125,6 +128,34 @@ class StockOut(Choice):
     RESHUFFLE = "reshuffle"
 
 
+class SpecialWilds(Choice):
+    ALLOWED = "allowed"
+    NEVER = "never"
+
+
+class CountAs(Choice):
+    """What a special or wild book counts as toward the books needed to go out."""
+
+    CLEAN = "clean"
+    DIRTY = "dirty"
+    NONE = "none"
+
+
+class FootWhen(Choice):
+    """When a red three in a foot never picked up costs its penalty."""
+
+    OPPONENTS_OUT = "opponents-out"
+    ANY_ENDING = "any-ending"
+
+
+class PartnerFoot(Choice):
+    """What every partner must have done with their foot before a player may go out."""
+
+    NO = "no"
+    PICKED_UP = "picked-up"
+    PLAYED = "played"
+
+
 class GameLength(Choice):
     DEALS = "deals"
     TARGET = "target"
@@ -150,16 +181,25 @@ class PerDeal(Generic[T]):
 
 @dataclass(frozen=True)
 class Books:
-    """Books of each kind, as a going-out requirement."""
+    """Books of each kind, as a going-out requirement (``special``: books of a rank the sheet
+    names in ``special_books`` or ``three_books``)."""
 
     clean: int = 0
     dirty: int = 0
     wild: int = 0
+    special: int = 0
 
     def __str__(self) -> str:
         parts = [f"{n} {kind}" for kind, n in
-                 (("clean", self.clean), ("dirty", self.dirty), ("wild", self.wild)) if n]
+                 (("clean", self.clean), ("dirty", self.dirty), ("wild", self.wild), ("special", self.special)) if n]
         return " + ".join(parts) or "no books"
+
+    def to_json(self) -> dict[str, int]:
+        """Clean, dirty and wild always; ``special`` only when asked for (sheets before it never were)."""
+        out = {"clean": self.clean, "dirty": self.dirty, "wild": self.wild}
+        if self.special:
+            out["special"] = self.special
+        return out
 
 
 @dataclass(frozen=True)
@@ -206,6 +246,7 @@ class RuleSheet:
     side_sizes: tuple[int, ...]
     decks_rule: DecksRule
     decks: int
+    decks_by_players: tuple[tuple[int, int], ...]
     jokers_per_deck: int
     hand_size: int
     foot_size: int
@@ -227,11 +268,16 @@ class RuleSheet:
     dirty_book_bonus: int
     wild_book_bonus: int
     special_books: tuple[tuple[Card, int], ...]
+    special_books_dirty: tuple[tuple[Card, int], ...]
+    special_book_wilds: SpecialWilds
+    three_books: tuple[tuple[Card, int], ...]
     going_out_bonus: PerDeal[int]
     # Red and black threes
     red_three_bonus: int
     red_three_penalty_hand: int
     red_three_penalty_foot: int
+    red_three_penalty_foot_when: FootWhen
+    black_three_in_foot: int | None
     # Opening minimums
     opening_by: OpeningBy
     opening_minimums: PerDeal[int]
@@ -247,8 +293,10 @@ class RuleSheet:
     pile_frozen_by_wild: bool
     # Going out
     books_to_go_out: PerDeal[Books]
+    special_books_count_as: CountAs
+    wild_books_count_as: CountAs
     go_out_foot: bool
-    go_out_partner_foot: bool
+    go_out_partner_foot: PartnerFoot
     go_out_permission: bool
     last_card: LastCard
     # Scoring and game length
@@ -367,6 +415,9 @@ class RuleSheet:
             return self.decks
         if self.decks_rule is DecksRule.PER_PLAYER:
             return players
+        if self.decks_rule is DecksRule.BY_PLAYERS:
+            table = dict(self.decks_by_players)
+            return table.get(players) or table[min(table, key=lambda n: abs(n - players))]
         return players + 1
 
     def value(self, card: Card) -> int:
@@ -378,6 +429,27 @@ class RuleSheet:
             if special is rank:
                 return bonus
         return None
+
+    def special_dirty_bonus(self, rank: Card) -> int | None:
+        """The bonus for a dirty book of ``rank`` when ``special_books_dirty`` names one (else
+        such a book scores as an ordinary dirty book)."""
+        for special, bonus in self.special_books_dirty:
+            if special is rank:
+                return bonus
+        return None
+
+    def three_bonus(self, three: Card) -> int | None:
+        """The bonus for a book of red or black threes when ``three_books`` allows one."""
+        for card, bonus in self.three_books:
+            if card is three:
+                return bonus
+        return None
+
+    def is_special_rank(self, rank: Card) -> bool:
+        """Whether a book of ``rank`` is a special book (``special_books`` names it, or
+        ``three_books`` allows books of it): what ``special_book_wilds`` and
+        ``special_books_count_as`` speak of."""
+        return self.special_bonus(rank) is not None or self.three_bonus(rank) is not None
 
     def opening_minimum(self, deal: int, running_total: int = 0) -> int:
         """The points a side's (or player's) first melds must reach in this deal.
@@ -573,16 +645,19 @@ def _write_per_deal(write_item: Callable[[Any], Any]) -> Callable[[PerDeal[Any]]
 _BOOK_COUNT = _int(0, 20)
 
 
-@_reads({"type": "object", "properties": {kind: _BOOK_COUNT.schema for kind in ("clean", "dirty", "wild")},
+_BOOK_KINDS = ("clean", "dirty", "wild", "special")
+
+
+@_reads({"type": "object", "properties": {kind: _BOOK_COUNT.schema for kind in _BOOK_KINDS},
          "additionalProperties": False})
 def _read_books(value: Any, name: str, base: Any = None) -> Books:
     if isinstance(value, Books):
         value = dataclasses.asdict(value)
     if not isinstance(value, Mapping):
         raise _fail(name, 'must be an object such as {"clean": 1, "dirty": 1, "wild": 0}')
-    unknown = set(value) - {"clean", "dirty", "wild"}
+    unknown = set(value) - set(_BOOK_KINDS)
     if unknown:
-        raise _fail(f"{name}.{sorted(unknown)[0]}", "is not a kind of book (clean, dirty, wild)")
+        raise _fail(f"{name}.{sorted(unknown)[0]}", "is not a kind of book (clean, dirty, wild, special)")
     read = _BOOK_COUNT
     return Books(**{k: read(v, f"{name}.{k}") for k, v in value.items()})
 
@@ -618,25 +693,61 @@ def _read_card_values(value: Any, name: str, base: Any = None) -> CardValues:
 _SPECIAL_BONUS = _int(0, 100_000)
 
 
-@_reads({"type": "object", "maxProperties": MAX_SPECIAL_BOOKS,
-         "properties": {card.value: _SPECIAL_BONUS.schema for card in CARDS if card.is_natural}})
-def _read_special_books(value: Any, name: str, base: Any = None) -> tuple[tuple[Card, int], ...]:
+def _bonus_by_rank(ranks: tuple[Card, ...], most: int, example: str,
+                   wrong: str) -> _Reader[tuple[tuple[Card, int], ...]]:
+    """A reader of bonuses by rank (``ranks`` the keys it takes), such as ``{"7": 1000}``."""
+    @_reads({"type": "object", "maxProperties": most,
+             "properties": {card.value: _SPECIAL_BONUS.schema for card in ranks}})
+    def read(value: Any, name: str, base: Any = None) -> tuple[tuple[Card, int], ...]:
+        if isinstance(value, tuple):
+            value = {card.value: bonus for card, bonus in value}
+        if not isinstance(value, Mapping):
+            raise _fail(name, f"must be an object of bonus by rank, such as {example}")
+        _at_most(value, name, most, "ranks")
+        out = []
+        for key, bonus in value.items():
+            try:
+                card = Card(str(key).upper())
+            except ValueError:
+                card = None
+            if card is None or card not in ranks:
+                raise _fail(f"{name}.{key}", wrong)
+            out.append((card, _SPECIAL_BONUS(bonus, f"{name}.{key}")))
+        return tuple(sorted(out, key=lambda pair: CARDS.index(pair[0])))
+    return read
+
+
+_BOOKABLE = "is not a rank that can be booked (A K Q J 10 9 8 7 6 5 4)"
+_read_special_books = _bonus_by_rank(NATURALS, MAX_SPECIAL_BOOKS, '{"7": 1000}', _BOOKABLE)
+_read_special_dirty = _bonus_by_rank(NATURALS, MAX_SPECIAL_BOOKS, '{"7": 500}', _BOOKABLE)
+_read_three_books = _bonus_by_rank((Card.BLACK_THREE, Card.RED_THREE), MAX_THREE_BOOKS, '{"3R": 1000, "3B": 500}',
+                                   "is not a book of threes: 3R (red threes) or 3B (black threes)")
+_DECKS = _int(1, 12)
+_PLAYER_COUNTS = tuple(str(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1))
+
+
+@_reads({"type": "object", "maxProperties": MAX_DECKS_BY_PLAYERS,
+         "properties": {n: _DECKS.schema for n in _PLAYER_COUNTS}, "additionalProperties": False})
+def _read_decks_by_players(value: Any, name: str, base: Any = None) -> tuple[tuple[int, int], ...]:
     if isinstance(value, tuple):
-        value = {card.value: bonus for card, bonus in value}
+        value = {str(players): decks for players, decks in value}
     if not isinstance(value, Mapping):
-        raise _fail(name, 'must be an object of bonus by rank, such as {"7": 1000}')
-    _at_most(value, name, MAX_SPECIAL_BOOKS, "ranks")
-    out = []
-    read = _SPECIAL_BONUS
-    for key, bonus in value.items():
-        try:
-            card = Card(str(key).upper())
-        except ValueError:
-            card = None
-        if card is None or not card.is_natural:
-            raise _fail(f"{name}.{key}", "is not a rank that can be booked (A K Q J 10 9 8 7 6 5 4)")
-        out.append((card, read(bonus, f"{name}.{key}")))
-    return tuple(sorted(out, key=lambda pair: CARDS.index(pair[0])))
+        raise _fail(name, 'must be an object of decks by number of players, such as {"4": 5, "6": 6}')
+    _at_most(value, name, MAX_DECKS_BY_PLAYERS, "numbers of players")
+    out = {}
+    for key, decks in value.items():
+        if str(key) not in _PLAYER_COUNTS:
+            raise _fail(f"{name}.{key}", f"is not a number of players from {MIN_PLAYERS} to {MAX_PLAYERS}")
+        out[int(key)] = _DECKS(decks, f"{name}.{key}")
+    return tuple(sorted(out.items()))
+
+
+@_reads({"anyOf": [_choice(PartnerFoot).schema, {"type": "boolean"}]})
+def _read_partner_foot(value: Any, name: str, base: Any = None) -> PartnerFoot:
+    """'no', 'picked-up' or 'played'; a sheet written before the choice said true or false."""
+    if isinstance(value, bool):
+        return PartnerFoot.PICKED_UP if value else PartnerFoot.NO
+    return _choice(PartnerFoot)(value, name)
 
 
 _BAND_BELOW, _BAND_MINIMUM = _int(-100_000, 1_000_000), _int(0, 10_000)
@@ -725,7 +836,8 @@ def _words_card_values(values: CardValues, sheet: RuleSheet) -> str:
 def _words_decks(rule: DecksRule, sheet: RuleSheet) -> str:
     return {DecksRule.PLAYERS_PLUS_ONE: "one more deck than there are players",
             DecksRule.PER_PLAYER: "one deck per player",
-            DecksRule.FIXED: f"always {sheet.decks} decks"}[rule]
+            DecksRule.FIXED: f"always {sheet.decks} decks",
+            DecksRule.BY_PLAYERS: "by the number of players, from the table"}[rule]
 
 
 def _words_side_sizes(sizes: tuple[int, ...], sheet: RuleSheet) -> str:
@@ -751,6 +863,25 @@ def _words_special(special: tuple[tuple[Card, int], ...], sheet: RuleSheet) -> s
     return "; ".join(f"clean book of {card.noun}: {_points(bonus)}" for card, bonus in special)
 
 
+def _words_rank_bonuses(what: str) -> Callable[[tuple[tuple[Card, int], ...], RuleSheet], str]:
+    def words(bonuses: tuple[tuple[Card, int], ...], sheet: RuleSheet) -> str:
+        return "; ".join(f"{what} of {card.noun}: {_points(bonus)}" for card, bonus in bonuses) or "none"
+    return words
+
+
+def _words_decks_by_players(table: tuple[tuple[int, int], ...], sheet: RuleSheet) -> str:
+    words = "; ".join(f"{players} players: {decks}" for players, decks in table) or "none"
+    return words if sheet.decks_rule is DecksRule.BY_PLAYERS else f"{words} (not used)"
+
+
+def _words_count_as(kind: str) -> Callable[[CountAs, RuleSheet], str]:
+    def words(value: CountAs, sheet: RuleSheet) -> str:
+        return {CountAs.CLEAN: f"{kind} beyond those asked for count as clean books",
+                CountAs.DIRTY: f"{kind} beyond those asked for count as dirty books",
+                CountAs.NONE: f"{kind} count only where asked for by name"}[value]
+    return words
+
+
 def _words_blockers(blockers: frozenset[PileBlocker], sheet: RuleSheet) -> str:
     if not blockers:
         return "nothing"
@@ -760,6 +891,7 @@ def _words_blockers(blockers: frozenset[PileBlocker], sheet: RuleSheet) -> str:
 
 
 _COUNT = _int(0, 100_000)
+_BONUS = _int(-100_000, 100_000)
 
 # Every option, in the order a player reads a sheet. A new option is one entry here (its
 # default is what every sheet stored before it means) and a field of RuleSheet.
@@ -779,13 +911,20 @@ OPTIONS: tuple[Option, ...] = (
            words=_words_side_sizes,
            write=list),
     Option(name="decks_rule", group="table", label="Number of decks", default=DecksRule.PLAYERS_PLUS_ONE,
-           help="'players+1', 'per-player', or 'fixed' (then 'decks' gives the number).",
+           help="'players+1', 'per-player', 'fixed' (then 'decks' gives the number) or 'by-players' "
+                "(then 'decks_by_players' gives the number for each number of players).",
            read=_choice(DecksRule),
            words=_words_decks),
     Option(name="decks", group="table", label="Decks (when fixed)", default=5,
            help="Decks in the pack when the number is fixed.",
            read=_int(1, 12),
            words=lambda v, s: str(v) if s.decks_rule is DecksRule.FIXED else f"{v} (not used)"),
+    Option(name="decks_by_players", group="table", label="Decks by number of players", default=(),
+           help="Decks in the pack for each number of players, such as {\"4\": 5, \"6\": 6}, when the "
+                "number of decks is 'by-players'; it must give every number of players the sheet allows.",
+           read=_read_decks_by_players,
+           words=_words_decks_by_players,
+           write=lambda v: {str(players): decks for players, decks in v}),
     Option(name="jokers_per_deck", group="table", label="Jokers per deck", default=2,
            help="Jokers shuffled in with each deck.",
            read=_int(0, 4),
@@ -877,6 +1016,26 @@ OPTIONS: tuple[Option, ...] = (
            read=_read_special_books,
            words=_words_special,
            write=lambda v: {card.value: bonus for card, bonus in v}),
+    Option(name="special_books_dirty", group="books", label="Dirty special books", default=(),
+           help="Bonus for a dirty book of a rank named in special_books, in place of the dirty-book bonus, "
+                "such as {\"7\": 500}; a rank not named here scores a dirty book of it as any dirty book.",
+           read=_read_special_dirty,
+           words=_words_rank_bonuses("dirty book"),
+           write=lambda v: {card.value: bonus for card, bonus in v}),
+    Option(name="special_book_wilds", group="books", label="Wild cards in a special book",
+           default=SpecialWilds.ALLOWED,
+           help="'allowed' or 'never': whether a meld of a rank named in special_books (or a book of threes) "
+                "may hold 2s and jokers.",
+           read=_choice(SpecialWilds),
+           words=lambda v, s: {SpecialWilds.ALLOWED: "allowed, as in any meld",
+                               SpecialWilds.NEVER: "never: a special book is always clean"}[v]),
+    Option(name="three_books", group="books", label="Books of threes", default=(),
+           help="Bonus for a book of red threes (3R) or black threes (3B), such as {\"3R\": 1000, \"3B\": 500}; "
+                "threes named here may be melded (as 3R or 3B) and their books are special books. Threes are "
+                "never melded with wild cards, and melded threes score their card values (a red three 0).",
+           read=_read_three_books,
+           words=_words_rank_bonuses("book"),
+           write=lambda v: {card.value: bonus for card, bonus in v}),
     Option(name="going_out_bonus", group="books", label="Going out", default=PerDeal((100,)),
            help="Bonus to the side of the player who goes out.",
            read=_per_deal(_COUNT),
@@ -884,9 +1043,9 @@ OPTIONS: tuple[Option, ...] = (
            write=_write_per_deal(int)),
     # Red and black threes
     Option(name="red_three_bonus", group="threes", label="Red three laid", default=100,
-           help="Bonus for each red three laid on the table.",
-           read=_COUNT,
-           words=lambda v, s: _points(v)),
+           help="Bonus for each red three laid on the table; negative on a sheet that takes points off for them.",
+           read=_BONUS,
+           words=lambda v, s: _points(v) if v >= 0 else f"minus {_points(-v)}"),
     Option(name="red_three_penalty_hand", group="threes", label="Red three left in a hand", default=0,
            help="Points taken off for each red three still in a hand when the deal ends.",
            read=_COUNT,
@@ -895,6 +1054,19 @@ OPTIONS: tuple[Option, ...] = (
            help="Points taken off for each red three in a foot that was never picked up.",
            read=_COUNT,
            words=lambda v, s: f"minus {_points(v)}" if v else "nothing"),
+    Option(name="red_three_penalty_foot_when", group="threes", label="Red three in a foot: when it costs",
+           default=FootWhen.ANY_ENDING,
+           help="'any-ending' (however the deal ends) or 'opponents-out' (only when a player of another side "
+                "went out, leaving the foot buried).",
+           read=_choice(FootWhen),
+           words=lambda v, s: {FootWhen.ANY_ENDING: "however the deal ends",
+                               FootWhen.OPPONENTS_OUT: "only when a player of another side went out"}[v]),
+    Option(name="black_three_in_foot", group="threes", label="Black three in a foot never picked up",
+           default=None,
+           help="Points taken off for each black three in a foot never picked up, on a line of its own; "
+                "null for its card value, as any card left.",
+           read=_optional(_COUNT),
+           words=lambda v, s: "its card value" if v is None else f"minus {_points(v)}"),
     # Opening minimums
     Option(name="opening_by", group="opening", label="Minimum set by", default=OpeningBy.DEAL,
            help="'deal' (a minimum for each deal) or 'running-total' (by the side's total so far).",
@@ -969,15 +1141,30 @@ OPTIONS: tuple[Option, ...] = (
                 "A clean book does not stand in for a dirty one.",
            read=_per_deal(_read_books),
            words=lambda v, s: _by_deal(v),
-           write=_write_per_deal(dataclasses.asdict)),
+           write=_write_per_deal(Books.to_json)),
+    Option(name="special_books_count_as", group="going_out", label="Special books toward going out",
+           default=CountAs.CLEAN,
+           help="What a special book (a rank named in special_books, or a book of threes) counts as toward the "
+                "books needed to go out, once any 'special' books asked for are filled: 'clean', 'dirty' or "
+                "'none'. A dirty special book never counts as clean: with 'clean' or 'dirty' it counts as dirty.",
+           read=_choice(CountAs),
+           words=_words_count_as("special books")),
+    Option(name="wild_books_count_as", group="going_out", label="Wild books toward going out", default=CountAs.NONE,
+           help="What a wild book counts as toward the books needed to go out, once any 'wild' books asked for "
+                "are filled: 'clean', 'dirty' or 'none' (only toward a wild book asked for).",
+           read=_choice(CountAs),
+           words=_words_count_as("wild books")),
     Option(name="go_out_foot", group="going_out", label="Foot played first", default=True,
            help="Whether the player going out must have picked up and played their foot.",
            read=_bool,
            words=_yes_no("yes", "no")),
-    Option(name="go_out_partner_foot", group="going_out", label="Partner's foot picked up", default=False,
-           help="Whether every partner must have picked up their foot before a player may go out.",
-           read=_bool,
-           words=_yes_no("yes", "no")),
+    Option(name="go_out_partner_foot", group="going_out", label="Partner's foot", default=PartnerFoot.NO,
+           help="What every partner must have done with their foot before a player may go out: 'no' (nothing), "
+                "'picked-up' or 'played' (picked up and played from it; a deal says so with a player's "
+                "foot_played). true and false are read as 'picked-up' and 'no'.",
+           read=_read_partner_foot,
+           words=lambda v, s: {PartnerFoot.NO: "no rule", PartnerFoot.PICKED_UP: "every partner has picked it up",
+                               PartnerFoot.PLAYED: "every partner has picked it up and played from it"}[v]),
     Option(name="go_out_permission", group="going_out", label="Ask partner's permission", default=False,
            help="Whether a player must ask a partner 'may I go out?' and be told yes.",
            read=_bool,
@@ -1038,10 +1225,34 @@ def _check_sheet(sheet: RuleSheet) -> None:
             if not schedule.single and len(schedule.values) < sheet.deals:
                 raise _fail(name, f"lists {len(schedule.values)} deals but the game has {sheet.deals}; "
                             "give one value for every deal, or a single value for all")
+    _check_going_out_books(sheet)
+    _check_special(sheet)
+    if sheet.decks_rule is DecksRule.BY_PLAYERS:
+        table = dict(sheet.decks_by_players)
+        missing = [n for n in range(sheet.min_players, sheet.max_players + 1) if n not in table]
+        if missing:
+            raise _fail("decks_by_players", f"gives no number of decks for {missing[0]} players; the sheet is "
+                        f"for {sheet.min_players} to {sheet.max_players}")
+
+
+def _check_going_out_books(sheet: RuleSheet) -> None:
+    """Books asked for to go out are books the sheet lets a side make."""
     for deal, books in enumerate(sheet.books_to_go_out.values, 1):
         where = "books_to_go_out" if sheet.books_to_go_out.single else f"books_to_go_out[{deal - 1}]"
         if books.wild and not sheet.wild_books:
             raise _fail(where, "asks for a wild book, but this sheet does not allow melds of wild cards")
+        if books.special and not (sheet.special_books or sheet.three_books):
+            raise _fail(where, "asks for a special book, but this sheet names none (special_books, three_books)")
+
+
+def _check_special(sheet: RuleSheet) -> None:
+    """A dirty special book's bonus names a special rank, on a sheet that lets one hold wild cards."""
+    for card, _ in sheet.special_books_dirty:
+        if sheet.special_bonus(card) is None:
+            raise _fail(f"special_books_dirty.{card.value}", f"{card.noun} are not named in special_books")
+        if sheet.special_book_wilds is SpecialWilds.NEVER:
+            raise _fail(f"special_books_dirty.{card.value}", "names a bonus for a dirty book of "
+                        f"{card.noun}, but special_book_wilds says a special book never holds wild cards")
 
 
 SHEET_SCHEMA = 1  # the shape of a stored sheet (RuleSheet.to_stored_json); read by load_sheet

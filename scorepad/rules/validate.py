@@ -8,7 +8,7 @@ speaks to players in plain words and cites the sheet option it rests on (``optio
 None for a rule every sheet shares, such as "threes are never melded").
 
 Codes: ``meld.rank``, ``meld.size``, ``meld.wild_ratio``, ``meld.duplicate_rank``,
-``supply``, ``foot.size``, ``foot.picked_up``, ``went_out.books``,
+``supply``, ``foot.size``, ``foot.picked_up``, ``foot.played``, ``went_out.books``,
 ``went_out.partner_foot``, ``went_out.cards_left``, ``went_out.player``, ``deal.number``,
 ``deal.ending``, ``table.players``, ``table.sides``, ``side.players``, ``side.name``,
 ``player.name``, ``count.negative``, ``cut_bonus``, ``counted.meld_points``; warnings
@@ -17,11 +17,15 @@ Codes: ``meld.rank``, ``meld.size``, ``meld.wild_ratio``, ``meld.duplicate_rank`
 A counted side (books by kind and melded points, see :class:`~.deal.BookCounts`) is checked as
 far as counts allow: its books for going out, the pack's supply of books, red threes and points,
 and whether its melded points could be the points of its books (:func:`cheapest_books`).
+
+What a side's books count for toward going out is one function, :func:`books_toward` (special
+and wild books as the sheet's ``special_books_count_as`` and ``wild_books_count_as`` say),
+read here, by the referee's "may we go out?" and by the deal form's progress.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from math import gcd
 from typing import Any, NamedTuple
@@ -29,11 +33,21 @@ from typing import Any, NamedTuple
 from .cards import CARDS, NATURALS, WILDS, Card, Cards
 from .deal import BookCounts, BookKind, Deal, Ending, Meld, Player, Rank, Side
 from .limits import MAX_DEALS
-from .sheet import BookGrowth, RuleSheet, SecondMeld, StockOut, WildRatio
+from .sheet import (
+    BookGrowth,
+    Books,
+    CountAs,
+    PartnerFoot,
+    RuleSheet,
+    SecondMeld,
+    SpecialWilds,
+    StockOut,
+    WildRatio,
+)
 
 VIOLATION_CODES = (
     "meld.rank", "meld.size", "meld.wild_ratio", "meld.duplicate_rank", "supply", "foot.size",
-    "foot.picked_up", "went_out.books", "went_out.partner_foot", "went_out.cards_left",
+    "foot.picked_up", "foot.played", "went_out.books", "went_out.partner_foot", "went_out.cards_left",
     "went_out.player", "deal.number", "deal.ending", "table.players", "table.sides", "side.players",
     "side.name", "player.name", "count.negative", "cut_bonus", "counted.meld_points",
 )
@@ -89,9 +103,9 @@ def meld_problems(sheet: RuleSheet, meld: Meld, where: str = "") -> Iterator[Pro
     if meld.naturals < 0 or meld.twos < 0 or meld.jokers < 0:
         yield Problem("count.negative", "A meld cannot hold a negative number of cards.", None, where)
         return
-    if rank is Rank.THREE:
-        yield Problem("meld.rank", "Threes are never melded: red threes are laid apart as bonus cards, "
-                      "black threes are only discarded.", None, where)
+    stop, first = _rank_problems(sheet, meld, where)
+    yield from first
+    if stop:
         return
     if rank is Rank.WILD:
         if not sheet.wild_books:
@@ -117,6 +131,36 @@ def meld_problems(sheet: RuleSheet, meld: Meld, where: str = "") -> Iterator[Pro
                           f"this one has {size} cards, {wilds} of them wild.", "book_growth", where)
     if rank is not Rank.WILD:
         yield from _wild_limit_problems(sheet, rank, naturals, wilds, where)
+
+
+def _rank_problems(sheet: RuleSheet, meld: Meld, where: str) -> tuple[bool, list[Problem]]:
+    """What the sheet says of melds of this rank alone: threes (whether nothing more is worth
+    saying of the meld), and a special rank's wild cards."""
+    rank = meld.rank
+    if rank.is_threes:
+        threes = list(_threes_problems(sheet, meld, where))
+        return bool(threes), threes
+    if meld.wilds and sheet.special_book_wilds is SpecialWilds.NEVER and rank is not Rank.WILD \
+            and sheet.special_bonus(rank.card) is not None:
+        return False, [Problem("meld.wild_ratio", f"On this sheet a meld of {rank.noun} (a special book) never "
+                               f"holds wild cards; this one has {meld.wilds}.", "special_book_wilds", where)]
+    return False, []
+
+
+def _threes_problems(sheet: RuleSheet, meld: Meld, where: str) -> Iterator[Problem]:
+    """A meld of threes: legal only as red or black threes that the sheet's ``three_books``
+    names, and never with a wild card."""
+    allowed = sheet.three_bonus(meld.rank.card) if meld.rank is not Rank.THREE else None
+    if allowed is None and not sheet.three_books:
+        yield Problem("meld.rank", "Threes are never melded: red threes are laid apart as bonus cards, "
+                      "black threes are only discarded.", None, where)
+    elif allowed is None:
+        named = " and ".join(card.noun for card, _ in sheet.three_books)
+        yield Problem("meld.rank", f"This sheet books {named} only, each colour in a meld of its own; this meld is "
+                      f"{meld.rank.noun}.", "three_books", where)
+    elif meld.wilds:
+        yield Problem("meld.wild_ratio", f"A meld of {meld.rank.noun} never holds wild cards; this one has "
+                      f"{meld.wilds}.", "three_books", where)
 
 
 def most_wilds_in_book(sheet: RuleSheet) -> int:
@@ -170,7 +214,8 @@ def duplicate_rank_problems(sheet: RuleSheet, melds: tuple[Meld, ...], where: st
     book_size, three = sheet.book_size, Rank.THREE
     for index, meld in enumerate(melds):
         rank = meld.rank
-        if meld.naturals + meld.twos + meld.jokers >= book_size or rank is three:
+        if meld.naturals + meld.twos + meld.jokers >= book_size or rank is three \
+                or rank.is_threes and sheet.three_bonus(rank.card) is None:
             continue
         if rank in open_ranks:
             message = said.get(rank)
@@ -183,24 +228,117 @@ def duplicate_rank_problems(sheet: RuleSheet, melds: tuple[Meld, ...], where: st
             open_ranks[rank] = index
 
 
-def books_held(sheet: RuleSheet, melds: tuple[Meld, ...]) -> dict[BookKind, int]:
-    """How many clean, dirty and wild books these melds include."""
-    held = {BookKind.CLEAN: 0, BookKind.DIRTY: 0, BookKind.WILD: 0}
+class HeldBooks(NamedTuple):
+    """A side's books as going out counts them: ``special`` and ``special_dirty`` are clean and
+    dirty books of a special rank (named in ``special_books``, or threes ``three_books``
+    allows), not also in ``clean`` or ``dirty``.
+
+    >>> str(HeldBooks(2, 1, 0, special=1))
+    '2 clean, 1 dirty, 0 wild, 1 special'
+    """
+
+    clean: int = 0
+    dirty: int = 0
+    wild: int = 0
+    special: int = 0
+    special_dirty: int = 0
+
+    def __str__(self) -> str:
+        extra = [f"{n} {kind}" for kind, n in (("special", self.special), ("dirty special", self.special_dirty)) if n]
+        return ", ".join([f"{self.clean} clean", f"{self.dirty} dirty", f"{self.wild} wild", *extra])
+
+
+def books_held(sheet: RuleSheet, melds: Sequence[Meld]) -> HeldBooks:
+    """The books these melds include, by kind (a meld of threes the sheet does not book is none)."""
+    clean = dirty = wild = special = special_dirty = 0
     for meld in melds:
         kind = meld.book_kind(sheet)
-        if kind is not None and meld.rank is not Rank.THREE:
-            held[kind] += 1
-    return held
+        rank = meld.rank
+        if kind is None or rank is Rank.THREE or rank.is_threes and sheet.three_bonus(rank.card) is None:
+            continue
+        if kind is BookKind.WILD:
+            wild += 1
+        elif sheet.is_special_rank(rank.card):
+            special += kind is BookKind.CLEAN
+            special_dirty += kind is BookKind.DIRTY
+        elif kind is BookKind.CLEAN:
+            clean += 1
+        else:
+            dirty += 1
+    return HeldBooks(clean, dirty, wild, special, special_dirty)
 
 
-def side_books(sheet: RuleSheet, side: Side) -> dict[BookKind, int]:
-    """How many clean, dirty and wild books a side holds, itemised or counted (a counted
-    special book is a clean book, as an itemised one is)."""
+def side_books(sheet: RuleSheet, side: Side) -> HeldBooks:
+    """The books a side holds, itemised or counted (a counted special book of a rank the sheet
+    does not name is an ordinary book, as an itemised one is)."""
     books = side.books
     if books is None:
         return books_held(sheet, side.melds)
-    return {BookKind.CLEAN: books.clean + sum(n for _, n in books.special), BookKind.DIRTY: books.dirty,
-            BookKind.WILD: books.wild}
+    clean, dirty, special, special_dirty = books.clean, books.dirty, 0, 0
+    for rank, n in (*books.special, *books.threes):
+        if sheet.is_special_rank(rank.card):
+            special += n
+        else:
+            clean += n
+    for rank, n in books.special_dirty:
+        if sheet.is_special_rank(rank.card):
+            special_dirty += n
+        else:
+            dirty += n
+    return HeldBooks(clean, dirty, books.wild, special, special_dirty)
+
+
+def books_toward(sheet: RuleSheet, need: Books, held: HeldBooks) -> Books:
+    """What ``held`` counts as against ``need``, the books needed to go out; each book counts once.
+
+    Wild and special books fill a ``wild`` and ``special`` requirement first; the rest count as
+    the sheet's ``wild_books_count_as`` and ``special_books_count_as`` say ('none': only where
+    asked for by name). A dirty special book never counts as clean: past a ``special``
+    requirement it counts as dirty (unless special books count as none). Dirty special books
+    fill the ``special`` requirement first when that leaves the side short of less.
+
+    >>> from scorepad.rules import preset
+    >>> sheet = preset("common").replace(special_books=((Card.SEVEN, 1000),), special_books_count_as=CountAs.DIRTY)
+    >>> books_toward(sheet, Books(clean=1, dirty=1), HeldBooks(clean=1, special=1))
+    Books(clean=1, dirty=1, wild=0, special=0)
+    """
+    wild_left = max(held.wild - need.wild, 0)
+    wild_as = sheet.wild_books_count_as
+    best: tuple[int, Books] | None = None
+    for used_dirty in range(min(max(held.special_dirty, 0), need.special) + 1):
+        used_clean = min(max(held.special, 0), need.special - used_dirty)
+        clean_left, dirty_left = held.special - used_clean, held.special_dirty - used_dirty
+        clean, dirty, special, wild = held.clean, held.dirty, used_clean + used_dirty, held.wild - wild_left
+        special_as = sheet.special_books_count_as
+        if special_as is CountAs.CLEAN:
+            clean, dirty = clean + clean_left, dirty + dirty_left
+        elif special_as is CountAs.DIRTY:
+            dirty += clean_left + dirty_left
+        else:
+            special += clean_left + dirty_left
+        if wild_as is CountAs.CLEAN:
+            clean += wild_left
+        elif wild_as is CountAs.DIRTY:
+            dirty += wild_left
+        else:
+            wild += wild_left
+        toward = Books(clean, dirty, wild, special)
+        missing = books_short(need, toward)
+        short = missing.clean + missing.dirty + missing.wild + missing.special
+        if best is None or short < best[0]:
+            best = (short, toward)
+    assert best is not None
+    return best[1]
+
+
+def books_short(need: Books, toward: Books) -> Books:
+    """The books still missing, by kind, once :func:`books_toward` has counted a side's books.
+
+    >>> books_short(Books(clean=2, dirty=1), Books(clean=1, dirty=3))
+    Books(clean=1, dirty=0, wild=0, special=0)
+    """
+    return Books(max(need.clean - toward.clean, 0), max(need.dirty - toward.dirty, 0),
+                 max(need.wild - toward.wild, 0), max(need.special - toward.special, 0))
 
 
 def cheapest_books(sheet: RuleSheet, books: BookCounts) -> int:
@@ -219,8 +357,9 @@ def cheapest_books(sheet: RuleSheet, books: BookCounts) -> int:
     dirty = min(((size - w) * natural + w * wild for w in range(1, size)
                  if not any(_wild_limit_problems(sheet, Rank.KING, size - w, w))),
                 default=(size - 1) * natural + wild)
-    special = sum(max(n, 0) * size * values[rank.card] for rank, n in books.special)
-    return (max(books.clean, 0) * size * natural + special + max(books.dirty, 0) * dirty
+    special = sum(max(n, 0) * size * values[rank.card] for rank, n in (*books.special, *books.threes))
+    dirty_books = max(books.dirty, 0) + sum(max(n, 0) for _, n in books.special_dirty)
+    return (max(books.clean, 0) * size * natural + special + dirty_books * dirty
             + max(books.wild, 0) * size * wild)
 
 
@@ -383,11 +522,13 @@ def _check_counted(sheet: RuleSheet, side: Side, books: BookCounts, where: str, 
     melded points its books could hold; then the warning that its melds go unchecked."""
     name, here = side.name, f"{where}.books"
     counts = [("clean", books.clean), ("dirty", books.dirty), ("wild", books.wild)]
-    counts += [(f"special.{rank.value}", n) for rank, n in books.special]
+    counts += [(f"{key}.{rank.value}", n) for key, ranks in (("special", books.special),
+               ("special_dirty", books.special_dirty), ("threes", books.threes)) for rank, n in ranks]
     for key, n in counts:
         if n < 0:
-            found.append(Problem("count.negative", f"{name}'s {key.replace('special.', '')} books cannot be "
+            found.append(Problem("count.negative", f"{name}'s {key.split('.')[-1]} books cannot be "
                                  "negative.", None, f"{here}.{key}", name, field="books"))
+    found.extend(_counted_special(sheet, side, books, here))
     if side.meld_points < 0:
         found.append(Problem("count.negative", f"{name}'s melded points cannot be negative.", None,
                              f"{where}.meld_points", name, field="meld_points"))
@@ -398,6 +539,23 @@ def _check_counted(sheet: RuleSheet, side: Side, books: BookCounts, where: str, 
         _check_meld_points(sheet, side, books, where, found)
     warnings.append(Problem("counted.unchecked", f"The melds of {name} are counted, not listed, so the referee "
                             "cannot check each meld (its size and wild cards).", None, here, name, field="books"))
+
+
+def _counted_special(sheet: RuleSheet, side: Side, books: BookCounts, here: str) -> Iterator[Problem]:
+    """Counted books of threes the sheet does not book, and dirty special books where a special
+    book never holds wild cards."""
+    for rank, n in books.threes:
+        if n > 0 and sheet.three_bonus(rank.card) is None:
+            yield Problem("meld.rank", f"This sheet has no books of {rank.noun}." if sheet.three_books else
+                          "Threes are never melded on this sheet, so there is no book of threes.",
+                          "three_books" if sheet.three_books else None, f"{here}.threes.{rank.value}", side.name,
+                          field="books")
+    if sheet.special_book_wilds is SpecialWilds.NEVER:
+        for rank, n in books.special_dirty:
+            if n > 0 and sheet.special_bonus(rank.card) is not None:
+                yield Problem("meld.wild_ratio", f"On this sheet a book of {rank.noun} (a special book) never holds "
+                              "wild cards, so there is no dirty one.", "special_book_wilds",
+                              f"{here}.special_dirty.{rank.value}", side.name, field="books")
 
 
 def _check_meld_points(sheet: RuleSheet, side: Side, books: BookCounts, where: str, found: list[Problem]) -> None:
@@ -444,6 +602,9 @@ def _check_player(sheet: RuleSheet, player: Player, here: str, side: str, found:
             if n < 0:
                 found.append(Problem("count.negative", f"{player.name}'s {key.replace('_', ' ')} cannot be "
                                      "negative.", None, f"{here}.{key}", side, player.name, field=key))
+    if player.foot_played and not player.foot_picked_up:
+        found.append(Problem("foot.played", f"{player.name} played from the foot without picking it up.", None,
+                             f"{here}.foot_played", side, player.name, field="foot_played"))
     if player.foot_picked_up:
         if player.foot:
             found.append(Problem("foot.picked_up", f"{player.name} picked up the foot, so it is not unopened: "
@@ -495,12 +656,16 @@ def _counted_supply(deal: Deal, available: Cards, used: Cards, decks: int) -> It
         for rank, n in counted.special:
             special[rank] = special.get(rank, 0) + max(n, 0)
             clean += max(n, 0)
+        dirty += sum(max(n, 0) for _, n in counted.special_dirty)
+        for rank, n in counted.threes:  # threes are no natural cards: only their own count
+            special[rank] = special.get(rank, 0) + max(n, 0)
         need_naturals += clean * size + dirty * (size - most)
         need_wilds += wild * size + dirty
         books += clean + dirty + wild
     for rank, n in special.items():
         if n * size > spare[_INDEX[rank.card]]:
-            yield Problem("supply", f"This deal counts {n} special book{'s' if n != 1 else ''} of {rank.noun}, "
+            yield Problem("supply", f"This deal counts {n} {'' if rank.is_threes else 'special '}book"
+                          f"{'s' if n != 1 else ''} of {rank.noun}, "
                           f"{n * size} cards, but {packs} hold only {max(spare[_INDEX[rank.card]], 0)} more "
                           f"{rank.noun}.", "decks_rule", "sides")
     if need_naturals > naturals or need_wilds > wilds or books * size > naturals + wilds:
@@ -547,20 +712,38 @@ def _check_ending(deal: Deal, found: list[Problem]) -> None:
                              player.name, field="foot_picked_up"))
     need = sheet.going_out_books(deal.number)
     held = side_books(sheet, side)
-    short = [(n - held[kind], kind.value) for n, kind in
-             ((need.clean, BookKind.CLEAN), (need.dirty, BookKind.DIRTY), (need.wild, BookKind.WILD)) if held[kind] < n]
-    if short:
-        has = ", ".join(f"{held[k]} {k.value}" for k in BookKind)
+    if books_short(need, books_toward(sheet, need, held)) != Books():
         found.append(Problem("went_out.books", f"To go out in deal {deal.number} a side needs {need} books; "
-                             f"{side.name} has {has}.", "books_to_go_out", f"sides[{i}].{_books_key(side)}", side.name,
-                             player.name, field=_books_key(side)))
-    if sheet.go_out_partner_foot:
-        for k, partner in enumerate(side.players):
-            if k != j and not partner.foot_picked_up:
-                found.append(Problem("went_out.partner_foot", f"{player.name} may go out only once every partner has "
-                                     f"picked up the foot, and {partner.name} has not.", "go_out_partner_foot",
-                                     f"sides[{i}].players[{k}].foot_picked_up", side.name, partner.name,
-                                     field="foot_picked_up"))
+                             f"{side.name} has {held}{_counting(sheet, held)}.", "books_to_go_out",
+                             f"sides[{i}].{_books_key(side)}", side.name, player.name, field=_books_key(side)))
+    found.extend(_partner_feet(sheet, side, i, j))
+
+
+def _counting(sheet: RuleSheet, held: HeldBooks) -> str:
+    """How special and wild books counted toward going out, when the side has any."""
+    said = []
+    if held.special or held.special_dirty:
+        said.append(f"{sheet.describe('special_books_count_as')}")
+    if held.wild:
+        said.append(f"{sheet.describe('wild_books_count_as')}")
+    return f" ({'; '.join(said)})" if said else ""
+
+
+def _partner_feet(sheet: RuleSheet, side: Side, i: int, j: int) -> Iterator[Problem]:
+    """Each partner of the player going out who has not yet done with the foot what the sheet's
+    ``go_out_partner_foot`` asks: picked it up, or picked it up and played from it."""
+    rule, player = sheet.go_out_partner_foot, side.players[j]
+    if rule is PartnerFoot.NO:
+        return
+    for k, partner in enumerate(side.players):
+        if k == j or (partner.played_foot if rule is PartnerFoot.PLAYED else partner.foot_picked_up):
+            continue
+        key = "foot_played" if partner.foot_picked_up else "foot_picked_up"
+        done = "picked up and played from the foot" if rule is PartnerFoot.PLAYED else "picked up the foot"
+        found = "has not played from it" if partner.foot_picked_up else "has not picked it up"
+        yield Problem("went_out.partner_foot", f"{player.name} may go out only once every partner has {done}, "
+                      f"and {partner.name} {found}.", "go_out_partner_foot", f"sides[{i}].players[{k}].{key}",
+                      side.name, partner.name, field=key)
 
 
 def _books_key(side: Side) -> str:

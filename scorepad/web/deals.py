@@ -86,7 +86,8 @@ class DealPage:
         context = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "status"}
         rules = game.game.deal_rules(number)
         context.update(
-            groups=card_groups(sheet), ranks=RANKS, card_label=card_label, rules=rules,
+            groups=card_groups(sheet), ranks=RANKS + tuple(card.value for card, _ in sheet.three_books),
+            card_label=card_label, rules=rules,
             outs=going_out(rules.going_out_books, sheet, self.preview.deal if self.preview else None, self.form.sides),
             # Counts chosen in one touch: naturals 0 to a book (at most 7+), wild cards 0-3+ and 0-2+
             # (a meld rarely holds more), red threes 0-6+; what the script's segments offer.

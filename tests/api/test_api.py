@@ -134,7 +134,7 @@ def test_sheets_lists_every_preset_with_what_it_leaves_unsaid(client):
     for item in sheets:
         preset = PRESETS[item["id"]]
         assert item == {"id": preset.id, "title": preset.title, "source": preset.source.title,
-                        "source_url": preset.source.url, "preset_version": 1,
+                        "source_url": preset.source.url, "preset_version": preset.version,
                         "not_stated": dict(preset.not_stated), "fixed": list(preset.fixed)}
 
 
@@ -180,7 +180,7 @@ def test_a_new_game_reads_back_with_its_sheet_sides_and_next_deal(client):
     game_id, _ = api_game(client, sheet={"preset": "pagat", "hand_size": 11}, sides=sides)
     body = client.get(f"{API}/games/{game_id}").get_json()
     assert body["name"] == "Friday" and body["sides"] == sides and body["revision"] == 0
-    assert body["sheet"] == {"preset": "pagat", "preset_version": 1, "hand_size": 11}
+    assert body["sheet"] == {"preset": "pagat", "preset_version": 2, "hand_size": 11}
     assert [c["option"] for c in body["sheet_changes"]] == ["hand_size"]
     assert body["deals"] == [] and body["running_totals"] == []
     assert body["over"] is False and body["winner"] is None and body["tie"] is False

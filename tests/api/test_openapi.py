@@ -153,7 +153,10 @@ BOUNDS: dict[str, list[tuple[str, Any]]] = {
     "MAX_BANDS": [(f"{OPTION}/opening_bands/maxItems", limits.MAX_BANDS)],
     "MAX_SIDE_SIZES": [(f"{OPTION}/side_sizes/anyOf/1/maxItems", limits.MAX_SIDE_SIZES)],
     "MAX_CARD_VALUES": [(f"{OPTION}/card_values/maxProperties", limits.MAX_CARD_VALUES)],
-    "MAX_SPECIAL_BOOKS": [(f"{OPTION}/special_books/maxProperties", limits.MAX_SPECIAL_BOOKS)],
+    "MAX_SPECIAL_BOOKS": [(f"{OPTION}/special_books/maxProperties", limits.MAX_SPECIAL_BOOKS),
+                          (f"{OPTION}/special_books_dirty/maxProperties", limits.MAX_SPECIAL_BOOKS)],
+    "MAX_THREE_BOOKS": [(f"{OPTION}/three_books/maxProperties", limits.MAX_THREE_BOOKS)],
+    "MAX_DECKS_BY_PLAYERS": [(f"{OPTION}/decks_by_players/maxProperties", limits.MAX_DECKS_BY_PLAYERS)],
     "MAX_PILE_BLOCKERS": [(f"{OPTION}/pile_blocked_by/maxItems", limits.MAX_PILE_BLOCKERS)],
     "MAX_IDEMPOTENCY_KEY": [("/components/parameters/IdempotencyKey/schema/maxLength", limits.MAX_IDEMPOTENCY_KEY)],
 }

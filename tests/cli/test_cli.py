@@ -289,7 +289,7 @@ def test_sheet_shows_a_preset_unchanged_with_its_source(preset_id):
     assert code == 0
     first = out.splitlines()[0]
     assert first == PRESETS[preset_id].title
-    assert f"Preset: {preset_id}, version 1; source: {PRESETS[preset_id].source}" in out
+    assert f"Preset: {preset_id}, version {PRESETS[preset_id].version}; source: {PRESETS[preset_id].source}" in out
     assert "sources/" not in out
     assert not any(line.startswith(" * ") for line in out.splitlines())
     assert "Changed against" not in out
@@ -310,7 +310,7 @@ def test_sheet_file_marks_what_it_changes_against_its_preset(tmp_path):
     assert " * Cards in the foot: 11" in lines
     assert "   Cards in the hand: 11" not in lines
     assert sum(line.startswith(" * ") for line in lines) == 2
-    assert "Changed against pagat version 1 (marked *):" in lines
+    assert "Changed against pagat version 2 (marked *):" in lines
     assert "  Cards in the hand: 13 -> 11" in lines
 
 

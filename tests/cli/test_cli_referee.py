@@ -54,6 +54,8 @@ ASKED = [
     (("go-out", "--sheet", "bicycle", "--books", "1,1", "--last-card", "meld"), 1, "last_card"),
     (("go-out", "--sheet", "gather-together", "--books", "1,1", "--partner-foot", "yes"), 0, "go_out_partner_foot"),
     (("go-out", "--sheet", "gather-together", "--books", "1,1", "--partner-foot", "no"), 1, "go_out_partner_foot"),
+    (("go-out", "--sheet", "pagat", "--books", "2,2,1", "--partner-foot", "yes", "--partner-played", "no",
+      "--permission", "yes"), 1, "go_out_partner_foot"),
     (("pile", "--sheet", "common", "9", "--pair", "2", "--pile-size", "7", "--opened"), 0, "pile_take"),
     (("pile", "--sheet", "common", "9", "--pair", "2", "--pile-size", "7"), 1, "pile_needs_opened"),
     # 5 nines on the table + the pair + the top card = 8, past a book; 4 + 3 = 7 makes the book.

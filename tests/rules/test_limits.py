@@ -132,7 +132,9 @@ DOC_BOUNDS: dict[str, tuple[int, ...]] = {
     "`opening_bands`": (limits.MAX_BANDS,),
     "`side_sizes`": (limits.MAX_SIDE_SIZES,),
     "`card_values`": (limits.MAX_CARD_VALUES,),
-    "`special_books`": (limits.MAX_SPECIAL_BOOKS,),
+    "`special_books`, `special_books_dirty`": (limits.MAX_SPECIAL_BOOKS,),
+    "`three_books`": (limits.MAX_THREE_BOOKS,),
+    "`decks_by_players`": (limits.MAX_DECKS_BY_PLAYERS,),
     "`pile_blocked_by`": (limits.MAX_PILE_BLOCKERS,),
     "a game's stored deals and history (a write past it is a 409 naming `game`)": (limits.MAX_GAME_BYTES,),
     "an import's body (the export of the fullest game)": (limits.MAX_IMPORT_BYTES,),
@@ -201,6 +203,9 @@ OVERSIZE: dict[str, Any] = {
     "side_sizes": [1, 2, 3, 4, 2],
     "card_values": {**{card: 10 for card in VALUED}, "a": 20},
     "special_books": {**{rank: 1000 for rank in RANKS}, "k": 900},
+    "special_books_dirty": {**{rank: 500 for rank in RANKS}, "k": 400},
+    "three_books": {"3R": 1000, "3B": 500, "3r": 900},
+    "decks_by_players": {**{str(n): 5 for n in range(limits.MIN_PLAYERS, MAX_PLAYERS + 1)}, "13": 6},
     "pile_blocked_by": ["black-three", "red-three", "wild", "wild"],
 }
 
@@ -280,6 +285,8 @@ def largest_sheet(**changes: Any) -> dict[str, Any]:
         "hand_size": 30, "foot_size": 30, "card_values": {card: 10_000 - i for i, card in enumerate(VALUED)},
         "cut_bonus": 100_000, "draws_per_turn": [10] * n, "wild_books": True,
         "special_books": {rank: 100_000 - i for i, rank in enumerate(RANKS)},
+        "special_books_dirty": {rank: 99_000 - i for i, rank in enumerate(RANKS)},
+        "three_books": {"3R": 100_000, "3B": 99_999},
         "going_out_bonus": [100_000 - i for i in range(n)], "opening_by": "running-total",
         "opening_minimums": [10_000 - i for i in range(n)],
         "opening_bands": [{"below": -100_000 + i * 55_555, "minimum": 10_000 - i} for i in range(MAX_BANDS - 1)]

@@ -35,6 +35,7 @@ from scorepad.rules.sheet import (
     LastCard,
     OpeningPileCards,
     OpeningWho,
+    PartnerFoot,
     PileBlocker,
     PileNeeds,
     PileTake,
@@ -213,10 +214,10 @@ def test_gather_together_pile_melds_the_top_card_then_takes_the_next_seven_block
 
 
 @pytest.mark.parametrize("preset_id, books, partner_foot, permission, last_card", [
-    ("common", Books(clean=1, dirty=1), False, False, LastCard.EITHER),
-    ("pagat", Books(clean=2, dirty=2, wild=1), True, True, LastCard.EITHER),
-    ("bicycle", Books(clean=1, dirty=1), False, False, LastCard.DISCARD),
-    ("gather-together", Books(clean=1, dirty=1), True, False, LastCard.EITHER),
+    ("common", Books(clean=1, dirty=1), PartnerFoot.NO, False, LastCard.EITHER),
+    ("pagat", Books(clean=2, dirty=2, wild=1), PartnerFoot.PLAYED, True, LastCard.EITHER),
+    ("bicycle", Books(clean=1, dirty=1), PartnerFoot.NO, False, LastCard.DISCARD),
+    ("gather-together", Books(clean=1, dirty=1), PartnerFoot.PICKED_UP, False, LastCard.EITHER),
 ])
 def test_preset_going_out(preset_id, books, partner_foot, permission, last_card):
     sheet = preset(preset_id)
@@ -319,7 +320,7 @@ def test_opening_by_running_total_uses_the_bands():
 @pytest.mark.parametrize("preset_id", SHIPPED)
 def test_preset_json_is_just_the_preset_id_and_round_trips(preset_id):
     sheet = preset(preset_id)
-    assert sheet.to_json() == {"preset": preset_id, "preset_version": 1}
+    assert sheet.to_json() == {"preset": preset_id, "preset_version": PRESETS[preset_id].version}
     assert load_sheet(sheet.to_json()) == sheet
     assert load_sheet(preset_id) == sheet
 
@@ -380,7 +381,7 @@ def test_changes_lists_exactly_the_options_that_differ_from_the_preset():
 def test_setting_a_preset_value_again_is_not_a_change():
     sheet = load_sheet({"preset": "pagat", "hand_size": 13, "wild_books": True})
     assert sheet.changes() == []
-    assert sheet.to_json() == {"preset": "pagat", "preset_version": 1}
+    assert sheet.to_json() == {"preset": "pagat", "preset_version": 2}
 
 
 def test_a_changed_sheet_is_not_equal_to_its_preset():
@@ -611,7 +612,7 @@ def test_deal_with_a_changed_sheet_and_cut_bonus_round_trips():
     data["sides"][0]["players"][0]["cut_bonus"] = True
     deal = Deal.from_json(data)
     written = json.loads(json.dumps(deal.to_json()))
-    assert written["sheet"] == {"preset": "pagat", "preset_version": 1, "hand_size": 11, "foot_size": 11,
+    assert written["sheet"] == {"preset": "pagat", "preset_version": 2, "hand_size": 11, "foot_size": 11,
                                 "cut_bonus": 100}
     again = Deal.from_json(written)
     assert again == deal

@@ -121,7 +121,8 @@ def test_changing_a_presets_default_changes_no_stored_game_nor_what_it_changed(t
     game_id, key = api_game(client, "Club", {"preset": "pagat", "hand_size": 11}, PARTNERS)
     record(client, game_id, key, partners_deal())
     before = client.get(f"{API}/games/{game_id}").get_json()
-    assert before["sheet"] == {"preset": "pagat", "preset_version": 1, "hand_size": 11}
+    version = PRESETS["pagat"].version
+    assert before["sheet"] == {"preset": "pagat", "preset_version": version, "hand_size": 11}
     # 3 kings (30) and a red three laid (+100); 3 queens (30), a 4 in hand (-5)
     assert totals(before) == {"North-South": 130, "East-West": 25}
 
@@ -144,10 +145,10 @@ def test_changing_a_presets_default_changes_no_stored_game_nor_what_it_changed(t
     # A game made now starts from the new version, and changes nothing against it.
     fresh_id, _ = api_game(later, "Club", "pagat", PARTNERS)
     fresh = later.get(f"{API}/games/{fresh_id}").get_json()
-    assert fresh["sheet"] == {"preset": "pagat", "preset_version": 2}
+    assert fresh["sheet"] == {"preset": "pagat", "preset_version": version + 1}
     assert fresh["sheet_changes"] == []
     listed = {s["id"]: s["preset_version"] for s in later.get(f"{API}/sheets").get_json()["sheets"]}
-    assert listed["pagat"] == 2 and listed["common"] == 1
+    assert listed["pagat"] == version + 1 and listed["common"] == 1
 
 
 def test_a_sheet_names_the_preset_version_it_changes(monkeypatch):

@@ -167,18 +167,22 @@ def test_pagat_pile_a_two_buried_in_the_pile_does_not_count_toward_the_minimum()
 # -- A red three in a foot never picked up, on Pagat: -100 instead of +100 -----------------
 
 
-def _pagat_red_three_deal(dan_foot_picked_up: bool) -> Deal:
+def _pagat_red_three_deal(dan_foot_picked_up: bool, ending: str = "went_out") -> Deal:
+    """Pagat's sheet: Ann (North-South) goes out with the books it asks for, or the stock runs out."""
     dan = ({"name": "Dan", "foot_picked_up": True, "cards_left": ""} if dan_foot_picked_up else
            {"name": "Dan", "foot_picked_up": False, "cards_left": "", "foot": "3R 4 4 4 4 4 4 4 4 4 4 4 4"})
-    return Deal.from_json({"sheet": "pagat", "deal": 1, "ending": "stock_out", "sides": [
-        {"name": "North-South", "melds": ["K K K"], "players": [
-            {"name": "Ann", "foot_picked_up": True}, {"name": "Cy", "foot_picked_up": True}]},
+    went_out = {"ending": "went_out", "went_out": "Ann"} if ending == "went_out" else {"ending": "stock_out"}
+    return Deal.from_json({"sheet": "pagat", "deal": 1, **went_out, "sides": [
+        {"name": "North-South", "players": [
+            {"name": "Ann", "foot_picked_up": True}, {"name": "Cy", "foot_picked_up": True}],
+         "melds": ["K K K K K K K", "A A A A A A A", "J J J J J 2 2", "10 10 10 10 10 2 2", "2 2 2 2 JK JK JK"]},
         {"name": "East-West", "melds": ["Q Q Q"], "red_threes": 0 if not dan_foot_picked_up else 1,
          "players": [{"name": "Bea", "foot_picked_up": True}, dan]},
     ]})
 
 
 def test_pagat_red_three_in_a_foot_never_picked_up_is_minus_100_instead_of_plus_100():
+    """Pagat's sheet: a red three "still buried because the opponents went out" is minus 100."""
     buried = _pagat_red_three_deal(dan_foot_picked_up=False)
     assert validate(buried).codes() == []
     lines = [(ln.code, ln.count, ln.each, ln.points, ln.option, ln.player) for ln in score(buried).sides[1].lines]
@@ -190,6 +194,15 @@ def test_pagat_red_three_in_a_foot_never_picked_up_is_minus_100_instead_of_plus_
     laid = _pagat_red_three_deal(dan_foot_picked_up=True)
     assert validate(laid).codes() == []
     assert score(laid).sides[1].total == 30 + 100 == 130
+
+
+def test_pagat_red_three_in_a_foot_costs_nothing_when_no_opponent_went_out():
+    """Pagat's sheet (version 2, red_three_penalty_foot_when 'opponents-out'): the stock ran
+    out, so no opponent buried the foot: its red three costs nothing, its 4s still count."""
+    stock_out = _pagat_red_three_deal(dan_foot_picked_up=False, ending="stock_out")
+    assert validate(stock_out).codes() == []
+    assert not any(ln.code == "red_threes.foot" for ln in score(stock_out).sides[1].lines)
+    assert score(stock_out).sides[1].total == 30 - 60 == -30
 
 
 def test_a_red_three_in_a_foot_never_picked_up_costs_nothing_where_the_sheet_is_silent():

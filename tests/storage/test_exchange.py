@@ -218,7 +218,7 @@ def test_a_hand_written_document_without_history_imports(client):
                         {"name": "Bea", "foot_picked_up": True}, {"name": "Dan", "foot_picked_up": True}]}]}}]}
     created = import_(client, document)
     game = client.get(f"{API}/games/{created['id']}").get_json()
-    assert game["sheet"] == {"preset": "pagat", "preset_version": 1} and [d["number"] for d in game["deals"]] == [1]
+    assert game["sheet"] == {"preset": "pagat", "preset_version": 2} and [d["number"] for d in game["deals"]] == [1]
     assert game["standings"] == [{"name": "NS", "total": 30}, {"name": "EW", "total": 30}]
     history = client.get(f"{API}/games/{created['id']}/history").get_json()["history"]
     assert [e["action"] for e in history] == ["import"]

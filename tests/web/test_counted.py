@@ -164,6 +164,62 @@ def test_special_books_the_sheet_names_get_their_own_row_and_are_recorded_as_spe
     assert deal["sides"][0]["books"] == {"clean": 2, "dirty": 2, "wild": 0, "special": {"7": 1}}
 
 
+def test_dirty_special_books_and_books_of_threes_get_their_own_rows_and_read_back_into_them(client):
+    """special_books_dirty and three_books (issue 13): a counted side records them as
+    books.special_dirty and books.threes, and the deal opens for correcting with them filled in."""
+    sheet = {"preset": "common", "special_books": {"7": 1000}, "special_books_dirty": {"7": 500},
+             "three_books": {"3R": 1000}, "decks_rule": "fixed", "decks": 8}
+    game_id, key = api_game(client, "Sevens", sheet, SIDES)
+    grant(client, game_id, key)
+    page = client.get(f"/games/{game_id}/deals/new").get_data(as_text=True)
+    assert 'name="s0-b-d7" aria-label="Us: dirty 7s books"' in page
+    assert 'name="s0-b-3R" aria-label="Us: Red 3s books"' in page
+    form = dict(new_form(client, game_id), **BENCH_FORM, action="save")
+    form.update({"s0-b-dirty": "1", "s0-b-d7": "1", "s0-b-3R": "1"})
+    response = client.post(f"/games/{game_id}/deals/new", data=form)
+    assert response.status_code == 303, words(response.get_data(as_text=True))[:600]
+    deal = client.get(f"/api/v1/games/{game_id}/deals/1").get_json()["deal"]
+    assert deal["sides"][0]["books"] == {"clean": 3, "dirty": 1, "wild": 0, "special": {},
+                                         "special_dirty": {"7": 1}, "threes": {"3R": 1}}
+    edit = client.get(f"/games/{game_id}/deals/1/edit").get_data(as_text=True)
+    assert re.search(r'name="s0-b-d7"[^>]*value="1"', edit) and re.search(r'name="s0-b-3R"[^>]*value="1"', edit)
+    text = words(client.get(f"/games/{game_id}/deals/1").get_data(as_text=True))
+    assert "Counted: 3 clean, 1 dirty, 1 dirty of 7s, 1 of red threes books" in text
+
+
+def test_going_out_counts_special_books_as_the_verdict_does(client):
+    """A sheet asking for a special book (issue 13): the side's progress counts the book of
+    sevens toward it first, once; without it, one more special book is what is missing."""
+    sheet = {"preset": "common", "special_books": {"7": 1000},
+             "books_to_go_out": {"clean": 1, "dirty": 1, "special": 1}}
+    game_id, key = api_game(client, "Sevens", sheet, SIDES)
+    grant(client, game_id, key)
+    data = {**new_form(client, game_id), **BENCH_FORM, "s0-b-clean": "2", "s0-b-7": "1"}
+    live = html.unescape(client.post(f"/games/{game_id}/deals/1/preview", data=data).get_data(as_text=True))
+    assert '<b>Us</b> clean 2/1, dirty 2/1, special 1/1: may go out</p>' in live
+    data["s0-b-7"] = ""
+    live = html.unescape(client.post(f"/games/{game_id}/deals/1/preview", data=data).get_data(as_text=True))
+    assert "clean 2/1, dirty 2/1, special 0/1" in live and "1 more special book" in live
+
+
+def test_an_itemised_book_of_threes_takes_its_rank_where_the_sheet_books_threes(client):
+    sheet = {"preset": "common", "three_books": {"3R": 1000}, "decks_rule": "fixed", "decks": 8}
+    game_id, key = api_game(client, "Threes", sheet, SIDES)
+    grant(client, game_id, key)
+    data = dict(new_form(client, game_id), action="itemise-s0")
+    new = f"/games/{game_id}/deals/new"
+    form = form_fields(client.post(new, data=data).get_data(as_text=True), new)
+    form.update({"s0-m0-cards": "Kx7", "s0-m1-cards": "Qx6 2", "s0-m2-rank": "3R", "s0-m2-naturals": "7",
+                 "ending": "s0-p0", "action": "save"})
+    response = client.post(new, data=form)
+    assert response.status_code == 303, words(response.get_data(as_text=True))[:600]
+    deal = client.get(f"/api/v1/games/{game_id}/deals/1").get_json()["deal"]
+    assert deal["sides"][0]["melds"][2] == {"rank": "3R", "naturals": 7}
+    edit = client.get(f"/games/{game_id}/deals/1/edit").get_data(as_text=True)
+    assert "<option selected>3R" in edit
+    assert "Books of red threes" in words(client.get(f"/games/{game_id}/deals/1").get_data(as_text=True))
+
+
 @pytest.mark.parametrize("mix", ["cards on a counted side", "points on an itemised side"])
 def test_the_deal_form_refuses_a_side_whose_hands_are_given_both_ways_rather_than_lose_one(client, app, mix):
     deal = copy.deepcopy(DEAL)

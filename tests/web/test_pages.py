@@ -256,7 +256,7 @@ def test_creating_a_game_through_the_form_freezes_its_sheet_and_grants_editing(c
     game_id = game_id_of(response)
     game = load(app, game_id)
     assert game.name == "Club night"
-    assert game.sheet.to_json() == {"preset": "pagat", "preset_version": 1, "hand_size": 11, "foot_size": 11}
+    assert game.sheet.to_json() == {"preset": "pagat", "preset_version": 2, "hand_size": 11, "foot_size": 11}
     assert game.sides == [{"name": "Ann & Cal", "players": ["Ann", "Cal"]},
                           {"name": "Bea & Dan", "players": ["Bea", "Dan"]}]
     page = text(client.get(response.headers["Location"]))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from flask_wtf import FlaskForm
@@ -21,7 +21,7 @@ from ...rules import Books, Deal, ReadError, RuleSheet
 from ...rules.cards import CARDS, NATURALS, Card, Cards
 from ...rules.limits import MAX_COUNT, MAX_INPUT, MAX_MELD_ROWS
 from ...rules.referee import can_go_out
-from ...rules.validate import Problem, side_books
+from ...rules.validate import Problem, books_toward, side_books
 from . import PlainText
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "wild")
@@ -90,7 +90,7 @@ class SideBlock:
     players: list[PlayerBlock]
     red_threes: str = ""
     itemised: bool = False  # False: counted (books, meld_points, points left)
-    books: dict[str, str] = field(default_factory=dict)  # clean, dirty, wild, and special ranks
+    books: dict[str, str] = field(default_factory=dict)  # clean, dirty, wild, special ranks, d+rank, 3R/3B
     meld_points: str = ""
     problems: dict[str, list[str]] = field(default_factory=dict)
     row_of_meld: list[int] = field(default_factory=list)  # canonical meld index -> row index
@@ -170,6 +170,8 @@ class DealForm:
             books = data.get("books", {})
             side.books = {k: _shown(books.get(k)) for k in ("clean", "dirty", "wild")}
             side.books.update({k: _shown(n) for k, n in books.get("special", {}).items()})
+            side.books.update({f"d{k}": _shown(n) for k, n in books.get("special_dirty", {}).items()})
+            side.books.update({k: _shown(n) for k, n in books.get("threes", {}).items()})
             side.meld_points = _shown(data.get("meld_points"))
             for k, meld in enumerate(data.get("melds", [])):
                 side.rows.append(MeldRow(k, meld.get("rank", ""), _shown(meld.get("naturals")),
@@ -228,8 +230,21 @@ class DealForm:
 
     @property
     def book_keys(self) -> tuple[str, ...]:
-        """A counted side's kinds of book: clean, dirty, wild, then each special rank."""
-        return ("clean", "dirty", "wild", *(card.value for card, _ in self.sheet.special_books))
+        """A counted side's kinds of book: clean, dirty, wild, each special rank (``7``), each
+        rank a dirty book of has its own bonus (``d7``), then each kind of three booked (``3R``)."""
+        sheet = self.sheet
+        return ("clean", "dirty", "wild", *(card.value for card, _ in sheet.special_books),
+                *(f"d{card.value}" for card, _ in sheet.special_books_dirty),
+                *(card.value for card, _ in sheet.three_books))
+
+    @staticmethod
+    def book_label(key: str) -> str:
+        """A counted kind of book as its box names it: "clean", "7s", "dirty 7s", "red 3s"."""
+        if key in ("clean", "dirty", "wild"):
+            return key
+        if key.startswith("d"):
+            return f"dirty {card_label(key[1:])}"
+        return card_label(key)
 
     def player_key(self, name: str) -> str | None:
         for side in self.sides:
@@ -275,13 +290,16 @@ class DealForm:
     def _counted(self, side: SideBlock) -> dict[str, Any]:
         """A counted side: books by kind, melded points, red threes; each player's points left."""
         books: dict[str, Any] = {}
-        special: dict[str, int] = {}
         for key in self.book_keys:
-            n = self._count(side.books.get(key, ""), side.problems, "books", f"{key} books")
-            if n:
-                (books if key in ("clean", "dirty", "wild") else special)[key] = n
-        if special:
-            books["special"] = special
+            n = self._count(side.books.get(key, ""), side.problems, "books", f"{self.book_label(key)} books")
+            if not n:
+                continue
+            if key in ("clean", "dirty", "wild"):
+                books[key] = n
+            elif key.startswith("d"):
+                books.setdefault("special_dirty", {})[key[1:]] = n
+            else:
+                books.setdefault("threes" if key in ("3R", "3B") else "special", {})[key] = n
         points = self._count(side.meld_points, side.problems, "meld_points", "Melded points")
         red = self._count(side.red_threes, side.problems, "red_threes", "Red threes laid")
         players = []
@@ -441,21 +459,23 @@ def going_out(need: Books, sheet: RuleSheet, deal: Deal | None, sides: list[Side
     """Each side's books against ``need`` (the deal's requirement, from the rules core) and
     what the referee's "may we go out?" answers for its players. ``deal`` is the form as
     read (None: not readable, or nothing typed yet)."""
-    kinds = [(kind, n) for kind, n in (("clean", need.clean), ("dirty", need.dirty), ("wild", need.wild)) if n]
+    kinds = [(kind, n) for kind, n in (("clean", need.clean), ("dirty", need.dirty), ("wild", need.wild),
+                                       ("special", need.special)) if n]
     out = []
     for block in sides:
         if deal is None or block.index >= len(deal.sides):
             out.append(GoingOut(block.index, block.name, "", [], len(block.players) > 1))  # the pills say the need
             continue
         side = deal.sides[block.index]
-        held = {kind.value: n for kind, n in side_books(sheet, side).items()}
-        books = Books(held["clean"], held["dirty"], held["wild"])
+        books = side_books(sheet, side)
+        held = asdict(books_toward(sheet, need, books))  # as the verdict counts them
         progress = ", ".join(f"{kind} {held[kind]}/{n}" for kind, n in kinds) or "no books needed"
         why: list[str] = []
         for i, player in enumerate(side.players):
-            partners = [p.foot_picked_up for j, p in enumerate(side.players) if j != i]
+            partners = [p for j, p in enumerate(side.players) if j != i]
             answer = can_go_out(sheet, deal.number, books=books, foot_played=player.foot_picked_up,
-                                partners_picked_up=partners, permission=True)
+                                partners_picked_up=[p.foot_picked_up for p in partners],
+                                partners_played=[p.played_foot for p in partners], permission=True)
             if answer.yes:
                 why = []
                 break
