@@ -397,7 +397,12 @@ class RuleSheet:
         >>> preset("common").unused("decks"), preset("pagat").unused("decks")
         (True, False)
         """
+        special = bool(self.special_books or self.three_books)
         return ((name == "decks" and self.decks_rule is not DecksRule.FIXED)
+                or (name == "decks_by_players" and self.decks_rule is not DecksRule.BY_PLAYERS)
+                or (name in ("special_book_wilds", "special_books_count_as") and not special)
+                or (name == "wild_books_count_as" and not self.wild_books)
+                or (name == "red_three_penalty_foot_when" and not self.red_three_penalty_foot)
                 or (name == "opening_bands" and self.opening_by is OpeningBy.DEAL)
                 or (name == "opening_minimums" and self.opening_by is OpeningBy.RUNNING_TOTAL)
                 or (name == "target_score" and self.game_length is GameLength.DEALS)

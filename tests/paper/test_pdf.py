@@ -171,14 +171,18 @@ def test_the_house_rule_sheet_of_every_preset_states_every_option_its_title_sour
 
 
 @pytest.mark.parametrize("options, moot", [
-    ({"preset": "common"}, ["Decks (when fixed)", "Minimum by running total", "Target score"]),
+    ({"preset": "common"}, ["Decks (when fixed)", "Decks by number of players", "Wild cards in a special book",
+                            "Red three in a foot: when it costs", "Minimum by running total",
+                            "Special books toward going out", "Wild books toward going out", "Target score"]),
     ({"preset": "pagat", "game_length": "target", "pile_take": "whole"},
-     ["Minimum by running total", "Cards taken from the pile", "Deals in a game"]),
+     ["Decks by number of players", "Wild cards in a special book", "Minimum by running total",
+      "Cards taken from the pile", "Special books toward going out", "Deals in a game"]),
 ])
 def test_the_house_rule_sheet_leaves_out_options_another_option_makes_moot(options, moot):
-    """The common preset counts decks from the players, plays four deals and takes its
-    minimums by deal: the fixed number of decks, a target score and bands by running total
-    are not printed (they were, marked "(not used)")."""
+    """The common preset counts decks from the players, plays four deals, takes its minimums
+    by deal and names no special book, wild book or red-three penalty in a foot: the fixed
+    number of decks, the table of decks, a target score, bands by running total and how such
+    books count or when such a penalty applies are not printed (they were, marked "(not used)")."""
     sheet = load_sheet(options)
     text = text_of(house_rules(sheet))
     assert [o.label for o in OPTIONS if sheet.unused(o.name)] == moot

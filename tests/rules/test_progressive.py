@@ -28,6 +28,7 @@ from scorepad.rules.sheet import (
     OpeningBy,
     OpeningPileCards,
     OpeningWho,
+    PartnerFoot,
     PileBlocker,
     PileNeeds,
     PileTake,
@@ -127,7 +128,7 @@ def test_the_foot_after_the_hand_is_a_fixed_rule_of_the_preset_not_an_option():
     ("pile_frozen_by_wild", False),
     ("books_to_go_out", None),                              # sevens and wild books not required: checked below
     ("go_out_foot", True),                                  # foot: required
-    ("go_out_partner_foot", True),                          # partnership sheets: the partner's foot ...
+    ("go_out_partner_foot", PartnerFoot.PICKED_UP),         # partnership sheets: the partner's foot ...
     ("go_out_permission", True),                            # ... and asking
     ("last_card", LastCard.EITHER),                         # meld it or discard it
     ("stock_out", StockOut.ENDS_DEAL),                      # the deal ends

@@ -56,7 +56,7 @@ def test_every_option_of_every_preset_round_trips_through_the_new_game_form(clie
     game_id = game_of(create(client, data, PRESETS[preset_id].sheet))
     sheet = load(app, game_id).sheet
     assert sheet == PRESETS[preset_id].sheet
-    assert sheet.to_json() == {"preset": preset_id, "preset_version": 1}  # nothing changed against it
+    assert sheet.to_json() == {"preset": preset_id, "preset_version": PRESETS[preset_id].version}  # nothing changed
 
 
 def test_a_sheet_changing_every_structured_option_round_trips_through_the_amend_page(client, app):

@@ -124,6 +124,9 @@ def layout(schema: Mapping[str, Any]) -> Layout:  # noqa: C901 - one branch per 
             return inner[1]
         if len(parts) == 2 and isinstance(inner[1], Rows) and inner[1].item == inner[0]:
             return dataclasses.replace(inner[1], per_deal=True)  # one value, or one per deal
+        if len(parts) == 2 and isinstance(inner[0], Scalar) and inner[0].kind == "choice" \
+                and inner[1] == Scalar("bool"):
+            return inner[0]  # words, or the yes/no an older sheet wrote: the editor writes words
         raise NoControl(f"no control for {schema}")
     kind = schema.get("type")
     if kind == "integer":
