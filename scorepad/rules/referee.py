@@ -137,16 +137,31 @@ def can_go_out(sheet: RuleSheet, deal: int, *, melds: Sequence[Meld] = (), books
         waiting = sum(1 for picked in partners_picked_up if not picked)
         reasons.append(Reason(not waiting, "Every partner has picked up the foot." if not waiting
                               else "A partner has not picked up the foot yet.", "go_out_partner_foot"))
-    if sheet.go_out_permission and (partners_picked_up or permission is not None):
-        reasons.append(Reason(permission is True,
-                              "Your partner said yes." if permission else
-                              "Ask your partner \"may I go out?\" first; if they say no, keep two cards."
-                              if permission is None else "Your partner said no: keep at least two cards.",
-                              "go_out_permission"))
-    if last_card is not None and sheet.last_card is not LastCard.EITHER:
-        fits = last_card is sheet.last_card
-        reasons.append(Reason(fits, f"The last card {sheet.describe('last_card')}.", "last_card"))
+    if partners_picked_up or permission is not None:
+        reasons += permission_reason(sheet, permission)
+    if last_card is not None:
+        reasons += last_card_reason(sheet, last_card)
     return _answer(reasons)
+
+
+def permission_reason(sheet: RuleSheet, permission: bool | None) -> list[Reason]:
+    """Where the sheet says so (``go_out_permission``), a partner was asked "may I go out?" and
+    said yes (``permission``: True yes, False no, None not asked); nothing on other sheets."""
+    if not sheet.go_out_permission:
+        return []
+    return [Reason(permission is True,
+                   "Your partner said yes." if permission else
+                   "Ask your partner \"may I go out?\" first; if they say no, keep two cards."
+                   if permission is None else "Your partner said no: keep at least two cards.",
+                   "go_out_permission")]
+
+
+def last_card_reason(sheet: RuleSheet, last_card: LastCard) -> list[Reason]:
+    """Where the sheet says how the last card goes (``last_card``), whether it went so; nothing
+    on a sheet where it is melded or discarded."""
+    if sheet.last_card is LastCard.EITHER:
+        return []
+    return [Reason(last_card is sheet.last_card, f"The last card {sheet.describe('last_card')}.", "last_card")]
 
 
 def can_take_pile(sheet: RuleSheet, deal: int, *, top_card: Card, pair: int, wilds: int = 0,
@@ -337,4 +352,5 @@ def meets_minimum(sheet: RuleSheet, deal: int, melds: Sequence[Meld], *, top_car
     return _answer(reasons)
 
 
-__all__ = ["Answer", "Reason", "can_go_out", "can_meld", "can_take_pile", "meets_minimum", "meld_points"]
+__all__ = ["Answer", "Reason", "can_go_out", "can_meld", "can_take_pile", "last_card_reason", "meets_minimum",
+           "meld_points", "permission_reason"]
