@@ -18,7 +18,6 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from werkzeug.wrappers import Response
 
 from .. import access
-from ..rules import judge
 from ..rules.validate import Problem
 from ..rules.verdict import Verdict
 from ..storage import store
@@ -72,6 +71,7 @@ class DealPage:
         """Place the referee's problems on the form, with its warnings and score."""
         self.summary = self.form.place_problems(problems)
         self.form.warnings = [p.message for p in verdict.report.warnings]
+        self.form.not_checked = [u.reason for u in verdict.report.not_checked]
         self.preview = verdict
 
 
@@ -102,7 +102,7 @@ def _check(page: DealPage) -> DealPage:
     except StorageError as err:
         page.form.place(err.field, err.message)
         return _unreadable(page, status_of(err))
-    verdict = judge(deal)
+    verdict = page.game.game.judge(deal)
     refused = store.refusal(page.game, deal, verdict)
     problems = refused.problems if refused else []
     page.judged(verdict, problems)
@@ -255,7 +255,7 @@ def preview(game_id: str, number: int):
     except StorageError as err:
         error = f"{err.message} ({err.field})" if err.field else err.message
         return render_template("deals/_live.html", error=error)
-    verdict = judge(deal)
+    verdict = game.game.judge(deal)
     refused = store.refusal(game, deal, verdict)
     problems = form.place_problems(refused.problems if refused else [])
     warnings = [(form.place_problem(p), p.message) for p in verdict.report.warnings]
