@@ -49,28 +49,34 @@ def _as_played(value: Any) -> str | None:
 
 def _deal_body() -> tuple[dict[str, Any], str | None, int | None]:
     """A game's deal from the body: the deal itself, the as-played reason, the revision."""
-    data = http.body(("deal", "ending", "went_out", "sides", "as_played", "revision", "sheet"))
+    data = http.body(("deal", "ending", "went_out", "sides", "last_card", "permission", "as_played", "revision",
+                      "sheet"))
     deal = {k: v for k, v in data.items() if k not in ("as_played", "revision")}
     return deal, _as_played(data.get("as_played")), http.revision(data.get("revision"))
 
 
 def _deal_json(record: DealRecord | DealRow, history_size: int, most: int | None = None) -> dict[str, Any]:
     """A recorded deal (the store's record or the view's row); with ``most``, its report lists
-    at most that many problems (violations first, then warnings) and counts the rest in
-    ``problems_omitted`` (0 when none is left out)."""
+    at most that many problems (violations first, then warnings, then the rules not checked) and
+    counts the rest in ``problems_omitted`` (0 when none is left out)."""
     return {"number": record.number, "deal": record.deal.to_json(with_sheet=False),
             "report": _report(record.verdict, most), "as_played": record.as_played, "history_size": history_size}
 
 
 def _report(verdict: Verdict, most: int | None) -> dict[str, Any]:
-    """The verdict's JSON with ``problems_omitted``: every problem, or at most ``most``."""
+    """The verdict's JSON with ``problems_omitted``: every problem, or at most ``most`` (violations,
+    then warnings, then the rules not checked)."""
+    report = verdict.report
+    everything = len(report.violations) + len(report.warnings) + len(report.not_checked)
     if most is None:
-        most = len(verdict.report.violations) + len(verdict.report.warnings)
-    violations = verdict.report.violations[:most]
-    warnings = verdict.report.warnings[:most - len(violations)]
-    omitted = len(verdict.report.violations) + len(verdict.report.warnings) - len(violations) - len(warnings)
-    return {"ok": verdict.report.ok, "violations": [p.to_json() for p in violations],
+        most = everything
+    violations = report.violations[:most]
+    warnings = report.warnings[:most - len(violations)]
+    unchecked = report.not_checked[:most - len(violations) - len(warnings)]
+    omitted = everything - len(violations) - len(warnings) - len(unchecked)
+    return {"ok": report.ok, "violations": [p.to_json() for p in violations],
             "warnings": [p.to_json() for p in warnings], "problems_omitted": omitted,
+            "not_checked": [u.to_json() for u in unchecked],
             "sides": [side.to_json() for side in verdict.breakdown.sides]}
 
 
@@ -110,7 +116,7 @@ def _game_url(game_id: str, *rest: Any) -> str:
 @bp.post("/score")
 def score_deal():
     """Validate and score one deal under the sheet it names; nothing is saved."""
-    data = http.body(("sheet", "deal", "ending", "went_out", "sides"))
+    data = http.body(("sheet", "deal", "ending", "went_out", "sides", "last_card", "permission"))
     try:
         deal = Deal.from_json(data)
     except ReadError as err:

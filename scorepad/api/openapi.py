@@ -37,6 +37,7 @@ from ..rules.limits import (
 )
 from ..rules.questions import QUESTIONS
 from ..rules.sheet import OPTIONS
+from ..rules.validate import UNCHECKED
 from . import bp
 
 
@@ -85,8 +86,13 @@ def schemas() -> dict[str, Any]:
                                      "additionalProperties": COUNT, "description": "counts by card"}]}
     meld = {"anyOf": [CARD_STRING, obj(rank={"enum": [r.value for r in Rank]}, naturals=COUNT, twos=COUNT,
                                        jokers=COUNT, cards=cards)]}
+    opening = obj(("melds",), melds=array(ref("Meld"), MAX_MELDS), pile_top={
+        "anyOf": [BOOLEAN, {"enum": [c.value for c in CARDS]}],
+        "description": "the pile's top card when the first melds used it (true: the card not said)"})
+    opening["description"] = ("first melds, laid together to meet the opening minimum: the side's, or each "
+                              "player's where the sheet's minimum is each player's")
     player = obj(("name", "foot_picked_up"), name=ref("Name"), foot_picked_up=BOOLEAN, cards_left=cards, foot=cards,
-                 cut_bonus=BOOLEAN,
+                 cut_bonus=BOOLEAN, opening=opening,
                  foot_played={**nullable(BOOLEAN), "description": "whether the player played from the foot; "
                               "absent or null: as foot_picked_up"},
                  cards_left_points={**COUNTED, "description": "counted entry: the hand's points, not cards_left"},
@@ -108,15 +114,25 @@ def schemas() -> dict[str, Any]:
                     books={**books, "description": "counted entry: books by kind (a missing key is 0), instead of "
                            "melds"},
                     meld_points={**COUNTED, "description": "counted entry: the points of every card melded"},
-                    red_threes=COUNT, players=array(player, MAX_PER_SIDE))
+                    red_threes=COUNT, players=array(player, MAX_PER_SIDE), opening=opening,
+                    running_total={**POINTS, "description": "a standalone deal: the side's total before it, where "
+                                   "the minimum follows the running total (a game knows its own)"})
     deal_side["oneOf"] = [  # itemised (melds, or nothing melded) or counted (books with meld_points)
         {"not": {"anyOf": [{"required": ["books"]}, {"required": ["meld_points"]}]}},
         {"required": ["books", "meld_points"], "not": {"required": ["melds"]}}]
     deal = {"deal": DEAL_NUMBER, "ending": {"enum": ["went_out", "stock_out"]}, "went_out": nullable(ref("Name")),
-            "sides": array(deal_side, MAX_SIDES, MIN_SIDES)}
+            "sides": array(deal_side, MAX_SIDES, MIN_SIDES),
+            "last_card": {"enum": ["discard", "meld"],
+                          "description": "how the player who went out played the last card"},
+            "permission": {"enum": ["asked-yes", "asked-no", "not-asked"],
+                           "description": "whether the player who went out asked a partner, and the answer"}}
     said = {"code": STRING, "message": STRING, "option": nullable(STRING), "where": nullable(STRING),
             "side": nullable(STRING), "player": nullable(STRING), "meld": nullable(INTEGER)}
     rule_problem = obj(("code", "message"), **said)
+    not_checked = array(obj(("what", "option", "reason", "where", "side", "player"),
+                            what={"enum": list(UNCHECKED)}, option=STRING, reason=STRING, where=STRING,
+                            side=nullable(STRING), player=nullable(STRING)))
+    not_checked["description"] = "rules of the sheet the deal gave nothing to judge by: neither violations nor warnings"
     line = obj(("code", "label", "count", "each", "points", "option"), code=STRING, label=STRING, count=INTEGER,
                each=INTEGER, points=INTEGER, option=STRING, player=nullable(STRING))
     side_score = obj(("name", "total", "lines"), name=STRING, total=POINTS, lines=array(line))
@@ -166,8 +182,9 @@ def schemas() -> dict[str, Any]:
         "DealWrite": obj(("ending", "sides"), **deal, revision=REVISION, as_played=obj(
             ("reason",), reason={"type": "string", "minLength": 1, "maxLength": MAX_REASON})),
         "RuleProblem": rule_problem,
-        "Report": obj(("ok", "violations", "warnings", "sides"), ok=BOOLEAN, violations=array(rule_problem),
-                      warnings=array(rule_problem), sides=array(side_score),
+        "Report": obj(("ok", "violations", "warnings", "not_checked", "sides"), ok=BOOLEAN,
+                      violations=array(rule_problem), warnings=array(rule_problem), not_checked=not_checked,
+                      sides=array(side_score),
                       problems_omitted={"type": "integer", "minimum": 0,
                                         "description": f"in a game: problems past the {MAX_PROBLEMS_LISTED} listed"}),
         "GameDeal": obj(tuple(game_deal), **game_deal),
@@ -207,10 +224,11 @@ def schemas() -> dict[str, Any]:
         "Answer": obj(("yes", "reasons"), yes=BOOLEAN, reasons=array(obj(
             ("ok", "message", "option", "label", "sheet_says"), ok=BOOLEAN, message=STRING, option=nullable(STRING),
             label=nullable(STRING), sheet_says=nullable(STRING)))),
-        "Explained": obj(("deal", "ok", "sides", "violations", "warnings"), False, deal=INTEGER, ok=BOOLEAN,
-                         sides=array(obj(("name", "total", "lines"), False, name=STRING, total=POINTS,
-                                         lines=array({"type": "object"}))),
-                         violations=array({"type": "object"}), warnings=array({"type": "object"})),
+        "Explained": obj(("deal", "ok", "sides", "violations", "warnings", "not_checked"), False, deal=INTEGER,
+                         ok=BOOLEAN, sides=array(obj(("name", "total", "lines"), False, name=STRING, total=POINTS,
+                                                     lines=array({"type": "object"}))),
+                         violations=array({"type": "object"}), warnings=array({"type": "object"}),
+                         not_checked=not_checked),
         "Rescored": {"type": "object", "description": "a deal (`deal`, `old_ok`, `new_ok`, `sides`…) or a game "
                      "(`deals`, `totals`, `old_result`, `new_result`, `winner_changes`…) under two sheets",
                      "required": ["old_sheet", "new_sheet", "sides"]},

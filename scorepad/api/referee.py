@@ -88,7 +88,8 @@ def explain_json(deal: Deal) -> dict[str, Any]:
         sides.append({"name": side.name, "total": side.total, "lines": lines})
     return {"deal": deal.number, "ok": verdict.ok, "sides": sides,
             "violations": [problem_json(p, sheet) for p in verdict.report.violations],
-            "warnings": [problem_json(p, sheet) for p in verdict.report.warnings]}
+            "warnings": [problem_json(p, sheet) for p in verdict.report.warnings],
+            "not_checked": [u.to_json() for u in verdict.report.not_checked]}
 
 
 @bp.post("/referee/explain")

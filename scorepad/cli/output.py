@@ -15,6 +15,7 @@ from typing import Any
 from ..rules import Ending, Problem, RuleSheet, Verdict
 from ..rules.dispute import DealRescore, sheet_name
 from ..rules.referee import Answer
+from ..rules.validate import Unchecked
 from ..rules.views import GameView
 
 # -- problems -------------------------------------------------------------------------------------
@@ -35,6 +36,17 @@ def problem_words(problem: Problem) -> str:
     return f"{problem.message}{where} ({problem.code})"
 
 
+def unchecked_line(unchecked: Unchecked) -> str:
+    """A rule the deal gave nothing to judge by, on a line of its own, for ``scorepad``."""
+    about = " ".join(x for x in (unchecked.side, unchecked.player and f"({unchecked.player})") if x)
+    return f"  {unchecked.what}: {about + ': ' if about else ''}{unchecked.reason} [give: {unchecked.where}]"
+
+
+def unchecked_words(unchecked: Unchecked) -> str:
+    """A rule not checked in a sentence, for the flask commands: the reason and the field that would tell it."""
+    return f"{unchecked.reason} [{unchecked.where}] ({unchecked.what})"
+
+
 def rule_words(sheet: RuleSheet, option: str | None) -> str:
     """The option a line or a reason rests on, and what ``sheet`` says of it."""
     cited = sheet.cite(option)
@@ -46,7 +58,7 @@ def rule_words(sheet: RuleSheet, option: str | None) -> str:
 
 def verdict_lines(verdict: Verdict) -> list[str]:
     """A judged deal in full, for ``scorepad``: how it ended, each side's score line by
-    line with its option, then the violations and warnings."""
+    line with its option, then the violations and warnings, and what could not be checked."""
     deal = verdict.deal
     how = "the stock ran out" if deal.ending is Ending.STOCK_OUT else \
         f"{deal.went_out} went out" if deal.went_out else "a player went out"
@@ -60,6 +72,9 @@ def verdict_lines(verdict: Verdict) -> list[str]:
     for title, problems in (("Violations", verdict.report.violations), ("Warnings", verdict.report.warnings)):
         if problems:
             lines += ["", f"{title}:"] + [problem_line(problem) for problem in problems]
+    if verdict.report.not_checked:
+        lines += ["", "Not checked (the deal does not say):"]
+        lines += [unchecked_line(unchecked) for unchecked in verdict.report.not_checked]
     if verdict.ok:
         lines += ["", "No violations."]
     return lines
@@ -69,11 +84,12 @@ def verdict_summary(verdict: Verdict, problems: list[Problem] | None = None,
                     never: frozenset[Problem] = frozenset()) -> list[str]:
     """A judged deal in brief, for the flask commands: each side's points, then the
     violations (``problems`` when given; those in ``never`` marked as never to be saved as
-    played) and the warnings."""
+    played), the warnings and what could not be checked."""
     lines = [f"  {side.name}: {side.total:+,}" for side in verdict.breakdown.sides]
     problems = list(verdict.report.violations) if problems is None else problems
     lines += [f"  violation{' (never as played)' if p in never else ''}: {problem_words(p)}" for p in problems]
     lines += [f"  warning: {problem_words(p)}" for p in verdict.report.warnings]
+    lines += [f"  not checked: {unchecked_words(u)}" for u in verdict.report.not_checked]
     return lines
 
 

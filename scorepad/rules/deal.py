@@ -4,6 +4,12 @@ A side is itemised (``melds``) or counted (``books`` by kind and ``meld_points``
 score pad keeps it); a player gives the cards left (``cards_left``) or their points
 (``cards_left_points``, with ``red_threes_left``). Each pair is one or the other, never both.
 
+What the referee needs beyond the score may come too: a side's (or, where each player meets the
+minimum, a player's) ``opening`` (:class:`Opening`: its first melds and the pile's top card if
+it used one), a side's ``running_total`` before a standalone deal, and the deal's ``last_card``
+and ``permission``. Absent, they are left out of the canonical form and the verdict lists them as
+not checked.
+
 :meth:`Deal.from_json` reads the canonical JSON form (see README) and raises
 :class:`~scorepad.rules.errors.ReadError` only for input it cannot read; anything that can
 be read but breaks a rule (a negative count, a meld of threes) is left for
@@ -20,9 +26,9 @@ from typing import Any
 
 from .cards import EMPTY, Card, Cards, parse_card, read_count
 from .errors import ReadError
-from .limits import MAX_COUNT, MAX_COUNTED_POINTS, MAX_MELDS, MAX_NAME, MAX_PER_SIDE, MAX_SIDES
+from .limits import MAX_COUNT, MAX_COUNTED_POINTS, MAX_MELDS, MAX_NAME, MAX_PER_SIDE, MAX_POINTS, MAX_SIDES
 from .presets import load_sheet
-from .sheet import RuleSheet
+from .sheet import LastCard, RuleSheet
 from .text import check_text, read_name
 
 
@@ -228,6 +234,44 @@ def _meld(rank: Rank, naturals: int, twos: int, jokers: int) -> Meld:
 
 
 @dataclass(frozen=True, slots=True)
+class Opening:
+    """First melds, laid together to meet the opening minimum, and the pile's top card when
+    they used it: ``pile_top`` is that card (its value matters where no pile card counts), True
+    when the card is not said, or False when the pile was not taken.
+
+    >>> Opening.from_json({"melds": ["K K K", "Q Q Q"], "pile_top": "q"}).to_json()
+    {'melds': [{'rank': 'K', 'naturals': 3}, {'rank': 'Q', 'naturals': 3}], 'pile_top': 'Q'}
+    """
+
+    melds: tuple[Meld, ...]
+    pile_top: Card | bool = False
+
+    @classmethod
+    def from_json(cls, data: Any, field: str = "") -> Opening:
+        if not isinstance(data, Mapping):
+            raise ReadError(field, 'must be an object such as {"melds": ["K K K", "Q Q Q"], "pile_top": "Q"}')
+        _only(data, ("melds", "pile_top"), field)
+        melds = tuple(_canonical_meld(m) or Meld.from_json(m, f"{_at(field, 'melds')}[{i}]")
+                      for i, m in enumerate(_list(data.get("melds"), _at(field, "melds"), MAX_MELDS, "melds")))
+        top = data.get("pile_top", False)
+        if isinstance(top, str):
+            top = parse_card(top, _at(field, "pile_top"))
+        elif not isinstance(top, bool):
+            raise ReadError(_at(field, "pile_top"), "must be the pile's top card (such as \"9\"), true, or false")
+        return cls(melds, top)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"melds": [m.to_json() for m in self.melds]}
+        if self.pile_top is not False:
+            out["pile_top"] = self.pile_top.value if isinstance(self.pile_top, Card) else True
+        return out
+
+
+def _opening(data: Mapping[str, Any], field: str) -> Opening | None:
+    return Opening.from_json(data["opening"], _at(field, "opening")) if "opening" in data else None
+
+
+@dataclass(frozen=True, slots=True)
 class Player:
     """A player when the deal ends: the cards still in hand and, if never picked up, the foot.
 
@@ -243,6 +287,7 @@ class Player:
     cards_left_points: int | None = None
     red_threes_left: int = 0
     foot_played: bool | None = None  # None: as foot_picked_up (deals recorded before it was asked)
+    opening: Opening | None = None
 
     @property
     def played_foot(self) -> bool:
@@ -272,7 +317,7 @@ class Player:
             raise ReadError(field, 'must be an object such as '
                                    '{"name": "Ann", "foot_picked_up": true, "cards_left": {}}')
         _only(data, ("name", "foot_picked_up", "foot_played", "cards_left", "cards_left_points", "red_threes_left",
-                     "foot", "cut_bonus"), field)
+                     "foot", "cut_bonus", "opening"), field)
         name = _name(data.get("name"), _at(field, "name"))
         if "foot_picked_up" not in data:
             raise ReadError(_at(field, "foot_picked_up"), "is missing: say true or false")
@@ -283,16 +328,17 @@ class Player:
             if not isinstance(value, bool) and not (key == "foot_played" and value is None):
                 raise ReadError(_at(field, key), f"must be true or false, not {value!r}")
         foot = Cards.from_json(data.get("foot"), _at(field, "foot"))
+        opening = _opening(data, field)
         if "cards_left_points" in data:
             _one_of(data, "cards_left", "cards_left_points", field)
             return cls(name, picked, EMPTY, foot, cut,
                        read_points(data["cards_left_points"], _at(field, "cards_left_points")),
-                       read_count(data.get("red_threes_left", 0), _at(field, "red_threes_left")), played)
+                       read_count(data.get("red_threes_left", 0), _at(field, "red_threes_left")), played, opening)
         if "red_threes_left" in data:
             raise ReadError(_at(field, "red_threes_left"), "goes with cards_left_points; with cards_left, "
                             "list the red threes there (3R)")
         return cls(name, picked, Cards.from_json(data.get("cards_left"), _at(field, "cards_left")), foot, cut,
-                   foot_played=played)
+                   foot_played=played, opening=opening)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "foot_picked_up": self.foot_picked_up}
@@ -308,6 +354,8 @@ class Player:
             out["foot"] = self.foot.to_json()
         if self.cut_bonus:
             out["cut_bonus"] = True
+        if self.opening is not None:
+            out["opening"] = self.opening.to_json()
         return out
 
 
@@ -416,6 +464,8 @@ class Side:
     red_threes: int = 0
     books: BookCounts | None = None
     meld_points: int = 0
+    opening: Opening | None = None
+    running_total: int | None = None  # the side's total before a standalone deal (a game knows its own)
 
     @property
     def counted(self) -> bool:
@@ -426,15 +476,22 @@ class Side:
     def from_json(cls, data: Any, field: str = "") -> Side:
         if not isinstance(data, Mapping):
             raise ReadError(field, 'must be an object such as {"name": "North-South", "melds": [], "players": []}')
-        _only(data, ("name", "melds", "books", "meld_points", "red_threes", "players"), field)
+        _only(data, ("name", "melds", "books", "meld_points", "red_threes", "players", "opening", "running_total"),
+              field)
         books, points = _counts(data, field)
         melds = [_canonical_meld(m) or Meld.from_json(m, f"{_at(field, 'melds')}[{i}]")
                  for i, m in enumerate(_list(data.get("melds", []), _at(field, "melds"), MAX_MELDS, "melds"))]
         players = [Player.from_json(p, f"{_at(field, 'players')}[{i}]")
                    for i, p in enumerate(_list(data.get("players", []), _at(field, "players"), MAX_PER_SIDE,
                                                "players"))]
+        running = data.get("running_total")
+        if running is not None and (isinstance(running, bool) or not isinstance(running, int)
+                                    or not -MAX_POINTS <= running <= MAX_POINTS):
+            raise ReadError(_at(field, "running_total"), f"must be a whole number of points from -{MAX_POINTS:,} "
+                            f"to {MAX_POINTS:,}")
         return cls(_name(data.get("name"), _at(field, "name")), tuple(melds), tuple(players),
-                   read_count(data.get("red_threes", 0), _at(field, "red_threes")), books, points)
+                   read_count(data.get("red_threes", 0), _at(field, "red_threes")), books, points,
+                   _opening(data, field), running)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name}
@@ -443,6 +500,10 @@ class Side:
         else:
             out.update(books=self.books.to_json(), meld_points=self.meld_points)
         out.update(red_threes=self.red_threes, players=[p.to_json() for p in self.players])
+        if self.opening is not None:
+            out["opening"] = self.opening.to_json()
+        if self.running_total is not None:
+            out["running_total"] = self.running_total
         return out
 
 
@@ -473,6 +534,24 @@ class Ending(str, Enum):
         return self.value
 
 
+class Permission(str, Enum):
+    """Whether the player who went out asked a partner "may I go out?", and the answer."""
+
+    ASKED_YES = "asked-yes"
+    ASKED_NO = "asked-no"
+    NOT_ASKED = "not-asked"
+
+
+def _choice(data: Mapping[str, Any], key: str, kind: type[Enum], values: tuple[str, ...]) -> Any:
+    """An optional word of ``values`` (None when absent)."""
+    value = data.get(key)
+    if value is None:
+        return None
+    if value not in values:
+        raise ReadError(key, f"must be {' or '.join(repr(v) for v in values)}, not {value!r:.40}")
+    return kind(value)
+
+
 @dataclass(frozen=True, slots=True)
 class Deal:
     """One deal as recorded when play stopped, under one rule sheet."""
@@ -482,6 +561,8 @@ class Deal:
     ending: Ending
     sides: tuple[Side, ...]
     went_out: str | None = None
+    last_card: LastCard | None = None  # how the player who went out played the last card: discard or meld
+    permission: Permission | None = None
 
     @classmethod
     def from_json(cls, data: Any, sheet: RuleSheet | None = None, number: int | None = None) -> Deal:
@@ -495,7 +576,7 @@ class Deal:
         """
         if not isinstance(data, Mapping):
             raise ReadError("", "a deal must be a JSON object")
-        _only(data, ("sheet", "deal", "ending", "went_out", "sides"), "")
+        _only(data, ("sheet", "deal", "ending", "went_out", "sides", "last_card", "permission"), "")
         if "sheet" in data:
             if sheet is not None:
                 raise ReadError("sheet", "a deal in a game is played under the game's sheet; leave 'sheet' out")
@@ -520,7 +601,8 @@ class Deal:
             check_text(went_out, "went_out")
         sides = tuple(Side.from_json(s, f"sides[{i}]")
                       for i, s in enumerate(_list(data.get("sides"), "sides", MAX_SIDES, "sides")))
-        return cls(sheet, number, ending, sides, went_out)
+        return cls(sheet, number, ending, sides, went_out, _choice(data, "last_card", LastCard, ("discard", "meld")),
+                   _choice(data, "permission", Permission, tuple(p.value for p in Permission)))
 
     def to_json(self, with_sheet: bool = True) -> dict[str, Any]:
         """The canonical JSON form; without the sheet for a deal stored in a game."""
@@ -530,6 +612,10 @@ class Deal:
         out.update({"deal": self.number, "ending": self.ending.value})
         if self.went_out is not None:
             out["went_out"] = self.went_out
+        if self.last_card is not None:
+            out["last_card"] = self.last_card.value
+        if self.permission is not None:
+            out["permission"] = self.permission.value
         out["sides"] = [s.to_json() for s in self.sides]
         return out
 
@@ -570,4 +656,5 @@ def _name(value: Any, field: str) -> str:
     return read_name(value, field, MAX_NAME)
 
 
-__all__ = ["BookCounts", "BookKind", "Deal", "Ending", "Meld", "Player", "Rank", "Side", "parse_card", "parse_rank"]
+__all__ = ["BookCounts", "BookKind", "Deal", "Ending", "Meld", "Opening", "Permission", "Player", "Rank", "Side",
+           "parse_card", "parse_rank"]

@@ -5,7 +5,8 @@ soon as a side's running total reaches the target. The highest total wins; equal
 totals are a tie. The next deal (:meth:`Game.upcoming`) is the lowest number not
 recorded, so a deleted deal is played (or recorded) again before the ones after it; its
 opening minimums follow the totals of the deals recorded before it. Every interface
-reads the next deal from here.
+reads the next deal from here. Where the minimum follows the running total, each deal's
+openings are judged against its sides' totals before it (:meth:`Game.judge`).
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ from .deal import Deal
 from .errors import ReadError
 from .limits import MAX_DEALS, MAX_NAME, MAX_PER_SIDE, MAX_SIDES
 from .presets import load_sheet
-from .sheet import Books, GameLength, RuleSheet
+from .score import Breakdown, score
+from .sheet import Books, GameLength, OpeningBy, RuleSheet
 from .text import read_name
-from .validate import Problem
+from .validate import Problem, validate
 from .verdict import Verdict, judge
 
 
@@ -202,7 +204,18 @@ class Game:
         if judged is not None and len(judged) == len(self.deals) \
                 and all(v.deal is d for v, d in zip(judged, self.deals, strict=True)):
             return judged  # verdicts of these very deals (a copy with other deals judges its own)
-        return tuple(judge(deal) for deal in self.deals)
+        if self.sheet.opening_by is not OpeningBy.RUNNING_TOTAL:
+            return tuple(judge(deal) for deal in self.deals)
+        scores = [score(deal) for deal in self.deals]  # a score never depends on the totals before it
+        return tuple(Verdict(deal, validate(deal, self._totals(scores, deal.number)), breakdown)
+                     for deal, breakdown in zip(self.deals, scores, strict=True))
+
+    def judge(self, deal: Deal) -> Verdict:
+        """``deal`` judged as a deal of this game (a new one, or one replacing its number): where the
+        minimum follows the running total, its openings against each side's total before it."""
+        if self.sheet.opening_by is not OpeningBy.RUNNING_TOTAL:
+            return judge(deal)
+        return judge(deal, self.totals_before(deal.number))
 
     @cached_property
     def _running(self) -> tuple[dict[str, int], ...]:
@@ -260,10 +273,13 @@ class Game:
 
     def totals_before(self, number: int) -> dict[str, int]:
         """Each side's total from the deals recorded before deal ``number`` (by number, not place)."""
+        return self._totals([verdict.breakdown for verdict in self.verdicts], number)
+
+    def _totals(self, scores: list[Breakdown], number: int) -> dict[str, int]:
         totals = {name: 0 for name in self.sides}
-        for deal, verdict in zip(self.deals, self.verdicts, strict=True):
+        for deal, breakdown in zip(self.deals, scores, strict=True):
             if deal.number < number:
-                for side in verdict.breakdown.sides:
+                for side in breakdown.sides:
                     if side.name in totals:
                         totals[side.name] += side.total
         return totals

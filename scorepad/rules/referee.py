@@ -146,15 +146,10 @@ def can_go_out(sheet: RuleSheet, deal: int, *, melds: Sequence[Meld] = (), books
                               else "The foot must be picked up and played before going out.", "go_out_foot"))
     if sheet.go_out_partner_foot is not PartnerFoot.NO and partners_picked_up:
         reasons.append(_partners_reason(sheet.go_out_partner_foot, partners_picked_up, partners_played))
-    if sheet.go_out_permission and (partners_picked_up or permission is not None):
-        reasons.append(Reason(permission is True,
-                              "Your partner said yes." if permission else
-                              "Ask your partner \"may I go out?\" first; if they say no, keep two cards."
-                              if permission is None else "Your partner said no: keep at least two cards.",
-                              "go_out_permission"))
-    if last_card is not None and sheet.last_card is not LastCard.EITHER:
-        fits = last_card is sheet.last_card
-        reasons.append(Reason(fits, f"The last card {sheet.describe('last_card')}.", "last_card"))
+    if partners_picked_up or permission is not None:
+        reasons += permission_reason(sheet, permission)
+    if last_card is not None:
+        reasons += last_card_reason(sheet, last_card)
     return _answer(reasons)
 
 
@@ -166,6 +161,26 @@ def _partners_reason(rule: PartnerFoot, picked_up: Sequence[bool], played: Seque
         return Reason(False, "A partner has picked up the foot but not played from it yet.", "go_out_partner_foot")
     return Reason(True, "Every partner has picked up the foot" + (" and played from it." if rule is PartnerFoot.PLAYED
                                                                   else "."), "go_out_partner_foot")
+
+
+def permission_reason(sheet: RuleSheet, permission: bool | None) -> list[Reason]:
+    """Where the sheet says so (``go_out_permission``), a partner was asked "may I go out?" and
+    said yes (``permission``: True yes, False no, None not asked); nothing on other sheets."""
+    if not sheet.go_out_permission:
+        return []
+    return [Reason(permission is True,
+                   "Your partner said yes." if permission else
+                   "Ask your partner \"may I go out?\" first; if they say no, keep two cards."
+                   if permission is None else "Your partner said no: keep at least two cards.",
+                   "go_out_permission")]
+
+
+def last_card_reason(sheet: RuleSheet, last_card: LastCard) -> list[Reason]:
+    """Where the sheet says how the last card goes (``last_card``), whether it went so; nothing
+    on a sheet where it is melded or discarded."""
+    if sheet.last_card is LastCard.EITHER:
+        return []
+    return [Reason(last_card is sheet.last_card, f"The last card {sheet.describe('last_card')}.", "last_card")]
 
 
 def can_take_pile(sheet: RuleSheet, deal: int, *, top_card: Card, pair: int, wilds: int = 0,
@@ -356,4 +371,5 @@ def meets_minimum(sheet: RuleSheet, deal: int, melds: Sequence[Meld], *, top_car
     return _answer(reasons)
 
 
-__all__ = ["Answer", "Reason", "can_go_out", "can_meld", "can_take_pile", "meets_minimum", "meld_points"]
+__all__ = ["Answer", "Reason", "can_go_out", "can_meld", "can_take_pile", "last_card_reason", "meets_minimum",
+           "meld_points", "permission_reason"]

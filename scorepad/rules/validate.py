@@ -9,10 +9,18 @@ None for a rule every sheet shares, such as "threes are never melded").
 
 Codes: ``meld.rank``, ``meld.size``, ``meld.wild_ratio``, ``meld.duplicate_rank``,
 ``supply``, ``foot.size``, ``foot.picked_up``, ``foot.played``, ``went_out.books``,
-``went_out.partner_foot``, ``went_out.cards_left``, ``went_out.player``, ``deal.number``,
-``deal.ending``, ``table.players``, ``table.sides``, ``side.players``, ``side.name``,
-``player.name``, ``count.negative``, ``cut_bonus``, ``counted.meld_points``; warnings
-``red_three.in_hand``, ``side.no_melds`` and ``counted.unchecked``.
+``went_out.partner_foot``, ``went_out.cards_left``, ``went_out.player``,
+``went_out.last_card``, ``went_out.permission``, ``opening.minimum``, ``opening.pile``,
+``deal.number``, ``deal.ending``, ``table.players``, ``table.sides``, ``side.players``,
+``side.name``, ``player.name``, ``count.negative``, ``cut_bonus``, ``counted.meld_points``;
+warnings ``red_three.in_hand``, ``side.no_melds`` and ``counted.unchecked``.
+
+The opening minimum, the pile before opening, how the last card went and the partner's
+permission are judged only when the deal carries them (a side's or player's ``opening``, the
+deal's ``last_card`` and ``permission``), by the referee's own answers
+(:func:`~.referee.meets_minimum`, :func:`~.referee.last_card_reason`,
+:func:`~.referee.permission_reason`). A rule the sheet has and the deal gives nothing for is
+listed in :attr:`Report.not_checked` (an :class:`Unchecked`), neither a violation nor a warning.
 
 A counted side (books by kind and melded points, see :class:`~.deal.BookCounts`) is checked as
 far as counts allow: its books for going out, the pack's supply of books, red threes and points,
@@ -25,18 +33,21 @@ read here, by the referee's "may we go out?" and by the deal form's progress.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 from math import gcd
 from typing import Any, NamedTuple
 
 from .cards import CARDS, NATURALS, WILDS, Card, Cards
-from .deal import BookCounts, BookKind, Deal, Ending, Meld, Player, Rank, Side
+from .deal import BookCounts, BookKind, Deal, Ending, Meld, Opening, Permission, Player, Rank, Side
 from .limits import MAX_DEALS
 from .sheet import (
     BookGrowth,
     Books,
     CountAs,
+    LastCard,
+    OpeningBy,
+    OpeningWho,
     PartnerFoot,
     RuleSheet,
     SecondMeld,
@@ -48,9 +59,13 @@ from .sheet import (
 VIOLATION_CODES = (
     "meld.rank", "meld.size", "meld.wild_ratio", "meld.duplicate_rank", "supply", "foot.size",
     "foot.picked_up", "foot.played", "went_out.books", "went_out.partner_foot", "went_out.cards_left",
-    "went_out.player", "deal.number", "deal.ending", "table.players", "table.sides", "side.players",
+    "went_out.player", "went_out.last_card", "went_out.permission", "opening.minimum", "opening.pile",
+    "deal.number", "deal.ending", "table.players", "table.sides", "side.players",
     "side.name", "player.name", "count.negative", "cut_bonus", "counted.meld_points",
 )
+# What a deal may leave unsaid, so the referee cannot judge it: the rule each one is (its ``what``).
+UNCHECKED = ("opening", "last_card", "permission")
+
 WARNING_CODES = ("red_three.in_hand", "side.no_melds", "counted.unchecked")
 
 class Problem(NamedTuple):
@@ -72,11 +87,29 @@ class Problem(NamedTuple):
                 "side": self.side, "player": self.player, "meld": self.meld}
 
 
+class Unchecked(NamedTuple):
+    """A rule of the sheet the deal gives the referee nothing to judge by: ``what`` is
+    ``opening`` (a side's or player's first melds), ``last_card`` or ``permission``, and
+    ``where`` the field that would tell it."""
+
+    what: str
+    option: str
+    reason: str
+    where: str
+    side: str | None = None
+    player: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"what": self.what, "option": self.option, "reason": self.reason, "where": self.where,
+                "side": self.side, "player": self.player}
+
+
 class Report(NamedTuple):
-    """Every violation and warning the referee found."""
+    """Every violation and warning the referee found, and what it could not check."""
 
     violations: tuple[Problem, ...]
     warnings: tuple[Problem, ...]
+    not_checked: tuple[Unchecked, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -422,8 +455,10 @@ _TWO, _JOKER, _RED_THREE = _INDEX[Card.TWO], _INDEX[Card.JOKER], _INDEX[Card.RED
 # -- the whole deal ---------------------------------------------------------------------------
 
 
-def validate(deal: Deal) -> Report:
-    """Every problem with a deal under its sheet, violations and warnings apart.
+def validate(deal: Deal, totals_before: Mapping[str, int] | None = None) -> Report:
+    """Every problem with a deal under its sheet, violations and warnings apart, and what
+    it could not check. ``totals_before``: in a game, each side's total before this deal
+    (where the minimum follows the running total; a standalone deal's sides say their own).
 
     >>> from scorepad.rules.deal import Deal
     >>> deal = Deal.from_json({"sheet": "common", "deal": 5, "ending": "stock_out", "sides": [
@@ -444,7 +479,10 @@ def validate(deal: Deal) -> Report:
         _check_side(sheet, side, f"sides[{i}]", found, warnings, alone)
     _check_supply(deal, found)
     _check_ending(deal, found)
-    return Report(tuple(found), tuple(warnings))
+    unchecked: list[Unchecked] = []
+    _check_openings(deal, totals_before, found, unchecked)
+    _check_going_out(deal, found, unchecked)
+    return Report(tuple(found), tuple(warnings), tuple(unchecked))
 
 
 def _check_number(deal: Deal, found: list[Problem]) -> None:
@@ -762,3 +800,128 @@ def _still_holding(player: Player, here: str, side: str) -> Problem:
     return Problem("went_out.cards_left", f"{player.name} went out but still holds cards "
                    f"({player.cards_left_points:,} points, {player.red_threes_left} red threes).",
                    None, f"{here}.{key}", side, player.name, field=key)
+
+
+# -- what a deal may carry for the referee: openings, the last card, permission -----------------
+
+
+def _check_openings(deal: Deal, totals_before: Mapping[str, int] | None, found: list[Problem],
+                    unchecked: list[Unchecked]) -> None:
+    """Each opening given against the deal's minimum and the pile rules; each one missing listed
+    as not checked where the minimum is above nothing."""
+    sheet = deal.sheet
+    by_total = sheet.opening_by is OpeningBy.RUNNING_TOTAL
+    option = "opening_bands" if by_total else "opening_minimums"
+    for i, side in enumerate(deal.sides):
+        running = side.running_total if totals_before is None else totals_before.get(side.name)
+        minimum = sheet.opening_minimum(deal.number, running or 0)
+        if by_total and running is None:
+            minimum = max(band.minimum for band in sheet.opening_bands)
+        for owner, player, opening, where in _openings(sheet, side, f"sides[{i}]", found):
+            if opening is None:
+                if minimum > 0:
+                    unchecked.append(Unchecked("opening", option, f"{owner}'s first melds are not given, so the "
+                                               f"opening minimum ({sheet.cite(option)}) is not checked.",
+                                               where, side.name, player))
+            elif by_total and running is None:
+                unchecked.append(Unchecked("opening", option, f"The minimum follows the running total "
+                                           f"({sheet.cite(option)}); give {side.name}'s running_total before this "
+                                           "deal to check the opening.", f"sides[{i}].running_total",
+                                           side.name, player))
+            elif opening.melds:  # no first melds: this side or player never opened
+                found.extend(_opening_problems(sheet, deal.number, opening, running or 0, owner, where,
+                                               side.name, player))
+
+
+def _openings(sheet: RuleSheet, side: Side, where: str,
+              found: list[Problem]) -> Iterator[tuple[str, str | None, Opening | None, str]]:
+    """Who meets the minimum on this side, as the sheet says (``opening_who``): (who, player's
+    name or None, their opening, where it goes). A one-player side's opening may be given on the
+    side or the player; one given at the wrong level for partners is a problem."""
+    each = sheet.opening_who is OpeningWho.PLAYER and len(side.players) > 1
+    misplaced = side.opening is not None if each else any(p.opening is not None for p in side.players) \
+        and len(side.players) > 1
+    if misplaced:
+        level = ("each player's first melds, so give each player's opening, not the side's" if each
+                 else "the side's first melds, once, so give the side's opening, not each player's")
+        found.append(Problem("opening.minimum", f"On this sheet the minimum is for {level} "
+                             f"({sheet.cite('opening_who')}).", "opening_who",
+                             f"{where}.opening" if each else f"{where}.players", side.name, field="opening"))
+    if each:
+        for j, player in enumerate(side.players):
+            yield player.name, player.name, player.opening, f"{where}.players[{j}].opening"
+    elif len(side.players) == 1 and side.players[0].opening is not None:
+        yield side.name, side.players[0].name, side.players[0].opening, f"{where}.players[0].opening"
+    else:
+        yield side.name, None, side.opening, f"{where}.opening"
+
+
+def _opening_problems(sheet: RuleSheet, deal: int, opening: Opening, running: int, owner: str, where: str,
+                      side: str, player: str | None) -> Iterator[Problem]:
+    """The referee's answer to "do these first melds meet the minimum?" (:func:`~.referee.meets_minimum`),
+    each failed reason a problem quoting the sheet: ``opening.pile`` for the pile taken before opening,
+    ``opening.minimum`` for the rest."""
+    from .referee import meets_minimum  # the referee builds on this module: imported when first needed
+
+    top = opening.pile_top
+    laid = sum((meld.cards() for meld in opening.melds), Cards())
+    if isinstance(top, Card) and not laid[top]:
+        yield Problem("opening.pile", f"{owner}'s first melds hold no {top.noun}, but the pile's top card was "
+                      f"one: the top card taken is melded at once ({sheet.cite('pile_needs')}).", "pile_needs",
+                      f"{where}.pile_top", side, player, field="opening")
+        return
+    # The card not said (true): judged as the cheapest card laid, so only a sure shortfall is refused.
+    top_card = top if isinstance(top, Card) else \
+        min((card for card, n in laid.items() if n > 0), key=sheet.value, default=None) if top else None
+    answer = meets_minimum(sheet, deal, opening.melds, top_card=top_card, running_total=running)
+    for reason in answer.reasons:
+        if reason.ok:
+            continue
+        code = "opening.pile" if reason.option == "pile_needs_opened" else "opening.minimum"
+        cited = sheet.cite(reason.option)
+        said = f" ({cited})" if cited else ""
+        yield Problem(code, f"{owner}'s opening: {_lower(reason.message)}{said}.", reason.option,
+                      f"{where}.pile_top" if code == "opening.pile" else f"{where}.melds", side, player,
+                      field="opening")
+
+
+def _lower(message: str) -> str:
+    """A reason's sentence to go on after a comma: lower case first, no full stop."""
+    message = message.rstrip(".")
+    return message[:1].lower() + message[1:]
+
+
+_ASKED = {Permission.ASKED_YES: True, Permission.ASKED_NO: False, Permission.NOT_ASKED: None}
+
+
+def _check_going_out(deal: Deal, found: list[Problem], unchecked: list[Unchecked]) -> None:
+    """How the player who went out played the last card, and whether a partner said yes, where
+    the sheet has those rules (``last_card``, ``go_out_permission``)."""
+    from .referee import last_card_reason, permission_reason  # the referee builds on this module
+
+    sheet = deal.sheet
+    located = deal.find_player(deal.went_out) if deal.ending is Ending.WENT_OUT and deal.went_out else None
+    if located is None:
+        return
+    side, player = deal.sides[located[0]].name, located[2].name
+    if sheet.last_card is not LastCard.EITHER:
+        if deal.last_card is None:
+            unchecked.append(Unchecked("last_card", "last_card", f"How {player}'s last card went is not given, so "
+                                       f"the rule ({sheet.cite('last_card')}) is not checked.", "last_card",
+                                       side, player))
+        else:
+            found.extend(Problem("went_out.last_card", f"{player} {deal.last_card.value}ed the last card, but "
+                                 f"{_lower(r.message)} ({sheet.cite(r.option)}).", r.option, "last_card",
+                                 side, player, field="last_card")
+                         for r in last_card_reason(sheet, deal.last_card) if not r.ok)
+    if sheet.go_out_permission and len(deal.sides[located[0]].players) > 1:
+        if deal.permission is None:
+            unchecked.append(Unchecked("permission", "go_out_permission", f"Whether {player} asked a partner "
+                                       f"\"may I go out?\" is not given, so the rule "
+                                       f"({sheet.cite('go_out_permission')}) is not checked.", "permission",
+                                       side, player))
+        else:
+            found.extend(Problem("went_out.permission", f"{player} went out, but {_lower(r.message)} "
+                                 f"({sheet.cite(r.option)}).", r.option, "permission", side, player,
+                                 field="permission")
+                         for r in permission_reason(sheet, _ASKED[deal.permission]) if not r.ok)

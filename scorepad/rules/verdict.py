@@ -3,6 +3,7 @@ API and the CLI print."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from .deal import Deal
@@ -20,17 +21,19 @@ class Verdict(NamedTuple):
         return self.report.ok
 
     def to_json(self) -> dict[str, Any]:
-        """``{"ok", "violations", "warnings", "sides": [{"name", "total", "lines"}]}``."""
+        """``{"ok", "violations", "warnings", "not_checked", "sides": [{"name", "total", "lines"}]}``."""
         return {
             "ok": self.report.ok,
             "violations": [p.to_json() for p in self.report.violations],
             "warnings": [p.to_json() for p in self.report.warnings],
+            "not_checked": [u.to_json() for u in self.report.not_checked],
             "sides": [side.to_json() for side in self.breakdown.sides],
         }
 
 
-def judge(deal: Deal) -> Verdict:
-    """Validate and score a deal.
+def judge(deal: Deal, totals_before: Mapping[str, int] | None = None) -> Verdict:
+    """Validate and score a deal; ``totals_before``: in a game, each side's total before it
+    (see :func:`~.validate.validate`).
 
     >>> from scorepad.rules.deal import Deal
     >>> deal = Deal.from_json({"sheet": "common", "deal": 1, "ending": "stock_out", "sides": [
@@ -39,4 +42,4 @@ def judge(deal: Deal) -> Verdict:
     >>> judge(deal).to_json()["ok"]
     True
     """
-    return Verdict(deal, validate(deal), score(deal))
+    return Verdict(deal, validate(deal, totals_before), score(deal))

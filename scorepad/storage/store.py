@@ -462,7 +462,7 @@ def refusal(game: Table, deal: Deal, verdict: Verdict | None = None) -> Rejected
 
 
 def _judge_for_game(game: GameRecord, deal: Deal, as_played: str | None) -> Verdict:
-    verdict = judge(deal)
+    verdict = game.game.judge(deal)
     refused = refusal(game, deal, verdict)
     if refused is not None and not (as_played and refused.may_save_as_played):
         raise refused

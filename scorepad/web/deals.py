@@ -25,7 +25,6 @@ from werkzeug.wrappers import Response
 
 from .. import access
 from ..retry import typed_again
-from ..rules import judge
 from ..rules.dispute import sheet_name
 from ..rules.limits import MAX_IDEMPOTENCY_KEY
 from ..rules.validate import Problem
@@ -101,6 +100,7 @@ class DealPage:
         """Place the referee's problems on the form, with its warnings and score."""
         self.summary = self.form.place_problems(problems)
         self.form.warnings = [p.message for p in verdict.report.warnings]
+        self.form.not_checked = [u.reason for u in verdict.report.not_checked]
         self.preview = verdict
 
 
@@ -137,7 +137,7 @@ def _check(page: DealPage) -> DealPage:
     except StorageError as err:
         page.form.place(err.field, err.message)
         return _unreadable(page, status_of(err))
-    verdict = judge(deal)
+    verdict = page.game.game.judge(deal)
     refused = store.refusal(page.game, deal, verdict)
     problems = refused.problems if refused else []
     page.judged(verdict, problems)
@@ -334,7 +334,7 @@ def preview(game_id: str, number: int):
     except StorageError as err:
         error = f"{err.message} ({err.field})" if err.field else err.message
         return render_template("deals/_live.html", error=error)
-    verdict = judge(deal)
+    verdict = game.game.judge(deal)
     refused = store.refusal(game, deal, verdict)
     problems = form.place_problems(refused.problems if refused else [])
     warnings = [(form.place_problem(p), p.message) for p in verdict.report.warnings]

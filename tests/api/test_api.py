@@ -56,7 +56,7 @@ def test_score_returns_the_verdict_of_the_core_and_saves_nothing(app, client):
     assert response.status_code == 200
     body = response.get_json()
     assert body == judge(Deal.from_json(example)).to_json()
-    assert set(body) == {"ok", "violations", "warnings", "sides"}
+    assert set(body) == {"ok", "violations", "warnings", "not_checked", "sides"}
     assert all({"name", "total", "lines"} <= set(side) for side in body["sides"])
     assert db_state(app) == before
 

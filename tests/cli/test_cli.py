@@ -170,7 +170,7 @@ def test_score_json_shape():
     code, out = run("score", EXAMPLE_DEAL, "--json")
     data = json.loads(out)
     assert code == 1
-    assert set(data) == {"ok", "violations", "warnings", "sides"}
+    assert set(data) == {"ok", "violations", "warnings", "not_checked", "sides"}
     assert data["ok"] is False
     assert data["warnings"] == []
     (violation,) = data["violations"]

@@ -369,6 +369,28 @@ CASES = [
      [put("sides.1", {"name": "Bea", "books": {"clean": 1}, "meld_points": 35,
                       "players": [{"name": "Bea", "foot_picked_up": True, "cards_left_points": 25}]})],
      [("counted.meld_points", "card_values", "sides[1].meld_points", "Bea", None)]),
+    # -- opening.minimum ------------------------------------------------------------------
+    # Common deal 1, each player's minimum 50: J J J is 3 × 10 = 30; K K K + Q Q Q is 60
+    ("opening.minimum-first-melds-below-the-deal's-minimum", "common",
+     [put("sides.0.players.0.opening", {"melds": ["J J J"]})],
+     [put("sides.0.players.0.opening", {"melds": ["K K K", "Q Q Q"]})],
+     [("opening.minimum", "opening_minimums", "sides[0].players[0].opening.melds", "Ann", "Ann")]),
+    # -- opening.pile ---------------------------------------------------------------------
+    # Common takes the pile only once opened: K K K K + Q Q Q (70, 60 without the top K) used
+    # the pile's top king; where the pile may be taken to open, the same melds are legal
+    ("opening.pile-the-pile-only-after-opening", "common",
+     [put("sides.0.players.0.opening", {"melds": ["K K K K", "Q Q Q"], "pile_top": "K"})],
+     [put("sides.0.players.0.opening", {"melds": ["K K K K", "Q Q Q"], "pile_top": "K"}),
+      sheet(pile_needs_opened=False)],
+     [("opening.pile", "pile_needs_opened", "sides[0].players[0].opening.pile_top", "Ann", "Ann")]),
+    # -- went_out.last_card ---------------------------------------------------------------
+    ("went_out.last_card-bicycle's-last-card-is-a-discard", "bicycle",
+     [put("last_card", "meld")], [put("last_card", "discard")],
+     [("went_out.last_card", "last_card", "last_card", "North-South", "Ann")]),
+    # -- went_out.permission --------------------------------------------------------------
+    ("went_out.permission-pagat-asks-the-partner", "pagat",
+     [put("permission", "asked-no")], [put("permission", "asked-yes")],
+     [("went_out.permission", "go_out_permission", "permission", "North-South", "Ann")]),
     # -- cut_bonus ------------------------------------------------------------------------
     ("cut_bonus-only-where-the-sheet-pays-one", "common",
      [put("sides.1.players.0.cut_bonus", True)], [put("sides.1.players.0.cut_bonus", True), sheet(cut_bonus=100)],

@@ -1,7 +1,10 @@
 """A deal as the table records it on a phone, read into the canonical deal JSON: each side
 counted by default (books by kind, melded points, red threes; each player's points left and
 unopened foot) or, once "Itemise melds" is asked for, itemised (meld rows, each player's cards
-left); and who went out; the referee's problems
+left, and what the referee needs to judge the opening: the first melds of the side, or of each
+player where the sheet's minimum is each player's, and the pile's top card among them; with the
+deal's last card and the partner's permission where the sheet has those rules); and who went
+out; the referee's problems
 are placed back next to the field each one concerns. Each side's progress toward going out
 (:func:`going_out`), as the rules core counts it. And the small forms around a deal: its
 revision and as-played reason, and the confirmation of a delete.
@@ -19,12 +22,17 @@ from wtforms import HiddenField, StringField
 
 from ...rules import Books, Deal, ReadError, RuleSheet
 from ...rules.cards import CARDS, NATURALS, Card, Cards
+from ...rules.deal import Meld
 from ...rules.limits import MAX_COUNT, MAX_INPUT, MAX_MELD_ROWS
 from ...rules.referee import can_go_out
+from ...rules.sheet import LastCard, OpeningBy, OpeningWho
 from ...rules.validate import Problem, books_toward, side_books
 from . import PlainText
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "wild")
+TOP_CARDS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "2", "JK")  # a pile's top card that can be melded
+LAST_CARD = (("discard", "Discarded"), ("meld", "Melded"))
+PERMISSION = (("asked-yes", "Asked: yes"), ("asked-no", "Asked: no"), ("not-asked", "Did not ask"))
 
 class DealMetaForm(FlaskForm):
     """The CSRF token, the game's revision, the form's idempotency key (a save sent twice is
@@ -72,6 +80,8 @@ class PlayerBlock:
     cut: bool = False
     points: str = ""  # a counted side's player: points left in hand
     red_left: str = ""  # and red threes still held
+    opening: str = ""  # first melds as card strings split by ";", where each player meets the minimum
+    pile_top: str = ""  # the pile's top card among them, or ""
     problems: dict[str, list[str]] = field(default_factory=dict)
 
     @property
@@ -92,6 +102,8 @@ class SideBlock:
     itemised: bool = False  # False: counted (books, meld_points, points left)
     books: dict[str, str] = field(default_factory=dict)  # clean, dirty, wild, special ranks, d+rank, 3R/3B
     meld_points: str = ""
+    opening: str = ""  # the side's first melds as card strings split by ";"
+    pile_top: str = ""  # the pile's top card among them, or ""
     problems: dict[str, list[str]] = field(default_factory=dict)
     row_of_meld: list[int] = field(default_factory=list)  # canonical meld index -> row index
 
@@ -136,6 +148,8 @@ def rows_per_side(sides: int) -> int:
 class DealForm:
     """A deal as typed on the phone: read into canonical JSON, problems placed by field."""
 
+    TOP_CARDS, LAST_CARD, PERMISSION = TOP_CARDS, LAST_CARD, PERMISSION  # the choices the template offers
+
     def __init__(self, game_sides: list[dict[str, Any]], sheet: RuleSheet) -> None:
         self.sheet = sheet
         self.sides: list[SideBlock] = []
@@ -143,9 +157,12 @@ class DealForm:
             players = [PlayerBlock(i, j, name) for j, name in enumerate(side["players"])]
             self.sides.append(SideBlock(i, side["name"], [], players))
         self.ending = ""  # "stock", or "p{side}-{player}"
+        self.last_card = ""  # "", or how the last card went: discard, meld
+        self.permission = ""  # "", or asked-yes, asked-no, not-asked
         self.top: list[str] = []
         self.ending_problems: list[str] = []
         self.warnings: list[str] = []
+        self.not_checked: list[str] = []  # what the referee could not check, in its words
         self.violations = 0
         self.form_errors: list[str] = []  # every input's message that could not be read
 
@@ -181,6 +198,7 @@ class DealForm:
                 extra = max(2, rows_per_side(len(form.sides)) - len(side.rows))
                 side.rows += [MeldRow(len(side.rows) + k) for k in range(extra)]
             side.red_threes = _shown(data.get("red_threes"))
+            side.opening, side.pile_top = _opening_shown(data.get("opening"))
             players = {p["name"]: p for p in data.get("players", [])}
             for player in side.players:
                 p = players.get(player.name, {})
@@ -190,6 +208,8 @@ class DealForm:
                 player.cut = bool(p.get("cut_bonus"))
                 player.points = _shown(p.get("cards_left_points"))
                 player.red_left = _shown(p.get("red_threes_left"))
+                player.opening, player.pile_top = _opening_shown(p.get("opening"))
+        form.last_card, form.permission = deal.get("last_card", ""), deal.get("permission", "")
         if deal.get("ending") == "stock_out":
             form.ending = "stock"
         elif deal.get("went_out"):
@@ -215,6 +235,7 @@ class DealForm:
                                  _get(data, f"{s}-m{k}-cards"))
                          for k in range(count)]
             side.red_threes = _get(data, f"{s}-red_threes")
+            side.opening, side.pile_top = _get(data, f"{s}-open"), _get(data, f"{s}-top")
             for player in side.players:
                 p = player.key
                 player.picked = f"{p}-picked" in data
@@ -225,8 +246,42 @@ class DealForm:
                 player.cut = f"{p}-cut" in data
                 player.points = _get(data, f"{p}-pts")
                 player.red_left = _get(data, f"{p}-red_left")
+                player.opening, player.pile_top = _get(data, f"{p}-open"), _get(data, f"{p}-top")
         form.ending = _get(data, "ending")
+        form.last_card, form.permission = _get(data, "last_card"), _get(data, "permission")
         return form
+
+    # -- what the referee needs, where the sheet has the rule --------------------------------
+
+    @property
+    def asks_opening(self) -> bool:
+        """Whether the sheet has an opening minimum above nothing (in some deal, or band)."""
+        sheet = self.sheet
+        minimums = ([band.minimum for band in sheet.opening_bands] if sheet.opening_by is OpeningBy.RUNNING_TOTAL
+                    else list(sheet.opening_minimums.values))
+        return max(minimums, default=0) > 0
+
+    def opens_by_player(self, side: SideBlock) -> bool:
+        """Whether each player of this side meets the minimum (the sheet's ``opening_who``), not the side once."""
+        return self.sheet.opening_who is OpeningWho.PLAYER and len(side.players) > 1
+
+    def shows_opening(self, side: SideBlock) -> bool:
+        """An itemised side offers its opening (so does one that carries an opening already)."""
+        return (side.itemised and self.asks_opening) or bool(
+            side.opening or side.pile_top or any(p.opening or p.pile_top for p in side.players))
+
+    @property
+    def shows_going_out(self) -> bool:
+        """The deal's last card and permission are offered once a side is itemised (or either is given)."""
+        return any(side.itemised for side in self.sides) or bool(self.last_card or self.permission)
+
+    @property
+    def asks_last_card(self) -> bool:
+        return self.sheet.last_card is not LastCard.EITHER
+
+    @property
+    def asks_permission(self) -> bool:
+        return self.sheet.go_out_permission and any(len(side.players) > 1 for side in self.sides)
 
     @property
     def book_keys(self) -> tuple[str, ...]:
@@ -274,6 +329,8 @@ class DealForm:
             red = self._count(side.red_threes, side.problems, "red_threes", "Red threes laid")
             players = [self._player(side, p) for p in side.players]
             sides.append({"name": side.name, "melds": melds, "red_threes": red or 0, "players": players})
+        for side, out in zip(self.sides, sides, strict=True):
+            self._openings(side, out)
         deal: dict[str, Any] = {}
         if number is not None:
             deal["deal"] = number
@@ -284,8 +341,30 @@ class DealForm:
             if went is None and need_ending:
                 self._error_list(self.ending_problems, "Say who went out, or that the stock ran out.")
             deal.update(ending="went_out", went_out=went)
+        deal.update({key: value for key, value in (("last_card", self.last_card), ("permission", self.permission))
+                     if value})
         deal["sides"] = sides
         return None if self.form_errors else deal
+
+    def _openings(self, side: SideBlock, out: dict[str, Any]) -> None:
+        """The side's opening, or each player's, into its JSON: melds typed as card strings split by ";"."""
+        opening = self._opening(side.opening, side.pile_top, side.problems)
+        if opening is not None:
+            out["opening"] = opening
+        for player, player_out in zip(side.players, out["players"], strict=True):
+            opening = self._opening(player.opening, player.pile_top, player.problems)
+            if opening is not None:
+                player_out["opening"] = opening
+
+    def _opening(self, text: str, top: str, problems: dict[str, list[str]]) -> dict[str, Any] | None:
+        melds = [part.strip() for part in re.split(r"[;\n]+", text) if part.strip()]
+        if not melds:
+            if top:
+                self._error(problems, "opening", "First melds: give the melds the pile's top card went into.")
+            return None
+        if not top:
+            return {"melds": melds}
+        return {"melds": melds, "pile_top": True if top == "yes" else top}  # "yes": the card not said
 
     def _counted(self, side: SideBlock) -> dict[str, Any]:
         """A counted side: books by kind, melded points, red threes; each player's points left."""
@@ -395,7 +474,7 @@ class DealForm:
             if rest[:1] == ["players"] and len(rest) >= 2 and rest[1].isdigit() and int(rest[1]) < len(side.players):
                 return self._on_player(side.players[int(rest[1])], rest[2] if len(rest) > 2 else None, message)
             return self._on_side(side, rest[0] if rest else None, message)
-        if parts[:1] in (["went_out"], ["ending"]):
+        if parts[:1] in (["went_out"], ["ending"], ["last_card"], ["permission"]):
             self.ending_problems.append(message)
             return "ending"
         self.top.append(message)
@@ -404,7 +483,7 @@ class DealForm:
     def place_problem(self, problem: Problem) -> str:
         """Show the referee's problem next to what it names (its side, player, meld and input);
         returns the anchor it went to."""
-        if problem.field in ("went_out", "ending"):
+        if problem.field in ("went_out", "ending", "last_card", "permission"):
             self.ending_problems.append(problem.message)
             return "ending"
         side = next((s for s in self.sides if s.name == problem.side), None)
@@ -438,7 +517,7 @@ class DealForm:
         return player.key
 
     def _on_side(self, side: SideBlock, field: str | None, message: str) -> str:
-        side.problems.setdefault(field if field in SIDE_FIELDS else "", []).append(message)
+        side.problems.setdefault(field if field in (*SIDE_FIELDS, "opening") else "", []).append(message)
         return f"s{side.index}"
 
 
@@ -494,7 +573,7 @@ def going_out(need: Books, sheet: RuleSheet, deal: Deal | None, sides: list[Side
 # Where a message shows within a side and a player: the input a field names (else the whole).
 SIDE_FIELDS = ("melds", "red_threes", "books", "meld_points")
 PLAYER_FIELDS = {"foot_picked_up": "picked", "cut_bonus": "cut", "cards_left": "cards_left", "foot": "foot",
-                 "cards_left_points": "cards_left", "red_threes_left": "cards_left"}
+                 "cards_left_points": "cards_left", "red_threes_left": "cards_left", "opening": "opening"}
 
 
 def _get(data: Mapping[str, str], key: str) -> str:
@@ -506,6 +585,15 @@ def _get(data: Mapping[str, str], key: str) -> str:
 
 def _shown(value: Any) -> str:
     return str(value) if value else ""
+
+
+def _opening_shown(opening: Any) -> tuple[str, str]:
+    """A recorded opening as the form shows it: its melds as card strings split by ";", and the top card."""
+    if not isinstance(opening, Mapping):
+        return "", ""
+    melds = "; ".join(str(Meld.from_json(meld).cards()) for meld in opening.get("melds", []))
+    top = opening.get("pile_top", False)
+    return melds, top if isinstance(top, str) else "yes" if top is True else ""
 
 
 def _bounded(value: Any, default: int) -> int:
