@@ -109,3 +109,40 @@ def test_partners_each_give_their_opening_and_the_last_card_where_the_sheet_asks
     assert "Cy's opening: the minimum for each player's first melds at deal 1 is 50; these count 30" in text
     assert "Ann discarded" not in text and "Ann melded the last card" in text
     assert "(The last card: must be discarded)" in text
+
+
+PARTNERS = [{"name": "Us", "players": ["Ann", "Cal"]}, {"name": "Them", "players": ["Bea", "Dan"]}]
+
+
+def pagat_counted_deal(form: dict[str, str]) -> dict[str, str]:
+    """Ann goes out for Us in deal 1 with the books Pagat asks (2 clean + 2 dirty + 1 wild)."""
+    form.update({"s0-b-clean": "2", "s0-b-dirty": "2", "s0-b-wild": "1", "s0-points": "760",
+                 "s1-b-clean": "1", "s1-points": "100", "s0-p0-pts": "0", "s0-p1-pts": "40",
+                 "s1-p0-pts": "30", "s1-p1-pts": "20", "ending": "s0-p0", "action": "save"})
+    return form
+
+
+def test_pagat_asks_whether_a_partner_played_from_the_foot_and_refuses_going_out_before_it(client, app):
+    """Pagat (version 2) lets a player go out once the partner has picked up the foot and
+    played from it: the form asks each partner "played nothing from it yet", unticked by
+    default; ticked for Cal, Ann's going out is refused citing the rule; unticked, it is saved."""
+    game_id, key = api_game(client, "Pagat", "pagat", PARTNERS)
+    grant(client, game_id, key)
+    new = f"/games/{game_id}/deals/new"
+    form = form_fields(client.get(new).get_data(as_text=True), new)
+    assert "s0-p1-unplayed" not in form  # an unticked box posts nothing
+    assert 'name="s0-p1-unplayed"' in client.get(new).get_data(as_text=True)
+    before = db_state(app)
+    refused = client.post(new, data=dict(pagat_counted_deal(dict(form)), **{"s0-p1-unplayed": "1"}))
+    assert refused.status_code == 422
+    assert "Cal" in text_of(refused.get_data(as_text=True)) and "played from" in text_of(
+        refused.get_data(as_text=True))
+    assert db_state(app) == before
+    saved = client.post(new, data=pagat_counted_deal(dict(form)))
+    assert saved.status_code == 303, text_of(saved.get_data(as_text=True))[:2000]
+
+
+def test_common_sheet_never_asks_about_playing_from_the_foot(client):
+    game_id, key = api_game(client, "Friday", "common", PARTNERS)
+    grant(client, game_id, key)
+    assert "-unplayed" not in client.get(f"/games/{game_id}/deals/new").get_data(as_text=True)

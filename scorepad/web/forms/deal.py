@@ -25,7 +25,7 @@ from ...rules.cards import CARDS, NATURALS, Card, Cards
 from ...rules.deal import Meld
 from ...rules.limits import MAX_COUNT, MAX_INPUT, MAX_MELD_ROWS
 from ...rules.referee import can_go_out
-from ...rules.sheet import LastCard, OpeningBy, OpeningWho
+from ...rules.sheet import LastCard, OpeningBy, OpeningWho, PartnerFoot
 from ...rules.validate import Problem, books_toward, side_books
 from . import PlainText
 
@@ -78,6 +78,7 @@ class PlayerBlock:
     left: str = ""
     foot: str = ""
     cut: bool = False
+    unplayed: bool = False  # picked up the foot but played nothing from it (foot_played false)
     points: str = ""  # a counted side's player: points left in hand
     red_left: str = ""  # and red threes still held
     opening: str = ""  # first melds as card strings split by ";", where each player meets the minimum
@@ -206,6 +207,7 @@ class DealForm:
                 player.counts = {card: str(n) for card, n in Cards.from_json(p.get("cards_left")).to_json().items()}
                 player.foot = str(Cards.from_json(p.get("foot")))
                 player.cut = bool(p.get("cut_bonus"))
+                player.unplayed = p.get("foot_played") is False
                 player.points = _shown(p.get("cards_left_points"))
                 player.red_left = _shown(p.get("red_threes_left"))
                 player.opening, player.pile_top = _opening_shown(p.get("opening"))
@@ -244,6 +246,7 @@ class DealForm:
                 player.left = _get(data, f"{p}-left")
                 player.foot = _get(data, f"{p}-foot")
                 player.cut = f"{p}-cut" in data
+                player.unplayed = f"{p}-unplayed" in data
                 player.points = _get(data, f"{p}-pts")
                 player.red_left = _get(data, f"{p}-red_left")
                 player.opening, player.pile_top = _get(data, f"{p}-open"), _get(data, f"{p}-top")
@@ -278,6 +281,11 @@ class DealForm:
     @property
     def asks_last_card(self) -> bool:
         return self.sheet.last_card is not LastCard.EITHER
+
+    def asks_foot_played(self, side: SideBlock) -> bool:
+        """Whether the sheet asks that partners played from the foot (``go_out_partner_foot``
+        "played"), so each partner may say they picked it up and played nothing from it."""
+        return self.sheet.go_out_partner_foot is PartnerFoot.PLAYED and len(side.players) > 1
 
     @property
     def asks_permission(self) -> bool:
@@ -392,6 +400,8 @@ class DealForm:
                 out["foot"] = player.foot
             if player.cut:
                 out["cut_bonus"] = True
+            if player.unplayed:
+                out["foot_played"] = False
             players.append(out)
         return {"name": side.name, "books": books, "meld_points": points or 0, "red_threes": red or 0,
                 "players": players}
@@ -432,6 +442,8 @@ class DealForm:
             out["foot"] = player.foot
         if player.cut:
             out["cut_bonus"] = True
+        if player.unplayed:
+            out["foot_played"] = False
         return out
 
     def _count(self, text: str, problems: dict[str, list[str]] | None, key: str | None, what: str,
@@ -572,8 +584,9 @@ def going_out(need: Books, sheet: RuleSheet, deal: Deal | None, sides: list[Side
 
 # Where a message shows within a side and a player: the input a field names (else the whole).
 SIDE_FIELDS = ("melds", "red_threes", "books", "meld_points")
-PLAYER_FIELDS = {"foot_picked_up": "picked", "cut_bonus": "cut", "cards_left": "cards_left", "foot": "foot",
-                 "cards_left_points": "cards_left", "red_threes_left": "cards_left", "opening": "opening"}
+PLAYER_FIELDS = {"foot_picked_up": "picked", "foot_played": "picked", "cut_bonus": "cut", "cards_left": "cards_left",
+                 "foot": "foot", "cards_left_points": "cards_left", "red_threes_left": "cards_left",
+                 "opening": "opening"}
 
 
 def _get(data: Mapping[str, str], key: str) -> str:
