@@ -326,9 +326,11 @@ def _order(entries: list[tuple[str, _Entry]]) -> list[_Entry]:
     return [e for _, e in sorted(entries, key=lambda pair: pair[1].seq)]  # type: ignore[arg-type, return-value]
 
 
-def _acceptable(deal: Deal, table: _Table, as_played: str | None) -> tuple[bool, list[Problem], Verdict]:
-    """Whether the store would have saved this deal, the problems found, and its verdict."""
-    verdict = judge(deal)
+def _acceptable(deal: Deal, table: _Table, as_played: str | None,
+                totals: Mapping[str, int]) -> tuple[bool, list[Problem], Verdict]:
+    """Whether the store would have saved this deal, the problems found, and its verdict
+    (``totals``: each side's total before it, for minimums that follow the running total)."""
+    verdict = judge(deal, totals)
     refused = store.refusal(table, deal, verdict)
     if refused is None:
         return True, [], verdict
@@ -351,8 +353,12 @@ def read_document(data: Any) -> Imported:
     the order they are written, so the first thing wrong is the one named."""
     doc, deals, ordered = _read(data)
     table = _Table(doc.sides)
+    totals = {side["name"]: 0 for side in doc.sides}  # before each deal, as the game judged it
     for deal in sorted(deals, key=lambda d: d.number):
-        verdict = _admitted(deal, table, ordered, doc.sheet)
+        verdict = _admitted(deal, table, ordered, doc.sheet, totals)
+        for side in verdict.breakdown.sides:
+            if side.name in totals:
+                totals[side.name] += side.total
         body = json.dumps(deal.deal.to_json(with_sheet=False))
         doc.deals.append((deal.number, body, deal.as_played))
         doc.verdicts[body] = verdict
@@ -467,15 +473,17 @@ def _history(item: dict[str, Any], sheet: RuleSheet, number: int, where: str) ->
             for j, entry in enumerate(_list(item.get("history"), f"{where}.history"))]
 
 
-def _admitted(deal: _Deal, table: _Table, ordered: list[_Entry], sheet: RuleSheet) -> Verdict:
+def _admitted(deal: _Deal, table: _Table, ordered: list[_Entry], sheet: RuleSheet,
+              totals: Mapping[str, int]) -> Verdict:
     """The deal's verdict, when the store would have saved it (under the sheet in force
-    when it was saved, if not under the game's); else :class:`Refused`, naming it."""
-    ok, problems, verdict = _acceptable(deal.deal, table, deal.as_played)
+    when it was saved, if not under the game's; ``totals`` before it); else :class:`Refused`,
+    naming it."""
+    ok, problems, verdict = _acceptable(deal.deal, table, deal.as_played, totals)
     if not ok:
         then = _sheet_when_saved(deal.number, ordered, sheet)
         if then != sheet:
             again = Deal.from_json(deal.deal.to_json(with_sheet=False), then, deal.number)
-            ok = _acceptable(again, table, deal.as_played)[0]
+            ok = _acceptable(again, table, deal.as_played, totals)[0]
     if not ok:
         raise Refused(deal.where, _refusal(deal, problems), deal.number, problems)
     return verdict

@@ -686,3 +686,30 @@ def test_the_backup_function_is_the_online_backup_api(tmp_path, app):
     """Unit level: ``backup.backup`` copies and counts."""
     result = backup.backup(app.config["DATABASE"], tmp_path / "b.sqlite")
     assert (result.games, result.deals) == (0, 0) and result.size == (tmp_path / "b.sqlite").stat().st_size
+
+
+# -- an import judges each deal as the game did ---------------------------------------------------
+
+BANDS = {"preset": "common", "opening_by": "running-total",
+         "opening_bands": [{"below": 500, "minimum": 50}, {"minimum": 120}]}
+
+
+def test_an_import_judges_carried_openings_against_the_running_total_before_each_deal(client):
+    """Under minimums by running total, deal 2's first melds are weighed against the side's
+    total after deal 1, on import as in the game. Ann's deal 1 scores 7 × 10 + 500 = 570, so
+    her minimum in deal 2 is 120 (at or above 500), and K K K + Q Q Q = 3 × 10 + 3 × 10 = 60
+    is short: the game saved that deal only as played. The same deal without its as-played
+    reason is refused on import, naming deal 2 (judged from a total of 0 it would pass: 60 ≥ 50)."""
+    game_id, key = api_game(client, "Bands", BANDS, TWO)
+    post_deal(client, game_id, key, deal(ann=("K K K K K K K",)))
+    short = deal(ann=("K K K", "Q Q Q"), bea=("J J J",))
+    short["sides"][0]["opening"] = {"melds": ["K K K", "Q Q Q"]}
+    refused = client.post(f"{API}/games/{game_id}/deals", json=short, headers=bearer(key))
+    assert refused.status_code == 422
+    assert "opening.minimum" in [p["code"] for p in refused.get_json()["problems"]]
+    post_deal(client, game_id, key, short, reason="we let Ann open with 60")
+    document = export(client, game_id)
+    assert import_(client, copy.deepcopy(document))["id"] != game_id  # as played, it comes in
+    document["deals"][1]["as_played"] = None
+    body = assert_error(client.post(f"{API}/games/import", json=document), 422, "deals[1]")
+    assert "deal 2" in body["detail"] and "120" in body["detail"]
