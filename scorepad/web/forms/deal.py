@@ -396,13 +396,7 @@ class DealForm:
             red_left = self._count(player.red_left, player.problems, "cards_left", "Red threes left")
             if red_left:
                 out["red_threes_left"] = red_left
-            if not player.picked and player.foot:
-                out["foot"] = player.foot
-            if player.cut:
-                out["cut_bonus"] = True
-            if player.unplayed:
-                out["foot_played"] = False
-            players.append(out)
+            players.append(_with_foot_and_cut(out, player))
         return {"name": side.name, "books": books, "meld_points": points or 0, "red_threes": red or 0,
                 "players": players}
 
@@ -437,14 +431,8 @@ class DealForm:
                 cards_left = (Cards.from_json(counts) + Cards.parse(player.left)).to_json()
             except ReadError as err:
                 self._error(player.problems, "cards_left", f"Cards left: {err.reason}")
-        out: dict[str, Any] = {"name": player.name, "foot_picked_up": player.picked, "cards_left": cards_left}
-        if not player.picked and player.foot:
-            out["foot"] = player.foot
-        if player.cut:
-            out["cut_bonus"] = True
-        if player.unplayed:
-            out["foot_played"] = False
-        return out
+        return _with_foot_and_cut({"name": player.name, "foot_picked_up": player.picked, "cards_left": cards_left},
+                                  player)
 
     def _count(self, text: str, problems: dict[str, list[str]] | None, key: str | None, what: str,
                row: MeldRow | None = None) -> int | None:
@@ -579,6 +567,18 @@ def going_out(need: Books, sheet: RuleSheet, deal: Deal | None, sides: list[Side
                 if text not in why:
                     why.append(text)
         out.append(GoingOut(block.index, block.name, progress, why, len(block.players) > 1))
+    return out
+
+
+def _with_foot_and_cut(out: dict[str, Any], player: PlayerBlock) -> dict[str, Any]:
+    """A player's JSON, counted or itemised, with what both record alike: the unopened foot,
+    the cut bonus and a foot picked up but not played from."""
+    if not player.picked and player.foot:
+        out["foot"] = player.foot
+    if player.cut:
+        out["cut_bonus"] = True
+    if player.unplayed:
+        out["foot_played"] = False
     return out
 
 
