@@ -48,13 +48,20 @@ def shell() -> list[str]:
 
 @bp.get("/sw.js")
 def worker() -> Response:
-    """The service worker, at the site root; revalidated on every check, so a deploy is found."""
-    text = (Path(current_app.static_folder or "static") / WORKER).read_text()
-    shown = render_template("offline.html").encode()
-    for name, value in (("__VERSION__", version(current_app.static_folder or "static", shown)),
-                        ("__OFFLINE__", url_for("installable.offline")),
-                        ("__STATIC__", url_for("static", filename="")), ("__SHELL__", json.dumps(shell()))):
-        text = text.replace(name, value)
+    """The service worker, at the site root; revalidated on every check, so a deploy is found.
+    Written once for each site root a process serves: the files it digests change only with a
+    deploy, which starts new processes."""
+    kept: dict[str, str] = current_app.extensions.setdefault("scorepad.worker", {})
+    root = url_for("games.home")
+    text = kept.get(root)
+    if text is None:
+        text = (Path(current_app.static_folder or "static") / WORKER).read_text()
+        shown = render_template("offline.html").encode()
+        for name, value in (("__VERSION__", version(current_app.static_folder or "static", shown)),
+                            ("__OFFLINE__", url_for("installable.offline")),
+                            ("__STATIC__", url_for("static", filename="")), ("__SHELL__", json.dumps(shell()))):
+            text = text.replace(name, value)
+        kept[root] = text
     response = current_app.response_class(text, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
     return response
