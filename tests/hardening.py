@@ -10,7 +10,7 @@ import json
 import re
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from html.parser import HTMLParser
 from http import HTTPStatus
@@ -275,9 +275,11 @@ def free_port() -> int:
 
 class Waitress:
     """The production server (``python -m waitress --call scorepad:create_app``) on a free
-    loopback port, in a subprocess, serving ``database``; a context manager that stops it."""
+    loopback port, in a subprocess, serving ``database``; a context manager that stops it.
+    ``command`` gives another way to start it, from the port (``flask serve``'s tests)."""
 
-    def __init__(self, database: str, log: str, threads: int = 4, env: dict[str, str] | None = None) -> None:
+    def __init__(self, database: str, log: str, threads: int = 4, env: dict[str, str] | None = None,
+                 command: Callable[[int], list[str]] | None = None) -> None:
         import os
         import subprocess
         import sys
@@ -285,11 +287,12 @@ class Waitress:
 
         self.port = free_port()
         root = Path(__file__).resolve().parent.parent
+        argv = command(self.port) if command is not None else [
+            sys.executable, "-m", "waitress", "--host=127.0.0.1", f"--port={self.port}", f"--threads={threads}",
+            "--call", "scorepad:create_app"]
         with open(log, "wb") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "waitress", "--host=127.0.0.1", f"--port={self.port}", f"--threads={threads}",
-                 "--call", "scorepad:create_app"], cwd=root, stdout=out, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL,
+                argv, cwd=root, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                 env={**os.environ, "SCOREPAD_DATABASE": database, "SCOREPAD_SECRET_KEY": "test", **(env or {})})
         self.log = log
 

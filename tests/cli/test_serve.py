@@ -11,12 +11,9 @@ from __future__ import annotations
 import http.cookiejar
 import io
 import json
-import os
 import re
 import socket
-import subprocess
 import sys
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,53 +25,27 @@ from pypdf import PdfReader
 
 from scorepad.cli.serve import lan_address, url_of
 from scorepad.web.common import qr
-from tests.hardening import ANN_BEA, free_port
+from tests.hardening import ANN_BEA, Waitress
 
 ROOT = Path(__file__).resolve().parents[2]
 ADVERTISED = "192.0.2.7"
 
 
-class Serve:
+class Serve(Waitress):
     """``flask --app scorepad serve ARGS`` in a subprocess on a free port, serving ``database``;
     ``output`` is what it printed; stopped on exit."""
 
     def __init__(self, database: Path, *args: str, env: dict[str, str] | None = None) -> None:
-        self.port = free_port()
-        self.log = database.with_suffix(".log")
-        with open(self.log, "wb") as out:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "flask", "--app", "scorepad", "serve", "--port", str(self.port), *args],
-                cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                env={**os.environ, "SCOREPAD_DATABASE": str(database), "SCOREPAD_SECRET_KEY": "serve-test",
-                     "SCOREPAD_INSTANCE_PATH": str(database.parent), "PYTHONIOENCODING": "utf-8", **(env or {})})
+        super().__init__(str(database), str(database.with_suffix(".log")),
+                         env={"SCOREPAD_SECRET_KEY": "serve-test", "SCOREPAD_INSTANCE_PATH": str(database.parent),
+                              "PYTHONIOENCODING": "utf-8", **(env or {})},
+                         command=lambda port: [sys.executable, "-m", "flask", "--app", "scorepad", "serve",
+                                               "--port", str(port), *args])
         self.local = f"http://127.0.0.1:{self.port}"
-
-    def __enter__(self) -> Serve:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and self.proc.poll() is None:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
-                    return self
-            except OSError:
-                time.sleep(0.1)
-        self.stop()
-        raise AssertionError(f"the server did not start: {self.output[-2000:]}")
-
-    def __exit__(self, *exc: Any) -> None:
-        self.stop()
 
     @property
     def output(self) -> str:
-        return self.log.read_text(encoding="utf-8")
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        return Path(self.log).read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")

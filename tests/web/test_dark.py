@@ -28,14 +28,12 @@ if not CHROMIUM.exists():
     pytest.skip("browser tests need Debian's chromium at /usr/bin/chromium", allow_module_level=True)
 
 from axe_playwright_python.sync_playwright import Axe  # noqa: E402
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, BrowserContext, Page, expect  # noqa: E402
 
 from tests.hardening import served  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "test-output" / "dark"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PHONE = dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2)
 CLUB = json.loads((ROOT / "tests" / "data" / "game-club-gather-together.json").read_text())
 SIDES = [{"name": "North-South", "players": ["Ann", "Cal"]}, {"name": "East-West", "players": ["Bea", "Dan"]}]
@@ -49,14 +47,6 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def make_game(context: BrowserContext, server: str, name: str, deals: int) -> dict[str, Any]:

@@ -39,14 +39,12 @@ if not CHROMIUM.exists():
                 "(apt-get install chromium)", allow_module_level=True)
 
 from axe_playwright_python.sync_playwright import Axe  # noqa: E402
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, BrowserContext, Page, expect  # noqa: E402
 
 from tests.hardening import served  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "test-output" / "e2e"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 # A busy 2-core machine can be slow to answer: give every wait and expectation room.
 expect.set_options(timeout=15_000)
 PHONE = dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2)
@@ -140,14 +138,6 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 @pytest.fixture(scope="session")

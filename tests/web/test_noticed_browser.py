@@ -19,11 +19,10 @@ CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():
     pytest.skip("browser tests need Debian's chromium at /usr/bin/chromium", allow_module_level=True)
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
 from tests.hardening import served, valid_deal  # noqa: E402
 
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu"]
 PHONE = dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
 SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "noticed"
 
@@ -34,14 +33,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def game(page: Page, server: str, deals: int = 0) -> dict:

@@ -15,7 +15,7 @@ from tests.web import test_e2e  # noqa: E402
 from tests.web.test_e2e import Screens  # noqa: E402
 
 # The end-to-end tests' fixtures: the served app, Chromium, a phone's page and its checker.
-browser, live_server, shots_dir, phone = test_e2e.browser, test_e2e.live_server, test_e2e.shots_dir, test_e2e.phone
+live_server, shots_dir, phone = test_e2e.live_server, test_e2e.shots_dir, test_e2e.phone  # browser: conftest.py
 
 
 def summary_has_focus_at_the_top(page: Page) -> None:
