@@ -172,6 +172,8 @@ def load_game(game_id: str, judged: Mapping[str, Verdict] | None = None) -> Game
     cached record is never stale. Callers must treat the record as read-only. ``judged``
     gives verdicts the caller found already, by the deal's stored body (an import's).
     """
+    if not game_id.isascii():  # ids are ASCII; text the database cannot even hold (a lone surrogate) names none
+        return None
     found = revision(game_id)
     if found is None:
         return None

@@ -138,3 +138,11 @@ def test_storage_imports_no_web_framework_and_nothing_above_it():
                 continue
             found += [f"{path.name}: {name}" for name in names if name.startswith(above)]
     assert found == []
+
+
+def test_an_id_the_database_cannot_hold_names_no_game(app):
+    """A game id read from JSON may hold a lone surrogate ("\\udc00"), which SQLite cannot
+    encode: it names no game (a 404 upstream), never an error (the fuzz test found a 500)."""
+    with app.app_context():
+        assert store.load_game("\udc00") is None
+        assert store.load_game("é") is None
