@@ -7,6 +7,11 @@ making an app. Tests of migrations, or of what start-up does to a new or odd fil
 ``create_app`` on a path of their own and start from nothing. Tests that write nothing, and
 check so, may share one app a module (:func:`module_app`): making an app costs more than they do.
 
+Tests marked ``backends`` run twice, on SQLite and on PostgreSQL (a throwaway cluster
+started once a worker, :mod:`tests.postgres`; each test gets a new database copied from one
+migrated once): the ``backend`` fixture says which, and ``database_setting`` is the
+DATABASE setting of the test's own database, which ``make_app`` and ``database`` use.
+
 Rate limits are off in every test but the limits' own (tests/api/test_ratelimit.py passes
 ``RATELIMIT_ENABLED: True``): set here in the environment, at import, so servers and
 commands the tests start as subprocesses inherit it.
@@ -25,6 +30,7 @@ from flask import Flask
 
 from scorepad.app import create_app
 from scorepad.storage import db
+from tests import postgres
 
 os.environ.setdefault("SCOREPAD_RATELIMIT_ENABLED", "false")
 
@@ -41,20 +47,80 @@ def migrated_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+BACKENDS = ("sqlite", "postgresql")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test marked ``backends`` runs once on each backend (the ``backend`` parameter)."""
+    if "backend" in metafunc.fixturenames and metafunc.definition.get_closest_marker("backends"):
+        metafunc.parametrize("backend", BACKENDS, indirect=True)
+
+
 @pytest.fixture
-def make_app(tmp_path: Path, migrated_database: Path) -> Callable[..., Flask]:
-    """``make_app(**config)``: the app with the test settings and ``config`` on top, on
-    ``scorepad.sqlite`` in this test's folder, copied from the migrated template unless
-    it is there already (so a second app of one test shares the first one's games).
-    ``DATABASE`` in ``config`` names another file, copied likewise when missing."""
+def backend(request: pytest.FixtureRequest) -> str:
+    """The backend this test runs on: ``sqlite`` unless the test is marked ``backends``."""
+    return str(getattr(request, "param", "sqlite"))
+
+
+@pytest.fixture(scope="session")
+def postgresql() -> Any:
+    """A throwaway PostgreSQL server for this test worker (:class:`tests.postgres.Cluster`);
+    the test skips without PostgreSQL, but under CI, where it fails."""
+    cluster = postgres.start_cluster()
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture(scope="session")
+def migrated_postgresql(postgresql: Any) -> str:
+    """The name of a PostgreSQL database with every migration applied (by the app's own
+    start-up code), made once a worker; tests get copies."""
+    url = postgresql.new_database()
+    db.open_database(url)
+    return url.rsplit("/", 1)[1]
+
+
+@pytest.fixture
+def database_setting(backend: str, tmp_path: Path, migrated_database: Path,
+                     request: pytest.FixtureRequest) -> str:
+    """The DATABASE setting of this test's own migrated database: ``scorepad.sqlite`` in its
+    folder, or a new PostgreSQL database, as ``backend`` says."""
+    if backend == "postgresql":
+        cluster = request.getfixturevalue("postgresql")
+        return str(cluster.new_database(template=request.getfixturevalue("migrated_postgresql")))
+    path = tmp_path / "scorepad.sqlite"
+    if not path.exists():
+        shutil.copyfile(migrated_database, path)
+    return str(path)
+
+
+@pytest.fixture
+def database(database_setting: str) -> Any:
+    """This test's database (:func:`scorepad.storage.db.database`), without any app; closed after."""
+    found = db.database(database_setting)
+    yield found
+    found.close()
+
+
+@pytest.fixture
+def make_app(database_setting: str, migrated_database: Path) -> Any:
+    """``make_app(**config)``: the app with the test settings and ``config`` on top, on this
+    test's database (:func:`database_setting`), so a second app of one test shares the
+    first one's games. ``DATABASE`` in ``config`` names another: a file is copied from the
+    migrated template when missing. Each app's database is closed after the test."""
+    made: list[Flask] = []
 
     def make(**config: Any) -> Flask:
-        database = Path(config.pop("DATABASE", tmp_path / "scorepad.sqlite"))
-        if not database.exists():
+        database = str(config.pop("DATABASE", database_setting))
+        if not db.is_url(database) and not Path(database).exists():
             shutil.copyfile(migrated_database, database)
-        return create_app({**TEST_CONFIG, "DATABASE": str(database), **config})
+        app = create_app({**TEST_CONFIG, "DATABASE": database, **config})
+        made.append(app)
+        return app
 
-    return make
+    yield make
+    for app in made:
+        app.extensions["scorepad.database"].close()
 
 
 @pytest.fixture(scope="module")

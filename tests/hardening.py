@@ -179,7 +179,10 @@ def text_of(page: str) -> str:
 
 
 def dump(path: str) -> list[tuple[str, list[tuple[Any, ...]]]]:
-    """Every table's rows, in a fixed order: equal dumps mean an unchanged database."""
+    """Every table's rows, in a fixed order: equal dumps mean an unchanged database (a
+    SQLite file, or a ``postgresql://`` URL)."""
+    if path.startswith("postgresql://"):
+        return _dump_postgresql(path)
     conn = sqlite3.connect(path)
     try:
         tables = [row[0] for row in conn.execute(
@@ -190,6 +193,20 @@ def dump(path: str) -> list[tuple[str, list[tuple[Any, ...]]]]:
         return out
     finally:
         conn.close()
+
+
+def _dump_postgresql(url: str) -> list[tuple[str, list[tuple[Any, ...]]]]:
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        tables = [row[0] for row in conn.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name")]
+        out = []
+        for table in tables:
+            columns = conn.execute(f'SELECT * FROM "{table}" LIMIT 0').description or []
+            order = ", ".join(str(i) for i in range(1, len(columns) + 1))
+            out.append((table, conn.execute(f'SELECT * FROM "{table}" ORDER BY {order}').fetchall()))
+        return out
 
 
 def db_state(app) -> list[tuple[str, list[tuple[Any, ...]]]]:

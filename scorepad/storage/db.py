@@ -1,18 +1,27 @@
-"""The database: one SQLite file, migrated by numbered migration files, and every query by name.
+"""The database: SQLite by default, or PostgreSQL; migrated by numbered files; every query by name.
 
-Every statement the app runs is in :data:`QUERIES`, with ``?`` parameters. Migrations are
-``migrations/NNNN_name.sql``, or ``migrations/NNNN_name.py`` with ``upgrade(conn)`` where
-data must be rewritten by the rules core; each is applied in order inside a transaction,
-and ``PRAGMA user_version`` records the last one applied. Connections use WAL mode, foreign
-keys, and ``synchronous=FULL`` (a write acknowledged to a player survives a power cut).
+The setting DATABASE names it: a file (SQLite, built in) or a ``postgresql://`` URL
+(:mod:`.postgresql`, with the ``postgresql`` extra: psycopg and its pool). :func:`database`
+builds the :class:`Database` a setting names; both kinds answer the same calls.
 
-Another process (a second server, the CLI, a sqlite3 shell) may hold the write lock: a write
-waits for it at most ``BUSY_TIMEOUT`` seconds, then raises :class:`Busy`, and nothing was
-written. Reads never wait for writers (WAL). A file this app cannot use (written by a newer
-version, damaged, not writable) raises :class:`Unusable` at start-up, naming the file.
+Every statement the app runs is in :data:`QUERIES`, with ``?`` parameters (``?2`` names the
+second again), in SQL both backends read; :data:`POSTGRESQL` holds the few written otherwise
+there. Migrations are ``migrations/NNNN_name.sql`` (SQL both read), a pair
+``NNNN_name.sqlite.sql`` / ``NNNN_name.postgresql.sql``, or ``NNNN_name.py`` with
+``upgrade(conn)`` where data must be rewritten by the rules core (``conn.execute`` takes
+``?`` parameters on both). Each is applied in order inside a transaction and recorded in
+the ``schema_version`` table (on SQLite also in ``PRAGMA user_version``, which is where
+versions before the table kept it, and which they read to refuse a newer file).
+
+SQLite connections use WAL mode, foreign keys, and ``synchronous=FULL`` (a write
+acknowledged to a player survives a power cut). Another process (a second server, the CLI,
+a sqlite3 shell) may hold the write lock: a write waits for it at most ``BUSY_TIMEOUT``
+seconds, then raises :class:`Busy`, and nothing was written. Reads never wait for writers
+(WAL). A database this app cannot use (written by a newer version, damaged, not writable,
+not reachable) raises :class:`Unusable` at start-up, naming it.
 
 The functions here (and :mod:`.store`'s) work on the database in use, a :class:`Database`
-(the file, its settings and its cache) found through a context variable: ``with
+(its setting, its connections and its cache) found through a context variable: ``with
 using(database):``, or, in the app, each app context's own (see :func:`scorepad.app.create_app`).
 """
 
@@ -24,13 +33,14 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar, Token
+from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Protocol
 
 from .cache import ByteCache
 from .errors import Busy as Busy  # raised here, defined with storage's other errors
@@ -77,9 +87,20 @@ QUERIES: dict[str, str] = {
     # written at or after ?4; keys written before a time are forgotten (by the index on at).
     "idempotency_get": "SELECT digest, status, body FROM idempotency_key "
                        "WHERE route = ? AND game_id = ? AND key = ? AND at >= ?",
+    # A key kept meanwhile by another process's write (PostgreSQL writes to two games at once)
+    # inserts nothing: the write then rolls back and answers what that one kept.
     "idempotency_insert": "INSERT INTO idempotency_key (route, game_id, key, digest, status, body, at) "
-                          "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                          "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
     "idempotency_forget": "DELETE FROM idempotency_key WHERE at < ?",
+}
+
+# The queries PostgreSQL reads otherwise: SQLite (3.40) has no octet_length().
+POSTGRESQL: dict[str, str] = {
+    "game_stored_bytes": "SELECT (SELECT COALESCE(SUM(octet_length(body) + COALESCE(octet_length(as_played), 0) "
+                         "+ ?2), 0) FROM deal WHERE game_id = ?1) + (SELECT COALESCE(SUM("
+                         "COALESCE(octet_length(before), 0) + COALESCE(octet_length(after), 0) "
+                         "+ COALESCE(octet_length(old_totals), 0) + COALESCE(octet_length(new_totals), 0) "
+                         "+ COALESCE(octet_length(reason), 0) + ?2), 0) FROM history WHERE game_id = ?1)",
 }
 
 
@@ -114,34 +135,90 @@ def _wal(conn: sqlite3.Connection, wait: float) -> None:
             time.sleep(0.01)
 
 
-def migrations() -> list[tuple[int, str, str]]:
-    """(number, name, text) of every migration file (SQL or Python), in order."""
-    found = []
+class Row(Protocol):
+    """A row as both backends give it: by column name or position, ``keys()`` and ``dict(row)``."""
+
+    def __getitem__(self, key: int | str) -> Any: ...
+
+    def keys(self) -> list[str]: ...
+
+
+class Cursor(Protocol):
+    """What a statement gives back, on either backend."""
+
+    @property
+    def rowcount(self) -> int: ...
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+
+class Connection(Protocol):
+    """What a Python migration's ``upgrade(conn)`` is given: ``execute`` with ``?`` parameters."""
+
+    def execute(self, sql: str, parameters: Sequence[Any] = ..., /) -> Any: ...
+
+
+def migrations(backend: str = "sqlite") -> list[tuple[int, str, str]]:
+    """(number, name, text) of every migration ``backend`` runs, in order: each number's
+    common SQL file, its file for this backend, or its Python file. A number with none for
+    this backend, or with more than one, is a packaging mistake (:class:`Unusable`)."""
+    found: dict[int, list[tuple[str, str]]] = {}
     for entry in resources.files("scorepad.storage.migrations").iterdir():
         name = entry.name
-        if name.endswith((".sql", ".py")) and name[:4].isdigit():
-            found.append((int(name[:4]), name, entry.read_text(encoding="utf-8")))
-    return sorted(found)
+        if not (name[:4].isdigit() and name.endswith((".sql", ".py"))):
+            continue
+        parts = name.split(".")
+        if len(parts) == 3 and parts[1] != backend:
+            continue  # the other backend's half of a pair
+        found.setdefault(int(name[:4]), []).append((name, entry.read_text(encoding="utf-8")))
+    numbers = sorted(found)
+    if numbers != list(range(1, len(numbers) + 1)):
+        raise Unusable(f"scorepad's migrations are numbered {numbers}: each number from 1 up once")
+    for number in numbers:
+        if len(found[number]) != 1:
+            raise Unusable(f"migration {number:04d} has {[n for n, _ in found[number]]} for {backend}: it must "
+                           "have one file both backends read, or one file for each backend")
+    return [(number, *found[number][0]) for number in numbers]
+
+
+def newer(version: int, newest: int) -> Unusable:
+    """The refusal of a database written by a newer version of scorepad than this one."""
+    return Unusable(f"it was written by a newer version of scorepad (schema {version}; this version knows "
+                    f"up to {newest}): run the newer version, or restore a backup this version made")
+
+
+SCHEMA_VERSION = ("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+                  "applied_at TEXT NOT NULL)")
+
+
+def applied_now() -> str:
+    """When a migration was applied, as ``schema_version`` keeps it (UTC, to the second)."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def migrate(conn: sqlite3.Connection) -> int:
-    """Apply the migrations the database has not had; returns its version afterwards.
+    """Apply the migrations the SQLite database has not had; returns its version afterwards.
 
     Each migration takes the write lock, then reads the version again: of several processes
     starting at once, one applies it and the others, having waited, find it applied. An
     up-to-date database is not locked at all. A database written by a newer version than
-    this one is refused (:class:`Unusable`).
+    this one is refused (:class:`Unusable`). A file from before ``schema_version`` has its
+    versions (``PRAGMA user_version``) written there first.
     """
-    known = migrations()
-    version = _version(conn, known[-1][0])
-    for number, _name, sql in known:
+    known = migrations("sqlite")
+    version = _version(conn, known)
+    for number, name, sql in known:
         if number <= version:
             continue
         conn.execute("BEGIN IMMEDIATE")
         try:
-            version = _version(conn, known[-1][0])
+            version = _version(conn, known)
             if number > version:
-                _apply(conn, _name, sql)
+                apply(conn, name, sql)
+                conn.execute("INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
+                             (number, name, applied_now()))
                 conn.execute(f"PRAGMA user_version = {number:d}")
                 version = number
             conn.execute("COMMIT")
@@ -151,43 +228,67 @@ def migrate(conn: sqlite3.Connection) -> int:
     return version
 
 
-def _version(conn: sqlite3.Connection, newest: int) -> int:
+def _version(conn: sqlite3.Connection, known: list[tuple[int, str, str]]) -> int:
     version: int = conn.execute("PRAGMA user_version").fetchone()[0]
-    if version > newest:
-        raise Unusable(f"it was written by a newer version of scorepad (schema {version}; this version knows "
-                       f"up to {newest}): run the newer version, or restore a backup this version made")
+    if version > known[-1][0]:
+        raise newer(version, known[-1][0])
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'schema_version'").fetchone() is None:
+        _adopt(conn, known, version)
     return version
 
 
-def _apply(conn: sqlite3.Connection, name: str, text: str) -> None:
+def _adopt(conn: sqlite3.Connection, known: list[tuple[int, str, str]], version: int) -> None:
+    """Make the ``schema_version`` table, holding the migrations a file had before it (by
+    ``PRAGMA user_version``); another process may be doing the same, so under the write lock."""
+    nested = conn.in_transaction
+    if not nested:
+        conn.execute("BEGIN IMMEDIATE")
+    try:
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'schema_version'").fetchone() is None:
+            conn.execute(SCHEMA_VERSION)
+            conn.executemany("INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
+                             [(n, name, "before schema_version") for n, name, _ in known if n <= version])
+        if not nested:
+            conn.execute("COMMIT")
+    except BaseException:
+        if not nested:
+            conn.execute("ROLLBACK")
+        raise
+
+
+def apply(conn: Any, name: str, text: str) -> None:
     """Run one migration inside the caller's transaction: its SQL, or its ``upgrade(conn)``."""
     if name.endswith(".py"):
         importlib.import_module(f"scorepad.storage.migrations.{name[:-3]}").upgrade(conn)
         return
-    for statement in _statements(text):
+    for statement in statements(text):
         conn.execute(statement)
 
 
-def _statements(sql: str) -> Iterator[str]:
+def statements(sql: str) -> Iterator[str]:
+    """A migration's statements one by one (they hold no ``;`` but at their ends)."""
     buffer = ""
     for line in sql.splitlines(keepends=True):
         buffer += line
         if sqlite3.complete_statement(buffer):
             yield buffer.strip()
             buffer = ""
-    if buffer.strip() and not buffer.strip().startswith("--"):
+    if buffer.strip() and not all(line.strip().startswith("--") or not line.strip() for line in buffer.splitlines()):
         yield buffer.strip()
 
 
 class Database:
-    """One database file with its settings: ``path``, ``busy_timeout`` (seconds a write waits
-    for another process's write lock) and the ``cache`` of what is built from it once per
-    revision. Each thread keeps one connection to it, opened on first use and kept: opening
-    one (and setting its pragmas) costs more than most queries.
+    """A database and what the app keeps of it: ``path`` (its setting: a file, or a URL),
+    ``busy_timeout`` (seconds a write waits for another's lock) and the ``cache`` of what is
+    built from it once per revision. Each thread holds one connection at a time
+    (:meth:`connection`), until :meth:`release`. This class is SQLite's; :mod:`.postgresql`'s
+    answers the same calls. Build either with :func:`database`.
 
     The app factory builds one per app from its settings and puts it in use for each app
     context (:func:`using`); a script or a test may do the same without any app.
     """
+
+    backend = "sqlite"
 
     def __init__(self, path: str | Path, busy_timeout: float = BUSY_TIMEOUT, cache: ByteCache | None = None) -> None:
         self.path = str(path)
@@ -198,22 +299,75 @@ class Database:
     def __repr__(self) -> str:
         return f"Database({self.path!r})"
 
+    @property
+    def name(self) -> str:
+        """The database in words, for messages (a URL without its password)."""
+        return self.path
+
     def open(self) -> int:
         """Create the file if missing and migrate it (see :func:`open_database`)."""
         return open_database(self.path)
 
+    def close(self) -> None:
+        """Let go of what the database holds open (nothing to do for a file: connections close with their threads)."""
+
     def connection(self) -> sqlite3.Connection:
-        """This thread's connection to the file."""
+        """This thread's connection to the file, opened on first use and kept: opening one
+        (and setting its pragmas) costs more than most queries."""
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
             conn = self._local.conn = connect(self.path, self.busy_timeout)
         return conn
+
+    def execute(self, name: str, params: Sequence[Any]) -> Cursor:
+        """Run the named query on this thread's connection."""
+        return self.connection().execute(QUERIES[name], params)
+
+    def in_transaction(self) -> bool:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        return conn is not None and conn.in_transaction
+
+    def transaction(self) -> AbstractContextManager[Any]:
+        """One write transaction (see :class:`_SqliteWrite`)."""
+        return _SqliteWrite(self)
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Reads as of one moment (inside a write transaction, that one's)."""
+        if self.in_transaction():
+            yield
+            return
+        conn = self.connection()
+        conn.execute("BEGIN")
+        try:
+            yield
+        finally:
+            conn.execute("COMMIT")
 
     def release(self) -> None:
         """Leave no transaction open on this thread's connection (at the end of a request)."""
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is not None and conn.in_transaction:
             conn.execute("ROLLBACK")
+
+
+def is_url(setting: str | Path) -> bool:
+    """Whether the DATABASE setting names a PostgreSQL database rather than a file."""
+    return str(setting).startswith(("postgresql://", "postgres://"))
+
+
+def database(setting: str | Path, busy_timeout: float = BUSY_TIMEOUT, cache: ByteCache | None = None,
+             pool_size: int | None = None) -> Database:
+    """The :class:`Database` the DATABASE setting names: a ``postgresql://`` URL (with the
+    ``postgresql`` extra installed; ``pool_size`` connections at most) or a SQLite file."""
+    if not is_url(setting):
+        return Database(setting, busy_timeout, cache)
+    try:
+        from .postgresql import PostgreSQL
+    except ImportError as err:
+        raise Unusable(f"DATABASE names a PostgreSQL database, and psycopg is not installed ({err}): "
+                       "pip install 'scorepad[postgresql]'") from None
+    return PostgreSQL(str(setting), busy_timeout, cache, pool_size)
 
 
 # The database in use here: a context variable, so each thread (each request, in a server)
@@ -227,7 +381,7 @@ def current() -> Database:
         return _in_use.get()
     except LookupError:
         raise RuntimeError("no database is in use here: run this inside the app's context, or inside "
-                           "`with db.using(Database(path)):`") from None
+                           "`with db.using(db.database(setting)):`") from None
 
 
 def use(database: Database) -> Token[Database]:
@@ -255,7 +409,7 @@ def using(database: Database) -> Iterator[Database]:
 
 
 def path() -> str:
-    """The file of the database in use."""
+    """The setting of the database in use (a file, or a URL): what cache keys name it by."""
     return current().path
 
 
@@ -264,34 +418,44 @@ def busy_timeout() -> float:
     return current().busy_timeout
 
 
-def get_db() -> sqlite3.Connection:
-    """This thread's connection to the database in use."""
+def get_db() -> Any:
+    """This thread's connection to the database in use (sqlite3's or psycopg's)."""
     return current().connection()
 
 
-def query(name: str, *params: object) -> list[sqlite3.Row]:
+def query(name: str, *params: object) -> list[Row]:
     """Run a named query and return its rows."""
-    rows: list[sqlite3.Row] = get_db().execute(QUERIES[name], params).fetchall()
+    rows: list[Row] = current().execute(name, params).fetchall()
     return rows
 
 
-def one(name: str, *params: object) -> sqlite3.Row | None:
-    row: sqlite3.Row | None = get_db().execute(QUERIES[name], params).fetchone()
+def one(name: str, *params: object) -> Row | None:
+    row: Row | None = current().execute(name, params).fetchone()
     return row
 
 
 def value(name: str, *params: object) -> Any:
     """The first column of a named query that always returns one row (an aggregate)."""
-    return get_db().execute(QUERIES[name], params).fetchone()[0]
+    return current().execute(name, params).fetchone()[0]
 
 
 def run(name: str, *params: object) -> int:
     """Run a named write and return how many rows it changed."""
-    return get_db().execute(QUERIES[name], params).rowcount
+    return current().execute(name, params).rowcount
+
+
+def transaction() -> AbstractContextManager[Any]:
+    """``with transaction():`` runs the block as one write transaction on the database in use."""
+    return current().transaction()
+
+
+def snapshot() -> AbstractContextManager[None]:
+    """``with snapshot():`` the block's reads see the database as of one moment."""
+    return current().snapshot()
 
 
 class _Writers:
-    """The writers of one database in this process, queued on one lock (see :class:`transaction`)."""
+    """The writers of one database in this process, queued on one lock (see :class:`_SqliteWrite`)."""
 
     STUCK = 0.1  # seconds the lock's holder may wait for another process before the queue gives up
 
@@ -317,8 +481,8 @@ def _writers_of(database: str) -> _Writers:
         return _writers.setdefault(database, _Writers())
 
 
-class transaction:
-    """``with transaction():`` runs the block as one write transaction (BEGIN IMMEDIATE).
+class _SqliteWrite:
+    """A write transaction on SQLite (BEGIN IMMEDIATE).
 
     Writers in this process first queue on a lock of their own: SQLite's busy handler
     makes a blocked writer sleep in growing steps (up to 100 ms), which under a burst of
@@ -329,8 +493,11 @@ class transaction:
     holds up one server thread, and reads keep the others.
     """
 
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
     def __enter__(self) -> sqlite3.Connection:
-        database = current()
+        database = self.database
         self.conn = database.connection()
         self.writers = _writers_of(database.path)
         wait = database.busy_timeout
@@ -368,10 +535,20 @@ def _begin_immediate(conn: sqlite3.Connection, wait: float, usual: float) -> Non
         conn.execute(f"PRAGMA busy_timeout = {int(usual * 1000):d}")
 
 
-def open_database(database: str | Path) -> int:
+def open_database(setting: str | Path) -> int:
     """Create the file if missing, migrate it, and check this process can write it; returns
-    its schema version. A file it cannot use raises :class:`Unusable`, naming the file."""
-    database = Path(database)
+    its schema version. A file it cannot use raises :class:`Unusable`, naming the file.
+    A ``postgresql://`` URL is migrated likewise (:mod:`.postgresql`)."""
+    if is_url(setting):
+        found = database(setting)
+        try:
+            return found.open()
+        finally:
+            found.close()
+    return _open_file(Path(setting))
+
+
+def _open_file(database: Path) -> int:
     try:
         database.parent.mkdir(parents=True, exist_ok=True)
         if database.exists() and not os.access(database, os.W_OK):  # SQLite would open it read-only

@@ -39,8 +39,7 @@ import csv
 import io
 import json
 import re
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -68,17 +67,6 @@ def _now() -> str:
 
 
 # -- export ---------------------------------------------------------------------------------------
-
-
-@contextmanager
-def _snapshot() -> Iterator[None]:
-    """Reads inside one read transaction: the game and its history from the same moment."""
-    conn = db.get_db()
-    conn.execute("BEGIN")
-    try:
-        yield
-    finally:
-        conn.execute("COMMIT")
 
 
 def _history_entry(entry: Mapping[str, Any], seq: int) -> dict[str, Any]:
@@ -111,7 +99,7 @@ def export_document(game: GameRecord, entries: list[dict[str, Any]]) -> dict[str
 
 def export_game(game_id: str) -> dict[str, Any] | None:
     """The export document of a game, or None when there is no such game."""
-    with _snapshot():
+    with db.snapshot():
         game = store.load_game(game_id) if len(game_id) <= MAX_GAME_ID else None
         if game is None:
             return None

@@ -15,7 +15,6 @@ import dataclasses
 import json
 import re
 import secrets
-import sqlite3
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -130,7 +129,7 @@ def _stored_json(text: str) -> Any:
     return readable(data) if _ESCAPE.search(text) else data
 
 
-def _record(row: sqlite3.Row, deals: list[sqlite3.Row], history_counts: dict[int, int],
+def _record(row: db.Row, deals: list[db.Row], history_counts: dict[int, int],
             judged: Mapping[str, Verdict] | None = None) -> GameRecord:
     """The record of a game's rows; ``judged`` holds verdicts already found, by stored body.
     Text is read through readable(): a name stored before names were checked still loads."""
@@ -189,19 +188,12 @@ def load_game(game_id: str, judged: Mapping[str, Verdict] | None = None) -> Game
 def _read(game_id: str, judged: Mapping[str, Verdict] | None = None) -> GameRecord | None:
     """The game as the database holds it, read and judged afresh (not from the cache, nor
     kept in it); None if there is none."""
-    conn = db.get_db()
-    snapshot = not conn.in_transaction  # outside a write: read the game, its deals and history as of one moment
-    if snapshot:
-        conn.execute("BEGIN")
-    try:
+    with db.snapshot():  # the game, its deals and history as of one moment
         row = db.one("game_get", game_id)
         if row is None:  # deleted in between: there is none
             return None
         counts = {h["deal_number"]: h["n"] for h in db.query("history_counts", game_id)}
         deals = db.query("deals_of_game", game_id)
-    finally:
-        if snapshot:
-            conn.execute("COMMIT")
     return _record(row, deals, counts, judged)
 
 
@@ -237,7 +229,7 @@ def amendments(game_id: str) -> list[dict[str, Any]]:
     return _entries(db.query("amendments_of_game", game_id))
 
 
-def _entries(rows: list[sqlite3.Row]) -> list[dict[str, Any]]:
+def _entries(rows: list[db.Row]) -> list[dict[str, Any]]:
     out = []
     for row in rows:
         entry = dict(row)
@@ -386,7 +378,7 @@ def create_game(name: Any, sheet_data: Any, sides_data: Any, once: Once[GameReco
                         Game(sheet, tuple(side["name"] for side in sides)))
     with db.transaction():
         _look(once)
-        db.query("game_insert", game_id, key, name, _stored(sheet), json.dumps(sides), now, now)
+        db.run("game_insert", game_id, key, name, _stored(sheet), json.dumps(sides), now, now)
         _keep(once, record)
     _remember(record)
     return record
@@ -406,12 +398,12 @@ def import_game(name: Any, sheet: RuleSheet, sides_data: Any, created_at: str, d
     game_id, key, now = new_id(), new_id(), _now()
     with db.transaction():
         _look(once)
-        db.query("game_insert", game_id, key, name, _stored(sheet), json.dumps(sides), created_at, now)
+        db.run("game_insert", game_id, key, name, _stored(sheet), json.dumps(sides), created_at, now)
         for number, body, as_played in deals:
-            db.query("deal_insert", game_id, number, body, as_played)
+            db.run("deal_insert", game_id, number, body, as_played)
         for entry in [*entries, (None, "import", now, None, None, None, None, note)]:
-            db.query("history_insert", game_id, *entry)
-            db.query("game_touch", now, game_id)
+            db.run("history_insert", game_id, *entry)
+            db.run("game_touch", now, game_id)
         _check_size(game_id)
         record: GameRecord = _read(game_id, judged)  # type: ignore[assignment]  # just written
         _keep(once, record)
@@ -546,10 +538,11 @@ class _Kept(Exception):
         self.found = found
 
 
-# The keys of the writes this process is making now, by database file. SQLite's write lock
-# serialises writes across processes, so only here can a second request with a key see the
-# first still being made: it is refused at once (IN_PROGRESS) rather than made to wait. A
-# request to another process waits for the lock instead, then finds the key kept.
+# The keys of the writes this process is making now, by database. Only here can a second
+# request with a key see the first still being made: it is refused at once (IN_PROGRESS)
+# rather than made to wait. A request to another process (another server) waits for the
+# first's transaction instead (SQLite's write lock; on PostgreSQL, the game's row, or the
+# key's), then finds the key kept and answers what it kept.
 _in_flight: set[tuple[str, str, str, str]] = set()
 _in_flight_guard = threading.Lock()
 
@@ -615,9 +608,11 @@ def _keep(once: Once[T] | None, result: T) -> None:
     if once is None:
         return
     now = datetime.now(UTC)
-    db.query("idempotency_forget", _stamp(now - KEEP_KEYS))
+    db.run("idempotency_forget", _stamp(now - KEEP_KEYS))
     status, body = once.answer(result)
-    db.query("idempotency_insert", once.route, once.game_id, once.key, once.digest, status, body, _stamp(now))
+    if not db.run("idempotency_insert", once.route, once.game_id, once.key, once.digest, status, body, _stamp(now)):
+        _look(once)  # kept meanwhile by another process's write, now committed: roll this one back, answer that
+        raise _Kept(KeyRefused.IN_PROGRESS)  # kept, then forgotten within the moment: not this write's to make
 
 
 def _write(game_id: str, based_on: int | None,
@@ -649,12 +644,7 @@ def _write(game_id: str, based_on: int | None,
                 _look(once)  # made meanwhile, by a request of another process this one waited for
                 now = _now()
                 if not db.run("game_touch_at", now, game_id, game.revision):
-                    found = revision(game_id)
-                    if found is None:
-                        raise NotFound("game", "no such game")
-                    if based_on is not None:
-                        raise Conflict(based_on, found[0], changes_since(game_id, based_on))
-                    raise _Moved
+                    _moved(game_id, based_on, once)
                 result, deals = apply(now)
                 _keep(once, result)
                 _check_size(game_id)
@@ -664,9 +654,23 @@ def _write(game_id: str, based_on: int | None,
         return result
 
 
+def _moved(game_id: str, based_on: int | None, once: Once[Any] | None = None) -> None:
+    """Inside a write's transaction, when the game has moved past the revision the write was
+    prepared against: the key kept by the write that moved it (:class:`_Kept`; on PostgreSQL
+    seen only now), or no game (:class:`NotFound`), or a stale write (:class:`Conflict`, when
+    based on a revision), or else :class:`_Moved`, to prepare it again."""
+    _look(once)
+    found = revision(game_id)
+    if found is None:
+        raise NotFound("game", "no such game")
+    if based_on is not None:
+        raise Conflict(based_on, found[0], changes_since(game_id, based_on))
+    raise _Moved
+
+
 def _history(game: GameRecord, number: int | None, action: str, now: str, before: str | None, after: str | None,
              old: Verdict | None, new: Verdict | None, reason: str | None) -> None:
-    db.query("history_add", game.id, number, action, now, before, after, _totals(old), _totals(new), reason,
+    db.run("history_add", game.id, number, action, now, before, after, _totals(old), _totals(new), reason,
              game.revision + 1)
 
 
@@ -689,7 +693,7 @@ def record_deal(game_id: str, data: Any, as_played: Any = None, based_on: int | 
         saved = DealRecord(deal.number, deal, kept, earlier + 1, game.revision + 1, verdict, len(body))
 
         def apply(now: str) -> tuple[DealRecord, list[DealRecord]]:
-            db.query("deal_insert", game_id, deal.number, body, kept)
+            db.run("deal_insert", game_id, deal.number, body, kept)
             _history(game, deal.number, "record", now, None, body, None, verdict, kept)
             return saved, [*game.deals, saved]
         return apply
@@ -717,7 +721,7 @@ def update_deal(game_id: str, number: int, data: Any, as_played: Any = None,
         saved = DealRecord(number, deal, kept, old.history_size + 1, game.revision + 1, verdict, len(after))
 
         def apply(now: str) -> tuple[DealRecord, list[DealRecord]]:
-            db.query("deal_update", after, kept, game_id, number)
+            db.run("deal_update", after, kept, game_id, number)
             _history(game, number, "edit", now, before, after, old.verdict, verdict, kept)
             return saved, [d for d in game.deals if d.number != number] + [saved]
         return apply
@@ -735,7 +739,7 @@ def delete_deal(game_id: str, number: int, based_on: int | None = None) -> int:
         before = json.dumps(old.deal.to_json(with_sheet=False))
 
         def apply(now: str) -> tuple[int, list[DealRecord]]:
-            db.query("deal_delete", game_id, number)
+            db.run("deal_delete", game_id, number)
             _history(game, number, "delete", now, before, None, old.verdict, None, None)
             return game.revision + 1, [d for d in game.deals if d.number != number]
         return apply
@@ -752,14 +756,20 @@ def amend_sheet(game_id: str, sheet_data: Any, reason: Any, based_on: int | None
         sheet = load_sheet(sheet_data)
     except ReadError as err:
         raise Invalid(err.field or "sheet", err.reason) from None
-    with db.transaction():
+    while True:
         game = _fresh(game_id, based_on)
         read_sides(game.sides, sheet)  # the table must still fit the new sheet
         before, after = _stored(game.sheet), _stored(sheet)
-        db.query("game_set_sheet", after, game_id)
-        db.query("history_insert", game_id, None, "amend", _now(), before, after, None, None, reason)
-        db.query("game_touch", _now(), game_id)
-        _check_size(game_id)
-    # Read it back only once committed: a record cached inside the transaction would
-    # outlive a failed commit, and judging every deal again need not hold the write lock.
-    return load_game(game_id)  # type: ignore[return-value]
+        try:
+            with db.transaction():
+                now = _now()
+                if not db.run("game_touch_at", now, game_id, game.revision):
+                    _moved(game_id, based_on)
+                db.run("game_set_sheet", after, game_id)
+                _history(game, None, "amend", now, before, after, None, None, reason)
+                _check_size(game_id)
+        except _Moved:
+            continue
+        # Read it back only once committed: a record cached inside the transaction would
+        # outlive a failed commit, and judging every deal again need not hold the write lock.
+        return load_game(game_id)  # type: ignore[return-value]

@@ -212,7 +212,7 @@ def old_database(path: Path) -> None:
     """A database as scorepad left it before migration 0003: schema version 2, each sheet a
     preset and its changes (or, without a preset, every option of the day)."""
     conn = sqlite3.connect(path)
-    for name in ("0001_games.sql", "0002_history_revision.sql"):
+    for name in ("0001_games.sqlite.sql", "0002_history_revision.sql"):
         conn.executescript(resources.files("scorepad.storage.migrations").joinpath(name).read_text(encoding="utf-8"))
     conn.execute("PRAGMA user_version = 2")
     own = preset("common").to_json(full=True)

@@ -65,7 +65,7 @@ def _older(path: Path) -> None:
     """A database at schema 1, with a game and its history, as an older scorepad left it."""
     conn = sqlite3.connect(path, isolation_level=None)
     number, _, sql = db.migrations()[0]
-    for statement in db._statements(sql):
+    for statement in db.statements(sql):
         conn.execute(statement)
     conn.execute(f"PRAGMA user_version = {number}")
     conn.execute("INSERT INTO game VALUES ('g', 'k', 'n', '\"common\"', '[]', 0, 'a', 'a')")

@@ -134,7 +134,7 @@ def test_migration_0002_numbers_the_history_of_games_kept_before_it(tmp_path):
     path = tmp_path / "old.sqlite"
     conn = db.connect(path)
     number, _, sql = db.migrations()[0]
-    for statement in db._statements(sql):
+    for statement in db.statements(sql):
         conn.execute(statement)
     conn.execute(f"PRAGMA user_version = {number}")
     for game_id in ("g", "h"):

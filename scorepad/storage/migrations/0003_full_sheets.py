@@ -12,13 +12,13 @@ left as it was: its game fails as it did before, and the others start.
 from __future__ import annotations
 
 import json
-import sqlite3
 from typing import Any
 
 from ...rules import ReadError, load_sheet
+from ..db import Connection
 
 
-def upgrade(conn: sqlite3.Connection) -> None:
+def upgrade(conn: Connection) -> None:
     for game_id, text in conn.execute("SELECT id, sheet FROM game").fetchall():
         conn.execute("UPDATE game SET sheet = ? WHERE id = ?", (_full(text), game_id))
     for entry_id, before, after in conn.execute(
