@@ -68,7 +68,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app. ``test_config`` overrides settings (tests pass DATABASE and TESTING).
 
     Settings, each also read from the environment as ``SCOREPAD_<NAME>``: DATABASE (the
-    SQLite file, default ``instance/scorepad.sqlite``), SECRET_KEY (default: generated into
+    SQLite file, default ``instance/scorepad.sqlite``, or a ``postgresql://`` URL:
+    :mod:`scorepad.storage.postgresql`), POOL_SIZE (PostgreSQL: connections a process keeps
+    at most, default 10), SECRET_KEY (default: generated into
     the instance folder), SESSION_COOKIE_SECURE (set true behind HTTPS), PERMANENT_SESSION_LIFETIME (how long the
     session cookie, with its edit keys and games, is kept: 180 days, or seconds in the
     environment), PUBLIC_URL (the base of every absolute link, :mod:`scorepad.links`), CACHE_BYTES (what
@@ -134,14 +136,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 
 def _storage(app: Flask) -> db.Database:
-    """Give the app its database, built from its settings (DATABASE, BUSY_TIMEOUT) with a
+    """Give the app its database, built from its settings (DATABASE, BUSY_TIMEOUT, POOL_SIZE) with a
     cache of CACHE_BYTES bytes whose builds wait BUILD_WAIT s; the file is created and
     migrated now (:class:`db.Unusable` if it cannot be used). Each app context of this app
     has it in use (:func:`db.current`), and no other app's."""
     app.config.setdefault("CACHE_BYTES", cache.DEFAULT_BYTES)
     app.config.setdefault("BUILD_WAIT", cache.BUILD_WAIT)
     kept = cache.ByteCache(int(app.config["CACHE_BYTES"]), float(app.config["BUILD_WAIT"]))
-    database = db.Database(app.config["DATABASE"], float(app.config["BUSY_TIMEOUT"]), kept)
+    database = db.database(app.config["DATABASE"], float(app.config["BUSY_TIMEOUT"]), kept,
+                           int(app.config.get("POOL_SIZE") or 0) or None)
     database.open()
     app.extensions["scorepad.database"] = database
     app.extensions["scorepad.cache"] = kept
