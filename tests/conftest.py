@@ -51,9 +51,12 @@ BACKENDS = ("sqlite", "postgresql")
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """A test marked ``backends`` runs once on each backend (the ``backend`` parameter)."""
-    if "backend" in metafunc.fixturenames and metafunc.definition.get_closest_marker("backends"):
-        metafunc.parametrize("backend", BACKENDS, indirect=True)
+    """A test marked ``backends`` runs once on each backend (the ``backend`` parameter); one
+    marked ``backends("sqlite")`` (closer than the module's mark) only on those named: a test
+    of what only SQLite has (its file, its write lock)."""
+    marked = metafunc.definition.get_closest_marker("backends")
+    if "backend" in metafunc.fixturenames and marked:
+        metafunc.parametrize("backend", marked.args or BACKENDS, indirect=True)
 
 
 @pytest.fixture

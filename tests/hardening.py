@@ -209,6 +209,24 @@ def _dump_postgresql(url: str) -> list[tuple[str, list[tuple[Any, ...]]]]:
         return out
 
 
+def sql(database: str, statement: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Run one statement (``?`` parameters) on a database, SQLite file or PostgreSQL URL, as
+    another program would (committed at once); its rows, if any."""
+    if database.startswith("postgresql://"):
+        import psycopg
+
+        from scorepad.storage.postgresql import parameters, translate
+
+        with psycopg.connect(database, autocommit=True) as conn:
+            cursor = conn.execute(translate(statement), parameters(params))
+            return cursor.fetchall() if cursor.description else []
+    conn = sqlite3.connect(database, isolation_level=None)
+    try:
+        return conn.execute(statement, params).fetchall()
+    finally:
+        conn.close()
+
+
 def db_state(app) -> list[tuple[str, list[tuple[Any, ...]]]]:
     """Every table of the app's database (:func:`dump`): to prove a refused request changed nothing."""
     return dump(app.config["DATABASE"])

@@ -11,6 +11,8 @@ from scorepad.rules import OPTIONS, PRESETS, Deal, judge
 from scorepad.rules.sheet import options_by_group
 from tests.hardening import api_game, assert_error_shape, bearer, db_state
 
+pytestmark = pytest.mark.backends  # each test on SQLite and on PostgreSQL (tests/conftest.py)
+
 ROOT = Path(__file__).resolve().parents[2]
 API = "/api/v1"
 TWO = [{"name": "Ann", "players": ["Ann"]}, {"name": "Bea", "players": ["Bea"]}]

@@ -18,27 +18,22 @@ from typing import Any
 
 import pytest
 
-from tests.hardening import ANN_BEA, Waitress, api_game, assert_error_shape, bearer, db_state, valid_deal
+from tests.hardening import ANN_BEA, Waitress, api_game, assert_error_shape, bearer, db_state, sql, valid_deal
+
+pytestmark = pytest.mark.backends  # each test on SQLite and on PostgreSQL (tests/conftest.py)
 
 API = "/api/v1"
 NEW_GAME = {"name": "Friday", "sheet": "common", "sides": ANN_BEA}
 
 
 def keys_kept(app) -> list[tuple[Any, ...]]:
-    """Every kept key: (route, game_id, key, status)."""
-    conn = sqlite3.connect(app.config["DATABASE"])
-    try:
-        return conn.execute("SELECT route, game_id, key, status FROM idempotency_key ORDER BY rowid").fetchall()
-    finally:
-        conn.close()
+    """Every kept key: (route, game_id, key, status), oldest first."""
+    return sql(app.config["DATABASE"], "SELECT route, game_id, key, status FROM idempotency_key ORDER BY at, route, "
+               "game_id, key")
 
 
 def game_count(app) -> int:
-    conn = sqlite3.connect(app.config["DATABASE"])
-    try:
-        return conn.execute("SELECT COUNT(*) FROM game").fetchone()[0]
-    finally:
-        conn.close()
+    return sql(app.config["DATABASE"], "SELECT COUNT(*) FROM game")[0][0]
 
 
 def export_of(client, game_id: str) -> dict[str, Any]:
@@ -173,12 +168,7 @@ def test_the_same_key_on_another_route_or_game_is_another_key(app, client):
 def test_an_expired_key_no_longer_replays_and_is_forgotten(app, client):
     first = send(client, f"{API}/games", NEW_GAME, {})
     day_ago = (datetime.now(UTC) - timedelta(hours=24, minutes=1)).isoformat(timespec="seconds")
-    conn = sqlite3.connect(app.config["DATABASE"])
-    try:
-        with conn:
-            conn.execute("UPDATE idempotency_key SET at = ?", (day_ago,))
-    finally:
-        conn.close()
+    sql(app.config["DATABASE"], "UPDATE idempotency_key SET at = ?", (day_ago,))
     again = send(client, f"{API}/games", {**NEW_GAME, "name": "Another body, as a new request may have"}, {})
     assert again.status_code == 201 and "Idempotent-Replayed" not in again.headers
     assert again.get_json()["id"] != first.get_json()["id"]
@@ -191,12 +181,7 @@ def test_an_expired_key_no_longer_replays_and_is_forgotten(app, client):
 def test_a_key_kept_23_hours_still_replays(app, client):
     first = send(client, f"{API}/games", NEW_GAME, {})
     earlier = (datetime.now(UTC) - timedelta(hours=23)).isoformat(timespec="seconds")
-    conn = sqlite3.connect(app.config["DATABASE"])
-    try:
-        with conn:
-            conn.execute("UPDATE idempotency_key SET at = ?", (earlier,))
-    finally:
-        conn.close()
+    sql(app.config["DATABASE"], "UPDATE idempotency_key SET at = ?", (earlier,))
     assert send(client, f"{API}/games", NEW_GAME, {}).get_data() == first.get_data()
     assert game_count(app) == 1
 

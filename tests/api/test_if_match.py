@@ -7,6 +7,8 @@ import pytest
 
 from tests.hardening import ANN_BEA, api_game, assert_error_shape, bearer, db_state, valid_deal
 
+pytestmark = pytest.mark.backends  # each test on SQLite and on PostgreSQL (tests/conftest.py)
+
 API = "/api/v1"
 CORRECTED = valid_deal(1)
 CORRECTED["sides"][1]["players"][0]["cards_left"] = "A"  # Bea held one ace, not an ace and a three

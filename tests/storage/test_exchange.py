@@ -23,6 +23,8 @@ from scorepad.storage import backup, store
 from scorepad.storage.errors import Full
 from tests.hardening import api_game, assert_error_shape, bearer, db_state
 
+pytestmark = pytest.mark.backends  # each test on SQLite and on PostgreSQL (tests/conftest.py)
+
 ROOT = Path(__file__).resolve().parents[2]
 API = "/api/v1"
 TWO = [{"name": "Ann", "players": ["Ann"]}, {"name": "Bea", "players": ["Bea"]}]
@@ -604,6 +606,7 @@ def _writer(app, stop: threading.Event, written: list[int], errors: list[BaseExc
         errors.append(err)
 
 
+@pytest.mark.backends("sqlite")  # SQLite's online backup of its file
 def test_backup_writes_a_consistent_copy_while_a_writer_records_deals(app, tmp_path):
     stop, written, errors = threading.Event(), [], []
     thread = threading.Thread(target=_writer, args=(app, stop, written, errors), daemon=True)
@@ -631,6 +634,7 @@ def test_backup_writes_a_consistent_copy_while_a_writer_records_deals(app, tmp_p
     assert seen == sorted(seen) and seen[-1] > seen[0] > 0  # the writer kept writing between backups
 
 
+@pytest.mark.backends("sqlite")  # SQLite's online backup of its file
 def test_backup_refuses_to_overwrite_an_existing_file_unless_forced(app, client, tmp_path):
     api_game(client)
     path = tmp_path / "backup.sqlite"
@@ -647,16 +651,19 @@ def test_backup_refuses_to_overwrite_an_existing_file_unless_forced(app, client,
 
 
 @pytest.mark.parametrize("where, says", [("missing/backup.sqlite", "there is no folder"), (".", "is a folder")])
+@pytest.mark.backends("sqlite")  # SQLite's online backup of its file
 def test_backup_to_a_place_it_cannot_write_is_an_error_not_a_traceback(app, tmp_path, where, says):
     result = app.test_cli_runner().invoke(args=["backup", str(tmp_path / where)])
     assert result.exit_code == 2 and says in result.output and "Traceback" not in result.output
 
 
+@pytest.mark.backends("sqlite")  # SQLite's online backup of its file
 def test_backup_refuses_to_write_over_the_live_database(app):
     result = app.test_cli_runner().invoke(args=["backup", app.config["DATABASE"], "--force"])
     assert result.exit_code == 2 and "the live database" in result.output
 
 
+@pytest.mark.backends("sqlite")  # SQLite's online backup of its file
 def test_restoring_a_backup_brings_the_games_back(app, client, tmp_path, make_app):
     game_id, _ = full_game(client)
     before = export(client, game_id)
@@ -668,6 +675,7 @@ def test_restoring_a_backup_brings_the_games_back(app, client, tmp_path, make_ap
     assert after == before
 
 
+@pytest.mark.backends("sqlite")  # SQLite's online backup of its file
 def test_flask_backup_runs_from_the_command_line(app, client, tmp_path):
     api_game(client)
     path = tmp_path / "nightly.sqlite"
@@ -682,6 +690,7 @@ def test_flask_backup_runs_from_the_command_line(app, client, tmp_path):
     assert again.returncode == 2 and "already exists" in again.stderr
 
 
+@pytest.mark.backends("sqlite")  # SQLite's online backup of its file
 def test_the_backup_function_is_the_online_backup_api(tmp_path, app):
     """Unit level: ``backup.backup`` copies and counts."""
     result = backup.backup(app.config["DATABASE"], tmp_path / "b.sqlite")

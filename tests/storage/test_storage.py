@@ -19,18 +19,21 @@ from scorepad.storage import backup, cache, db, document, errors, store
 from scorepad.web.errors import STATUS
 from tests.hardening import ANN_BEA, valid_deal
 
+pytestmark = pytest.mark.backends  # each test on SQLite and on PostgreSQL (tests/conftest.py)
+
 ROOT = Path(__file__).resolve().parents[2]
 STORAGE = ROOT / "scorepad" / "storage"
 
 WITHOUT_FLASK = """
 import json, sys
 from scorepad.storage import db, document, store
-database = db.Database(sys.argv[1], busy_timeout=1.0)
+
+database = db.database(sys.argv[1], busy_timeout=1.0)
 database.open()
 with db.using(database):
     game = store.create_game("Friday", "common", json.loads(sys.argv[2]))
     store.record_deal(game.id, json.loads(sys.argv[3]))
-with db.using(db.Database(sys.argv[1])):  # another object on the same file, its cache empty
+with db.using(db.database(sys.argv[1])):  # another object on the same database, its cache empty
     again = store.load_game(game.id)
     csv = document.scores_csv(again)
 loaded = sorted({name.split(".")[0] for name in sys.modules} & {"flask", "click", "werkzeug", "wtforms"})
@@ -39,10 +42,13 @@ print(json.dumps({"deals": [d.number for d in again.deals], "totals": again.tota
 """
 
 
-def test_storage_keeps_a_game_with_no_web_framework_imported(tmp_path):
-    """A script opens a database file, creates a game, records a deal and reads it back
-    through storage alone: Flask, click and werkzeug are never imported."""
-    done = subprocess.run([sys.executable, "-c", WITHOUT_FLASK, str(tmp_path / "alone.sqlite"), json.dumps(ANN_BEA),
+def test_storage_keeps_a_game_with_no_web_framework_imported(tmp_path, backend, request):
+    """A script opens a database (a new file, or a new PostgreSQL database), creates a game,
+    records a deal and reads it back through storage alone: Flask, click and werkzeug are
+    never imported."""
+    where = (request.getfixturevalue("postgresql").new_database() if backend == "postgresql"
+             else str(tmp_path / "alone.sqlite"))
+    done = subprocess.run([sys.executable, "-c", WITHOUT_FLASK, where, json.dumps(ANN_BEA),
                            json.dumps(valid_deal(None))], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout)
@@ -61,17 +67,19 @@ def test_outside_any_app_or_using_block_there_is_no_database(app):
         store.load_game("x")
 
 
-def test_two_apps_never_share_a_database_or_a_cache(make_app, tmp_path):
+def test_two_apps_never_share_a_database_or_a_cache(make_app, tmp_path, backend, request):
     """Each app context uses its own app's database, even nested in another app's, and the
     outer one's comes back after; a thread started inside an app context uses none."""
-    first, second = make_app(), make_app(DATABASE=tmp_path / "second.sqlite")
+    other = (request.getfixturevalue("postgresql").new_database(request.getfixturevalue("migrated_postgresql"))
+             if backend == "postgresql" else tmp_path / "second.sqlite")
+    first, second = make_app(), make_app(DATABASE=other)
     with first.app_context():
         game = store.create_game("Friday", "common", ANN_BEA)
         with second.app_context():
-            assert db.path() == second.config["DATABASE"]
+            assert db.path() == second.extensions["scorepad.database"].path
             assert cache.current() is second.extensions["scorepad.cache"]
             assert store.load_game(game.id) is None
-        assert db.path() == first.config["DATABASE"]
+        assert db.path() == first.extensions["scorepad.database"].path
         assert store.load_game(game.id) is not None
         seen: list[BaseException] = []
         thread = threading.Thread(target=lambda: seen.append(pytest.raises(RuntimeError, db.current).value))
@@ -85,8 +93,8 @@ def test_a_request_leaves_no_transaction_open_on_its_thread(app):
     database = app.extensions["scorepad.database"]
     with app.app_context():
         db.get_db().execute("BEGIN")
-        assert database.connection().in_transaction
-    assert not database.connection().in_transaction
+        assert database.in_transaction()
+    assert not database.in_transaction()
 
 
 # -- one error vocabulary ---------------------------------------------------------------------------

@@ -25,6 +25,8 @@ from scorepad.storage import cache, db, store
 from tests.hardening import api_game, bearer, served
 from tests.web.test_pages import fields, start, text, valid_deal
 
+pytestmark = pytest.mark.backends  # each test on SQLite and on PostgreSQL (tests/conftest.py)
+
 ROOT = Path(__file__).resolve().parents[2]
 API = "/api/v1"
 TWO = [{"name": "Ann", "players": ["Ann"]}, {"name": "Bea", "players": ["Bea"]}]

@@ -1,17 +1,14 @@
 """Writes made once per idempotency key (:func:`scorepad.storage.store.once`), in storage
 alone, with no web framework: the key is kept with the answer in the write's own
 transaction, replayed within 24 hours, refused for another request or while the first is
-being written, and forgotten (by its time's index) once expired. A real SQLite file in the
-test's folder; the answers are the test's own."""
+being written, and forgotten (by its time's index) once expired. A real database (a SQLite
+file in the test's folder, and a PostgreSQL database); the answers are the test's own."""
 
 from __future__ import annotations
 
 import json
-import shutil
-import sqlite3
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,32 +16,36 @@ import pytest
 from scorepad.storage import db, store
 from scorepad.storage.errors import Rejected
 from scorepad.storage.store import Answer, KeyRefused, Once
-from tests.hardening import ANN_BEA, valid_deal
+from tests.hardening import ANN_BEA, sql, valid_deal
+
+pytestmark = pytest.mark.backends  # each test on SQLite and on PostgreSQL (tests/conftest.py)
 
 
 @pytest.fixture
-def database(tmp_path: Path, migrated_database: Path) -> Iterator[str]:
-    path = tmp_path / "once.sqlite"
-    shutil.copyfile(migrated_database, path)
-    with db.using(db.Database(path)):
-        yield str(path)
+def database(database_setting: str) -> Iterator[str]:
+    """This test's database in use (its setting: a file, or a PostgreSQL URL)."""
+    with db.using(db.database(database_setting)) as found:
+        yield database_setting
+    found.close()
 
 
-def rows(database: str, sql: str, *params: Any) -> list[tuple[Any, ...]]:
-    conn = sqlite3.connect(database)
-    try:
-        return conn.execute(sql, params).fetchall()
-    finally:
-        conn.close()
+def rows(database: str, statement: str, *params: Any) -> list[tuple[Any, ...]]:
+    return [tuple(row) for row in sql(database, statement, params)]
 
 
-def run(database: str, sql: str, *params: Any) -> None:
-    conn = sqlite3.connect(database)
-    try:
-        with conn:
-            conn.execute(sql, params)
-    finally:
-        conn.close()
+def run(database: str, statement: str, *params: Any) -> None:
+    sql(database, statement, params)
+
+
+def refusing_keys(database: str) -> str:
+    """A trigger that fails every key kept after its row is in; the statement that drops it."""
+    if db.is_url(database):
+        run(database, "CREATE FUNCTION no_keys() RETURNS trigger LANGUAGE plpgsql AS "
+                      "$$ BEGIN RAISE EXCEPTION 'no keys'; END $$")
+        run(database, "CREATE TRIGGER no_keys AFTER INSERT ON idempotency_key FOR EACH ROW EXECUTE FUNCTION no_keys()")
+        return "DROP TRIGGER no_keys ON idempotency_key"
+    run(database, "CREATE TRIGGER no_keys AFTER INSERT ON idempotency_key BEGIN SELECT RAISE(FAIL, 'no keys'); END")
+    return "DROP TRIGGER no_keys"
 
 
 def game_once(key: str = "k", digest: str = "d") -> Once[store.GameRecord]:
@@ -87,6 +88,7 @@ def test_a_key_is_one_routes_and_one_games(database):
     assert len(rows(database, "SELECT * FROM idempotency_key")) == 3
 
 
+@pytest.mark.backends("sqlite")  # SQLite's trace of statements
 def test_the_write_and_its_key_are_one_transaction(database):
     """Every statement of a keyed deal runs between one BEGIN IMMEDIATE and its COMMIT: the
     deal, its history entry, the revision and the key with its answer."""
@@ -114,21 +116,21 @@ def test_a_write_whose_key_cannot_be_kept_is_not_written_at_all(database):
     wrote): the whole write is rolled back with it, the deal, its history and the revision;
     once the key can be kept, the same write is made."""
     game = create(None)
-    run(database, "CREATE TRIGGER no_keys AFTER INSERT ON idempotency_key BEGIN SELECT RAISE(FAIL, 'no keys'); END")
+    drop = refusing_keys(database)
     before = rows(database, "SELECT * FROM deal") + rows(database, "SELECT * FROM history")
-    with pytest.raises(sqlite3.IntegrityError, match="no keys"):
+    with pytest.raises(Exception, match="no keys"):
         store.once(deal_once(game.id), lambda k: store.record_deal(game.id, valid_deal(1), once=k))
     assert rows(database, "SELECT * FROM deal") + rows(database, "SELECT * FROM history") == before
     assert rows(database, "SELECT revision FROM game WHERE id = ?", game.id) == [(0,)]
     assert rows(database, "SELECT * FROM idempotency_key") == []
-    run(database, "DROP TRIGGER no_keys")
+    run(database, drop)
     written = store.once(deal_once(game.id), lambda k: store.record_deal(game.id, valid_deal(1), once=k))
     assert isinstance(written, Answer) and json.loads(written.body) == {"number": 1, "revision": 1}
 
 
 def test_a_create_whose_key_cannot_be_kept_makes_no_game(database):
-    run(database, "CREATE TRIGGER no_keys AFTER INSERT ON idempotency_key BEGIN SELECT RAISE(FAIL, 'no keys'); END")
-    with pytest.raises(sqlite3.IntegrityError, match="no keys"):
+    refusing_keys(database)
+    with pytest.raises(Exception, match="no keys"):
         store.once(game_once(), create)
     assert rows(database, "SELECT * FROM game") == [] and rows(database, "SELECT * FROM idempotency_key") == []
 
@@ -183,6 +185,7 @@ def plan(name: str, *params: str) -> str:
     return " ".join(str(row[-1]) for row in db.get_db().execute("EXPLAIN QUERY PLAN " + db.QUERIES[name], params))
 
 
+@pytest.mark.backends("sqlite")  # SQLite's query plans
 def test_expired_keys_are_forgotten_by_the_index_on_their_time_and_a_key_is_found_by_its_own(database):
     """Forgetting costs what expired, not every key kept: a search of the time's index."""
     forget = plan("idempotency_forget", "x")
