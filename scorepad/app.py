@@ -9,9 +9,11 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, appcontext_pushed, g, render_template, request
+from flask import Flask, Response, appcontext_pushed, g, has_request_context, render_template, request
+from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import access, api, links, ratelimit
 from .api import problems
@@ -55,6 +57,28 @@ class TextResponse(Response):
         super().set_data(value.encode("utf-8", "replace") if isinstance(value, str) else value)
 
 
+class SessionCookies(SecureCookieSessionInterface):
+    """Flask's signed session cookie, sent Secure when SESSION_COOKIE_SECURE says so and also
+    whenever the request came over HTTPS (behind a proxy: with PROXIES and the proxy's
+    ``X-Forwarded-Proto: https``), so a site reached by HTTPS never sends the edit keys
+    without the flag."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(super().get_cookie_secure(app) or (has_request_context() and request.is_secure))
+
+
+def _proxies(value: Any) -> int:
+    """PROXIES as a number of hops, 0 or more (the environment's ``"2"`` too); else :class:`StartupError`."""
+    try:
+        hops = int(value) if isinstance(value, int | str) and not isinstance(value, bool) else -1
+    except ValueError:
+        hops = -1
+    if hops < 0:
+        raise StartupError(f"PROXIES (SCOREPAD_PROXIES) must be the number of proxies in front of scorepad, "
+                           f"0 or more, not {value!r}")
+    return hops
+
+
 def _secret_key(instance: Path) -> str:
     """The instance's secret key, generated on first start and kept in ``instance/secret_key``."""
     path = instance / "secret_key"
@@ -75,8 +99,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     session cookie, with its edit keys and games, is kept: 180 days, or seconds in the
     environment), PUBLIC_URL (the base of every absolute link, :mod:`scorepad.links`), CACHE_BYTES (what
     the per-revision cache may hold, default 64 MB: :mod:`scorepad.storage.cache`), BUSY_TIMEOUT
-    (seconds a write waits for another process's write lock before a 503, default 2); and
-    the rate limits' settings (see :mod:`scorepad.ratelimit`). The instance folder
+    (seconds a write waits for another process's write lock before a 503, default 2), PROXIES
+    (default 0: the number of proxies in front of scorepad that set ``X-Forwarded-*``; never
+    more than there are, or a client could forge its address; werkzeug's ``ProxyFix`` then
+    gives links, the session cookie's Secure flag and the rate limits the client's address,
+    scheme and host); and the rate limits' settings (see :mod:`scorepad.ratelimit`). The instance folder
     (``config.py``, the database, the secret key) is :func:`instance_folder`.
 
     An instance folder or a database file it cannot use raises :class:`StartupError`.
@@ -92,7 +119,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         PERMANENT_SESSION_LIFETIME=SESSION_LIFETIME,  # edit rights and "Your games" outlast the browser
         SESSION_REFRESH_EACH_REQUEST=False,  # sent only when it changes: no static file carries the keys
         PUBLIC_URL=None,
+        PROXIES=0,
         WTF_CSRF_TIME_LIMIT=None,
+        # Over HTTPS, Flask-WTF would also demand a Referer from this host, which no browser
+        # sends: every page says Referrer-Policy: no-referrer. The session's token is the check.
+        WTF_CSRF_SSL_STRICT=False,
         SEND_FILE_MAX_AGE_DEFAULT=3600,
         BUSY_TIMEOUT=db.BUSY_TIMEOUT,
     )
@@ -103,7 +134,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not links.usable_base(app.config["PUBLIC_URL"]):
         raise StartupError(f"PUBLIC_URL must be an address such as https://scores.example.org, "
                            f"not {app.config['PUBLIC_URL']!r}")
+    app.config["PROXIES"] = hops = _proxies(app.config["PROXIES"])
+    if hops:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops,  # type: ignore[method-assign]
+                                x_port=hops, x_prefix=hops)
     app.response_class = TextResponse
+    app.session_interface = SessionCookies()
     try:
         Path(app.instance_path).mkdir(parents=True, exist_ok=True)
         if not app.config.get("SECRET_KEY"):

@@ -9,7 +9,8 @@ Nothing the app caches holds a link: each response adds its links as it is writt
 2. for a request sent to a loopback host (``127.0.0.1``, ``localhost``, ``::1``), the local
    network address that ``flask serve`` advertises (:func:`advertise`): a game made on
    the machine serving it gives links that the table's phones can open;
-3. else the request's own host URL. Any host is accepted: the base only shapes links.
+3. else the request's own host URL (behind proxies that ``PROXIES`` counts, the scheme and
+   host the client used). Any host is accepted: the base only shapes links.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """Rate limits: how often one client may start games, and change one game.
 
 Counted by Flask-Limiter, keyed by the client's address (``request.remote_addr``: behind a
-proxy, have the proxy's address replaced, e.g. with werkzeug's ``ProxyFix``), in the
-storage ``RATELIMIT_STORAGE_URI`` names (``memory://``, per process, by default; a
-``redis://`` URI shares the counts between processes). Two limits, each shared by the
-pages and the API:
+proxy, the real client's when ``PROXIES`` counts the proxies, else the proxy's, which every
+client would share), in the storage ``RATELIMIT_STORAGE_URI`` names (``memory://``, per
+process, by default; a ``redis://`` URI shares the counts between processes). Two limits,
+each shared by the pages and the API:
 
 * ``LIMIT_CREATE`` (default 20 per minute) per client: creating or importing a game;
 * ``LIMIT_WRITE`` (default 60 per minute) per client and game: recording, correcting or

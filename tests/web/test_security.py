@@ -12,8 +12,9 @@ any page, and names that look like markup shown as text everywhere.
   blank or cut short otherwise: crbug.com/271452). A PDF holds no HTML of ours, so inline
   style there can style nothing an attacker wrote. Its frame policy is ``'self'`` (and
   ``X-Frame-Options: SAMEORIGIN``): the viewer frames it within our origin; no other site may.
-* The session cookie: HttpOnly, SameSite=Lax, and Secure exactly when SESSION_COOKIE_SECURE
-  (or SCOREPAD_SESSION_COOKIE_SECURE=true) says so.
+* The session cookie: HttpOnly, SameSite=Lax, and over plain http Secure exactly when
+  SESSION_COOKIE_SECURE (or SCOREPAD_SESSION_COOKIE_SECURE=true) says so (over https always:
+  tests/web/test_proxies.py).
 * XSS: a game, side and player named ``<script>alert(1)</script>`` or
   ``"><img src=x onerror=alert(1)>`` show as that text on every page, in the API (a JSON
   string), in the CSV and in the PDFs.

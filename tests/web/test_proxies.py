@@ -1,0 +1,175 @@
+"""Behind a proxy (issue 14): ``PROXIES``, the number of proxies in front of scorepad that set
+``X-Forwarded-*``, has werkzeug's ``ProxyFix`` make the real client's scheme, host and
+address the request's. Then every absolute link (the API's ``*_url`` fields, the game page's
+links and QR codes, the PDFs) is https when the client used https, the session cookie is
+Secure, and the rate limits count each client apart. Without it (the default) those headers
+are ignored: any client could send them. ``PUBLIC_URL`` still comes first for links.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from pypdf import PdfReader
+
+from scorepad.app import StartupError
+from scorepad.web.common import qr
+from tests.hardening import ANN_BEA, form_fields, text_of
+
+HOST = "scores.example.org"
+HTTPS = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": HOST}
+NEW_GAME = {"name": "Friday", "sheet": "common", "sides": ANN_BEA}
+
+
+def assert_every_link_starts_with(base: str, app, headers: dict[str, str]) -> str:
+    """Make a game through the API, open its edit link, read its page and its PDF, each
+    request sent with ``headers``: every absolute link in the answers starts with ``base``.
+    The game page, for more checks."""
+    client = app.test_client()
+    body = client.post("/api/v1/games", json=NEW_GAME, headers=headers).get_json()
+    game, key = body["id"], body["edit_key"]
+    view, edit = f"{base}games/{game}", f"{base}games/{game}/edit/{key}"
+    assert (body["view_url"], body["edit_url"], body["api_url"]) == (view, edit, f"{base}api/v1/games/{game}")
+    assert client.get(f"/api/v1/games/{game}", headers=headers).get_json()["view_url"] == view
+    assert client.get(f"/games/{game}/edit/{key}", headers=headers).status_code == 303
+    page = client.get(f"/games/{game}", headers=headers).get_data(as_text=True)
+    assert f'<a href="{view}">' in page and f'<a href="{edit}">' in page
+    with app.test_request_context():
+        assert str(qr(view, "the view link")) in page and str(qr(edit, "the edit link")) in page
+    pdf = client.get(f"/games/{game}/sheet.pdf", headers=headers).data
+    assert view in "".join("".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages).split())
+    return page
+
+
+def session_cookies(app, headers: dict[str, str]) -> list[str]:
+    """The session cookies a browser gets, with the form token on (each request sent with
+    ``headers``): the new-game form's token, then the new game's edit rights. Posting the
+    form also shows it is accepted with no Referer, which browsers never send here
+    (``Referrer-Policy: no-referrer``)."""
+    client = app.test_client()
+    form = client.get("/new", headers=headers)
+    cookies = form.headers.getlist("Set-Cookie")
+    data = form_fields(form.get_data(as_text=True), "/new")
+    assert data["csrf_token"]
+    data.update({"name": "Friday", "side-0-p0": "Ann", "side-1-p0": "Bea"})
+    created = client.post("/new", data=data, headers=headers)
+    assert created.status_code == 303, text_of(created.get_data(as_text=True))[:300]
+    cookies += created.headers.getlist("Set-Cookie")
+    assert len(cookies) == 2 and all(c.startswith("session=") for c in cookies), cookies
+    return cookies
+
+
+def is_secure(cookie: str) -> bool:
+    return "secure" in {part.strip().lower() for part in cookie.split(";")[1:]}
+
+
+# -- links ------------------------------------------------------------------------------------------
+
+def test_with_one_proxy_a_request_forwarded_from_https_gets_https_links_everywhere(make_app):
+    page = assert_every_link_starts_with(f"https://{HOST}/", make_app(PROXIES=1), HTTPS)
+    assert "http://localhost" not in page
+
+
+def test_with_one_proxy_a_request_forwarded_from_http_keeps_http_links(make_app):
+    assert_every_link_starts_with(f"http://{HOST}/", make_app(PROXIES=1),
+                                  {"X-Forwarded-Proto": "http", "X-Forwarded-Host": HOST})
+
+
+def test_without_proxies_the_forwarded_scheme_and_host_are_ignored(make_app):
+    page = assert_every_link_starts_with("http://localhost/", make_app(), HTTPS)
+    assert HOST not in page and "https:" not in page
+
+
+def test_public_url_comes_before_the_forwarded_scheme_and_host(make_app):
+    base = "http://cards.example.net:8080/"
+    page = assert_every_link_starts_with(base, make_app(PROXIES=1, PUBLIC_URL=base), HTTPS)
+    assert HOST not in page
+
+
+# -- the session cookie -------------------------------------------------------------------------------
+
+def test_with_one_proxy_the_session_cookie_is_secure_when_the_client_used_https(make_app):
+    app = make_app(PROXIES=1, WTF_CSRF_ENABLED=True)
+    assert all(is_secure(cookie) for cookie in session_cookies(app, HTTPS))
+    assert not any(is_secure(cookie) for cookie in session_cookies(app, {"X-Forwarded-Proto": "http"}))
+
+
+def test_without_proxies_a_forwarded_https_makes_no_secure_cookie(make_app):
+    app = make_app(WTF_CSRF_ENABLED=True)
+    assert not any(is_secure(cookie) for cookie in session_cookies(app, HTTPS))
+
+
+def test_session_cookie_secure_still_makes_every_cookie_secure(make_app):
+    app = make_app(PROXIES=1, WTF_CSRF_ENABLED=True, SESSION_COOKIE_SECURE=True)
+    assert all(is_secure(cookie) for cookie in session_cookies(app, {"X-Forwarded-Proto": "http"}))
+
+
+def test_over_https_a_form_with_its_token_is_taken_without_a_referer(make_app):
+    """Every page says ``Referrer-Policy: no-referrer``, so a browser sends no Referer: over
+    https the session's token is the check (Flask-WTF's referrer check would refuse every form)."""
+    session_cookies(make_app(PROXIES=1, WTF_CSRF_ENABLED=True), HTTPS)
+
+
+def test_over_https_a_form_without_its_token_is_still_refused(make_app):
+    client = make_app(PROXIES=1, WTF_CSRF_ENABLED=True).test_client()
+    client.get("/new", headers=HTTPS)
+    refused = client.post("/new", data={"name": "Friday", "side-0-p0": "Ann", "side-1-p0": "Bea"}, headers=HTTPS)
+    assert refused.status_code == 400 and "This form has expired" in refused.get_data(as_text=True)
+
+
+# -- rate limits ----------------------------------------------------------------------------------
+
+def creates(client, forwarded_for: str) -> int:
+    """The status of creating a game through the API, forwarded for ``forwarded_for``."""
+    return client.post("/api/v1/games", json=NEW_GAME, headers={"X-Forwarded-For": forwarded_for}).status_code
+
+
+def test_with_one_proxy_each_forwarded_client_has_its_own_rate_limit(make_app):
+    client = make_app(PROXIES=1, RATELIMIT_ENABLED=True, LIMIT_CREATE="2 per minute").test_client()
+    assert [creates(client, "203.0.113.1") for _ in range(3)] == [201, 201, 429]
+    assert [creates(client, "203.0.113.2") for _ in range(3)] == [201, 201, 429]
+
+
+def test_without_proxies_every_client_behind_the_proxy_shares_its_rate_limit(make_app):
+    client = make_app(RATELIMIT_ENABLED=True, LIMIT_CREATE="2 per minute").test_client()
+    assert [creates(client, "203.0.113.1") for _ in range(2)] == [201, 201]
+    assert creates(client, "203.0.113.2") == 429  # counted as the proxy's address, already at its limit
+
+
+def test_with_two_proxies_the_address_the_outer_proxy_saw_is_the_client_s(make_app):
+    """Two proxies each append the address they were sent from: the last is the outer
+    proxy's, the one before it the client's; anything before that the client wrote itself."""
+    client = make_app(PROXIES=2, RATELIMIT_ENABLED=True, LIMIT_CREATE="1 per minute").test_client()
+    assert creates(client, "198.51.100.9, 203.0.113.1, 10.0.0.2") == 201
+    assert creates(client, "198.51.100.10, 203.0.113.1, 10.0.0.2") == 429  # a new forgery, the same client
+    assert creates(client, "198.51.100.9, 203.0.113.2, 10.0.0.2") == 201  # the same forgery, another client
+
+
+def test_with_two_proxies_a_request_that_passed_only_one_uses_the_socket_s_address(make_app):
+    """Fewer forwarded addresses than PROXIES: none is trusted, and the one it gives is not taken."""
+    client = make_app(PROXIES=2, RATELIMIT_ENABLED=True, LIMIT_CREATE="1 per minute").test_client()
+    assert creates(client, "203.0.113.1") == 201
+    assert creates(client, "203.0.113.2") == 429
+
+
+# -- the setting ---------------------------------------------------------------------------------------
+
+def test_proxies_is_read_from_the_environment(make_app, monkeypatch):
+    monkeypatch.setenv("SCOREPAD_PROXIES", "1")
+    app = make_app()
+    assert app.config["PROXIES"] == 1
+    assert_every_link_starts_with(f"https://{HOST}/", app, HTTPS)
+
+
+@pytest.mark.parametrize("bad", ["two", "-1", "1.5", "true", ""])
+def test_a_proxies_value_that_is_no_count_stops_start_up_naming_the_setting(make_app, monkeypatch, bad):
+    monkeypatch.setenv("SCOREPAD_PROXIES", bad)
+    with pytest.raises(StartupError, match="PROXIES"):
+        make_app()
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, True, None, "x"])
+def test_a_proxies_setting_that_is_no_count_stops_start_up(make_app, bad):
+    with pytest.raises(StartupError, match="SCOREPAD_PROXIES"):
+        make_app(PROXIES=bad)
