@@ -1,7 +1,7 @@
 """Shared rate limits (issue 14): with ``RATELIMIT_STORAGE_URI=redis://...`` two app servers
 (separate processes, one database) count one client's creates and writes together, so a
 client cannot pass a limit by landing on another server; with ``memory://`` each server
-counts on its own. A Redis that is down lets requests through.
+counts on its own. A Redis that is down, or stops answering, lets requests through.
 
 The servers share the database :func:`database` gives (one SQLite file here). The Redis is a
 throwaway ``redis-server`` (``redis_url`` in tests/conftest.py), emptied before each test.
@@ -13,6 +13,8 @@ import http.client
 import json
 import logging
 import shutil
+import socket
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -20,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from scorepad.ratelimit import REDIS_TIMEOUT
 from tests.hardening import ANN_BEA, Waitress, api_game, bearer, free_port, redis_command, valid_deal
 
 API = "/api/v1"
@@ -121,3 +124,21 @@ def test_a_redis_that_is_down_lets_games_and_deals_through_and_the_log_says_so(m
         assert client.post(f"{API}/games/{game_id}/deals", json=valid_deal(), headers=bearer(key)).status_code == 201
     assert any("Failed to rate limit" in record.getMessage() for record in caplog.records), caplog.text
 
+
+def test_a_redis_that_stops_answering_holds_a_request_only_for_its_timeout(make_app):
+    with socket.socket() as silent:  # accepts connections (the kernel does) and never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(16)
+        client = make_app(RATELIMIT_ENABLED=True,
+                          RATELIMIT_STORAGE_URI=f"redis://127.0.0.1:{silent.getsockname()[1]}/0").test_client()
+        started = time.monotonic()
+        response = client.post(f"{API}/games", json=GAME)
+        waited = time.monotonic() - started
+    assert response.status_code == 201, response.get_data(as_text=True)
+    assert REDIS_TIMEOUT <= waited < 3 * REDIS_TIMEOUT, waited  # one timed-out count, then through
+
+
+@pytest.mark.parametrize("uri", ["rdis://localhost:6379/0", "redis://localhost:port/0"])
+def test_a_storage_uri_that_cannot_be_used_stops_start_up_naming_the_setting(make_app, uri):
+    with pytest.raises(ValueError, match="RATELIMIT_STORAGE_URI"):
+        make_app(RATELIMIT_ENABLED=True, RATELIMIT_STORAGE_URI=uri)
