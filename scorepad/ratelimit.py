@@ -3,8 +3,10 @@
 Counted by Flask-Limiter, keyed by the client's address (``request.remote_addr``: behind a
 proxy, the real client's when ``PROXIES`` counts the proxies, else the proxy's, which every
 client would share), in the storage ``RATELIMIT_STORAGE_URI`` names (``memory://``, per
-process, by default; a ``redis://`` URI shares the counts between processes). Two limits,
-each shared by the pages and the API:
+process, by default; a ``redis://`` URI, with the ``redis`` extra installed, shares the
+counts between processes: several app servers). A Redis that is down or stops answering
+(for ``REDIS_TIMEOUT`` s) lets the request through uncounted, and the log says so. Two
+limits, each shared by the pages and the API:
 
 * ``LIMIT_CREATE`` (default 20 per minute) per client: creating or importing a game;
 * ``LIMIT_WRITE`` (default 60 per minute) per client and game: recording, correcting or
@@ -21,11 +23,13 @@ import math
 import time
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Flask, request
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 from limits import RateLimitItem, parse_many
+from limits.errors import ConfigurationError
 
 from .api import problems
 from .retry import typed_again
@@ -42,6 +46,12 @@ METHODS = ["POST", "PUT", "DELETE"]
 # storage can be unreachable.
 DEFAULTS = {"RATELIMIT_ENABLED": True, "RATELIMIT_STORAGE_URI": "memory://", "RATELIMIT_SWALLOW_ERRORS": True,
             "LIMIT_CREATE": "20 per minute", "LIMIT_WRITE": "60 per minute"}
+# Seconds a count waits for Redis to connect, and then to answer, before the request goes
+# through uncounted: a count takes well under a millisecond, and without a timeout a Redis
+# that stops answering would hold every create and write (the redis client's own default is
+# none before version 8). RATELIMIT_STORAGE_OPTIONS, or the URI's own
+# ?socket_timeout=..., sets others.
+REDIS_TIMEOUT = 1.0
 
 # What each limit's refusal says, API first, then the page's title and words.
 WORDS = {
@@ -73,7 +83,8 @@ def init_app(app: Flask) -> None:
     """Put the two limits on their routes (registered before this is called), unless turned off.
 
     Each app gets its own :class:`Limiter` (its own storage), so apps in one process never
-    share counts. A limit that cannot be read stops start-up, naming the setting."""
+    share counts. A limit or a storage URI that cannot be used stops start-up, naming the
+    setting; a Redis that cannot be reached does not (it is asked on each count)."""
     for name, default in DEFAULTS.items():
         app.config.setdefault(name, default)
     app.config["RATELIMIT_ENABLED"] = _enabled(app.config["RATELIMIT_ENABLED"])
@@ -85,7 +96,7 @@ def init_app(app: Flask) -> None:
                              f"not {app.config[name]!r}") from None
     if not app.config["RATELIMIT_ENABLED"]:
         return
-    limiter = Limiter(client, app=app)
+    limiter = _limiter(app)
     # Our limits sit on named views, and each wrapped view checks its own when called.
     # Flask-Limiter also checks every request before it is routed, for default limits this
     # app has none of: 0.3 ms a request, a third of what the viewer's cached game page costs.
@@ -111,6 +122,20 @@ def init_app(app: Flask) -> None:
             return problems.answer(429, message, None, "rate-limited", {"Retry-After": str(retry_after)})
         return typed_again(429, title, f"{words}: at most {rate}. Nothing was saved; send it again "
                            f"in {retry_after} seconds.", retry_after)
+
+
+def _limiter(app: Flask) -> Limiter:
+    """The app's limiter on the storage RATELIMIT_STORAGE_URI names, Redis with timeouts."""
+    uri = str(app.config["RATELIMIT_STORAGE_URI"])
+    if urlsplit(uri).scheme in ("redis", "rediss"):
+        timeouts = {"socket_connect_timeout": REDIS_TIMEOUT, "socket_timeout": REDIS_TIMEOUT}
+        app.config["RATELIMIT_STORAGE_OPTIONS"] = {**timeouts, **app.config.get("RATELIMIT_STORAGE_OPTIONS", {})}
+    try:
+        return Limiter(client, app=app)
+    except (ConfigurationError, ValueError) as err:
+        raise ValueError(f"RATELIMIT_STORAGE_URI (SCOREPAD_RATELIMIT_STORAGE_URI) cannot be used: {err}; "
+                         "memory:// counts in each process, redis://HOST:6379/0 (pip install "
+                         "'scorepad[redis]') shares the counts between servers") from None
 
 
 def _rate(item: RateLimitItem) -> str:

@@ -14,7 +14,8 @@ DATABASE setting of the test's own database, which ``make_app`` and ``database``
 
 Rate limits are off in every test but the limits' own (tests/api/test_ratelimit.py passes
 ``RATELIMIT_ENABLED: True``): set here in the environment, at import, so servers and
-commands the tests start as subprocesses inherit it.
+commands the tests start as subprocesses inherit it. Shared limits' tests count in a
+throwaway Redis (:func:`redis_url`).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from flask import Flask
 from scorepad.app import create_app
 from scorepad.storage import db
 from tests import postgres
+from tests.hardening import RedisServer
 
 os.environ.setdefault("SCOREPAD_RATELIMIT_ENABLED", "false")
 
@@ -157,3 +159,17 @@ def viewer(app: Flask):
 def runner(app: Flask):
     """Runs the app's ``flask`` commands (``game``, ``deal``, ``backup``) in this process."""
     return app.test_cli_runner()
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory):
+    """A throwaway ``redis-server`` for this session (each xdist worker starts its own), on a
+    free loopback port, keeping nothing on disk: its URL, database 0. Stopped after. Without
+    the program the test skips, saying how to install it, unless ``CI`` is set: then it fails."""
+    if not RedisServer.available():
+        message = "redis-server is not installed: apt-get install redis-server"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    with RedisServer(tmp_path_factory.mktemp("redis")) as url:
+        yield url

@@ -2,7 +2,8 @@
 valid deal, the forms of a page as a browser would post them, the API's one error shape, a
 dump of every table of the database, the largest game the limits allow, and a real server
 (in a subprocess, :class:`Waitress`, or in this process, :func:`served`, or
-:class:`Restartable`, stopped and started again on the same port)."""
+:class:`Restartable`, stopped and started again on the same port), and a throwaway Redis
+(:class:`RedisServer`)."""
 
 from __future__ import annotations
 
@@ -440,3 +441,70 @@ def _stop(server: Any, thread: threading.Thread) -> None:
     server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
     thread.join(timeout=10)
     server.task_dispatcher.shutdown()
+
+
+class RedisServer:
+    """A throwaway ``redis-server`` (the system's, ``program``) on a free loopback port, keeping
+    nothing on disk (its folder is ``folder``): a context manager giving its URL (database 0),
+    that stops it after. ``available()`` says whether the program is installed."""
+
+    def __init__(self, folder: Any, program: str = "redis-server") -> None:
+        self.folder, self.program = str(folder), program
+        self.port = free_port()
+        self.proc: Any = None
+
+    @staticmethod
+    def available(program: str = "redis-server") -> bool:
+        import shutil
+
+        return shutil.which(program) is not None
+
+    def __enter__(self) -> str:
+        import os
+        import subprocess
+        import time
+
+        with open(os.path.join(self.folder, "redis.log"), "wb") as out:
+            self.proc = subprocess.Popen(
+                [self.program, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                 "--dir", self.folder], stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        url, deadline = f"redis://127.0.0.1:{self.port}/0", time.monotonic() + 30
+        while time.monotonic() < deadline and self.proc.poll() is None:
+            try:
+                if redis_command(url, "PING") == b"+PONG":
+                    return url
+            except OSError:
+                pass
+            time.sleep(0.05)
+        self.__exit__()
+        log = open(os.path.join(self.folder, "redis.log")).read()
+        raise AssertionError(f"redis-server did not start: {log[-2000:]}")
+
+    def __exit__(self, *exc: Any) -> None:
+        import subprocess
+
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+def redis_command(url: str, *words: str) -> bytes:
+    """Send one command to the Redis at ``url`` (``redis://HOST:PORT/DB``, in that database),
+    inline as redis-cli would, and read its one-line answer (``+OK``, ``+PONG``, ``:3``)."""
+    import socket
+    from urllib.parse import urlsplit
+
+    where = urlsplit(url)
+    with socket.create_connection((where.hostname or "127.0.0.1", where.port or 6379), timeout=5) as sock:
+        sock.sendall(f"SELECT {where.path.strip('/') or 0}\r\n{' '.join(words)}\r\n".encode())
+        answer = b""
+        while answer.count(b"\r\n") < 2:
+            got = sock.recv(4096)
+            if not got:
+                raise ConnectionError("redis-server closed the connection")
+            answer += got
+        return answer.split(b"\r\n")[1]
