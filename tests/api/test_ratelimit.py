@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from scorepad.app import StartupError
 from tests.hardening import ANN_BEA, api_game, assert_error_shape, bearer, form_fields, grant, text_of, valid_deal
 
 API = "/api/v1"
@@ -123,7 +124,7 @@ def test_the_limits_are_read_from_the_environment(make_app, monkeypatch):
 
 
 def test_a_limit_that_cannot_be_read_stops_start_up_naming_the_setting(limited_app):
-    with pytest.raises(ValueError, match="LIMIT_WRITE"):
+    with pytest.raises(StartupError, match="LIMIT_WRITE"):
         limited_app(LIMIT_WRITE="lots")
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from scorepad.app import StartupError
 from scorepad.ratelimit import REDIS_TIMEOUT
 from tests.hardening import ANN_BEA, Waitress, api_game, bearer, free_port, redis_command, valid_deal
 
@@ -141,5 +142,5 @@ def test_a_redis_that_stops_answering_holds_a_request_only_for_its_timeout(make_
 
 @pytest.mark.parametrize("uri", ["rdis://localhost:6379/0", "redis://localhost:port/0"])
 def test_a_storage_uri_that_cannot_be_used_stops_start_up_naming_the_setting(make_app, uri):
-    with pytest.raises(ValueError, match="RATELIMIT_STORAGE_URI"):
+    with pytest.raises(StartupError, match="RATELIMIT_STORAGE_URI"):
         make_app(RATELIMIT_ENABLED=True, RATELIMIT_STORAGE_URI=uri)
