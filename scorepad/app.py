@@ -67,16 +67,16 @@ class SessionCookies(SecureCookieSessionInterface):
         return bool(super().get_cookie_secure(app) or (has_request_context() and request.is_secure))
 
 
-def _proxies(value: Any) -> int:
-    """PROXIES as a number of hops, 0 or more (the environment's ``"2"`` too); else :class:`StartupError`."""
+def _whole(name: str, value: Any, least: int, what: str) -> int:
+    """A setting that is a whole number, ``least`` or more (the environment's ``"2"`` too);
+    else :class:`StartupError` naming it and saying ``what`` it counts."""
     try:
-        hops = int(value) if isinstance(value, int | str) and not isinstance(value, bool) else -1
+        number = int(value) if isinstance(value, int | str) and not isinstance(value, bool) else least - 1
     except ValueError:
-        hops = -1
-    if hops < 0:
-        raise StartupError(f"PROXIES (SCOREPAD_PROXIES) must be the number of proxies in front of scorepad, "
-                           f"0 or more, not {value!r}")
-    return hops
+        number = least - 1
+    if number < least:
+        raise StartupError(f"{name} (SCOREPAD_{name}) must be {what}, {least} or more, not {value!r}")
+    return number
 
 
 def _secret_key(instance: Path) -> str:
@@ -134,7 +134,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not links.usable_base(app.config["PUBLIC_URL"]):
         raise StartupError(f"PUBLIC_URL must be an address such as https://scores.example.org, "
                            f"not {app.config['PUBLIC_URL']!r}")
-    app.config["PROXIES"] = hops = _proxies(app.config["PROXIES"])
+    hops = _whole("PROXIES", app.config["PROXIES"], 0, "the number of proxies in front of scorepad")
+    app.config["PROXIES"] = hops
     if hops:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops,  # type: ignore[method-assign]
                                 x_port=hops, x_prefix=hops)
@@ -182,8 +183,10 @@ def _storage(app: Flask) -> db.Database:
     app.config.setdefault("CACHE_BYTES", cache.DEFAULT_BYTES)
     app.config.setdefault("BUILD_WAIT", cache.BUILD_WAIT)
     kept = cache.ByteCache(int(app.config["CACHE_BYTES"]), float(app.config["BUILD_WAIT"]))
+    pool = app.config.get("POOL_SIZE")
     database = db.database(app.config["DATABASE"], float(app.config["BUSY_TIMEOUT"]), kept,
-                           int(app.config.get("POOL_SIZE") or 0) or None)
+                           None if pool is None else _whole("POOL_SIZE", pool, 1, "how many connections to "
+                                                            "PostgreSQL a process may hold"))
     database.open()
     app.extensions["scorepad.database"] = database
     app.extensions["scorepad.cache"] = kept

@@ -1,0 +1,139 @@
+"""Migrations on both backends: one list of numbers, each a file both read or a pair (one a
+backend); the version kept in a ``schema_version`` table on both; on PostgreSQL, servers
+starting at once migrate once (``pg_advisory_xact_lock``), and a database a newer scorepad
+wrote is refused. SQLite's own start-up races are in test_database.py."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scorepad.app import StartupError, create_app
+from scorepad.storage import db
+from tests.hardening import sql
+
+ROOT = Path(__file__).resolve().parents[2]
+NEWEST = db.migrations()[-1][0]
+STARTER = """
+import json, sys, traceback
+from scorepad import create_app
+for line in sys.stdin:
+    try:
+        create_app({"DATABASE": line.strip(), "SECRET_KEY": "x"}).extensions["scorepad.database"].close()
+        print(json.dumps("ok"), flush=True)
+    except BaseException:
+        print(json.dumps(traceback.format_exc()), flush=True)
+"""
+
+
+def test_each_migration_number_has_one_migration_for_each_backend():
+    folder = ROOT / "scorepad" / "storage" / "migrations"
+    names = sorted(p.name for p in folder.iterdir() if p.name[:4].isdigit())
+    sqlite, postgresql = db.migrations("sqlite"), db.migrations("postgresql")
+    assert [n for n, _, _ in sqlite] == [n for n, _, _ in postgresql] == list(range(1, NEWEST + 1))
+    for (_, mine, _), (_, theirs, _) in zip(sqlite, postgresql, strict=True):
+        if mine != theirs:  # a pair: NNNN_name.sqlite.sql and NNNN_name.postgresql.sql
+            assert mine.endswith(".sqlite.sql") and theirs.endswith(".postgresql.sql"), (mine, theirs)
+            assert mine.removesuffix(".sqlite.sql") == theirs.removesuffix(".postgresql.sql")
+    assert {name for _, name, _ in sqlite + postgresql} == {n for n in names if n.endswith((".sql", ".py"))}
+
+
+def test_a_number_with_two_migrations_for_one_backend_is_refused(tmp_path, monkeypatch):
+    import importlib.resources
+
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    for name in ("0001_a.sql", "0001_a.sqlite.sql"):
+        (folder / name).write_text("CREATE TABLE t (x INTEGER);")
+    monkeypatch.setattr(importlib.resources, "files", lambda _package: folder)
+    with pytest.raises(db.Unusable, match="migration 0001 has"):
+        db.migrations("sqlite")
+
+
+@pytest.mark.backends
+def test_the_schema_version_table_lists_every_migration_applied(database_setting):
+    rows = sql(database_setting, "SELECT version, name FROM schema_version ORDER BY version")
+    assert [tuple(r) for r in rows] == [(n, name) for n, name, _ in db.migrations(
+        "postgresql" if db.is_url(database_setting) else "sqlite")]
+
+
+def test_a_file_from_before_schema_version_is_given_the_table_with_what_it_had(tmp_path):
+    """Files kept their version in PRAGMA user_version only: the table is made with the
+    migrations they had, marked as applied before it, and the rest are applied after."""
+    path = tmp_path / "old.sqlite"
+    conn = sqlite3.connect(path, isolation_level=None)
+    for number, _, text in db.migrations()[:2]:
+        for statement in db.statements(text):
+            conn.execute(statement)
+        conn.execute(f"PRAGMA user_version = {number}")
+    conn.close()
+    assert db.open_database(path) == NEWEST
+    rows = sql(str(path), "SELECT version, applied_at FROM schema_version ORDER BY version")
+    assert [v for v, _ in rows] == list(range(1, NEWEST + 1))
+    assert [at for _, at in rows[:2]] == ["before schema_version"] * 2
+    assert all(at[:2] == "20" for _, at in rows[2:])  # applied now, a UTC time
+    assert sql(str(path), "PRAGMA user_version") == [(NEWEST,)]  # still kept there, for older versions to read
+
+
+def _shape(url: str) -> list[tuple[str, ...]]:
+    return [tuple(r) for r in sql(url, "SELECT table_name, column_name, data_type FROM information_schema.columns "
+                                       "WHERE table_schema = 'public' ORDER BY table_name, ordinal_position")]
+
+
+def test_servers_starting_at_once_on_postgresql_migrate_it_once(postgresql):
+    """Four processes start the app on one new PostgreSQL database at once, ten times: all
+    start, and each database ends with every migration applied once and the same tables."""
+    reference = postgresql.new_database()
+    db.open_database(reference)
+    expected = _shape(reference)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    starters = [subprocess.Popen([sys.executable, "-c", STARTER], cwd=ROOT, env=env, text=True,
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE) for _ in range(4)]
+    try:
+        for _ in range(10):
+            url = postgresql.new_database()
+            for proc in starters:  # all at once: each is waiting on its stdin, the app imported
+                proc.stdin.write(f"{url}\n")
+                proc.stdin.flush()
+            said = [json.loads(proc.stdout.readline()) for proc in starters]
+            assert said == ["ok"] * len(starters), "\n".join(s for s in said if s != "ok")
+            assert _shape(url) == expected
+            assert [v for (v,) in sql(url, "SELECT version FROM schema_version ORDER BY version")] == \
+                list(range(1, NEWEST + 1))
+    finally:
+        for proc in starters:
+            proc.stdin.close()
+            proc.wait(timeout=30)
+
+
+def test_a_postgresql_database_a_newer_scorepad_wrote_stops_start_up(postgresql, migrated_postgresql):
+    url = postgresql.new_database(migrated_postgresql)
+    sql(url, "INSERT INTO schema_version (version, name, applied_at) VALUES (?, 'from the future', 'x')",
+        (NEWEST + 1,))
+    secret = url.replace("postgres@", "postgres:hunter2@")
+    with pytest.raises(StartupError) as stopped:
+        create_app({"DATABASE": secret, "SECRET_KEY": "x"})
+    said = str(stopped.value)
+    assert "newer version of scorepad" in said and f"schema {NEWEST + 1}" in said
+    assert url.rsplit("/", 1)[1] in said and "hunter2" not in said
+
+
+@pytest.mark.parametrize("size", ["lots", "0", "-2", True])
+def test_a_pool_size_that_is_not_a_count_of_connections_stops_start_up_naming_it(tmp_path, size):
+    with pytest.raises(StartupError, match=r"POOL_SIZE \(SCOREPAD_POOL_SIZE\) must be"):
+        create_app({"DATABASE": str(tmp_path / "x.sqlite"), "SECRET_KEY": "x", "POOL_SIZE": size})
+
+
+def test_pool_size_caps_the_connections_a_process_holds(postgresql, migrated_postgresql):
+    app = create_app({"DATABASE": postgresql.new_database(migrated_postgresql), "SECRET_KEY": "x",
+                      "POOL_SIZE": "3"})
+    try:
+        assert app.extensions["scorepad.database"].pool_size == 3
+    finally:
+        app.extensions["scorepad.database"].close()
