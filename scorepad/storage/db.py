@@ -44,6 +44,7 @@ from typing import Any, Protocol
 
 from .cache import ByteCache
 from .errors import Busy as Busy  # raised here, defined with storage's other errors
+from .errors import Unreachable as Unreachable
 from .errors import Unusable as Unusable
 
 QUERIES: dict[str, str] = {

@@ -18,6 +18,7 @@ Two errors are not about the request, so are not :class:`StorageError`, and a do
 catches those to show what was wrong with what was sent lets them by:
 
 - :class:`Busy`: another program held the write lock too long; nothing was written, send it again.
+  :class:`Unreachable`, a kind of it: the database server could not be reached.
 - :class:`Unusable`: the database file cannot be used at all.
 """
 
@@ -96,10 +97,18 @@ class Busy(Exception):
         super().__init__(message)
 
 
+class Unreachable(Busy):
+    """The database server (PostgreSQL) could not be reached, or gave no connection in time:
+    nothing was written, and the same request may be sent again once it is back."""
+
+    def __init__(self) -> None:
+        super().__init__("the database cannot be reached just now; nothing was saved, try again in a moment")
+
+
 class Unusable(Exception):
     """The database file cannot be used: the message names the file, says why and what to do."""
 
 
 ERRORS: tuple[type[Exception], ...] = (Invalid, NotFound, Conflict, Full, Rejected, Refused, Busy, Unusable)
-"""Every error storage raises (some as subclasses: ``cache.Busy`` is a ``Busy``): each
+"""Every error storage raises (some as subclasses: ``cache.Busy`` and ``Unreachable`` are ``Busy``): each
 interface's table gives each of them its answer."""

@@ -20,7 +20,7 @@ so storage's queries, its write path and its revision check run unchanged:
   (``pg_advisory_xact_lock``): of several servers starting at once, one migrates, the others
   wait, then find it done.
 - A server that cannot be reached is :class:`~scorepad.storage.errors.Unusable` at start-up,
-  naming it and saying why; during a request it is :class:`Unreachable` (nothing was
+  naming it and saying why; during a request it is :class:`~scorepad.storage.errors.Unreachable` (nothing was
   saved, try again).
 """
 
@@ -40,19 +40,11 @@ from psycopg_pool import ConnectionPool
 
 from . import db
 from .cache import ByteCache
-from .errors import Busy, Unusable
+from .errors import Busy, Unreachable, Unusable
 
 POOL_SIZE = 10  # connections a process keeps at most (setting POOL_SIZE): one per server thread, and some
 STATEMENT_TIMEOUT = 30.0  # seconds any one statement may run: every request's cost is bounded
 MIGRATION_LOCK = 0x5C07E9AD  # pg_advisory_xact_lock's key: scorepad migrating this database
-
-
-class Unreachable(Busy):
-    """The database server could not be reached (or gave no connection in time): nothing was
-    written, and the same request may be sent again once it is back."""
-
-    def __init__(self) -> None:
-        super().__init__("the database cannot be reached just now; nothing was saved, try again in a moment")
 
 
 class Row:
@@ -145,7 +137,7 @@ def _options(busy_timeout: float) -> str:
 def _answers() -> Iterator[None]:
     """psycopg's errors as storage's: a lock not had in time, a statement stopped for its
     time, a write that met another (deadlock, serialisation) are :class:`Busy`; a server not
-    reached (or lost) is :class:`Unreachable`. In each, nothing was written."""
+    reached (or lost) is :class:`~scorepad.storage.errors.Unreachable`. In each, nothing was written."""
     try:
         yield
     except (psycopg.errors.LockNotAvailable, psycopg.errors.QueryCanceled,
