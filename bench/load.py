@@ -6,6 +6,7 @@ Run from the repository root::
 
     python bench/load.py [--clients 16] [--games 10] [--server-threads 4] [--compare 4,8]
                          [--phases load,abuse] [--runs 3] [--phase-seconds 20]
+                         [--database postgresql://...|temporary] [--servers 2]
 
 It starts the production server command in a subprocess, on a free loopback port, with a
 fresh SQLite file in a temporary folder::
@@ -33,6 +34,35 @@ SQLite file itself: every deal the server acknowledged (2xx) must be in the data
 the body the server answered, once (its history too). Target: 0 errors, 0 lost, p99 of
 ``record`` under 50 ms at 16 clients (reported, never enforced: timings depend on the
 machine). ``--compare 4,8`` runs the whole thing once per waitress thread count.
+``--servers N`` starts N servers (each its own process on a free port, all on the same
+database); phone ``i`` talks to server ``i mod N`` (each server gets its own warm-up game).
+On one SQLite file, processes queue for its write lock: on a busy machine a write may wait
+past ``BUSY_TIMEOUT`` and be refused (503), which this reports as an error.
+
+**load on PostgreSQL** (``--database URL``): three runs on a fresh SQLite file on one
+server and three on the PostgreSQL database the URL names on ``--servers`` servers,
+interleaved (SQLite, PostgreSQL, SQLite, ...: on a shared, noisy machine a slow spell then
+falls on both, not on one backend's three runs). Each run prints what the load phase
+prints, then a line of record p50 / p99, throughput (requests a second), errors, lost and
+doubled; the end prints the medians and the target: "PostgreSQL median record p99 X ms vs
+SQLite Y ms: within 2x: yes/no" (printed, never enforced). The database may hold other
+data: the check reads only the games this run created, through the store's named queries
+(on either backend, ``db.using(db.database(setting))``): each acknowledged deal must be
+stored with the body answered (else lost); a deal number with more than one ``record``
+entry in the history, more deals or history entries in a game than deals acknowledged,
+or a revision beyond the writes its phone made, is doubled. A throwaway PostgreSQL::
+
+    python bench/load.py --phases load --database temporary --servers 2
+
+starts a cluster of its own (``initdb`` into a temporary folder, ``pg_ctl start`` on a free
+loopback port, as the ``postgres`` user when run as root; PostgreSQL's durable defaults,
+fsync and synchronous_commit on, as SQLite's ``synchronous=FULL``: the tests' cluster,
+with fsync off, would flatter it) and removes it after. By hand, the same::
+
+    initdb -D /tmp/pg -U postgres --auth=trust -E UTF8 --locale=C
+    pg_ctl -D /tmp/pg -o "-p 5433 -k /tmp/pg -c listen_addresses=127.0.0.1" -l /tmp/pg/log -w start
+    psql -h 127.0.0.1 -p 5433 -U postgres -c 'CREATE DATABASE load'
+    python bench/load.py --phases load --database postgresql://postgres@127.0.0.1:5433/load --servers 2
 
 **abuse**: first the largest game the limits allow is built, through the store, in a file
 of its own: a two-player game played to a target, 100 deals (the most such a game has) of
@@ -52,7 +82,7 @@ within 200 MB of the start; no 5xx.
 
 Loopback only; bounded: at most 64 clients, 20 games each (the create limit is 20 a
 minute per address), and ``--max-seconds`` (default 120) after which no client starts
-another game. Exit status 1 on any error or lost deal.
+another game. Exit status 1 on any error, lost or doubled deal.
 """
 
 from __future__ import annotations
@@ -63,17 +93,22 @@ import itertools
 import json
 import os
 import shlex
+import shutil
 import sqlite3
+import statistics
+import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from web import HOST, ROOT, Server, _quantile, request  # noqa: E402  (bench/web.py: the same server harness)
+from web import HOST, ROOT, Server, _quantile, free_port, request  # noqa: E402  (bench/web.py: the same server harness)
+
+sys.path.insert(1, str(ROOT))  # this checkout's scorepad (and tests.postgres), not an installed one
 
 TARGET_P99_MS = 50.0
 ROUTES = ("create", "read", "record", "poll", "view")
@@ -91,7 +126,7 @@ def abuser_address(j: int) -> str:
 
 class Client:
     """One phone: a keep-alive connection from its own address, its latencies by route, its
-    errors, its acknowledged deals."""
+    errors, its acknowledged deals, and the writes it sent to each game it created."""
 
     def __init__(self, port: int, address: str) -> None:
         self.port, self.address = port, address
@@ -99,6 +134,7 @@ class Client:
         self.times: dict[str, list[float]] = defaultdict(list)
         self.errors: list[str] = []
         self.acked: list[tuple[str, int, int, dict[str, Any]]] = []  # (game, number, revision, deal)
+        self.writes: dict[str, int] = {}  # game id -> deals sent to it (answered or not)
 
     def connect(self) -> http.client.HTTPConnection:
         return http.client.HTTPConnection(HOST, self.port, timeout=30, source_address=(self.address, 0))
@@ -135,12 +171,14 @@ class Client:
         if game is None:
             return False
         game_id, key = game["id"], game["edit_key"]
+        self.writes[game_id] = 0
         base = f"/api/v1/games/{game_id}"
         for deal in deals:
             _, now = self.call("read", "GET", base)
             if now is None:
                 return False
             body = {k: v for k, v in deal.items() if k != "deal"}  # the next deal: the server numbers it
+            self.writes[game_id] += 1
             _, saved = self.call("record", "POST", f"{base}/deals", {**body, "revision": now["revision"]}, key)
             if saved is None:
                 return False
@@ -150,18 +188,20 @@ class Client:
         return True
 
 
-def run(threads: int, clients: int, games: int, max_seconds: float, folder: Path) -> dict[str, Any]:
-    """One run against a fresh server with ``threads`` waitress threads."""
-    database = folder / f"load-{threads}.sqlite"
-    server = Server(f"scorepad-{threads}", "scorepad:create_app",
-                    server_env(database), folder, threads)
-    print(f"\n$ {shlex.join(server.command)}", flush=True)
+def run(threads: int, clients: int, games: int, max_seconds: float, folder: Path,
+        setting: str | None = None, servers: int = 1, label: str | None = None) -> dict[str, Any]:
+    """One run against ``servers`` fresh servers with ``threads`` waitress threads each, on
+    ``setting`` (a PostgreSQL URL), or on a fresh SQLite file when it is None."""
+    label = label or f"threads-{threads}"
+    database = setting or str(folder / f"load-{label}.sqlite")
+    started = [Server(f"scorepad-{label}-{k}", "scorepad:create_app", server_env(database), folder, threads)
+               for k in range(servers)]
+    for server in started:
+        print(f"\n$ {shlex.join(server.command)}", flush=True)
     deals = json.loads((ROOT / "tests" / "data" / "game-four-deals.json").read_text())["deals"]
     try:
-        server.wait_ready("/api/v1/sheets")
-        warm = Client(server.port, WARM_ADDRESS)  # one game first, so imports and first connections are not measured
-        warm.play(deals, 0)
-        phones = [Client(server.port, phone_address(i)) for i in range(clients)]
+        warm = warm_up(started, deals)
+        phones = [Client(started[i % servers].port, phone_address(i)) for i in range(clients)]
         deadline = time.monotonic() + max_seconds
         barrier = threading.Barrier(clients + 1)
         played = [0] * clients
@@ -177,65 +217,99 @@ def run(threads: int, clients: int, games: int, max_seconds: float, folder: Path
         for w in workers:
             w.start()
         barrier.wait()
-        t0, cpu0, server0 = time.perf_counter(), time.process_time(), cpu_seconds(server.proc.pid)
+        pids = [server.proc.pid for server in started]
+        t0, cpu0, server0 = time.perf_counter(), time.process_time(), cpu_seconds(*pids)
         for w in workers:
             w.join()
         elapsed = time.perf_counter() - t0
-        cpu = (time.process_time() - cpu0, cpu_seconds(server.proc.pid) - server0)
-        for p in phones + [warm]:
+        cpu = (time.process_time() - cpu0, cpu_seconds(*pids) - server0)
+        for p in phones + warm:
             p.conn.close()
     finally:
-        server.stop()
+        for server in started:
+            server.stop()
     times: dict[str, list[float]] = defaultdict(list)
-    errors: list[str] = []
-    acked = list(warm.acked)
     for p in phones:
         for route, values in p.times.items():
             times[route] += values
-        errors += p.errors
-        acked += p.acked
-    lost, doubled = check_database(database, acked)
+    errors = [e for p in phones for e in p.errors]
+    acked = [a for p in warm + phones for a in p.acked]
+    lost, doubled = check_database(database, acked, {g: n for p in warm + phones for g, n in p.writes.items()})
     requests = sum(len(v) for v in times.values())
     return {"threads": threads, "elapsed": elapsed, "requests": requests, "games": sum(played),
             "times": {r: sorted(v) for r, v in times.items()}, "errors": errors, "acked": len(acked),
-            "lost": lost, "doubled": doubled, "log": server.log, "cpu": cpu}
+            "lost": lost, "doubled": doubled, "logs": [server.log for server in started], "cpu": cpu,
+            "servers": servers}
 
 
-def server_env(database: Path) -> dict[str, str]:
+def warm_up(servers: list[Server], deals: list[dict[str, Any]]) -> list[Client]:
+    """Wait for each server, then play one game on each, so that imports and first
+    connections are not measured."""
+    for server in servers:
+        server.wait_ready("/api/v1/sheets")
+    warm = [Client(server.port, WARM_ADDRESS) for server in servers]
+    for client in warm:
+        client.play(deals, 0)
+    return warm
+
+
+def server_env(database: str | Path) -> dict[str, str]:
     """The server's environment: its database, a secret key, and the rate limits on."""
     return {"SCOREPAD_DATABASE": str(database), "SCOREPAD_SECRET_KEY": "load-" + os.urandom(16).hex(),
             "SCOREPAD_RATELIMIT_ENABLED": "true", "PYTHONPATH": str(ROOT)}
 
 
-def cpu_seconds(pid: int) -> float:
-    """CPU time (user + system) a process has used so far; NaN where /proc is missing."""
+def cpu_seconds(*pids: int) -> float:
+    """CPU time (user + system) the processes have used so far, summed; NaN where /proc is missing."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        fields = [Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split() for pid in pids]
+        return sum(int(f[11]) + int(f[12]) for f in fields) / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
         return float("nan")
 
 
-def check_database(database: Path, acked: list[tuple[str, int, int, dict[str, Any]]]) -> tuple[list[str], list[str]]:
-    """Open the SQLite file: each acknowledged deal is there with the body answered, recorded once."""
-    conn = sqlite3.connect(database)
+def check_database(setting: str | Path, acked: list[tuple[str, int, int, dict[str, Any]]],
+                   writes: dict[str, int]) -> tuple[list[str], list[str]]:
+    """Read the games the phones created (``writes``: game id -> deals sent), and only those,
+    through the store's named queries on either backend. Lost: an acknowledged deal not
+    stored with the body answered. Doubled: a deal number with more than one ``record`` in
+    the history, more deals or history entries than deals acknowledged, or a revision beyond
+    the writes sent (a game starts at revision 0; each deal recorded moves it on by one)."""
+    from scorepad.storage import db
+
+    mine: dict[str, list[tuple[int, int, dict[str, Any]]]] = defaultdict(list)
+    for game_id, number, revision, deal in acked:
+        mine[game_id].append((number, revision, deal))
+    lost: list[str] = []
+    doubled: list[str] = []
+    database = db.database(setting)
     try:
-        lost, doubled = [], []
-        for game_id, number, revision, deal in acked:
-            row = conn.execute("SELECT body FROM deal WHERE game_id = ? AND number = ?", (game_id, number)).fetchone()
-            if row is None or json.loads(row[0]) != deal:
-                lost.append(f"{game_id} deal {number} (revision {revision})")
-            n = conn.execute("SELECT COUNT(*) FROM history WHERE game_id = ? AND deal_number = ? AND action = 'record'",
-                             (game_id, number)).fetchone()[0]
-            if n != 1:
-                doubled.append(f"{game_id} deal {number}: {n} records in the history")
-        games = {a[0] for a in acked}
-        stored = sum(conn.execute("SELECT COUNT(*) FROM deal WHERE game_id = ?", (g,)).fetchone()[0] for g in games)
-        if stored != len(acked):
-            doubled.append(f"{stored} deals stored in the clients' games, {len(acked)} acknowledged")
+        with db.using(database):
+            for game_id in sorted(set(writes) | set(mine)):
+                ours = mine.get(game_id, [])
+                row = db.one("game_get", game_id)
+                if row is None:
+                    lost += [f"{game_id} deal {n} (revision {r}): no such game" for n, r, _ in ours]
+                    continue
+                stored = {d["number"]: json.loads(d["body"]) for d in db.query("deals_of_game", game_id)}
+                history = db.query("history_of_game", game_id)
+                records = Counter(h["deal_number"] for h in history if h["action"] == "record")
+                for number, revision, deal in ours:
+                    if stored.get(number) != deal:
+                        lost.append(f"{game_id} deal {number} (revision {revision})")
+                    if records[number] > 1:
+                        doubled.append(f"{game_id} deal {number}: {records[number]} records in the history")
+                    elif records[number] == 0:
+                        lost.append(f"{game_id} deal {number}: no record in the history")
+                if len(stored) > len(ours) or len(history) > len(ours):
+                    doubled.append(f"{game_id}: {len(stored)} deals and {len(history)} history entries stored, "
+                                   f"{len(ours)} deals acknowledged")
+                sent = writes.get(game_id, len(ours))
+                if row["revision"] > sent:
+                    doubled.append(f"{game_id}: revision {row['revision']} after {sent} writes")
         return lost, doubled
     finally:
-        conn.close()
+        database.close()
 
 
 def report(result: dict[str, Any], clients: int) -> bool:
@@ -243,7 +317,8 @@ def report(result: dict[str, Any], clients: int) -> bool:
     print(f"  {clients} clients, {result['games']} games, {result['requests']} requests in {elapsed:.2f} s: "
           f"{result['requests'] / elapsed:.0f} req/s, {result['acked'] / elapsed:.0f} deals/s recorded")
     client_cpu, server_cpu = result["cpu"]
-    print(f"  CPU used: server {server_cpu:.2f} s ({server_cpu / result['requests'] * 1000:.2f} ms a request), "
+    servers = "server" if result["servers"] == 1 else f"{result['servers']} servers"
+    print(f"  CPU used: {servers} {server_cpu:.2f} s ({server_cpu / result['requests'] * 1000:.2f} ms a request), "
           f"clients {client_cpu:.2f} s, of {os.cpu_count()} x {elapsed:.2f} s")
     print(f"  {'route':8} {'count':>6} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}")
     for route in ROUTES:
@@ -339,6 +414,7 @@ class Recorder(Client):
         if game is None:
             return False
         self.game_id, self.key = game["id"], game["edit_key"]
+        self.writes[self.game_id] = 0
         return True
 
     def record_until(self, deals: list[dict[str, Any]], stop: float) -> None:
@@ -349,6 +425,7 @@ class Recorder(Client):
             _, now = self.call("read", "GET", base)
             if now is not None:
                 body = {k: v for k, v in deals[n % len(deals)].items() if k != "deal"}
+                self.writes[self.game_id] += 1
                 _, saved = self.call("record", "POST", f"{base}/deals", {**body, "revision": now["revision"]},
                                      self.key)
                 if saved is not None:
@@ -456,9 +533,10 @@ def abuse_run(n: int, runs: int, source: Path, game_id: str, clients: int, threa
         for p in phones + [warm]:
             p.conn.close()
         result["acked"] = [a for p in phones for a in p.acked]
+        result["writes"] = {g: n for p in phones for g, n in p.writes.items()}
     finally:
         server.stop()
-    result["lost"], result["doubled"] = check_database(database, result.get("acked", []))
+    result["lost"], result["doubled"] = check_database(database, result.get("acked", []), result.get("writes", {}))
     return result
 
 
@@ -512,6 +590,103 @@ def abuse(runs: int, clients: int, threads: int, seconds: float, folder: Path) -
     return ok
 
 
+# -- the load phase on SQLite and PostgreSQL ------------------------------------------------------
+
+BACKEND_RUNS = 3  # runs of each backend
+P99_RATIO_TARGET = 2.0  # PostgreSQL's median record p99 at most this times SQLite's
+
+
+def summary_line(result: dict[str, Any]) -> tuple[float, float, float]:
+    """The run's record p50 and p99 (ms) and its throughput (requests a second)."""
+    record = result["times"].get("record", [])
+    return (_quantile(record, 0.5) * 1000, _quantile(record, 0.99) * 1000, result["requests"] / result["elapsed"])
+
+
+def show_logs(result: dict[str, Any]) -> None:
+    """The servers' last words, after an error, a lost or a doubled deal."""
+    if result["errors"] or result["lost"] or result["doubled"]:
+        for log in result["logs"]:
+            print(f"  {log.name}:\n{log.read_text(errors='replace')[-3000:]}")
+
+
+def backends(url: str, servers: int, threads: int, clients: int, games: int, max_seconds: float,
+             folder: Path) -> bool:
+    """Three runs each, interleaved: SQLite (a fresh file) on one server, PostgreSQL (``url``)
+    on ``servers``; each run's figures, then the medians and the target."""
+    from scorepad.storage import db
+
+    print(f"\nSQLite (a fresh file each run) on one server, PostgreSQL ({db.database(url).name}) on {servers}; "
+          f"{BACKEND_RUNS} runs each, interleaved", flush=True)
+    plan = [("SQLite", None, 1), ("PostgreSQL", url, servers)] * BACKEND_RUNS
+    rows: list[tuple[str, int, float, float, float, int, int, int]] = []
+    ok = True
+    for n, (backend, setting, count) in enumerate(plan, 1):
+        print(f"\nrun {n} of {len(plan)}: {backend} on {count} server{'s' * (count > 1)}", flush=True)
+        result = run(threads, clients, games, max_seconds, folder, setting, count, f"{backend.lower()}-{n}")
+        ok = report(result, clients) and ok
+        show_logs(result)
+        p50, p99, rps = summary_line(result)
+        errors, lost, doubled = len(result["errors"]), len(result["lost"]), len(result["doubled"])
+        print(f"  {backend} run {(n + 1) // 2}: record p50 {p50:.2f} ms, p99 {p99:.2f} ms; {rps:.0f} requests/s; "
+              f"errors {errors}, lost {lost}, doubled {doubled}", flush=True)
+        rows.append((backend, count, p50, p99, rps, errors, lost, doubled))
+    print(f"\n{'backend':10} {'servers':>7} {'record p50':>11} {'record p99':>11} {'req/s':>7} "
+          f"{'errors':>6} {'lost':>5} {'doubled':>7}")
+    for backend, count, p50, p99, rps, errors, lost, doubled in rows:
+        print(f"{backend:10} {count:7d} {p50:8.2f} ms {p99:8.2f} ms {rps:7.0f} {errors:6d} {lost:5d} {doubled:7d}")
+    medians = {}
+    for backend in ("SQLite", "PostgreSQL"):
+        mine = [r for r in rows if r[0] == backend]
+        medians[backend] = [statistics.median(r[i] for r in mine) for i in (2, 3, 4)]
+        p50, p99, rps = medians[backend]
+        print(f"median {backend}: record p50 {p50:.2f} ms, p99 {p99:.2f} ms; {rps:.0f} requests/s")
+    pg, lite = medians["PostgreSQL"][1], medians["SQLite"][1]
+    print(f"PostgreSQL median record p99 {pg:.1f} ms vs SQLite {lite:.1f} ms: "
+          f"within {P99_RATIO_TARGET:.0f}x: {'yes' if pg <= P99_RATIO_TARGET * lite else 'no'}")
+    print(f"required: 0 errors, 0 lost, 0 doubled: {'met' if ok else 'MISSED'}", flush=True)
+    return ok
+
+
+class TemporaryPostgreSQL:
+    """``--database temporary``: a PostgreSQL cluster of its own (see the module's docstring),
+    with PostgreSQL's durable defaults; :meth:`start` gives its URL, :meth:`stop` removes it."""
+
+    def __init__(self) -> None:
+        from tests.postgres import INSTALL, programs
+
+        bin_dir = programs()
+        if bin_dir is None:
+            raise SystemExit(INSTALL)
+        self.bin_dir, self.port = bin_dir, free_port()
+        self.folder = Path(tempfile.mkdtemp(prefix="scorepad-load-pg-"))
+        self.as_postgres = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []  # initdb refuses root
+
+    def run(self, program: str, *args: str) -> None:
+        done = subprocess.run([*self.as_postgres, str(self.bin_dir / program), *args], capture_output=True,
+                              text=True, timeout=120, check=False)
+        if done.returncode:
+            raise SystemExit(f"{program} failed: {done.stderr or done.stdout}")
+
+    def start(self) -> str:
+        import psycopg
+
+        if self.as_postgres:
+            shutil.chown(self.folder, "postgres", "postgres")
+        data = str(self.folder / "data")
+        self.run("initdb", "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C")
+        self.run("pg_ctl", "-D", data, "-o", f"-p {self.port} -k {self.folder} -c listen_addresses={HOST}",
+                 "-l", str(self.folder / "log"), "-w", "-t", "60", "start")
+        url = f"postgresql://postgres@{HOST}:{self.port}"
+        with psycopg.connect(f"{url}/postgres", autocommit=True) as conn:
+            conn.execute("CREATE DATABASE load")
+        return f"{url}/load"
+
+    def stop(self) -> None:
+        if (self.folder / "data" / "postmaster.pid").exists():
+            self.run("pg_ctl", "-D", str(self.folder / "data"), "-m", "fast", "-w", "stop")
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=16, help="concurrent phones (default 16)")
@@ -523,30 +698,42 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3, help="runs of the abuse phase (default 3)")
     parser.add_argument("--phase-seconds", type=float, default=20.0,
                         help="seconds the phones record without abusers, then with them (default 20)")
+    parser.add_argument("--database", help="a postgresql:// URL, or 'temporary' (a cluster of its own): the load "
+                                           f"phase runs {BACKEND_RUNS} times on SQLite, {BACKEND_RUNS} on it")
+    parser.add_argument("--servers", type=int, default=1,
+                        help="servers (processes) on the one database; with --database, PostgreSQL's (default 1)")
     args = parser.parse_args(argv)
     counts = [int(x) for x in args.compare.split(",")] if args.compare else [args.server_threads]
     phases = set(args.phases.split(","))
     if not 0 < args.clients <= 64 or not 0 < args.games <= 20 or not 0 < args.max_seconds <= 600 \
             or not all(0 < t <= 64 for t in counts) or not 0 < args.runs <= 10 \
-            or not 0 < args.phase_seconds <= 300 or not phases or not phases <= {"load", "abuse"}:
+            or not 0 < args.phase_seconds <= 300 or not phases or not phases <= {"load", "abuse"} \
+            or not 0 < args.servers <= 8:
         parser.error("keep it bounded: clients 1..64, games 1..20 (the create limit is 20 a minute per address), "
                      "max-seconds (0, 600], threads 1..64, runs 1..10, phase-seconds (0, 300], "
-                     "phases load and/or abuse")
+                     "phases load and/or abuse, servers 1..8")
+    if args.database and not (args.database == "temporary" or args.database.startswith(("postgresql://",
+                                                                                        "postgres://"))):
+        parser.error("--database takes a postgresql:// URL or 'temporary'")
+    if args.database and args.compare:
+        parser.error("--database compares backends at one thread count: leave out --compare")
 
     print("$ " + shlex.join([Path(sys.executable).name, *sys.argv]), flush=True)
     print(f"{os.cpu_count()} CPU(s); each phone from its own loopback address (127.0.0.10, ...)")
     folder = Path(tempfile.mkdtemp(prefix="scorepad-load-"))
+    cluster = TemporaryPostgreSQL() if args.database == "temporary" and "load" in phases else None
     ok = True
     summary = []
     try:
-        for threads in counts if "load" in phases else []:
-            result = run(threads, args.clients, args.games, args.max_seconds, folder)
+        if args.database and "load" in phases:
+            url = cluster.start() if cluster else args.database
+            ok = backends(url, args.servers, counts[0], args.clients, args.games, args.max_seconds, folder)
+        for threads in counts if "load" in phases and not args.database else []:
+            result = run(threads, args.clients, args.games, args.max_seconds, folder, servers=args.servers)
             ok = report(result, args.clients) and ok
-            record = result["times"].get("record", [])
-            summary.append((threads, result["requests"] / result["elapsed"], _quantile(record, 0.5) * 1000,
-                            _quantile(record, 0.99) * 1000))
-            if result["errors"] or result["lost"] or result["doubled"]:
-                print(f"  server log:\n{result['log'].read_text()[-3000:]}")
+            p50, p99, rps = summary_line(result)
+            summary.append((threads, rps, p50, p99))
+            show_logs(result)
         if len(summary) > 1:
             print("\nwaitress threads   req/s   record p50   record p99")
             for threads, rps, p50, p99 in summary:
@@ -554,6 +741,8 @@ def main(argv: list[str] | None = None) -> int:
         if "abuse" in phases:
             ok = abuse(args.runs, args.clients, counts[0], args.phase_seconds, folder) and ok
     finally:
+        if cluster:
+            cluster.stop()
         for path in sorted(folder.iterdir(), reverse=True):
             path.unlink()
         folder.rmdir()
