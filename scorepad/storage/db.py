@@ -95,8 +95,13 @@ QUERIES: dict[str, str] = {
     "idempotency_forget": "DELETE FROM idempotency_key WHERE at < ?",
 }
 
-# The queries PostgreSQL reads otherwise: SQLite (3.40) has no octet_length().
+# The queries PostgreSQL reads otherwise: SQLite (3.40) has no octet_length(); and on
+# PostgreSQL two servers' keyed writes (to any games) may forget the same expired keys at
+# once: each skips the rows the other is deleting rather than waiting for it (SQLite's one
+# writer at a time never meets another).
 POSTGRESQL: dict[str, str] = {
+    "idempotency_forget": "DELETE FROM idempotency_key WHERE (route, game_id, key) IN (SELECT route, game_id, key "
+                          "FROM idempotency_key WHERE at < ? FOR UPDATE SKIP LOCKED)",
     "game_stored_bytes": "SELECT (SELECT COALESCE(SUM(octet_length(body) + COALESCE(octet_length(as_played), 0) "
                          "+ ?2), 0) FROM deal WHERE game_id = ?1) + (SELECT COALESCE(SUM("
                          "COALESCE(octet_length(before), 0) + COALESCE(octet_length(after), 0) "
