@@ -18,6 +18,7 @@ from .api import problems
 from .cli import serve, server
 from .retry import typed_again
 from .storage import cache, db
+from .storage.errors import Unreachable
 from .web import common, deals, exchange, games, installable, paper, referee, sheets
 
 PACKAGE = Path(__file__).resolve().parent
@@ -245,6 +246,8 @@ def _register_errors(app: Flask) -> None:
 
     app.register_error_handler(db.Busy, busy("The database is busy", "Another program is writing to the "
                                              "database. Nothing was saved; send it again in a moment."))
+    app.register_error_handler(Unreachable, busy("The database cannot be reached", "The server cannot reach its "
+                                                 "database just now. Nothing was saved; send it again in a moment."))
     app.register_error_handler(cache.Busy, busy("Busy for a moment", "The server is making another document "
                                                 "just now. Nothing is wrong: ask again in a moment."))
 

@@ -18,6 +18,7 @@ Two errors are not about the request, so are not :class:`StorageError`, and a do
 catches those to show what was wrong with what was sent lets them by:
 
 - :class:`Busy`: another program held the write lock too long; nothing was written, send it again.
+  :class:`Unreachable` is a :class:`Busy`: the database server could not be reached.
 - :class:`Unusable`: the database file cannot be used at all.
 """
 
@@ -94,6 +95,14 @@ class Busy(Exception):
     def __init__(self, message: str = "the database is busy with another program's write; nothing was saved, "
                                       "try again in a moment") -> None:
         super().__init__(message)
+
+
+class Unreachable(Busy):
+    """The database server (PostgreSQL) could not be reached, or gave no connection in time:
+    nothing was written, and the same request may be sent again once it is back."""
+
+    def __init__(self) -> None:
+        super().__init__("the database cannot be reached just now; nothing was saved, try again in a moment")
 
 
 class Unusable(Exception):

@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +22,9 @@ import psycopg
 import pytest
 
 from scorepad.app import StartupError, create_app
+from tests import postgres
 from tests.conftest import TEST_CONFIG
-from tests.hardening import api_game, assert_error_shape, bearer, db_state, form_fields, free_port, grant
+from tests.hardening import api_game, assert_error_shape, bearer, db_state, dump, form_fields, free_port, grant
 from tests.storage.test_exchange import deal, export, full_game, import_, post_deal
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -207,3 +209,39 @@ def test_a_server_started_on_a_database_that_cannot_be_reached_says_so_and_stops
                           check=False)
     assert done.returncode == 1, done.stderr
     _says_cannot_reach(done.stderr, url)
+
+
+@pytest.fixture
+def own_cluster() -> Iterator[postgres.Cluster]:
+    """A PostgreSQL server of this test's own, which it may stop: never the session's."""
+    cluster = postgres.start_cluster()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+def test_a_server_gone_meanwhile_is_a_503_saying_so_and_it_is_used_again_once_back(own_cluster, make_app):
+    url = own_cluster.new_database()
+    app = make_app(DATABASE=url, BUSY_TIMEOUT=0.5)
+    client = app.test_client()
+    game_id, key = api_game(client)
+    post_deal(client, game_id, key, deal())
+    before = dump(url)
+    own_cluster.halt()
+    try:
+        for _ in range(2):  # the connection in the pool is gone; then no new one can be made
+            started = time.monotonic()
+            response = client.post(f"{API}/games/{game_id}/deals", json=deal(ann=("7 7 7",)), headers=bearer(key))
+            assert time.monotonic() - started < 0.5 + 2.0
+            said = assert_error_shape(response, 503, None)["message"]
+            assert response.headers["Retry-After"] == "1"
+            assert "cannot be reached" in said and "nothing was saved" in said
+        page = client.get(f"/games/{game_id}")
+        assert page.status_code == 503 and "cannot be reached" in page.get_data(as_text=True)
+    finally:
+        own_cluster.resume()
+    assert dump(url) == before
+    post_deal(client, game_id, key, deal(ann=("7 7 7",)))
+    assert client.get(f"/games/{game_id}").status_code == 200
+    assert len(client.get(f"{API}/games/{game_id}").get_json()["deals"]) == 2
