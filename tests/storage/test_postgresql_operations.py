@@ -101,6 +101,57 @@ def test_a_game_exported_from_sqlite_imports_into_postgresql_and_back_the_same(m
         assert new["revision"] == len(history)
 
 
+# -- backups ------------------------------------------------------------------------------------------------
+
+
+def _password_url(url: str) -> str:
+    """The same database's URL with a password in it, which no message may show."""
+    return url.replace("postgresql://postgres@", "postgresql://postgres:hunter2@", 1)
+
+
+def test_flask_backup_on_postgresql_points_to_pg_dump_and_copies_nothing(postgresql, migrated_postgresql,
+                                                                         make_app, tmp_path):
+    url = postgresql.new_database(template=migrated_postgresql)
+    app = make_app(DATABASE=_password_url(url))  # trust authentication: the password is not asked for
+    api_game(app.test_client())
+    (tmp_path / "backups").mkdir()
+    target = tmp_path / "backups" / "backup.sqlite"
+    result = app.test_cli_runner().invoke(args=["backup", str(target)])
+    assert result.exit_code == 2, result.output
+    said = result.output
+    assert "Traceback" not in said and "hunter2" not in said
+    assert "PostgreSQL" in said and "pg_dump" in said
+    assert f"pg_dump --format=custom --file=scorepad.dump '{url}'" in said
+    assert f"pg_restore --clean --if-exists --dbname '{url}' scorepad.dump" in said
+    assert list(target.parent.iterdir()) == []  # nothing written, not even a temporary file
+
+
+def _tool(name: str, *args: str, stdin: bytes | None = None) -> bytes:
+    """Run one of PostgreSQL's programs from the cluster's folder; its output."""
+    folder = postgres.programs()
+    assert folder is not None
+    done = subprocess.run([str(folder / name), *args], input=stdin, capture_output=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr.decode()
+    return done.stdout
+
+
+def test_a_pg_dump_restored_into_a_new_database_serves_the_same_games(postgresql, migrated_postgresql, make_app):
+    """The README's backup: ``pg_dump --format=custom`` while the app runs, ``pg_restore
+    --clean --if-exists`` into another database; the app there serves every game as it was
+    and goes on writing."""
+    url = postgresql.new_database(template=migrated_postgresql)
+    client = make_app(DATABASE=url).test_client()
+    game_id, key = full_game(client)
+    before = export(client, game_id)
+    dumped = _tool("pg_dump", "--format=custom", url)
+    copy = postgresql.new_database()
+    _tool("pg_restore", "--clean", "--if-exists", "--dbname", copy, stdin=dumped)
+    restored = make_app(DATABASE=copy).test_client()
+    assert _without_exported_at(export(restored, game_id)) == _without_exported_at(before)
+    post_deal(restored, game_id, key, deal(ann=("7 7 7",)))  # the key still writes, and the sequences go on
+    assert len(restored.get(f"{API}/games/{game_id}").get_json()["deals"]) == 3
+
+
 # -- a game's row locked by another program ------------------------------------------------------------------
 
 
