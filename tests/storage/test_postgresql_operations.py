@@ -18,7 +18,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
 
 from scorepad.app import StartupError, create_app
@@ -162,6 +161,8 @@ class RowLock:
         self.url, self.game_id = url, game_id
 
     def __enter__(self) -> RowLock:
+        import psycopg  # the test extra's; imported here, so that without it the tests skip (tests.postgres)
+
         self.conn = psycopg.connect(self.url)  # not autocommit: the first statement begins a transaction
         self.conn.execute("SELECT * FROM game WHERE id = %s FOR UPDATE", (self.game_id,))
         return self
