@@ -43,7 +43,8 @@ def unavailable(why: str) -> None:
 
 
 class Cluster:
-    """A PostgreSQL server of its own: :meth:`start`, :meth:`new_database` (a URL), :meth:`stop`."""
+    """A PostgreSQL server of its own: :meth:`start`, :meth:`new_database` (a URL), :meth:`stop`
+    (and removed); :meth:`halt` and :meth:`resume` stop it and start it again as it was."""
 
     def __init__(self, bin_dir: Path) -> None:
         self.bin_dir = bin_dir
@@ -66,6 +67,11 @@ class Cluster:
                          "--locale=C", "--no-sync")
         if done.returncode:
             raise RuntimeError(f"initdb failed: {done.stderr or done.stdout}")
+        self.resume()
+
+    def resume(self) -> None:
+        """Start the server on its data folder and port: after :meth:`start`'s ``initdb``, or
+        again after :meth:`halt`."""
         options = (f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off "
                    "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
         done = self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.folder / "log"),
@@ -89,6 +95,11 @@ class Cluster:
         name = f"t_{uuid.uuid4().hex[:16]}"
         self.sql(f"CREATE DATABASE {name}" + (f" TEMPLATE {template}" if template else ""))
         return self.url(name)
+
+    def halt(self) -> None:
+        """Stop the server as an administrator would (its connections closed, what it
+        acknowledged kept), keeping its data folder and port for :meth:`resume`."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
 
     def stop(self) -> None:
         self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")

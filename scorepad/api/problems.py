@@ -86,7 +86,8 @@ TYPES: dict[str, ProblemType] = {t.slug: t for t in (
                 "it again after the seconds in Retry-After."),
     ProblemType("busy", 503, "The server is busy for a moment",
                 "Another write held the database, or a heavy document was being built, for longer than the "
-                "server waits. Nothing was saved; send the same request again after Retry-After."),
+                "server waits, or the database server could not be reached. Nothing was saved; send the same "
+                "request again after Retry-After."),
 )}
 
 

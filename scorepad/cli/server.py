@@ -1,6 +1,7 @@
 """``flask --app scorepad game ...``, ``flask --app scorepad deal ...`` and ``flask --app
 scorepad backup PATH``: on the server, everything the pages and the JSON API do, through the
-same core (:mod:`scorepad.storage.store`), and a consistent copy of the database.
+same core (:mod:`scorepad.storage.store`), and a consistent copy of the database (a SQLite
+file; on PostgreSQL, ``backup`` says how to use pg_dump).
 
 Writes from these commands need no edit key: whoever runs them owns the database file.
 
@@ -339,7 +340,8 @@ def backup_command(path: Path, force: bool) -> None:
     copy the backup over instance/scorepad.sqlite, and start the server.
 
     Exit status 2 when PATH cannot be used: it exists (without --force), it is a folder or
-    not a regular file, or it is the database itself or one of its -wal, -shm, -journal.
+    not a regular file, or it is the database itself or one of its -wal, -shm, -journal;
+    and on PostgreSQL, which pg_dump backs up: the message gives the commands to run.
     """
     try:
         result = backup(current_app.config["DATABASE"], path, force)

@@ -5,6 +5,10 @@ transaction, so one consistent moment). It never writes over the database or the
 SQLite keeps beside it, nor over anything that is not a regular file: such a target is
 :class:`BackupError`, naming it (``flask backup`` answers it with exit status 2). A copy
 that fails its integrity check is :class:`~scorepad.storage.errors.Unusable`.
+
+A PostgreSQL database is PostgreSQL's to copy: :func:`backup` copies nothing and raises
+:class:`BackupError` with the ``pg_dump`` and ``pg_restore`` commands to run instead
+(:func:`use_pg_dump`).
 """
 
 from __future__ import annotations
@@ -35,7 +39,8 @@ class BackupResult:
 
 
 def backup(source: str | Path, target: str | Path, force: bool = False) -> BackupResult:
-    """Copy the database at ``source`` to ``target`` with SQLite's online backup API.
+    """Copy the database at ``source`` to ``target`` with SQLite's online backup API (a
+    PostgreSQL URL is :class:`BackupError`, saying to use pg_dump).
 
     The copy is made in one step, inside one read transaction: it is the database as it
     stood at one moment, and writers (in WAL mode) carry on meanwhile. It is written to a
@@ -44,6 +49,8 @@ def backup(source: str | Path, target: str | Path, force: bool = False) -> Backu
     ``target`` is refused unless ``force``. A ``target`` that is the database or one of the
     files SQLite keeps beside it, or that exists and is not a regular file, is always refused.
     """
+    if db.is_url(source):
+        raise BackupError(use_pg_dump(db.database(source).path))
     source, target = Path(source), Path(target)
     if not source.is_file():
         raise BackupError(f"there is no database at {source}")
@@ -83,6 +90,18 @@ def backup(source: str | Path, target: str | Path, force: bool = False) -> Backu
         temporary.unlink(missing_ok=True)
         raise
     return BackupResult(target, games, deals, target.stat().st_size)
+
+
+def use_pg_dump(url: str) -> str:
+    """What to run to back up and restore the PostgreSQL database ``url`` (given without its
+    password: pg_dump and pg_restore ask for it, or read PGPASSWORD or ~/.pgpass)."""
+    quoted = "'" + url.replace("'", "'\\''") + "'"
+    return (f"the database is PostgreSQL ({url}), which flask backup does not copy; back it up with "
+            f"PostgreSQL's pg_dump, while the servers run:\n"
+            f"  pg_dump --format=custom --file=scorepad.dump {quoted}\n"
+            f"and restore it, with the servers stopped, with:\n"
+            f"  pg_restore --clean --if-exists --dbname {quoted} scorepad.dump\n"
+            "(each asks for the database's password, or reads it from PGPASSWORD or ~/.pgpass)")
 
 
 def _is_the_database(target: Path, database: Path) -> bool:

@@ -21,7 +21,7 @@ so storage's queries, its write path and its revision check run unchanged:
   wait, then find it done.
 - A server that cannot be reached is :class:`~scorepad.storage.errors.Unusable` at start-up,
   naming it and saying why; during a request it is :class:`~scorepad.storage.errors.Unreachable` (nothing was
-  saved, try again).
+  saved, try again), and the first request after it is back is served.
 """
 
 from __future__ import annotations
@@ -186,8 +186,12 @@ class PostgreSQL(db.Database):
     def _the_pool(self) -> ConnectionPool[Any]:
         with self._pool_guard:
             if self._pool is None:
+                # A server gone: the pool tries again, waiting longer each time, for at most half
+                # of BUSY_TIMEOUT, then gives up until a request wants a connection and starts
+                # again at once. So the first request after the server is back gets one.
                 self._pool = ConnectionPool(
                     self.url, min_size=1, max_size=self.pool_size, timeout=self.busy_timeout, open=False,
+                    reconnect_timeout=self.busy_timeout / 2,
                     check=ConnectionPool.check_connection, name="scorepad",
                     kwargs={"autocommit": True, "row_factory": _rows, "options": _options(self.busy_timeout),
                             "application_name": "scorepad"})
