@@ -44,6 +44,7 @@ from .errors import Busy, Unreachable, Unusable
 
 POOL_SIZE = 10  # connections a process keeps at most (setting POOL_SIZE): one per server thread, and some
 STATEMENT_TIMEOUT = 30.0  # seconds any one statement may run: every request's cost is bounded
+CONNECT_TIMEOUT = 5  # seconds to connect (libpq's connect_timeout): a host that drops packets ties up no worker for minutes
 MIGRATION_LOCK = 0x5C07E9AD  # pg_advisory_xact_lock's key: scorepad migrating this database
 
 
@@ -169,7 +170,7 @@ class PostgreSQL(db.Database):
         """Migrate the database (as :func:`~scorepad.storage.db.migrate` does a file); it
         must be reachable, and not written by a newer scorepad, else :class:`Unusable`."""
         try:
-            with psycopg.connect(self.url, autocommit=True, connect_timeout=10,
+            with psycopg.connect(self.url, autocommit=True, connect_timeout=2 * CONNECT_TIMEOUT,
                                  options=f"-c lock_timeout={int(db.START_TIMEOUT * 1000)}") as conn:
                 return migrate(conn)
         except psycopg.Error as err:
@@ -194,7 +195,7 @@ class PostgreSQL(db.Database):
                     reconnect_timeout=self.busy_timeout / 2,
                     check=ConnectionPool.check_connection, name="scorepad",
                     kwargs={"autocommit": True, "row_factory": _rows, "options": _options(self.busy_timeout),
-                            "application_name": "scorepad"})
+                            "application_name": "scorepad", "connect_timeout": CONNECT_TIMEOUT})
                 self._pool.open(wait=False)
             return self._pool
 
