@@ -44,7 +44,7 @@ from .errors import Busy, Unreachable, Unusable
 
 POOL_SIZE = 10  # connections a process keeps at most (setting POOL_SIZE): one per server thread, and some
 STATEMENT_TIMEOUT = 30.0  # seconds any one statement may run: every request's cost is bounded
-CONNECT_TIMEOUT = 5  # seconds to connect (libpq's connect_timeout): a host that drops packets ties up no worker for minutes
+CONNECT_TIMEOUT = 5  # seconds to connect (libpq): a host that drops packets holds no pool worker for minutes
 MIGRATION_LOCK = 0x5C07E9AD  # pg_advisory_xact_lock's key: scorepad migrating this database
 
 
