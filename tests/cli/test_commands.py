@@ -1,11 +1,16 @@
-"""``flask game ...`` and ``flask deal ...``: the CLI doors into the store, on a real SQLite file."""
+"""``flask game ...`` and ``flask deal ...``: the CLI doors into the store, on a real SQLite
+file and on a PostgreSQL database."""
 
 from __future__ import annotations
 
 import json
 
+import pytest
+
 from scorepad.storage import store
 from tests.hardening import db_state
+
+pytestmark = pytest.mark.backends  # each test on SQLite and on PostgreSQL (tests/conftest.py)
 
 TWO = ("--side", "Ann", "--side", "Bea")
 
