@@ -55,7 +55,6 @@ QUERIES: dict[str, str] = {
     "game_touch": "UPDATE game SET revision = revision + 1, updated_at = ? WHERE id = ?",
     "game_set_sheet": "UPDATE game SET sheet = ? WHERE id = ?",
     "deals_of_game": "SELECT * FROM deal WHERE game_id = ? ORDER BY number",
-    "deal_get": "SELECT * FROM deal WHERE game_id = ? AND number = ?",
     "deal_insert": "INSERT INTO deal (game_id, number, body, as_played) VALUES (?, ?, ?, ?)",
     "deal_update": "UPDATE deal SET body = ?, as_played = ? WHERE game_id = ? AND number = ?",
     "deal_delete": "DELETE FROM deal WHERE game_id = ? AND number = ?",

@@ -58,6 +58,20 @@ def test_storage_keeps_a_game_with_no_web_framework_imported(tmp_path, backend, 
     assert found["csv"].splitlines()[1].startswith("1,")
 
 
+def test_the_amendments_of_a_game_are_its_sheet_changes_with_their_reasons_oldest_first(database):
+    with db.using(database):
+        game = store.create_game("Friday", "common", ANN_BEA)
+        store.record_deal(game.id, valid_deal(1))
+        store.amend_sheet(game.id, {"preset": "common", "going_out_bonus": 150}, "we always paid 150", based_on=1)
+        store.amend_sheet(game.id, {"preset": "common", "going_out_bonus": 200}, "a fairer bonus")
+        found = store.amendments(game.id)
+        assert [(a["reason"], a["revision"]) for a in found] == [("we always paid 150", 2), ("a fairer bonus", 3)]
+        assert found[0]["before"] == {"preset": "common", "preset_version": 1}
+        assert found[1]["before"] == found[0]["after"] == {"preset": "common", "preset_version": 1,
+                                                           "going_out_bonus": 150}
+        assert store.load_game(game.id).sheet.to_json()["going_out_bonus"] == 200
+
+
 def test_outside_any_app_or_using_block_there_is_no_database(app):
     with pytest.raises(RuntimeError, match="no database is in use"):
         db.current()
