@@ -309,6 +309,19 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def stop_process(proc: Any) -> None:
+    """Stop a server started as a subprocess: asked to (SIGTERM), then made to after 10 s."""
+    import subprocess
+
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 class Waitress:
     """The production server (``python -m waitress --call scorepad:create_app``) on a free
     loopback port, in a subprocess, serving ``database``; a context manager that stops it.
@@ -349,15 +362,7 @@ class Waitress:
         self.stop()
 
     def stop(self) -> None:
-        import subprocess
-
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop_process(self.proc)
 
     def get(self, path: str, host: str | None = None) -> tuple[int, bytes]:
         import http.client
@@ -481,15 +486,8 @@ class RedisServer:
         raise AssertionError(f"redis-server did not start: {log[-2000:]}")
 
     def __exit__(self, *exc: Any) -> None:
-        import subprocess
-
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        if self.proc is not None:
+            stop_process(self.proc)
 
 
 def redis_command(url: str, *words: str) -> bytes:
