@@ -171,8 +171,6 @@ def load_game(game_id: str, judged: Mapping[str, Verdict] | None = None) -> Game
     cached record is never stale. Callers must treat the record as read-only. ``judged``
     gives verdicts the caller found already, by the deal's stored body (an import's).
     """
-    if not game_id.isascii():  # ids are ASCII; text the database cannot even hold (a lone surrogate) names none
-        return None
     found = revision(game_id)
     if found is None:
         return None
@@ -279,8 +277,16 @@ def changes_since(game_id: str, revision: int) -> list[dict[str, Any]]:
     return out
 
 
+def could_be_an_id(game_id: str) -> bool:
+    """Whether ``game_id`` could name a game: ids are printable ASCII (:func:`new_id`), and
+    text a database cannot even hold (a lone surrogate; NUL, on PostgreSQL) names none."""
+    return game_id.isascii() and game_id.isprintable()
+
+
 def revision(game_id: str) -> tuple[int, str] | None:
     """The game's revision and when it last changed, without reading its deals; None if no game."""
+    if not could_be_an_id(game_id):
+        return None
     row = db.one("game_revision", game_id)
     return None if row is None else (row["revision"], row["updated_at"])
 

@@ -162,9 +162,12 @@ def test_storage_imports_no_web_framework_and_nothing_above_it():
     assert found == []
 
 
-def test_an_id_the_database_cannot_hold_names_no_game(app):
+def test_an_id_the_database_cannot_hold_names_no_game(app, client):
     """A game id read from JSON may hold a lone surrogate ("\\udc00"), which SQLite cannot
-    encode: it names no game (a 404 upstream), never an error (the fuzz test found a 500)."""
+    encode, and one from a URL may hold NUL, which PostgreSQL's text cannot: each names no
+    game (a 404 upstream), never an error (the fuzz test found a 500)."""
     with app.app_context():
-        assert store.load_game("\udc00") is None
-        assert store.load_game("é") is None
+        for game_id in ("\udc00", "é", "a\x00b"):
+            assert store.load_game(game_id) is None and store.revision(game_id) is None
+    for path in ("/api/v1/games/a%00b", "/api/v1/games/a%00b/revision", "/games/a%00b", "/games/a%00b/deals/new"):
+        assert client.get(path).status_code == 404, path
