@@ -1,6 +1,7 @@
 """Fuzzing every route of ``app.url_map`` with hypothesis: random and mutated JSON at every API
 route (every method, with and without a game's edit key), random and mutated form posts and
-query strings at every page route (CSRF off in this app).
+query strings at every page route (CSRF off in this app), on a SQLite file and on a
+PostgreSQL database.
 
 For every request: never a 500 and never a traceback; an API answer of 4xx is the one error
 shape; a page's 4xx is an HTML page; and a refused request (4xx) or a read (GET) leaves the
@@ -89,10 +90,16 @@ class World:
     db: str
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory):
-    path = str(tmp_path_factory.mktemp("fuzz") / "scorepad.sqlite")
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def world(tmp_path_factory, request):
+    """Two games to fuzz around, on a SQLite file and on a PostgreSQL database (whose text
+    refuses what SQLite keeps, NUL)."""
+    if request.param == "postgresql":
+        path = request.getfixturevalue("postgresql").new_database(request.getfixturevalue("migrated_postgresql"))
+    else:
+        path = str(tmp_path_factory.mktemp("fuzz") / "scorepad.sqlite")
     app = create_app({"TESTING": True, "DATABASE": path, "SECRET_KEY": "fuzz", "WTF_CSRF_ENABLED": False})
+    request.addfinalizer(app.extensions["scorepad.database"].close)
     client = app.test_client()
     game, key = api_game(client, name="Friday")
     assert client.post(f"/api/v1/games/{game}/deals", json=valid_deal(1), headers=bearer(key)).status_code == 201
@@ -221,7 +228,7 @@ def mutated(base: Any) -> st.SearchStrategy:
 def _args(world: World) -> dict[str, st.SearchStrategy]:
     """A strategy for each path argument a route may have."""
     return {
-        "game_id": mostly([world.game] * 6 + [world.other, "nope", "x" * 1000], texts),
+        "game_id": mostly([world.game] * 6 + [world.other, "nope", "x" * 1000, "a\x00b"], texts),
         "number": mostly([1, 1, 1, 2, 3, 0], st.integers(0, 10**30)),
         "key": mostly([world.key] * 4 + ["nope", "k" * 5000, "\u00e9"], texts),
         "sheet_id": mostly(["common", "pagat", "bicycle", "house"], texts),
