@@ -139,10 +139,10 @@ def rescore_recorded(game_id: str):
         body = cache.current().built(key, lambda: jsonify(rescore_game(game.game, other).to_json()).get_data())
         return Response(body, mimetype="application/json")
     n = _read(lambda: read_int(number, "deal", 1, MAX_DEALS, forms=True))
-    record = game.deal(n)
-    if record is None:
+    change = rescore_game(game.game, other).deal(n)  # judged as a deal of the game, as the game judges it
+    if change is None:
         raise ApiError(404, "deal", f"deal {n} is not recorded")
-    return jsonify(rescore_deal(record.deal, other).to_json())
+    return jsonify(change.to_json())
 
 
 @bp.get("/referee/compare")

@@ -7,7 +7,8 @@ their heads. Three questions settle them, each answered as plain values:
   and totals, line by line, and the violations that appear (or go away) under it;
   :func:`compare_deals` pairs a deal's lines before and after a correction the same way;
 * :func:`rescore_game`: every deal of a game under another sheet: each deal's and the
-  total's differences, and the winner under each sheet;
+  total's differences, and the winner under each sheet; each deal judged as a deal of the
+  game, against the running totals each sheet gives before it;
 * :func:`compare_sheets`: the options on which two sheets differ, both values in words,
   grouped as a player reads a sheet.
 
@@ -223,13 +224,14 @@ class DealRescore(NamedTuple):
         }
 
 
-def rescore_deal(deal: Deal, sheet: RuleSheet, judged: Verdict | None = None) -> DealRescore:
-    """The deal as recorded, scored and judged again under ``sheet`` (``judged``: its
-    verdict under its own sheet, when the caller has it already).
+def rescore_deal(deal: Deal, sheet: RuleSheet) -> DealRescore:
+    """The deal as recorded, scored and judged again under ``sheet``.
 
     The cards do not change, only the rules: each side's lines are paired with its lines
     under the deal's own sheet, and the violations are split into those only the new sheet
-    finds and those it no longer finds.
+    finds and those it no longer finds. The deal is judged on its own (its sides'
+    ``running_total`` when given); a deal of a game is rescored with it
+    (:meth:`GameRescore.deal`), against the totals before it.
 
     >>> deal = Deal.from_json({"sheet": "common", "deal": 1, "ending": "stock_out", "sides": [
     ...     {"name": "Ann", "melds": ["K K K 2 2"], "players": [{"name": "Ann", "foot_picked_up": True}]},
@@ -242,7 +244,7 @@ def rescore_deal(deal: Deal, sheet: RuleSheet, judged: Verdict | None = None) ->
     >>> change.differences()
     {'Ann': 0, 'Bea': 0}
     """
-    return _paired(deal.number, judged or judge(deal), judge(dataclasses.replace(deal, sheet=sheet)))
+    return _paired(deal.number, judge(deal), judge(dataclasses.replace(deal, sheet=sheet)))
 
 
 def compare_deals(before: Deal, after: Deal) -> DealRescore:
@@ -313,6 +315,10 @@ class GameRescore(NamedTuple):
         a, b = self.old_result, self.new_result
         return (a.over, a.winner, a.tie) != (b.over, b.winner, b.tie)
 
+    def deal(self, number: int) -> DealRescore | None:
+        """Deal ``number`` under both sheets, judged as a deal of the game; None when not recorded."""
+        return next((deal for deal in self.deals if deal.number == number), None)
+
     @property
     def new_problems(self) -> tuple[Problem, ...]:
         """Problems with the game as a whole that only the new sheet has (a deal after the end)."""
@@ -341,6 +347,14 @@ def rescore_game(game: Game, sheet: RuleSheet) -> GameRescore:
     The game's length comes from the sheet too: under a sheet of fewer deals, or played to
     a target, the same deals may end the game sooner (or leave it unfinished).
 
+    The deals are walked in order under ``sheet`` as a game of it (:attr:`Game.verdicts`), so
+    where its opening minimum follows the running total, each deal's openings are judged
+    against each side's total before that deal *under ``sheet``*: the totals of the rescored
+    deals, not the recorded ones. The question is what the game would have been under the
+    other sheet; played under it, the same cards would have given the sides those totals, and
+    the minimum those totals set is the one their first melds would have had to reach. The
+    recorded totals belong to the game's own sheet, and judge its own verdicts.
+
     >>> game = Game.from_json({"sheet": "common", "deals": [
     ...     {"ending": "stock_out", "sides": [
     ...         {"name": "Ann", "melds": ["K K K"], "players": [{"name": "Ann", "foot_picked_up": True}]},
@@ -350,9 +364,9 @@ def rescore_game(game: Game, sheet: RuleSheet) -> GameRescore:
     >>> [(t.name, t.old, t.new, t.difference) for t in change.totals]
     [('Ann', 30, 30, 0), ('Bea', -15, -1015, -1000)]
     """
-    deals = tuple(rescore_deal(deal, sheet, verdict) for deal, verdict in zip(game.deals, game.verdicts, strict=True))
-    rules = dataclasses.replace(game, sheet=sheet, deals=tuple(d.new.deal for d in deals),
-                                judged=tuple(d.new for d in deals))  # each deal judged once under each sheet
+    rules = Game(sheet, game.sides, tuple(dataclasses.replace(deal, sheet=sheet) for deal in game.deals))
+    deals = tuple(_paired(deal.number, old, new)
+                  for deal, old, new in zip(game.deals, game.verdicts, rules.verdicts, strict=True))
     return GameRescore(game, rules, deals)
 
 

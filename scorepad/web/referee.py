@@ -22,7 +22,7 @@ from flask import Blueprint, redirect, render_template, request, session, url_fo
 
 from .. import access
 from ..rules import PRESETS, ReadError, RuleSheet
-from ..rules.dispute import compare_sheets, rescore_deal, rescore_game, sheet_name
+from ..rules.dispute import compare_sheets, rescore_game, sheet_name
 from ..rules.limits import MAX_DEALS, MAX_PROBLEMS_SHOWN
 from ..rules.questions import QUESTIONS, Context, blank, current_deal, read_int, read_sheet
 from ..rules.referee import Answer
@@ -225,7 +225,7 @@ def _rescore_page(game: GameRecord, key: tuple[Any, ...], flashes: bool) -> tupl
         if number is None:
             context["change"] = rescore_game(game.game, other)
         else:
-            context["deal_change"] = rescore_deal(game.deal(number).deal, other)  # type: ignore[union-attr]
+            context["deal_change"] = rescore_game(game.game, other).deal(number)  # as a deal of the game
     page = render_template("referee/rescore.html", **context)
     if status == 200 and not flashes:
         cache.current().put(key, page)

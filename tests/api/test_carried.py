@@ -9,12 +9,14 @@ deal 3 (120) (VARIATIONS.md's worked example).
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 import pytest
 
 from tests.api.test_openapi import assert_meets
 from tests.hardening import api_game, assert_error_shape, bearer
+from tests.rules.test_dispute import CLUB, HOME, banded_game
 
 API = "/api/v1"
 
@@ -108,3 +110,26 @@ def test_explain_lists_what_was_not_checked(client, doc):
     response = client.post(f"{API}/referee/explain", json={"deal": deal})
     assert [u["side"] for u in response.get_json()["not_checked"]] == ["Ann", "Bea"]
     assert_meets(doc, "/api/v1/referee/explain", "post", response)
+
+
+def test_a_rescored_game_judges_each_opening_against_the_other_sheets_running_total(client, doc):
+    # tests/rules/test_dispute.py's banded game, recorded: Ann 1,190 a deal, Bea -100. On HOME
+    # (below 2,000: 50, else 90) Ann's 60 in deal 2 meets 50 (1,190) and her 100 in deal 3 meets
+    # 90 (2,380); Bea's 80 meets 50 (-100, -200). On CLUB (below 1,000: 50, below 2,500: 90, else
+    # 120) Ann's 60 is short of 90 (1,190); her 100 meets 90 (2,380); Bea's 80 meets 50.
+    game_id, _ = api_game(client, sheet=HOME, deals=banded_game().to_json()["deals"])
+    recorded = client.get(f"{API}/games/{game_id}").get_json()
+    assert [d["report"]["ok"] for d in recorded["deals"]] == [True, True, True]
+    query = {"sheet": json.dumps(CLUB)}
+    response = client.get(f"{API}/referee/games/{game_id}/rescore", query_string=query)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert_meets(doc, "/api/v1/referee/games/{game_id}/rescore", "get", response)
+    deals = response.get_json()["deals"]
+    assert [(d["old_ok"], d["new_ok"]) for d in deals] == [(True, True), (True, False), (True, True)]
+    assert [(p["code"], p["side"], p["option"]) for p in deals[1]["new_violations"]] == [
+        ("opening.minimum", "Ann", "opening_bands")]
+    assert deals[2]["new_violations"] == []
+    alone = client.get(f"{API}/referee/games/{game_id}/rescore", query_string=query | {"deal": "2"})
+    assert alone.status_code == 200, alone.get_data(as_text=True)
+    assert alone.get_json() == deals[1]  # a recorded deal alone is judged as a deal of its game
+    assert_meets(doc, "/api/v1/referee/games/{game_id}/rescore", "get", alone)

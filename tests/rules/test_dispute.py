@@ -12,6 +12,7 @@ from scorepad.rules import Deal, load_sheet, preset
 from scorepad.rules.dispute import compare_sheets, diff_lines, rescore_deal, rescore_game, sheet_name
 from scorepad.rules.game import Game
 from scorepad.rules.score import Line
+from tests.rules.test_validate import BASE
 
 DATA = Path(__file__).parent.parent / "data"
 PRESET_IDS = ("common", "pagat", "bicycle", "gather-together")
@@ -227,3 +228,83 @@ def test_comparison_json_lists_each_group_with_both_values():
     assert table["id"] == "table"
     assert {"option": "hand_size", "label": "Cards in the hand", "a": "13", "b": "11"} in table["options"]
     assert data["count"] == sum(len(g["options"]) for g in data["groups"])
+
+
+# -- openings against the running total ------------------------------------------------------------
+#
+# Three deals of the common sheet's worked deal (tests/rules/test_validate.py BASE["common"]), Ann
+# v Bea, on sheets whose opening minimum follows the running total. Ann goes out each time:
+# K x7 70 + Q x5 50 + J x3 30 + two 2s 40 + clean 500 + dirty 300 + a red three 100 + going out
+# 100 = 1,190 (990 with the clean book at 300). Bea: 9 x3 30 + a joker 50 - A 20 - 3B 5 - her
+# unopened foot 155 = -100 on every sheet here.
+# Running totals before deals 2 and 3: Ann 1,190 and 2,380 (990 and 1,980 with clean books at
+# 300); Bea -100 and -200.
+# Deal 2 carries Ann's first melds K K K + Q Q Q = 3 × 10 + 3 × 10 = 60 and Bea's 9 9 9 JK =
+# 3 × 10 + 50 = 80; deal 3 Ann's K x7 + J J J = 7 × 10 + 3 × 10 = 100 and Bea's 80 again.
+
+HOME = {"preset": "common", "opening_by": "running-total",
+        "opening_bands": [{"below": 2000, "minimum": 50}, {"minimum": 90}]}
+CLUB = {"preset": "common", "opening_by": "running-total",
+        "opening_bands": [{"below": 1000, "minimum": 50}, {"below": 2500, "minimum": 90}, {"minimum": 120}]}
+
+
+def banded_game() -> Game:
+    """HOME: Ann's 60 meets 50 in deal 2 (1,190 is below 2,000), her 100 meets 90 in deal 3
+    (2,380 is not); Bea's 80 meets 50 in both (-100 and -200 are below 2,000)."""
+    first = {k: v for k, v in BASE["common"].items() if k != "sheet"}
+    second = json.loads(json.dumps(first)) | {"deal": 2}
+    second["sides"][0]["players"][0]["opening"] = {"melds": ["K K K", "Q Q Q"]}
+    second["sides"][1]["players"][0]["opening"] = {"melds": ["9 9 9 JK"]}
+    third = json.loads(json.dumps(first)) | {"deal": 3}
+    third["sides"][0]["players"][0]["opening"] = {"melds": ["K K K K K K K", "J J J"]}
+    third["sides"][1]["players"][0]["opening"] = {"melds": ["9 9 9 JK"]}
+    return Game.from_json({"sheet": HOME, "sides": ["Ann", "Bea"], "deals": [first, second, third]})
+
+
+def opening_codes(change, number: int) -> tuple[list[tuple[str, str | None]], list[str | None]]:
+    """Deal ``number`` rescored: its new violations (code, side), and whose openings the new
+    sheet left unchecked."""
+    deal = change.deals[number - 1]
+    return ([(p.code, p.side) for p in deal.new_violations],
+            [u.side for u in deal.new.report.not_checked if u.what == "opening"])
+
+
+def test_the_banded_game_opens_legally_on_its_own_sheet_judged_against_its_running_totals():
+    game = banded_game()
+    assert [running["Ann"] for running in game.running_totals()] == [1190, 2380, 3570]
+    assert all(v.ok for v in game.verdicts)
+    assert [u.side for v in game.verdicts[1:] for u in v.report.not_checked if u.what == "opening"] == []
+
+
+def test_rescoring_under_running_total_bands_judges_each_opening_against_the_total_before_its_deal():
+    change = rescore_game(banded_game(), load_sheet(CLUB))
+    # CLUB, deal 2: Ann has 1,190, at or above 1,000 and below 2,500: 90; her 60 is short.
+    # Bea has -100, below 1,000: 50; her 80 meets it.
+    assert opening_codes(change, 2) == ([("opening.minimum", "Ann")], [])
+    (problem,) = change.deals[1].new.report.violations
+    assert "at a running total of 1,190 is 90; these count 60" in problem.message
+    # Deal 3: Ann has 2,380, still below 2,500: 90; her 100 meets it. Bea: -200, 50; 80 meets it.
+    assert opening_codes(change, 3) == ([], [])
+    assert change.deals[2].new.ok
+    assert [d.new.ok for d in change.deals] == [True, False, True]
+
+
+def test_a_rescored_opening_follows_the_other_sheets_totals_not_the_recorded_ones():
+    club_300 = load_sheet(CLUB | {"clean_book_bonus": 300,
+                                  "opening_bands": [{"below": 1000, "minimum": 50}, {"below": 2200, "minimum": 90},
+                                                    {"minimum": 120}]})
+    change = rescore_game(banded_game(), club_300)
+    assert [r["Ann"] for r in change.new.running_totals()] == [990, 1980, 2970]
+    # Deal 2: Ann has 990 under this sheet, below 1,000: 50, and her 60 meets it (the recorded
+    # 1,190 would ask 90). Deal 3: 1,980, below 2,200: 90, and her 100 meets it (the recorded
+    # 2,380 would ask 120).
+    assert opening_codes(change, 2) == ([], [])
+    assert opening_codes(change, 3) == ([], [])
+    assert all(d.new.ok for d in change.deals)
+
+
+def test_a_recorded_deal_rescored_alone_is_judged_as_a_deal_of_its_game():
+    change = rescore_game(banded_game(), load_sheet(CLUB))
+    assert change.deal(2) is change.deals[1]
+    assert change.deal(4) is None
+    assert [p.code for p in change.deal(2).new_violations] == ["opening.minimum"]

@@ -10,7 +10,10 @@ deal 3 (120) (VARIATIONS.md's worked example).
 
 from __future__ import annotations
 
+import json
+
 from tests.hardening import api_game, db_state, form_fields, grant, text_of
+from tests.rules.test_dispute import CLUB, HOME, banded_game
 
 ANN_BEA = [{"name": "Ann", "players": ["Ann"]}, {"name": "Bea", "players": ["Bea"]}]
 STOCK_OUT = {"ending": "stock_out", "sides": [
@@ -146,3 +149,16 @@ def test_common_sheet_never_asks_about_playing_from_the_foot(client):
     game_id, key = api_game(client, "Friday", "common", PARTNERS)
     grant(client, game_id, key)
     assert "-unplayed" not in client.get(f"/games/{game_id}/deals/new").get_data(as_text=True)
+
+
+def test_the_rescore_page_judges_an_opening_against_the_other_sheets_running_total(client):
+    # tests/rules/test_dispute.py's banded game: on CLUB, Ann's 1,190 before deal 2 asks 90
+    # (at or above 1,000, below 2,500), and her first melds count 60; deals 1 and 3 stand.
+    game_id, _ = api_game(client, "Friday", HOME, ANN_BEA, banded_game().to_json()["deals"])
+    said = ("Ann's opening: the minimum for each player's first melds at a running total of 1,190 is 90; "
+            "these count 60")
+    pages = [text_of(client.get(f"/games/{game_id}/rescore", query_string=query).get_data(as_text=True))
+             for query in ({"sheet_json": json.dumps(CLUB)}, {"sheet_json": json.dumps(CLUB), "deal": "2"})]
+    for text in pages:
+        assert said in text and "not checked" not in text
+    assert "Deal 1: nothing changes" in pages[0] and "Deal 3: nothing changes" in pages[0]
