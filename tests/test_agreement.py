@@ -222,7 +222,7 @@ def test_the_view_of_a_game_with_a_deleted_middle_deal_and_an_as_played_deal(vie
     # Next is deal 2: the common sheet's minimum for deal 2 is 90; before it, deal 1 alone.
     assert view.next_deal.to_json() == {
         "number": 2, "opening_minimums": {"Ann": 90, "Bea": 90}, "opening_who": "player",
-        "going_out_books": {"clean": 1, "dirty": 1, "wild": 0}, "going_out_bonus": 100,
+        "going_out_books": {"clean": 1, "dirty": 1, "wild": 0}, "going_out_bonus": 100, "draws": 2,
         "totals_before": {"Ann": 40, "Bea": 30}}
     assert view.result.to_json() == {"standings": [{"name": "Bea", "total": 90}, {"name": "Ann", "total": 70}],
                                      "over": False, "winner": None, "tie": False}
@@ -351,6 +351,7 @@ def test_the_page_next_deal_agrees_with_the_view(client, game, view):
     assert (said in text) is view.fills_gap
     assert f"To go out {upcoming.going_out_books} books" in text
     assert f"Going-out bonus {upcoming.going_out_bonus}" in text
+    assert f"Draw {upcoming.draws} cards a turn" in text
 
 
 def test_the_pdf_next_deal_agrees_with_the_view(client, game, view):

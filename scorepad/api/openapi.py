@@ -203,11 +203,11 @@ def schemas() -> dict[str, Any]:
                     problems=array(rule_problem), standings=array(standing), over=BOOLEAN,
                     winner=nullable(STRING), tie=BOOLEAN, next_deal=nullable(obj(
                         ("number", "opening_minimums", "opening_who", "going_out_books", "going_out_bonus",
-                         "totals_before"),
+                         "draws", "totals_before"),
                         number=DEAL_NUMBER, opening_minimums=TOTALS, opening_who={"enum": ["player", "side"]},
                         going_out_books=obj(("clean", "dirty", "wild"), clean=INTEGER, dirty=INTEGER, wild=INTEGER,
                                             special=INTEGER),
-                        going_out_bonus=INTEGER, totals_before=TOTALS))),
+                        going_out_bonus=INTEGER, draws=INTEGER, totals_before=TOTALS))),
         "Created": obj(created, id=STRING, edit_key=STRING, revision=INTEGER, view_url=URL, edit_url=URL, api_url=URL),
         "Action": {"enum": ["record", "edit", "delete", "amend", "import"]},
         "HistoryEntry": entry,

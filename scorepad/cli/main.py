@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..rules import PRESETS, Deal, ReadError, RuleSheet, judge, load_sheet
+from ..rules.questions import BOOK_KINDS
 from ..rules.sheet import options_by_group
 from ..rules.views import view_of
 from ..storage.document import read_game
@@ -159,12 +160,7 @@ def _cmd_referee(args: argparse.Namespace, out: TextIO) -> int:
     if args.question == "meld":
         data.update(meld=args.meld, adding_to=args.adding_to, table=args.table)
     elif args.question == "go-out":
-        books = None
-        if args.books is not None:
-            parts = [p.strip() for p in args.books.split(",")]
-            if not 2 <= len(parts) <= 3:
-                raise Unreadable("--books: give CLEAN,DIRTY or CLEAN,DIRTY,WILD, such as 1,1")
-            books = dict(zip(("clean", "dirty", "wild"), parts, strict=False))
+        books = None if args.books is None else _books_arg(args.books)
         data.update(books=books, melds=args.melds, foot_played="no" if args.foot_not_played else None,
                     partners_picked_up=args.partner_foot, partners_played=args.partner_played,
                     permission=args.permission, last_card=args.last_card)
@@ -190,6 +186,30 @@ def _cmd_referee(args: argparse.Namespace, out: TextIO) -> int:
     else:
         _say(output.answer_lines(args.question, answer, sheet), out)
     return EXIT_OK if answer.yes else EXIT_VIOLATIONS
+
+
+def _books_arg(value: str) -> dict[str, str]:
+    """``--books``: counts in order (CLEAN,DIRTY[,WILD]) or by kind (``clean=2,special=1``), the
+    kinds the go-out question reads (:data:`~scorepad.rules.questions.BOOK_KINDS`); the
+    question reads the counts themselves."""
+    parts = [p.strip() for p in value.split(",")]
+    if not any("=" in p for p in parts):
+        if not 2 <= len(parts) <= 3:
+            raise Unreadable("--books: give CLEAN,DIRTY or CLEAN,DIRTY,WILD, such as 1,1, "
+                             "or counts by kind, such as clean=2,dirty=2,special=1")
+        return dict(zip(("clean", "dirty", "wild"), parts, strict=False))
+    books: dict[str, str] = {}
+    for part in parts:
+        kind, said, count = (p.strip() for p in part.partition("="))
+        kind = kind.lower()
+        if not said:
+            raise Unreadable(f"--books: {part!r} names no kind; by kind, give each as KIND=N, such as special=1")
+        if kind not in BOOK_KINDS:
+            raise Unreadable(f"--books: {kind!r} is not a kind of book ({', '.join(BOOK_KINDS)})")
+        if kind in books:
+            raise Unreadable(f"--books: {kind} is given twice")
+        books[kind] = count
+    return books
 
 
 def _cmd_rescore(args: argparse.Namespace, out: TextIO) -> int:
@@ -271,7 +291,10 @@ def _add_referee_commands(commands: Any) -> None:
     meld.add_argument("--adding-to", help='the meld on the table the cards go onto: "9 9 9"')
     meld.add_argument("--table", help='the side\'s other melds, split by ;: "K K K; Q Q Q Q"')
     go_out = question("go-out", "may we go out now?")
-    go_out.add_argument("--books", metavar="CLEAN,DIRTY[,WILD]", help="the side's books by kind: 1,1 or 2,2,1")
+    go_out.add_argument("--books", metavar="CLEAN,DIRTY[,WILD] | KIND=N,...",
+                        help="the side's books: in order, 1,1 or 2,2,1; or by kind, such as clean=2,dirty=2,special=1 "
+                             f"(kinds: {', '.join(BOOK_KINDS)}; special and special_dirty are clean and dirty "
+                             "books of a special rank: special_books, or books of threes)")
     go_out.add_argument("--melds", help='or the side\'s melds, split by ;: "K K K K K K K; Q Q Q Q Q 2 2"')
     go_out.add_argument("--foot-not-played", action="store_true", help="the player has not played the foot yet")
     go_out.add_argument("--partner-foot", choices=("yes", "no"), help="whether the partner has picked up the foot")

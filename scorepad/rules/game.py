@@ -117,7 +117,8 @@ class NextDeal(NamedTuple):
         return {"number": self.number, "opening_minimums": dict(self.opening_minimums),
                 "opening_who": self.opening_who,
                 "going_out_books": books.to_json(),
-                "going_out_bonus": self.going_out_bonus, "totals_before": dict(self.totals_before)}
+                "going_out_bonus": self.going_out_bonus, "draws": self.draws,
+                "totals_before": dict(self.totals_before)}
 
     def words(self) -> str:
         """The next deal in one sentence, as the command lines and the paper print it.

@@ -215,10 +215,10 @@ def ask_go_out(sheet: RuleSheet, data: Mapping[str, Any], forms: bool = False,
         if not isinstance(books, Mapping):
             raise ReadError("books", 'must be an object such as {"clean": 1, "dirty": 1, "wild": 0}')
         for key in books:
-            if key not in _BOOK_KINDS:
-                raise ReadError(f"books.{key}", f"is not a kind of book ({', '.join(_BOOK_KINDS)})")
+            if key not in BOOK_KINDS:
+                raise ReadError(f"books.{key}", f"is not a kind of book ({', '.join(BOOK_KINDS)})")
         counts = HeldBooks(**{key: 0 if blank(books.get(key))
-                              else read_int(books[key], f"books.{key}", 0, MAX_MELDS, forms) for key in _BOOK_KINDS})
+                              else read_int(books[key], f"books.{key}", 0, MAX_MELDS, forms) for key in BOOK_KINDS})
     table = read_melds(melds, "melds") if counts is None else ()
     foot_played = True if blank(data.get("foot_played")) else read_bool(data["foot_played"], "foot_played", forms)
     picked = _partners(data, "partners_picked_up", forms)
@@ -234,7 +234,9 @@ def ask_go_out(sheet: RuleSheet, data: Mapping[str, Any], forms: bool = False,
                       partners_played=played, permission=permission, last_card=last_card)
 
 
-_BOOK_KINDS = ("clean", "dirty", "wild", "special", "special_dirty")
+# The kinds of book the go-out question counts, as its ``books`` names them (the command line's
+# ``--books`` too): special and special_dirty are clean and dirty books of a special rank.
+BOOK_KINDS = ("clean", "dirty", "wild", "special", "special_dirty")
 
 
 def _partners(data: Mapping[str, Any], key: str, forms: bool) -> list[bool]:

@@ -188,7 +188,8 @@ def test_a_new_game_reads_back_with_its_sheet_sides_and_next_deal(client):
     assert body["over"] is False and body["winner"] is None and body["tie"] is False
     assert body["next_deal"] == {"number": 1, "opening_minimums": {"North-South": 50, "East-West": 50},
                                  "opening_who": "side", "going_out_books": {"clean": 2, "dirty": 2, "wild": 1},
-                                 "going_out_bonus": 100, "totals_before": {"North-South": 0, "East-West": 0}}
+                                 "going_out_bonus": 100, "draws": 2,
+                                 "totals_before": {"North-South": 0, "East-West": 0}}
 
 
 @pytest.mark.parametrize("body, field", [

@@ -5,9 +5,10 @@ worked by hand in tests/rules/test_progressive.py)."""
 from __future__ import annotations
 
 import json
+import re
 
 from scorepad.rules import PRESETS
-from tests.hardening import api_game, bearer
+from tests.hardening import api_game, bearer, grant
 from tests.rules.test_progressive import DEAL_TOTALS, FINAL, GAME_FILE, five_and_five
 
 API = "/api/v1"
@@ -58,3 +59,48 @@ def test_deal_4_of_a_progressive_game_refuses_going_out_with_deal_3s_books(clien
     # Its near twin, the same books in deal 3 of a game, is legal (the score: tests/rules).
     twin = client.post(f"{API}/score", json=five_and_five(3).to_json()).get_json()
     assert twin["ok"] is True
+
+
+def next_box(client, game_id: str) -> str:
+    """The game page's "next deal" box, as text."""
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    box = re.search(r'<section class="next".*?</section>', page, re.S)
+    assert box is not None
+    return " ".join(re.sub(r"<[^>]+>", " ", box[0]).split())
+
+
+def test_a_progressive_games_next_deal_says_its_draws_per_turn_deal_2_drawing_4(client):
+    # The progressive sheet draws 3, 4, 5, 6 cards a turn in deals 1 to 4: after deal 1, deal 2 draws 4.
+    game = json.loads(GAME_FILE.read_text(encoding="utf-8"))
+    game_id, key = api_game(client, name="Progressive", sheet="progressive", deals=game["deals"][:1])
+    upcoming = client.get(f"{API}/games/{game_id}").get_json()["next_deal"]
+    assert (upcoming["number"], upcoming["draws"]) == (2, 4)
+    assert "Draw 4 cards a turn" in next_box(client, game_id)
+    # The deal form's pills say the same, from the same deal rules.
+    grant(client, game_id, key)
+    form = client.get(f"/games/{game_id}/deals/new").get_data(as_text=True)
+    assert "<li>Draw 4</li>" in form
+
+
+def test_a_progressive_game_before_its_first_deal_draws_3(client):
+    game_id, _ = api_game(client, name="Progressive", sheet="progressive")
+    assert client.get(f"{API}/games/{game_id}").get_json()["next_deal"]["draws"] == 3
+    assert "Draw 3 cards a turn" in next_box(client, game_id)
+
+
+def test_a_common_games_next_deal_draws_its_fixed_2_every_deal(client):
+    # The common sheet draws 2 a turn in every deal: deal 1 and, after it, deal 2 alike.
+    stock_out = {"ending": "stock_out", "sides": [
+        {"name": name, "melds": ["K K K"], "players": [{"name": name, "foot_picked_up": True, "cards_left": ""}]}
+        for name in ("Ann", "Bea")]}
+    for deals, number in (((), 1), ((stock_out,), 2)):
+        game_id, _ = api_game(client, sheet="common", deals=deals)
+        upcoming = client.get(f"{API}/games/{game_id}").get_json()["next_deal"]
+        assert (upcoming["number"], upcoming["draws"]) == (number, 2)
+        assert "Draw 2 cards a turn" in next_box(client, game_id)
+
+
+def test_a_sheet_drawing_a_fixed_3_says_3_in_every_deal(client):
+    game_id, _ = api_game(client, sheet={"preset": "common", "draws_per_turn": 3})
+    assert client.get(f"{API}/games/{game_id}").get_json()["next_deal"]["draws"] == 3
+    assert "Draw 3 cards a turn" in next_box(client, game_id)

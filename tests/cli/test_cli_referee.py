@@ -14,6 +14,7 @@ from scorepad.cli.main import main
 from scorepad.rules import Meld, preset
 from scorepad.rules.dispute import rescore_game, sheet_name
 from scorepad.rules.game import Game
+from scorepad.rules.questions import ask_go_out
 from scorepad.rules.referee import can_meld
 from scorepad.rules.sheet import OPTION_BY_NAME
 from tests.api.test_rescore_export import BY_HAND, exported_game
@@ -119,6 +120,79 @@ def test_a_sheet_file_answers_as_well_as_a_preset(tmp_path):
     code, out = run("referee", "meld", "--sheet", path, "9 9 9 2 2")
     assert code == 0
     assert "Under Pagat, four-player partnerships (changed):" in out
+
+
+# -- go-out's books by kind: every kind the API's question reads ---------------------------------
+
+def go_out(sheet: object, books: str, *more: str) -> int:
+    return run("referee", "go-out", "--sheet", sheet, "--books", books, *more)[0]
+
+
+def sheet_file(tmp_path: Path, name: str = "house", **options: object) -> Path:
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps({"preset": "common", **options}))
+    return path
+
+
+def test_a_clean_book_of_sevens_counts_as_clean_toward_going_out_on_the_progressive_sheet():
+    # Progressive, deal 1: 3 clean + 3 dirty to go out; a clean book of sevens (special_books)
+    # counts as a clean book (special_books_count_as clean). 2 clean + 1 sevens = 3 clean: out.
+    assert go_out("progressive", "clean=2,dirty=3,special=1") == 0
+    # Its near twin without the sevens: 2 clean + 3 dirty, one clean book short.
+    assert go_out("progressive", "2,3") == 1
+
+
+def test_a_dirty_book_of_sevens_counts_as_dirty_never_as_clean():
+    # Progressive, deal 1, 3 clean + 3 dirty: 3 clean, 2 dirty + 1 dirty sevens = 3 dirty: out.
+    assert go_out("progressive", "clean=3,dirty=2,special_dirty=1") == 0
+    # 2 clean + 3 dirty + 1 dirty sevens: the dirty sevens cannot stand in for the third clean book.
+    assert go_out("progressive", "clean=2,dirty=3,special_dirty=1") == 1
+
+
+def test_a_book_of_threes_fills_a_special_book_the_sheet_asks_for(tmp_path):
+    # Common with books of threes (three_books) and 1 clean + 1 dirty + 1 special book to go
+    # out: a book of red threes is a special book, so 1 + 1 + 1 goes out; 1 + 1 alone does not.
+    path = sheet_file(tmp_path, three_books={"3R": 1000, "3B": 500},
+                      books_to_go_out={"clean": 1, "dirty": 1, "special": 1})
+    assert go_out(path, "clean=1,dirty=1,special=1") == 0
+    assert go_out(path, "1,1") == 1
+
+
+def test_special_books_counting_as_none_fill_no_clean_book(tmp_path):
+    # Common, 1 clean + 1 dirty to go out, a book of sevens special. Counted as none, the
+    # sevens fill nothing: 0 clean + 1 dirty + 1 sevens is short; counted as clean, it goes out.
+    none = sheet_file(tmp_path, "none", special_books={"7": 1000}, special_books_count_as="none")
+    assert go_out(none, "dirty=1,special=1") == 1
+    clean = sheet_file(tmp_path, "clean", special_books={"7": 1000}, special_books_count_as="clean")
+    assert go_out(clean, "dirty=1,special=1") == 0
+
+
+def test_books_by_kind_and_in_order_say_the_same():
+    # Pagat: 2 clean + 2 dirty + 1 wild to go out, the same books written either way.
+    more = ("--partner-foot", "yes", "--permission", "yes", "--json")
+    assert run("referee", "go-out", "--sheet", "pagat", "--books", "2,2,1", *more) == \
+        run("referee", "go-out", "--sheet", "pagat", "--books", "wild=1, Dirty=2, clean=2", *more)
+
+
+def test_books_by_kind_get_the_apis_answer():
+    code, out = run("referee", "go-out", "--sheet", "progressive", "--books", "clean=2,dirty=3,special=1", "--json")
+    sheet = preset("progressive")
+    asked = ask_go_out(sheet, {"books": {"clean": 2, "dirty": 3, "special": 1}})
+    assert (code, json.loads(out)) == (0, asked.to_json(sheet))
+
+
+@pytest.mark.parametrize("books, message", [
+    ("sevens=1", "--books: 'sevens' is not a kind of book (clean, dirty, wild, special, special_dirty)"),
+    ("clean=1,threes=1", "--books: 'threes' is not a kind of book"),
+    ("clean=1,2", "--books: '2' names no kind"),
+    ("clean=1,clean=2", "--books: clean is given twice"),
+    ("clean=1,special=x", "--books: must be a whole number"),
+    ("1,1,1,1", "--books: give CLEAN,DIRTY or CLEAN,DIRTY,WILD"),
+])
+def test_books_the_go_out_question_cannot_read_exit_2_naming_the_option(capsys, books, message):
+    code, out = run("referee", "go-out", "--sheet", "progressive", "--books", books)
+    assert code == 2 and out == ""
+    assert message in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("args, message", [

@@ -36,7 +36,7 @@ def deal(ann: str, bea: str) -> dict:
 # would be 120), and the totals before it are deal 1's alone: Ann 40, Bea 30.
 DEALS = [deal("K K K K", "Q Q Q"), deal("A A A", "J J J"), deal("9 9 9", "8 8 8 8 8")]
 NEXT = {"number": 2, "opening_minimums": {"Ann": 90, "Bea": 90}, "opening_who": "player",
-        "going_out_books": {"clean": 1, "dirty": 1, "wild": 0}, "going_out_bonus": 100,
+        "going_out_books": {"clean": 1, "dirty": 1, "wild": 0}, "going_out_bonus": 100, "draws": 2,
         "totals_before": {"Ann": 40, "Bea": 30}}
 WORDS = ("Deal 2 is next: opening minimum Ann 90, Bea 90 (totals before it: Ann 40, Bea 30); "
          "to go out 1 clean + 1 dirty books; going out +100.")
