@@ -179,7 +179,8 @@ def _cmd_referee(args: argparse.Namespace, out: TextIO) -> int:
         name = err.field.split("[")[0].split(".")[0] if err.field else ""
         positional = {"meld": "meld", "pile": "top_card", "minimum": "melds"}.get(args.question)
         where = name.upper() if name == positional else "--" + name.replace("_", "-") if name else "referee"
-        raise Unreadable(f"{where}: {err.reason}") from None
+        part = err.field.split(".", 1)[1] if name == "books" and "." in err.field else ""  # which kind: books.special
+        raise Unreadable(f"{where}{' ' + part if part else ''}: {err.reason}") from None
     if args.json:
         json.dump(answer.to_json(sheet), out, indent=2)
         print(file=out)

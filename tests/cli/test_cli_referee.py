@@ -186,7 +186,7 @@ def test_books_by_kind_get_the_apis_answer():
     ("clean=1,threes=1", "--books: 'threes' is not a kind of book"),
     ("clean=1,2", "--books: '2' names no kind"),
     ("clean=1,clean=2", "--books: clean is given twice"),
-    ("clean=1,special=x", "--books: must be a whole number"),
+    ("clean=1,special=x", "--books special: must be a whole number"),
     ("1,1,1,1", "--books: give CLEAN,DIRTY or CLEAN,DIRTY,WILD"),
 ])
 def test_books_the_go_out_question_cannot_read_exit_2_naming_the_option(capsys, books, message):
@@ -202,7 +202,7 @@ def test_books_the_go_out_question_cannot_read_exit_2_naming_the_option(capsys, 
     (("meld", "--sheet", "pagat", "K K X"), "MELD: 'X' is not a card"),
     (("go-out", "--sheet", "pagat"), "give the side's books (--books 1,1) or its melds"),
     (("go-out", "--sheet", "pagat", "--books", "1"), "--books: give CLEAN,DIRTY"),
-    (("go-out", "--sheet", "pagat", "--books", "1,x"), "--books: must be a whole number"),
+    (("go-out", "--sheet", "pagat", "--books", "1,x"), "--books dirty: must be a whole number"),
     (("minimum", "--sheet", "pagat", "K K K", "Q Q"), None),
     (("minimum", "--sheet", "pagat", "K K K", "Q J"), "MELDS: a meld holds natural cards of one rank only"),
     (("meld", "--sheet", "house", "K K K"), "'house' is neither a preset"),
