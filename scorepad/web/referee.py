@@ -8,6 +8,11 @@
   redirected to the deal's page (:func:`scorepad.web.deals.deal`), which does that.
 * ``/games/<id>/rescore?sheet=pagat``: the game (or one deal, ``&deal=n``) under another
   sheet: what changes, line by line, and what becomes illegal.
+
+``/referee`` and the rescore page choose their sheet with the new-game page's sheet editor
+(:mod:`scorepad.web.forms.sheet_editor`): a preset, then any option changed, sent in the
+query string, since both pages are GET forms; ``sheet`` and ``sheet_json`` still name one
+for links and bookmarks.
 * ``/sheets/compare?a=pagat&b=common``: two sheets side by side, where they differ.
 
 The JSON twins live in :mod:`scorepad.api.referee`.
@@ -15,6 +20,7 @@ The JSON twins live in :mod:`scorepad.api.referee`.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -29,6 +35,7 @@ from ..rules.referee import Answer
 from ..storage import cache, db
 from ..storage.store import GameRecord
 from .common import preset_choices
+from .forms.sheet_editor import SheetEditor, preset_displays
 
 bp = Blueprint("desk", __name__)
 
@@ -122,34 +129,64 @@ def short_name(sheet: RuleSheet) -> str:
     return name + (", changed" if sheet.changes() else "")
 
 
-def _chosen_sheet(args: Mapping[str, str], default: str | None = "common"
-                  ) -> tuple[RuleSheet | None, dict[str, str], dict[str, str]]:
-    """The sheet a page's ``sheet`` (preset id) or ``sheet_json`` (a sheet as JSON) names.
+def _chosen_sheet(args: Mapping[str, str], default: str | None = "common", shown: str = "common"
+                  ) -> tuple[RuleSheet | None, SheetEditor, dict[str, str]]:
+    """The sheet a page's query names, and the sheet editor showing it.
 
-    Returns the sheet (None when none was given or it cannot be read), the values to show
-    back in the chooser, and the error by input name."""
-    chosen = {"sheet": args.get("sheet", default or ""), "sheet_json": args.get("sheet_json", "")}
+    The page's own form sends the editor's boxes (``preset`` and ``opt-…``); links and
+    bookmarks may name a sheet by ``sheet`` (a preset id, ``default`` when not given) or
+    ``sheet_json`` (a sheet as JSON, before ``sheet``). Returns the sheet (None when none is
+    named or it cannot be read); the editor, showing that sheet, or the boxes as typed with a
+    message on each that cannot be read, or the preset ``shown`` when nothing is named; and
+    the error of ``sheet`` or ``sheet_json`` by name (an editor's errors are its own)."""
+    if any(key.startswith("opt-") for key in args):
+        editor = SheetEditor.from_form(args, args.get("preset") or None)
+        return (editor.sheet if editor.ok else None), editor, {}
+    text, preset_id = args.get("sheet_json", ""), args.get("sheet", default or "")
     try:
-        if not blank(chosen["sheet_json"]):
-            return read_sheet(chosen["sheet_json"], "sheet_json", text=True), chosen, {}
-        if blank(chosen["sheet"]):
-            return None, chosen, {}
-        return read_sheet(chosen["sheet"], "sheet", text=True), chosen, {}
+        if not blank(text):
+            sheet: RuleSheet | None = read_sheet(text, "sheet_json", text=True)
+        else:
+            sheet = None if blank(preset_id) else read_sheet(preset_id, "sheet", text=True)
     except ReadError as err:
         name = "sheet_json" if (err.field or "").startswith("sheet_json") else "sheet"
-        return None, chosen, {name: str(err) if err.field and err.field != name else err.reason}
+        editor = SheetEditor.for_preset(preset_id if preset_id in PRESETS else shown)
+        if name == "sheet_json":
+            editor.errors.append(f"The sheet in this link cannot be read: {err}")
+        return None, editor, {name: str(err) if err.field and err.field != name else err.reason}
+    return sheet, SheetEditor.from_sheet(sheet) if sheet else SheetEditor.for_preset(shown), {}
+
+
+def _carried(sheet: RuleSheet | None) -> dict[str, str]:
+    """The hidden fields that carry the chosen sheet into each question's form: its preset,
+    and the sheet as JSON when it is not that preset as it stands."""
+    if sheet is None:
+        return {}
+    brief = sheet.brief_json()
+    if isinstance(brief, str):
+        return {"sheet": brief}
+    return {"sheet": sheet.preset or "", "sheet_json": json.dumps(brief, separators=(",", ":"))}
+
+
+def _problems(editor: SheetEditor, sheet_errors: Mapping[str, str], *more: tuple[str, str | None]
+              ) -> list[tuple[str, str]]:
+    """The error summary's lines: the preset chooser's, the editor's, then any other field's."""
+    chooser = [("preset-choice", sheet_errors["sheet"])] if "sheet" in sheet_errors else []
+    return chooser + editor.problems() + [(target, message) for target, message in more if message]
 
 
 @bp.get("/referee")
 def referee():
-    sheet, chosen, sheet_errors = _chosen_sheet(request.args)
+    sheet, editor, sheet_errors = _chosen_sheet(request.args)
     deal = 1
     questions, status = _questions(sheet, request.args, None, deal)
-    if sheet_errors:
+    problems = _problems(editor, sheet_errors)
+    if problems:
         status = 400
-    return render_template("referee/desk.html", game=None, sheet=sheet, chosen=chosen, sheet_errors=sheet_errors,
+    return render_template("referee/desk.html", game=None, sheet=sheet, editor=editor, sheet_errors=sheet_errors,
+                           problems=problems, carried=_carried(sheet), sheet_presets=preset_displays(),
                            sheet_title=sheet_name(sheet) if sheet else None, questions=questions, deal=deal,
-                           presets=preset_choices(), action=url_for("desk.referee")), status
+                           action=url_for("desk.referee")), status
 
 
 @bp.get("/games/<game_id>/referee")
@@ -160,7 +197,7 @@ def game_referee(game_id: str):
     totals = game.totals_before(deal)
     # Over, the game's totals are those after its last deal; the questions still ask about it.
     shown = totals if game.next_number else game.totals_before(deal + 1)
-    return render_template("referee/desk.html", game=game, sheet=game.sheet, chosen={}, sheet_errors={},
+    return render_template("referee/desk.html", game=game, sheet=game.sheet, sheet_errors={},
                            sheet_title=sheet_name(game.sheet), questions=questions, deal=deal, totals=shown,
                            side_options=[(name, f"{name} (running total {total:,})") for name, total in totals.items()],
                            presets=preset_choices(),
@@ -200,8 +237,9 @@ def rescore(game_id: str):
 
 
 def _rescore_page(game: GameRecord, key: tuple[Any, ...], flashes: bool) -> tuple[str, int]:
-    other, chosen, sheet_errors = _chosen_sheet(request.args, default=None)
-    status = 400 if sheet_errors else 200
+    suggested = "pagat" if game.sheet.preset != "pagat" else "common"
+    other, editor, sheet_errors = _chosen_sheet(request.args, default=None, shown=suggested)
+    status = 200
     number = None
     deal_error = None
     text = request.args.get("deal", "")
@@ -213,7 +251,11 @@ def _rescore_page(game: GameRecord, key: tuple[Any, ...], flashes: bool) -> tupl
         else:
             if game.deal(number) is None:
                 deal_error, status = f"deal {number} is not recorded", 404
-    context: dict[str, Any] = {"game": game, "chosen": chosen, "sheet_errors": sheet_errors, "deal_error": deal_error,
+    problems = _problems(editor, sheet_errors, ("other-deal", deal_error))
+    if problems and status == 200:
+        status = 400
+    context: dict[str, Any] = {"game": game, "editor": editor, "sheet_errors": sheet_errors, "deal_error": deal_error,
+                               "problems": problems, "sheet_presets": preset_displays(),
                                "number": number, "presets": preset_choices(), "sheet_title": sheet_name(game.sheet),
                                "other": other, "comparison": None, "change": None, "deal_change": None,
                                "most_per_deal": MAX_PROBLEMS_SHOWN}

@@ -22,6 +22,7 @@ from scorepad.rules import load_sheet, preset
 from scorepad.rules.dispute import compare_sheets
 from scorepad.rules.sheet import OPTION_BY_NAME
 from tests.hardening import api_game, dump
+from tests.web.test_pages import forms_of
 
 DATA = Path(__file__).parent.parent / "data"
 API = "/api/v1/referee"
@@ -238,6 +239,52 @@ def test_a_sheet_given_as_json_on_the_page_is_the_one_that_answers(client):
     assert "Pagat, four-player partnerships (changed)" in text_of(page)
 
 
+def form_on(page: str, holding: str) -> dict[str, str]:
+    """The fields a browser sends from the page's form holding a field named ``holding``
+    (the sheet editor's: ``opt-hand_size``; a question's: ``ask``, the first one)."""
+    for form in forms_of(page):
+        if holding in form["fields"]:
+            return dict(form["fields"])
+    raise AssertionError(f"no form with {holding} on the page")
+
+
+def question_form(page: str, question: str) -> dict[str, str]:
+    return next(dict(f["fields"]) for f in forms_of(page) if f["fields"].get("ask") == question)
+
+
+def test_the_desk_answers_under_a_sheet_built_in_its_sheet_editor(client):
+    """Pagat wants naturals at least twice the wilds, so 9 9 9 2 2 is illegal; with the
+    editor's wild ratio changed to "more" (naturals need only outnumber wilds) 3 > 2 is legal."""
+    start = client.get("/referee", query_string={"sheet": "pagat"}).get_data(as_text=True)
+    assert "sheet_json" not in start  # no JSON box: every option is its own control
+    editor = form_on(start, "opt-wild_ratio")
+    assert (editor["preset"], editor["opt-wild_ratio"]) == ("pagat", "twice")
+    response = client.get("/referee", query_string={**editor, "opt-wild_ratio": "more"})
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert "Now answering under: Pagat, four-player partnerships (changed)." in text_of(page)
+    assert form_on(page, "opt-wild_ratio")["opt-wild_ratio"] == "more"  # the editor shows the sheet in use
+    edited = load_sheet({"preset": "pagat", "wild_ratio": "more"})
+    for sheet, legal in ((edited, True), (preset("pagat"), False)):
+        ask = question_form(page if sheet is edited else start, "meld")
+        answer = client.get("/referee", query_string={**ask, "meld": "9 9 9 2 2"}).get_data(as_text=True)
+        yes, words, _ = page_answer(answer, "meld")
+        assert yes is legal and rule_words(sheet, "wild_ratio") in words
+
+
+def test_a_bad_value_in_the_desks_sheet_editor_is_a_400_naming_the_box_and_keeping_what_was_typed(client):
+    editor = form_on(client.get("/referee").get_data(as_text=True), "opt-hand_size")
+    for typed, message in (("eleven", "must be a whole number, not 'eleven'"), ("99", "must be from")):
+        response = client.get("/referee", query_string={**editor, "opt-hand_size": typed})
+        assert response.status_code == 400
+        page = response.get_data(as_text=True)
+        summary = text_of(page.split('id="error-summary"', 1)[1].split("</div>", 1)[0])
+        assert "Cards in the hand (hand_size): " + message in summary
+        assert re.search(rf'id="opt-hand_size" name="opt-hand_size" value="{typed}"[^>]*aria-invalid="true"', page)
+        assert 'href="#opt-hand_size"' in page
+        assert 'class="answer' not in page and 'name="ask"' not in page  # no question under a sheet not read
+
+
 # -- a recorded game ---------------------------------------------------------------------------------
 
 
@@ -390,6 +437,36 @@ def test_rescoring_one_deal_under_a_sheet_given_as_json(client):
     assert "Clean books Rule: Clean book: 300 points 500 1 × 500 300 1 × 300 -200" in text
     body = client.get(f"{API}/games/{game_id}/rescore", query_string={"sheet": custom, "deal": "1"}).get_json()
     assert [s["difference"] for s in body["sides"]] == [-200, 0]
+
+
+def test_rescoring_the_game_under_a_sheet_edited_on_the_page_gives_the_rescored_totals(client):
+    """The club game's own sheet with a clean book worth 300, not 500: North-South's clean
+    book of deal 1 and East-West's of deal 2 each lose 200, so 1,200 -> 1,000 and
+    1,215 -> 1,015; East-West still wins."""
+    game_id = club_game(client)
+    start = client.get(f"/games/{game_id}/rescore", query_string={"sheet": "gather-together"})
+    editor = form_on(start.get_data(as_text=True), "opt-clean_book_bonus")
+    assert (editor["preset"], editor["opt-clean_book_bonus"], editor["deal"]) == ("gather-together", "500", "all")
+    response = client.get(f"/games/{game_id}/rescore", query_string={**editor, "opt-clean_book_bonus": "300"})
+    assert response.status_code == 200
+    text = text_of(response.get_data(as_text=True))
+    assert "North-South 1,200 1,000 -200" in text
+    assert "East-West 1,215 1,015 -200" in text
+    assert "Under Gather Together" in text and "(changed): East-West wins with 1,015. The result is the same." in text
+    assert "Clean books Rule: Clean book: 300 points" in text
+    assert "Deal 3: nothing changes" in text and "Deal 4: nothing changes" in text
+
+
+def test_a_bad_value_in_the_rescore_pages_sheet_editor_is_a_400_naming_the_box(client):
+    game_id = club_game(client)
+    editor = form_on(client.get(f"/games/{game_id}/rescore").get_data(as_text=True), "opt-clean_book_bonus")
+    response = client.get(f"/games/{game_id}/rescore", query_string={**editor, "opt-clean_book_bonus": "3OO"})
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert "Clean book (clean_book_bonus): must be a whole number, not '3OO'" in text_of(page)
+    assert re.search(r'id="opt-clean_book_bonus" name="opt-clean_book_bonus" value="3OO"[^>]*aria-invalid="true"',
+                     page)
+    assert "The totals" not in page
 
 
 def test_rescoring_a_posted_deal_shows_what_becomes_illegal(client):
@@ -577,9 +654,10 @@ def test_odd_values_in_any_field_are_answered_or_refused_naming_a_field_never_a_
 
 
 PAGE_BAD = [
-    ("/referee?sheet=house", "rules-sheet", "'house' is not a preset"),
-    ('/referee?sheet_json={"preset":"common","book_size":2}', "rules-json", "sheet_json.book_size: must be from 3"),
-    ("/referee?sheet_json={nope", "rules-json", "is not valid JSON"),
+    ("/referee?sheet=house", "preset-choice", "'house' is not a preset"),
+    # A sheet as JSON comes only in links now (the page has no box for it): its error heads the page.
+    ('/referee?sheet_json={"preset":"common","book_size":2}', "error-summary", "sheet_json.book_size: must be from 3"),
+    ("/referee?sheet_json={nope", "error-summary", "is not valid JSON"),
     ("/referee?sheet=common&ask=pile&top_card=3&pile_size=5", "pile-top-card", "a three is red (3R) or black (3B)"),
     ("/referee?sheet=common&ask=go-out&deal=0", "go-out-deal", "must be from 1 to 100, not 0"),
     ("/referee?sheet=common&ask=go-out&deal=2&books.clean=lots", "go-out-books-clean", "must be a whole number"),
@@ -588,7 +666,7 @@ PAGE_BAD = [
     ("/referee?sheet=common&ask=meld&meld=", "meld-meld", "is missing"),
     ("/referee?sheet=common&ask=meld&meld=K+K+K&table=K+K+K%3B+Q+J", "meld-table", "of one rank only"),
     ("/games/{game}/referee?ask=minimum&melds=K+K+K&side=Nobody", "minimum-side", "must be one of this game's sides"),
-    ("/games/{game}/rescore?sheet=house", "other-sheet", "'house' is not a preset"),
+    ("/games/{game}/rescore?sheet=house", "preset-choice", "'house' is not a preset"),
     ("/games/{game}/rescore?sheet=pagat&deal=x", "other-deal", "must be a whole number"),
     ("/sheets/compare?a=house&b=common", "compare-a", "'house' is not a preset"),
 ]
@@ -606,8 +684,11 @@ def test_bad_input_on_a_page_is_a_400_with_the_error_at_its_field(asker, club, u
     assert response.status_code == 400
     if message:
         assert message in text_of(page)
-    if input_id in ("compare-a", "rules-sheet", "other-sheet"):
+    if input_id == "compare-a":
         return  # the select still offers the presets; the error stands next to it
+    if input_id == "error-summary":
+        assert message in text_of(page.split('id="error-summary"', 1)[1].split("</div>", 1)[0])
+        return
     assert re.search(rf'id="{input_id}"[^>]*aria-invalid="true"', page), f"{input_id} is not marked invalid"
 
 
@@ -632,7 +713,7 @@ class _Audit(HTMLParser):
     def __init__(self) -> None:
         super().__init__()
         self.h1 = 0
-        self.fields: list[tuple[str, str | None]] = []
+        self.fields: list[tuple[str, str | None, str | None]] = []
         self.labels: set[str] = set()
         self.ids: list[str] = []
         self.inline: list[str] = []
@@ -650,7 +731,7 @@ class _Audit(HTMLParser):
         if tag == "label" and a.get("for"):
             self.labels.add(a["for"] or "")
         if tag in ("select", "textarea") or tag == "input" and a.get("type") not in ("hidden", "submit"):
-            self.fields.append((tag, a.get("id")))
+            self.fields.append((tag, a.get("id"), a.get("aria-labelledby")))
 
 
 def audit(page: str) -> None:
@@ -659,7 +740,10 @@ def audit(page: str) -> None:
     assert found.h1 == 1
     assert not found.inline, found.inline
     assert len(found.ids) == len(set(found.ids)), "ids repeat"
-    for tag, id_ in found.fields:
+    for tag, id_, labelled_by in found.fields:
+        if labelled_by:  # a box of the sheet editor's tables: named by its row and its column
+            assert set(labelled_by.split()) <= set(found.ids), f"{tag}#{id_} is labelled by ids not on the page"
+            continue
         assert id_ and id_ in found.labels, f"{tag}#{id_} has no label"
 
 
@@ -694,7 +778,7 @@ def test_the_referee_pages_link_to_the_games_pages(client, app):
 def test_the_question_forms_are_get_forms_carrying_the_chosen_sheet(client):
     page = client.get("/referee?sheet=bicycle").get_data(as_text=True)
     forms = re.findall(r'<form method="(\w+)" action="([^"]+)"', page)
-    assert [m for m, _ in forms] == ["get"] * 5
+    assert [m for m, _ in forms] == ["get"] * 6  # the preset chooser, the sheet editor, the four questions
     assert page.count('<input type="hidden" name="sheet" value="bicycle">') == 4
     assert 'name="csrf_token"' not in page
 

@@ -1,6 +1,7 @@
 """The sheet editor in a real Chromium at phone size (390 × 844, touch): the error summary
 takes the focus at the top of the page, its links lead to the boxes, curly quotes are names'
-own, and choosing a preset loads its values into the new controls without a round trip.
+own, and choosing a preset loads its values into the new controls without a round trip; the
+referee's desk and the rescore page take another sheet from the same editor.
 Every screen is checked by axe and for touch targets (``tests.web.test_e2e.Screens``)."""
 
 from __future__ import annotations
@@ -107,4 +108,50 @@ def test_more_deals_bring_a_box_for_each_new_deal(phone: tuple[Page, Screens], l
     sheet = page.request.get(f"{live_server}/api/v1/games/{game_id}").json()["sheet"]
     assert sheet["deals"] == 6 and sheet["opening_minimums"] == [50, 90, 120, 150, 150, 200]
     assert "books_to_go_out" not in sheet  # its new blank deals left it one requirement for every deal
+    screens.assert_clean()
+
+
+def test_the_rescore_page_and_the_desk_take_another_sheet_from_the_editor(phone: tuple[Page, Screens],
+                                                                           live_server: str) -> None:
+    """The club game (gather-together, tests/data) rescored under its own sheet with a clean
+    book worth 300 (chosen with scripts on: the preset loads without a round trip): its two
+    clean books, one a side, each lose 200, 1,200 -> 1,000 and 1,215 -> 1,015. A box left
+    blank heads the page with a focused summary. Then the desk: Pagat's wild ratio eased to
+    "more", so 9 9 9 2 2 (3 naturals, 2 wilds) is a legal meld."""
+    page, screens = phone
+    game_id = test_e2e.club_game(page, live_server).split("/games/")[1].split("/")[0]
+    page.goto(f"/games/{game_id}/rescore")
+    page.wait_for_load_state("load")
+    expect(page.locator("#preset-chooser [data-load]")).to_be_hidden()  # scripts load a preset at once
+    page.get_by_label("Rules to start from").select_option("gather-together")
+    expect(page.locator("#preset-value")).to_have_value("gather-together")
+    page.locator("summary", has_text="Change any option of the sheet").tap()
+    page.locator("#group-books summary").tap()
+    page.locator("#opt-clean_book_bonus").fill("")
+    page.get_by_role("button", name="Rescore", exact=True).tap()
+    expect(page.locator("#error-summary a")).to_have_text("Clean book (clean_book_bonus): needs a number")
+    summary_has_focus_at_the_top(page)
+    screens.check("rescore-a-blank-box", full_page=False)
+    page.locator("#error-summary a").tap()
+    expect(page.locator("#opt-clean_book_bonus")).to_be_focused()
+    page.locator("#opt-clean_book_bonus").fill("300")
+    page.get_by_role("button", name="Rescore", exact=True).tap()
+    for side, cells in (("North-South", ["1,200", "1,000", "-200"]), ("East-West", ["1,215", "1,015", "-200"])):
+        expect(page.locator("table.totals-diff tr").filter(has_text=side).locator("td")).to_have_text(cells)
+    expect(page.locator("summary", has_text="Change any option of the sheet")).to_contain_text("(1 changed)")
+    screens.check("rescore-edited")
+
+    page.goto("/referee")
+    page.wait_for_load_state("load")
+    page.get_by_label("Rules to start from").select_option("pagat")
+    page.locator("summary", has_text="Change any option of the sheet").tap()
+    page.locator("#group-melds summary").tap()
+    page.locator("#opt-wild_ratio").select_option("more")
+    page.get_by_role("button", name="Use these rules").tap()
+    expect(page.locator("p.now")).to_have_text("Now answering under: Pagat, four-player partnerships (changed).")
+    meld = page.get_by_role("region", name="Is this meld legal?", exact=True)
+    meld.get_by_label("The meld, or the cards you add", exact=True).fill("9 9 9 2 2")
+    meld.get_by_role("button", name="Ask the referee").tap()
+    expect(page.locator("#meld-answer .verdict")).to_have_text("YES: this meld is legal.")
+    screens.check("desk-edited")
     screens.assert_clean()
