@@ -10,7 +10,6 @@ Each test runs on a database of its own in the session's throwaway cluster
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
 import time
@@ -25,6 +24,7 @@ from tests import postgres
 from tests.conftest import TEST_CONFIG
 from tests.hardening import api_game, assert_error_shape, bearer, db_state, dump, form_fields, free_port, grant
 from tests.storage.test_exchange import deal, export, full_game, import_, post_deal
+from tests.storage.test_two_phones import _page_deal
 
 ROOT = Path(__file__).resolve().parents[2]
 API = "/api/v1"
@@ -190,22 +190,13 @@ def test_a_deal_sent_while_another_program_holds_the_games_row_is_a_503_and_save
     post_deal(client, game_id, key, deal(ann=("7 7 7",)))  # the lock let go: the same deal is saved
 
 
-def _page_deal(blank: dict[str, str]) -> dict[str, str]:
-    """The new-deal form filled in by hand: K K K for Ann, J J J for Bea, the stock ran out."""
-    data = {k: v for k, v in blank.items() if not re.match(r"s\d-m\d+-|s\d-p\d-c-|s\d-mode$", k)}
-    data.update({"s0-m0-rank": "K", "s0-m0-naturals": "3", "s1-m0-rank": "J", "s1-m0-naturals": "3",
-                 "s0-p0-picked": "1", "s1-p0-picked": "1", "s1-p0-c-5": "2", "ending": "stock",
-                 "action": "save"})
-    return data
-
-
 def test_a_page_deal_sent_while_the_games_row_is_locked_keeps_the_form_and_saves_nothing(on_postgresql):
     app = on_postgresql
     client = app.test_client()
     game_id, key = api_game(client)
     grant(client, game_id, key)
     action = f"/games/{game_id}/deals/new"
-    form = _page_deal(form_fields(client.get(action).get_data(as_text=True), action))
+    form = _page_deal(form_fields(client.get(action).get_data(as_text=True), action), 2 << 3)  # 2 fives left
     before = db_state(app)
     with RowLock(app.config["DATABASE"], game_id):
         started = time.monotonic()

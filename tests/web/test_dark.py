@@ -86,7 +86,7 @@ def main_pages(games: dict[str, dict[str, Any]]) -> dict[str, str]:
     return {
         "home": "/", "new-game": "/new", "game": half, "game-over": over,
         "deal-form": f"{half}/deals/new", "deal": f"{half}/deals/1", "deal-correct": f"{half}/deals/2/edit",
-        "explain": f"{half}/deals/1/explain", "referee-desk": f"{over}/referee", "sheet": f"{half}/sheet",
+        "referee-desk": f"{over}/referee", "sheet": f"{half}/sheet",
         "sheet-editor": f"{half}/sheet/amend", "history": f"{half}/history", "rescore": f"{over}/rescore",
         "compare": "/sheets/compare?a=pagat&b=common", "import": "/import", "not-found": "/games/no-such-game",
     }

@@ -81,6 +81,19 @@ def test_without_proxies_the_forwarded_scheme_and_host_are_ignored(make_app):
     assert HOST not in page and "https:" not in page
 
 
+def test_with_one_proxy_a_forwarded_prefix_is_the_site_root_of_every_link_and_of_the_worker(make_app):
+    """A proxy serving scorepad under /hf (X-Forwarded-Prefix): links, and the service worker
+    (written once for each site root), name the paths under /hf; requests without the prefix
+    get a worker of the root's own."""
+    app = make_app(PROXIES=1)
+    assert_every_link_starts_with(f"https://{HOST}/hf/", app, {**HTTPS, "X-Forwarded-Prefix": "/hf"})
+    client = app.test_client()
+    under = client.get("/sw.js", headers={**HTTPS, "X-Forwarded-Prefix": "/hf"}).get_data(as_text=True)
+    assert '"/hf/offline"' in under and '"/offline"' not in under
+    root = client.get("/sw.js", headers=HTTPS).get_data(as_text=True)
+    assert '"/offline"' in root and "/hf/" not in root
+
+
 def test_public_url_comes_before_the_forwarded_scheme_and_host(make_app):
     base = "http://cards.example.net:8080/"
     page = assert_every_link_starts_with(base, make_app(PROXIES=1, PUBLIC_URL=base), HTTPS)
