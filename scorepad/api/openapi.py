@@ -35,7 +35,7 @@ from ..rules.limits import (
     MAX_SIDES,
     MIN_SIDES,
 )
-from ..rules.questions import QUESTIONS
+from ..rules.questions import BOOK_KINDS, QUESTIONS
 from ..rules.sheet import OPTIONS
 from ..rules.validate import UNCHECKED
 from . import bp
@@ -247,9 +247,7 @@ def schemas() -> dict[str, Any]:
 
 QUESTION_FIELDS: dict[str, dict[str, Any]] = {
     "meld": ref("Meld"), "adding_to": ref("Meld"), "table": ref("Melds"), "melds": ref("Melds"),
-    "deal": DEAL_NUMBER, "books": obj(clean=between(0, MAX_MELDS), dirty=between(0, MAX_MELDS),
-                                      wild=between(0, MAX_MELDS), special=between(0, MAX_MELDS),
-                                      special_dirty=between(0, MAX_MELDS)),
+    "deal": DEAL_NUMBER, "books": obj(**{kind: between(0, MAX_MELDS) for kind in BOOK_KINDS}),
     "foot_played": BOOLEAN, "partners_picked_up": array(BOOLEAN, MAX_PER_SIDE - 1),
     "partners_played": nullable(array(BOOLEAN, MAX_PER_SIDE - 1)), "permission": nullable(BOOLEAN),
     "last_card": nullable({"enum": ["meld", "discard"]}), "top_card": {"enum": [c.value for c in CARDS]},

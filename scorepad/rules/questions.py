@@ -236,7 +236,7 @@ def ask_go_out(sheet: RuleSheet, data: Mapping[str, Any], forms: bool = False,
 
 # The kinds of book the go-out question counts, as its ``books`` names them (the command line's
 # ``--books`` too): special and special_dirty are clean and dirty books of a special rank.
-BOOK_KINDS = ("clean", "dirty", "wild", "special", "special_dirty")
+BOOK_KINDS: tuple[str, ...] = HeldBooks._fields  # clean, dirty, wild, special, special_dirty
 
 
 def _partners(data: Mapping[str, Any], key: str, forms: bool) -> list[bool]:

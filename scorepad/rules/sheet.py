@@ -430,25 +430,16 @@ class RuleSheet:
 
     def special_bonus(self, rank: Card) -> int | None:
         """The bonus for a clean book of ``rank`` when the sheet names one."""
-        for special, bonus in self.special_books:
-            if special is rank:
-                return bonus
-        return None
+        return dict(self.special_books).get(rank)
 
     def special_dirty_bonus(self, rank: Card) -> int | None:
         """The bonus for a dirty book of ``rank`` when ``special_books_dirty`` names one (else
         such a book scores as an ordinary dirty book)."""
-        for special, bonus in self.special_books_dirty:
-            if special is rank:
-                return bonus
-        return None
+        return dict(self.special_books_dirty).get(rank)
 
     def three_bonus(self, three: Card) -> int | None:
         """The bonus for a book of red or black threes when ``three_books`` allows one."""
-        for card, bonus in self.three_books:
-            if card is three:
-                return bonus
-        return None
+        return dict(self.three_books).get(three)
 
     def is_special_rank(self, rank: Card) -> bool:
         """Whether a book of ``rank`` is a special book (``special_books`` names it, or
@@ -862,12 +853,6 @@ def _words_bands(bands: tuple[Band, ...], sheet: RuleSheet) -> str:
                      for b in bands)
 
 
-def _words_special(special: tuple[tuple[Card, int], ...], sheet: RuleSheet) -> str:
-    if not special:
-        return "none"
-    return "; ".join(f"clean book of {card.noun}: {_points(bonus)}" for card, bonus in special)
-
-
 def _words_rank_bonuses(what: str) -> Callable[[tuple[tuple[Card, int], ...], RuleSheet], str]:
     def words(bonuses: tuple[tuple[Card, int], ...], sheet: RuleSheet) -> str:
         return "; ".join(f"{what} of {card.noun}: {_points(bonus)}" for card, bonus in bonuses) or "none"
@@ -1019,7 +1004,7 @@ OPTIONS: tuple[Option, ...] = (
            help="Bonus for a clean book of a named rank, in place of the clean-book bonus, "
                 "such as 1,000 points for a clean book of 7s.",
            read=_read_special_books,
-           words=_words_special,
+           words=_words_rank_bonuses("clean book"),
            write=lambda v: {card.value: bonus for card, bonus in v}),
     Option(name="special_books_dirty", group="books", label="Dirty special books", default=(),
            help="Bonus for a dirty book of a rank named in special_books, in place of the dirty-book bonus, "

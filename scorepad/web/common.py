@@ -137,8 +137,3 @@ def explained_sides(verdict: Verdict, sheet: RuleSheet) -> list[dict[str, Any]]:
             seen.add(line.option)
         out.append({"name": side.name, "total": side.total, "lines": lines})
     return out
-
-
-def preset_choices() -> list[tuple[str, str]]:
-    """Every preset as (id, title), for a sheet chooser."""
-    return [(p.id, p.title) for p in PRESETS.values()]

@@ -38,17 +38,16 @@ from .common import (
     editable,
     explained_sides,
     history_entries,
-    preset_choices,
     read_revision,
     what_changed,
 )
 from .errors import status as status_of
-from .forms.deal import RANKS, ConfirmForm, DealForm, DealMetaForm, card_groups, card_label, going_out
+from .forms import preset_choices
+from .forms.deal import NO_ENDING, RANKS, ConfirmForm, DealForm, DealMetaForm, card_groups, card_label, going_out
 
 bp = Blueprint("deals", __name__)
 
 UNREADABLE = "Some boxes could not be read; each says why."
-NO_ENDING = "Say who went out, or that the stock ran out."
 _KEY = re.compile(f"[ -~]{{1,{MAX_IDEMPOTENCY_KEY}}}")  # printable ASCII, as the API's Idempotency-Key
 
 

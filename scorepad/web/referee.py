@@ -34,7 +34,7 @@ from ..rules.questions import QUESTIONS, Context, blank, current_deal, read_int,
 from ..rules.referee import Answer
 from ..storage import cache, db
 from ..storage.store import GameRecord
-from .common import preset_choices
+from .forms import preset_choices
 from .forms.sheet_editor import SheetEditor, preset_displays
 
 bp = Blueprint("desk", __name__)

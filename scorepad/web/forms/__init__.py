@@ -23,6 +23,7 @@ from ...rules.text import check_text
 
 
 def preset_choices() -> list[tuple[str, str]]:
+    """Every preset as (id, title), for a sheet chooser."""
     return [(p.id, p.title) for p in PRESETS.values()]
 
 

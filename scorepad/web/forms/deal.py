@@ -30,7 +30,8 @@ from ...rules.validate import Problem, books_toward, side_books
 from . import PlainText
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "wild")
-TOP_CARDS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "2", "JK")  # a pile's top card that can be melded
+TOP_CARDS = (*RANKS[:-1], "2", "JK")  # a pile's top card that can be melded
+NO_ENDING = "Say who went out, or that the stock ran out."  # the deal form's one question left unanswered
 LAST_CARD = (("discard", "Discarded"), ("meld", "Melded"))
 PERMISSION = (("asked-yes", "Asked: yes"), ("asked-no", "Asked: no"), ("not-asked", "Did not ask"))
 
@@ -347,7 +348,7 @@ class DealForm:
         else:
             went = next((p.name for s in self.sides for p in s.players if p.key == self.ending), None)
             if went is None and need_ending:
-                self._error_list(self.ending_problems, "Say who went out, or that the stock ran out.")
+                self._error_list(self.ending_problems, NO_ENDING)
             deal.update(ending="went_out", went_out=went)
         deal.update({key: value for key, value in (("last_card", self.last_card), ("permission", self.permission))
                      if value})
