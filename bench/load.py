@@ -615,7 +615,7 @@ def backends(url: str, servers: int, threads: int, clients: int, games: int, max
     on ``servers``; each run's figures, then the medians and the target."""
     from scorepad.storage import db
 
-    print(f"\nSQLite (a fresh file each run) on one server, PostgreSQL ({db.database(url).name}) on {servers}; "
+    print(f"\nSQLite (a fresh file each run) on one server, PostgreSQL ({db.database(url).path}) on {servers}; "
           f"{BACKEND_RUNS} runs each, interleaved", flush=True)
     plan = [("SQLite", None, 1), ("PostgreSQL", url, servers)] * BACKEND_RUNS
     rows: list[tuple[str, int, float, float, float, int, int, int]] = []

@@ -16,7 +16,7 @@ import hmac
 
 from flask import Response, abort, request, session
 
-from .rules.limits import MAX_GAME_ID, MAX_GAMES_REMEMBERED, MAX_GAMES_WATCHED
+from .rules.limits import MAX_GAMES_REMEMBERED, MAX_GAMES_WATCHED
 from .storage import store
 from .storage.store import DealRecord, GameRecord
 
@@ -25,7 +25,7 @@ NO_GAME = "There is no game at this address. Check the link, or ask the table fo
 
 def game_or_404(game_id: str) -> GameRecord:
     """The game at this address, or a friendly 404."""
-    game = store.load_game(game_id) if len(game_id) <= MAX_GAME_ID else None
+    game = store.load_game(game_id)
     if game is None:
         abort(404, NO_GAME)
     return game

@@ -24,7 +24,7 @@ from typing import Any
 from flask import Response, jsonify, request, url_for
 
 from ..rules import PRESETS, Deal, ReadError, Verdict, judge
-from ..rules.limits import MAX_GAME_ID, MAX_GAME_PROBLEMS_LISTED, MAX_PROBLEMS_LISTED
+from ..rules.limits import MAX_GAME_PROBLEMS_LISTED, MAX_PROBLEMS_LISTED
 from ..rules.sheet import options_by_group
 from ..rules.views import DealRow
 from ..storage import cache, db, store
@@ -184,7 +184,7 @@ def get_game(game_id: str):
 @bp.get("/games/<game_id>/revision")
 def game_revision(game_id: str):
     """The game's revision, cheaply: what a watching phone polls to know when to reload."""
-    found = store.revision(game_id) if len(game_id) <= MAX_GAME_ID else None
+    found = store.revision(game_id)
     if found is None:
         raise ApiError(404, None, "there is no game with this id")
     response = jsonify(id=game_id, revision=found[0], updated_at=found[1])

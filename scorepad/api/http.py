@@ -23,7 +23,7 @@ from flask.typing import ResponseReturnValue
 from .. import links
 from ..access import bearer_key, key_matches
 from ..rules import ReadError, read
-from ..rules.limits import MAX_GAME_ID, MAX_IDEMPOTENCY_KEY
+from ..rules.limits import MAX_IDEMPOTENCY_KEY
 from ..storage import store
 from ..storage.errors import Conflict
 from ..storage.store import GameRecord
@@ -213,7 +213,7 @@ def write_once(write: Callable[[store.Once[T] | None], T], answer: Callable[[T],
 
 def game(game_id: str) -> GameRecord:
     """The game ``game_id`` names; a 404 when there is none."""
-    found = store.load_game(game_id) if len(game_id) <= MAX_GAME_ID else None
+    found = store.load_game(game_id)
     if found is None:
         raise ApiError(404, None, "there is no game with this id")
     return found

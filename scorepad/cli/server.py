@@ -25,7 +25,6 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from .. import links
-from ..rules.limits import MAX_GAME_ID
 from ..storage import db, store
 from ..storage.backup import BackupError, backup
 from ..storage.document import export_game, import_document, parse_text
@@ -82,7 +81,7 @@ def _read_json(source: str, what: str) -> Any:
 
 
 def _game(game_id: str) -> GameRecord:
-    game = store.load_game(game_id) if len(game_id) <= MAX_GAME_ID else None
+    game = store.load_game(game_id)
     if game is None:
         raise CommandError("game", f"there is no game {game_id!r}")
     return game

@@ -234,11 +234,18 @@ def migrate(conn: sqlite3.Connection) -> int:
 
 
 def _version(conn: sqlite3.Connection, known: list[tuple[int, str, str]]) -> int:
-    version: int = conn.execute("PRAGMA user_version").fetchone()[0]
-    if version > known[-1][0]:
-        raise newer(version, known[-1][0])
+    """The file's version, as its ``schema_version`` table keeps it (made first, from
+    ``PRAGMA user_version``, for a file from before the table); either one past what this
+    version knows is a newer scorepad's file."""
+    newest = known[-1][0]
+    kept: int = conn.execute("PRAGMA user_version").fetchone()[0]
+    if kept > newest:  # refused before anything is written to it
+        raise newer(kept, newest)
     if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'schema_version'").fetchone() is None:
-        _adopt(conn, known, version)
+        _adopt(conn, known, kept)
+    version: int = conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0]
+    if version > newest:
+        raise newer(version, newest)
     return version
 
 
@@ -293,8 +300,6 @@ class Database:
     context (:func:`using`); a script or a test may do the same without any app.
     """
 
-    backend = "sqlite"
-
     def __init__(self, path: str | Path, busy_timeout: float = BUSY_TIMEOUT, cache: ByteCache | None = None) -> None:
         self.path = str(path)
         self.busy_timeout = float(busy_timeout)
@@ -303,11 +308,6 @@ class Database:
 
     def __repr__(self) -> str:
         return f"Database({self.path!r})"
-
-    @property
-    def name(self) -> str:
-        """The database in words, for messages (a URL without its password)."""
-        return self.path
 
     def open(self) -> int:
         """Create the file if missing and migrate it (see :func:`open_database`)."""

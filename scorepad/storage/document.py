@@ -46,7 +46,7 @@ from typing import Any
 
 from ..rules import Deal, Problem, ReadError, RuleSheet, Verdict, judge, load_sheet
 from ..rules.game import DEAL_ENTRY_KEYS, Game
-from ..rules.limits import MAX_DEALS, MAX_GAME_ID, MAX_POINTS, MAX_REASON
+from ..rules.limits import MAX_DEALS, MAX_POINTS, MAX_REASON
 from ..rules.read import check_values
 from ..rules.text import check_text, read_reason
 from . import db, store
@@ -100,7 +100,7 @@ def export_document(game: GameRecord, entries: list[dict[str, Any]]) -> dict[str
 def export_game(game_id: str) -> dict[str, Any] | None:
     """The export document of a game, or None when there is no such game."""
     with db.snapshot():
-        game = store.load_game(game_id) if len(game_id) <= MAX_GAME_ID else None
+        game = store.load_game(game_id)
         if game is None:
             return None
         return export_document(game, store.history(game.id))

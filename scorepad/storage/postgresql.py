@@ -152,13 +152,11 @@ class PostgreSQL(db.Database):
     """A PostgreSQL database: :class:`~scorepad.storage.db.Database`'s calls, on a pool of
     connections (see the module's docstring)."""
 
-    backend = "postgresql"
-
     def __init__(self, url: str, busy_timeout: float = db.BUSY_TIMEOUT, cache: ByteCache | None = None,
                  pool_size: int | None = None) -> None:
         super().__init__(url, busy_timeout, cache)
         self.url, self.path = url, _public(url)  # the key caches name it by carries no password
-        self.pool_size = max(1, int(pool_size or POOL_SIZE))
+        self.pool_size = pool_size or POOL_SIZE
         self._pool: ConnectionPool[Any] | None = None
         self._pool_guard = threading.Lock()
         self._sql = {name: translate(db.POSTGRESQL.get(name, sql)) for name, sql in db.QUERIES.items()}
@@ -277,11 +275,7 @@ def migrate(conn: psycopg.Connection[Any]) -> int:
             conn.execute(db.SCHEMA_VERSION)
             version = _version(conn, known[-1][0])
             if number > version:
-                if name.endswith(".py"):
-                    db.apply(Qmark(conn), name, sql)
-                else:
-                    for statement in db.statements(sql):
-                        conn.execute(statement)
+                db.apply(Qmark(conn), name, sql)
                 conn.execute("INSERT INTO schema_version (version, name, applied_at) VALUES (%s, %s, %s)",
                              (number, name, db.applied_now()))
                 version = number

@@ -25,7 +25,16 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from ..rules import Deal, ReadError, RuleSheet, judge, load_sheet
 from ..rules.game import Game
-from ..rules.limits import ENTRY_BYTES, MAX_GAME_BYTES, MAX_NAME, MAX_PER_SIDE, MAX_REASON, MAX_SIDES, MIN_SIDES
+from ..rules.limits import (
+    ENTRY_BYTES,
+    MAX_GAME_BYTES,
+    MAX_GAME_ID,
+    MAX_NAME,
+    MAX_PER_SIDE,
+    MAX_REASON,
+    MAX_SIDES,
+    MIN_SIDES,
+)
 from ..rules.text import read_name, read_reason, readable
 from ..rules.validate import Problem
 from ..rules.verdict import Verdict
@@ -278,9 +287,10 @@ def changes_since(game_id: str, revision: int) -> list[dict[str, Any]]:
 
 
 def could_be_an_id(game_id: str) -> bool:
-    """Whether ``game_id`` could name a game: ids are printable ASCII (:func:`new_id`), and
-    text a database cannot even hold (a lone surrogate; NUL, on PostgreSQL) names none."""
-    return game_id.isascii() and game_id.isprintable()
+    """Whether ``game_id`` could name a game: ids are printable ASCII (:func:`new_id`) of at
+    most :data:`MAX_GAME_ID` characters, so a longer one is not looked for, and text a
+    database cannot even hold (a lone surrogate; NUL, on PostgreSQL) names none."""
+    return len(game_id) <= MAX_GAME_ID and game_id.isascii() and game_id.isprintable()
 
 
 def revision(game_id: str) -> tuple[int, str] | None:

@@ -12,7 +12,6 @@ from flask import Blueprint, abort, flash, make_response, redirect, render_templ
 from .. import access
 from ..links import external_url
 from ..rules import PRESETS
-from ..rules.limits import MAX_GAME_ID
 from ..rules.views import GameView
 from ..storage import cache, db, store
 from ..storage.errors import StorageError
@@ -84,7 +83,7 @@ def game(game_id: str):
         response = make_response(_game_page(game))
         response.headers["Cache-Control"] = "no-store"  # this browser's page: an editor's shows the edit link
         return response
-    found = store.revision(game_id) if len(game_id) <= MAX_GAME_ID else None
+    found = store.revision(game_id)
     if found is None:
         abort(404, access.NO_GAME)
     access.watched(game_id)

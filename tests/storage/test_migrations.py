@@ -137,3 +137,13 @@ def test_pool_size_caps_the_connections_a_process_holds(postgresql, migrated_pos
         assert app.extensions["scorepad.database"].pool_size == 3
     finally:
         app.extensions["scorepad.database"].close()
+
+
+def test_a_sqlite_file_whose_schema_version_is_past_this_version_is_refused(tmp_path, migrated_database):
+    """SQLite reads its version from the table too: a newer scorepad's row there is enough."""
+    path = tmp_path / "newer.sqlite"
+    path.write_bytes(migrated_database.read_bytes())
+    sql(str(path), "INSERT INTO schema_version (version, name, applied_at) VALUES (?, 'from the future', 'x')",
+        (NEWEST + 1,))
+    with pytest.raises(db.Unusable, match=f"newer version of scorepad \\(schema {NEWEST + 1}"):
+        db.open_database(path)
