@@ -93,7 +93,6 @@ import itertools
 import json
 import os
 import shlex
-import shutil
 import sqlite3
 import statistics
 import subprocess
@@ -106,7 +105,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from web import HOST, ROOT, Server, _quantile, free_port, request  # noqa: E402  (bench/web.py: the same server harness)
+from web import HOST, ROOT, Server, _quantile, request  # noqa: E402  (bench/web.py: the same server harness)
 
 sys.path.insert(1, str(ROOT))  # this checkout's scorepad (and tests.postgres), not an installed one
 
@@ -647,44 +646,21 @@ def backends(url: str, servers: int, threads: int, clients: int, games: int, max
     return ok
 
 
-class TemporaryPostgreSQL:
-    """``--database temporary``: a PostgreSQL cluster of its own (see the module's docstring),
-    with PostgreSQL's durable defaults; :meth:`start` gives its URL, :meth:`stop` removes it."""
+def temporary_postgresql() -> Any:
+    """``--database temporary``: a PostgreSQL cluster of its own (the tests' ``Cluster``, see
+    the module's docstring), with PostgreSQL's durable defaults; stopped and removed after."""
+    from tests.postgres import INSTALL, Cluster, programs
 
-    def __init__(self) -> None:
-        from tests.postgres import INSTALL, programs
-
-        bin_dir = programs()
-        if bin_dir is None:
-            raise SystemExit(INSTALL)
-        self.bin_dir, self.port = bin_dir, free_port()
-        self.folder = Path(tempfile.mkdtemp(prefix="scorepad-load-pg-"))
-        self.as_postgres = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []  # initdb refuses root
-
-    def run(self, program: str, *args: str) -> None:
-        done = subprocess.run([*self.as_postgres, str(self.bin_dir / program), *args], capture_output=True,
-                              text=True, timeout=120, check=False)
-        if done.returncode:
-            raise SystemExit(f"{program} failed: {done.stderr or done.stdout}")
-
-    def start(self) -> str:
-        import psycopg
-
-        if self.as_postgres:
-            shutil.chown(self.folder, "postgres", "postgres")
-        data = str(self.folder / "data")
-        self.run("initdb", "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C")
-        self.run("pg_ctl", "-D", data, "-o", f"-p {self.port} -k {self.folder} -c listen_addresses={HOST}",
-                 "-l", str(self.folder / "log"), "-w", "-t", "60", "start")
-        url = f"postgresql://postgres@{HOST}:{self.port}"
-        with psycopg.connect(f"{url}/postgres", autocommit=True) as conn:
-            conn.execute("CREATE DATABASE load")
-        return f"{url}/load"
-
-    def stop(self) -> None:
-        if (self.folder / "data" / "postmaster.pid").exists():
-            self.run("pg_ctl", "-D", str(self.folder / "data"), "-m", "fast", "-w", "stop")
-        shutil.rmtree(self.folder, ignore_errors=True)
+    bin_dir = programs()
+    if bin_dir is None:
+        raise SystemExit(INSTALL)
+    cluster = Cluster(bin_dir, durable=True)
+    try:
+        cluster.start()
+    except (RuntimeError, OSError, subprocess.TimeoutExpired) as err:
+        cluster.stop()
+        raise SystemExit(f"PostgreSQL could not be started: {err}") from None
+    return cluster
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -721,12 +697,12 @@ def main(argv: list[str] | None = None) -> int:
     print("$ " + shlex.join([Path(sys.executable).name, *sys.argv]), flush=True)
     print(f"{os.cpu_count()} CPU(s); each phone from its own loopback address (127.0.0.10, ...)")
     folder = Path(tempfile.mkdtemp(prefix="scorepad-load-"))
-    cluster = TemporaryPostgreSQL() if args.database == "temporary" and "load" in phases else None
+    cluster = temporary_postgresql() if args.database == "temporary" and "load" in phases else None
     ok = True
     summary = []
     try:
         if args.database and "load" in phases:
-            url = cluster.start() if cluster else args.database
+            url = cluster.new_database() if cluster else args.database
             ok = backends(url, args.servers, counts[0], args.clients, args.games, args.max_seconds, folder)
         for threads in counts if "load" in phases and not args.database else []:
             result = run(threads, args.clients, args.games, args.max_seconds, folder, servers=args.servers)

@@ -55,7 +55,10 @@ BACKENDS = ("sqlite", "postgresql")
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """A test marked ``backends`` runs once on each backend (the ``backend`` parameter); one
     marked ``backends("sqlite")`` (closer than the module's mark) only on those named: a test
-    of what only SQLite has (its file, its write lock)."""
+    of what only SQLite has (its file, its write lock). The mark reaches only tests on a
+    database of their own (through ``backend``: ``database_setting``, ``database``,
+    ``make_app``, ``app``, ``client``); one on a module's shared app, or on a server of its
+    own it starts, runs once, on what it was given."""
     marked = metafunc.definition.get_closest_marker("backends")
     if "backend" in metafunc.fixturenames and marked:
         metafunc.parametrize("backend", marked.args or BACKENDS, indirect=True)

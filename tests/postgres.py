@@ -46,8 +46,8 @@ class Cluster:
     """A PostgreSQL server of its own: :meth:`start`, :meth:`new_database` (a URL), :meth:`stop`
     (and removed); :meth:`halt` and :meth:`resume` stop it and start it again as it was."""
 
-    def __init__(self, bin_dir: Path) -> None:
-        self.bin_dir = bin_dir
+    def __init__(self, bin_dir: Path, durable: bool = False) -> None:
+        self.bin_dir, self.durable = bin_dir, durable  # durable: fsync on, as a real server (bench/load.py)
         self.folder = Path(tempfile.mkdtemp(prefix="scorepad-pg-"))
         self.data = self.folder / "data"
         self.port = free_port()
@@ -64,7 +64,7 @@ class Cluster:
         if self.as_postgres:
             shutil.chown(self.folder, "postgres", "postgres")
         done = self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
-                         "--locale=C", "--no-sync")
+                         "--locale=C", *(() if self.durable else ("--no-sync",)))
         if done.returncode:
             raise RuntimeError(f"initdb failed: {done.stderr or done.stdout}")
         self.resume()
@@ -72,8 +72,8 @@ class Cluster:
     def resume(self) -> None:
         """Start the server on its data folder and port: after :meth:`start`'s ``initdb``, or
         again after :meth:`halt`."""
-        options = (f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off "
-                   "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
+        fast = "" if self.durable else "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
+        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 {fast}-c max_connections=200"
         done = self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.folder / "log"),
                          "-w", "-t", "60", "start")
         if done.returncode:

@@ -11,7 +11,7 @@ from scorepad.rules import OPTIONS, PRESETS, Deal, judge
 from scorepad.rules.sheet import options_by_group
 from tests.hardening import api_game, assert_error_shape, bearer, db_state
 
-pytestmark = pytest.mark.backends  # each test on SQLite and on PostgreSQL (tests/conftest.py)
+pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLite and on PostgreSQL
 
 ROOT = Path(__file__).resolve().parents[2]
 API = "/api/v1"

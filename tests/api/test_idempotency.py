@@ -20,7 +20,7 @@ import pytest
 
 from tests.hardening import ANN_BEA, Waitress, api_game, assert_error_shape, bearer, db_state, sql, valid_deal
 
-pytestmark = pytest.mark.backends  # each test on SQLite and on PostgreSQL (tests/conftest.py)
+pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLite and on PostgreSQL
 
 API = "/api/v1"
 NEW_GAME = {"name": "Friday", "sheet": "common", "sides": ANN_BEA}

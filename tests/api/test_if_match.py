@@ -7,7 +7,7 @@ import pytest
 
 from tests.hardening import ANN_BEA, api_game, assert_error_shape, bearer, db_state, valid_deal
 
-pytestmark = pytest.mark.backends  # each test on SQLite and on PostgreSQL (tests/conftest.py)
+pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLite and on PostgreSQL
 
 API = "/api/v1"
 CORRECTED = valid_deal(1)

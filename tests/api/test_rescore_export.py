@@ -12,7 +12,7 @@ import pytest
 from tests.api.test_api import BAD_DEAL, two_player_deal
 from tests.hardening import api_game, bearer, valid_deal
 
-pytestmark = pytest.mark.backends  # each test on SQLite and on PostgreSQL (tests/conftest.py)
+pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLite and on PostgreSQL
 
 API = "/api/v1"
 AMENDED = {"preset": "common", "clean_book_bonus": 600}  # the game's sheet after its amendment

@@ -10,7 +10,7 @@ import pytest
 from scorepad.storage import store
 from tests.hardening import db_state
 
-pytestmark = pytest.mark.backends  # each test on SQLite and on PostgreSQL (tests/conftest.py)
+pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLite and on PostgreSQL
 
 TWO = ("--side", "Ann", "--side", "Bea")
 

@@ -19,7 +19,7 @@ from scorepad.storage import backup, cache, db, document, errors, store
 from scorepad.web.errors import STATUS
 from tests.hardening import ANN_BEA, valid_deal
 
-pytestmark = pytest.mark.backends  # each test on SQLite and on PostgreSQL (tests/conftest.py)
+pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLite and on PostgreSQL
 
 ROOT = Path(__file__).resolve().parents[2]
 STORAGE = ROOT / "scorepad" / "storage"

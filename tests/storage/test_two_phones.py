@@ -25,7 +25,7 @@ from scorepad.storage import cache, db, store
 from tests.hardening import api_game, bearer, served
 from tests.web.test_pages import fields, start, text, valid_deal
 
-pytestmark = pytest.mark.backends  # each test on SQLite and on PostgreSQL (tests/conftest.py)
+pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLite and on PostgreSQL
 
 ROOT = Path(__file__).resolve().parents[2]
 API = "/api/v1"

@@ -18,7 +18,7 @@ from scorepad.storage.errors import Rejected
 from scorepad.storage.store import Answer, KeyRefused, Once
 from tests.hardening import ANN_BEA, sql, valid_deal
 
-pytestmark = pytest.mark.backends  # each test on SQLite and on PostgreSQL (tests/conftest.py)
+pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLite and on PostgreSQL
 
 
 @pytest.fixture
