@@ -15,7 +15,7 @@ from pypdf import PdfReader
 
 from scorepad.app import StartupError
 from scorepad.web.common import qr
-from tests.hardening import ANN_BEA, form_fields, text_of
+from tests.hardening import ANN_BEA, api_game, bearer, form_fields, text_of, valid_deal
 
 HOST = "scores.example.org"
 HTTPS = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": HOST}
@@ -81,17 +81,84 @@ def test_without_proxies_the_forwarded_scheme_and_host_are_ignored(make_app):
     assert HOST not in page and "https:" not in page
 
 
-def test_with_one_proxy_a_forwarded_prefix_is_the_site_root_of_every_link_and_of_the_worker(make_app):
-    """A proxy serving scorepad under /hf (X-Forwarded-Prefix): links, and the service worker
-    (written once for each site root), name the paths under /hf; requests without the prefix
-    get a worker of the root's own."""
-    app = make_app(PROXIES=1)
-    assert_every_link_starts_with(f"https://{HOST}/hf/", app, {**HTTPS, "X-Forwarded-Prefix": "/hf"})
+def test_prefix_is_the_site_root_of_every_link_and_of_the_worker(make_app):
+    """scorepad served under /hf (the setting PREFIX): links, and the service worker, name
+    the paths under /hf; requests reach it with the prefix still on the path or taken off."""
+    app = make_app(PROXIES=1, PREFIX="/hf")
+    page = assert_every_link_starts_with(f"https://{HOST}/hf/", app, HTTPS)
+    assert 'src="/hf/static/theme.js"' in page and 'href="/hf/manifest.webmanifest"' in page
     client = app.test_client()
-    under = client.get("/sw.js", headers={**HTTPS, "X-Forwarded-Prefix": "/hf"}).get_data(as_text=True)
-    assert '"/hf/offline"' in under and '"/offline"' not in under
-    root = client.get("/sw.js", headers=HTTPS).get_data(as_text=True)
-    assert '"/offline"' in root and "/hf/" not in root
+    for path in ("/sw.js", "/hf/sw.js"):
+        worker = client.get(path, headers=HTTPS).get_data(as_text=True)
+        assert '"/hf/offline"' in worker and '"/offline"' not in worker
+
+
+def test_a_forwarded_prefix_is_never_the_site_root(make_app):
+    """X-Forwarded-Prefix is ignored even with PROXIES: only PREFIX says where the site is."""
+    for config, base in (({}, f"https://{HOST}/"), ({"PREFIX": "/hf"}, f"https://{HOST}/hf/")):
+        app = make_app(PROXIES=1, **config)
+        page = assert_every_link_starts_with(base, app, {**HTTPS, "X-Forwarded-Prefix": "/other"})
+        worker = app.test_client().get("/sw.js", headers={**HTTPS, "X-Forwarded-Prefix": "/other"})
+        assert "/other" not in page and "/other" not in worker.get_data(as_text=True)
+
+
+POISON = {"X-Forwarded-Prefix": "//evil.example", "X-Forwarded-Host": "evil.example",
+          "X-Forwarded-Proto": "https", "X-Forwarded-Port": "8443", "Host": "evil.example"}
+
+
+@pytest.mark.parametrize("config", [{"PROXIES": 1}, {"PROXIES": 1, "PREFIX": "/hf"}, {}])
+def test_one_request_with_forged_forwarded_headers_changes_no_page_another_viewer_gets(make_app, config):
+    """The viewer's game page and the rescore page are built once per revision and served to
+    every viewer: a stranger who asks first with a forged prefix and host must not have them
+    built for evil.example (issue 21, item 2). Nor the service worker or the manifest."""
+    app = make_app(**config)
+    stranger, viewer = app.test_client(), app.test_client()
+    game_id, key = api_game(stranger)
+    assert stranger.post(f"/api/v1/games/{game_id}/deals", json=valid_deal(), headers=bearer(key)).status_code == 201
+    shared = (f"/games/{game_id}", f"/games/{game_id}/rescore?sheet=pagat", f"/games/{game_id}/rescore",
+              "/sw.js", "/manifest.webmanifest", f"/api/v1/games/{game_id}")
+    for path in shared:
+        assert stranger.get(path, headers=POISON).status_code == 200, path
+    for path in shared:
+        answer = viewer.get(path)
+        assert answer.status_code == 200 and "evil.example" not in answer.get_data(as_text=True), path
+
+
+def test_the_worker_is_the_same_whatever_prefix_a_request_sends(make_app):
+    """One worker for the one root: 150 requests with as many long prefixes all get the
+    root's worker (it used to be written, and kept, once per prefix: 165 MB for 150)."""
+    client = make_app(PROXIES=1).test_client()
+    root = client.get("/sw.js").get_data()
+    for n in range(150):
+        forged = client.get("/sw.js", headers={"X-Forwarded-Prefix": f"/{n}" + "x" * 2000})
+        assert forged.get_data() == root
+
+
+def test_public_url_with_a_path_is_the_site_root(make_app):
+    base = "https://club.example.org/cards/"
+    app = make_app(PROXIES=1, PUBLIC_URL=base.rstrip("/"))
+    assert app.config["PREFIX"] == "/cards"
+    page = assert_every_link_starts_with(base, app, {})
+    assert 'src="/cards/static/theme.js"' in page and "/cards/cards/" not in page
+
+
+def test_prefix_is_read_from_the_environment(make_app, monkeypatch):
+    monkeypatch.setenv("SCOREPAD_PREFIX", "/scorepad/")
+    app = make_app()
+    assert app.config["PREFIX"] == "/scorepad"
+    assert_every_link_starts_with("http://localhost/scorepad/", app, {})
+
+
+@pytest.mark.parametrize("bad", ["scorepad", "/a b", "/a?b", "/../x", "/a/./b", "//evil.example", "/a%2f", 7])
+def test_a_prefix_that_is_no_path_stops_start_up_naming_the_setting(make_app, bad):
+    with pytest.raises(StartupError, match="SCOREPAD_PREFIX"):
+        make_app(PREFIX=bad)
+
+
+def test_a_prefix_other_than_public_url_s_path_stops_start_up(make_app):
+    with pytest.raises(StartupError, match="PUBLIC_URL's path is '/cards'"):
+        make_app(PREFIX="/hf", PUBLIC_URL="https://club.example.org/cards")
+    assert make_app(PREFIX="/cards/", PUBLIC_URL="https://club.example.org/cards/").config["PREFIX"] == "/cards"
 
 
 def test_public_url_comes_before_the_forwarded_scheme_and_host(make_app):
