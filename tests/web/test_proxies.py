@@ -8,6 +8,7 @@ are ignored: any client could send them. ``PUBLIC_URL`` still comes first for li
 
 from __future__ import annotations
 
+import http.client
 import io
 import json
 
@@ -305,3 +306,59 @@ def test_behind_nginx_over_https_the_request_is_secure_and_the_session_cookie_is
     assert status == 201 and json.loads(body)["view_url"].startswith(f"{proxy.base}/games/"), body
     status, headers, _ = through(proxy, "127.0.0.24", "GET", "/new", headers={"X-Forwarded-Proto": "https"})
     assert status == 200 and headers["set-cookie"] and not any(is_secure(c) for c in headers["set-cookie"]), headers
+
+
+@pytest.mark.parametrize("prefix", ["", "/hf"])
+def test_behind_nginx_forged_forwarded_headers_poison_no_page_another_viewer_gets(production_server, nginx_proxy,
+                                                                                   prefix):
+    """A stranger asks first for every page kept once per revision (the viewer's game page,
+    the rescore page, the worker, the manifest, the game's JSON) with a forged prefix and host,
+    through nginx and straight to the server (where PROXIES=1 trusts whoever connects): a
+    viewer who comes after, through nginx, finds no evil.example anywhere (issue 21, item 2).
+    Under PREFIX=/hf nginx passes the path as it came, /hf/... ."""
+    server = production_server(SCOREPAD_PROXIES="1", SCOREPAD_PREFIX=prefix)
+    proxy = nginx_proxy(server.port)
+    status, _, body = through(proxy, "127.0.0.31", "POST", f"{prefix}/api/v1/games", NEW_GAME)
+    assert status == 201, body
+    game = json.loads(body)
+    deals, key = f"{prefix}/api/v1/games/{game['id']}/deals", bearer(game["edit_key"])
+    assert through(proxy, "127.0.0.31", "POST", deals, valid_deal(), headers=key)[0] == 201
+    shared = [f"{prefix}{path}" for path in (f"/games/{game['id']}", f"/games/{game['id']}/rescore?sheet=pagat",
+                                             "/sw.js", "/manifest.webmanifest", f"/api/v1/games/{game['id']}")]
+    for number, straight in ((2, True), (3, False)):  # straight to the server, then through nginx
+        for path in shared:
+            if straight:
+                conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+                conn.request("GET", path, headers=POISON)
+                assert conn.getresponse().status == 200, path
+                conn.close()
+            else:
+                assert through(proxy, "127.0.0.32", "GET", path, headers=POISON)[0] == 200, path
+        for path in shared:
+            status, _, body = through(proxy, "127.0.0.33", "GET", path)
+            assert status == 200 and b"evil.example" not in body, (path, body[:300])
+        assert through(proxy, "127.0.0.31", "POST", deals, valid_deal(number), headers=key)[0] == 201
+    page = through(proxy, "127.0.0.33", "GET", shared[0])[2].decode()
+    assert f'src="{prefix}/static/theme.js"' in page and f'data-poll="{prefix}/api/v1/games/' in page
+
+
+def test_behind_nginx_keyless_writes_from_the_table_s_address_leave_its_phones_writing(production_server,
+                                                                                       nginx_proxy):
+    """Behind one address (a club's Wi-Fi, here 127.0.0.41 through nginx), someone holding only
+    the view link sends 30 keyless deals: refused (401, then 429 past LIMIT_REFUSED), and the
+    table's phone at that address, and another, go on writing (issue 21, item 4)."""
+    server = production_server(SCOREPAD_PROXIES="1", SCOREPAD_RATELIMIT_ENABLED="true",
+                               SCOREPAD_LIMIT_WRITE="10 per minute", SCOREPAD_LIMIT_REFUSED="5 per minute")
+    proxy = nginx_proxy(server.port)
+    status, _, body = through(proxy, "127.0.0.41", "POST", "/api/v1/games", NEW_GAME)
+    assert status == 201, body
+    game = json.loads(body)
+    deals, key = f"/api/v1/games/{game['id']}/deals", bearer(game["edit_key"])
+    keyless = [through(proxy, "127.0.0.41", "POST", deals, valid_deal())[0] for _ in range(30)]
+    assert keyless == [401] * 5 + [429] * 25, keyless
+    assert through(proxy, "127.0.0.41", "POST", deals, valid_deal(), headers=key)[0] == 201
+    table = [through(proxy, "127.0.0.41", "PUT", f"{deals}/1", valid_deal(), headers=key)[0] for _ in range(8)]
+    other = [through(proxy, "127.0.0.42", "PUT", f"{deals}/1", valid_deal(), headers=key)[0] for _ in range(3)]
+    assert (table, other) == ([200] * 8, [200] * 3)
+    assert through(proxy, "127.0.0.41", "PUT", f"{deals}/1", valid_deal(), headers=key)[0] == 200  # its 10th
+    assert through(proxy, "127.0.0.41", "PUT", f"{deals}/1", valid_deal(), headers=key)[0] == 429  # its 11th
