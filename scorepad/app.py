@@ -97,13 +97,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     at most, default 10), SECRET_KEY (default: generated into
     the instance folder), SESSION_COOKIE_SECURE (set true behind HTTPS), PERMANENT_SESSION_LIFETIME (how long the
     session cookie, with its edit keys and games, is kept: 180 days, or seconds in the
-    environment), PUBLIC_URL (the base of every absolute link, :mod:`scorepad.links`), CACHE_BYTES (what
+    environment), PUBLIC_URL (the base of every absolute link, :mod:`scorepad.links`), PREFIX (the path
+    the app is served under, such as ``/scorepad``; default PUBLIC_URL's path, else none), CACHE_BYTES (what
     the per-revision cache may hold, default 64 MB: :mod:`scorepad.storage.cache`), BUSY_TIMEOUT
     (seconds a write waits for another process's write lock before a 503, default 2), PROXIES
     (default 0: the number of proxies in front of scorepad that set ``X-Forwarded-*``; never
     more than there are, or a client could forge its address; werkzeug's ``ProxyFix`` then
     gives links, the session cookie's Secure flag and the rate limits the client's address,
-    scheme and host); and the rate limits' settings (see :mod:`scorepad.ratelimit`). The instance folder
+    scheme and host, never a prefix); and the rate limits' settings (see :mod:`scorepad.ratelimit`). The instance folder
     (``config.py``, the database, the secret key) is :func:`instance_folder`.
 
     An instance folder or a database file it cannot use raises :class:`StartupError`.
@@ -119,6 +120,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         PERMANENT_SESSION_LIFETIME=SESSION_LIFETIME,  # edit rights and "Your games" outlast the browser
         SESSION_REFRESH_EACH_REQUEST=False,  # sent only when it changes: no static file carries the keys
         PUBLIC_URL=None,
+        PREFIX=None,
         PROXIES=0,
         WTF_CSRF_TIME_LIMIT=None,
         # Over HTTPS, Flask-WTF would also demand a Referer from this host, which no browser
@@ -136,9 +138,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
                            f"not {app.config['PUBLIC_URL']!r}")
     hops = _whole("PROXIES", app.config["PROXIES"], 0, "the number of proxies in front of scorepad")
     app.config["PROXIES"] = hops
-    if hops:
+    if hops:  # never X-Forwarded-Prefix: the root is PREFIX's alone (scorepad.links)
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops,  # type: ignore[method-assign]
-                                x_port=hops, x_prefix=hops)
+                                x_port=hops, x_prefix=0)
+    try:
+        root = links.site_root(app.config.get("PREFIX"), app.config["PUBLIC_URL"])
+    except ValueError as err:
+        raise StartupError(str(err)) from None
+    app.config.update(PREFIX=root, APPLICATION_ROOT=root or "/")
+    app.wsgi_app = links.AtRoot(app.wsgi_app, root)  # type: ignore[method-assign]
     app.response_class = TextResponse
     app.session_interface = SessionCookies()
     try:
@@ -165,7 +173,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.cli.add_command(server.game_group)  # flask game ...
     app.cli.add_command(server.deal_group)  # flask deal ...
     app.cli.add_command(server.backup_command)  # flask backup PATH
-    app.cli.add_command(serve.serve_command)  # flask serve: waitress, and the address phones open
+    app.cli.add_command(serve.serve_command)  # flask serve: granian, and the address phones open
     try:
         ratelimit.init_app(app)  # after every route: it limits creating games and writing to one
     except ValueError as err:  # a limit or its storage that cannot be read: the message names the setting

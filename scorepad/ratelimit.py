@@ -5,33 +5,43 @@ proxy, the real client's when ``PROXIES`` counts the proxies, else the proxy's, 
 client would share), in the storage ``RATELIMIT_STORAGE_URI`` names (``memory://``, per
 process, by default; a ``redis://`` URI, with the ``redis`` extra installed, shares the
 counts between processes: several app servers). A Redis that is down or stops answering
-(for ``REDIS_TIMEOUT`` s) lets the request through uncounted, and the log says so. Two
-limits, each shared by the pages and the API:
+(for ``REDIS_TIMEOUT`` s) lets the request through uncounted, and the log says so, in one
+line a minute (:class:`OneLineAMinute`). Three limits, each shared by the pages and the API:
 
 * ``LIMIT_CREATE`` (default 20 per minute) per client: creating or importing a game;
 * ``LIMIT_WRITE`` (default 60 per minute) per client and game: recording, correcting or
-  deleting a deal, amending the sheet. Every form posted to those pages counts, a check too.
+  deleting a deal, amending the sheet, by whoever may. Every form those pages take counts,
+  a check too; a write refused for want of the edit key (401, 403) does not, so one who
+  holds only the view link (the QR on the table) cannot use up the table's count;
+* ``LIMIT_REFUSED`` (default 30 per minute) per client: the writes refused for want of the
+  edit key, counted as they are refused. Past it the refusal is a 429; a write with the
+  key is never counted here, so it goes on from the same address (one club's Wi-Fi).
 
 Over a limit, the answer is 429 with ``Retry-After``: the API's error body under ``/api/``,
 elsewhere a page that keeps what was typed (:func:`scorepad.retry.typed_again`).
-``RATELIMIT_ENABLED=false`` turns both off (the tests do, but for the limits' own tests).
+``RATELIMIT_ENABLED=false`` turns them off (the tests do, but for the limits' own tests).
 """
 
 from __future__ import annotations
 
+import functools
+import logging
 import math
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Flask, request
+from flask import Flask, Response, current_app, has_app_context, request
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
-from limits import RateLimitItem, parse_many
+from limits import RateLimitItem, parse, parse_many
 from limits.errors import ConfigurationError
+from werkzeug.exceptions import HTTPException, TooManyRequests
 
 from .api import problems
+from .api.http import ApiError
 from .retry import typed_again
 
 # Endpoints under each limit; only the methods that change something count.
@@ -45,7 +55,9 @@ METHODS = ["POST", "PUT", "DELETE"]
 # expiry timer (a 500 on recording a deal, once in bench/load.py's abuse phase), and a Redis
 # storage can be unreachable.
 DEFAULTS = {"RATELIMIT_ENABLED": True, "RATELIMIT_STORAGE_URI": "memory://", "RATELIMIT_SWALLOW_ERRORS": True,
-            "LIMIT_CREATE": "20 per minute", "LIMIT_WRITE": "60 per minute"}
+            "LIMIT_CREATE": "20 per minute", "LIMIT_WRITE": "60 per minute", "LIMIT_REFUSED": "30 per minute"}
+LIMITS = ("LIMIT_CREATE", "LIMIT_WRITE", "LIMIT_REFUSED")
+REFUSED = (401, 403)  # a write refused for want of the edit key: none, or not this game's
 # Seconds a count waits for Redis to connect, and then to answer, before the request goes
 # through uncounted: a count takes well under a millisecond, and without a timeout a Redis
 # that stops answering would hold every create and write (the redis client's own default is
@@ -59,7 +71,62 @@ WORDS = {
                "Too many new games", "This address has started as many new games as it may"),
     "write": ("too many changes to this game from this address",
               "Too many changes at once", "This address has changed this game as often as it may"),
+    "refused": ("too many changes without the game's edit key from this address",
+                "Too many changes without the edit link",
+                "This address has sent as many changes without a game's edit link as it may"),
 }
+LOG_EVERY = 60.0  # seconds: the limiter's errors (a Redis that is down) are logged once in this long
+
+
+class OneLineAMinute(logging.Filter):
+    """Lets through one warning or error a minute (``every`` seconds by ``clock``), as one
+    line: its message, then the error's type and words, without the traceback, and how many
+    were held back since the last. A Redis that is down fails every count of every request;
+    Flask-Limiter logs each with its traceback (4 KB a request). Information (a limit
+    reached) passes as it is."""
+
+    def __init__(self, every: float = LOG_EVERY, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.every, self.clock = every, clock
+        self._last: float | None = None
+        self._held = 0
+        self._lock = threading.Lock()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < logging.WARNING:
+            return True
+        with self._lock:
+            now = self.clock()
+            if self._last is not None and now - self._last < self.every:
+                self._held += 1
+                return False
+            self._last, held, self._held = now, self._held, 0
+        line = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            err = record.exc_info[1]
+            line += f": {type(err).__name__}: {' '.join(str(err).split())[:300]}"
+        if held:
+            line += f" ({held:,} more like it in the last {self.every:g} s not logged)"
+        record.msg, record.args, record.exc_info, record.exc_text, record.stack_info = line, None, None, None, None
+        return True
+
+
+LOG_KEPT = "scorepad.limiter_log"  # each app's OneLineAMinute, in app.extensions
+
+
+def _one_line_a_minute(record: logging.LogRecord) -> bool:
+    """The filter on Flask-Limiter's logger (one logger for every app in the process): the
+    :class:`OneLineAMinute` of the app that logs, so each app says it once a minute."""
+    line = current_app.extensions.get(LOG_KEPT) if has_app_context() else None
+    return True if line is None else bool(line.filter(record))
+
+
+class TooManyRefused(TooManyRequests):
+    """The client's writes refused for want of the edit key are past ``LIMIT_REFUSED``."""
+
+    def __init__(self, limit: RateLimitItem) -> None:
+        super().__init__()
+        self.limit = limit
 
 
 def client() -> str:
@@ -88,7 +155,7 @@ def init_app(app: Flask) -> None:
     for name, default in DEFAULTS.items():
         app.config.setdefault(name, default)
     app.config["RATELIMIT_ENABLED"] = _enabled(app.config["RATELIMIT_ENABLED"])
-    for name in ("LIMIT_CREATE", "LIMIT_WRITE"):
+    for name in LIMITS:
         try:
             parse_many(str(app.config[name]))
         except ValueError:
@@ -105,23 +172,75 @@ def init_app(app: Flask) -> None:
     if check in every_request:
         every_request.remove(check)
     app.extensions["scorepad.limiter"] = limiter
+    app.extensions[LOG_KEPT] = OneLineAMinute()
+    if _one_line_a_minute not in limiter.logger.filters:
+        limiter.logger.addFilter(_one_line_a_minute)
     _limit(app, CREATE_ENDPOINTS, limiter.shared_limit(str(app.config["LIMIT_CREATE"]), "create",
                                                        key_func=client, methods=METHODS))
+    refused = parse(str(app.config["LIMIT_REFUSED"]))  # one rate: it is counted here, not by a decorator
+    _limit(app, WRITE_ENDPOINTS, _counting_refusals(limiter, refused))
     _limit(app, WRITE_ENDPOINTS, limiter.shared_limit(str(app.config["LIMIT_WRITE"]), "write",
-                                                      key_func=client_and_game, methods=METHODS))
+                                                      key_func=client_and_game, methods=METHODS,
+                                                      deduct_when=_authorised))
 
     @app.errorhandler(RateLimitExceeded)
     def too_many(err: RateLimitExceeded):
         found = limiter.current_limit
         retry_after = max(1, math.ceil(found.reset_at - time.time())) if found else 60
         scope = err.limit.scope if err.limit.scope in WORDS else "create"
-        problem, title, words = WORDS[scope]
-        rate = _rate(err.limit.limit)
-        if problems.wanted():
-            message = f"{problem} (at most {rate}); try again in {retry_after} s"
-            return problems.answer(429, message, None, "rate-limited", {"Retry-After": str(retry_after)})
-        return typed_again(429, title, f"{words}: at most {rate}. Nothing was saved; send it again "
-                           f"in {retry_after} seconds.", retry_after)
+        return _too_many(str(scope), err.limit.limit, retry_after)
+
+    @app.errorhandler(TooManyRefused)
+    def too_many_refused(err: TooManyRefused):
+        try:
+            reset = limiter.limiter.get_window_stats(err.limit, client(), "refused").reset_time
+        except Exception:  # the count was just made; a storage gone since then
+            reset = time.time() + 60
+        return _too_many("refused", err.limit, max(1, math.ceil(reset - time.time())))
+
+
+def _too_many(scope: str, limit: RateLimitItem, retry_after: int) -> Any:
+    """The 429 of the limit ``scope`` names: the API's problem, else the page that keeps what was typed."""
+    problem, title, words = WORDS[scope]
+    rate = _rate(limit)
+    if problems.wanted():
+        message = f"{problem} (at most {rate}); try again in {retry_after} s"
+        return problems.answer(429, message, None, "rate-limited", {"Retry-After": str(retry_after)})
+    return typed_again(429, title, f"{words}: at most {rate}. Nothing was saved; send it again "
+                       f"in {retry_after} seconds.", retry_after)
+
+
+def _authorised(response: Response) -> bool:
+    """Whether a write to a game counts against ``LIMIT_WRITE``: not when it was refused for
+    want of the edit key (:data:`REFUSED`), nor when a limit refused it (429)."""
+    return response.status_code not in (*REFUSED, 429)
+
+
+def _counting_refusals(limiter: Limiter, limit: RateLimitItem) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A view that counts each of its refusals for want of the edit key against ``limit``
+    per client; past it, the refusal is :class:`TooManyRefused` (a 429). A write with the key
+    is not counted. A count that cannot be made (Redis down) lets the refusal be (logged)."""
+    def wrap(view: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(view)
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return view(*args, **kwargs)
+            except (ApiError, HTTPException) as err:
+                status = err.status if isinstance(err, ApiError) else err.code
+                if status in REFUSED and not _hit(limiter, limit):
+                    raise TooManyRefused(limit) from err
+                raise
+        return counted
+    return wrap
+
+
+def _hit(limiter: Limiter, limit: RateLimitItem) -> bool:
+    """Count one refused write of this client: False when it is past ``limit``."""
+    try:
+        return limiter.limiter.hit(limit, client(), "refused")
+    except Exception:  # the storage cannot be reached: the refusal stands, uncounted
+        limiter.logger.exception("Failed to count a refused write. Swallowing error")
+        return True
 
 
 def _limiter(app: Flask) -> Limiter:

@@ -198,7 +198,7 @@ def game_show(game_id: str, as_json: bool, edit_link: bool) -> None:
     """The score table with running totals, and the result; or the edit link again."""
     game = _game(game_id)
     if edit_link:
-        click.echo(links.absolute(f"/games/{game.id}/edit/{game.edit_key}"))
+        click.echo(f"{links.link_base()}games/{game.id}/edit/{game.edit_key}")
         if links.public_base() is None:
             click.echo("(Put the address the phones open before it, such as http://192.168.1.20:8000, "
                        "or set SCOREPAD_PUBLIC_URL.)", err=True)

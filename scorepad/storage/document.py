@@ -108,22 +108,25 @@ def export_game(game_id: str) -> dict[str, Any] | None:
 
 # -- the score table as CSV -----------------------------------------------------------------------
 
-# A formula's first character, at the start of a cell or right after a separator a
-# spreadsheet may split a pasted cell on (a comma, a semicolon where ';' separates lists, a tab).
-FORMULA_START = re.compile(r"(?:^|[,;\t])[=+\-@\t\r]")
+# A formula's first character at the start of a piece of a cell: the cell's start, or right
+# after a separator a spreadsheet may split the cell or its line on (a comma, a semicolon
+# where ';' separates lists, a tab, a line feed or carriage return: a reason may hold line
+# feeds, and a reader that is not a CSV one splits rows on them).
+FORMULA_START = re.compile(r"(^|[,;\t\r\n])(?=[=+\-@\t\r])")
 
 
 def spreadsheet_safe(value: Any) -> Any:
-    """A cell a spreadsheet will not run: text with a formula's start anywhere it could
-    begin one gets a leading apostrophe. Numbers are never text, so stay numbers.
+    """A cell a spreadsheet will not run: text gets an apostrophe before each formula start,
+    wherever a piece of it could begin one (:data:`FORMULA_START`), so the cell read whole
+    and each piece split off it are text. Numbers are never text, so stay numbers.
 
     >>> spreadsheet_safe("=HYPERLINK(1)"), spreadsheet_safe("-Ann"), spreadsheet_safe(-120), spreadsheet_safe("Bea")
     ("'=HYPERLINK(1)", "'-Ann", -120, 'Bea')
-    >>> spreadsheet_safe("a;=1+1;"), spreadsheet_safe("Ann, Bea"), spreadsheet_safe("x,@y")
-    ("'a;=1+1;", 'Ann, Bea', "'x,@y")
+    >>> spreadsheet_safe("a;=1+1;"), spreadsheet_safe("Ann, Bea"), spreadsheet_safe("ok\\n=1+1")
+    ("a;'=1+1;", 'Ann, Bea', "ok\\n'=1+1")
     """
-    if isinstance(value, str) and FORMULA_START.search(value):
-        return "'" + value
+    if isinstance(value, str):
+        return FORMULA_START.sub(r"\1'", value)
     return value
 
 

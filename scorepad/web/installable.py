@@ -25,6 +25,7 @@ THEME = "#0d2b5e"  # the header's colour (static/app.css), as base.html's theme-
 BACKGROUND = "#ffffff"
 ICONS = ((192, "icon-192.png"), (512, "icon-512.png"))  # made from favicon.svg
 WORKER = "sw.js"
+WORKER_KEPT = "scorepad.worker"  # the worker as written, in app.extensions: one for the app's one root
 
 
 def version(static_folder: str, *extra: bytes) -> str:
@@ -49,11 +50,10 @@ def shell() -> list[str]:
 @bp.get("/sw.js")
 def worker() -> Response:
     """The service worker, at the site root; revalidated on every check, so a deploy is found.
-    Written once for each site root a process serves: the files it digests change only with a
-    deploy, which starts new processes."""
-    kept: dict[str, str] = current_app.extensions.setdefault("scorepad.worker", {})
-    root = url_for("games.home")
-    text = kept.get(root)
+    Written once by each process: the root is the setting ``PREFIX`` (no request moves it,
+    :mod:`scorepad.links`), and the files it digests change only with a deploy, which starts
+    new processes."""
+    text = current_app.extensions.get(WORKER_KEPT)
     if text is None:
         text = (Path(current_app.static_folder or "static") / WORKER).read_text()
         shown = render_template("offline.html").encode()
@@ -61,7 +61,7 @@ def worker() -> Response:
                             ("__OFFLINE__", url_for("installable.offline")),
                             ("__STATIC__", url_for("static", filename="")), ("__SHELL__", json.dumps(shell()))):
             text = text.replace(name, value)
-        kept[root] = text
+        current_app.extensions[WORKER_KEPT] = text
     response = current_app.response_class(text, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
     return response

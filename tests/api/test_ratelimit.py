@@ -109,23 +109,60 @@ def test_the_61st_write_to_one_game_in_a_minute_is_429_and_other_games_and_addre
     assert client.put(f"{base}/1", json=valid_deal(), headers=bearer(key), environ_base=OTHER).status_code == 200
 
 
+def test_writes_refused_for_want_of_the_key_do_not_use_up_the_table_s_count(limited_app):
+    """Whoever holds only the view link (the QR on the table), behind the table's own address
+    (one club's Wi-Fi), sends keyless writes: they count against LIMIT_REFUSED, per address,
+    and never against the (address, game) count of the table's phones (issue 21, item 4)."""
+    app = limited_app(LIMIT_WRITE="5 per minute", LIMIT_REFUSED="4 per minute")
+    client = app.test_client()
+    game_id, key = api_game(client)
+    deals = f"{API}/games/{game_id}/deals"
+    stranger = app.test_client()  # another browser, the same address: it has watched the game
+    assert stranger.get(f"/games/{game_id}").status_code == 200
+    refusals = [client.post(deals, json=valid_deal()),  # 401: no key
+                client.post(deals, json=valid_deal(), headers=bearer("not-the-key")),  # 403
+                client.put(f"{deals}/1", json=valid_deal(), headers=bearer("x")),
+                stranger.post(f"/games/{game_id}/deals/new", data={"reason": "x"})]  # the page: 403
+    assert [r.status_code for r in refusals] == [401, 403, 403, 403]
+    for _ in range(20):  # past LIMIT_REFUSED: refused with a 429 that says why
+        error = assert_error_shape(client.delete(f"{deals}/1"), 429, None)
+    assert "without the game's edit key" in error["message"] and "4 per minute" in error["message"]
+    assert_retry_after(client.delete(f"{deals}/1"))
+    page = stranger.post(f"/games/{game_id}/deals/new", data={"reason": "x"})
+    assert page.status_code == 429 and "Too many changes without the edit link" in text_of(page.get_data(as_text=True))
+
+    # The table's phone, same address, with the key: its five writes a minute, all of them.
+    assert client.post(deals, json=valid_deal(), headers=bearer(key)).status_code == 201
+    for _ in range(4):
+        assert client.put(f"{deals}/1", json=valid_deal(), headers=bearer(key)).status_code == 200
+    assert "too many changes to this game" in assert_error_shape(
+        client.put(f"{deals}/1", json=valid_deal(), headers=bearer(key)), 429, None)["message"]
+    # Another address's refusals are its own.
+    assert client.post(deals, json=valid_deal(), environ_base=OTHER).status_code == 401
+
+
 def test_the_limits_are_read_from_the_environment(make_app, monkeypatch):
     monkeypatch.setenv("SCOREPAD_RATELIMIT_ENABLED", "true")
     monkeypatch.setenv("SCOREPAD_LIMIT_CREATE", "2 per minute")
     monkeypatch.setenv("SCOREPAD_LIMIT_WRITE", "1 per hour")
+    monkeypatch.setenv("SCOREPAD_LIMIT_REFUSED", "1 per day")
     client = make_app(WTF_CSRF_ENABLED=True).test_client()
     game_id, key = api_game(client)
-    api_game(client)
+    other_id, _ = api_game(client)
     assert "2 per minute" in assert_error_shape(client.post(f"{API}/games", json={}), 429, None)["message"]
     base = f"{API}/games/{game_id}/deals"
     assert client.post(base, json=valid_deal(), headers=bearer(key)).status_code == 201
     response = client.put(f"{base}/1", json=valid_deal(), headers=bearer(key))
     assert response.status_code == 429 and int(response.headers["Retry-After"]) > 61
+    assert client.delete(f"{API}/games/{other_id}/deals/1").status_code == 401  # without the key
+    response = client.delete(f"{API}/games/{other_id}/deals/1")
+    assert response.status_code == 429 and int(response.headers["Retry-After"]) > 2 * 3600  # the day's, not the hour's
 
 
-def test_a_limit_that_cannot_be_read_stops_start_up_naming_the_setting(limited_app):
-    with pytest.raises(StartupError, match="LIMIT_WRITE"):
-        limited_app(LIMIT_WRITE="lots")
+@pytest.mark.parametrize("name", ["LIMIT_CREATE", "LIMIT_WRITE", "LIMIT_REFUSED"])
+def test_a_limit_that_cannot_be_read_stops_start_up_naming_the_setting(limited_app, name):
+    with pytest.raises(StartupError, match=f"SCOREPAD_{name}"):
+        limited_app(**{name: "lots"})
 
 
 def test_the_test_fixtures_run_without_limits(client):

@@ -23,8 +23,17 @@ from typing import Any
 import pytest
 
 from scorepad.app import StartupError
-from scorepad.ratelimit import REDIS_TIMEOUT
-from tests.hardening import ANN_BEA, Waitress, api_game, bearer, free_port, redis_command, valid_deal
+from scorepad.ratelimit import REDIS_TIMEOUT, OneLineAMinute
+from tests.hardening import (
+    ANN_BEA,
+    ProductionServer,
+    RedisServer,
+    api_game,
+    bearer,
+    free_port,
+    redis_command,
+    valid_deal,
+)
 
 API = "/api/v1"
 GAME = {"name": "Friday", "sheet": "common", "sides": ANN_BEA}
@@ -47,19 +56,20 @@ def redis(redis_url: str) -> str:
 
 
 @contextmanager
-def two_servers(database: str, storage: str, folder: Path, **limits: str) -> Iterator[tuple[Waitress, Waitress]]:
-    """Two waitress processes on ``database``, their rate limits on and counted in ``storage``,
+def two_servers(database: str, storage: str, folder: Path,
+                **limits: str) -> Iterator[tuple[ProductionServer, ProductionServer]]:
+    """Two production server processes on ``database``, their rate limits on and counted in ``storage``,
     ``limits`` (LIMIT_CREATE, LIMIT_WRITE) as their settings. Both start at once."""
     env = {"SCOREPAD_RATELIMIT_ENABLED": "true", "SCOREPAD_RATELIMIT_STORAGE_URI": storage,
            **{f"SCOREPAD_{name}": rate for name, rate in limits.items()}}
     with ExitStack() as stack:
-        servers = [Waitress(database, str(folder / f"server-{i}.log"), env=env) for i in (1, 2)]
+        servers = [ProductionServer(database, str(folder / f"server-{i}.log"), env=env) for i in (1, 2)]
         for server in servers:
             stack.callback(server.stop)
         yield stack.enter_context(servers[0]), stack.enter_context(servers[1])
 
 
-def send(server: Waitress, method: str, path: str, body: Any = None,
+def send(server: ProductionServer, method: str, path: str, body: Any = None,
          headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], Any]:
     """One JSON request to ``server`` from this machine's one address: status, headers, body."""
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
@@ -68,7 +78,7 @@ def send(server: Waitress, method: str, path: str, body: Any = None,
                      headers={"Content-Type": "application/json", **(headers or {})})
         response = conn.getresponse()
         data = response.read()
-        return response.status, dict(response.getheaders()), json.loads(data) if data else None
+        return response.status, {k.title(): v for k, v in response.getheaders()}, json.loads(data) if data else None
     finally:
         conn.close()
 
@@ -125,6 +135,55 @@ def test_a_redis_that_is_down_lets_games_and_deals_through_and_the_log_says_so(m
             game_id, key = api_game(client)
         assert client.post(f"{API}/games/{game_id}/deals", json=valid_deal(), headers=bearer(key)).status_code == 201
     assert any("Failed to rate limit" in record.getMessage() for record in caplog.records), caplog.text
+
+
+def test_a_redis_that_goes_down_is_logged_in_one_line_not_a_traceback_a_request(make_app, caplog, tmp_path):
+    """A Redis stopped under a running server: every count fails, and Flask-Limiter logged
+    each failure with its traceback, 4 KB a request. Now one line (issue 21, item 13)."""
+    with RedisServer(tmp_path) as url:
+        app = make_app(RATELIMIT_ENABLED=True, RATELIMIT_STORAGE_URI=url, LIMIT_CREATE="2 per minute")
+        client = app.test_client()
+        game_id, key = api_game(client)
+        api_game(client)
+        assert client.post(f"{API}/games", json=GAME).status_code == 429  # counted while it runs
+        assert client.post(f"{API}/games/{game_id}/deals", json=valid_deal(), headers=bearer(key)).status_code == 201
+    with caplog.at_level(logging.INFO, logger="flask-limiter"):
+        for _ in range(5):
+            assert client.post(f"{API}/games", json=GAME).status_code == 201
+            assert client.put(f"{API}/games/{game_id}/sheet", json={"sheet": "common"}).status_code == 401
+            assert client.put(f"{API}/games/{game_id}/deals/1", json=valid_deal(),
+                              headers=bearer(key)).status_code == 200
+    logged = [record for record in caplog.records if record.name == "flask-limiter"]
+    assert len(logged) == 1, [record.getMessage()[:200] for record in logged]
+    line = caplog.text.strip()
+    assert "\n" not in line and "Traceback" not in line and len(line) < 1000, line
+    assert "Failed to rate limit" in line and "ConnectionError" in line, line
+
+
+def test_the_limiter_s_log_lets_one_error_a_minute_through_and_counts_the_others():
+    now = [1000.0]
+    line = OneLineAMinute(60.0, clock=lambda: now[0])
+    logger = logging.getLogger("tests.one-line-a-minute")
+
+    def record(level: int = logging.ERROR) -> logging.LogRecord:
+        try:
+            raise ConnectionError("Error 111 connecting to 127.0.0.1:6379.\nConnection refused.")
+        except ConnectionError:
+            import sys
+
+            return logger.makeRecord(logger.name, level, __file__, 1, "Failed to rate limit. %s", ("Swallowing error",),
+                                     sys.exc_info())
+
+    first = record()
+    assert line.filter(first) and first.exc_info is None
+    assert first.getMessage() == ("Failed to rate limit. Swallowing error: ConnectionError: Error 111 connecting to "
+                                  "127.0.0.1:6379. Connection refused.")
+    now[0] += 59
+    assert not any(line.filter(record()) for _ in range(3))
+    assert line.filter(record(logging.INFO))  # information is not held back
+    now[0] += 1
+    later = record()
+    assert line.filter(later) and later.getMessage().endswith("(3 more like it in the last 60 s not logged)")
 
 
 def test_a_redis_that_stops_answering_holds_a_request_only_for_its_timeout(make_app):

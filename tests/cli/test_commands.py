@@ -263,3 +263,14 @@ def test_import_a_bad_document_exits_2_naming_the_field(app, runner, tmp_path):
 def test_help_says_writes_need_no_edit_key(runner):
     for group in ("game", "deal"):
         assert "no edit key" in runner.invoke(args=[group, "--help"]).stdout
+
+
+def test_game_show_edit_link_starts_with_the_site_root(make_app):
+    """Under PREFIX (or PUBLIC_URL's path) the edit link the command prints is under it too."""
+    for config, base in (({"PREFIX": "/hf"}, "/hf/"), ({"PUBLIC_URL": "https://club.example.org/cards"},
+                                                       "https://club.example.org/cards/")):
+        runner = make_app(**config).test_cli_runner()
+        game_id, key = new_game(runner)
+        result = runner.invoke(args=["game", "show", game_id, "--edit-link"])
+        assert result.exit_code == 0, result.output
+        assert result.stdout == f"{base}games/{game_id}/edit/{key}\n"
