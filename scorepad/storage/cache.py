@@ -4,9 +4,11 @@ Game records (:mod:`scorepad.storage.store`, each with its view), API bodies, vi
 and PDFs are all kept in the database's one :class:`ByteCache` (:func:`current`; the app
 factory gives each app's database its own): least recently used first out once the
 entries' sizes add up to more than the budget. Each entry's size is given by whoever puts it
-in (a record's stored JSON) or measured (bytes and text). Keys carry the revision, so an
-entry is never stale, only unused; nothing kept may depend on the request (its host in
-particular: see :mod:`scorepad.links`).
+in (a record's stored JSON) or measured: what the value holds in memory (``sys.getsizeof``),
+not its length encoded: a text with one character past U+FFFF is held at 4 bytes a
+character, so pages are kept encoded, as the bytes sent (UTF-8, 1 byte a character for most
+of a page). Keys carry the revision, so an entry is never stale, only unused; nothing kept
+may depend on the request (its host in particular: see :mod:`scorepad.links`).
 
 The budget is the setting ``CACHE_BYTES`` (``SCOREPAD_CACHE_BYTES``), 64 MB by default.
 
@@ -20,6 +22,7 @@ their share. Each is built once per revision.
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
@@ -42,11 +45,11 @@ class Busy(errors.Busy):
 
 
 def size_of(value: object) -> int:
-    """The bytes ``value`` holds, for values whose size can be read off: bytes and text."""
-    if isinstance(value, (bytes, bytearray)):
-        return len(value)
-    if isinstance(value, str):
-        return len(value.encode("utf-8", "surrogatepass"))
+    """The bytes ``value`` holds in memory, for values whose size can be read off: bytes and
+    text. A text's is up to 4 bytes a character (Python keeps every character of a text at
+    the width of its widest), hence pages are kept as bytes."""
+    if isinstance(value, (bytes, bytearray, str)):
+        return sys.getsizeof(value)
     raise TypeError(f"give the size of a {type(value).__name__} when caching it")
 
 

@@ -93,7 +93,7 @@ def game(game_id: str):
     if html is None:
         game = access.game_or_404(game_id)
         revision = game.revision  # a write may have landed since: file the page under what it shows
-        html = _game_page(game)
+        html = _game_page(game).encode()  # kept as sent: a text may hold 4 bytes a character
         kept.put(("games/game.html", db.path(), game_id, revision), html)
     response = make_response(html)
     response.set_etag(f"{game_id}.{revision}")

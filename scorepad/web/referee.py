@@ -270,7 +270,7 @@ def _rescore_page(game: GameRecord, key: tuple[Any, ...], flashes: bool) -> tupl
             context["deal_change"] = rescore_game(game.game, other).deal(number)  # as a deal of the game
     page = render_template("referee/rescore.html", **context)
     if status == 200 and not flashes:
-        cache.current().put(key, page)
+        cache.current().put(key, page.encode())  # kept as sent: a text may hold 4 bytes a character
     return page, status
 
 
