@@ -8,16 +8,19 @@ in (a record's stored JSON) or measured: what the value holds in memory (``sys.g
 not its length encoded: a text with one character past U+FFFF is held at 4 bytes a
 character, so pages are kept encoded, as the bytes sent (UTF-8, 1 byte a character for most
 of a page). Keys carry the revision, so an entry is never stale, only unused; nothing kept
-may depend on the request (its host in particular: see :mod:`scorepad.links`).
+may depend on the request (its host in particular: see :mod:`scorepad.links`), and a key
+built from a query names its normalised form (only the fields read, each in its canonical
+form), so one answer is built once however the query is spelt.
 
 The budget is the setting ``CACHE_BYTES`` (``SCOREPAD_CACHE_BYTES``), 64 MB by default.
 
-The heavy documents (PDFs, a game rescored under another sheet) are built through
+The heavy documents (PDFs, a game rescored under another sheet, a game's history) are built through
 :meth:`ByteCache.built`: one at a time in a process, each request waiting its turn at most
 :data:`BUILD_WAIT` seconds (then :class:`Busy`: "ask again in a moment"); a request
 that waited finds what the one before it built. So however many ask at once, one core's
 worth of Python is spent building them, not all of it, and the phones recording deals keep
-their share. Each is built once per revision.
+their share. Each is built once per revision; one that cannot be kept (a page showing this
+phone a message) is built in the same turn, each time.
 """
 
 from __future__ import annotations
@@ -62,6 +65,7 @@ class ByteCache:
     def __init__(self, budget: int = DEFAULT_BYTES, build_wait: float = BUILD_WAIT) -> None:
         self.budget, self.build_wait = budget, build_wait
         self.used = 0
+        self.builds = 0  # documents built through built(): what the cache spared is the requests less these
         self._entries: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
         self._lock = threading.Lock()
         self._building = threading.Semaphore(1)
@@ -104,18 +108,24 @@ class ByteCache:
         finally:
             self._building.release()
 
-    def built(self, key: Hashable, build: Callable[[], T], size: Callable[[T], int] | None = None) -> T:
+    def built(self, key: Hashable | None, build: Callable[[], T], size: Callable[[T], int] | None = None,
+              keep: Callable[[T], bool] | None = None) -> T:
         """The value kept under ``key``, else ``build()`` in the build turn (:meth:`gate`),
-        kept for the next request. A request that waited finds what the one before it built."""
-        found = self.get(key)
+        kept for the next request unless ``keep(value)`` says not (an error page). A request
+        that waited finds what the one before it built. With ``key`` None (an answer that
+        depends on this request) it is built in the turn and not kept."""
+        found = None if key is None else self.get(key)
         if found is not None:
             return found  # type: ignore[no-any-return]
         with self.gate():
-            found = self.get(key)
+            found = None if key is None else self.get(key)
             if found is not None:
                 return found  # type: ignore[no-any-return]
             value = build()
-            self.put(key, value, size(value) if size else None)
+            with self._lock:
+                self.builds += 1
+            if key is not None and (keep is None or keep(value)):
+                self.put(key, value, size(value) if size else None)
         return value
 
     def discard(self, key: Hashable) -> None:
