@@ -32,7 +32,7 @@ from flask import Flask
 from scorepad.app import create_app
 from scorepad.storage import db
 from tests import postgres
-from tests.hardening import RedisServer
+from tests.hardening import Nginx, ProductionServer, RedisServer
 
 os.environ.setdefault("SCOREPAD_RATELIMIT_ENABLED", "false")
 
@@ -176,3 +176,47 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory):
         pytest.skip(message)
     with RedisServer(tmp_path_factory.mktemp("redis")) as url:
         yield url
+
+
+@pytest.fixture
+def production_server(tmp_path: Path):
+    """Start the production server (:class:`tests.hardening.ProductionServer`, granian) on a
+    free loopback port: ``production_server(database=None, threads=4, **env)`` serves
+    ``database`` (a new SQLite file in the test's folder when None) with ``env`` added to its
+    environment (``SCOREPAD_PROXIES="1"``, ...), and gives the started server; every server
+    started is stopped after the test."""
+    started: list[ProductionServer] = []
+
+    def start(database: str | None = None, threads: int = 4, **env: str) -> ProductionServer:
+        n = len(started)
+        server = ProductionServer(database or str(tmp_path / f"server-{n}.sqlite"), str(tmp_path / f"server-{n}.log"),
+                                  threads=threads, env=env)
+        started.append(server)
+        return server.__enter__()
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture
+def nginx_proxy(tmp_path: Path):
+    """Start nginx in front of a server on loopback (:class:`tests.hardening.Nginx`):
+    ``nginx_proxy(upstream_port, tls=True)`` gives the started proxy (``.base``,
+    ``.https_base``, ``.connection(source, https)``); stopped after the test. Without nginx
+    (or openssl) the test skips, saying how to install it, unless ``CI`` is set: then it fails."""
+    if not Nginx.available():
+        message = "nginx (and openssl) are not installed: apt-get install nginx openssl"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    started: list[Nginx] = []
+
+    def start(upstream_port: int, tls: bool = True) -> Nginx:
+        proxy = Nginx(tmp_path / f"nginx-{len(started)}", upstream_port, tls=tls)
+        started.append(proxy)
+        return proxy.__enter__()
+
+    yield start
+    for proxy in started:
+        proxy.__exit__()

@@ -1,9 +1,9 @@
 """Helpers shared by the tests (fixtures are in conftest.py): a game made through the API, a
 valid deal, the forms of a page as a browser would post them, the API's one error shape, a
 dump of every table of the database, the largest game the limits allow, and a real server
-(in a subprocess, :class:`Waitress`, or in this process, :func:`served`, or
-:class:`Restartable`, stopped and started again on the same port), and a throwaway Redis
-(:class:`RedisServer`)."""
+(the production server in a subprocess, :class:`ProductionServer`, or waitress in this
+process, :func:`served`, or :class:`Restartable`, stopped and started again on the same port),
+nginx in front of a server (:class:`Nginx`), and a throwaway Redis (:class:`RedisServer`)."""
 
 from __future__ import annotations
 
@@ -322,10 +322,11 @@ def stop_process(proc: Any) -> None:
             proc.wait()
 
 
-class Waitress:
-    """The production server (``python -m waitress --call scorepad:create_app``) on a free
-    loopback port, in a subprocess, serving ``database``; a context manager that stops it.
-    ``command`` gives another way to start it, from the port (``flask serve``'s tests)."""
+class ProductionServer:
+    """The production server, granian (WSGI, one worker process, ``threads`` blocking threads,
+    HTTP/1.1), serving ``scorepad:create_app`` on a free loopback port, in a subprocess,
+    serving ``database``; a context manager that stops it. ``command`` gives another way to
+    start it, from the port (``flask serve``'s tests)."""
 
     def __init__(self, database: str, log: str, threads: int = 4, env: dict[str, str] | None = None,
                  command: Callable[[int], list[str]] | None = None) -> None:
@@ -337,15 +338,17 @@ class Waitress:
         self.port = free_port()
         root = Path(__file__).resolve().parent.parent
         argv = command(self.port) if command is not None else [
-            sys.executable, "-m", "waitress", "--host=127.0.0.1", f"--port={self.port}", f"--threads={threads}",
-            "--call", "scorepad:create_app"]
+            sys.executable, "-m", "granian", "--interface", "wsgi", "--factory", "--host", "127.0.0.1",
+            "--port", str(self.port), "--workers", "1", "--blocking-threads", str(threads), "--http", "1",
+            "--no-ws", "scorepad:create_app"]
         with open(log, "wb") as out:
             self.proc = subprocess.Popen(
                 argv, cwd=root, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                 env={**os.environ, "SCOREPAD_DATABASE": database, "SCOREPAD_SECRET_KEY": "test", **(env or {})})
         self.log = log
+        self.base = f"http://127.0.0.1:{self.port}"
 
-    def __enter__(self) -> Waitress:
+    def __enter__(self) -> ProductionServer:
         import time
 
         deadline = time.monotonic() + 60
@@ -376,12 +379,147 @@ class Waitress:
             conn.close()
 
     def rss_kb(self) -> int:
-        """The server process's resident memory now (``VmRSS`` in /proc), in KB."""
-        with open(f"/proc/{self.proc.pid}/status") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-        raise AssertionError("no VmRSS")
+        """The server's resident memory now (``VmRSS`` in /proc), in KB: its serving worker's
+        (granian's one worker process, the child that runs the app) when it has one."""
+        pids = [self.proc.pid]
+        try:
+            with open(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children") as children:
+                pids = [int(pid) for pid in children.read().split()] or pids
+        except OSError:
+            pass
+        total = 0
+        for pid in pids:
+            with open(f"/proc/{pid}/status") as status:
+                total += next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+        return total
+
+
+class Nginx:
+    """nginx (the system's, ``apt-get install nginx``) in front of a server on loopback, as the
+    README's hosted setup has it: a master process of its own (not a daemon) with a temporary
+    prefix and configuration in ``folder``, listening on free loopback ports, plain HTTP at
+    :attr:`http_port` and, with ``tls``, HTTPS at :attr:`https_port` with a self-signed
+    certificate made here (``openssl``; :attr:`certificate` is its file, for a client to trust).
+
+    Every request goes to ``upstream_port`` on 127.0.0.1 with the headers the README's block
+    sets: ``X-Forwarded-For`` (the client's address appended), ``X-Forwarded-Proto`` (``https``
+    on the TLS port), ``X-Forwarded-Host`` (the Host the client sent; with its port, since the
+    ports here are not 80 and 443), and ``X-Forwarded-Prefix`` and ``X-Forwarded-Port``
+    cleared, whatever the client sent. A client that binds its socket to its own loopback
+    address (127.0.0.x, as ``bench/load.py``'s phones do) is seen by nginx, and with
+    ``PROXIES=1`` by the app, as that address. A context manager that stops nginx after.
+    ``available()`` says whether nginx and openssl are installed."""
+
+    def __init__(self, folder: Any, upstream_port: int, tls: bool = True, program: str = "nginx") -> None:
+        from pathlib import Path
+
+        self.folder, self.upstream_port, self.tls, self.program = Path(folder), upstream_port, tls, program
+        self.http_port = free_port()
+        self.https_port = free_port() if tls else None
+        self.certificate = self.folder / "cert.pem"
+        self.proc: Any = None
+
+    @staticmethod
+    def available(program: str = "nginx") -> bool:
+        import shutil
+
+        return shutil.which(program) is not None and shutil.which("openssl") is not None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.http_port}"
+
+    @property
+    def https_base(self) -> str:
+        assert self.https_port is not None, "started without tls"
+        return f"https://127.0.0.1:{self.https_port}"
+
+    def _config(self) -> str:
+        import os
+
+        tls = (f"""
+        listen 127.0.0.1:{self.https_port} ssl;
+        ssl_certificate     {self.folder / "cert.pem"};
+        ssl_certificate_key {self.folder / "key.pem"};""" if self.tls else "")
+        user = "user root root;\n" if hasattr(os, "geteuid") and os.geteuid() == 0 else ""
+        temp = self.folder / "temp"
+        return f"""{user}daemon off;
+master_process on;
+worker_processes 1;
+pid {self.folder / "nginx.pid"};
+error_log {self.folder / "error.log"} warn;
+events {{ worker_connections 2048; }}
+http {{
+    access_log off;
+    client_body_temp_path {temp / "body"};
+    proxy_temp_path {temp / "proxy"};
+    fastcgi_temp_path {temp / "fastcgi"};
+    uwsgi_temp_path {temp / "uwsgi"};
+    scgi_temp_path {temp / "scgi"};
+    upstream scorepad {{
+        server 127.0.0.1:{self.upstream_port};
+    }}
+    server {{
+        listen 127.0.0.1:{self.http_port};{tls}
+        client_max_body_size 5m;
+        location / {{
+            proxy_pass http://scorepad;
+            proxy_set_header Host $http_host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_set_header X-Forwarded-Proto $scheme;
+            proxy_set_header X-Forwarded-Host $http_host;
+            proxy_set_header X-Forwarded-Port "";
+            proxy_set_header X-Forwarded-Prefix "";
+        }}
+    }}
+}}
+"""
+
+    def __enter__(self) -> Nginx:
+        import subprocess
+        import time
+
+        (self.folder / "temp").mkdir(parents=True, exist_ok=True)
+        if self.tls:
+            subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                            "-keyout", str(self.folder / "key.pem"), "-out", str(self.certificate)],
+                           check=True, capture_output=True)
+        conf = self.folder / "nginx.conf"
+        conf.write_text(self._config())
+        log = self.folder / "nginx.out"
+        with open(log, "wb") as out:
+            self.proc = subprocess.Popen([self.program, "-p", str(self.folder), "-c", str(conf), "-e", "stderr"],
+                                         stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and self.proc.poll() is None:
+            try:
+                import socket
+
+                with socket.create_connection(("127.0.0.1", self.http_port), timeout=1):
+                    return self
+            except OSError:
+                time.sleep(0.05)
+        self.__exit__()
+        errors = (self.folder / "error.log").read_text() if (self.folder / "error.log").exists() else ""
+        raise AssertionError(f"nginx did not start: {log.read_text()[-2000:]} {errors[-2000:]}")
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.proc is not None:
+            stop_process(self.proc)  # SIGTERM: nginx's fast shutdown, the master and its worker
+
+    def connection(self, source: str = "127.0.0.1", https: bool = False, timeout: float = 30) -> Any:
+        """An ``http.client`` connection to nginx from the loopback address ``source``
+        (127.0.0.x: a phone of its own), over HTTPS (trusting :attr:`certificate`) or HTTP."""
+        import http.client
+        import ssl
+
+        if not https:
+            return http.client.HTTPConnection("127.0.0.1", self.http_port, timeout=timeout,
+                                              source_address=(source, 0))
+        context = ssl.create_default_context(cafile=str(self.certificate))
+        return http.client.HTTPSConnection("127.0.0.1", self.https_port, timeout=timeout,
+                                           source_address=(source, 0), context=context)
 
 
 @contextmanager

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.hardening import ANN_BEA, Waitress, api_game, assert_error_shape, bearer, db_state, sql, valid_deal
+from tests.hardening import ANN_BEA, ProductionServer, api_game, assert_error_shape, bearer, db_state, sql, valid_deal
 
 pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLite and on PostgreSQL
 
@@ -250,7 +250,7 @@ def post(port: int, path: str, body: Any, headers: dict[str, str]) -> tuple[int,
     try:
         conn.request("POST", path, json.dumps(body).encode(), {"Content-Type": "application/json", **headers})
         response = conn.getresponse()
-        return response.status, dict(response.getheaders()), response.read()
+        return response.status, {k.title(): v for k, v in response.getheaders()}, response.read()
     finally:
         conn.close()
 
@@ -291,7 +291,7 @@ def test_a_retry_while_the_first_request_is_still_being_written_is_409(tmp_path)
     (another program holds it), the second is a 409 naming the header, with Retry-After;
     the first is then written, and a third request gets its answer."""
     database = str(tmp_path / "race.sqlite")
-    with Waitress(database, str(tmp_path / "server.log"), env={"SCOREPAD_BUSY_TIMEOUT": "30"}) as server:
+    with ProductionServer(database, str(tmp_path / "server.log"), env={"SCOREPAD_BUSY_TIMEOUT": "30"}) as server:
         headers = {"Idempotency-Key": "create-friday"}
         lock = holding_the_write_lock(database)
         race = Racing()
@@ -326,8 +326,8 @@ def test_two_servers_given_one_key_write_once_and_answer_alike(tmp_path):
     other then finds its key kept and replays its answer (not a stale revision's 409)."""
     database = str(tmp_path / "two.sqlite")
     env = {"SCOREPAD_BUSY_TIMEOUT": "30"}
-    with Waitress(database, str(tmp_path / "one.log"), env=env) as one, \
-            Waitress(database, str(tmp_path / "two.log"), env=env) as two:
+    with ProductionServer(database, str(tmp_path / "one.log"), env=env) as one, \
+            ProductionServer(database, str(tmp_path / "two.log"), env=env) as two:
         status, _, body = post(one.port, f"{API}/games", NEW_GAME, {})
         assert status == 201
         game = json.loads(body)

@@ -24,7 +24,7 @@ import pytest
 
 from scorepad.app import StartupError
 from scorepad.ratelimit import REDIS_TIMEOUT
-from tests.hardening import ANN_BEA, Waitress, api_game, bearer, free_port, redis_command, valid_deal
+from tests.hardening import ANN_BEA, ProductionServer, api_game, bearer, free_port, redis_command, valid_deal
 
 API = "/api/v1"
 GAME = {"name": "Friday", "sheet": "common", "sides": ANN_BEA}
@@ -47,19 +47,20 @@ def redis(redis_url: str) -> str:
 
 
 @contextmanager
-def two_servers(database: str, storage: str, folder: Path, **limits: str) -> Iterator[tuple[Waitress, Waitress]]:
-    """Two waitress processes on ``database``, their rate limits on and counted in ``storage``,
+def two_servers(database: str, storage: str, folder: Path,
+                **limits: str) -> Iterator[tuple[ProductionServer, ProductionServer]]:
+    """Two production server processes on ``database``, their rate limits on and counted in ``storage``,
     ``limits`` (LIMIT_CREATE, LIMIT_WRITE) as their settings. Both start at once."""
     env = {"SCOREPAD_RATELIMIT_ENABLED": "true", "SCOREPAD_RATELIMIT_STORAGE_URI": storage,
            **{f"SCOREPAD_{name}": rate for name, rate in limits.items()}}
     with ExitStack() as stack:
-        servers = [Waitress(database, str(folder / f"server-{i}.log"), env=env) for i in (1, 2)]
+        servers = [ProductionServer(database, str(folder / f"server-{i}.log"), env=env) for i in (1, 2)]
         for server in servers:
             stack.callback(server.stop)
         yield stack.enter_context(servers[0]), stack.enter_context(servers[1])
 
 
-def send(server: Waitress, method: str, path: str, body: Any = None,
+def send(server: ProductionServer, method: str, path: str, body: Any = None,
          headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], Any]:
     """One JSON request to ``server`` from this machine's one address: status, headers, body."""
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
@@ -68,7 +69,7 @@ def send(server: Waitress, method: str, path: str, body: Any = None,
                      headers={"Content-Type": "application/json", **(headers or {})})
         response = conn.getresponse()
         data = response.read()
-        return response.status, dict(response.getheaders()), json.loads(data) if data else None
+        return response.status, {k.title(): v for k, v in response.getheaders()}, json.loads(data) if data else None
     finally:
         conn.close()
 

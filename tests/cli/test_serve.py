@@ -25,13 +25,13 @@ from pypdf import PdfReader
 
 from scorepad.cli.serve import lan_address, url_of
 from scorepad.web.common import qr
-from tests.hardening import ANN_BEA, Waitress
+from tests.hardening import ANN_BEA, ProductionServer
 
 ROOT = Path(__file__).resolve().parents[2]
 ADVERTISED = "192.0.2.7"
 
 
-class Serve(Waitress):
+class Serve(ProductionServer):
     """``flask --app scorepad serve ARGS`` in a subprocess on a free port, serving ``database``;
     ``output`` is what it printed; stopped on exit."""
 

@@ -16,7 +16,7 @@ from scorepad.app import create_app
 from tests.hardening import (
     GAME_BYTES,
     LARGE_SHEET,
-    Waitress,
+    ProductionServer,
     api_game,
     bearer,
     largest_game,
@@ -184,7 +184,7 @@ def test_the_cache_budget_is_a_setting_and_bounds_large_games(large, monkeypatch
 
 def test_a_hundred_hosts_asking_for_a_large_game_grow_the_server_by_under_30_mb(large, tmp_path):
     database, game_id, _key = large
-    with Waitress(database, str(tmp_path / "server.log")) as server:
+    with ProductionServer(database, str(tmp_path / "server.log")) as server:
         for path in (f"/api/v1/games/{game_id}", f"/games/{game_id}", f"/games/{game_id}/results.pdf"):
             assert server.get(path, "warm.example")[0] == 200  # built once and cached: that is the cache's job
         before = server.rss_kb()

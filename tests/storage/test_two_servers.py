@@ -1,7 +1,7 @@
 """Two app servers, one PostgreSQL database: what a host serving many tables runs.
 
-Both servers are the production server (waitress) in processes of their own
-(:class:`tests.hardening.Waitress`), on one new database of the test worker's throwaway
+Both servers are the production server (granian) in processes of their own
+(:class:`tests.hardening.ProductionServer`), on one new database of the test worker's throwaway
 PostgreSQL cluster. Phones race across them through the JSON API: every write is applied
 once or refused (409, or 412 for ``If-Match``), never lost and never doubled, whichever
 server each write came to; an ``Idempotency-Key`` sent to both at the same moment makes
@@ -30,7 +30,7 @@ import pytest
 from pypdf import PdfReader
 
 from scorepad.storage import db, store
-from tests.hardening import Waitress, bearer, text_of
+from tests.hardening import ProductionServer, bearer, text_of
 from tests.storage.test_two_phones import OPEN_ENDED, TWO, deal_body, marker_of
 
 API = "/api/v1"
@@ -40,11 +40,11 @@ Answer = tuple[int, dict[str, str], bytes]  # status, headers (lower-case names)
 class Servers:
     """The two servers (``a`` and ``b``) and the URL of the database they share."""
 
-    def __init__(self, url: str, a: Waitress, b: Waitress) -> None:
+    def __init__(self, url: str, a: ProductionServer, b: ProductionServer) -> None:
         self.url, self.a, self.b = url, a, b
 
     @property
-    def both(self) -> tuple[Waitress, Waitress]:
+    def both(self) -> tuple[ProductionServer, ProductionServer]:
         return self.a, self.b
 
 
@@ -55,13 +55,14 @@ def servers(postgresql: Any, migrated_postgresql: str, tmp_path_factory: pytest.
     url = postgresql.new_database(template=migrated_postgresql)
     folder = tmp_path_factory.mktemp("two-servers")
     env = {"SCOREPAD_BUSY_TIMEOUT": "30"}
-    a = Waitress(url, str(folder / "a.log"), threads=4, env=env)  # both processes start before either is awaited
-    b = Waitress(url, str(folder / "b.log"), threads=4, env=env)
+    # both processes start before either is awaited
+    a = ProductionServer(url, str(folder / "a.log"), threads=4, env=env)
+    b = ProductionServer(url, str(folder / "b.log"), threads=4, env=env)
     with a, b:
         yield Servers(url, a, b)
 
 
-def request(server: Waitress, method: str, path: str, body: Any = None,
+def request(server: ProductionServer, method: str, path: str, body: Any = None,
             headers: dict[str, str] | None = None) -> Answer:
     """One request on a connection of its own."""
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
@@ -88,7 +89,7 @@ class Phone:
     def __init__(self, servers: Servers) -> None:
         self.conns = {s.port: http.client.HTTPConnection("127.0.0.1", s.port, timeout=60) for s in servers.both}
 
-    def send(self, server: Waitress, method: str, path: str, body: Any = None,
+    def send(self, server: ProductionServer, method: str, path: str, body: Any = None,
              headers: dict[str, str] | None = None) -> Answer:
         return _send(self.conns[server.port], method, path, body, headers)
 
@@ -97,7 +98,7 @@ class Phone:
             conn.close()
 
 
-def new_game(server: Waitress, name: str) -> tuple[str, str]:
+def new_game(server: ProductionServer, name: str) -> tuple[str, str]:
     status, _, raw = request(server, "POST", f"{API}/games", {"name": name, "sheet": OPEN_ENDED, "sides": TWO})
     assert status == 201, raw
     body = json.loads(raw)
@@ -344,7 +345,7 @@ def test_a_write_through_one_server_is_seen_at_once_through_the_other(servers):
              "rescore": f"{API}/referee/games/{game_id}/rescore?sheet=pagat",
              "rescore page": f"/games/{game_id}/rescore?sheet=pagat"}
 
-    def assert_current(server: Waitress) -> None:
+    def assert_current(server: ProductionServer) -> None:
         """Every view through ``server`` shows the game as stored now (read through the store)."""
         with reading(servers.url):
             record = store.load_game(game_id)

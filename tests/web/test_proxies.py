@@ -9,6 +9,7 @@ are ignored: any client could send them. ``PUBLIC_URL`` still comes first for li
 from __future__ import annotations
 
 import io
+import json
 
 import pytest
 from pypdf import PdfReader
@@ -186,3 +187,54 @@ def test_a_proxies_value_that_is_no_count_stops_start_up_naming_the_setting(make
 def test_a_proxies_setting_that_is_no_count_stops_start_up(make_app, bad):
     with pytest.raises(StartupError, match="SCOREPAD_PROXIES"):
         make_app(PROXIES=bad)
+
+
+# -- behind a real proxy: nginx in front of the production server ------------------------------------
+
+def through(proxy, source: str, method: str, path: str, body: dict | None = None, https: bool = False,
+            headers: dict[str, str] | None = None) -> tuple[int, dict[str, list[str]], bytes]:
+    """One request through ``proxy`` (nginx) from the loopback address ``source`` (a phone of
+    its own): the status, the headers (lower-case names, every value) and the body."""
+    conn = proxy.connection(source, https=https)
+    try:
+        sent = dict(headers or {})
+        data = None
+        if body is not None:
+            data, sent["Content-Type"] = json.dumps(body).encode(), "application/json"
+        conn.request(method, path, body=data, headers=sent)
+        response = conn.getresponse()
+        got: dict[str, list[str]] = {}
+        for name, value in response.getheaders():
+            got.setdefault(name.lower(), []).append(value)
+        return response.status, got, response.read()
+    finally:
+        conn.close()
+
+
+def test_behind_nginx_with_one_proxy_each_phone_has_its_own_create_limit(production_server, nginx_proxy):
+    """Phone A's creates reaching the limit leave phone B's untouched: the server passes nginx's
+    X-Forwarded-For to the app, which PROXIES=1 trusts (waitress cleared it, and every phone
+    counted as nginx's 127.0.0.1)."""
+    server = production_server(SCOREPAD_PROXIES="1", SCOREPAD_RATELIMIT_ENABLED="true",
+                               SCOREPAD_LIMIT_CREATE="2 per minute")
+    proxy = nginx_proxy(server.port)
+    a = [through(proxy, "127.0.0.21", "POST", "/api/v1/games", NEW_GAME)[0] for _ in range(3)]
+    b = [through(proxy, "127.0.0.22", "POST", "/api/v1/games", NEW_GAME)[0] for _ in range(3)]
+    assert (a, b) == ([201, 201, 429], [201, 201, 429])
+
+
+def test_behind_nginx_over_https_the_request_is_secure_and_the_session_cookie_is_secure(production_server,
+                                                                                         nginx_proxy):
+    """Over nginx's HTTPS the app sees an https request (links start https://, the session cookie
+    is Secure); over its plain HTTP neither, even when the client itself claims https."""
+    server = production_server(SCOREPAD_PROXIES="1")
+    proxy = nginx_proxy(server.port)
+    status, headers, body = through(proxy, "127.0.0.23", "POST", "/api/v1/games", NEW_GAME, https=True)
+    assert status == 201 and json.loads(body)["view_url"].startswith(f"{proxy.https_base}/games/"), body
+    status, headers, _ = through(proxy, "127.0.0.23", "GET", "/new", https=True)
+    assert status == 200 and headers["set-cookie"] and all(is_secure(c) for c in headers["set-cookie"]), headers
+    status, headers, body = through(proxy, "127.0.0.24", "POST", "/api/v1/games", NEW_GAME,
+                                    headers={"X-Forwarded-Proto": "https"})
+    assert status == 201 and json.loads(body)["view_url"].startswith(f"{proxy.base}/games/"), body
+    status, headers, _ = through(proxy, "127.0.0.24", "GET", "/new", headers={"X-Forwarded-Proto": "https"})
+    assert status == 200 and headers["set-cookie"] and not any(is_secure(c) for c in headers["set-cookie"]), headers
