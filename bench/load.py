@@ -111,6 +111,7 @@ import itertools
 import json
 import os
 import shlex
+import shutil
 import socket
 import sqlite3
 import statistics
@@ -119,6 +120,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
@@ -583,7 +585,8 @@ def rescore_plan(game_id: str, j: int) -> Any:
     """Rescores of the big game no cache holds: under a sheet of the stranger's own (its target
     moved on by one each time), the whole game and one deal, by the API and by the page."""
     for n in itertools.count():
-        sheet = json.dumps({**TARGET_SHEET, "target_score": 1_000_001 + n * RESCORERS + j})  # never the game's
+        target = 999_999 - (n * RESCORERS + j) % 900_000  # never the game's own 1,000,000
+        sheet = urllib.parse.quote(json.dumps({**TARGET_SHEET, "target_score": target}))
         deal = 1 + (n * 7 + j) % 100
         query = f"deal={deal}&x={n}"
         yield from [("rescore api", "GET", f"/api/v1/referee/games/{game_id}/rescore?sheet={sheet}&{query}", {}, None),
@@ -591,16 +594,16 @@ def rescore_plan(game_id: str, j: int) -> Any:
 
 
 class IdleConnections:
-    """:data:`IDLE` connections to ``port``, each sending half a request (a request line and a
+    """``count`` connections to ``port``, each sending half a request (a request line and a
     header, never the blank line that ends them) and then nothing, held until closed."""
 
-    def __init__(self, port: int) -> None:
-        self.port = port
+    def __init__(self, port: int, count: int = IDLE) -> None:
+        self.port, self.count = port, count
         self.sockets: list[socket.socket] = []
         self.refused = 0
 
     def open(self) -> IdleConnections:
-        for i in range(IDLE):
+        for i in range(self.count):
             try:
                 sock = socket.create_connection((HOST, self.port), timeout=5,
                                                 source_address=(f"127.0.1.{1 + i % IDLE_SOURCES}", 0))
@@ -637,8 +640,25 @@ def production_server(name: str, database: Path, folder: Path, threads: int) -> 
                             {**server_env(database), "SCOREPAD_PROXIES": "1"})
 
 
+STRANGERS = ("abusers", "poison", "keyless", "rescore", "idle")  # --strangers: which come, all by default
+
+
+def strangers_for(kinds: tuple[str, ...], port: int, plan: list[tuple[str, str]], games: list[str], game_id: str,
+                  deals: list[dict[str, Any]], stop: float) -> tuple[list[Abuser], list[Stranger]]:
+    """The abusers and strangers of ``kinds`` (not started): on the big game ``game_id``, and on
+    the phones' ``games`` (the first :data:`KEYLESS_PHONES` harassed from their own addresses)."""
+    hosts = itertools.count()
+    abusers = [Abuser(port, j, plan, hosts, stop) for j in range(ABUSERS * ("abusers" in kinds))]
+    strangers = [*[Stranger(port, stranger_address(0), poison_plan(games), stop) for _ in range("poison" in kinds)],
+                 *[Stranger(port, phone_address(i), keyless_plan(games[i], deals), stop, KEYLESS_PACE_S)
+                   for i in range(min(KEYLESS_PHONES, len(games)) * ("keyless" in kinds))],
+                 *[Stranger(port, stranger_address(1 + j), rescore_plan(game_id, j), stop)
+                   for j in range(RESCORERS * ("rescore" in kinds))]]
+    return abusers, strangers
+
+
 def abuse_run(n: int, runs: int, source: Path, game_id: str, clients: int, threads: int, seconds: float,
-              folder: Path) -> dict[str, Any]:
+              folder: Path, kinds: tuple[str, ...] = STRANGERS) -> dict[str, Any]:
     """One run: a fresh server on a copy of ``source`` behind nginx; phones alone, then
     phones with strangers."""
     database = folder / f"abuse-{n}.sqlite"
@@ -670,18 +690,12 @@ def abuse_run(n: int, runs: int, source: Path, game_id: str, clients: int, threa
                 strangers: list[Stranger] = []
                 loops: list[Abuser | Stranger] = []
                 if phase == "abused":
-                    idle = IdleConnections(port).open()
+                    idle = IdleConnections(port, IDLE * ("idle" in kinds)).open()
                     status, _, _ = request(port, "GET", "/api/v1/sheets")  # warm: the probe below is timed
                     t0 = time.perf_counter()
                     status, _, _ = request(port, "GET", "/api/v1/sheets")
                     result["idle_probe"] = (status, time.perf_counter() - t0, idle.still_open(), idle.refused)
-                    hosts = itertools.count()
-                    abusers = [Abuser(port, j, plan, hosts, stop) for j in range(ABUSERS)]
-                    strangers = [Stranger(port, stranger_address(0), poison_plan(games), stop),
-                                 *[Stranger(port, phone_address(i), keyless_plan(games[i], deals), stop,
-                                            KEYLESS_PACE_S) for i in range(min(KEYLESS_PHONES, clients))],
-                                 *[Stranger(port, stranger_address(1 + j), rescore_plan(game_id, j), stop)
-                                   for j in range(RESCORERS)]]
+                    abusers, strangers = strangers_for(kinds, port, plan, games, game_id, deals, stop)
                     loops = [*abusers, *strangers]
                     for thread in loops:
                         thread.start()
@@ -757,8 +771,9 @@ def abuse_report(result: dict[str, Any]) -> bool:
     print("  strangers: " + "; ".join(f"{kind} {dict(sorted(c.items()))}" for kind, c in sorted(got.items())))
     errors = phone_errors + [e for a in (*abusers, *result["strangers"]) for e in a.errors]
     fives = [e for e in errors if "HTTP 5" in e]
+    shown = sorted(set(fives)) + sorted(set(errors) - set(fives))  # the 5xx first
     print(f"  errors: {len(errors)} ({len(fives)} 5xx; target no 5xx: {'met' if not fives else 'MISSED'})" +
-          "".join(f"\n    {e}" for e in sorted(set(errors))[:10]))
+          "".join(f"\n    {e[:300]}" for e in shown[:10]))
     if fives:  # what the server said about it
         log = result["log"].read_text(errors="replace")
         last = log.rfind("Traceback")
@@ -769,7 +784,8 @@ def abuse_report(result: dict[str, Any]) -> bool:
     return not errors and not result["lost"] and not result["doubled"]
 
 
-def abuse(runs: int, clients: int, threads: int, seconds: float, folder: Path) -> bool:
+def abuse(runs: int, clients: int, threads: int, seconds: float, folder: Path,
+          kinds: tuple[str, ...] = STRANGERS) -> bool:
     print(f"\nabuse phase, behind nginx with PROXIES=1: {clients} phones record a deal every {PACE_S} s each, "
           f"{seconds:.0f} s alone, then {seconds:.0f} s while {ABUSERS} abusers loop over results.pdf (a4, letter), "
           f"rescore under every preset and the game's JSON with {HOSTS} Host values, on the largest game the "
@@ -779,10 +795,10 @@ def abuse(runs: int, clients: int, threads: int, seconds: float, folder: Path) -
         raise SystemExit("the abuse phase runs behind nginx: apt-get install nginx openssl")
     source = folder / "largest.sqlite"
     game_id, built = build_largest_game(source)
-    print(f"largest game: {built}", flush=True)
+    print(f"largest game: {built}; strangers: {', '.join(kinds)}", flush=True)
     ok = True
     for n in range(1, runs + 1):
-        result = abuse_run(n, runs, source, game_id, clients, threads, seconds, folder)
+        result = abuse_run(n, runs, source, game_id, clients, threads, seconds, folder, kinds)
         ok = abuse_report(result) and ok
     return ok
 
@@ -872,6 +888,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3, help="runs of the abuse phase (default 3)")
     parser.add_argument("--phase-seconds", type=float, default=20.0,
                         help="seconds the phones record without abusers, then with them (default 20)")
+    parser.add_argument("--strangers", default=",".join(STRANGERS),
+                        help=f"the abuse phase's strangers, of {','.join(STRANGERS)} (default all)")
     parser.add_argument("--database", help="a postgresql:// URL, or 'temporary' (a cluster of its own): the load "
                                            f"phase runs {BACKEND_RUNS} times on SQLite, {BACKEND_RUNS} on it")
     parser.add_argument("--servers", type=int, default=1,
@@ -879,6 +897,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     counts = [int(x) for x in args.compare.split(",")] if args.compare else [args.server_threads]
     phases = set(args.phases.split(","))
+    kinds = tuple(k for k in STRANGERS if k in args.strangers.split(","))
+    if set(args.strangers.split(",")) - set(STRANGERS) - {""}:
+        parser.error(f"--strangers takes some of {','.join(STRANGERS)}")
     if not 0 < args.clients <= 64 or not 0 < args.games <= 20 or not 0 < args.max_seconds <= 600 \
             or not all(0 < t <= 64 for t in counts) or not 0 < args.runs <= 10 \
             or not 0 < args.phase_seconds <= 300 or not phases or not phases <= {"load", "abuse"} \
@@ -913,13 +934,11 @@ def main(argv: list[str] | None = None) -> int:
             for threads, rps, p50, p99 in summary:
                 print(f"  {threads:16d} {rps:7.0f} {p50:9.2f} ms {p99:9.2f} ms")
         if "abuse" in phases:
-            ok = abuse(args.runs, args.clients, counts[0], args.phase_seconds, folder) and ok
+            ok = abuse(args.runs, args.clients, counts[0], args.phase_seconds, folder, kinds) and ok
     finally:
         if cluster:
             cluster.stop()
-        for path in sorted(folder.iterdir(), reverse=True):
-            path.unlink()
-        folder.rmdir()
+        shutil.rmtree(folder)  # the bench's own temporary folder (its files, nginx's prefix)
     return 0 if ok else 1
 
 

@@ -17,7 +17,10 @@ The budget is the setting ``CACHE_BYTES`` (``SCOREPAD_CACHE_BYTES``), 64 MB by d
 The heavy documents (PDFs, a game rescored under another sheet, a game's history) are built through
 :meth:`ByteCache.built`: one at a time in a process, each request waiting its turn at most
 :data:`BUILD_WAIT` seconds (then :class:`Busy`: "ask again in a moment"); a request
-that waited finds what the one before it built. So however many ask at once, one core's
+that waited finds what the one before it built. At most :data:`BUILD_WAITERS` wait at once
+for another document than the one being built (each holds one of the server's threads while
+it waits); one more is told so at once. Those asking for the one being built all wait: it
+will be theirs when it is done. So however many ask at once, one core's
 worth of Python is spent building them, not all of it, and the phones recording deals keep
 their share. Each is built once per revision; one that cannot be kept (a page showing this
 phone a message) is built in the same turn, each time.
@@ -36,6 +39,11 @@ from . import errors
 
 DEFAULT_BYTES = 64 * 1024 * 1024
 BUILD_WAIT = 10.0  # seconds a request for a heavy document waits for its turn to build it
+# Requests waiting at once for the turn to build another document than the one being built, at
+# most: each holds a server thread while it waits, so a stranger asking for a hundred uncached
+# rescores at once holds this many and the phones keep the rest (``serve`` runs a few threads).
+# Requests for the document being built are not counted: the table asking for the same PDF waits.
+BUILD_WAITERS = 2
 T = TypeVar("T")
 
 
@@ -69,6 +77,8 @@ class ByteCache:
         self._entries: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
         self._lock = threading.Lock()
         self._building = threading.Semaphore(1)
+        self._waiting = 0  # requests waiting for the build turn now for another key, at most BUILD_WAITERS
+        self._building_key: Hashable | None = None  # what the turn's holder is building, if it said
 
     def get(self, key: Hashable) -> Any | None:
         """The value kept under ``key`` (now the most recently used), or None."""
@@ -98,14 +108,29 @@ class ByteCache:
             return True
 
     @contextmanager
-    def gate(self, wait: float | None = None) -> Iterator[None]:
-        """Hold the process's one turn to build a heavy document, waiting for it at most
-        ``wait`` seconds (by default the cache's ``build_wait``), then :class:`Busy`."""
-        if not self._building.acquire(timeout=self.build_wait if wait is None else wait):
-            raise Busy()
+    def gate(self, wait: float | None = None, key: Hashable | None = None) -> Iterator[None]:
+        """Hold the process's one turn to build a heavy document (``key``, if known), waiting
+        for it at most ``wait`` seconds (by default the cache's ``build_wait``), then
+        :class:`Busy`; at once when :data:`BUILD_WAITERS` wait already for other documents
+        than the one being built."""
+        if not self._building.acquire(blocking=False):
+            with self._lock:
+                counted = key is None or key != self._building_key
+                if counted and self._waiting >= BUILD_WAITERS:
+                    raise Busy()
+                self._waiting += counted
+            try:
+                got = self._building.acquire(timeout=self.build_wait if wait is None else wait)
+            finally:
+                with self._lock:
+                    self._waiting -= counted
+            if not got:
+                raise Busy()
+        self._building_key = key
         try:
             yield
         finally:
+            self._building_key = None
             self._building.release()
 
     def built(self, key: Hashable | None, build: Callable[[], T], size: Callable[[T], int] | None = None,
@@ -117,7 +142,7 @@ class ByteCache:
         found = None if key is None else self.get(key)
         if found is not None:
             return found  # type: ignore[no-any-return]
-        with self.gate():
+        with self.gate(key=key):
             found = None if key is None else self.get(key)
             if found is not None:
                 return found  # type: ignore[no-any-return]
@@ -142,6 +167,11 @@ class ByteCache:
         with self._lock:
             self.budget = max(0, int(budget))
             self._evict()
+
+    @property
+    def waiting(self) -> int:
+        """Requests waiting now for the turn to build another document than the one being built."""
+        return self._waiting
 
     def __len__(self) -> int:
         return len(self._entries)
