@@ -165,7 +165,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.cli.add_command(server.game_group)  # flask game ...
     app.cli.add_command(server.deal_group)  # flask deal ...
     app.cli.add_command(server.backup_command)  # flask backup PATH
-    app.cli.add_command(serve.serve_command)  # flask serve: waitress, and the address phones open
+    app.cli.add_command(serve.serve_command)  # flask serve: granian, and the address phones open
     try:
         ratelimit.init_app(app)  # after every route: it limits creating games and writing to one
     except ValueError as err:  # a limit or its storage that cannot be read: the message names the setting

@@ -323,10 +323,10 @@ def stop_process(proc: Any) -> None:
 
 
 class ProductionServer:
-    """The production server, granian (WSGI, one worker process, ``threads`` blocking threads,
-    HTTP/1.1), serving ``scorepad:create_app`` on a free loopback port, in a subprocess,
-    serving ``database``; a context manager that stops it. ``command`` gives another way to
-    start it, from the port (``flask serve``'s tests)."""
+    """The production server, ``flask --app scorepad serve`` (granian: one worker process,
+    ``threads`` threads, HTTP/1.1), on a free loopback port, in a subprocess, serving
+    ``database``; a context manager that stops it. ``command`` gives another way to start it,
+    from the port (``flask serve``'s tests, with options of their own)."""
 
     def __init__(self, database: str, log: str, threads: int = 4, env: dict[str, str] | None = None,
                  command: Callable[[int], list[str]] | None = None) -> None:
@@ -338,9 +338,8 @@ class ProductionServer:
         self.port = free_port()
         root = Path(__file__).resolve().parent.parent
         argv = command(self.port) if command is not None else [
-            sys.executable, "-m", "granian", "--interface", "wsgi", "--factory", "--host", "127.0.0.1",
-            "--port", str(self.port), "--workers", "1", "--blocking-threads", str(threads), "--http", "1",
-            "--no-ws", "scorepad:create_app"]
+            sys.executable, "-m", "flask", "--app", "scorepad", "serve", "--host", "127.0.0.1",
+            "--port", str(self.port), "--threads", str(threads)]
         with open(log, "wb") as out:
             self.proc = subprocess.Popen(
                 argv, cwd=root, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,

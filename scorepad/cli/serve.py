@@ -1,5 +1,17 @@
-"""``flask --app scorepad serve``: the app for a table's phones, with waitress (a production
-WSGI server), and the address the phones open, printed and shown as a QR code.
+"""``flask --app scorepad serve``: the app for a table's phones, with granian (a production
+HTTP server written in Rust, with a WSGI interface), and the address the phones open, printed
+and shown as a QR code.
+
+One process serves (granian's one worker, beside the small process that watches it), with
+``--threads`` Python threads running requests: the caches and SQLite's queue of writers are
+per process. granian reads and answers HTTP/1.1 itself, outside Python: a connection that
+has not sent its request's headers within ``--header-timeout`` (or an idle keep-alive one)
+is closed, and up to ``--connections`` are held at once without a thread each, so
+connections held open half-way (slowloris) neither take the threads nor fill the server
+for long; a request with both ``Content-Length`` and ``Transfer-Encoding`` is read by
+``Transfer-Encoding`` alone and its connection closed after the answer (RFC 9112 section
+6.1), so no byte after it is read as another request. ``X-Forwarded-*`` reach the app
+untouched: ``PROXIES`` says how many of them to trust (``ProxyFix``).
 
 The address is ``PUBLIC_URL`` when set; else the one ``--advertise`` gives; else the one
 this machine has on its local network, found without sending anything (:func:`lan_address`). Pages opened from this
@@ -13,17 +25,27 @@ from __future__ import annotations
 import ipaddress
 import socket
 import sys
+from functools import partial
 
 import click
 import segno
-import waitress  # type: ignore[import-untyped]  # waitress ships no type hints
+from flask import Flask
 from flask.cli import ScriptInfo, pass_script_info
+from granian.constants import HTTPModes, Interfaces
+from granian.http import HTTP1Settings
+from granian.server import Server
 
 from .. import links
 
 # Any private address: connecting a UDP socket to it sends nothing, but picks the interface
 # (and so the address) this machine would use to reach its local network.
 PROBE = ("10.255.255.255", 9)
+
+# The server's settings (README, "The server's settings": each with its reason).
+THREADS = 4  # requests run at once: bench/load.py's fastest (8 is no faster and records more slowly)
+CONNECTIONS = 1024  # connections held at once (granian's backpressure): each costs a few KB, no thread
+BACKLOG = 1024  # connections the kernel queues before the server takes them (granian's least is 128)
+HEADER_TIMEOUT = 10  # seconds a connection may take to send its request's headers, or stay idle between requests
 
 
 def lan_address(probe: tuple[str, int] = PROBE) -> str | None:
@@ -73,17 +95,26 @@ def _print_qr(url: str) -> None:
 @click.option("--host", default="0.0.0.0", show_default=True,
               help="The address to listen on: 0.0.0.0 for every network, 127.0.0.1 for this machine only.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
-@click.option("--threads", default=4, show_default=True, type=click.IntRange(1, 64),
+@click.option("--threads", default=THREADS, show_default=True, type=click.IntRange(1, 64),
               help="Requests served at once (4 is fastest; see README, 'Many phones at once').")
+@click.option("--connections", default=CONNECTIONS, show_default=True, type=click.IntRange(16, 65536),
+              help="Connections held open at once, idle or waiting for a thread; more wait in the backlog.")
+@click.option("--backlog", default=BACKLOG, show_default=True, type=click.IntRange(128, 65535),
+              help="Connections the system queues before the server takes them.")
+@click.option("--header-timeout", default=HEADER_TIMEOUT, show_default=True, type=click.IntRange(1, 60),
+              metavar="SECONDS", help="Close a connection that takes longer to send a request's headers, "
+              "or stays idle this long between requests.")
 @click.option("--advertise", metavar="ADDR",
               help="The address the phones open (a LAN address or a name), instead of the one found.")
 @pass_script_info
-def serve_command(info: ScriptInfo, host: str, port: int, threads: int, advertise: str | None) -> None:
-    """Serve scorepad to the table's phones with waitress, and print the address they open."""
+def serve_command(info: ScriptInfo, host: str, port: int, threads: int, connections: int, backlog: int,
+                  header_timeout: int, advertise: str | None) -> None:
+    """Serve scorepad to the table's phones with granian, and print the address they open."""
     app = info.load_app()
     with app.app_context():
         public = links.public_base()
     address = _advertised(host, advertise)
+    advertised: str | None = None
     if public is not None:  # every link starts with it, whatever the request's host
         click.echo(f"Phones: open {public}")
         _print_qr(public)
@@ -94,9 +125,25 @@ def serve_command(info: ScriptInfo, host: str, port: int, threads: int, advertis
         click.echo(f"No address for phones: {why}.")
         click.echo(f"This machine: open {url_of(host if links.is_loopback(host) else '127.0.0.1', port)}")
     else:
-        url = url_of(address, port)
-        links.advertise(app, url)
-        click.echo(f"Phones: open {url}")
-        _print_qr(url)
+        advertised = url_of(address, port)
+        click.echo(f"Phones: open {advertised}")
+        _print_qr(advertised)
     sys.stdout.flush()
-    waitress.serve(app, host=host, port=port, threads=threads, ident="scorepad")
+    app.extensions["scorepad.database"].close()  # this process only watches; the worker opens its own
+    server = Server(info.app_import_path or "scorepad", address=host, port=port, interface=Interfaces.WSGI,
+                    workers=1, blocking_threads=threads, backpressure=connections, backlog=backlog,
+                    http=HTTPModes.http1, websockets=False,
+                    http1_settings=HTTP1Settings(header_read_timeout=header_timeout * 1000))
+    server.serve(target_loader=partial(served_app, info.app_import_path, advertised), wrap_loader=False)
+
+
+def served_app(import_path: str | None, advertised: str | None) -> Flask:
+    """The app as granian's worker process serves it: loaded as ``flask --app`` names it
+    (``import_path``; None finds it as flask does), its loopback pages giving ``advertised``
+    as the base of their links (:func:`scorepad.links.advertise`). A function of the module,
+    with its arguments, so that a worker started afresh (``spawn``: macOS, Windows) can be
+    handed it."""
+    app = ScriptInfo(app_import_path=import_path).load_app()
+    if advertised is not None:
+        links.advertise(app, advertised)
+    return app

@@ -1,5 +1,8 @@
-"""``flask --app scorepad serve``: waitress, the address the phones open (printed and drawn
-as a QR code in the terminal), and links from that address on pages opened from loopback.
+"""``flask --app scorepad serve``: the production server (granian), the address the phones
+open (printed and drawn as a QR code in the terminal), links from that address on pages
+opened from loopback, and what the server holds against a stranger: connections held open
+half-way (slowloris), and a request framed two ways (``Content-Length`` and
+``Transfer-Encoding``) to smuggle a second request in after it.
 
 The server is the real command in a subprocess (``python -m flask --app scorepad serve
 --advertise 192.0.2.7 --port <free>``, bound to loopback for the test); the game is made
@@ -8,6 +11,7 @@ through 127.0.0.1 as on the serving machine. 192.0.2.7 is a documentation addres
 
 from __future__ import annotations
 
+import http.client
 import http.cookiejar
 import io
 import json
@@ -25,7 +29,7 @@ from pypdf import PdfReader
 
 from scorepad.cli.serve import lan_address, url_of
 from scorepad.web.common import qr
-from tests.hardening import ANN_BEA, ProductionServer
+from tests.hardening import ANN_BEA, ProductionServer, valid_deal
 
 ROOT = Path(__file__).resolve().parents[2]
 ADVERTISED = "192.0.2.7"
@@ -134,3 +138,64 @@ def test_the_lan_address_found_is_one_of_this_machine_s_own_or_none():
 def test_an_ipv6_address_is_written_in_brackets():
     assert url_of("fd00::7", 8000) == "http://[fd00::7]:8000/"
     assert url_of("192.168.1.20", 8000) == "http://192.168.1.20:8000/"
+
+
+# -- what the server holds against a stranger ------------------------------------------------------
+
+HALF_OPEN = 300  # connections a stranger holds open, each having sent part of a request and nothing more
+
+
+def test_a_request_is_answered_while_300_half_open_connections_are_held(tmp_path):
+    """waitress took 100 connections at once: 110 half-open ones and every request waited 45 s."""
+    with Serve(tmp_path / "scorepad.sqlite", "--host", "127.0.0.1") as served:
+        held = [socket.create_connection(("127.0.0.1", served.port), timeout=5) for _ in range(HALF_OPEN)]
+        try:
+            for sock in held:
+                sock.sendall(b"GET /api/v1/sheets HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=5)
+            conn.request("GET", "/api/v1/sheets")
+            response = conn.getresponse()
+            assert response.status == 200 and json.loads(response.read())["sheets"]
+            conn.close()
+        finally:
+            for sock in held:
+                sock.close()
+
+
+def test_a_connection_that_does_not_finish_its_headers_is_closed_after_the_header_timeout(tmp_path):
+    with Serve(tmp_path / "scorepad.sqlite", "--host", "127.0.0.1", "--header-timeout", "1") as served:
+        with socket.create_connection(("127.0.0.1", served.port), timeout=30) as sock:
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            assert _read_to_close(sock) == b""  # closed with no answer, long before the client gives up
+
+
+def _read_to_close(sock: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection (a client timeout fails)."""
+    got = b""
+    while chunk := sock.recv(65536):
+        got += chunk
+    return got
+
+
+def test_a_request_with_both_framings_runs_no_request_smuggled_after_it(tmp_path):
+    """``Content-Length`` and ``Transfer-Encoding: chunked`` together: the body is read by
+    ``Transfer-Encoding`` alone (an empty chunked body) or the request is refused with 400,
+    and either way the connection is closed after the one answer (RFC 9112 section 6.1), so
+    the deal write sent after the chunked body (within the Content-Length) never runs.
+    waitress read it chunked, kept the connection, and recorded the smuggled deal (201)."""
+    with Serve(tmp_path / "scorepad.sqlite", "--host", "127.0.0.1") as served:
+        game = _create(served.local)
+        deal = json.dumps(valid_deal()).encode()
+        smuggled = (f"POST /api/v1/games/{game['id']}/deals HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    f"Authorization: Bearer {game['edit_key']}\r\nContent-Type: application/json\r\n"
+                    f"Content-Length: {len(deal)}\r\n\r\n").encode() + deal
+        body = b"0\r\n\r\n" + smuggled
+        outer = (b"POST /api/v1/score HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                 b"Content-Length: " + str(len(body)).encode() + b"\r\nTransfer-Encoding: chunked\r\n\r\n")
+        with socket.create_connection(("127.0.0.1", served.port), timeout=10) as sock:
+            sock.sendall(outer + body)
+            answered = _read_to_close(sock)  # a connection kept open would time out here
+        statuses = re.findall(rb"^HTTP/1\.[01] (\d{3})", answered, re.M)
+        assert len(statuses) == 1 and statuses[0] in (b"400", b"422", b"200"), answered[:500]
+        with urllib.request.urlopen(f"{served.local}/api/v1/games/{game['id']}", timeout=30) as response:
+            assert json.loads(response.read())["deals"] == []

@@ -3,10 +3,11 @@ of writes keeps every write it acknowledged, and comes back serving.
 
 The server is the production command, in a subprocess, on a free loopback port::
 
-    python -m waitress --host 127.0.0.1 --port P --call scorepad:create_app
+    python -m flask --app scorepad serve --host 127.0.0.1 --port P
 
-with ``SCOREPAD_DATABASE`` (a file in the test's folder) and ``SCOREPAD_SECRET_KEY`` in its
-environment. A write is acknowledged when the client has read its 2xx answer; SQLite has
+(granian: a process watching the one worker process that serves) with ``SCOREPAD_DATABASE``
+(a file in the test's folder) and ``SCOREPAD_SECRET_KEY`` in its environment; the kill is
+sent to both. A write is acknowledged when the client has read its 2xx answer; SQLite has
 committed it (WAL, ``synchronous=FULL``) before the answer is sent.
 """
 
@@ -44,13 +45,12 @@ def free_port() -> int:
 
 
 def serve(database: Path, port: int, log: Path) -> subprocess.Popen:
-    command = [sys.executable, "-m", "waitress", "--host", HOST, "--port", str(port),
-               "--call", "scorepad:create_app"]
+    command = [sys.executable, "-m", "flask", "--app", "scorepad", "serve", "--host", HOST, "--port", str(port)]
     env = {**os.environ, "SCOREPAD_DATABASE": str(database), "SCOREPAD_SECRET_KEY": "x",
            "PYTHONPATH": str(ROOT)}
     with log.open("ab") as out:
         proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL)
+                                stdin=subprocess.DEVNULL, start_new_session=True)  # its group: it and its worker
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -128,7 +128,8 @@ def test_a_server_killed_mid_burst_keeps_every_acknowledged_write_and_serves_aga
             deadline = time.monotonic() + 30
             while len(acked) < 150 and time.monotonic() < deadline and not any(f.done() for f in futures):
                 time.sleep(0.01)
-            os.kill(proc.pid, signal.SIGKILL)  # mid-burst: every phone has a write in flight
+            # mid-burst, the server and its worker at once: every phone has a write in flight
+            os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(timeout=10)
             stop.set()
             for f in futures:

@@ -2,7 +2,7 @@
 holding the write lock, a file written by a newer version, a damaged or read-only file.
 
 Every test here runs the real thing in subprocesses (``create_app`` in a fresh interpreter,
-waitress, ``flask --app scorepad ...``) on a SQLite file in the test's folder.
+``flask --app scorepad serve``, other ``flask --app scorepad ...`` commands) on a SQLite file in the test's folder.
 """
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ def test_processes_starting_at_once_all_start_and_leave_the_newest_schema(tmp_pa
 
 
 def test_a_write_while_another_process_holds_the_lock_is_a_503_and_reads_answer_at_once(tmp_path):
-    """Six phones write while another program holds the write lock, more than waitress's
+    """Six phones write while another program holds the write lock, more than the server's
     four threads: every write answers 503 with Retry-After within BUSY_TIMEOUT (2 s by
     default) and the API's error body; reads meanwhile answer at once; once the lock is let
     go the same write is saved, and every acknowledged write is still there."""
@@ -228,8 +228,8 @@ def test_busy_timeout_is_a_setting_of_2_seconds_by_default(tmp_path, monkeypatch
 # Each way of starting the app, on a free port where it serves.
 STARTS = {
     "flask run": lambda port: [sys.executable, "-m", "flask", "--app", "scorepad", "run", "--port", str(port)],
-    "waitress": lambda port: [sys.executable, "-m", "waitress", "--host", HOST, "--port", str(port),
-                              "--call", "scorepad:create_app"],
+    "flask serve": lambda port: [sys.executable, "-m", "flask", "--app", "scorepad", "serve", "--host", HOST,
+                                 "--port", str(port)],
     "flask game list": lambda port: [sys.executable, "-m", "flask", "--app", "scorepad", "game", "list"],
 }
 # Drops root's power to write any file, so that a read-only file is read-only to the test too.
@@ -309,9 +309,9 @@ def folder():
 
 @pytest.mark.skipif(os.geteuid() == 0 and not shutil.which("setpriv"), reason="needs setpriv to test as root")
 @pytest.mark.parametrize("problem, start", [
-    ("newer", "flask run"), ("newer", "waitress"), ("newer", "flask game list"),
-    ("random bytes", "waitress"), ("truncated", "flask run"),
-    ("read-only file", "waitress"), ("read-only folder", "flask game list"),
+    ("newer", "flask run"), ("newer", "flask serve"), ("newer", "flask game list"),
+    ("random bytes", "flask serve"), ("truncated", "flask run"),
+    ("read-only file", "flask serve"), ("read-only folder", "flask game list"),
 ])
 def test_a_file_this_version_cannot_use_stops_start_up_with_a_message_naming_it(folder, problem, start):
     database = folder / "scorepad.sqlite"

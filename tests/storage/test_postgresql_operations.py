@@ -239,8 +239,6 @@ def test_create_app_on_a_server_that_cannot_be_reached_names_it_without_its_pass
 STARTS = {
     "flask serve": lambda port: [sys.executable, "-m", "flask", "--app", "scorepad", "serve", "--host", "127.0.0.1",
                                  "--port", str(port)],
-    "waitress": lambda port: [sys.executable, "-m", "waitress", "--host", "127.0.0.1", "--port", str(port),
-                              "--call", "scorepad:create_app"],
 }
 
 
