@@ -68,7 +68,8 @@ with fsync off, would flatter it) and removes it after. By hand, the same::
 of its own: a two-player game played to a target, 100 deals (the most such a game has) of
 60 melds a side, each meld breaking the sheet (saved as played), then corrections until
 the store refuses one for the game's size bound (2 MB). Then ``runs`` times, each against
-a fresh production server (:func:`production_server`, the one place the bench names it)
+a fresh production server, ``flask --app scorepad serve`` (:func:`production_server`, the
+one place the bench names it),
 on a copy of that file, with the rate limits on and ``PROXIES=1``, behind nginx as the
 README hosts it (``tests.hardening.Nginx``: it sets ``X-Forwarded-For`` and clears
 ``X-Forwarded-Prefix``); every client talks to nginx. ``clients`` phones (16), each from
@@ -633,11 +634,15 @@ class IdleConnections:
 
 
 def production_server(name: str, database: Path, folder: Path, threads: int) -> Any:
-    """The production server as the tests start it (``tests.hardening.ProductionServer``: granian,
-    one worker, ``threads`` blocking threads) with the bench's environment, the rate limits on
-    and ``PROXIES=1`` (nginx in front): the one place the abuse phase names its server."""
-    return ProductionServer(str(database), str(folder / f"{name}.log"), threads,
-                            {**server_env(database), "SCOREPAD_PROXIES": "1"})
+    """The production server as the README hosts it, ``flask --app scorepad serve`` (granian,
+    one worker, ``threads`` threads) on loopback, with the bench's environment, the rate limits
+    on and ``PROXIES=1`` (nginx in front), started and watched as the tests do
+    (``tests.hardening.ProductionServer``): the one place the abuse phase names its server."""
+    def command(port: int) -> list[str]:
+        return [sys.executable, "-m", "flask", "--app", "scorepad", "serve", "--host", HOST, "--port", str(port),
+                "--threads", str(threads)]
+    env = {**server_env(database), "SCOREPAD_PROXIES": "1", "SCOREPAD_INSTANCE_PATH": str(folder)}
+    return ProductionServer(str(database), str(folder / f"{name}.log"), threads, env, command=command)
 
 
 STRANGERS = ("abusers", "poison", "keyless", "rescore", "idle")  # --strangers: which come, all by default
@@ -881,7 +886,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=16, help="concurrent phones (default 16)")
     parser.add_argument("--games", type=int, default=10, help="games each phone plays, one after another (default 10)")
-    parser.add_argument("--server-threads", type=int, default=4, help="waitress --threads (default 4)")
+    parser.add_argument("--server-threads", type=int, default=4,
+                        help="waitress --threads; in the abuse phase, serve --threads (default 4)")
     parser.add_argument("--compare", help="comma-separated waitress thread counts to run one after another, e.g. 4,8")
     parser.add_argument("--max-seconds", type=float, default=120.0, help="no new game after this (default 120)")
     parser.add_argument("--phases", default="load,abuse", help="which to run: load, abuse or both (default)")
