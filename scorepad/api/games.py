@@ -194,8 +194,12 @@ def game_revision(game_id: str):
 
 @bp.get("/games/<game_id>/history")
 def game_history(game_id: str):
-    http.game(game_id)
-    return jsonify(history=store.history(game_id))
+    """Every entry of the game's history: read from the database, and each amendment's sheets
+    read, once per revision, in the build turn (:meth:`~scorepad.storage.cache.ByteCache.built`)."""
+    game = http.game(game_id)
+    key = ("history.json", db.path(), game.id, game.revision)
+    body = cache.current().built(key, lambda: jsonify(history=store.history(game.id)).get_data())
+    return Response(body, mimetype="application/json")
 
 
 @bp.put("/games/<game_id>/sheet")

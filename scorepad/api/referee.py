@@ -16,7 +16,7 @@ from typing import Any
 from flask import Response, jsonify, request
 
 from ..rules import Deal, ReadError, judge
-from ..rules.dispute import compare_sheets, problem_json, rescore_deal, rescore_game
+from ..rules.dispute import compare_sheets, problem_json, rescore_deal, rescore_game, sheet_digest
 from ..rules.limits import MAX_DEALS
 from ..rules.questions import QUESTIONS, Context, blank, read_int, read_sheet
 from ..storage import cache, db
@@ -131,18 +131,27 @@ def rescore():
 
 @bp.get("/referee/games/<game_id>/rescore")
 def rescore_recorded(game_id: str):
+    """The game (or ``?deal=n``, one deal of it) under another sheet. Rescoring judges every
+    deal again, so each answer is built in the build turn and kept for the game's revision
+    and the question as read: the sheet's canonical form and the deal's number (any other
+    field is ignored), so ``?sheet=pagat&deal=1&x=1`` is ``?deal=01&sheet=pagat``."""
     game = http.game(game_id)
     other = _read(lambda: read_sheet(request.args.get("sheet"), "sheet", text=True))
     number = request.args.get("deal")
-    if blank(number):  # every deal judged again: kept for the game's revision and the sheet asked
-        key = ("rescore.json", db.path(), game.id, game.revision, tuple(sorted(request.args.items(multi=True))))
-        body = cache.current().built(key, lambda: jsonify(rescore_game(game.game, other).to_json()).get_data())
-        return Response(body, mimetype="application/json")
-    n = _read(lambda: read_int(number, "deal", 1, MAX_DEALS, forms=True))
-    change = rescore_game(game.game, other).deal(n)  # judged as a deal of the game, as the game judges it
-    if change is None:
+    n = None if blank(number) else _read(lambda: read_int(number, "deal", 1, MAX_DEALS, forms=True))
+    if n is not None and game.deal(n) is None:
         raise ApiError(404, "deal", f"deal {n} is not recorded")
-    return jsonify(change.to_json())
+
+    def build() -> bytes:
+        change = rescore_game(game.game, other)
+        if n is None:
+            return jsonify(change.to_json()).get_data()
+        found = change.deal(n)  # judged as a deal of the game, as the game judges it
+        if found is None:
+            raise ApiError(404, "deal", f"deal {n} is not recorded")
+        return jsonify(found.to_json()).get_data()
+    key = ("rescore.json", db.path(), game.id, game.revision, sheet_digest(other), n)
+    return Response(cache.current().built(key, build), mimetype="application/json")
 
 
 @bp.get("/referee/compare")

@@ -32,6 +32,8 @@ Nothing here knows about the web or the command line: each result has ``to_json(
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 from typing import Any, NamedTuple
 
 from .deal import Deal
@@ -53,6 +55,20 @@ def sheet_name(sheet: RuleSheet) -> str:
     if found is None:
         return "A sheet of the table's own"
     return found.title + (" (changed)" if sheet.changes() else "")
+
+
+def sheet_digest(sheet: RuleSheet) -> str:
+    """A short name for a sheet's canonical form (every option, its preset and version): the
+    same sheet however it was given (a preset's id, the preset as JSON, option by option) has
+    the same digest, any other sheet another. What a rescore is kept under.
+
+    >>> sheet_digest(preset("pagat")) == sheet_digest(preset("pagat").replace())
+    True
+    >>> sheet_digest(preset("pagat")) == sheet_digest(preset("pagat").replace(hand_size=11))
+    False
+    """
+    text = json.dumps(sheet.to_stored_json(), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 def _sheet_json(sheet: RuleSheet) -> Any:

@@ -4,22 +4,31 @@ Game records (:mod:`scorepad.storage.store`, each with its view), API bodies, vi
 and PDFs are all kept in the database's one :class:`ByteCache` (:func:`current`; the app
 factory gives each app's database its own): least recently used first out once the
 entries' sizes add up to more than the budget. Each entry's size is given by whoever puts it
-in (a record's stored JSON) or measured (bytes and text). Keys carry the revision, so an
-entry is never stale, only unused; nothing kept may depend on the request (its host in
-particular: see :mod:`scorepad.links`).
+in (a record's stored JSON) or measured: what the value holds in memory (``sys.getsizeof``),
+not its length encoded: a text with one character past U+FFFF is held at 4 bytes a
+character, so pages are kept encoded, as the bytes sent (UTF-8, 1 byte a character for most
+of a page). Keys carry the revision, so an entry is never stale, only unused; nothing kept
+may depend on the request (its host in particular: see :mod:`scorepad.links`), and a key
+built from a query names its normalised form (only the fields read, each in its canonical
+form), so one answer is built once however the query is spelt.
 
 The budget is the setting ``CACHE_BYTES`` (``SCOREPAD_CACHE_BYTES``), 64 MB by default.
 
-The heavy documents (PDFs, a game rescored under another sheet) are built through
+The heavy documents (PDFs, a game rescored under another sheet, a game's history) are built through
 :meth:`ByteCache.built`: one at a time in a process, each request waiting its turn at most
 :data:`BUILD_WAIT` seconds (then :class:`Busy`: "ask again in a moment"); a request
-that waited finds what the one before it built. So however many ask at once, one core's
+that waited finds what the one before it built. At most :data:`BUILD_WAITERS` wait at once
+for another document than the one being built (each holds one of the server's threads while
+it waits); one more is told so at once. Those asking for the one being built all wait: it
+will be theirs when it is done. So however many ask at once, one core's
 worth of Python is spent building them, not all of it, and the phones recording deals keep
-their share. Each is built once per revision.
+their share. Each is built once per revision; one that cannot be kept (a page showing this
+phone a message) is built in the same turn, each time.
 """
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
@@ -30,6 +39,11 @@ from . import errors
 
 DEFAULT_BYTES = 64 * 1024 * 1024
 BUILD_WAIT = 10.0  # seconds a request for a heavy document waits for its turn to build it
+# Requests waiting at once for the turn to build another document than the one being built, at
+# most: each holds a server thread while it waits, so a stranger asking for a hundred uncached
+# rescores at once holds this many and the phones keep the rest (``serve`` runs a few threads).
+# Requests for the document being built are not counted: the table asking for the same PDF waits.
+BUILD_WAITERS = 2
 T = TypeVar("T")
 
 
@@ -42,11 +56,11 @@ class Busy(errors.Busy):
 
 
 def size_of(value: object) -> int:
-    """The bytes ``value`` holds, for values whose size can be read off: bytes and text."""
-    if isinstance(value, (bytes, bytearray)):
-        return len(value)
-    if isinstance(value, str):
-        return len(value.encode("utf-8", "surrogatepass"))
+    """The bytes ``value`` holds in memory, for values whose size can be read off: bytes and
+    text. A text's is up to 4 bytes a character (Python keeps every character of a text at
+    the width of its widest), hence pages are kept as bytes."""
+    if isinstance(value, (bytes, bytearray, str)):
+        return sys.getsizeof(value)
     raise TypeError(f"give the size of a {type(value).__name__} when caching it")
 
 
@@ -59,9 +73,12 @@ class ByteCache:
     def __init__(self, budget: int = DEFAULT_BYTES, build_wait: float = BUILD_WAIT) -> None:
         self.budget, self.build_wait = budget, build_wait
         self.used = 0
+        self.builds = 0  # documents built through built(): what the cache spared is the requests less these
         self._entries: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
         self._lock = threading.Lock()
         self._building = threading.Semaphore(1)
+        self._waiting = 0  # requests waiting for the build turn now for another key, at most BUILD_WAITERS
+        self._building_key: Hashable | None = None  # what the turn's holder is building, if it said
 
     def get(self, key: Hashable) -> Any | None:
         """The value kept under ``key`` (now the most recently used), or None."""
@@ -91,28 +108,49 @@ class ByteCache:
             return True
 
     @contextmanager
-    def gate(self, wait: float | None = None) -> Iterator[None]:
-        """Hold the process's one turn to build a heavy document, waiting for it at most
-        ``wait`` seconds (by default the cache's ``build_wait``), then :class:`Busy`."""
-        if not self._building.acquire(timeout=self.build_wait if wait is None else wait):
-            raise Busy()
+    def gate(self, wait: float | None = None, key: Hashable | None = None) -> Iterator[None]:
+        """Hold the process's one turn to build a heavy document (``key``, if known), waiting
+        for it at most ``wait`` seconds (by default the cache's ``build_wait``), then
+        :class:`Busy`; at once when :data:`BUILD_WAITERS` wait already for other documents
+        than the one being built."""
+        if not self._building.acquire(blocking=False):
+            with self._lock:
+                counted = key is None or key != self._building_key
+                if counted and self._waiting >= BUILD_WAITERS:
+                    raise Busy()
+                self._waiting += counted
+            try:
+                got = self._building.acquire(timeout=self.build_wait if wait is None else wait)
+            finally:
+                with self._lock:
+                    self._waiting -= counted
+            if not got:
+                raise Busy()
+        self._building_key = key
         try:
             yield
         finally:
+            self._building_key = None
             self._building.release()
 
-    def built(self, key: Hashable, build: Callable[[], T], size: Callable[[T], int] | None = None) -> T:
+    def built(self, key: Hashable | None, build: Callable[[], T], size: Callable[[T], int] | None = None,
+              keep: Callable[[T], bool] | None = None) -> T:
         """The value kept under ``key``, else ``build()`` in the build turn (:meth:`gate`),
-        kept for the next request. A request that waited finds what the one before it built."""
-        found = self.get(key)
+        kept for the next request unless ``keep(value)`` says not (an error page). A request
+        that waited finds what the one before it built. With ``key`` None (an answer that
+        depends on this request) it is built in the turn and not kept."""
+        found = None if key is None else self.get(key)
         if found is not None:
             return found  # type: ignore[no-any-return]
-        with self.gate():
-            found = self.get(key)
+        with self.gate(key=key):
+            found = None if key is None else self.get(key)
             if found is not None:
                 return found  # type: ignore[no-any-return]
             value = build()
-            self.put(key, value, size(value) if size else None)
+            with self._lock:
+                self.builds += 1
+            if key is not None and (keep is None or keep(value)):
+                self.put(key, value, size(value) if size else None)
         return value
 
     def discard(self, key: Hashable) -> None:
@@ -129,6 +167,11 @@ class ByteCache:
         with self._lock:
             self.budget = max(0, int(budget))
             self._evict()
+
+    @property
+    def waiting(self) -> int:
+        """Requests waiting now for the turn to build another document than the one being built."""
+        return self._waiting
 
     def __len__(self) -> int:
         return len(self._entries)

@@ -93,7 +93,7 @@ def game(game_id: str):
     if html is None:
         game = access.game_or_404(game_id)
         revision = game.revision  # a write may have landed since: file the page under what it shows
-        html = _game_page(game)
+        html = _game_page(game).encode()  # kept as sent: a text may hold 4 bytes a character
         kept.put(("games/game.html", db.path(), game_id, revision), html)
     response = make_response(html)
     response.set_etag(f"{game_id}.{revision}")
@@ -155,6 +155,13 @@ def edit_link(game_id: str, key: str):
 
 @bp.get("/games/<game_id>/history")
 def history(game_id: str):
+    """The game's history. Every correction in it is scored again to show what it changed,
+    so the page is built in the build turn and kept for the game's revision (it is the same
+    for every phone: it holds no link), unless it shows this phone a message."""
     game = access.game_or_404(game_id)
-    entries = history_entries(game, store.history(game.id))
-    return render_template("games/history.html", game=game, entries=entries, can_edit=access.can_edit(game))
+    key = None if session.get("_flashes") else ("games/history.html", db.path(), game.id, game.revision)
+
+    def build() -> bytes:
+        entries = history_entries(game, store.history(game.id))
+        return render_template("games/history.html", game=game, entries=entries).encode()
+    return cache.current().built(key, build)

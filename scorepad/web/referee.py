@@ -20,15 +20,17 @@ The JSON twins live in :mod:`scorepad.api.referee`.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, redirect, render_template, request, session, url_for
 
 from .. import access
 from ..rules import PRESETS, ReadError, RuleSheet
-from ..rules.dispute import compare_sheets, rescore_game, sheet_name
+from ..rules.dispute import compare_sheets, rescore_game, sheet_digest, sheet_name
 from ..rules.limits import MAX_DEALS, MAX_PROBLEMS_SHOWN
 from ..rules.questions import QUESTIONS, Context, blank, current_deal, read_int, read_sheet
 from ..rules.referee import Answer
@@ -221,29 +223,50 @@ def explain(game_id: str, number: int):
 
 @bp.get("/games/<game_id>/rescore")
 def rescore(game_id: str):
-    """The game under another sheet. Rescoring judges every deal again, so a page is kept
-    in the app's cache for the game's revision and the question asked (it holds no host)."""
+    """The game under another sheet. Rescoring judges every deal again, so a page that
+    rescores is built in the build turn and kept in the app's cache for the game's revision
+    and the question as read: the sheet's canonical form and the deal's number, however the
+    query spelt them (a preset's id, ``sheet_json``, the editor's boxes; any other field is
+    ignored), and drawn from those alone. It holds no host. A page that asks for nothing,
+    or cannot be read, rescores nothing and is not kept."""
     game = access.game_or_404(game_id)
-    key = ("rescore.html", db.path(), game.id, game.revision, tuple(sorted(request.args.items(multi=True))))
+    asked = _rescore_question(game)
+    if asked.status != 200 or asked.other is None:
+        return _rescore_page(game, asked), asked.status
     flashes = bool(session.get("_flashes"))  # a page showing a message for this phone is not kept
-    kept = None if flashes else cache.current().get(key)
-    if kept is not None:
-        return kept
-    with cache.current().gate():  # rescoring a game is heavy: one at a time (see scorepad.storage.cache)
-        kept = None if flashes else cache.current().get(key)
-        if kept is not None:
-            return kept
-        return _rescore_page(game, key, flashes)
+    key = None if flashes else ("rescore.html", db.path(), game.id, game.revision, sheet_digest(asked.other),
+                                asked.number)
+    return cache.current().built(key, lambda: _rescore_page(game, asked.read()).encode())
 
 
-def _rescore_page(game: GameRecord, key: tuple[Any, ...], flashes: bool) -> tuple[str, int]:
+@dataclass(frozen=True)
+class RescoreQuestion:
+    """What a rescore page's query asks: the other sheet (None when none is named or it cannot
+    be read), the deal (None: every deal), the editor showing the sheet, and what cannot be read."""
+
+    other: RuleSheet | None
+    number: int | None
+    editor: SheetEditor
+    sheet_errors: dict[str, str]
+    deal_error: str | None
+    status: int
+
+    def read(self) -> RescoreQuestion:
+        """The question as read, without how it was typed: the editor shows the sheet itself,
+        so a page built from it is the same for every query asking the same."""
+        if self.other is None:
+            return self
+        return dataclasses.replace(self, editor=SheetEditor.from_sheet(self.other))
+
+
+def _rescore_question(game: GameRecord) -> RescoreQuestion:
     suggested = "pagat" if game.sheet.preset != "pagat" else "common"
     other, editor, sheet_errors = _chosen_sheet(request.args, default=None, shown=suggested)
     status = 200
     number = None
     deal_error = None
     text = request.args.get("deal", "")
-    if not blank(text) and text != "all":
+    if not blank(text) and text.strip() != "all":
         try:
             number = read_int(text, "deal", 1, MAX_DEALS, forms=True)
         except ReadError as err:
@@ -251,15 +274,21 @@ def _rescore_page(game: GameRecord, key: tuple[Any, ...], flashes: bool) -> tupl
         else:
             if game.deal(number) is None:
                 deal_error, status = f"deal {number} is not recorded", 404
-    problems = _problems(editor, sheet_errors, ("other-deal", deal_error))
-    if problems and status == 200:
+    if status == 200 and _problems(editor, sheet_errors):
         status = 400
-    context: dict[str, Any] = {"game": game, "editor": editor, "sheet_errors": sheet_errors, "deal_error": deal_error,
-                               "problems": problems, "sheet_presets": preset_displays(),
+    return RescoreQuestion(other, number, editor, sheet_errors, deal_error, status)
+
+
+def _rescore_page(game: GameRecord, asked: RescoreQuestion) -> str:
+    other, number, editor = asked.other, asked.number, asked.editor
+    context: dict[str, Any] = {"game": game, "editor": editor, "sheet_errors": asked.sheet_errors,
+                               "deal_error": asked.deal_error,
+                               "problems": _problems(editor, asked.sheet_errors, ("other-deal", asked.deal_error)),
+                               "sheet_presets": preset_displays(),
                                "number": number, "presets": preset_choices(), "sheet_title": sheet_name(game.sheet),
                                "other": other, "comparison": None, "change": None, "deal_change": None,
                                "most_per_deal": MAX_PROBLEMS_SHOWN}
-    if other is not None and deal_error is None:
+    if other is not None and asked.deal_error is None:
         context["other_title"] = sheet_name(other)
         context["other_short"] = short_name(other)
         context["game_short"] = "This game" if short_name(other) != short_name(game.sheet) else "This game's sheet"
@@ -268,10 +297,7 @@ def _rescore_page(game: GameRecord, key: tuple[Any, ...], flashes: bool) -> tupl
             context["change"] = rescore_game(game.game, other)
         else:
             context["deal_change"] = rescore_game(game.game, other).deal(number)  # as a deal of the game
-    page = render_template("referee/rescore.html", **context)
-    if status == 200 and not flashes:
-        cache.current().put(key, page)
-    return page, status
+    return render_template("referee/rescore.html", **context)
 
 
 @bp.get("/sheets/compare")

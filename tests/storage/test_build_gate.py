@@ -10,7 +10,7 @@ import time
 import pytest
 
 from scorepad.app import create_app
-from scorepad.storage.cache import BUILD_WAIT, Busy, ByteCache
+from scorepad.storage.cache import BUILD_WAIT, BUILD_WAITERS, Busy, ByteCache
 from tests.hardening import api_game, bearer, valid_deal
 
 
@@ -92,3 +92,45 @@ def test_a_request_that_waited_too_long_gets_503_with_retry_after_and_writes_nev
         holder.join(5)
     assert client.get(f"/games/{game_id}/results.pdf").status_code == 200
     assert client.get(f"/api/v1/referee/games/{game_id}/rescore?sheet=pagat").status_code == 200
+
+
+def test_past_build_waiters_waiting_for_other_documents_a_request_is_told_at_once():
+    """Each request waiting for the turn holds a server thread: a stranger asking for many
+    uncached rescores at once would hold them all and leave the phones none (issue 21, item
+    10). At most BUILD_WAITERS wait for other documents than the one being built; the next is
+    told at once (the wait here is far longer than the test runs), and those asking for the
+    document being built still wait and find it."""
+    kept = ByteCache(1024, build_wait=60)
+    building, release = threading.Event(), threading.Event()
+
+    def slow() -> bytes:
+        building.set()
+        release.wait(30)
+        return b"pdf"
+
+    first = threading.Thread(target=lambda: kept.built("a", slow))
+    first.start()
+    assert building.wait(5)
+    got: dict[str, bytes | str] = {}
+
+    def ask(key: str) -> None:
+        try:
+            got[key] = kept.built(key, lambda: key.encode())
+        except Busy:
+            got[key] = "busy"
+
+    waiters = [threading.Thread(target=ask, args=(key,)) for key in ("b", "c")]
+    for waiter in waiters:
+        waiter.start()
+    deadline = time.monotonic() + 5
+    while kept.waiting < BUILD_WAITERS and time.monotonic() < deadline:  # both have begun to wait
+        time.sleep(0.01)
+    same = [threading.Thread(target=ask, args=("a",)) for _ in range(3)]
+    for thread in same:
+        thread.start()
+    ask("d")  # one waiter too many: refused without waiting
+    assert got == {"d": "busy"} and not release.is_set()
+    release.set()
+    for thread in (first, *waiters, *same):
+        thread.join(10)
+    assert got == {"a": b"pdf", "b": b"b", "c": b"c", "d": "busy"}
