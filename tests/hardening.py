@@ -308,8 +308,12 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def stop_process(proc: Any) -> None:
-    """Stop a server started as a subprocess: asked to (SIGTERM), then made to after 10 s."""
+def stop_process(proc: Any, group: bool = False) -> None:
+    """Stop a server started as a subprocess: asked to (SIGTERM), then made to after 10 s;
+    with ``group`` (a process started in a session of its own), every process of its group
+    is made to, so that no worker of it outlives it."""
+    import os
+    import signal
     import subprocess
 
     if proc.poll() is None:
@@ -319,6 +323,11 @@ def stop_process(proc: Any) -> None:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+    if group and hasattr(os, "killpg"):
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # what is left of its group: none once it stopped its worker
+        except ProcessLookupError:
+            pass
 
 
 class ProductionServer:
@@ -342,7 +351,8 @@ class ProductionServer:
         with open(log, "wb") as out:
             self.proc = subprocess.Popen(
                 argv, cwd=root, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                env={**os.environ, "SCOREPAD_DATABASE": database, "SCOREPAD_SECRET_KEY": "test", **(env or {})})
+                env={**os.environ, "SCOREPAD_DATABASE": database, "SCOREPAD_SECRET_KEY": "test", **(env or {})},
+                start_new_session=True)  # a group of its own: granian's worker is stopped with it, whatever happens
         self.log = log
         self.base = f"http://127.0.0.1:{self.port}"
 
@@ -363,7 +373,7 @@ class ProductionServer:
         self.stop()
 
     def stop(self) -> None:
-        stop_process(self.proc)
+        stop_process(self.proc, group=True)
 
     def get(self, path: str, host: str | None = None) -> tuple[int, bytes]:
         import http.client
