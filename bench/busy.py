@@ -4,7 +4,7 @@ Run from the repository root::
 
     python bench/busy.py [--writes 6] [--threads 4] [--busy-timeout 2]
 
-It starts ``python -m waitress --threads=N --call scorepad:create_app`` on a fresh SQLite
+It starts ``python -m flask --app scorepad serve --threads N`` on a fresh SQLite
 file in a temporary folder, makes a game through the API, then, from this process, holds
 the file's write lock (``BEGIN IMMEDIATE``) while ``writes`` clients each record a deal at
 once, more than the server has threads. It prints each write's status, ``Retry-After`` and
@@ -57,8 +57,8 @@ def main() -> int:
         port = sock.getsockname()[1]
     env = {**os.environ, "SCOREPAD_DATABASE": str(database), "SCOREPAD_SECRET_KEY": "bench",
            "SCOREPAD_BUSY_TIMEOUT": str(args.busy_timeout), "PYTHONPATH": str(ROOT)}
-    server = subprocess.Popen([sys.executable, "-m", "waitress", "--host", "127.0.0.1", "--port", str(port),
-                               "--threads", str(args.threads), "--call", "scorepad:create_app"],
+    server = subprocess.Popen([sys.executable, "-m", "flask", "--app", "scorepad", "serve", "--host", "127.0.0.1",
+                               "--port", str(port), "--threads", str(args.threads)],
                               cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         for _ in range(600):

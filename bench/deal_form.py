@@ -4,7 +4,7 @@ Run from the repository root::
 
     python bench/deal_form.py [--shots DIR]
 
-It serves the app in-process (waitress on a free loopback port, a fresh SQLite file in a
+It serves the app with the production server (flask serve on a free loopback port, a fresh SQLite file in a
 temporary folder), creates a four-player partnership game of the ``common`` preset through the
 JSON API (sides Us: Ann, Cal and Them: Bea, Dan), takes its edit link, and opens the form for
 deal 1 in Debian's Chromium (``/usr/bin/chromium``, driven by Playwright) at 390 × 844 with

@@ -4,7 +4,7 @@ Run from the repository root::
 
     python bench/entry.py [--shots DIR]
 
-It serves the app in-process (waitress on a free loopback port, a fresh SQLite file in a
+It serves the app with the production server (flask serve on a free loopback port, a fresh SQLite file in a
 temporary folder) and drives Debian's Chromium (``/usr/bin/chromium``, Playwright) at
 390 × 844 with touch. The game is started through the New game page (``common`` preset;
 sides Us: Ann, Cal and Them: Bea, Dan; not counted), then deal 1 is recorded in counted

@@ -9,7 +9,7 @@ with 60 melds a side and hundreds of violations each, corrected until the game's
 and history JSON is just under 2 MB) in a temporary SQLite file, through the JSON API of an
 in-process app. Then, for each GET route on that game, it starts the production server::
 
-    python -m waitress --host 127.0.0.1 --port P --threads T --call scorepad:create_app
+    python -m flask --app scorepad serve --host 127.0.0.1 --port P --threads T
 
 afresh, so the route's first request is cold (nothing read, judged or built yet), and prints
 that request's time and the server's CPU time for it (a figure other processes on the machine
@@ -70,9 +70,9 @@ def import_line(game_id: str, env: dict[str, str], folder: Path, threads: int) -
         server.wait_ready("/api/v1/sheets")
         _status, _h, exported = request(server.port, "GET", f"/api/v1/games/{game_id}/export")
         document = json.loads(exported)
-        t0, cpu0 = time.perf_counter(), cpu_seconds(server.proc.pid)
+        t0, cpu0 = time.perf_counter(), cpu_seconds(*server.pids())
         status, _h, _body = request(server.port, "POST", "/api/v1/games/import", document)
-        took, cpu = time.perf_counter() - t0, cpu_seconds(server.proc.pid) - cpu0
+        took, cpu = time.perf_counter() - t0, cpu_seconds(*server.pids()) - cpu0
     finally:
         server.stop()
     label = f"POST /api/v1/games/import ({len(exported) / 1024:,.0f} KB export)"
@@ -82,7 +82,7 @@ def import_line(game_id: str, env: dict[str, str], folder: Path, threads: int) -
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sides", type=int, default=2, help="sides of one player (default 2)")
-    parser.add_argument("--server-threads", type=int, default=4, help="waitress --threads (default 4)")
+    parser.add_argument("--server-threads", type=int, default=4, help="the server's --threads (default 4)")
     parser.add_argument("--only", default="", help="only the routes whose path holds this text, e.g. .pdf")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
@@ -103,9 +103,9 @@ def main(argv: list[str] | None = None) -> int:
                 if as_editor:
                     _status, got, _body = request(server.port, "GET", f"/games/{game_id}/edit/{key}")
                     headers["Cookie"] = got["set-cookie"].split(";")[0]
-                t0, cpu0 = time.perf_counter(), cpu_seconds(server.proc.pid)
+                t0, cpu0 = time.perf_counter(), cpu_seconds(*server.pids())
                 status, _h, body = request(server.port, "GET", path, headers={**headers, "Host": "cold.example"})
-                cold, cpu = time.perf_counter() - t0, cpu_seconds(server.proc.pid) - cpu0
+                cold, cpu = time.perf_counter() - t0, cpu_seconds(*server.pids()) - cpu0
                 t0 = time.perf_counter()
                 request(server.port, "GET", path, headers={**headers, "Host": "again.example"})
                 again = time.perf_counter() - t0

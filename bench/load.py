@@ -11,7 +11,7 @@ Run from the repository root::
 It starts the production server command in a subprocess, on a free loopback port, with a
 fresh SQLite file in a temporary folder::
 
-    python -m waitress --host 127.0.0.1 --port P --threads T --call scorepad:create_app
+    python -m flask --app scorepad serve --host 127.0.0.1 --port P --threads T
 
 (``SCOREPAD_DATABASE`` and ``SCOREPAD_SECRET_KEY`` in its environment, and the rate limits
 on, at their defaults). Each simulated phone connects from its own loopback address
@@ -33,7 +33,7 @@ It prints throughput, p50 / p99 / max latency per route, every error, and then o
 SQLite file itself: every deal the server acknowledged (2xx) must be in the database, with
 the body the server answered, once (its history too). Target: 0 errors, 0 lost, p99 of
 ``record`` under 50 ms at 16 clients (reported, never enforced: timings depend on the
-machine). ``--compare 4,8`` runs the whole thing once per waitress thread count.
+machine). ``--compare 4,8`` runs the whole thing once per server thread count.
 ``--servers N`` starts N servers (each its own process on a free port, all on the same
 database); phone ``i`` talks to server ``i mod N`` (each server gets its own warm-up game).
 On one SQLite file, processes queue for its write lock: on a busy machine a write may wait
@@ -212,7 +212,7 @@ class Client:
 
 def run(threads: int, clients: int, games: int, max_seconds: float, folder: Path,
         setting: str | None = None, servers: int = 1, label: str | None = None) -> dict[str, Any]:
-    """One run against ``servers`` fresh servers with ``threads`` waitress threads each, on
+    """One run against ``servers`` fresh servers with ``threads`` server threads each, on
     ``setting`` (a PostgreSQL URL), or on a fresh SQLite file when it is None."""
     label = label or f"threads-{threads}"
     database = setting or str(folder / f"load-{label}.sqlite")
@@ -239,7 +239,7 @@ def run(threads: int, clients: int, games: int, max_seconds: float, folder: Path
         for w in workers:
             w.start()
         barrier.wait()
-        pids = [server.proc.pid for server in started]
+        pids = [pid for server in started for pid in server.pids()]  # granian's watcher and worker
         t0, cpu0, server0 = time.perf_counter(), time.process_time(), cpu_seconds(*pids)
         for w in workers:
             w.join()
@@ -886,9 +886,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=16, help="concurrent phones (default 16)")
     parser.add_argument("--games", type=int, default=10, help="games each phone plays, one after another (default 10)")
-    parser.add_argument("--server-threads", type=int, default=4,
-                        help="waitress --threads; in the abuse phase, serve --threads (default 4)")
-    parser.add_argument("--compare", help="comma-separated waitress thread counts to run one after another, e.g. 4,8")
+    parser.add_argument("--server-threads", type=int, default=4, help="the server's --threads (default 4)")
+    parser.add_argument("--compare", help="comma-separated server thread counts to run one after another, e.g. 4,8")
     parser.add_argument("--max-seconds", type=float, default=120.0, help="no new game after this (default 120)")
     parser.add_argument("--phases", default="load,abuse", help="which to run: load, abuse or both (default)")
     parser.add_argument("--runs", type=int, default=3, help="runs of the abuse phase (default 3)")
@@ -936,7 +935,7 @@ def main(argv: list[str] | None = None) -> int:
             summary.append((threads, rps, p50, p99))
             show_logs(result)
         if len(summary) > 1:
-            print("\nwaitress threads   req/s   record p50   record p99")
+            print("\nserver threads     req/s   record p50   record p99")
             for threads, rps, p50, p99 in summary:
                 print(f"  {threads:16d} {rps:7.0f} {p50:9.2f} ms {p99:9.2f} ms")
         if "abuse" in phases:

@@ -1,4 +1,4 @@
-"""What the phone benches share: the app served in-process on a fresh database, and a page
+"""What the phone benches share: the app served by the production server on a fresh database, and a page
 of Debian's Chromium at 390 × 844 with touch (light scheme), driven by Playwright.
 
     with served("entry") as base, phone() as page:
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import sys
 import tempfile
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,21 +24,20 @@ PHONE = dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=T
 
 @contextmanager
 def served(name: str) -> Iterator[str]:
-    """The app under waitress on a free loopback port, on a fresh SQLite file: its base URL."""
-    from waitress import create_server
-
-    from scorepad import create_app
+    """The production server (``flask --app scorepad serve``, granian) on a free loopback port,
+    on a fresh SQLite file: its base URL. Stopped after."""
+    from web import PRODUCTION, Server  # bench/web.py: the same server harness
 
     with tempfile.TemporaryDirectory() as folder:
-        app = create_app({"DATABASE": str(Path(folder) / "bench.sqlite"), "SECRET_KEY": f"bench-{name}"})
-        server = create_server(app, host="127.0.0.1", port=0, threads=4)
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
+        server = Server(name, PRODUCTION, {"SCOREPAD_DATABASE": str(Path(folder) / "bench.sqlite"),
+                                           "SCOREPAD_SECRET_KEY": f"bench-{name}",
+                                           "SCOREPAD_INSTANCE_PATH": folder, "PYTHONPATH": str(ROOT)},
+                        Path(folder), 4)
         try:
-            yield f"http://127.0.0.1:{server.effective_port}"
+            server.wait_ready("/")
+            yield f"http://127.0.0.1:{server.port}"
         finally:
-            server.trigger.pull_trigger(server.close)
-            thread.join(timeout=5)
+            server.stop()
 
 
 @contextmanager

@@ -1,33 +1,43 @@
-"""How fast the web app answers, next to a bare Flask "hello", and how heavy the deal page is.
+"""How fast the web app answers under each server, next to a bare Flask "hello"; how heavy
+the deal page is; and whether a request is answered while connections are held half-open.
 
 Run from the repository root::
 
-    python bench/web.py [--seconds 5] [--procs 2] [--threads 4]
+    python bench/web.py [--seconds 5] [--procs 2] [--threads 4] [--rounds 3]
+                        [--servers granian,waitress,gunicorn]
 
-It starts two production-like servers, each ``python -m waitress --threads=4`` in its own
-subprocess on a free loopback port:
+For each server compared (granian, the production server, first; then waitress and gunicorn
+with threads, ``-k gthread``, those installed: ``pip install waitress gunicorn``) it starts
+two servers with ``--server-threads`` threads (4) in one process, each in its own subprocess
+on a free loopback port:
 
-* scorepad itself (``--call scorepad:create_app``, a fresh SQLite file in a temporary
-  folder given as ``SCOREPAD_DATABASE``), with no route added for the benchmark;
-* a bare Flask app with one route returning a short text (``--call web:hello_app``, the
+* scorepad itself, on a fresh SQLite file in a temporary folder given as
+  ``SCOREPAD_DATABASE``, with no route added for the benchmark; under granian this is the
+  production command, ``flask --app scorepad serve``;
+* a bare Flask app with one route returning a short text (``web:hello_app``, the
   :func:`hello_app` below), the floor any Flask page stands on.
 
-Through the JSON API it creates a two-player game of the ``common`` preset and records its
-four deals (``tests/data/game-four-deals.json``). Then, with ``procs`` client processes of
-``threads`` keep-alive connections each (``http.client``), for ``seconds`` seconds each
-after half a second of warm-up, it measures requests per second and the p50 / p99
-latencies of
+Through each scorepad's JSON API it creates a two-player game of the ``common`` preset and
+records its four deals (``tests/data/game-four-deals.json``). Then, with ``procs`` client
+processes of ``threads`` keep-alive connections each (``http.client``), for ``seconds``
+seconds each after half a second of warm-up, it measures requests per second and the p50 /
+p99 latencies of
 
 * ``GET /games/<id>``: the game page (score table, chart, winner), as a viewer sees it;
 * ``POST /api/v1/score``: scoring ``examples/deal.json``;
 * ``GET /hello`` on the bare app;
 
-and prints the ratio game page / hello (target at least 0.5). It also fetches the
+interleaved: each of ``rounds`` rounds measures every route on every server, the servers'
+order turned by one each round, so what else the machine does falls on all alike. It prints
+each measurement, then the rounds' medians with each server's speed against waitress's, and
+the ratio game page / hello (target at least 0.5 for the first server). It also fetches the
 record-a-deal page (``/games/<id>/deals/new``, with the edit rights the edit link
 ``/games/<id>/edit/<key>`` grants) and everything it loads (stylesheets, scripts, the icon, the
 web app manifest and the icons it names, the service worker its script installs), prints their
 sizes (target: under 40 KB in all, uncompressed) and checks that no URL the page or its
-stylesheets refer to (resources, links, form targets) is on another host.
+stylesheets refer to (resources, links, form targets) is on another host. Last, for each
+scorepad, it holds 300 connections that sent part of a request line and nothing more
+(slowloris) and times one GET meanwhile (client timeout 5 s).
 
 Exit status: 0 when every request succeeded and no URL is on another host (the
 two size and speed targets are reported, not enforced: timings depend on the machine),
@@ -60,10 +70,11 @@ HOST = "127.0.0.1"
 RATIO_TARGET = 0.5
 SIZE_TARGET_KB = 40.0
 WARMUP_S = 0.5
+HALF_OPEN = 300  # connections a stranger holds open half-way (slowloris), in the last check
 
 
 def hello_app():  # -> flask.Flask
-    """The bare comparison app: one route, a short text (``waitress --call web:hello_app``)."""
+    """The bare comparison app: one route, a short text (``web:hello_app``)."""
     from flask import Flask
 
     app = Flask("hello")
@@ -84,17 +95,61 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-class Server:
-    """``python -m waitress`` in a subprocess; its output goes to a log file."""
+PRODUCTION = "scorepad:create_app"  # under granian: the production command itself, flask serve
+KINDS = ("granian", "waitress", "gunicorn")
 
-    def __init__(self, name: str, call: str, env: dict[str, str], folder: Path, threads: int) -> None:
-        self.name, self.port = name, free_port()
-        self.command = [sys.executable, "-m", "waitress", f"--host={HOST}", f"--port={self.port}",
-                        f"--threads={threads}", "--call", call]
+
+def command(kind: str, call: str, port: int, threads: int) -> list[str]:
+    """How ``kind`` serves the WSGI factory ``call`` (``module:function``) with ``threads``
+    threads in one process. scorepad under granian is ``flask --app scorepad serve``, what
+    ships; anything else under granian is its CLI with the settings serve gives it."""
+    py = [sys.executable, "-m"]
+    if kind == "granian" and call == PRODUCTION:
+        return py + ["flask", "--app", "scorepad", "serve", "--host", HOST, "--port", str(port),
+                     "--threads", str(threads)]
+    if kind == "granian":
+        return py + ["granian", "--interface", "wsgi", "--factory", "--host", HOST, "--port", str(port),
+                     "--workers", "1", "--blocking-threads", str(threads), "--backpressure", "1024",
+                     "--http", "1", "--no-ws", "--http1-header-read-timeout", "10000", call]
+    if kind == "waitress":
+        return py + ["waitress", f"--host={HOST}", f"--port={port}", f"--threads={threads}", "--call", call]
+    if kind == "gunicorn":  # gthread: one worker process, a thread pool
+        return py + ["gunicorn", "--worker-class", "gthread", "--workers", "1", "--threads", str(threads),
+                     "--bind", f"{HOST}:{port}", "--log-level", "warning", f"{call}()"]
+    raise ValueError(kind)
+
+
+def installed(kind: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(kind) is not None
+
+
+class Server:
+    """A server of ``kind`` (granian, the production server, unless told) in a subprocess,
+    serving the factory ``call``; its output goes to a log file."""
+
+    def __init__(self, name: str, call: str, env: dict[str, str], folder: Path, threads: int,
+                 kind: str = "granian") -> None:
+        self.name, self.kind, self.port = name, kind, free_port()
+        self.command = command(kind, call, self.port, threads)
         self.log = folder / f"{name}.log"
         with self.log.open("wb") as log:
             self.proc = subprocess.Popen(self.command, env={**os.environ, **env}, cwd=ROOT,
                                          stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+
+    def pids(self) -> list[int]:
+        """The server's process and its children (granian's worker, gunicorn's): where its
+        CPU time and memory go. Just the process where /proc is missing."""
+        try:
+            children = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text().split()
+        except OSError:
+            children = []
+        return [self.proc.pid, *map(int, children)]
+
+    def serving_pid(self) -> int:
+        """The process that runs the app: the last child (the worker), else the process itself."""
+        return self.pids()[-1]
 
     def wait_ready(self, path: str, timeout: float = 30.0) -> None:
         deadline = time.monotonic() + timeout
@@ -309,52 +364,113 @@ def page_weight(port: int, page: str, cookie: str) -> dict[str, Any]:
 # -- the run ----------------------------------------------------------------------------------------
 
 
+def half_open(port: int, count: int = HALF_OPEN, timeout: float = 5.0) -> float | None:
+    """Hold ``count`` connections that sent part of a request line and nothing more, and time
+    one ordinary GET meanwhile (client timeout ``timeout``): its latency in ms, or None when it
+    got no answer in time."""
+    held: list[socket.socket] = []
+    try:
+        for _ in range(count):
+            sock = socket.create_connection((HOST, port), timeout=timeout)
+            held.append(sock)
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+        time.sleep(0.2)
+        conn = http.client.HTTPConnection(HOST, port, timeout=timeout)
+        t0 = time.perf_counter()
+        try:
+            conn.request("GET", "/api/v1/sheets")
+            response = conn.getresponse()
+            response.read()
+            return (time.perf_counter() - t0) * 1000 if response.status == 200 else None
+        except OSError:
+            return None
+        finally:
+            conn.close()
+    except OSError:
+        return None
+    finally:
+        for sock in held:
+            sock.close()
+
+
+def setup_game(port: int) -> tuple[str, str, dict[str, Any], list[dict[str, Any]]]:
+    """A game of three deals (the fourth left to record), through the API: (id, key, the
+    bench deal for /api/v1/score, the game's deals)."""
+    data = json.loads((ROOT / "tests" / "data" / "game-four-deals.json").read_text())
+    sides = [{"name": name, "players": [name]} for name in data["sides"]]
+    game = api(port, "POST", "/api/v1/games", {"name": "Bench", "sheet": data["sheet"], "sides": sides})
+    for deal in data["deals"][:3]:
+        api(port, "POST", f"/api/v1/games/{game['id']}/deals", deal, game["edit_key"])
+    deal_body = json.loads((ROOT / "examples" / "deal.json").read_text())
+    api(port, "POST", "/api/v1/score", deal_body)
+    return game["id"], game["edit_key"], deal_body, data["deals"]
+
+
+def _median(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2] if ordered else float("nan")
+
+
 def main(argv: list[str] | None = None) -> int:  # noqa: C901 (arguments, runs and report in one script entry point)
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="measuring time per request kind (default 5)")
     parser.add_argument("--procs", type=int, default=2, help="client processes (default 2)")
     parser.add_argument("--threads", type=int, default=4, help="keep-alive connections per client process (default 4)")
-    parser.add_argument("--server-threads", type=int, default=4, help="waitress --threads (default 4)")
+    parser.add_argument("--server-threads", type=int, default=4, help="each server's threads (default 4)")
+    parser.add_argument("--servers", default=",".join(KINDS),
+                        help="servers to compare, the first the one whose page weight is shown "
+                             "(default granian,waitress,gunicorn; those not installed are left out)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of the interleaved measurements (default 3)")
     args = parser.parse_args(argv)
-    if not 0 < args.seconds <= 60 or not 0 < args.procs <= 8 or not 0 < args.threads <= 32:
-        parser.error("keep it bounded: seconds in (0, 60], procs in 1..8, threads in 1..32")
+    if not 0 < args.seconds <= 60 or not 0 < args.procs <= 8 or not 0 < args.threads <= 32 \
+            or not 0 < args.rounds <= 10:
+        parser.error("keep it bounded: seconds in (0, 60], procs in 1..8, threads in 1..32, rounds in 1..10")
+    kinds = [kind.strip() for kind in args.servers.split(",") if kind.strip()]
+    if not kinds or any(kind not in KINDS for kind in kinds):
+        parser.error(f"--servers: a comma-separated list of {', '.join(KINDS)}")
+    missing = [kind for kind in kinds if not installed(kind)]
+    kinds = [kind for kind in kinds if kind not in missing]
+    if not kinds:
+        parser.error(f"none of the servers is installed: {', '.join(missing)}")
 
     print("$ " + shlex.join([Path(sys.executable).name, *sys.argv]), flush=True)
+    for kind in missing:
+        print(f"  {kind}: not installed (pip install {kind}), left out", flush=True)
     folder = Path(tempfile.mkdtemp(prefix="scorepad-bench-"))
     servers: list[Server] = []
     failed = False
     try:
-        app = Server("scorepad", "scorepad:create_app",
-                     {"SCOREPAD_DATABASE": str(folder / "bench.sqlite"),
-                      "SCOREPAD_SECRET_KEY": "bench-" + os.urandom(16).hex(), "PYTHONPATH": str(ROOT)},
-                     folder, args.server_threads)
-        servers.append(app)
-        hello = Server("hello", "web:hello_app", {"PYTHONPATH": str(ROOT / "bench")}, folder, args.server_threads)
-        servers.append(hello)
+        apps: dict[str, Server] = {}
+        hellos: dict[str, Server] = {}
+        for kind in kinds:
+            apps[kind] = Server(f"scorepad-{kind}", PRODUCTION,
+                                {"SCOREPAD_DATABASE": str(folder / f"bench-{kind}.sqlite"),
+                                 "SCOREPAD_SECRET_KEY": "bench-" + os.urandom(16).hex(), "PYTHONPATH": str(ROOT)},
+                                folder, args.server_threads, kind)
+            hellos[kind] = Server(f"hello-{kind}", "web:hello_app", {"PYTHONPATH": str(ROOT / "bench")}, folder,
+                                  args.server_threads, kind)
+            servers += [apps[kind], hellos[kind]]
         for server in servers:
             print(f"  {server.name}: {shlex.join(server.command)}", flush=True)
-        app.wait_ready("/")
-        hello.wait_ready("/hello")
-
-        # A finished game of four deals, through the API.
-        data = json.loads((ROOT / "tests" / "data" / "game-four-deals.json").read_text())
-        sides = [{"name": name, "players": [name]} for name in data["sides"]]
-        game = api(app.port, "POST", "/api/v1/games", {"name": "Bench", "sheet": data["sheet"], "sides": sides})
-        game_id, key = game["id"], game["edit_key"]
-        for deal in data["deals"][:3]:
-            api(app.port, "POST", f"/api/v1/games/{game_id}/deals", deal, key)
-        deal_body = json.loads((ROOT / "examples" / "deal.json").read_text())
-        api(app.port, "POST", "/api/v1/score", deal_body)
+        for kind in kinds:
+            apps[kind].wait_ready("/")
+            hellos[kind].wait_ready("/hello")
+        games = {kind: setup_game(apps[kind].port) for kind in kinds}
 
         # The deal page's weight (with the edit rights; the game must not be over yet for it).
+        first = kinds[0]
+        game_id, key, deal_body, deals = games[first]
+        app = apps[first]
         status, headers, _ = request(app.port, "GET", f"/games/{game_id}/edit/{key}")
         if status not in (302, 303) or "set-cookie" not in headers:
             raise SystemExit(f"the edit link answered HTTP {status} without a cookie")
         cookie = headers["set-cookie"].split(";", 1)[0]
         weight = page_weight(app.port, f"/games/{game_id}/deals/new", cookie)
-        api(app.port, "POST", f"/api/v1/games/{game_id}/deals", data["deals"][3], key)
+        for kind in kinds:  # every game over: the page a viewer sees at the end
+            game_k, key_k, _, deals_k = games[kind]
+            api(apps[kind].port, "POST", f"/api/v1/games/{game_k}/deals", deals_k[3], key_k)
 
-        print("\nthe deal page /games/<id>/deals/new and what it loads (uncompressed bytes):")
+        print(f"\nthe deal page /games/<id>/deals/new and what it loads (uncompressed bytes; {first}):")
         for kind, path, size in weight["files"]:
             print(f"  {kind:5} {size:7,d}  {path.replace(game_id, '<id>')}")
         total_kb = weight["total"] / 1024
@@ -367,27 +483,54 @@ def main(argv: list[str] | None = None) -> int:  # noqa: C901 (arguments, runs a
             print(f"  every URL the page and its stylesheets refer to is on this host: yes "
                   f"({len(weight['urls'])} URLs)")
 
-        # Throughput.
+        # Throughput, interleaved: each round measures every route on every server, the
+        # servers' order turned by one each round, so that what the machine does meanwhile
+        # falls on all of them alike.
         print(f"\nload: {args.procs} client process(es) x {args.threads} keep-alive connections, "
-              f"{args.seconds:g} s each after {WARMUP_S:g} s warm-up; waitress --threads={args.server_threads}; "
-              f"{os.cpu_count()} CPU(s)")
-        runs = [("hello  GET /hello", hello.port, "GET", "/hello", None),
-                ("game   GET /games/<id>", app.port, "GET", f"/games/{game_id}", None),
-                ("score  POST /api/v1/score", app.port, "POST", "/api/v1/score", deal_body)]
-        results: dict[str, dict[str, Any]] = {}
+              f"{args.seconds:g} s each after {WARMUP_S:g} s warm-up; {args.server_threads} server threads; "
+              f"{args.rounds} interleaved round(s); {os.cpu_count()} CPU(s)")
+        routes = [("hello", "GET /hello"), ("game", "GET /games/<id>"), ("score", "POST /api/v1/score")]
+        results: dict[tuple[str, str], list[dict[str, Any]]] = {}
         ctx = multiprocessing.get_context("spawn")
         with ctx.Pool(args.procs) as pool:
-            for label, port, method, path, body in runs:
-                res = load(pool, args.procs, args.threads, args.seconds, port, method, path, body)
-                results[label.split()[0]] = res
-                print(f"  {label:28} {res['rps']:8.0f} req/s   p50 {res['p50']:7.2f} ms   "
-                      f"p99 {res['p99']:7.2f} ms   ({res['count']} requests)", flush=True)
-                if res["failures"]:
-                    failed = True
-                    print(f"    FAIL: {len(res['failures'])} failed: {', '.join(sorted(set(res['failures'])))}")
-        ratio = results["game"]["rps"] / results["hello"]["rps"]
-        print(f"  game page / hello: {ratio:.2f}; target >= {RATIO_TARGET}: "
-              f"{'met' if ratio >= RATIO_TARGET else 'MISSED'}")
+            for n in range(args.rounds):
+                order = kinds[n % len(kinds):] + kinds[:n % len(kinds)]
+                for route, words in routes:
+                    for kind in order:
+                        game_k, _, body_k, _ = games[kind]
+                        port, method, path, body = {
+                            "hello": (hellos[kind].port, "GET", "/hello", None),
+                            "game": (apps[kind].port, "GET", f"/games/{game_k}", None),
+                            "score": (apps[kind].port, "POST", "/api/v1/score", body_k)}[route]
+                        res = load(pool, args.procs, args.threads, args.seconds, port, method, path, body)
+                        results.setdefault((route, kind), []).append(res)
+                        print(f"  round {n + 1}  {kind:8} {route:5} {words:20} {res['rps']:8.0f} req/s   "
+                              f"p50 {res['p50']:7.2f} ms   p99 {res['p99']:7.2f} ms   ({res['count']} requests)",
+                              flush=True)
+                        if res["failures"]:
+                            failed = True
+                            print(f"    FAIL: {len(res['failures'])} failed: {', '.join(sorted(set(res['failures'])))}")
+
+        print("\nmedians of the rounds (req/s; p50 / p99 ms)" + (", and x waitress" if "waitress" in kinds else ""))
+        for route, words in routes:
+            base = _median([r["rps"] for r in results.get((route, "waitress"), [])]) if "waitress" in kinds else None
+            for kind in kinds:
+                runs = results[(route, kind)]
+                rps = _median([r["rps"] for r in runs])
+                times = f"{_median([r['p50'] for r in runs]):6.2f} / {_median([r['p99'] for r in runs]):6.2f}"
+                versus = f"   {rps / base:4.2f}x" if base else ""
+                print(f"  {route:5} {words:20} {kind:8} {rps:8.0f} req/s   {times} ms{versus}")
+        for kind in kinds:
+            ratio = _median([r["rps"] for r in results[("game", kind)]]) / _median(
+                [r["rps"] for r in results[("hello", kind)]])
+            print(f"  game page / hello under {kind}: {ratio:.2f}" + (
+                f"; target >= {RATIO_TARGET}: {'met' if ratio >= RATIO_TARGET else 'MISSED'}" if kind == first else ""))
+
+        print(f"\n{HALF_OPEN} half-open connections held (each sent part of a request line), then one GET "
+              "(client timeout 5 s):")
+        for kind in kinds:
+            took = half_open(apps[kind].port)
+            print(f"  {kind:8} " + ("no answer in 5 s" if took is None else f"answered in {took:.1f} ms"), flush=True)
     finally:
         for server in servers:
             server.stop()

@@ -44,7 +44,7 @@ def instance_folder() -> Path:
 class StartupError(SystemExit):
     """The app cannot start (its database file cannot be used): the message names the file
     and says why. A ``SystemExit``, so that every way of starting the app (``flask run``,
-    ``waitress-serve --call``, any ``flask`` command) prints the message, without a
+    ``granian --interface wsgi --factory``, any ``flask`` command) prints the message, without a
     traceback, and stops with exit status 1."""
 
 

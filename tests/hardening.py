@@ -1,8 +1,8 @@
 """Helpers shared by the tests (fixtures are in conftest.py): a game made through the API, a
 valid deal, the forms of a page as a browser would post them, the API's one error shape, a
 dump of every table of the database, the largest game the limits allow, and a real server
-(the production server in a subprocess, :class:`ProductionServer`, or waitress in this
-process, :func:`served`, or :class:`Restartable`, stopped and started again on the same port),
+(the production server in a subprocess, :class:`ProductionServer`, or :func:`served`, or
+:class:`Restartable`, stopped and started again on the same port),
 nginx in front of a server (:class:`Nginx`), and a throwaway Redis (:class:`RedisServer`)."""
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from html.parser import HTMLParser
@@ -309,8 +308,12 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def stop_process(proc: Any) -> None:
-    """Stop a server started as a subprocess: asked to (SIGTERM), then made to after 10 s."""
+def stop_process(proc: Any, group: bool = False) -> None:
+    """Stop a server started as a subprocess: asked to (SIGTERM), then made to after 10 s;
+    with ``group`` (a process started in a session of its own), every process of its group
+    is made to, so that no worker of it outlives it."""
+    import os
+    import signal
     import subprocess
 
     if proc.poll() is None:
@@ -320,6 +323,11 @@ def stop_process(proc: Any) -> None:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+    if group and hasattr(os, "killpg"):
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # what is left of its group: none once it stopped its worker
+        except ProcessLookupError:
+            pass
 
 
 class ProductionServer:
@@ -329,13 +337,13 @@ class ProductionServer:
     from the port (``flask serve``'s tests, with options of their own)."""
 
     def __init__(self, database: str, log: str, threads: int = 4, env: dict[str, str] | None = None,
-                 command: Callable[[int], list[str]] | None = None) -> None:
+                 command: Callable[[int], list[str]] | None = None, port: int | None = None) -> None:
         import os
         import subprocess
         import sys
         from pathlib import Path
 
-        self.port = free_port()
+        self.port = port or free_port()
         root = Path(__file__).resolve().parent.parent
         argv = command(self.port) if command is not None else [
             sys.executable, "-m", "flask", "--app", "scorepad", "serve", "--host", "127.0.0.1",
@@ -343,7 +351,8 @@ class ProductionServer:
         with open(log, "wb") as out:
             self.proc = subprocess.Popen(
                 argv, cwd=root, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                env={**os.environ, "SCOREPAD_DATABASE": database, "SCOREPAD_SECRET_KEY": "test", **(env or {})})
+                env={**os.environ, "SCOREPAD_DATABASE": database, "SCOREPAD_SECRET_KEY": "test", **(env or {})},
+                start_new_session=True)  # a group of its own: granian's worker is stopped with it, whatever happens
         self.log = log
         self.base = f"http://127.0.0.1:{self.port}"
 
@@ -364,7 +373,7 @@ class ProductionServer:
         self.stop()
 
     def stop(self) -> None:
-        stop_process(self.proc)
+        stop_process(self.proc, group=True)
 
     def get(self, path: str, host: str | None = None) -> tuple[int, bytes]:
         import http.client
@@ -523,66 +532,51 @@ http {{
 
 @contextmanager
 def served(database: Any, secret: str = "test-secret", threads: int = 4) -> Iterator[str]:
-    """The app under waitress in this process, on a free loopback port, serving ``database``
-    (CSRF on, as in production): its base URL. Stopped on the server's own thread after."""
-    from waitress import create_server
-
-    from scorepad import create_app
-
-    server = create_server(create_app({"DATABASE": str(database), "SECRET_KEY": secret}),
-                           host="127.0.0.1", port=0, threads=threads)
-    thread = threading.Thread(target=server.run, name="test-waitress", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.effective_port}"
-    finally:
-        _stop(server, thread)
+    """The production server (:class:`ProductionServer`: ``flask serve``, granian) on a free
+    loopback port, serving ``database`` with ``secret`` as its key (CSRF on, as in
+    production): its base URL. Stopped after."""
+    with Restartable(database, secret, threads) as running:
+        yield running.base
 
 
 class Restartable:
-    """The app under waitress in this process, like :func:`served`, but on one port fixed for
-    its life and over one SQLite file, stopped and started again at will: a server that goes
-    away under a phone and comes back at the same address. A context manager that stops it."""
+    """The production server, like :func:`served`, but on one port fixed for its life, stopped
+    and started again at will: a server that goes away under a phone and comes back at the
+    same address. Its instance folder and log are a temporary folder of its own. A context
+    manager that stops it."""
 
     def __init__(self, database: Any, secret: str = "test-secret", threads: int = 4) -> None:
+        import tempfile
+
         self.database, self.secret, self.threads = str(database), secret, threads
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self._running: tuple[Any, threading.Thread] | None = None
+        self.folder = tempfile.mkdtemp(prefix="scorepad-served-")
+        self._running: ProductionServer | None = None
 
     def start(self) -> Restartable:
-        from waitress import create_server
-
-        from scorepad import create_app
+        import os
 
         assert self._running is None, "already serving"
-        app = create_app({"DATABASE": self.database, "SECRET_KEY": self.secret})
-        server = create_server(app, host="127.0.0.1", port=self.port, threads=self.threads)  # SO_REUSEADDR
-        thread = threading.Thread(target=server.run, name="test-waitress", daemon=True)
-        thread.start()
-        self._running = (server, thread)
+        server = ProductionServer(self.database, os.path.join(self.folder, "server.log"), self.threads,
+                                  env={"SCOREPAD_SECRET_KEY": self.secret, "SCOREPAD_INSTANCE_PATH": self.folder},
+                                  port=self.port)
+        self._running = server.__enter__()
         return self
 
     def stop(self) -> None:
         if self._running is not None:
-            _stop(*self._running)
+            self._running.stop()
             self._running = None
 
     def __enter__(self) -> Restartable:
         return self.start()
 
     def __exit__(self, *exc: Any) -> None:
+        import shutil
+
         self.stop()
-
-
-def _stop(server: Any, thread: threading.Thread) -> None:
-    """Close the server's sockets on its own loop (closed from here, one could vanish under a
-    ``select`` in progress), then wait for its thread and its workers."""
-    from waitress import wasyncore
-
-    server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
-    thread.join(timeout=10)
-    server.task_dispatcher.shutdown()
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 class RedisServer:

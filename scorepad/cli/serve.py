@@ -22,7 +22,9 @@ machine is shared with links the other phones can open.
 
 from __future__ import annotations
 
+import errno
 import ipaddress
+import os
 import socket
 import sys
 from functools import partial
@@ -82,6 +84,26 @@ def url_of(address: str, port: int) -> str:
     return f"http://{shown}:{port}/"
 
 
+def port_in_use(host: str, port: int) -> str | None:
+    """Why ``host:port`` cannot be listened on (another server holds it, or the address is not
+    this machine's), or None when it can. granian listens with SO_REUSEPORT, so a second
+    ``serve`` on a port already served would start and quietly share its connections with
+    the first (an old version left running, its own caches and limits): a plain bind, as
+    any other server makes, is refused while anything listens there."""
+    try:
+        family, kind, proto, _, where = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                           flags=socket.AI_PASSIVE)[0]
+        with socket.socket(family, kind, proto) as probe:
+            if os.name != "nt":  # a port left in TIME_WAIT by a server just stopped is free (not so on Windows)
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(where)
+    except OSError as err:
+        if err.errno == errno.EADDRINUSE:
+            return f"port {port} on {host} is in use (another scorepad serve, or another server, listens there)"
+        return f"cannot listen on {host} port {port}: {err.strerror or err}"
+    return None
+
+
 def _print_qr(url: str) -> None:
     """The URL as a QR code drawn with block characters, for a phone's camera; nothing when
     the terminal cannot show them."""
@@ -110,6 +132,9 @@ def _print_qr(url: str) -> None:
 def serve_command(info: ScriptInfo, host: str, port: int, threads: int, connections: int, backlog: int,
                   header_timeout: int, advertise: str | None) -> None:
     """Serve scorepad to the table's phones with granian, and print the address they open."""
+    busy = port_in_use(host, port)
+    if busy is not None:
+        raise click.ClickException(busy)
     app = info.load_app()
     with app.app_context():
         public = links.public_base()

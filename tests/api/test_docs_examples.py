@@ -1,7 +1,7 @@
 """docs/api.md tells the truth: every request example in it, replayed against a live server,
 gets the answer the doc shows.
 
-The server is the app under waitress on a free loopback port, on a fresh SQLite file in the
+The server is the app under the production server (flask serve) on a free loopback port, on a fresh SQLite file in the
 test's folder. The doc's examples follow one game from creation, so they are replayed as one
 story, with the doc's shell variables (``$HOST``, ``$GAME``, ``$KEY``, set in its first
 ``sh`` block) standing for this server and the game its ``POST /api/v1/games`` example made.
@@ -436,7 +436,7 @@ class Story:
 
 @pytest.fixture
 def live_server(tmp_path: Path, migrated_database: Path) -> Iterator[str]:
-    """The app under waitress on a free loopback port, on a fresh database; yields its URL."""
+    """The app under the production server on a free loopback port, on a fresh database; yields its URL."""
     database = tmp_path / "docs.sqlite"
     shutil.copyfile(migrated_database, database)
     with served(database, "docs-examples", threads=2) as base:

@@ -3,7 +3,7 @@
 once per (route, game, key) for 24 hours. A retry gets the first status, body and
 ``Location`` again and writes nothing; the key sent with another request is a 422; a retry
 while the first is still being written is a 409. Real components throughout: the Flask test
-client on a SQLite file of the test's own, and the production server (waitress) for requests
+client on a SQLite file of the test's own, and the production server (granian) for requests
 that must run at the same time."""
 
 from __future__ import annotations

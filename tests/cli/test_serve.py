@@ -15,8 +15,10 @@ import http.client
 import http.cookiejar
 import io
 import json
+import os
 import re
 import socket
+import subprocess
 import sys
 import urllib.request
 from collections.abc import Iterator
@@ -199,3 +201,14 @@ def test_a_request_with_both_framings_runs_no_request_smuggled_after_it(tmp_path
         assert len(statuses) == 1 and statuses[0] in (b"400", b"422", b"200"), answered[:500]
         with urllib.request.urlopen(f"{served.local}/api/v1/games/{game['id']}", timeout=30) as response:
             assert json.loads(response.read())["deals"] == []
+
+
+def test_serve_on_a_port_another_server_listens_on_refuses_to_start(advertised):
+    """granian listens with SO_REUSEPORT: without the check a second serve would start and share
+    the port's connections with the first, unseen."""
+    done = subprocess.run([sys.executable, "-m", "flask", "--app", "scorepad", "serve", "--host", "127.0.0.1",
+                           "--port", str(advertised.port)], capture_output=True, text=True, timeout=60, cwd=ROOT,
+                          env={**os.environ, "SCOREPAD_SECRET_KEY": "x",
+                               "SCOREPAD_DATABASE": str(Path(advertised.log).with_suffix(".second.sqlite"))})
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    assert f"Error: port {advertised.port} on 127.0.0.1 is in use" in done.stderr, done.stderr

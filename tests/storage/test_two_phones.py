@@ -2,7 +2,7 @@
 refused (409) with what changed in between, and nothing the player typed is lost.
 
 The first tests use Flask's test client, two clients being two phones. The last one races
-several phones on one game over a real server (waitress on a loopback port, in a thread),
+several phones on one game over a real server (the production server on a loopback port),
 then opens the SQLite file: what is stored is exactly what the 2xx answers said.
 """
 
@@ -290,7 +290,7 @@ def test_the_game_page_polls_its_revision_with_a_static_script(app, phone, other
 
 @pytest.fixture
 def server(tmp_path) -> Iterator[tuple[int, Path]]:
-    """The app under waitress on a free loopback port (CSRF on, as in production)."""
+    """The app under the production server on a free loopback port (CSRF on, as in production)."""
     database = tmp_path / "race.sqlite"
     with served(database, "race-test-secret") as base:
         yield int(base.rsplit(":", 1)[1]), database

@@ -1,7 +1,7 @@
 """Dark mode: every main page, in light and in dark, passes axe, at phone size.
 
-The app runs under waitress on a free loopback port with a fresh SQLite file; Debian's
-chromium (``/usr/bin/chromium``, driven by Playwright) opens each page three ways: with the
+The app runs under the production server (flask serve) on a free loopback port with a fresh
+SQLite file; Debian's chromium (``/usr/bin/chromium``, driven by Playwright) opens each page three ways: with the
 phone set to light, with the phone set to dark (``color_scheme="dark"``), and with the phone
 set to light but dark chosen with the header's button. axe-core (every rule it runs by
 default, colour contrast among them) must find no violation in any. Each screen is

@@ -1,7 +1,7 @@
 """End to end: a whole game of Hand and Foot played through the pages, at phone size.
 
-The app runs under waitress on a free loopback port with a fresh SQLite file; Debian's
-chromium (``/usr/bin/chromium``, driven by Playwright, never downloaded) plays a table of
+The app runs under the production server (flask serve) on a free loopback port with a fresh
+SQLite file; Debian's chromium (``/usr/bin/chromium``, driven by Playwright, never downloaded) plays a table of
 two on a 390 × 844 touch screen. Every screen is
 
 * photographed, under ``test-output/e2e/`` at the repository root (the path is printed);
@@ -133,7 +133,7 @@ TARGETS_JS = r"""
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The app under waitress on a free loopback port, with a fresh database; yields its URL."""
+    """The app under the production server on a free loopback port, with a fresh database; yields its URL."""
     with served(tmp_path_factory.mktemp("e2e-server") / "scorepad.sqlite", "e2e-test-secret-key") as base:
         yield base
 

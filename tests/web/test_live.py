@@ -2,7 +2,7 @@
 and swaps in the new score when another phone changes the game.
 
 A real browser (Debian's chromium, driven by Playwright, as in ``test_e2e.py``) watches a
-game served by waitress on a loopback port while deals are recorded and corrected through
+game served by the production server on a loopback port while deals are recorded and corrected through
 the API. Skipped only when ``/usr/bin/chromium`` is missing.
 """
 

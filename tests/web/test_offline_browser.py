@@ -1,5 +1,5 @@
 """Never lose a deal, in a real browser (issue 12, section 1): a phone (Debian's Chromium at
-390 x 844, Playwright) records a deal while the server (waitress, in this process, on one
+390 x 844, Playwright) records a deal while the server (the production server, flask serve, on one
 fixed port over one SQLite file: :class:`tests.hardening.Restartable`) goes away and comes
 back, or answers a save whose answer never reaches the phone. Each ends with one deal and one
 history entry. Also: a draft offered back after the browser is closed and opened again, the
