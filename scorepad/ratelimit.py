@@ -10,7 +10,8 @@ limits, each shared by the pages and the API:
 
 * ``LIMIT_CREATE`` (default 20 per minute) per client: creating or importing a game;
 * ``LIMIT_WRITE`` (default 60 per minute) per client and game: recording, correcting or
-  deleting a deal, amending the sheet. Every form posted to those pages counts, a check too.
+  deleting a deal, amending the sheet, replacing the edit link. Every form posted to those
+  pages counts, a check too.
 
 Over a limit, the answer is 429 with ``Retry-After``: the API's error body under ``/api/``,
 elsewhere a page that keeps what was typed (:func:`scorepad.retry.typed_again`).
@@ -37,7 +38,8 @@ from .retry import typed_again
 # Endpoints under each limit; only the methods that change something count.
 CREATE_ENDPOINTS = ("api.create_game", "api.import_api", "games.new_game", "exchange.import_page")
 WRITE_ENDPOINTS = ("api.record_deal", "api.correct_deal", "api.delete_deal", "api.amend_sheet",
-                   "deals.new_deal", "deals.edit_deal", "deals.delete_deal", "sheets.amend_sheet")
+                   "deals.new_deal", "deals.edit_deal", "deals.delete_deal", "sheets.amend_sheet",
+                   "api.replace_edit_key", "games.replace_edit_link")
 METHODS = ["POST", "PUT", "DELETE"]
 # RATELIMIT_SWALLOW_ERRORS: a limit that cannot be counted lets the request through (logged)
 # rather than failing it. A deal is never lost to the limiter: its memory storage (limits
