@@ -475,7 +475,8 @@ def test_a_replayed_rekey_answers_the_current_key_to_the_holder_of_the_key_it_re
     new = first.get_json()["edit_key"]
     assert new not in kept_bodies(app)
     _, stranger_key = api_game(client, "Another game")
-    for stranger in (rekey(client, game_id, stranger_key), rekey(client, game_id, None), rekey(client, game_id, game_id)):
+    strangers = (rekey(client, game_id, stranger_key), rekey(client, game_id, None), rekey(client, game_id, game_id))
+    for stranger in strangers:
         assert stranger.status_code in (401, 403) and new not in stranger.get_data(as_text=True)
     # the new key's holder sending the same Idempotency-Key has a key of its own: another replacement
     newer = rekey(client, game_id, new)
