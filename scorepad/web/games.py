@@ -189,7 +189,7 @@ def replace_edit_link(game_id: str):
     session["new_edit_link"] = game.id
     flash("The edit link was replaced. The old one, and every phone that opened it, can no longer change the "
           "game: give the new one below to whoever keeps the score.", "ok")
-    return redirect(url_for("games.game", game_id=game.id, _anchor="share-title"), 303)
+    return redirect(url_for("games.game", game_id=game.id, _anchor="edit-link"), 303)
 
 
 @bp.get("/games/<game_id>/history")

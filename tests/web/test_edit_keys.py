@@ -153,7 +153,7 @@ def test_replacing_the_edit_link_asks_first_then_shows_the_new_link_and_tells_th
     assert sql(app.config["DATABASE"], "SELECT edit_key FROM game") == [(old,)]  # asking changed nothing
     done = client.post(f"/games/{game}/replace-edit-link",
                        data=form_fields(asked.get_data(as_text=True), f"/games/{game}/replace-edit-link"))
-    assert done.status_code == 303 and done.headers["Location"].endswith(f"/games/{game}#share-title")
+    assert done.status_code == 303 and done.headers["Location"].endswith(f"/games/{game}#edit-link")
     [(new,)] = sql(app.config["DATABASE"], "SELECT edit_key FROM game")
     assert new != old
     page = client.get(f"/games/{game}")
