@@ -1,6 +1,8 @@
 """Idempotent retries: an ``Idempotency-Key`` header on ``POST /api/v1/games``,
-``POST /api/v1/games/import`` and ``POST /api/v1/games/<id>/deals`` makes the write at most
-once per (route, game, key) for 24 hours. A retry gets the first status, body and
+``POST /api/v1/games/import``, ``POST /api/v1/games/<id>/deals`` and ``POST .../edit-key`` makes
+the write at most once per (route, game, client, key) for 24 hours: the client is the edit key
+sent, for a game's writes, else the session or the address, so one client's key never answers
+another's, and no kept answer holds an edit key. A retry gets the first status, body and
 ``Location`` again and writes nothing; the key sent with another request is a 422; a retry
 while the first is still being written is a 409. Real components throughout: the Flask test
 client on a SQLite file of the test's own, and the production server (waitress) for requests

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from scorepad.app import StartupError, create_app
-from scorepad.storage import db
+from scorepad.storage import db, store
 from tests.hardening import sql
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -175,8 +175,6 @@ def test_migration_0005_takes_the_edit_keys_out_of_answers_kept_the_old_way_and_
     """Kept answers written before 0005 (a new game's held its edit key and edit link) lose
     every copy of the key; a game write's row is scoped to the game's edit key (its holder's
     retry still finds it), a new game's to no client (who sent it cannot be told)."""
-    from scorepad.storage import store
-
     with db.using(db.database(database_setting)) as found:
         game = store.create_game("Friday", "common", [{"name": "Ann", "players": ["Ann"]},
                                                       {"name": "Bea", "players": ["Bea"]}])
