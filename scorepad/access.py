@@ -8,13 +8,18 @@ JSON API takes the key as ``Authorization: Bearer <key>``.
 The session is permanent (it outlasts the browser, for ``PERMANENT_SESSION_LIFETIME``) and
 holds this browser's games in order of use, those it may edit and those it watches, capped
 so that the cookie stays under a browser's 4 KB.
+
+A game's edit key may be replaced (``store.replace_edit_key``): a browser still holding the
+old one, in its session or in an edit link, is told so and given the view link, and the
+game stays among its games as one it watches.
 """
 
 from __future__ import annotations
 
 import hmac
+import secrets
 
-from flask import Response, abort, request, session
+from flask import Response, abort, make_response, render_template, request, session
 
 from .rules.limits import MAX_GAMES_REMEMBERED, MAX_GAMES_WATCHED
 from .storage import store
@@ -117,11 +122,45 @@ def can_edit(game: GameRecord) -> bool:
     return key_matches(game, _key_held(game.id))
 
 
+def replaced_key(game: GameRecord) -> str | None:
+    """When the edit key this browser holds for ``game`` was replaced; None when it holds the
+    game's key, none, or one that never was the game's. A replaced key is forgotten: the game
+    stays among this browser's games, as one it watches."""
+    held = _key_held(game.id)
+    if held is None or key_matches(game, held):
+        return None
+    at = store.replaced_at(game.id, held)
+    if at is not None:
+        _remember([game.id])
+    return at
+
+
+def key_replaced_page(game: GameRecord, at: str) -> Response:
+    """The 403 page of an edit key the game no longer has: when it was replaced, and the view link."""
+    return make_response(render_template("games/key_replaced.html", game=game, at=at), 403)
+
+
 def require_edit(game: GameRecord) -> None:
-    """A 403 unless this browser may edit ``game``; when it may, the game counts as used."""
+    """A 403 unless this browser may edit ``game`` (saying so, with the view link, when its
+    key was replaced); when it may, the game counts as used."""
     if not can_edit(game):
+        at = replaced_key(game)
+        if at is not None:
+            abort(key_replaced_page(game, at))
         abort(403, "This is the view link: only the edit link can change the game.")
     used(game)
+
+
+def session_client() -> str | None:
+    """This browser's own random id, kept in its session, for a request that came with a
+    session (None without one): what its idempotency keys for new games are scoped by
+    (:func:`scorepad.api.http.client_scope`). Made on first use."""
+    if not session:
+        return None
+    token = session.get("client")
+    if not isinstance(token, str) or not token:
+        token = session["client"] = secrets.token_urlsafe(16)
+    return token
 
 
 def keep_keys_private(response: Response) -> Response:

@@ -10,7 +10,7 @@ line a minute (:class:`OneLineAMinute`). Three limits, each shared by the pages 
 
 * ``LIMIT_CREATE`` (default 20 per minute) per client: creating or importing a game;
 * ``LIMIT_WRITE`` (default 60 per minute) per client and game: recording, correcting or
-  deleting a deal, amending the sheet, by whoever may. Every form those pages take counts,
+  deleting a deal, amending the sheet, replacing the edit link, by whoever may. Every form those pages take counts,
   a check too; a write refused for want of the edit key (401, 403) does not, so one who
   holds only the view link (the QR on the table) cannot use up the table's count;
 * ``LIMIT_REFUSED`` (default 30 per minute) per client: the writes refused for want of the
@@ -47,7 +47,8 @@ from .retry import typed_again
 # Endpoints under each limit; only the methods that change something count.
 CREATE_ENDPOINTS = ("api.create_game", "api.import_api", "games.new_game", "exchange.import_page")
 WRITE_ENDPOINTS = ("api.record_deal", "api.correct_deal", "api.delete_deal", "api.amend_sheet",
-                   "deals.new_deal", "deals.edit_deal", "deals.delete_deal", "sheets.amend_sheet")
+                   "deals.new_deal", "deals.edit_deal", "deals.delete_deal", "sheets.amend_sheet",
+                   "api.replace_edit_key", "games.replace_edit_link")
 METHODS = ["POST", "PUT", "DELETE"]
 # RATELIMIT_SWALLOW_ERRORS: a limit that cannot be counted lets the request through (logged)
 # rather than failing it. A deal is never lost to the limiter: its memory storage (limits

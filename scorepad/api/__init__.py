@@ -57,7 +57,8 @@ def error_kind(err: Exception) -> tuple[int, str | None]:
 def refused(err: ApiError | StorageError) -> Response:
     if isinstance(err, ApiError):
         return problems.answer(err.status, err.message, err.field,
-                               err.problem or problems.for_status(err.status, err.field), err.headers)
+                               err.problem or problems.for_status(err.status, err.field), err.headers,
+                               **err.extensions)
     status, slug = error_kind(err)
     return problems.answer(status, err.message, err.field, slug)
 

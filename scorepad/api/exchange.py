@@ -47,4 +47,5 @@ def import_api():
     except RecursionError:  # nested past the parser's depth: http.body says so
         peek = None
     data = http.body(tuple(peek) if isinstance(peek, dict) else ())
-    return http.write_once(lambda once: import_document(data, once), http.new_game, http.new_game_headers)
+    return http.write_once(lambda once: import_document(data, once), http.new_game, http.new_game_headers,
+                           http.with_edit_key)

@@ -7,9 +7,9 @@ Every write goes through :mod:`scorepad.storage.store` and needs the game's edit
 field (a body that is not JSON, a missing key, an unknown game). A deal the referee rejects
 is a 422 with the verdict and the problems besides the error. A write based on a revision
 the game has moved past is a 409 with the game's ``revision`` now and the ``changes`` since;
-a 412 when the revision came as the game's ETag in ``If-Match``. Creating a game and
-recording a deal take an ``Idempotency-Key``, which makes them at most once (:func:`.http.write_once`).
-See ``docs/api.md``.
+a 412 when the revision came as the game's ETag in ``If-Match``. Creating a game, recording
+a deal and replacing the edit key take an ``Idempotency-Key``, which makes them at most once
+for the client that sent it (:func:`.http.write_once`). See ``docs/api.md``.
 
 A game's JSON is built once per revision and kept in the app's cache (:mod:`scorepad.storage.cache`)
 without its links: ``view_url`` is added as each response is written (:mod:`scorepad.links`).
@@ -23,6 +23,7 @@ from typing import Any
 
 from flask import Response, jsonify, request, url_for
 
+from ..access import bearer_key
 from ..rules import PRESETS, Deal, ReadError, Verdict, judge
 from ..rules.limits import MAX_GAME_PROBLEMS_LISTED, MAX_PROBLEMS_LISTED
 from ..rules.sheet import options_by_group
@@ -159,7 +160,7 @@ def create_game():
         if key not in data:
             raise ApiError(400, key, "is missing")
     return http.write_once(lambda once: store.create_game(data["name"], data["sheet"], data["sides"], once),
-                           http.new_game, http.new_game_headers)
+                           http.new_game, http.new_game_headers, http.with_edit_key)
 
 
 @bp.get("/games/<game_id>")
@@ -211,6 +212,25 @@ def amend_sheet(game_id: str):
     game = http.conditional(game_id, http.revision(data.get("revision")),
                             lambda base: store.amend_sheet(game_id, data["sheet"], data.get("reason"), base))
     return jsonify(game_json(game))
+
+
+@bp.post("/games/<game_id>/edit-key")
+def replace_edit_key(game_id: str):
+    """A new edit key for the game; the one sent is refused from now on. With an
+    ``Idempotency-Key``, a retry that sends the key just replaced is answered the game's key
+    as it is now: the key was kept for (scoped to) the replaced key's holder alone."""
+    http.game(game_id)
+    if request.get_data(cache=True).strip():
+        http.body(())  # nothing to send: an empty body, or {}
+    if bearer_key() is None:
+        http.editable(game_id)  # the 401 asking for the key
+
+    def write(once: store.Once[GameRecord] | None) -> GameRecord:
+        http.editable(game_id)  # not reached by a replay: the key it sent is replaced by now
+        return store.replace_edit_key(game_id, once)
+
+    return http.write_once(write, lambda found: (200, http.game_answer(found)),
+                           lambda _body: {"Cache-Control": "no-store"}, http.with_edit_key)
 
 
 # -- routes: deals ------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ Plain helpers, with no routes: the routes are :mod:`.games`, :mod:`.referee` and
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import re
 from collections.abc import Callable, Iterable
@@ -19,9 +20,10 @@ from typing import Any, TypeVar
 
 from flask import current_app, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_limiter.util import get_remote_address
 
 from .. import links
-from ..access import bearer_key, key_matches
+from ..access import bearer_key, key_matches, session_client
 from ..rules import ReadError, read
 from ..rules.limits import MAX_IDEMPOTENCY_KEY
 from ..storage import store
@@ -34,13 +36,13 @@ T = TypeVar("T")
 class ApiError(Exception):
     """A request the API refuses before it reaches the store; ``headers`` go with the answer.
     ``problem`` names its problem type (a slug of :data:`scorepad.api.problems.TYPES`) when
-    the status alone does not say which."""
+    the status alone does not say which, and ``extensions`` the members that type carries."""
 
     def __init__(self, status: int, field: str | None, message: str,
-                 headers: dict[str, str] | None = None, *, problem: str | None = None) -> None:
+                 headers: dict[str, str] | None = None, *, problem: str | None = None, **extensions: Any) -> None:
         super().__init__(message)
         self.status, self.field, self.message, self.headers = status, field, message, headers or {}
-        self.problem = problem
+        self.problem, self.extensions = problem, extensions
 
 
 # -- reading requests ---------------------------------------------------------------------------
@@ -178,17 +180,39 @@ def request_digest() -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def client_scope(game_id: str) -> str:
+    """Whose the request's ``Idempotency-Key`` is (:class:`scorepad.storage.store.Once`'s
+    ``client``), so that one client's key never answers another's request. A write to a
+    game: a digest of the edit key it sends (:func:`scorepad.storage.store.key_digest`), so
+    a key replaced since answers nothing. A new game (create, import): a digest of this
+    browser's session when the request comes with one (:func:`scorepad.access.session_client`),
+    else of the client's address (the one the rate limits count by: behind a proxy, as
+    ``PROXIES`` reads it); HMAC-SHA256 under ``SECRET_KEY``, so no address is kept."""
+    if game_id:
+        return store.key_digest(bearer_key() or "")
+    token = session_client()
+    said = f"session {token}" if token else f"address {get_remote_address()}"
+    secret = current_app.secret_key or ""
+    digest = hmac.new(secret.encode() if isinstance(secret, str) else bytes(secret), said.encode(), hashlib.sha256)
+    return f"{said.split(' ', 1)[0]} {digest.hexdigest()}"
+
+
 def write_once(write: Callable[[store.Once[T] | None], T], answer: Callable[[T], tuple[int, dict[str, Any]]],
-               headers: Callable[[dict[str, Any]], dict[str, str]]) -> ResponseReturnValue:
+               headers: Callable[[dict[str, Any]], dict[str, str]],
+               reveal: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> ResponseReturnValue:
     """The request's write, ``write(once)``, answered with ``answer(result)`` (its status and
     JSON body) and ``headers(body)``. Without an ``Idempotency-Key``, ``once`` is None. With
-    one, the write is made at most once per key, route and game (:func:`scorepad.storage.store.once`):
-    the same request sent again gets the first answer again, with ``Idempotent-Replayed:
-    true``, and writes nothing; the key sent with another request is a 422, and while the
-    first request with it is still being written here, a 409 (both naming the header)."""
+    one, the write is made at most once per key, client (:func:`client_scope`), route and
+    game (:func:`scorepad.storage.store.once`): the same request sent again by the same
+    client gets the first answer again, with ``Idempotent-Replayed: true``, and writes
+    nothing; the key sent with another request is a 422, and while the first request with it
+    is still being written here, a 409 (both naming the header). ``answer`` is what is kept,
+    so never an edit key: ``reveal(body)`` adds it to every answer sent, the first and each
+    replay (:func:`with_edit_key`)."""
     key = idempotency_key()
     if key is None:
         status, body = answer(write(None))
+        body = reveal(body) if reveal else body
         return jsonify(body), status, headers(body)
 
     def text(result: T) -> tuple[int, str]:
@@ -196,7 +220,7 @@ def write_once(write: Callable[[store.Once[T] | None], T], answer: Callable[[T],
         return status, jsonify(body).get_data(as_text=True)
 
     route, game_id = request.endpoint or request.path, (request.view_args or {}).get("game_id", "")
-    found = store.once(store.Once(route, game_id, key, request_digest(), text), write)
+    found = store.once(store.Once(route, game_id, key, request_digest(), text, client=client_scope(game_id)), write)
     if found is store.KeyRefused.REUSED:
         raise ApiError(422, "Idempotency-Key", "was sent before with another request (another body, method or "
                        "path): send a new key with each new request", problem="idempotency-key-reused")
@@ -204,8 +228,14 @@ def write_once(write: Callable[[store.Once[T] | None], T], answer: Callable[[T],
         raise ApiError(409, "Idempotency-Key", "the first request with this key is still being processed; "
                        "send it again in a moment for its answer", {"Retry-After": "1"},
                        problem="request-in-progress")
-    response = current_app.response_class(found.body, found.status, headers(json.loads(found.body)),
-                                          mimetype="application/json")
+    if reveal is None:
+        response = current_app.response_class(found.body, found.status, headers(json.loads(found.body)),
+                                              mimetype="application/json")
+    else:
+        body = reveal(json.loads(found.body))
+        response = jsonify(body)
+        response.status_code = found.status
+        response.headers.update(headers(body))
     if found.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     return response
@@ -229,9 +259,22 @@ def editable(game_id: str) -> GameRecord:
         raise ApiError(401, None, "changing a game needs its edit key: send 'Authorization: Bearer <edit_key>'",
                        {"WWW-Authenticate": 'Bearer realm="scorepad"'})
     if not key_matches(found, key):
+        replaced = store.replaced_at(found.id, key)
+        if replaced is not None:
+            raise replaced_key(found, replaced)
         raise ApiError(403, None, "that is not this game's edit key; the view link cannot change the game",
                        {"WWW-Authenticate": 'Bearer error="insufficient_scope"'})
     return found
+
+
+def replaced_key(found: GameRecord, replaced: str) -> ApiError:
+    """The refusal of an edit key the game no longer has (:func:`scorepad.storage.store.replace_edit_key`):
+    a 401 (RFC 6750's revoked token) saying when, with the view link, which still shows the game."""
+    return ApiError(401, None, f"this edit key was replaced at {replaced} and can no longer change the game: "
+                    "ask whoever keeps the score for the new edit link; the view link (view_url) still shows "
+                    "the game", {"WWW-Authenticate": 'Bearer realm="scorepad", error="invalid_token", '
+                                 'error_description="the edit key was replaced"'},
+                    problem="edit-key-replaced", view_url=view_url(found))
 
 
 # -- links ---------------------------------------------------------------------------------------
@@ -255,15 +298,26 @@ def view_url(found: GameRecord) -> str:
     return page_url("/games/{}", found.id)
 
 
-def game_links(found: GameRecord) -> dict[str, str]:
-    """The links a new game's creator gets: view, edit (with the key) and its API URL."""
-    return {"view_url": view_url(found), "edit_url": page_url("/games/{}/edit/{}", found.id, found.edit_key),
-            "api_url": links.external_url("api.get_game", game_id=found.id)}
+def game_answer(found: GameRecord) -> dict[str, Any]:
+    """What a new game's creator, or whoever replaced its edit key, is answered, as it is
+    kept with an ``Idempotency-Key``: its id, view and API links and revision, without the
+    edit key (:func:`with_edit_key` adds it to what is sent)."""
+    return {"id": found.id, "view_url": view_url(found), "api_url": links.external_url("api.get_game",
+                                                                                       game_id=found.id),
+            "revision": found.revision}
 
 
 def new_game(found: GameRecord) -> tuple[int, dict[str, Any]]:
-    """The answer to a new game, created or imported: 201, its id, links, edit key and revision."""
-    return 201, {"id": found.id, **game_links(found), "edit_key": found.edit_key, "revision": found.revision}
+    """The answer to a new game, created or imported: 201 and :func:`game_answer`."""
+    return 201, game_answer(found)
+
+
+def with_edit_key(body: dict[str, Any]) -> dict[str, Any]:
+    """``body`` (:func:`game_answer`) with the game's edit key as it is now and the edit
+    link holding it, rebuilt from the game: the first answer, or a replay to the client
+    that sent the request (its ``Idempotency-Key`` is scoped to that client)."""
+    found = game(body["id"])
+    return {**body, "edit_url": page_url("/games/{}/edit/{}", found.id, found.edit_key), "edit_key": found.edit_key}
 
 
 def new_game_headers(body: dict[str, Any]) -> dict[str, str]:

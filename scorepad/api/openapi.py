@@ -161,6 +161,7 @@ def schemas() -> dict[str, Any]:
             changes={**array(ref("Change")), "description": "409, 412: every change since the request's revision"},
             report={**ref("Report"), "description": "422 (a deal): the referee's report"},
             may_save_as_played={**BOOLEAN, "description": "422 (a deal): whether it would be saved as played"},
+            view_url={**URL, "description": "401 (edit-key-replaced): the view link, which still shows the game"},
             problems={**array(obj(("code", "message", "never_as_played"), **said, never_as_played=BOOLEAN)),
                       "description": "422: every problem, each saying whether it can ever be saved as played"},
             deal={**INTEGER, "description": "422 (an import): the number of the deal refused"}),
@@ -209,7 +210,7 @@ def schemas() -> dict[str, Any]:
                                             special=INTEGER),
                         going_out_bonus=INTEGER, draws=INTEGER, totals_before=TOTALS))),
         "Created": obj(created, id=STRING, edit_key=STRING, revision=INTEGER, view_url=URL, edit_url=URL, api_url=URL),
-        "Action": {"enum": ["record", "edit", "delete", "amend", "import"]},
+        "Action": {"enum": ["record", "edit", "delete", "amend", "import", "rekey"]},
         "HistoryEntry": entry,
         "Change": obj(("revision", "action", "deal", "at", "totals", "reason", "message"), revision=INTEGER,
                       action=ref("Action"), deal=nullable(INTEGER), at=TIME, totals=nullable(TOTALS),
@@ -280,7 +281,8 @@ HEADERS = {
 
 ERRORS: dict[int, tuple[str, str, tuple[str, ...]]] = {  # status: (name, when, headers)
     400: ("BadRequest", "the request cannot be read: `field` names what is wrong (`If-Match` for that header)", ()),
-    401: ("Unauthorized", "a write without the game's edit key", ("WWW-Authenticate",)),
+    401: ("Unauthorized", "a write without the game's edit key, or with a key replaced since (`edit-key-replaced`, "
+          "with `view_url`)", ("WWW-Authenticate",)),
     403: ("Forbidden", "a key that is not this game's", ("WWW-Authenticate",)),
     404: ("NotFound", "no such game, deal or preset", ()),
     405: ("MethodNotAllowed", "a method the route does not take", ("Allow",)),
@@ -383,6 +385,10 @@ PATHS: dict[str, dict[str, Any]] = {
         "amend the game's sheet", {"200": answer(ref("Game"), "the game under its new sheet")},
         body=obj(("sheet", "reason"), sheet=ref("Sheet"), reason={"type": "string", "maxLength": MAX_REASON},
                  revision=REVISION), write=True)},
+    "/api/v1/games/{game_id}/edit-key": {"parameters": [GAME_ID], "post": {**op(
+        "replace the game's edit key (a leaked edit link): the key sent is refused from now on",
+        {"200": answer(ref("Created"), "the game, its new edit key and edit link", "Cache-Control")},
+        400, 401, 403, 404, 409, 429, 503, idempotent=True), "security": [{"editKey": []}]}},
     "/api/v1/games/{game_id}/deals": {"parameters": [GAME_ID], "post": op(
         "record a deal", {"201": SAVED}, 422, body=ref("DealWrite"), write=True, idempotent=True)},
     "/api/v1/games/{game_id}/deals/{number}": {

@@ -50,6 +50,11 @@ TYPES: dict[str, ProblemType] = {t.slug: t for t in (
     ProblemType("edit-key-required", 401, "Changing a game needs its edit key",
                 "The write came without 'Authorization: Bearer <edit_key>'. Send the key the game's "
                 "creator was given (it is part of the edit link)."),
+    ProblemType("edit-key-replaced", 401, "That edit key was replaced",
+                "The game's edit link was replaced (POST /api/v1/games/<id>/edit-key, the page's \"Replace the "
+                "edit link\" or `flask game rekey`): the key sent can no longer change it. `detail` says when; "
+                "`view_url` is the view link, which still shows the game. Ask whoever keeps the score for the "
+                "new edit link.", ("view_url",)),
     ProblemType("wrong-edit-key", 403, "That is not this game's edit key",
                 "The key sent is another game's, or the game's id (the view link): it cannot change this game."),
     ProblemType("not-found", 404, "There is no such game, deal or preset",

@@ -150,7 +150,7 @@ def game_document(game: GameRecord) -> dict[str, Any]:
 # -- game -----------------------------------------------------------------------------------------
 
 
-@click.group("game", help=f"Create, list, show, export and import games. {NO_KEY}")
+@click.group("game", help=f"Create, list, show, export and import games, and replace an edit link. {NO_KEY}")
 def game_group() -> None:
     pass
 
@@ -231,6 +231,20 @@ def game_show(game_id: str, as_json: bool, edit_link: bool) -> None:
     else:
         click.echo(f"Result: game goes on; next is deal {upcoming.number}")
         click.echo(upcoming.words())
+
+
+@game_group.command("rekey")
+@click.argument("game_id", metavar="ID")
+@with_appcontext
+def game_rekey(game_id: str) -> None:
+    """Replace the game's edit link: a new edit key, the old one refused from now on (phones
+    holding it are told so and can only watch); kept in the game's history. Prints the new
+    key and edit link."""
+    _game(game_id)
+    game = _store_call(store.replace_edit_key, game_id)
+    click.echo(f"The edit link of {game.name!r} was replaced; the old one can no longer change the game.")
+    click.echo(f"edit key: {game.edit_key}")
+    click.echo(f"edit: {links.absolute(f'/games/{game.id}/edit/{game.edit_key}')}")
 
 
 @game_group.command("export")

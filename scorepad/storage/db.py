@@ -86,12 +86,17 @@ QUERIES: dict[str, str] = {
     # A write made once per idempotency key (store.once): the answer kept for the key, when
     # written at or after ?4; keys written before a time are forgotten (by the index on at).
     "idempotency_get": "SELECT digest, status, body FROM idempotency_key "
-                       "WHERE route = ? AND game_id = ? AND key = ? AND at >= ?",
+                       "WHERE route = ? AND game_id = ? AND client = ? AND key = ? AND at >= ?",
     # A key kept meanwhile by another process's write (PostgreSQL writes to two games at once)
     # inserts nothing: the write then rolls back and answers what that one kept.
-    "idempotency_insert": "INSERT INTO idempotency_key (route, game_id, key, digest, status, body, at) "
-                          "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+    "idempotency_insert": "INSERT INTO idempotency_key (route, game_id, client, key, digest, status, body, at) "
+                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
     "idempotency_forget": "DELETE FROM idempotency_key WHERE at < ?",
+    # A game's edit key replaced (store.replace_edit_key): the old key's digest is kept, so
+    # whoever still holds it is told that it was replaced, and when.
+    "game_set_edit_key": "UPDATE game SET edit_key = ? WHERE id = ?",
+    "edit_key_replaced": "INSERT INTO replaced_edit_key (game_id, digest, at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+    "edit_key_replaced_at": "SELECT at FROM replaced_edit_key WHERE game_id = ? AND digest = ?",
 }
 
 # The queries PostgreSQL reads otherwise: SQLite (3.40) has no octet_length(); and on
@@ -99,8 +104,8 @@ QUERIES: dict[str, str] = {
 # once: each skips the rows the other is deleting rather than waiting for it (SQLite's one
 # writer at a time never meets another).
 POSTGRESQL: dict[str, str] = {
-    "idempotency_forget": "DELETE FROM idempotency_key WHERE (route, game_id, key) IN (SELECT route, game_id, key "
-                          "FROM idempotency_key WHERE at < ? FOR UPDATE SKIP LOCKED)",
+    "idempotency_forget": "DELETE FROM idempotency_key WHERE (route, game_id, client, key) IN (SELECT route, "
+                          "game_id, client, key FROM idempotency_key WHERE at < ? FOR UPDATE SKIP LOCKED)",
     "game_stored_bytes": "SELECT (SELECT COALESCE(SUM(octet_length(body) + COALESCE(octet_length(as_played), 0) "
                          "+ ?2), 0) FROM deal WHERE game_id = ?1) + (SELECT COALESCE(SUM("
                          "COALESCE(octet_length(before), 0) + COALESCE(octet_length(after), 0) "

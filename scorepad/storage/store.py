@@ -4,14 +4,16 @@ Pages, the JSON API and the CLI's web counterparts all go through these function
 deal is validated, scored and recorded (with its history) the same way whichever door it
 came in by. Every write is one transaction, bumps the game's revision, and is refused when
 it would leave the game holding more than :data:`MAX_GAME_BYTES`; a correction that changes
-nothing writes nothing. Creating, importing, recording and correcting a deal may be made once per
-idempotency key (:func:`once`): the key and its answer are kept in the write's transaction,
-so the same request sent again is answered the same and writes nothing.
+nothing writes nothing. Creating, importing, recording and correcting a deal and replacing
+the edit key may be made once per idempotency key of one client (:func:`once`): the key and
+its answer (never an edit key) are kept in the write's transaction, so the same request sent
+again by the same client is answered the same and writes nothing.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import re
 import secrets
@@ -122,6 +124,13 @@ def new_id() -> str:
         found = secrets.token_urlsafe(16)
         if not found.startswith("-"):
             return found
+
+
+def key_digest(edit_key: str) -> str:
+    """What is kept of an edit key where the key itself must not be: a SHA-256 digest (hex).
+    The key is 128 random bits, so its digest gives nothing away. A game write's idempotency
+    keys are scoped by it (:class:`Once`), and a replaced key is remembered by it."""
+    return hashlib.sha256(edit_key.encode("utf-8", "replace")).hexdigest()
 
 
 # -- reading ------------------------------------------------------------------------------------
@@ -275,6 +284,8 @@ def changes_since(game_id: str, revision: int) -> list[dict[str, Any]]:
         action, number = row["action"], row["deal_number"]
         if action == "amend":
             message = "the sheet was amended" + (f" ({row['reason']})" if row["reason"] else "")
+        elif action == "rekey":
+            message = "the edit link was replaced"
         elif number is not None and action in _DONE:
             message = f"deal {number} was {_DONE[action]}"
         else:
@@ -395,7 +406,7 @@ def create_game(name: Any, sheet_data: Any, sides_data: Any, once: Once[GameReco
     with db.transaction():
         _look(once)
         db.run("game_insert", game_id, key, name, _stored(sheet), json.dumps(sides), now, now)
-        _keep(once, record)
+        _keep(once, record, key)
     _remember(record)
     return record
 
@@ -422,7 +433,7 @@ def import_game(name: Any, sheet: RuleSheet, sides_data: Any, created_at: str, d
             db.run("game_touch", now, game_id)
         _check_size(game_id)
         record: GameRecord = _read(game_id, judged)  # type: ignore[assignment]  # just written
-        _keep(once, record)
+        _keep(once, record, key)
     _remember(record)  # once committed: a record cached inside the transaction could outlive a failed commit
     return record
 
@@ -514,18 +525,23 @@ KEEP_KEYS = timedelta(hours=24)  # how long a key is kept with its answer; then 
 
 @dataclass(frozen=True)
 class Once(Generic[T]):
-    """A write to make at most once for one ``key`` (the client's) on one ``route`` (what the
-    write does, as the door names it) and ``game_id`` (``""`` for a new game). ``digest``
-    stands for the whole request: the key sent with another request is refused.
-    ``answer(result)`` is the status and body (JSON text) the door answers the write's
-    result with: it is kept with the key in the write's transaction, so the same request
-    sent again is answered exactly the same."""
+    """A write to make at most once for one ``key`` of one ``client`` on one ``route`` (what
+    the write does, as the door names it) and ``game_id`` (``""`` for a new game). ``client``
+    is whose key it is, as the door tells (a digest: of the edit key sent, for a game's
+    writes, :func:`key_digest`; of the session or the address, for a new game), so one
+    client's key never answers another's request. ``digest`` stands for the whole request:
+    the key sent with another request is refused. ``answer(result)`` is the status and body
+    (JSON text) the door answers the write's result with: it is kept with the key in the
+    write's transaction, so the same request sent again is answered exactly the same. It
+    never holds an edit key (a write that makes one refuses to keep such an answer): the
+    door adds the game's key to what it replays, for the client whose key it is."""
 
     route: str
     game_id: str
     key: str
     digest: str
     answer: Callable[[T], tuple[int, str]]
+    client: str = dataclasses.field(kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -559,7 +575,7 @@ class _Kept(Exception):
 # rather than made to wait. A request to another process (another server) waits for the
 # first's transaction instead (SQLite's write lock; on PostgreSQL, the game's row, or the
 # key's), then finds the key kept and answers what it kept.
-_in_flight: set[tuple[str, str, str, str]] = set()
+_in_flight: set[tuple[str, str, str, str, str]] = set()
 _in_flight_guard = threading.Lock()
 
 
@@ -575,7 +591,7 @@ def once(keyed: Once[T], write: Callable[[Once[T]], T]) -> Answer | KeyRefused:
     (a correction to the deal as it stands), so the same request may be sent again and is
     judged again. A kept key older than :data:`KEEP_KEYS` is forgotten by the next write
     made once."""
-    slot = (db.path(), keyed.route, keyed.game_id, keyed.key)
+    slot = (db.path(), keyed.route, keyed.game_id, keyed.client, keyed.key)
     with _in_flight_guard:
         if slot in _in_flight:
             return KeyRefused.IN_PROGRESS
@@ -599,7 +615,8 @@ def once(keyed: Once[T], write: Callable[[Once[T]], T]) -> Answer | KeyRefused:
 def _kept(once: Once[Any]) -> Answer | KeyRefused | None:
     """The answer kept for ``once``'s key, replayed; REUSED when it was kept for another
     request; None when none is kept, or it is older than :data:`KEEP_KEYS`."""
-    row = db.one("idempotency_get", once.route, once.game_id, once.key, _stamp(datetime.now(UTC) - KEEP_KEYS))
+    row = db.one("idempotency_get", once.route, once.game_id, once.client, once.key,
+                 _stamp(datetime.now(UTC) - KEEP_KEYS))
     if row is None:
         return None
     if row["digest"] != once.digest:
@@ -617,16 +634,22 @@ def _look(once: Once[Any] | None) -> None:
             raise _Kept(found)
 
 
-def _keep(once: Once[T] | None, result: T) -> None:
+def _keep(once: Once[T] | None, result: T, edit_key: str | None = None) -> None:
     """Inside a write's transaction, once written: keep ``once``'s key with its answer to
     ``result``, and forget every key kept longer than :data:`KEEP_KEYS` (by the index on
-    their time, so a write forgets only what expired since the last one)."""
+    their time, so a write forgets only what expired since the last one). An answer holding
+    ``edit_key`` (the key the write made or kept) is never kept: the write fails, as a
+    mistake of the door's."""
     if once is None:
         return
     now = datetime.now(UTC)
     db.run("idempotency_forget", _stamp(now - KEEP_KEYS))
     status, body = once.answer(result)
-    if not db.run("idempotency_insert", once.route, once.game_id, once.key, once.digest, status, body, _stamp(now)):
+    if edit_key and edit_key in body:
+        raise RuntimeError(f"the answer {once.route} keeps with its Idempotency-Key holds the game's edit key: "
+                           "keep the answer without it, and add it to what is replayed")
+    if not db.run("idempotency_insert", once.route, once.game_id, once.client, once.key, once.digest, status, body,
+                  _stamp(now)):
         _look(once)  # kept meanwhile by another process's write, now committed: roll this one back, answer that
         raise _Kept(KeyRefused.IN_PROGRESS)  # kept, then forgotten within the moment: not this write's to make
 
@@ -789,3 +812,38 @@ def amend_sheet(game_id: str, sheet_data: Any, reason: Any, based_on: int | None
         # Read it back only once committed: a record cached inside the transaction would
         # outlive a failed commit, and judging every deal again need not hold the write lock.
         return load_game(game_id)  # type: ignore[return-value]
+
+
+def replace_edit_key(game_id: str, once: Once[GameRecord] | None = None) -> GameRecord:
+    """Give the game a new edit key: the old one changes nothing from now on (its digest is
+    kept, so :func:`replaced_at` can say when it was replaced), and a ``rekey`` entry goes
+    into the history (without either key). Returns the game with its new key. Made once per
+    ``once``'s key (:func:`once`), whose answer must not hold the new key."""
+    while True:
+        game = _fresh(game_id, None, once)
+        key = new_id()
+        try:
+            with db.transaction():
+                _look(once)
+                now = _now()
+                if not db.run("game_touch_at", now, game_id, game.revision):
+                    _moved(game_id, None, once)
+                db.run("game_set_edit_key", key, game_id)
+                db.run("edit_key_replaced", game_id, key_digest(game.edit_key), now)
+                _history(game, None, "rekey", now, None, None, None, None, None)
+                record = dataclasses.replace(game, edit_key=key, revision=game.revision + 1, updated_at=now)
+                _keep(once, record, key)
+                _check_size(game_id)
+        except _Moved:
+            continue
+        _remember(record)  # once committed; the deals are the game's as read, so nothing is judged again
+        return record
+
+
+def replaced_at(game_id: str, edit_key: str | None) -> str | None:
+    """When ``edit_key`` stopped being the game's edit key (:func:`replace_edit_key`), as the
+    database keeps times; None when it never was one of its keys (or none is given)."""
+    if not edit_key or not could_be_an_id(game_id):
+        return None
+    row = db.one("edit_key_replaced_at", game_id, key_digest(edit_key))
+    return None if row is None else str(row["at"])

@@ -179,7 +179,8 @@ def _write(page: DealPage, data: dict[str, Any], as_played: str | None) -> DealP
 
     With the form's idempotency key (the ``Idempotency-Key`` header a script sends, else the
     hidden ``idempotency_key`` field), the save is made once per key (:func:`store.once`,
-    scoped by this route and game, so never one of the API's keys): the same form sent again
+    scoped by this route, the game and the edit key this phone holds, so never one of the
+    API's keys, nor once the key is replaced): the same form sent again
     after its answer was lost ends on the saved deal, and nothing is written twice."""
     game, number, editing = page.game, page.number, page.editing
     based_on = read_revision(page.meta.revision.data)
@@ -203,7 +204,8 @@ def _write(page: DealPage, data: dict[str, Any], as_played: str | None) -> DealP
             body = answer(write(None))[1]
         else:
             digest = hashlib.sha256(json.dumps([request.path, data, as_played, based_on], sort_keys=True).encode())
-            found = store.once(store.Once(request.endpoint or request.path, game.id, key, digest.hexdigest(), answer),
+            found = store.once(store.Once(request.endpoint or request.path, game.id, key, digest.hexdigest(), answer,
+                                          client=store.key_digest(game.edit_key)),  # the key this phone holds
                                write)
             if found is store.KeyRefused.REUSED:
                 return _key_reused(page)

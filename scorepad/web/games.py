@@ -1,5 +1,5 @@
 """The games: the home page (this browser's games), a new game, a game's page, the edit link
-that lets a phone change a game, and a game's history.
+that lets a phone change a game (and replacing it, when it leaked), and a game's history.
 
 Every read and write goes through :mod:`scorepad.storage.store`; who may write is
 :mod:`scorepad.access`. Scripts only enhance: every screen works with JavaScript off.
@@ -19,6 +19,7 @@ from ..storage.store import GameRecord
 from .chart import running_totals_chart
 from .common import history_entries, qr
 from .errors import status as status_of
+from .forms.deal import ConfirmForm
 from .forms.sheet_editor import SheetEditor, preset_displays
 from .forms.sides import NewGameForm, SidesForm
 
@@ -79,8 +80,14 @@ def game(game_id: str):
     polling phone gets a 304). It holds no link: only the editor's page (never cached) does."""
     if access.may_hold_key(game_id) or session.get("_flashes"):
         game = access.game_or_404(game_id)
+        replaced = access.replaced_key(game)
+        if replaced is not None:
+            flash(f"The edit link this phone had was replaced at {replaced.replace('T', ' ')}: it can no longer "
+                  "record or change deals. This is the view link; ask whoever keeps the score for the new edit "
+                  "link.", "error")
         access.used(game)
-        response = make_response(_game_page(game))
+        new_link = session.pop("new_edit_link", None) == game.id
+        response = make_response(_game_page(game, new_link))
         response.headers["Cache-Control"] = "no-store"  # this browser's page: an editor's shows the edit link
         return response
     found = store.revision(game_id)
@@ -101,8 +108,9 @@ def game(game_id: str):
     return response.make_conditional(request)
 
 
-def _game_page(game: GameRecord) -> str:
-    """The game page, worded from the game's view (worked out once per revision)."""
+def _game_page(game: GameRecord, new_link: bool = False) -> str:
+    """The game page, worded from the game's view (worked out once per revision); with
+    ``new_link``, the edit link just made is shown open."""
     view = game.view
     editor = access.can_edit(game)
     links = None
@@ -113,7 +121,7 @@ def _game_page(game: GameRecord) -> str:
                  "edit_qr": qr(edit_url, "the edit link")}
     chart = running_totals_chart(view.sides, view.numbers, view.running_totals)
     return render_template("games/game.html", game=game, view=view, can_edit=editor, links=links, chart=chart,
-                           standings=standings_line(view))
+                           standings=standings_line(view), new_link=new_link and editor)
 
 
 def standings_line(view: GameView) -> str:
@@ -147,10 +155,41 @@ def standings_line(view: GameView) -> str:
 def edit_link(game_id: str, key: str):
     game = access.game_or_404(game_id)
     if not access.key_matches(game, key):
+        replaced = store.replaced_at(game.id, key)
+        if replaced is not None:
+            if not access.can_edit(game):  # the old key, if this phone held it, is forgotten: it watches
+                access.watched(game.id)
+            return access.key_replaced_page(game, replaced)
         abort(403, "This edit link is not right for this game. Ask whoever started the game for it again.")
     access.grant(game)
     flash("This phone may now record and correct deals in this game.", "ok")
     return redirect(url_for("games.game", game_id=game.id), 303)
+
+
+@bp.route("/games/<game_id>/replace-edit-link", methods=["GET", "POST"])
+def replace_edit_link(game_id: str):
+    """Replace the edit link of a game whose link leaked: asked to confirm first; then the
+    old link (and every phone holding it) changes nothing, and the game page shows the new
+    link and its QR code to this phone, which keeps its edit rights."""
+    game = access.game_or_404(game_id)
+    access.require_edit(game)
+    form = ConfirmForm()
+    if request.method == "GET":
+        response = make_response(render_template("games/replace_edit_link.html", game=game, form=form))
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    if not form.validate():
+        abort(400, "The form could not be read.")
+    try:
+        game = store.replace_edit_key(game.id)
+    except StorageError as err:
+        flash(f"The edit link was not replaced ({status_of(err)}): {err.message}.", "error")
+        return redirect(url_for("games.game", game_id=game.id), 303)
+    access.grant(game)
+    session["new_edit_link"] = game.id
+    flash("The edit link was replaced. The old one, and every phone that opened it, can no longer change the "
+          "game: give the new one below to whoever keeps the score.", "ok")
+    return redirect(url_for("games.game", game_id=game.id, _anchor="edit-link"), 303)
 
 
 @bp.get("/games/<game_id>/history")

@@ -51,6 +51,7 @@ from tests.hardening import (
     dump,
     form_fields,
     grant,
+    sql,
     valid_deal,
 )
 
@@ -266,6 +267,7 @@ VALID_BODIES: dict[str, Callable[[World], Any]] = {
                                       "side": "Ann"},
     "api.explain": lambda w: {"deal": _scored()},
     "api.rescore": lambda w: {"sheet": "pagat", "deal": _scored()},
+    "api.replace_edit_key": lambda w: {},
 }
 
 
@@ -291,6 +293,7 @@ VALID_FORMS: dict[str, Callable[[World], dict[str, str]]] = {
         "s0-m0-rank": "K", "s0-m0-naturals": "7", "s1-m0-cards": "J J J", "s1-p0-left": "A 3B"}),
     "deals.delete_deal": _page_form("/games/{game}/deals/1/delete"),
     "sheets.amend_sheet": _page_form("/games/{game}/sheet/amend", reason="we play 13 cards"),
+    "games.replace_edit_link": _page_form("/games/{game}/replace-edit-link"),
     "exchange.import_page": lambda w: {"document": w.api.get(f"/api/v1/games/{w.game}/export").get_data(as_text=True)},
 }
 
@@ -486,7 +489,12 @@ def _read_again(world: World, client: Any, response: Any, before: Any) -> None:
 
 
 def _restore(world: World) -> None:
-    """Put deal 1 back if a fuzzed request deleted it, so the next examples have it to aim at."""
+    """Put deal 1 back if a fuzzed request deleted it, so the next examples have it to aim at;
+    and after a fuzzed request replaced the game's edit key, aim with the new one."""
+    [(key,)] = sql(world.db, "SELECT edit_key FROM game WHERE id = ?", (world.game,))
+    if key != world.key:
+        world.key = key
+        grant(world.editor, world.game, key)
     if world.api.get(f"/api/v1/games/{world.game}/deals/1").status_code == 404:
         world.api.post(f"/api/v1/games/{world.game}/deals", headers=bearer(world.key),
                        json={**valid_deal(1), "as_played": {"reason": "put back for the fuzz"}})
@@ -537,7 +545,7 @@ def test_every_route_can_be_fuzzed(world):
     for endpoint, build in VALID_BODIES.items():  # each valid body is valid: the fuzz starts near the mark
         rule, method = next((r, m) for r, e, m in ROUTES if e == endpoint)
         if endpoint in ("api.record_deal", "api.correct_deal", "api.amend_sheet", "api.import_api",
-                        "api.create_game"):
+                        "api.create_game", "api.replace_edit_key"):
             continue  # writes: the fuzz itself sends them
         url = _url(rule, {"game_id": world.game, "number": 1})
         response = world.api.open(url, method=method, json=build(world))

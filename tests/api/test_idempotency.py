@@ -1,6 +1,8 @@
 """Idempotent retries: an ``Idempotency-Key`` header on ``POST /api/v1/games``,
-``POST /api/v1/games/import`` and ``POST /api/v1/games/<id>/deals`` makes the write at most
-once per (route, game, key) for 24 hours. A retry gets the first status, body and
+``POST /api/v1/games/import``, ``POST /api/v1/games/<id>/deals`` and ``POST .../edit-key`` makes
+the write at most once per (route, game, client, key) for 24 hours: the client is the edit key
+sent, for a game's writes, else the session or the address, so one client's key never answers
+another's, and no kept answer holds an edit key. A retry gets the first status, body and
 ``Location`` again and writes nothing; the key sent with another request is a 422; a retry
 while the first is still being written is a 409. Real components throughout: the Flask test
 client on a SQLite file of the test's own, and the production server (granian) for requests
@@ -18,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.hardening import ANN_BEA, ProductionServer, api_game, assert_error_shape, bearer, db_state, sql, valid_deal
+from tests.hardening import ANN_BEA, ProductionServer, api_game, assert_error_shape, bearer, db_state, grant, sql, valid_deal
 
 pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLite and on PostgreSQL
 
@@ -353,3 +355,149 @@ def test_two_servers_given_one_key_write_once_and_answer_alike(tmp_path):
         assert conn.execute("SELECT revision FROM game").fetchone()[0] == 1
     finally:
         conn.close()
+
+
+# -- a key is one client's: another client's same key is another key -----------------------------------
+
+
+def from_address(app, address: str):
+    """A client (such as curl, with no session cookie) at ``address``."""
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = address
+    return client
+
+
+def kept_bodies(app) -> str:
+    return json.dumps(sql(app.config["DATABASE"], "SELECT body FROM idempotency_key"))
+
+
+def edit_keys(app) -> list[str]:
+    return [key for (key,) in sql(app.config["DATABASE"], "SELECT edit_key FROM game")]
+
+
+@pytest.mark.parametrize("route", ["create", "import"])
+def test_the_same_key_and_body_from_another_client_makes_its_own_game_and_never_the_first_ones_key(app, route):
+    """The key was the site's: a second client sending the first's key and body got the first
+    answer, edit key included. Now each client's key is its own: the second makes its own game."""
+    first, second = from_address(app, "192.0.2.1"), from_address(app, "192.0.2.2")
+    path, body, headers = route_request(first, route)
+    mine = send(first, path, body, headers, key="copied-from-the-docs")
+    theirs = send(second, path, body, headers, key="copied-from-the-docs")
+    assert mine.status_code == theirs.status_code == 201, theirs.get_data(as_text=True)
+    assert "Idempotent-Replayed" not in theirs.headers
+    assert theirs.get_json()["id"] != mine.get_json()["id"]
+    assert mine.get_json()["edit_key"] not in theirs.get_data(as_text=True)
+    again = send(first, path, body, headers, key="copied-from-the-docs")  # each still gets its own answer
+    assert again.headers["Idempotent-Replayed"] == "true" and again.get_data() == mine.get_data()
+    assert send(second, path, body, headers, key="copied-from-the-docs").get_data() == theirs.get_data()
+
+
+def test_the_same_key_with_another_body_from_another_client_is_its_own_request_not_a_422(app):
+    first, second = from_address(app, "192.0.2.1"), from_address(app, "192.0.2.2")
+    assert send(first, f"{API}/games", NEW_GAME, {}).status_code == 201
+    other = send(second, f"{API}/games", {**NEW_GAME, "name": "Saturday"}, {})
+    assert other.status_code == 201 and other.get_json()["edit_key"] not in kept_bodies(app)
+
+
+def test_a_browser_with_a_session_and_a_client_without_one_at_one_address_are_two_clients(app, client):
+    """Behind one address (a club's Wi-Fi), a browser holding a session cookie has keys of its
+    own; a client without a cookie is known by its address."""
+    game, key = api_game(client)
+    grant(client, game, key)  # the browser now holds a session
+    browser = send(client, f"{API}/games", NEW_GAME, {})
+    curl = send(app.test_client(), f"{API}/games", NEW_GAME, {})
+    assert browser.status_code == curl.status_code == 201 and "Idempotent-Replayed" not in curl.headers
+    assert browser.get_json()["edit_key"] not in curl.get_data(as_text=True)
+    assert send(client, f"{API}/games", NEW_GAME, {}).get_data() == browser.get_data()
+    clients = {client for (client,) in sql(app.config["DATABASE"], "SELECT client FROM idempotency_key")}
+    assert len(clients) == 2 and all(scope.startswith(("session ", "address ")) for scope in clients)
+    assert "127.0.0.1" not in json.dumps(sorted(clients))  # a digest, not the address
+
+
+def test_no_kept_answer_holds_an_edit_key_and_each_answer_rebuilds_it_from_the_game(app, client):
+    path, body, headers = route_request(client, "import")
+    made = [send(client, f"{API}/games", NEW_GAME, {}, key="create-1"), send(client, path, body, headers,
+                                                                             key="import-1")]
+    assert [m.status_code for m in made] == [201, 201]
+    stored = kept_bodies(app)
+    assert "edit_key" not in stored and "edit_url" not in stored
+    assert all(key not in stored for key in edit_keys(app))
+    for answer in made:
+        shown = answer.get_json()
+        assert shown["edit_url"].endswith(f"/games/{shown['id']}/edit/{shown['edit_key']}")
+        assert shown["edit_key"] in edit_keys(app)
+
+
+def test_a_replayed_create_answers_the_games_edit_key_as_it_is_now(app, client):
+    created = send(client, f"{API}/games", NEW_GAME, {}, key="create-1").get_json()
+    replaced = client.post(f"{API}/games/{created['id']}/edit-key", headers=bearer(created["edit_key"]))
+    assert replaced.status_code == 200
+    again = send(client, f"{API}/games", NEW_GAME, {}, key="create-1")
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_json()["edit_key"] == replaced.get_json()["edit_key"] != created["edit_key"]
+    assert again.get_json()["edit_url"].endswith(replaced.get_json()["edit_key"])
+
+
+# -- replacing the edit key ------------------------------------------------------------------------------
+
+
+def rekey(client, game_id: str, key: str | None, idempotency_key: str | None = "rekey-1"):
+    headers = {**(bearer(key) if key else {}), **({"Idempotency-Key": idempotency_key} if idempotency_key else {})}
+    return client.post(f"{API}/games/{game_id}/edit-key", headers=headers)
+
+
+def test_replacing_the_edit_key_answers_a_new_key_and_the_old_one_is_refused_saying_so(app, client):
+    game_id, old = api_game(client, deals=[valid_deal(1)])
+    answer = rekey(client, game_id, old, None)
+    assert answer.status_code == 200 and answer.headers["Cache-Control"] == "no-store"
+    new = answer.get_json()
+    assert new["edit_key"] != old and new["id"] == game_id and new["revision"] == 2
+    assert new["edit_url"].endswith(f"/games/{game_id}/edit/{new['edit_key']}")
+    refused = client.post(f"{API}/games/{game_id}/deals", json=valid_deal(2), headers=bearer(old))
+    error = assert_error_shape(refused, 401)
+    assert refused.get_json()["type"] == "/api/v1/problems/edit-key-replaced"
+    assert "was replaced" in error["message"]
+    assert refused.get_json()["view_url"].endswith(f"/games/{game_id}")
+    assert 'error="invalid_token"' in refused.headers["WWW-Authenticate"]
+    assert client.post(f"{API}/games/{game_id}/deals", json=valid_deal(2), headers=bearer(new["edit_key"])) \
+        .status_code == 201
+    history = client.get(f"{API}/games/{game_id}/history").get_json()["history"]
+    assert [e["action"] for e in history] == ["record", "rekey", "record"]
+    assert old not in json.dumps(history) and new["edit_key"] not in json.dumps(history)
+
+
+def test_a_replayed_rekey_answers_the_current_key_to_the_holder_of_the_key_it_replaced_only(app, client):
+    game_id, old = api_game(client)
+    first = rekey(client, game_id, old)
+    assert first.status_code == 200 and "Idempotent-Replayed" not in first.headers
+    again = rekey(client, game_id, old)  # its answer lost: sent again, with the key it had
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_data() == first.get_data()
+    assert client.get(f"{API}/games/{game_id}").get_json()["revision"] == 1  # replaced once
+    new = first.get_json()["edit_key"]
+    assert new not in kept_bodies(app)
+    _, stranger_key = api_game(client, "Another game")
+    strangers = (rekey(client, game_id, stranger_key), rekey(client, game_id, None), rekey(client, game_id, game_id))
+    for stranger in strangers:
+        assert stranger.status_code in (401, 403) and new not in stranger.get_data(as_text=True)
+    # the new key's holder sending the same Idempotency-Key has a key of its own: another replacement
+    newer = rekey(client, game_id, new)
+    assert newer.status_code == 200 and "Idempotent-Replayed" not in newer.headers
+    assert newer.get_json()["edit_key"] not in (old, new)
+
+
+def test_a_deals_replay_sent_with_a_replaced_key_is_refused_as_the_key_is(app, client):
+    game_id, old = api_game(client)
+    path, headers = f"{API}/games/{game_id}/deals", {**bearer(old), "Idempotency-Key": "deal-1"}
+    assert client.post(path, json=valid_deal(1), headers=headers).status_code == 201
+    assert rekey(client, game_id, old).status_code == 200
+    refused = client.post(path, json=valid_deal(1), headers=headers)
+    assert refused.status_code == 401 and refused.get_json()["type"] == "/api/v1/problems/edit-key-replaced"
+
+
+def test_a_rekey_takes_no_body_but_an_empty_one(client):
+    game_id, key = api_game(client)
+    refused = client.post(f"{API}/games/{game_id}/edit-key", json={"edit_key": "mine"}, headers=bearer(key))
+    assert_error_shape(refused, 400, "edit_key")
+    assert client.post(f"{API}/games/{game_id}/edit-key", json={}, headers=bearer(key)).status_code == 200
+    assert client.post(f"{API}/games/nosuchgame/edit-key", headers=bearer(key)).status_code == 404

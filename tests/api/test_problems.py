@@ -61,6 +61,7 @@ ELSEWHERE = {  # met in the tests that set up what they need
     "busy": "tests/storage/test_database.py",
     "idempotency-key-reused": "tests/api/test_idempotency.py",
     "request-in-progress": "tests/api/test_idempotency.py",
+    "edit-key-replaced": "tests/api/test_idempotency.py",
 }
 
 

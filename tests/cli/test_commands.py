@@ -87,6 +87,23 @@ def test_game_new_refuses_an_unknown_preset(runner):
     assert "Error:" in result.stderr
 
 
+def test_game_rekey_prints_a_new_key_and_link_and_the_old_key_changes_nothing(app, runner):
+    game_id, old = new_game(runner)
+    result = runner.invoke(args=["game", "rekey", game_id])
+    assert result.exit_code == 0, result.output
+    lines = dict(line.split(": ", 1) for line in result.stdout.splitlines() if ": " in line)
+    new = lines["edit key"]
+    assert new != old and new == load(app, game_id).edit_key
+    assert lines["edit"].endswith(f"/games/{game_id}/edit/{new}") and "can no longer change the game" in result.stdout
+    api = app.test_client()
+    refused = api.post(f"/api/v1/games/{game_id}/deals", json=two_player_deal(),
+                       headers={"Authorization": f"Bearer {old}"})
+    assert refused.status_code == 401 and "was replaced" in refused.get_json()["detail"]
+    assert [e["action"] for e in api.get(f"/api/v1/games/{game_id}/history").get_json()["history"]] == ["rekey"]
+    missing = runner.invoke(args=["game", "rekey", "nosuchgame"])
+    assert missing.exit_code == 2 and "no game" in missing.output
+
+
 def test_game_list_shows_where_each_game_stands(runner):
     assert "No games yet" in runner.invoke(args=["game", "list"]).stdout
     game_id, _ = new_game(runner, name="Friday")

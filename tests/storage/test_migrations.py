@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from scorepad.app import StartupError, create_app
-from scorepad.storage import db
+from scorepad.storage import db, store
 from tests.hardening import sql
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -147,3 +147,58 @@ def test_a_sqlite_file_whose_schema_version_is_past_this_version_is_refused(tmp_
         (NEWEST + 1,))
     with pytest.raises(db.Unusable, match=f"newer version of scorepad \\(schema {NEWEST + 1}"):
         db.open_database(path)
+
+
+def _run_migration(database_setting: str, number: int) -> None:
+    """Apply migration ``number`` alone to the database, in a transaction, as start-up does."""
+    _, name, text = next(m for m in db.migrations("postgresql" if db.is_url(database_setting) else "sqlite")
+                         if m[0] == number)
+    if db.is_url(database_setting):
+        import psycopg
+
+        from scorepad.storage.postgresql import Qmark
+
+        with psycopg.connect(database_setting) as conn, conn.transaction():
+            db.apply(Qmark(conn), name, text)
+        return
+    conn = sqlite3.connect(database_setting, isolation_level=None)
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        db.apply(conn, name, text)
+        conn.execute("COMMIT")
+    finally:
+        conn.close()
+
+
+@pytest.mark.backends
+def test_migration_0005_takes_the_edit_keys_out_of_answers_kept_the_old_way_and_scopes_each_row(database_setting):
+    """Kept answers written before 0005 (a new game's held its edit key and edit link) lose
+    every copy of the key; a game write's row is scoped to the game's edit key (its holder's
+    retry still finds it), a new game's to no client (who sent it cannot be told)."""
+    with db.using(db.database(database_setting)) as found:
+        game = store.create_game("Friday", "common", [{"name": "Ann", "players": ["Ann"]},
+                                                      {"name": "Bea", "players": ["Bea"]}])
+    found.close()
+    for statement in ("DROP TABLE replaced_edit_key", "DROP TABLE idempotency_key",
+                      *db.statements(db.migrations()[3][2])):  # the table as 0004 made it
+        sql(database_setting, statement)
+    created = json.dumps({"api_url": f"http://h/api/v1/games/{game.id}", "edit_key": game.edit_key,
+                          "edit_url": f"http://h/games/{game.id}/edit/{game.edit_key}", "id": game.id,
+                          "revision": 0, "view_url": f"http://h/games/{game.id}"})
+    deal = json.dumps({"number": 1, "revision": 1})
+    for route, game_id, body in (("api.create_game", "", created), ("api.record_deal", game.id, deal)):
+        sql(database_setting, "INSERT INTO idempotency_key (route, game_id, key, digest, status, body, at) "
+            "VALUES (?, ?, 'k', 'd', 201, ?, ?)", (route, game_id, body, db.applied_now()))
+    _run_migration(database_setting, 5)
+    rows = {route: (client, json.loads(body)) for route, client, body in sql(
+        database_setting, "SELECT route, client, body FROM idempotency_key")}
+    assert rows["api.create_game"] == ("", {"api_url": f"http://h/api/v1/games/{game.id}", "id": game.id,
+                                            "revision": 0, "view_url": f"http://h/games/{game.id}"})
+    assert rows["api.record_deal"] == (store.key_digest(game.edit_key), {"number": 1, "revision": 1})
+    assert game.edit_key not in json.dumps(sql(database_setting, "SELECT * FROM idempotency_key"))
+    assert sql(database_setting, "SELECT COUNT(*) FROM replaced_edit_key") == [(0,)]
+    with db.using(db.database(database_setting)) as found:  # the game's key holder's retry is answered from it
+        replayed = store.once(store.Once("api.record_deal", game.id, "k", "d", lambda _: (201, "{}"),
+                                         client=store.key_digest(game.edit_key)), lambda _: pytest.fail("written"))
+    found.close()
+    assert isinstance(replayed, store.Answer) and replayed.replayed and json.loads(replayed.body)["number"] == 1

@@ -6,6 +6,7 @@ file in the test's folder, and a PostgreSQL database); the answers are the test'
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -48,13 +49,14 @@ def refusing_keys(database: str) -> str:
     return "DROP TRIGGER no_keys"
 
 
-def game_once(key: str = "k", digest: str = "d") -> Once[store.GameRecord]:
-    return Once("create", "", key, digest, lambda game: (201, json.dumps({"id": game.id, "revision": game.revision})))
+def game_once(key: str = "k", digest: str = "d", client: str = "client A") -> Once[store.GameRecord]:
+    return Once("create", "", key, digest, lambda game: (201, json.dumps({"id": game.id, "revision": game.revision})),
+                client=client)
 
 
-def deal_once(game_id: str, key: str = "k", digest: str = "d") -> Once[store.DealRecord]:
+def deal_once(game_id: str, key: str = "k", digest: str = "d", client: str = "client A") -> Once[store.DealRecord]:
     return Once("deals", game_id, key, digest,
-                lambda deal: (201, json.dumps({"number": deal.number, "revision": deal.revision})))
+                lambda deal: (201, json.dumps({"number": deal.number, "revision": deal.revision})), client=client)
 
 
 def create(keyed: Once[store.GameRecord] | None) -> store.GameRecord:
@@ -86,6 +88,59 @@ def test_a_key_is_one_routes_and_one_games(database):
                              if k.route == "deals" else create(k))
         assert isinstance(written, Answer) and not written.replayed
     assert len(rows(database, "SELECT * FROM idempotency_key")) == 3
+
+
+def test_the_same_key_from_another_client_is_another_key_and_makes_its_own_write(database):
+    mine = store.once(game_once(client="session A"), create)
+    theirs = store.once(game_once(client="address B"), create)
+    assert isinstance(mine, Answer) and isinstance(theirs, Answer) and not theirs.replayed
+    assert json.loads(mine.body)["id"] != json.loads(theirs.body)["id"]
+    assert rows(database, "SELECT COUNT(*) FROM game") == [(2,)]
+    again = store.once(game_once(client="session A"), create)
+    assert isinstance(again, Answer) and again.replayed and again.body == mine.body
+    assert sorted(rows(database, "SELECT client, key FROM idempotency_key")) == [("address B", "k"), ("session A", "k")]
+
+
+def test_an_answer_holding_the_edit_key_is_never_kept_and_nothing_is_written(database):
+    before = rows(database, "SELECT COUNT(*) FROM game")
+    leaky = Once("create", "", "k", "d", lambda game: (201, json.dumps({"id": game.id, "edit_key": game.edit_key})),
+                 client="session A")
+    with pytest.raises(RuntimeError, match="edit key"):
+        store.once(leaky, create)
+    assert rows(database, "SELECT COUNT(*) FROM game") == before
+    assert rows(database, "SELECT * FROM idempotency_key") == []
+
+
+def test_replacing_the_edit_key_refuses_the_old_one_and_says_so_in_the_history(database):
+    game = create(None)
+    replaced = store.replace_edit_key(game.id)
+    assert replaced.edit_key != game.edit_key and replaced.revision == game.revision + 1
+    assert store.load_game(game.id).edit_key == replaced.edit_key  # the cached game too
+    assert store.replaced_at(game.id, game.edit_key) is not None
+    assert store.replaced_at(game.id, replaced.edit_key) is None and store.replaced_at(game.id, "never") is None
+    entries = store.history(game.id)
+    assert [(e["action"], e["deal_number"], e["revision"]) for e in entries] == [("rekey", None, 1)]
+    stored = json.dumps(rows(database, "SELECT * FROM history") + rows(database, "SELECT * FROM replaced_edit_key"))
+    assert game.edit_key not in stored and replaced.edit_key not in stored  # a digest only, in its own table
+    assert [c["message"] for c in store.changes_since(game.id, 0)] == ["the edit link was replaced"]
+
+
+def test_a_replaced_edit_key_made_once_keeps_an_answer_without_the_new_key(database):
+    game = create(None)
+    keyed = Once("rekey", game.id, "k", "d", lambda found: (200, json.dumps({"id": found.id,
+                                                                             "revision": found.revision})),
+                 client=store.key_digest(game.edit_key))
+    first = store.once(keyed, lambda k: store.replace_edit_key(game.id, k))
+    again = store.once(keyed, lambda k: store.replace_edit_key(game.id, k))
+    assert isinstance(first, Answer) and isinstance(again, Answer) and again.replayed
+    assert store.load_game(game.id).revision == 1  # replaced once
+    new_key = store.load_game(game.id).edit_key
+    assert new_key not in json.dumps(rows(database, "SELECT * FROM idempotency_key"))
+    leaky = dataclasses.replace(keyed, key="k2", answer=lambda found: (200, json.dumps({"key": found.edit_key})),
+                                client=store.key_digest(new_key))
+    with pytest.raises(RuntimeError, match="edit key"):
+        store.once(leaky, lambda k: store.replace_edit_key(game.id, k))
+    assert store.load_game(game.id).edit_key == new_key  # the failed write wrote nothing
 
 
 @pytest.mark.backends("sqlite")  # SQLite's trace of statements
@@ -190,5 +245,5 @@ def test_expired_keys_are_forgotten_by_the_index_on_their_time_and_a_key_is_foun
     """Forgetting costs what expired, not every key kept: a search of the time's index."""
     forget = plan("idempotency_forget", "x")
     assert "SEARCH" in forget and "idempotency_key_by_time" in forget, forget
-    found = plan("idempotency_get", "r", "g", "k", "x")
+    found = plan("idempotency_get", "r", "g", "c", "k", "x")
     assert "SEARCH" in found and "SCAN" not in found, found

@@ -8,7 +8,8 @@ import re
 import pytest
 
 from scorepad.access import MAX_GAMES_REMEMBERED
-from tests.hardening import ANN_BEA, api_game, bearer, form_fields, grant, valid_deal
+from scorepad.storage import store
+from tests.hardening import ANN_BEA, api_game, bearer, form_fields, grant, sql, text_of, valid_deal
 
 
 def _session(app, response) -> dict:
@@ -137,3 +138,68 @@ def test_a_session_from_before_keeps_its_keys(app, client, held):
     assert all(_may_edit(client, game) for game, _ in games[:held + 1])
     grant(client, *games[-1])
     assert _may_edit(client, games[0][0]) and _may_edit(client, games[-1][0])
+
+
+# -- replacing the edit link --------------------------------------------------------------------------
+
+
+def test_replacing_the_edit_link_asks_first_then_shows_the_new_link_and_tells_the_old_ones_holders(app, client):
+    game, old = api_game(client)
+    grant(client, game, old)
+    other_phone = app.test_client()
+    grant(other_phone, game, old)
+    asked = client.get(f"/games/{game}/replace-edit-link")
+    assert asked.status_code == 200 and asked.headers["Cache-Control"] == "no-store"
+    assert sql(app.config["DATABASE"], "SELECT edit_key FROM game") == [(old,)]  # asking changed nothing
+    done = client.post(f"/games/{game}/replace-edit-link",
+                       data=form_fields(asked.get_data(as_text=True), f"/games/{game}/replace-edit-link"))
+    assert done.status_code == 303 and done.headers["Location"].endswith(f"/games/{game}#edit-link")
+    [(new,)] = sql(app.config["DATABASE"], "SELECT edit_key FROM game")
+    assert new != old
+    page = client.get(f"/games/{game}")
+    shown = page.get_data(as_text=True)
+    assert f"/games/{game}/edit/{new}" in shown and old not in shown and page.headers["Cache-Control"] == "no-store"
+    assert "<details open>" in shown and "The edit link was replaced" in shown  # the new link shown, with its QR
+    assert _may_edit(client, game)  # the phone that replaced it keeps its rights
+    assert "Edit link replaced" in text_of(client.get(f"/games/{game}/history").get_data(as_text=True))
+
+    refused = other_phone.get(f"/games/{game}/deals/new")  # a phone that had the old link
+    assert refused.status_code == 403
+    words = text_of(refused.get_data(as_text=True))
+    assert "This edit link was replaced" in words and "Open the view link" in words
+    assert f'href="/games/{game}"' in refused.get_data(as_text=True)
+    watching = other_phone.get(f"/games/{game}").get_data(as_text=True)
+    assert f"/games/{game}/deals/new" not in watching and "You are watching" in watching
+    assert not _may_edit(other_phone, game)
+    third_phone = app.test_client()  # another that had it, opening the game page first: told there
+    with third_phone.session_transaction() as session:
+        session["games"] = [[game, old]]
+    told = text_of(third_phone.get(f"/games/{game}").get_data(as_text=True))
+    assert "The edit link this phone had was replaced" in told and "This is the view link" in told
+    assert "The edit link this phone had" not in text_of(third_phone.get(f"/games/{game}").get_data(as_text=True))
+
+    stranger = app.test_client()
+    opened = stranger.get(f"/games/{game}/edit/{old}")  # the old link, opened now
+    assert opened.status_code == 403 and "This edit link was replaced" in text_of(opened.get_data(as_text=True))
+    assert not _may_edit(stranger, game) and old not in str(_session(app, opened))
+
+
+def test_the_page_s_deal_form_key_is_scoped_to_the_edit_key_and_refused_once_it_is_replaced(app, client):
+    game, old = api_game(client)
+    grant(client, game, old)
+    deal = {"s0-m0-cards": "K K K K K K K", "s0-m1-cards": "Q Q Q Q Q 2 2", "s1-m0-cards": "J J J",
+            "s1-p0-left": "A 3B", "ending": "s0-p0", "action": "save", "s0-p0-picked": "on", "s1-p0-picked": "on",
+            "revision": "0", "idempotency_key": "form-1"}
+    assert client.post(f"/games/{game}/deals/new", data=deal).status_code == 303
+    [(scope,)] = sql(app.config["DATABASE"], "SELECT client FROM idempotency_key")
+    assert scope == store.key_digest(old)
+    assert app.test_client().post(f"/api/v1/games/{game}/edit-key", headers=bearer(old)).status_code == 200
+    again = client.post(f"/games/{game}/deals/new", data=deal)  # the old key's replay: refused as the key is
+    assert again.status_code == 403 and "This edit link was replaced" in text_of(again.get_data(as_text=True))
+
+
+def test_a_phone_that_may_not_edit_cannot_replace_the_edit_link(app, client, viewer):
+    game, key = api_game(client)
+    assert viewer.get(f"/games/{game}/replace-edit-link").status_code == 403
+    assert viewer.post(f"/games/{game}/replace-edit-link", data={}).status_code == 403
+    assert sql(app.config["DATABASE"], "SELECT edit_key FROM game") == [(key,)]

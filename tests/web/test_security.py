@@ -190,6 +190,9 @@ def every_request(world: dict[str, Any]) -> list[tuple[str, str, str, dict[str, 
         ("installable.worker", "GET", "/sw.js", {}),
         ("installable.manifest", "GET", "/manifest.webmanifest", {}),
         ("installable.offline", "GET", "/offline", {}),
+        ("games.replace_edit_link", "GET", f"/games/{g}/replace-edit-link", {}),
+        ("games.replace_edit_link", "POST", f"/games/{g}/replace-edit-link", {"data": {}}),  # 303; none after uses key
+        ("api.replace_edit_key", "POST", f"/api/v1/games/{g}/edit-key", {"headers": bearer(g)}),  # 403
         # errors, pages and API alike
         ("error", "GET", "/nope", {}),
         ("error", "GET", "/api/v1/nope", {}),
@@ -370,6 +373,7 @@ def html_pages(world: dict[str, Any]) -> list[tuple[str, Any, str, dict[str, Any
         ("deals.delete_deal", editor, f"/games/{g}/deals/1/delete", {}),
         ("sheets.amend_sheet", editor, f"/games/{g}/sheet/amend", {}),
         ("sheets.amend_sheet", editor, f"/games/{g}/sheet/amend", {"method": "POST", "data": {"opt-hand_size": "x"}}),
+        ("games.replace_edit_link", editor, f"/games/{g}/replace-edit-link", {}),
         ("games.new_game", editor, "/new", {"method": "POST", "data": {"name": "x" * 41, "preset": "common"}}),
         ("games.new_game", editor, "/new?preset=gather-together", {}),
         ("desk.referee", editor, "/referee?sheet=pagat&ask=pile&top_card=9&pile_size=5&pair=2", {}),
