@@ -20,7 +20,17 @@ from typing import Any
 
 import pytest
 
-from tests.hardening import ANN_BEA, ProductionServer, api_game, assert_error_shape, bearer, db_state, grant, sql, valid_deal
+from tests.hardening import (
+    ANN_BEA,
+    ProductionServer,
+    api_game,
+    assert_error_shape,
+    bearer,
+    db_state,
+    grant,
+    sql,
+    valid_deal,
+)
 
 pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLite and on PostgreSQL
 
