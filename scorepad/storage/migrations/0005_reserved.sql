@@ -1,0 +1,3 @@
+-- A placeholder for migration 0005, which another branch of issue 21 adds (idempotency keys
+-- scoped to their client): migrations are numbered from 1 up with no gap, so this branch's
+-- 0006 needs a 0005 to run. Drop this file when that branch's 0005 is merged.
