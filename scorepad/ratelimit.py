@@ -8,9 +8,10 @@ counts between processes: several app servers). A Redis that is down or stops an
 (for ``REDIS_TIMEOUT`` s) lets the request through uncounted, and the log says so. Two
 limits, each shared by the pages and the API:
 
-* ``LIMIT_CREATE`` (default 20 per minute) per client: creating or importing a game;
+* ``LIMIT_CREATE`` (default 20 per minute and 200 per day) per client: creating or importing a game;
 * ``LIMIT_WRITE`` (default 60 per minute) per client and game: recording, correcting or
-  deleting a deal, amending the sheet. Every form posted to those pages counts, a check too.
+  deleting a deal, amending the sheet, deleting the game. Every form posted to those pages
+  counts, a check too.
 
 Over a limit, the answer is 429 with ``Retry-After``: the API's error body under ``/api/``,
 elsewhere a page that keeps what was typed (:func:`scorepad.retry.typed_again`).
@@ -37,7 +38,8 @@ from .retry import typed_again
 # Endpoints under each limit; only the methods that change something count.
 CREATE_ENDPOINTS = ("api.create_game", "api.import_api", "games.new_game", "exchange.import_page")
 WRITE_ENDPOINTS = ("api.record_deal", "api.correct_deal", "api.delete_deal", "api.amend_sheet",
-                   "deals.new_deal", "deals.edit_deal", "deals.delete_deal", "sheets.amend_sheet")
+                   "deals.new_deal", "deals.edit_deal", "deals.delete_deal", "sheets.amend_sheet",
+                   "api.delete_game", "games.delete_game")
 METHODS = ["POST", "PUT", "DELETE"]
 # RATELIMIT_SWALLOW_ERRORS: a limit that cannot be counted lets the request through (logged)
 # rather than failing it. A deal is never lost to the limiter: its memory storage (limits
@@ -45,7 +47,7 @@ METHODS = ["POST", "PUT", "DELETE"]
 # expiry timer (a 500 on recording a deal, once in bench/load.py's abuse phase), and a Redis
 # storage can be unreachable.
 DEFAULTS = {"RATELIMIT_ENABLED": True, "RATELIMIT_STORAGE_URI": "memory://", "RATELIMIT_SWALLOW_ERRORS": True,
-            "LIMIT_CREATE": "20 per minute", "LIMIT_WRITE": "60 per minute"}
+            "LIMIT_CREATE": "20 per minute; 200 per day", "LIMIT_WRITE": "60 per minute"}
 # Seconds a count waits for Redis to connect, and then to answer, before the request goes
 # through uncounted: a count takes well under a millisecond, and without a timeout a Redis
 # that stops answering would hold every create and write (the redis client's own default is

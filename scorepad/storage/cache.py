@@ -6,7 +6,9 @@ factory gives each app's database its own): least recently used first out once t
 entries' sizes add up to more than the budget. Each entry's size is given by whoever puts it
 in (a record's stored JSON) or measured (bytes and text). Keys carry the revision, so an
 entry is never stale, only unused; nothing kept may depend on the request (its host in
-particular: see :mod:`scorepad.links`).
+particular: see :mod:`scorepad.links`). The key of whatever is kept of one game is a tuple
+``(kind, database, game id, ...)``, so that a deleted game's entries are dropped with it
+(:meth:`ByteCache.discard_games`).
 
 The budget is the setting ``CACHE_BYTES`` (``SCOREPAD_CACHE_BYTES``), 64 MB by default.
 
@@ -118,6 +120,16 @@ class ByteCache:
     def discard(self, key: Hashable) -> None:
         with self._lock:
             self._drop(key)
+
+    def discard_games(self, database: str, game_ids: set[str]) -> int:
+        """Drop every entry kept of these games of ``database`` (keyed ``(kind, database,
+        game id, ...)``); returns how many."""
+        with self._lock:
+            keys = [key for key in self._entries if isinstance(key, tuple) and len(key) >= 3
+                    and key[1] == database and key[2] in game_ids]
+            for key in keys:
+                self._drop(key)
+        return len(keys)
 
     def clear(self) -> None:
         with self._lock:
