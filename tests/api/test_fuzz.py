@@ -290,6 +290,7 @@ VALID_FORMS: dict[str, Callable[[World], dict[str, str]]] = {
     "deals.preview": _page_form("/games/{game}/deals/new", **{  # the record form, as typed so far
         "s0-m0-rank": "K", "s0-m0-naturals": "7", "s1-m0-cards": "J J J", "s1-p0-left": "A 3B"}),
     "deals.delete_deal": _page_form("/games/{game}/deals/1/delete"),
+    "games.delete_game": _page_form("/games/{game}/delete"),
     "sheets.amend_sheet": _page_form("/games/{game}/sheet/amend", reason="we play 13 cards"),
     "exchange.import_page": lambda w: {"document": w.api.get(f"/api/v1/games/{w.game}/export").get_data(as_text=True)},
 }
@@ -305,6 +306,7 @@ VALID_QUERIES: dict[str, dict[str, str]] = {
     "api.compare": {"a": "pagat", "b": "common"},
     "api.rescore_recorded": {"sheet": "pagat", "deal": "1"},
     "api.delete_deal": {"revision": "1"},
+    "api.delete_game": {"revision": "1"},
     "desk.compare": {"a": "pagat", "b": '{"preset": "common", "hand_size": 13}'},
     "desk.rescore": {"sheet": "pagat", "deal": "1"},
     "desk.referee": {"sheet": "common", "ask": "pile", "top_card": "9", "pile_size": "10", "pair": "2"},
@@ -486,7 +488,11 @@ def _read_again(world: World, client: Any, response: Any, before: Any) -> None:
 
 
 def _restore(world: World) -> None:
-    """Put deal 1 back if a fuzzed request deleted it, so the next examples have it to aim at."""
+    """Put deal 1 back if a fuzzed request deleted it, so the next examples have it to aim at;
+    a new game in place of the game if one deleted that (its id answers 410 for good)."""
+    if world.api.get(f"/api/v1/games/{world.game}").status_code == 410:
+        world.game, world.key = api_game(world.api, name="Friday", deals=[valid_deal(1)])
+        grant(world.editor, world.game, world.key)
     if world.api.get(f"/api/v1/games/{world.game}/deals/1").status_code == 404:
         world.api.post(f"/api/v1/games/{world.game}/deals", headers=bearer(world.key),
                        json={**valid_deal(1), "as_played": {"reason": "put back for the fuzz"}})
