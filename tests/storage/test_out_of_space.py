@@ -85,6 +85,17 @@ def assert_the_api_and_cli_are_told_so(app: Flask, client, game_id: str, key: st
     assert done.exit_code == 4 and "out of space" in done.output, done.output
 
 
+def assert_another_form_is_kept_to_send_again(client, game_id: str) -> None:
+    """A form other than the deal's (here, importing the game again as a new one): the 507
+    page of "Send it again", holding what was sent."""
+    document = client.get(f"/games/{game_id}/export.json").get_data(as_text=True)
+    response = client.post("/import", data={"document": document})
+    page = response.get_data(as_text=True)
+    assert response.status_code == 507, (response.status_code, text_of(page)[:300])
+    assert "The server is out of space" in text_of(page) and "Nothing was saved" in text_of(page)
+    assert form_fields(page, "/import")["document"] == document and "Send it again" in page
+
+
 # -- SQLite ----------------------------------------------------------------------------------------
 
 
@@ -104,6 +115,7 @@ def test_a_full_sqlite_file_answers_507_keeps_the_form_saves_nothing_and_logs_on
     for _ in range(3):  # the same form sent again: refused again, nothing written
         assert_out_of_space_form_kept(client.post(f"/games/{game_id}/deals/new", data=form), form)
     assert_the_api_and_cli_are_told_so(app, client, game_id, key, tmp_path)
+    assert_another_form_is_kept_to_send_again(client, game_id)
     assert dump(database_setting) == before  # nothing saved
 
     lines = out_of_space_lines(caplog)
@@ -185,6 +197,7 @@ def test_a_full_postgresql_disk_answers_507_keeps_the_form_saves_nothing_and_log
     for _ in range(3):
         assert_out_of_space_form_kept(client.post(f"/games/{game_id}/deals/new", data=form), form)
     assert_the_api_and_cli_are_told_so(app, client, game_id, key, tmp_path)
+    assert_another_form_is_kept_to_send_again(client, game_id)
     assert dump(url) == before  # nothing saved
 
     lines = out_of_space_lines(caplog)
