@@ -103,7 +103,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     (default 0: the number of proxies in front of scorepad that set ``X-Forwarded-*``; never
     more than there are, or a client could forge its address; werkzeug's ``ProxyFix`` then
     gives links, the session cookie's Secure flag and the rate limits the client's address,
-    scheme and host); and the rate limits' settings (see :mod:`scorepad.ratelimit`). The instance folder
+    scheme and host); RETAIN_DAYS (default none: days a game is kept after its last change,
+    for ``flask purge``); DATABASE_MAX_BYTES (default none: the most a SQLite file may grow
+    to, past which writes fail as on a full disk); and the rate limits' settings (see
+    :mod:`scorepad.ratelimit`). The instance folder
     (``config.py``, the database, the secret key) is :func:`instance_folder`.
 
     An instance folder or a database file it cannot use raises :class:`StartupError`.
