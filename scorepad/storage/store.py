@@ -854,7 +854,7 @@ class Unchanged:
     deals: int
 
 
-PURGE_BATCH = 100  # games read at a time by purge: a batch's rows, not the whole table, held at once
+PURGE_BATCH = 100  # games one query of purge reads (by the index on updated_at), then the next after them
 
 
 def unchanged_since(moment: datetime) -> list[Unchanged]:
