@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hmac
 import secrets
+from typing import NoReturn
 
 from flask import Response, abort, make_response, render_template, request, session
 
@@ -29,11 +30,19 @@ NO_GAME = "There is no game at this address. Check the link, or ask the table fo
 
 
 def game_or_404(game_id: str) -> GameRecord:
-    """The game at this address, or a friendly 404."""
+    """The game at this address, or a friendly 404 (410 when it was deleted: :func:`missing`)."""
     game = store.load_game(game_id)
     if game is None:
-        abort(404, NO_GAME)
+        missing(game_id)
     return game
+
+
+def missing(game_id: str) -> NoReturn:
+    """There is no game at this address: a 410 saying when it was deleted, else a 404."""
+    deleted = store.gone(game_id)
+    if deleted is not None:
+        abort(410, f"{deleted.sentence.replace('The game', 'This game', 1)} Its deals and history went with it.")
+    abort(404, NO_GAME)
 
 
 def deal_or_404(game: GameRecord, number: int) -> DealRecord:

@@ -104,7 +104,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     (default 0: the number of proxies in front of scorepad that set ``X-Forwarded-*``; never
     more than there are, or a client could forge its address; werkzeug's ``ProxyFix`` then
     gives links, the session cookie's Secure flag and the rate limits the client's address,
-    scheme and host, never a prefix); and the rate limits' settings (see :mod:`scorepad.ratelimit`). The instance folder
+    scheme and host, never a prefix); RETAIN_DAYS (default none: days a game is kept after its last change,
+    for ``flask purge``); DATABASE_MAX_BYTES (default none: the most a SQLite file may grow
+    to, past which writes fail as on a full disk); and the rate limits' settings (see
+    :mod:`scorepad.ratelimit`). The instance folder
     (``config.py``, the database, the secret key) is :func:`instance_folder`.
 
     An instance folder or a database file it cannot use raises :class:`StartupError`.
@@ -128,6 +131,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         WTF_CSRF_SSL_STRICT=False,
         SEND_FILE_MAX_AGE_DEFAULT=3600,
         BUSY_TIMEOUT=db.BUSY_TIMEOUT,
+        RETAIN_DAYS=None,  # days a game is kept after its last change (flask purge); None: for ever
+        DATABASE_MAX_BYTES=None,  # SQLite: the most the file may grow to; None: as the disk allows
     )
     app.config.from_pyfile("config.py", silent=True)
     app.config.from_prefixed_env("SCOREPAD")
@@ -138,6 +143,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
                            f"not {app.config['PUBLIC_URL']!r}")
     hops = _whole("PROXIES", app.config["PROXIES"], 0, "the number of proxies in front of scorepad")
     app.config["PROXIES"] = hops
+    for name, what in (("RETAIN_DAYS", "the days a game is kept after its last change"),
+                       ("DATABASE_MAX_BYTES", "the bytes the database file may grow to")):
+        if app.config[name] is not None:
+            app.config[name] = _whole(name, app.config[name], 1, what)
     if hops:  # never X-Forwarded-Prefix: the root is PREFIX's alone (scorepad.links)
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops,  # type: ignore[method-assign]
                                 x_port=hops, x_prefix=0)
@@ -173,6 +182,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.cli.add_command(server.game_group)  # flask game ...
     app.cli.add_command(server.deal_group)  # flask deal ...
     app.cli.add_command(server.backup_command)  # flask backup PATH
+    app.cli.add_command(server.purge_command)  # flask purge: games not changed for RETAIN_DAYS days
     app.cli.add_command(serve.serve_command)  # flask serve: granian, and the address phones open
     try:
         ratelimit.init_app(app)  # after every route: it limits creating games and writing to one
@@ -192,9 +202,13 @@ def _storage(app: Flask) -> db.Database:
     app.config.setdefault("BUILD_WAIT", cache.BUILD_WAIT)
     kept = cache.ByteCache(int(app.config["CACHE_BYTES"]), float(app.config["BUILD_WAIT"]))
     pool = app.config.get("POOL_SIZE")
+    if app.config["DATABASE_MAX_BYTES"] is not None and db.is_url(app.config["DATABASE"]):
+        raise StartupError("DATABASE_MAX_BYTES (SCOREPAD_DATABASE_MAX_BYTES) caps a SQLite file; on PostgreSQL "
+                           "leave it unset and give the database a disk (or tablespace) of its own")
     database = db.database(app.config["DATABASE"], float(app.config["BUSY_TIMEOUT"]), kept,
                            None if pool is None else _whole("POOL_SIZE", pool, 1, "how many connections to "
-                                                            "PostgreSQL a process may hold"))
+                                                            "PostgreSQL a process may hold"),
+                           app.config["DATABASE_MAX_BYTES"])
     database.open()
     app.extensions["scorepad.database"] = database
     app.extensions["scorepad.cache"] = kept
@@ -279,7 +293,7 @@ def _register_errors(app: Flask) -> None:
         headers = [(k, v) for k, v in err.get_headers() if k.lower() != "content-type"]
         if problems.wanted():
             return problems.answer(err.code or 500, err.description or "", headers=dict(headers))
-        titles: dict[int | None, str] = {404: "Not found", 403: "Not allowed",
+        titles: dict[int | None, str] = {404: "Not found", 403: "Not allowed", 410: "This game was deleted",
                                          400: "Something in that request was wrong",
                                          405: "Not allowed here", 413: "That was too large"}
         return render_template("error.html", code=err.code, title=titles.get(err.code, err.name),
@@ -300,6 +314,14 @@ def _register_errors(app: Flask) -> None:
                                                     "a moment."))
     app.register_error_handler(cache.Busy, busy("Busy for a moment", "The server is making another document "
                                                 "just now. Nothing is wrong: ask again in a moment."))
+
+    @app.errorhandler(db.OutOfSpace)
+    def out_of_space(err: db.OutOfSpace):
+        """507: nothing saved, a form kept to send again (storage logged it, once a minute)."""
+        if problems.wanted():
+            return problems.answer(507, str(err), None, "out-of-space")
+        return typed_again(507, "The server is out of space", "The server has no room left to save anything. "
+                           "Nothing was saved; send it again once whoever runs the server has freed space.")
 
     @app.errorhandler(Exception)
     def unexpected(err: Exception):

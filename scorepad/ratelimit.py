@@ -8,9 +8,10 @@ counts between processes: several app servers). A Redis that is down or stops an
 (for ``REDIS_TIMEOUT`` s) lets the request through uncounted, and the log says so, in one
 line a minute (:class:`OneLineAMinute`). Three limits, each shared by the pages and the API:
 
-* ``LIMIT_CREATE`` (default 20 per minute) per client: creating or importing a game;
+* ``LIMIT_CREATE`` (default 20 per minute and 200 per day) per client: creating or importing a game;
 * ``LIMIT_WRITE`` (default 60 per minute) per client and game: recording, correcting or
-  deleting a deal, amending the sheet, replacing the edit link, by whoever may. Every form those pages take counts,
+  deleting a deal, amending the sheet, replacing the edit link,
+  deleting the game, by whoever may. Every form those pages take counts,
   a check too; a write refused for want of the edit key (401, 403) does not, so one who
   holds only the view link (the QR on the table) cannot use up the table's count;
 * ``LIMIT_REFUSED`` (default 30 per minute) per client: the writes refused for want of the
@@ -48,7 +49,8 @@ from .retry import typed_again
 CREATE_ENDPOINTS = ("api.create_game", "api.import_api", "games.new_game", "exchange.import_page")
 WRITE_ENDPOINTS = ("api.record_deal", "api.correct_deal", "api.delete_deal", "api.amend_sheet",
                    "deals.new_deal", "deals.edit_deal", "deals.delete_deal", "sheets.amend_sheet",
-                   "api.replace_edit_key", "games.replace_edit_link")
+                   "api.replace_edit_key", "games.replace_edit_link",
+                   "api.delete_game", "games.delete_game")
 METHODS = ["POST", "PUT", "DELETE"]
 # RATELIMIT_SWALLOW_ERRORS: a limit that cannot be counted lets the request through (logged)
 # rather than failing it. A deal is never lost to the limiter: its memory storage (limits
@@ -56,7 +58,8 @@ METHODS = ["POST", "PUT", "DELETE"]
 # expiry timer (a 500 on recording a deal, once in bench/load.py's abuse phase), and a Redis
 # storage can be unreachable.
 DEFAULTS = {"RATELIMIT_ENABLED": True, "RATELIMIT_STORAGE_URI": "memory://", "RATELIMIT_SWALLOW_ERRORS": True,
-            "LIMIT_CREATE": "20 per minute", "LIMIT_WRITE": "60 per minute", "LIMIT_REFUSED": "30 per minute"}
+            "LIMIT_CREATE": "20 per minute; 200 per day", "LIMIT_WRITE": "60 per minute",
+            "LIMIT_REFUSED": "30 per minute"}
 LIMITS = ("LIMIT_CREATE", "LIMIT_WRITE", "LIMIT_REFUSED")
 REFUSED = (401, 403)  # a write refused for want of the edit key: none, or not this game's
 # Seconds a count waits for Redis to connect, and then to answer, before the request goes

@@ -41,7 +41,10 @@
     if (busy || document.hidden) return;
     busy = true;
     fetch(url, { credentials: "same-origin", cache: "no-store" })
-      .then(ok)
+      .then(function (response) {
+        if (response.status === 410) window.location.reload();  // deleted: the page says so
+        return ok(response);
+      })
       .then(function (response) { return response.json(); })
       .then(function (data) {
         if (String(data.revision) !== box.getAttribute("data-revision")) return refresh();

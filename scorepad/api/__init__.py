@@ -16,7 +16,19 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify
 
-from ..storage.errors import Busy, Conflict, Full, Invalid, NotFound, Refused, Rejected, StorageError, Unusable
+from ..storage.errors import (
+    Busy,
+    Conflict,
+    Full,
+    Gone,
+    Invalid,
+    NotFound,
+    OutOfSpace,
+    Refused,
+    Rejected,
+    StorageError,
+    Unusable,
+)
 from ..storage.store import never_as_played
 from . import problems
 from .http import ApiError, PreconditionFailed
@@ -33,12 +45,13 @@ def blueprint() -> Blueprint:
 
 # -- the error table ------------------------------------------------------------------------------
 
-# What the API answers to each storage error: its status and problem type. Busy is answered
-# by the app's handler (scorepad.app), with Retry-After; Unusable stops the app at start-up.
+# What the API answers to each storage error: its status and problem type. Busy and
+# OutOfSpace are answered by the app's handlers (scorepad.app), Busy with Retry-After;
+# Unusable stops the app at start-up.
 ERRORS: dict[type[Exception], tuple[int, str | None]] = {
-    Invalid: (400, "invalid-field"), NotFound: (404, "not-found"), Conflict: (409, "stale-revision"),
-    Full: (409, "no-room"), Rejected: (422, "rule-violations"), Refused: (422, "import-refused"),
-    Busy: (503, "busy"), Unusable: (500, None),
+    Invalid: (400, "invalid-field"), NotFound: (404, "not-found"), Gone: (410, "gone"),
+    Conflict: (409, "stale-revision"), Full: (409, "no-room"), Rejected: (422, "rule-violations"),
+    Refused: (422, "import-refused"), Busy: (503, "busy"), OutOfSpace: (507, "out-of-space"), Unusable: (500, None),
 }
 ERROR_STATUS: dict[type[Exception], int] = {kind: status for kind, (status, _) in ERRORS.items()}
 
@@ -69,6 +82,13 @@ def conflict(err: Conflict) -> Response:
     game's revision now, and every change since the revision the write was based on."""
     status, slug = (412, "precondition-failed") if isinstance(err, PreconditionFailed) else error_kind(err)
     return problems.answer(status, err.message, err.field, slug, revision=err.revision, changes=err.changes)
+
+
+@bp.errorhandler(Gone)
+def gone(err: Gone) -> Response:
+    """A deleted game (410): when it was deleted, in ``deleted_at``."""
+    status, slug = error_kind(err)
+    return problems.answer(status, err.message, None, slug, deleted_at=err.at)
 
 
 @bp.errorhandler(Rejected)

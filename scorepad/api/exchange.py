@@ -15,7 +15,6 @@ from .. import downloads
 from ..rules.limits import MAX_IMPORT_BYTES
 from ..storage.document import export_game, import_document
 from . import bp, http
-from .http import ApiError
 
 
 @bp.url_value_preprocessor
@@ -29,7 +28,7 @@ def _import_body_limit(endpoint: str | None, _values: Any) -> None:
 def export_api(game_id: str):
     document = export_game(game_id)
     if document is None:
-        raise ApiError(404, None, "there is no game with this id")
+        http.missing(game_id)
     return downloads.export_file(document)
 
 

@@ -187,10 +187,19 @@ def game_revision(game_id: str):
     """The game's revision, cheaply: what a watching phone polls to know when to reload."""
     found = store.revision(game_id)
     if found is None:
-        raise ApiError(404, None, "there is no game with this id")
+        http.missing(game_id)
     response = jsonify(id=game_id, revision=found[0], updated_at=found[1])
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+@bp.delete("/games/<game_id>")
+def delete_game(game_id: str):
+    """Delete the game, for good: its deals, history and everything kept of it. Its links
+    then answer 410 (``gone``). Based on ``?revision=`` or ``If-Match`` like other writes."""
+    http.editable(game_id)
+    at = http.conditional(game_id, http.query_revision(), lambda base: store.delete_game(game_id, base))
+    return jsonify(deleted=game_id, deleted_at=at)
 
 
 @bp.get("/games/<game_id>/history")
@@ -280,11 +289,6 @@ def correct_deal(game_id: str, number: int):
 @bp.delete("/games/<game_id>/deals/<int:number>")
 def delete_deal(game_id: str, number: int):
     http.editable(game_id)
-    revision = None
-    text = request.args.get("revision")
-    if text is not None:
-        if not text.isascii() or not text.isdigit() or len(text) > 18:
-            raise ApiError(400, "revision", f"must be the game's revision, a whole number, not {text[:20]!r}")
-        revision = int(text)
-    new_revision = http.conditional(game_id, revision, lambda base: store.delete_deal(game_id, number, base))
+    new_revision = http.conditional(game_id, http.query_revision(),
+                                    lambda base: store.delete_deal(game_id, number, base))
     return jsonify(deleted=number, revision=new_revision)

@@ -16,7 +16,7 @@ import hmac
 import json
 import re
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from flask import current_app, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
@@ -245,8 +245,26 @@ def game(game_id: str) -> GameRecord:
     """The game ``game_id`` names; a 404 when there is none."""
     found = store.load_game(game_id)
     if found is None:
-        raise ApiError(404, None, "there is no game with this id")
+        missing(game_id)
     return found
+
+
+def missing(game_id: str) -> NoReturn:
+    """There is no game ``game_id``: a 410 (``gone``) when it was deleted, else a 404."""
+    deleted = store.gone(game_id)
+    if deleted is not None:
+        raise deleted
+    raise ApiError(404, None, "there is no game with this id")
+
+
+def query_revision() -> int | None:
+    """The revision a write without a body is based on: ``?revision=``, when given."""
+    text = request.args.get("revision")
+    if text is None:
+        return None
+    if not text.isascii() or not text.isdigit() or len(text) > 18:
+        raise ApiError(400, "revision", f"must be the game's revision, a whole number, not {text[:20]!r}")
+    return int(text)
 
 
 def editable(game_id: str) -> GameRecord:

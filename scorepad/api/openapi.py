@@ -285,6 +285,7 @@ ERRORS: dict[int, tuple[str, str, tuple[str, ...]]] = {  # status: (name, when, 
           "with `view_url`)", ("WWW-Authenticate",)),
     403: ("Forbidden", "a key that is not this game's", ("WWW-Authenticate",)),
     404: ("NotFound", "no such game, deal or preset", ()),
+    410: ("Gone", "the game was deleted (with `deleted_at`)", ()),
     405: ("MethodNotAllowed", "a method the route does not take", ("Allow",)),
     409: ("Conflict", "a stale revision (with `revision` and `changes`), a deal already recorded, the game over or "
           "full, or a request with the same Idempotency-Key still running", ()),
@@ -295,6 +296,7 @@ ERRORS: dict[int, tuple[str, str, tuple[str, ...]]] = {  # status: (name, when, 
           "another body", ()),
     429: ("TooManyRequests", "too many requests from this address", ("Retry-After",)),
     503: ("Busy", "the database or a heavy document was busy: nothing was saved; send it again", ("Retry-After",)),
+    507: ("OutOfSpace", "the server's database is out of space: nothing was saved; send it again later", ()),
 }
 
 
@@ -374,7 +376,10 @@ PATHS: dict[str, dict[str, Any]] = {
         "the game: its deals, scores, standings, the next deal",
         {"200": answer(ref("Game"), "the game", "ETag", "Cache-Control"),
          "304": answer(None, "not modified since the If-None-Match's ETag", "ETag")}, 404,
-        params=({"name": "If-None-Match", "in": "header", "schema": STRING, "description": "an ETag of the game"},))},
+        params=({"name": "If-None-Match", "in": "header", "schema": STRING, "description": "an ETag of the game"},)),
+        "delete": op("delete the game, for good", {"200": answer(obj(("deleted", "deleted_at"), deleted=STRING,
+                                                                     deleted_at=TIME))}, 400, write=True,
+                     params=(query("revision", REVISION, "the game's revision the deletion is based on"),))},
     "/api/v1/games/{game_id}/revision": {"parameters": [GAME_ID], "get": op(
         "the game's revision, and when it last changed",
         {"200": answer(obj(("id", "revision", "updated_at"), id=STRING, revision=INTEGER, updated_at=TIME),
@@ -436,10 +441,26 @@ INFO = {
 }
 
 
+def _with_gone_and_full(paths: dict[str, Any]) -> dict[str, Any]:
+    """Every route of a game may answer that it was deleted (410), and every write (those
+    taking the edit key or an Idempotency-Key) that the server is out of space (507)."""
+    out: dict[str, Any] = {}
+    for path, item in paths.items():
+        out[path] = dict(item)
+        for method, operation in item.items():
+            if method == "parameters":
+                continue
+            writes = "security" in operation or ref("IdempotencyKey", "parameters") in operation.get("parameters", [])
+            extra = ([410] if "{game_id}" in path else []) + ([507] if writes else [])
+            responses = {**operation["responses"], **{str(s): ref(ERRORS[s][0], "responses") for s in extra}}
+            out[path][method] = {**operation, "responses": dict(sorted(responses.items()))}
+    return out
+
+
 def document() -> dict[str, Any]:
     """The whole description."""
     return {
-        "openapi": "3.1.0", "info": INFO, "paths": PATHS,
+        "openapi": "3.1.0", "info": INFO, "paths": _with_gone_and_full(PATHS),
         "components": {
             "schemas": schemas(), "responses": error_responses(), "headers": HEADERS,
             "parameters": {

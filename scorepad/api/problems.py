@@ -60,6 +60,10 @@ TYPES: dict[str, ProblemType] = {t.slug: t for t in (
     ProblemType("not-found", 404, "There is no such game, deal or preset",
                 "The id or number in the URL names nothing recorded (`field` is `deal` for a deal that is not "
                 "recorded, never or no longer)."),
+    ProblemType("gone", 410, "The game was deleted",
+                "Its editor deleted it, or the server removed it after RETAIN_DAYS days without a change; "
+                "`deleted_at` says when. Its deals, history and links went with it, for good.",
+                ("deleted_at",)),
     ProblemType("stale-revision", 409, "The game changed since that revision",
                 "Another write came first. `revision` is the game's revision now and `changes` lists every "
                 "change since the one the write was based on. Nothing was saved: reload, check, send again.",
@@ -93,6 +97,9 @@ TYPES: dict[str, ProblemType] = {t.slug: t for t in (
                 "Another write held the database, or a heavy document was being built, for longer than the "
                 "server waits, or the database server could not be reached. Nothing was saved; send the same "
                 "request again after Retry-After."),
+    ProblemType("out-of-space", 507, "The server is out of space",
+                "The server's database has no room left (its disk is full): nothing was saved. Send the same "
+                "request again once whoever runs the server has freed space."),
 )}
 
 
@@ -125,7 +132,7 @@ def for_status(status: int, field: str | None) -> str | None:
     field): None for a plain HTTP error."""
     return {400: "invalid-field" if field else "invalid-body", 401: "edit-key-required",
             403: "wrong-edit-key", 404: "not-found", 409: "stale-revision", 412: "precondition-failed",
-            429: "rate-limited", 503: "busy"}.get(status)
+            410: "gone", 429: "rate-limited", 503: "busy", 507: "out-of-space"}.get(status)
 
 
 def wanted() -> bool:

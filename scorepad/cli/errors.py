@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import click
 
-from ..storage.errors import Busy, Conflict, Full, Invalid, NotFound, Refused, Rejected, Unusable
+from ..storage.errors import Busy, Conflict, Full, Gone, Invalid, NotFound, OutOfSpace, Refused, Rejected, Unusable
 
 EXIT_VIOLATIONS, EXIT_UNUSABLE, EXIT_BUSY = 1, 2, 3
+EXIT_NO_SPACE = 4  # the database is out of space: nothing was saved; run it again once space is freed
 EXIT_FAILED = 1  # the database itself cannot be used (as when the app cannot start)
 
 EXIT_CODES: dict[type[Exception], int] = {
-    Invalid: EXIT_UNUSABLE, NotFound: EXIT_UNUSABLE, Conflict: EXIT_UNUSABLE, Full: EXIT_UNUSABLE,
-    Refused: EXIT_UNUSABLE,
+    Invalid: EXIT_UNUSABLE, NotFound: EXIT_UNUSABLE, Gone: EXIT_UNUSABLE, Conflict: EXIT_UNUSABLE,
+    Full: EXIT_UNUSABLE, Refused: EXIT_UNUSABLE, OutOfSpace: EXIT_NO_SPACE,
     Rejected: EXIT_VIOLATIONS,  # each command shows the verdict itself, then exits with this
     Busy: EXIT_BUSY, Unusable: EXIT_FAILED,
 }

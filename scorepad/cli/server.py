@@ -9,7 +9,10 @@ Exit status: 0 when done; 1 when a deal has violations and was not saved (no
 ``--as-played`` reason, or a problem no reason can excuse); 2 when the input cannot be
 used (no such game, unreadable JSON, a field the store refuses): the message, on stderr,
 names the field; 3 when another program held the database's write lock for longer than
-``BUSY_TIMEOUT``: nothing was saved, and the same command may be run again.
+``BUSY_TIMEOUT``: nothing was saved, and the same command may be run again; 4 when the
+database is out of space (its disk is full): nothing was saved.
+
+``flask --app scorepad purge`` removes the games not changed for ``RETAIN_DAYS`` days.
 """
 
 from __future__ import annotations
@@ -17,8 +20,9 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 from flask import current_app
@@ -61,7 +65,7 @@ def _store_call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     except Refused as err:
         lines = [f"{err.field}: {err.message}"] + [f"  - {problem_words(p)}" for p in err.problems]
         raise failure(err, "\n".join(lines)) from None
-    except (StorageError, db.Busy) as err:
+    except (StorageError, db.Busy, db.OutOfSpace) as err:
         raise failure(err) from None
 
 
@@ -83,8 +87,16 @@ def _read_json(source: str, what: str) -> Any:
 def _game(game_id: str) -> GameRecord:
     game = store.load_game(game_id)
     if game is None:
-        raise CommandError("game", f"there is no game {game_id!r}")
+        _missing(game_id)
     return game
+
+
+def _missing(game_id: str) -> NoReturn:
+    """There is no game ``game_id``: say when it was deleted, if it was (exit 2 either way)."""
+    deleted = store.gone(game_id)
+    if deleted is not None:
+        raise failure(deleted, f"game: {game_id} is no more. {deleted.sentence}")
+    raise CommandError("game", f"there is no game {game_id!r}")
 
 
 def _echo(lines: list[str]) -> None:
@@ -256,7 +268,7 @@ def game_export(game_id: str, output: Path | None) -> None:
     """The game as a scorepad export document (JSON), as the page's Export gives it."""
     document = export_game(game_id)
     if document is None:
-        raise CommandError("game", f"there is no game {game_id!r}")
+        _missing(game_id)
     text = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
     if output is None:
         click.echo(text, nl=False)
@@ -279,6 +291,22 @@ def game_import(source: str) -> None:
     click.echo(f"id: {game.id}")
     click.echo(f"view: /games/{game.id}")
     click.echo(f"edit key: {game.edit_key}")
+
+
+@game_group.command("delete")
+@click.argument("game_id", metavar="ID")
+@click.option("--revision", type=click.IntRange(0), help="Delete only if the game is still at this revision.")
+@click.option("--yes", is_flag=True, help="Do not ask first.")
+@with_appcontext
+def game_delete(game_id: str, revision: int | None, yes: bool) -> None:
+    """Delete the game for good: its deals, history and kept answers; its links then say it
+    was deleted. Asks first, unless --yes. Needs no edit key."""
+    game = _game(game_id)
+    count = f"{len(game.deals)} deal{'s' if len(game.deals) != 1 else ''}"
+    if not yes:
+        click.confirm(f"Delete {game.name!r} ({game.id}, {count}) for good?", abort=True)
+    at = _store_call(store.delete_game, game_id, revision)
+    click.echo(f"Deleted {game.name!r} ({game.id}, {count}) at {at}.")
 
 
 # -- deal -----------------------------------------------------------------------------------------
@@ -362,3 +390,31 @@ def backup_command(path: Path, force: bool) -> None:
         raise failure(err) from None
     click.echo(f"Wrote {result.path}: {result.games} game{'s' if result.games != 1 else ''}, "
                f"{result.deals} deal{'s' if result.deals != 1 else ''} ({result.size:,} bytes).")
+
+
+# -- purge ----------------------------------------------------------------------------------------
+
+
+@click.command("purge")
+@click.option("--days", type=click.IntRange(1), help="Remove games not changed for this many days (default: "
+              "the setting RETAIN_DAYS).")
+@click.option("--dry-run", is_flag=True, help="List what would be removed; remove nothing.")
+@with_appcontext
+def purge_command(days: int | None, dry_run: bool) -> None:
+    """Remove the games not changed for RETAIN_DAYS days (or --days): each with its deals,
+    history and kept answers, its links then saying it was removed. Prints each game removed.
+    Run it daily (cron, a systemd timer) while the server runs.
+
+    Exit status 2 when neither RETAIN_DAYS nor --days says how long to keep games."""
+    days = days or current_app.config.get("RETAIN_DAYS")
+    if not days:
+        raise CommandError("RETAIN_DAYS", "is not set, so every game is kept: set it (SCOREPAD_RETAIN_DAYS), "
+                           "or give --days N")
+    before = datetime.now(UTC).replace(microsecond=0) - timedelta(days=days)
+    games = _store_call(store.purge, before, dry_run)
+    done = "Would remove" if dry_run else "Removed"
+    for game in games:
+        click.echo(f"{done} {game.id}  {game.name}  (last changed {game.updated_at}; "
+                   f"{game.deals} deal{'s' if game.deals != 1 else ''})")
+    click.echo(f"{done} {len(games)} game{'s' if len(games) != 1 else ''} not changed for {days} "
+               f"day{'s' if days != 1 else ''} (since {before.isoformat()}).")

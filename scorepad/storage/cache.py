@@ -10,7 +10,9 @@ character, so pages are kept encoded, as the bytes sent (UTF-8, 1 byte a charact
 of a page). Keys carry the revision, so an entry is never stale, only unused; nothing kept
 may depend on the request (its host in particular: see :mod:`scorepad.links`), and a key
 built from a query names its normalised form (only the fields read, each in its canonical
-form), so one answer is built once however the query is spelt.
+form), so one answer is built once however the query is spelt. The key of whatever is kept of one game is a tuple
+``(kind, database, game id, ...)``, so that a deleted game's entries are dropped with it
+(:meth:`ByteCache.discard_games`).
 
 The budget is the setting ``CACHE_BYTES`` (``SCOREPAD_CACHE_BYTES``), 64 MB by default.
 
@@ -156,6 +158,16 @@ class ByteCache:
     def discard(self, key: Hashable) -> None:
         with self._lock:
             self._drop(key)
+
+    def discard_games(self, database: str, game_ids: set[str]) -> int:
+        """Drop every entry kept of these games of ``database`` (keyed ``(kind, database,
+        game id, ...)``); returns how many."""
+        with self._lock:
+            keys = [key for key in self._entries if isinstance(key, tuple) and len(key) >= 3
+                    and key[1] == database and key[2] in game_ids]
+            for key in keys:
+                self._drop(key)
+        return len(keys)
 
     def clear(self) -> None:
         with self._lock:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import errno
 import importlib
+import logging
 import os
 import sqlite3
 import threading
@@ -44,8 +45,10 @@ from typing import Any, Protocol
 
 from .cache import ByteCache
 from .errors import Busy as Busy  # raised here, defined with storage's other errors
+from .errors import OutOfSpace as OutOfSpace
 from .errors import Unreachable as Unreachable
 from .errors import Unusable as Unusable
+from .throttled_log import ThrottledLog
 
 QUERIES: dict[str, str] = {
     "game_insert": "INSERT INTO game (id, edit_key, name, sheet, sides, revision, created_at, updated_at) "
@@ -97,6 +100,22 @@ QUERIES: dict[str, str] = {
     "game_set_edit_key": "UPDATE game SET edit_key = ? WHERE id = ?",
     "edit_key_replaced": "INSERT INTO replaced_edit_key (game_id, digest, at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
     "edit_key_replaced_at": "SELECT at FROM replaced_edit_key WHERE game_id = ? AND digest = ?",
+    # Deleting a game (store.delete_game): the game's row, only at the revision the deletion
+    # was based on (or, for flask purge, only if it has still not changed since ?2), then
+    # what it held; its id is kept as deleted. The kept answers about it are those of its
+    # writes and those naming it, quoted (?2: the answer to the request that created it).
+    "game_delete_at": "DELETE FROM game WHERE id = ? AND revision = ?",
+    "game_delete_unchanged": "DELETE FROM game WHERE id = ? AND updated_at < ?",
+    "deals_delete": "DELETE FROM deal WHERE game_id = ?",
+    "history_delete": "DELETE FROM history WHERE game_id = ?",
+    "idempotency_forget_game": "DELETE FROM idempotency_key WHERE game_id = ?1 OR instr(body, ?2) > 0",
+    "deleted_insert": "INSERT INTO deleted_game (id, deleted_at, why) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+    "deleted_get": "SELECT deleted_at, why FROM deleted_game WHERE id = ?",
+    # Games not changed since ?1, oldest first, after (?2, ?3) in that order (flask purge, by
+    # the index on updated_at).
+    "games_unchanged_since": "SELECT id, name, updated_at, (SELECT COUNT(*) FROM deal WHERE game_id = game.id) "
+                             "AS deals FROM game WHERE updated_at < ?1 AND (updated_at > ?2 OR (updated_at = ?2 "
+                             "AND id > ?3)) ORDER BY updated_at, id LIMIT ?4",
 }
 
 # The queries PostgreSQL reads otherwise: SQLite (3.40) has no octet_length(); and on
@@ -111,6 +130,7 @@ POSTGRESQL: dict[str, str] = {
                          "COALESCE(octet_length(before), 0) + COALESCE(octet_length(after), 0) "
                          "+ COALESCE(octet_length(old_totals), 0) + COALESCE(octet_length(new_totals), 0) "
                          "+ COALESCE(octet_length(reason), 0) + ?2), 0) FROM history WHERE game_id = ?1)",
+    "idempotency_forget_game": "DELETE FROM idempotency_key WHERE game_id = ?1 OR strpos(body, ?2) > 0",
 }
 
 
@@ -118,17 +138,28 @@ BUSY_TIMEOUT = 2.0  # seconds a write waits for another process's write lock (se
 START_TIMEOUT = 30.0  # seconds start-up waits for it (another process may be migrating)
 
 
-def connect(path: str | Path, busy_timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
+def connect(path: str | Path, busy_timeout: float = BUSY_TIMEOUT, max_bytes: int | None = None) -> sqlite3.Connection:
     """A connection with the app's settings; the file is created if missing.
 
     ``busy_timeout`` (seconds) is how long a statement waits for a lock another process holds.
+    ``max_bytes`` (the setting DATABASE_MAX_BYTES) caps the file this connection may grow
+    (``PRAGMA max_page_count``, per connection): a write past it fails as on a full disk.
     """
     conn = sqlite3.connect(path, timeout=busy_timeout, isolation_level=None, check_same_thread=False)
     conn.row_factory = sqlite3.Row
     _wal(conn, busy_timeout)
     conn.execute("PRAGMA synchronous = FULL")
     conn.execute("PRAGMA foreign_keys = ON")
+    if max_bytes is not None:
+        page: int = conn.execute("PRAGMA page_size").fetchone()[0]
+        conn.execute(f"PRAGMA max_page_count = {max(1, max_bytes // page):d}")
     return conn
+
+
+def is_full(err: sqlite3.Error) -> bool:
+    """Whether SQLite failed for want of space: its disk is full, or the file reached its
+    ``max_page_count`` (``SQLITE_FULL``)."""
+    return isinstance(err, sqlite3.OperationalError) and err.sqlite_errorcode & 0xFF == sqlite3.SQLITE_FULL
 
 
 def _wal(conn: sqlite3.Connection, wait: float) -> None:
@@ -305,11 +336,14 @@ class Database:
     context (:func:`using`); a script or a test may do the same without any app.
     """
 
-    def __init__(self, path: str | Path, busy_timeout: float = BUSY_TIMEOUT, cache: ByteCache | None = None) -> None:
+    def __init__(self, path: str | Path, busy_timeout: float = BUSY_TIMEOUT, cache: ByteCache | None = None,
+                 max_bytes: int | None = None) -> None:
         self.path = str(path)
         self.busy_timeout = float(busy_timeout)
         self.cache = ByteCache() if cache is None else cache
+        self.max_bytes = max_bytes
         self._local = threading.local()
+        self._out_of_space = ThrottledLog(logging.getLogger("scorepad.storage"))
 
     def __repr__(self) -> str:
         return f"Database({self.path!r})"
@@ -326,12 +360,25 @@ class Database:
         (and setting its pragmas) costs more than most queries."""
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
-            conn = self._local.conn = connect(self.path, self.busy_timeout)
+            conn = self._local.conn = connect(self.path, self.busy_timeout, self.max_bytes)
         return conn
 
     def execute(self, name: str, params: Sequence[Any]) -> Cursor:
         """Run the named query on this thread's connection."""
-        return self.connection().execute(QUERIES[name], params)
+        try:
+            return self.connection().execute(QUERIES[name], params)
+        except sqlite3.OperationalError as err:
+            if is_full(err):
+                raise self.out_of_space(err) from None
+            raise
+
+    def out_of_space(self, err: Exception) -> OutOfSpace:
+        """The error to raise for a write that found no room (``err``, the driver's), logged
+        in one line at most once a minute (:class:`ThrottledLog`), never with a traceback."""
+        said = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        self._out_of_space.warning(f"the database {self.path} is out of space ({said}): every write is refused, "
+                                   "nothing saved, until space is freed")
+        return OutOfSpace()
 
     def in_transaction(self) -> bool:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
@@ -367,11 +414,12 @@ def is_url(setting: str | Path) -> bool:
 
 
 def database(setting: str | Path, busy_timeout: float = BUSY_TIMEOUT, cache: ByteCache | None = None,
-             pool_size: int | None = None) -> Database:
+             pool_size: int | None = None, max_bytes: int | None = None) -> Database:
     """The :class:`Database` the DATABASE setting names: a ``postgresql://`` URL (with the
-    ``postgresql`` extra installed; ``pool_size`` connections at most) or a SQLite file."""
+    ``postgresql`` extra installed; ``pool_size`` connections at most) or a SQLite file (which
+    may grow to ``max_bytes``, DATABASE_MAX_BYTES, at most)."""
     if not is_url(setting):
-        return Database(setting, busy_timeout, cache)
+        return Database(setting, busy_timeout, cache, max_bytes)
     try:
         from .postgresql import PostgreSQL
     except ImportError as err:
@@ -526,9 +574,23 @@ class _SqliteWrite:
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
                  tb: TracebackType | None) -> None:
         try:
-            self.conn.execute("COMMIT" if kind is None else "ROLLBACK")
+            if kind is None:
+                self._commit()
+            elif self.conn.in_transaction:  # SQLite rolls back by itself after some errors (a full disk)
+                self.conn.execute("ROLLBACK")
         finally:
             self.writers.lock.release()
+
+    def _commit(self) -> None:
+        """COMMIT; one that fails (a full disk may fail it) is rolled back, nothing written."""
+        try:
+            self.conn.execute("COMMIT")
+        except sqlite3.OperationalError as err:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            if is_full(err):
+                raise self.database.out_of_space(err) from None
+            raise
 
 
 def _begin_immediate(conn: sqlite3.Connection, wait: float, usual: float) -> None:

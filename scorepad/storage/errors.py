@@ -7,6 +7,7 @@ and the pages' HTTP statuses, the command line's exit codes.
 
 - :class:`Invalid`: what was sent cannot be read (the field says where).
 - :class:`NotFound`: there is no such game, or no such deal in it.
+  :class:`Gone`, a kind of it: the game was deleted (when, and why, it says).
 - :class:`Conflict`: the write was based on a revision the game has moved past; it carries
   what changed since.
 - :class:`Full`: the game has no room for the write: it is over, the deal is recorded
@@ -19,6 +20,8 @@ catches those to show what was wrong with what was sent lets them by:
 
 - :class:`Busy`: another program held the write lock too long; nothing was written, send it again.
   :class:`Unreachable`, a kind of it: the database server could not be reached.
+- :class:`OutOfSpace`: the database has no room left (its disk is full, or its file reached
+  ``DATABASE_MAX_BYTES``): nothing was written; the same write may be sent again once space is freed.
 - :class:`Unusable`: the database file cannot be used at all.
 """
 
@@ -45,6 +48,27 @@ class Invalid(StorageError):
 
 class NotFound(StorageError):
     """There is no such game, or the game has no such deal."""
+
+
+DELETED_BY = {"editor": "deleted by its editor",
+              "retention": "removed, not having changed for longer than this server keeps games"}
+"""Why a game is no more (``deleted_game.why``), in words."""
+
+
+class Gone(NotFound):
+    """The game was deleted: ``at`` says when (UTC, as the database keeps times; ``when`` in
+    words), ``why`` by whom or for what (a key of :data:`DELETED_BY`). Everything it held
+    went with it."""
+
+    def __init__(self, at: str, why: str) -> None:
+        super().__init__("", f"the game was {DELETED_BY.get(why, 'deleted')}; its deals and history went with it")
+        self.at, self.why = at, why
+        self.when = f"{at.replace('T', ' ').removesuffix('+00:00')[:16]} UTC"
+
+    @property
+    def sentence(self) -> str:
+        """``The game was deleted by its editor on 2026-12-01 21:30 UTC.``"""
+        return f"The game was {DELETED_BY.get(self.why, 'deleted')} on {self.when}."
 
 
 class Conflict(StorageError):
@@ -105,10 +129,21 @@ class Unreachable(Busy):
         super().__init__("the database cannot be reached just now; nothing was saved, try again in a moment")
 
 
+class OutOfSpace(Exception):
+    """The database has no room left for a write: its disk is full (SQLite's ``SQLITE_FULL``,
+    PostgreSQL's ``53100 disk_full``) or its file reached ``DATABASE_MAX_BYTES``. Nothing was
+    written; the same write may be sent again once whoever runs the server frees space."""
+
+    def __init__(self) -> None:
+        super().__init__("the server is out of space to store anything: nothing was saved; send it again once "
+                         "space is freed (tell whoever runs the server)")
+
+
 class Unusable(Exception):
     """The database file cannot be used: the message names the file, says why and what to do."""
 
 
-ERRORS: tuple[type[Exception], ...] = (Invalid, NotFound, Conflict, Full, Rejected, Refused, Busy, Unusable)
+ERRORS: tuple[type[Exception], ...] = (Invalid, NotFound, Gone, Conflict, Full, Rejected, Refused, Busy, OutOfSpace,
+                                       Unusable)
 """Every error storage raises (some as subclasses: ``cache.Busy`` and ``Unreachable`` are ``Busy``): each
 interface's table gives each of them its answer."""

@@ -135,15 +135,19 @@ def _options(busy_timeout: float) -> str:
 
 
 @contextmanager
-def _answers() -> Iterator[None]:
+def _answers(database: db.Database) -> Iterator[None]:
     """psycopg's errors as storage's: a lock not had in time, a statement stopped for its
-    time, a write that met another (deadlock, serialisation) are :class:`Busy`; a server not
-    reached (or lost) is :class:`~scorepad.storage.errors.Unreachable`. In each, nothing was written."""
+    time, a write that met another (deadlock, serialisation) are :class:`Busy`; a full disk
+    (``53100 disk_full``) is :class:`~scorepad.storage.errors.OutOfSpace` (logged once a
+    minute by ``database``); a server not reached (or lost) is
+    :class:`~scorepad.storage.errors.Unreachable`. In each, nothing was written."""
     try:
         yield
     except (psycopg.errors.LockNotAvailable, psycopg.errors.QueryCanceled,
             psycopg.errors.TransactionRollback):
         raise Busy() from None
+    except psycopg.errors.DiskFull as err:  # an OperationalError too: before the server is taken as lost
+        raise database.out_of_space(err) from None
     except psycopg.OperationalError:
         raise Unreachable() from None
 
@@ -201,12 +205,12 @@ class PostgreSQL(db.Database):
         """This thread's connection, taken from the pool on first use until :meth:`release`."""
         conn: psycopg.Connection[Any] | None = getattr(self._local, "conn", None)
         if conn is None:
-            with _answers():
+            with _answers(self):
                 conn = self._local.conn = self._the_pool().getconn()
         return conn
 
     def execute(self, name: str, params: Sequence[Any]) -> db.Cursor:
-        with _answers():
+        with _answers(self):
             return self.connection().execute(self._sql[name], parameters(params))
 
     def in_transaction(self) -> bool:
@@ -229,14 +233,14 @@ class PostgreSQL(db.Database):
     @contextmanager
     def _within(self, begin: str) -> Iterator[psycopg.Connection[Any]]:
         conn = self.connection()
-        with _answers():
+        with _answers(self):
             conn.execute(begin)
         try:
             yield conn
         except BaseException:
             self._rollback(conn)
             raise
-        with _answers():
+        with _answers(self):
             conn.execute("COMMIT")
 
     def _rollback(self, conn: psycopg.Connection[Any]) -> None:

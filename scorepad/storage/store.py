@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import logging
 import re
 import secrets
 import threading
@@ -42,7 +43,9 @@ from ..rules.validate import Problem
 from ..rules.verdict import Verdict
 from ..rules.views import GameView, view_of
 from . import db
-from .errors import Conflict, Full, Invalid, NotFound, Rejected
+from .errors import Conflict, Full, Gone, Invalid, NotFound, Rejected
+
+log = logging.getLogger(__name__)
 
 # Problems no reason lets stand, so a deal with one is never saved "as played": the deal is
 # not one of this game's (its number; with ``game.*``, its sides and players), or it cannot
@@ -304,6 +307,20 @@ def could_be_an_id(game_id: str) -> bool:
     return len(game_id) <= MAX_GAME_ID and game_id.isascii() and game_id.isprintable()
 
 
+def gone(game_id: str) -> Gone | None:
+    """Why there is no game ``game_id`` (:class:`Gone`, saying when and why it was deleted),
+    or None when there never was one. Asked only once a game is not found."""
+    if not could_be_an_id(game_id):
+        return None
+    row = db.one("deleted_get", game_id)
+    return None if row is None else Gone(row["deleted_at"], row["why"])
+
+
+def no_game(game_id: str) -> NotFound:
+    """The error for a game that is not there: :class:`Gone` if it was deleted, else :class:`NotFound`."""
+    return gone(game_id) or NotFound("game", "no such game")
+
+
 def revision(game_id: str) -> tuple[int, str] | None:
     """The game's revision and when it last changed, without reading its deals; None if no game."""
     if not could_be_an_id(game_id):
@@ -461,7 +478,7 @@ def _check_revision(game: GameRecord, based_on: int | None) -> None:
 def _fresh(game_id: str, based_on: int | None, once: Once[Any] | None = None) -> GameRecord:
     game = load_game(game_id)
     if game is None:
-        raise NotFound("game", "no such game")
+        raise no_game(game_id)
     _look(once)  # after reading the game: a write with the key made before it is found, not taken as stale
     _check_revision(game, based_on)
     return game
@@ -701,7 +718,7 @@ def _moved(game_id: str, based_on: int | None, once: Once[Any] | None = None) ->
     _look(once)
     found = revision(game_id)
     if found is None:
-        raise NotFound("game", "no such game")
+        raise no_game(game_id)
     if based_on is not None:
         raise Conflict(based_on, found[0], changes_since(game_id, based_on))
     raise _Moved
@@ -847,3 +864,85 @@ def replaced_at(game_id: str, edit_key: str | None) -> str | None:
         return None
     row = db.one("edit_key_replaced_at", game_id, key_digest(edit_key))
     return None if row is None else str(row["at"])
+
+
+# -- deleting games ---------------------------------------------------------------------------------
+
+EDITOR, RETENTION = "editor", "retention"  # why a game was deleted (errors.DELETED_BY words them)
+
+
+def delete_game(game_id: str, based_on: int | None = None) -> str:
+    """Delete the game for its editor: its deals, its history, the answers kept for its
+    writes and the one of the request that created it, and everything the cache holds of it.
+    Its id is kept as deleted, so its links answer :class:`Gone`. A write like the others:
+    one based on a revision the game has moved past is refused (:class:`Conflict`). Returns
+    when it was deleted; logged."""
+    while True:
+        game = _fresh(game_id, based_on)
+        try:
+            with db.transaction():
+                now = _now()
+                if not db.run("game_delete_at", game_id, game.revision):
+                    _moved(game_id, based_on)
+                _remove(game_id, now, EDITOR)
+        except _Moved:
+            continue
+        db.current().cache.discard_games(db.path(), {game_id})
+        log.warning("game %s (%r) deleted by its editor at revision %d, with %d deals", game_id, game.name,
+                    game.revision, len(game.deals))
+        return now
+
+
+def _remove(game_id: str, now: str, why: str) -> None:
+    """Inside the transaction that deleted the game's row: what it held, and its id kept as deleted."""
+    db.run("deals_delete", game_id)
+    db.run("history_delete", game_id)
+    db.run("idempotency_forget_game", game_id, json.dumps(game_id))
+    db.run("deleted_insert", game_id, now, why)
+
+
+@dataclass(frozen=True)
+class Unchanged:
+    """A game not changed since a time (what :func:`purge` removes): its ``id``, ``name``,
+    when it last changed (``updated_at``) and how many ``deals`` it held."""
+
+    id: str
+    name: str
+    updated_at: str
+    deals: int
+
+
+PURGE_BATCH = 100  # games one query of purge reads (by the index on updated_at), then the next after them
+
+
+def unchanged_since(moment: datetime) -> list[Unchanged]:
+    """Every game not changed since ``moment``, the oldest first (read a batch at a time)."""
+    found: list[Unchanged] = []
+    after = ("", "")
+    while True:
+        rows = db.query("games_unchanged_since", _stamp(moment), *after, PURGE_BATCH)
+        found += [Unchanged(row["id"], readable(row["name"]), row["updated_at"], row["deals"]) for row in rows]
+        if len(rows) < PURGE_BATCH:
+            return found
+        after = (rows[-1]["updated_at"], rows[-1]["id"])
+
+
+def purge(moment: datetime, dry_run: bool = False) -> list[Unchanged]:
+    """Remove every game not changed since ``moment`` (the setting RETAIN_DAYS, by ``flask
+    purge``), as :func:`delete_game` does, each in a transaction of its own that removes it
+    only if it has still not changed (a write meanwhile keeps it); the games removed, oldest
+    first. With ``dry_run``, the games it would remove, removing none."""
+    found = unchanged_since(moment)
+    if dry_run:
+        return found
+    removed = []
+    for game in found:
+        with db.transaction():
+            now = _now()
+            if db.run("game_delete_unchanged", game.id, _stamp(moment)):
+                _remove(game.id, now, RETENTION)
+                removed.append(game)
+    db.current().cache.discard_games(db.path(), {game.id for game in removed})
+    if removed:
+        log.warning("purge: %d games not changed since %s removed", len(removed), _stamp(moment))
+    return removed

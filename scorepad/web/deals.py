@@ -30,7 +30,7 @@ from ..rules.limits import MAX_IDEMPOTENCY_KEY
 from ..rules.validate import Problem
 from ..rules.verdict import Verdict
 from ..storage import store
-from ..storage.errors import Conflict, Rejected, StorageError
+from ..storage.errors import Conflict, Gone, OutOfSpace, Rejected, StorageError
 from ..storage.store import DealRecord, GameRecord
 from .common import (
     ago,
@@ -217,7 +217,7 @@ def _write(page: DealPage, data: dict[str, Any], as_played: str | None) -> DealP
         return _rejected(page, err)
     except Conflict as err:
         return _conflict(page, err)
-    except StorageError as err:
+    except (StorageError, OutOfSpace) as err:
         return _not_saved(page, err, as_played is not None)
     said = json.loads(body)
     if ("ok", said["message"]) not in map(tuple, session.get("_flashes", [])):  # the first answer's came through
@@ -267,8 +267,15 @@ def _conflict(page: DealPage, err: Conflict) -> DealPage:
                 "What you entered is still below: check it, then save again.")
 
 
-def _not_saved(page: DealPage, err: StorageError, as_played: bool) -> DealPage:
-    """The store could not take the deal: its message next to the input it names."""
+def _not_saved(page: DealPage, err: StorageError | OutOfSpace, as_played: bool) -> DealPage:
+    """The store could not take the deal: its message next to the input it names. Out of
+    space, the form as typed, to be sent again as it is once space is freed."""
+    if isinstance(err, OutOfSpace):
+        return dataclasses.replace(page, status=status_of(err), can_play=as_played,
+                                   message="Not saved: the server is out of space. What you entered is still "
+                                           "below: save it again once whoever runs the server has freed space.")
+    if isinstance(err, Gone):
+        access.missing(page.game.id)
     if status_of(err) == 404:
         abort(404, err.message)
     if err.field.startswith(("sides", "went_out", "ending")):

@@ -33,7 +33,7 @@ bp = Blueprint("exchange", __name__)
 def export_page(game_id: str):
     document = export_game(game_id)
     if document is None:
-        abort(404, access.NO_GAME)
+        access.missing(game_id)
     return downloads.export_file(document)
 
 

@@ -14,10 +14,10 @@ from ..links import external_url
 from ..rules import PRESETS
 from ..rules.views import GameView
 from ..storage import cache, db, store
-from ..storage.errors import StorageError
+from ..storage.errors import Conflict, StorageError
 from ..storage.store import GameRecord
 from .chart import running_totals_chart
-from .common import history_entries, qr
+from .common import ahead_is_stale, editable, history_entries, qr, read_revision, what_changed
 from .errors import status as status_of
 from .forms.deal import ConfirmForm
 from .forms.sheet_editor import SheetEditor, preset_displays
@@ -92,7 +92,7 @@ def game(game_id: str):
         return response
     found = store.revision(game_id)
     if found is None:
-        abort(404, access.NO_GAME)
+        access.missing(game_id)
     access.watched(game_id)
     revision = found[0]
     kept = cache.current()
@@ -204,3 +204,27 @@ def history(game_id: str):
         entries = history_entries(game, store.history(game.id))
         return render_template("games/history.html", game=game, entries=entries).encode()
     return cache.current().built(key, build)
+
+
+@bp.route("/games/<game_id>/delete", methods=["GET", "POST"])
+def delete_game(game_id: str):
+    """Delete the game, for its editor: a page that asks first, saying what goes with it
+    (and offering the export), then the deletion, based on the revision the page showed."""
+    game = editable(game_id)
+    form = ConfirmForm()
+    if request.method == "GET":
+        form.revision.data = str(game.revision)
+        return render_template("games/delete.html", game=game, form=form)
+    if not form.validate():
+        abort(400, "The form could not be read.")
+    based_on = read_revision(form.revision.data)
+    try:
+        with ahead_is_stale(game.id, based_on):
+            store.delete_game(game.id, based_on=based_on)
+    except Conflict as err:
+        flash(f"Not deleted: the game changed since you loaded it. {what_changed(err.changes)}; here it is now.",
+              "error")
+        return redirect(url_for("games.game", game_id=game.id), 303)
+    flash(f"“{game.name}” was deleted, with its {len(game.deals)} deal{'s' if len(game.deals) != 1 else ''} and "
+          "their history. Its links now say so.", "ok")
+    return redirect(url_for("games.home"), 303)

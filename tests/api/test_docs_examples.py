@@ -37,7 +37,7 @@ first), so an example may sit in the section it explains rather than where the s
 and ``edit_key`` of any answer that makes a game (an import too), are names: each is
 replaced, wherever it appears in a later example (URLs, ETags, headers, bodies), by what this
 server answered. Values under these keys are not compared at all (their keys still are):
-``at``, ``created_at``, ``updated_at``, ``exported_at`` (times), and ``id`` when the doc
+``at``, ``created_at``, ``updated_at``, ``exported_at``, ``deleted_at`` (times), and ``id`` when the doc
 shows a number (a history entry's, numbered across all of a server's games). Everything
 else, revisions included, must match exactly.
 
@@ -74,7 +74,8 @@ from tests.hardening import served
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "api.md"
 ELIDED = "…"
-VARIABLE = {"at": "a time", "created_at": "a time", "updated_at": "a time", "exported_at": "a time"}
+VARIABLE = {"at": "a time", "created_at": "a time", "updated_at": "a time", "exported_at": "a time",
+            "deleted_at": "a time"}
 NUMBERED = "id"  # a number under "id" numbers a history entry across every game on the server
 DOC_HOST = "HOST"
 

@@ -292,6 +292,7 @@ VALID_FORMS: dict[str, Callable[[World], dict[str, str]]] = {
     "deals.preview": _page_form("/games/{game}/deals/new", **{  # the record form, as typed so far
         "s0-m0-rank": "K", "s0-m0-naturals": "7", "s1-m0-cards": "J J J", "s1-p0-left": "A 3B"}),
     "deals.delete_deal": _page_form("/games/{game}/deals/1/delete"),
+    "games.delete_game": _page_form("/games/{game}/delete"),
     "sheets.amend_sheet": _page_form("/games/{game}/sheet/amend", reason="we play 13 cards"),
     "games.replace_edit_link": _page_form("/games/{game}/replace-edit-link"),
     "exchange.import_page": lambda w: {"document": w.api.get(f"/api/v1/games/{w.game}/export").get_data(as_text=True)},
@@ -308,6 +309,7 @@ VALID_QUERIES: dict[str, dict[str, str]] = {
     "api.compare": {"a": "pagat", "b": "common"},
     "api.rescore_recorded": {"sheet": "pagat", "deal": "1"},
     "api.delete_deal": {"revision": "1"},
+    "api.delete_game": {"revision": "1"},
     "desk.compare": {"a": "pagat", "b": '{"preset": "common", "hand_size": 13}'},
     "desk.rescore": {"sheet": "pagat", "deal": "1"},
     "desk.referee": {"sheet": "common", "ask": "pile", "top_card": "9", "pile_size": "10", "pair": "2"},
@@ -490,7 +492,12 @@ def _read_again(world: World, client: Any, response: Any, before: Any) -> None:
 
 def _restore(world: World) -> None:
     """Put deal 1 back if a fuzzed request deleted it, so the next examples have it to aim at;
-    and after a fuzzed request replaced the game's edit key, aim with the new one."""
+    and after a fuzzed request replaced the game's edit key, aim with the new one; a new game in place
+    of the game if one deleted that (its id answers 410 for good)."""
+    if world.api.get(f"/api/v1/games/{world.game}").status_code == 410:
+        world.game, world.key = api_game(world.api, name="Friday", deals=[valid_deal(1)])
+        grant(world.editor, world.game, world.key)
+        return
     [(key,)] = sql(world.db, "SELECT edit_key FROM game WHERE id = ?", (world.game,))
     if key != world.key:
         world.key = key

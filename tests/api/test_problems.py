@@ -55,6 +55,7 @@ REQUESTS = {
     "rule-violations": (lambda c, g, k: c.post(f"{API}/games/{g}/deals", json=broken_deal(), headers=bearer(k)),
                         "sides[1].melds[0]"),
     "import-refused": (refused_import, "deals[0]"),
+    "gone": (lambda c, g, k: [c.delete(f"{API}/games/{g}", headers=bearer(k)), c.get(f"{API}/games/{g}")][1], None),
 }
 ELSEWHERE = {  # met in the tests that set up what they need
     "rate-limited": "tests/api/test_ratelimit.py",
@@ -62,6 +63,7 @@ ELSEWHERE = {  # met in the tests that set up what they need
     "idempotency-key-reused": "tests/api/test_idempotency.py",
     "request-in-progress": "tests/api/test_idempotency.py",
     "edit-key-replaced": "tests/api/test_idempotency.py",
+    "out-of-space": "tests/storage/test_out_of_space.py",
 }
 
 

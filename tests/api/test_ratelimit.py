@@ -5,6 +5,7 @@ Limits are off in every other test (tests/conftest.py); these turn them on expli
 
 from __future__ import annotations
 
+import limits.storage.memory
 import pytest
 
 from scorepad.app import StartupError
@@ -168,3 +169,40 @@ def test_a_limit_that_cannot_be_read_stops_start_up_naming_the_setting(limited_a
 def test_the_test_fixtures_run_without_limits(client):
     for _ in range(25):
         api_game(client)
+
+
+class Clock:
+    """The rate-limit counts' clock (the ``limits`` library's memory storage reads
+    ``time.time()``), moved on by hand: a day of games in a second of test."""
+
+    def __init__(self, start: float) -> None:
+        self.now = start
+
+    def time(self) -> float:
+        return self.now
+
+
+def test_by_default_one_address_starts_at_most_200_games_a_day_however_slowly(limited_app, monkeypatch):
+    """LIMIT_CREATE's default holds a daily limit besides the minute's: an address that waits
+    out each minute's 20 is still stopped at 200 a day (issue 21, item 7)."""
+    clock = Clock(1_800_000_000.0)
+    monkeypatch.setattr(limits.storage.memory, "time", clock)
+    client = limited_app().test_client()
+    body = {"name": "Friday", "sheet": "common", "sides": ANN_BEA}
+    made = 0
+    while made < 1000:
+        response = client.post(f"{API}/games", json=body)
+        if response.status_code == 429:
+            error = assert_error_shape(response, 429, None)
+            if "per day" in error["message"]:
+                break
+            clock.now += 61  # this minute's count is spent: wait for the next
+            continue
+        assert response.status_code == 201
+        made += 1
+    assert made == 200, made
+    clock.now += 3600  # an hour later, still the same day's count
+    assert "200 per day" in assert_error_shape(client.post(f"{API}/games", json=body), 429, None)["message"]
+    assert client.post(f"{API}/games", json=body, environ_base=OTHER).status_code == 201  # another address
+    clock.now += 86_400
+    assert client.post(f"{API}/games", json=body).status_code == 201  # the next day

@@ -100,3 +100,22 @@ def watch_a_game(live_server: str) -> None:
             assert not errors, errors
         finally:
             browser.close()
+
+
+def test_a_watched_game_deleted_by_its_editor_says_so_on_the_watchers_page(live_server):
+    in_own_thread(lambda: watch_a_game_deleted(live_server))
+
+
+def watch_a_game_deleted(live_server: str) -> None:
+    game = api(f"{live_server}/api/v1/games", "POST", {"name": "Live", "sheet": "common", "sides": TWO})
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            page.goto(game["view_url"])
+            expect(page.locator("#live-game")).to_have_attribute("data-revision", "0")
+            api(f"{live_server}/api/v1/games/{game['id']}", "DELETE", key=game["edit_key"])  # the editor's phone
+            expect(page.locator("h1")).to_have_text("This game was deleted", timeout=15_000)  # reloaded by itself
+            expect(page.locator("main")).to_contain_text("This game was deleted by its editor on")
+        finally:
+            browser.close()

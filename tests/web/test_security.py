@@ -185,6 +185,9 @@ def every_request(world: dict[str, Any]) -> list[tuple[str, str, str, dict[str, 
         ("api.rescore", "POST", "/api/v1/referee/rescore", {"json": {"sheet": "pagat", "deal": scored}}),
         ("api.rescore_recorded", "GET", f"/api/v1/referee/games/{g}/rescore?sheet=pagat", {}),
         ("api.compare", "GET", "/api/v1/referee/compare?a=pagat&b=common", {}),
+        ("games.delete_game", "GET", f"/games/{g}/delete", {}),
+        ("games.delete_game", "POST", f"/games/{g}/delete", {"data": {"revision": "0"}}),  # stale: 303, kept
+        ("api.delete_game", "DELETE", f"/api/v1/games/{g}?revision=0", {"headers": bearer(key)}),  # stale: 409
         ("api.problem_type", "GET", "/api/v1/problems/stale-revision", {}),
         ("api.openapi", "GET", "/api/v1/openapi.json", {}),
         ("installable.worker", "GET", "/sw.js", {}),
@@ -371,6 +374,7 @@ def html_pages(world: dict[str, Any]) -> list[tuple[str, Any, str, dict[str, Any
         ("deals.preview", editor, f"/games/{g}/deals/2/preview", {"method": "POST", "data": check}),  # live
         ("deals.edit_deal", editor, f"/games/{g}/deals/1/edit", {}),
         ("deals.delete_deal", editor, f"/games/{g}/deals/1/delete", {}),
+        ("games.delete_game", editor, f"/games/{g}/delete", {}),
         ("sheets.amend_sheet", editor, f"/games/{g}/sheet/amend", {}),
         ("sheets.amend_sheet", editor, f"/games/{g}/sheet/amend", {"method": "POST", "data": {"opt-hand_size": "x"}}),
         ("games.replace_edit_link", editor, f"/games/{g}/replace-edit-link", {}),
