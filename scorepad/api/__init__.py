@@ -16,7 +16,19 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify
 
-from ..storage.errors import Busy, Conflict, Full, Invalid, NotFound, Refused, Rejected, StorageError, Unusable
+from ..storage.errors import (
+    AlreadyRecorded,
+    Busy,
+    Conflict,
+    Full,
+    Invalid,
+    NotFound,
+    Refused,
+    Rejected,
+    SameAsPrevious,
+    StorageError,
+    Unusable,
+)
 from ..storage.store import never_as_played
 from . import problems
 from .http import ApiError, PreconditionFailed
@@ -39,6 +51,7 @@ ERRORS: dict[type[Exception], tuple[int, str | None]] = {
     Invalid: (400, "invalid-field"), NotFound: (404, "not-found"), Conflict: (409, "stale-revision"),
     Full: (409, "no-room"), Rejected: (422, "rule-violations"), Refused: (422, "import-refused"),
     Busy: (503, "busy"), Unusable: (500, None),
+    AlreadyRecorded: (409, "deal-recorded"), SameAsPrevious: (422, "same-as-previous"),
 }
 ERROR_STATUS: dict[type[Exception], int] = {kind: status for kind, (status, _) in ERRORS.items()}
 

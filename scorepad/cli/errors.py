@@ -5,9 +5,21 @@ from __future__ import annotations
 
 import click
 
-from ..storage.errors import Busy, Conflict, Full, Invalid, NotFound, Refused, Rejected, Unusable
+from ..storage.errors import (
+    AlreadyRecorded,
+    Busy,
+    Conflict,
+    Full,
+    Invalid,
+    NotFound,
+    Refused,
+    Rejected,
+    SameAsPrevious,
+    Unusable,
+)
 
 EXIT_VIOLATIONS, EXIT_UNUSABLE, EXIT_BUSY = 1, 2, 3
+EXIT_RECORDED = 4  # the deal's number is recorded already: `deal correct` replaces it
 EXIT_FAILED = 1  # the database itself cannot be used (as when the app cannot start)
 
 EXIT_CODES: dict[type[Exception], int] = {
@@ -15,6 +27,8 @@ EXIT_CODES: dict[type[Exception], int] = {
     Refused: EXIT_UNUSABLE,
     Rejected: EXIT_VIOLATIONS,  # each command shows the verdict itself, then exits with this
     Busy: EXIT_BUSY, Unusable: EXIT_FAILED,
+    AlreadyRecorded: EXIT_RECORDED,
+    SameAsPrevious: EXIT_VIOLATIONS,  # not saved as sent; --repeat records it
 }
 
 
