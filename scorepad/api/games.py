@@ -275,7 +275,8 @@ def already_recorded(err: AlreadyRecorded) -> Response:
     yours = {"number": err.number, "deal": err.yours.deal.to_json(with_sheet=False),
              "report": _report(err.yours, None), "as_played": err.as_played}
     status, slug = error_kind(err)
-    detail = (f"deal {err.number} is already recorded (another phone saved it first), so this one was not saved: "
+    detail = (f"deal {err.number} is already recorded (another phone, or an earlier request, saved it), so this "
+              "one was not saved: "
               f"`recorded` is the deal as saved, `yours` the one sent; to replace it with yours, PUT yours to "
               f"{_game_url(game_id, 'deals', err.number)} with revision {err.revision}")
     return problems.answer(status, detail, err.field, slug, recorded=_deal_with_history(game_id, recorded),

@@ -79,8 +79,8 @@ class AlreadyRecorded(StorageError):
 
     def __init__(self, number: int, revision: int, recorded: Verdict, recorded_as_played: str | None,
                  recorded_at: str | None, yours: Verdict, as_played: str | None) -> None:
-        super().__init__("deal", f"deal {number} is already recorded (another phone saved it first), so this "
-                         "one was not saved: keep the saved one, or correct it with yours")
+        super().__init__("deal", f"deal {number} is already recorded (another phone, or an earlier request, "
+                         "saved it), so this one was not saved: keep the saved one, or correct it with yours")
         self.number, self.revision = number, revision
         self.recorded, self.recorded_as_played, self.recorded_at = recorded, recorded_as_played, recorded_at
         self.yours, self.as_played = yours, as_played

@@ -307,10 +307,11 @@ def _conflict(page: DealPage, err: Conflict) -> DealPage:
 
 
 def _already_recorded(page: DealPage, yours: Verdict | None) -> DealPage:
-    """Another phone recorded this deal's number first: nothing saved, nothing moved to another
-    number. The form comes back as it was sent, based on the game as it now stands, with the
-    deal as saved beside this phone's (``yours``, judged by the store; else judged here, when
-    what was typed can be), to keep or to replace it with (a correction)."""
+    """Another phone (or this form, sent before) recorded this deal's number first: nothing
+    saved, nothing moved to another number. The form comes back as it was sent, based on the
+    game as it now stands, with the deal as saved beside this phone's (``yours``, judged by
+    the store; else judged here, when what was typed can be), to keep or to replace it with
+    (a correction)."""
     now = store.load_game(page.game.id) or page.game
     saved = now.deal(page.number)
     if saved is None:  # deleted again meanwhile: the number is free, the form as it was
@@ -331,8 +332,8 @@ def _already_recorded(page: DealPage, yours: Verdict | None) -> DealPage:
     when = ago(recorded.saved_at or "")
     return dataclasses.replace(
         page, game=now, status=409, recorded=recorded, message_at="recorded",
-        message=f"Not saved: deal {page.number} was already saved by another phone{' ' + when if when else ''}. "
-                "Keep the saved one, or replace it with yours (what you entered is still below).")
+        message=f"Not saved: deal {page.number} was already saved{' ' + when if when else ''}, perhaps by another "
+                "phone. Keep the saved one, or replace it with yours (what you entered is still below).")
 
 
 def _same_as_previous(page: DealPage, err: SameAsPrevious) -> DealPage:

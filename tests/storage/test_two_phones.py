@@ -291,7 +291,7 @@ def test_a_second_phone_saving_the_same_deal_sees_the_saved_one_beside_its_own_n
     assert response.status_code == 409
     assert "<h1>Record deal 1</h1>" in page and "Save deal 2" not in page and "Record deal 2" not in page
     said = html.unescape(page)
-    assert "Not saved: deal 1 was already saved by another phone a moment ago." in said
+    assert "Not saved: deal 1 was already saved a moment ago, perhaps by another phone." in said
     top = re.search(r'<div class="recorded" id="recorded">(.*?)</div>', page, re.S).group(1)
     bar = re.search(r'<div class="bar both" id="bar">(.*?)</div>', page, re.S).group(1)
     # The saved deal (Bea 5: one ace and a black three) beside this phone's (two aces: Bea -15).
