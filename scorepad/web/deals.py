@@ -339,7 +339,7 @@ def _already_recorded(page: DealPage, yours: Verdict | None) -> DealPage:
 def _same_as_previous(page: DealPage, err: SameAsPrevious) -> DealPage:
     """The deal is the same as the one recorded before it, every side and the ending: a deal
     saved twice, unless the table says it was played again ("Yes, record it again")."""
-    page.judged(err.verdict, [])
+    page.preview = err.verdict  # its score in the bar; its warnings are not the question now
     return dataclasses.replace(
         page, status=422, repeat_of=err.previous, can_play=bool(page.meta.reason.data), message_at="repeat",
         message=f"Not saved: deal {err.number} is the same as deal {err.previous}, every side and the ending. "
