@@ -114,3 +114,36 @@ def test_keep_the_saved_one_discards_the_second_phones_draft(server: Restartable
 
     in_own_thread(run)
     assert stored(server, game["id"]) == [(1, ("record",)), 1]
+
+
+def test_a_save_queued_offline_is_still_deal_1_when_the_phone_is_back_after_another_saved_it(server: Restartable):
+    """The second phone taps Save with no network; meanwhile the first saves deal 1. Back online,
+    the queued draft is sent as what it was typed for, deal 1: the conflict, never deal 2."""
+    game = new_game(server)
+
+    def run() -> None:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+            try:
+                first = browser.new_context(**PHONE).new_page()
+                away = browser.new_context(**PHONE)
+                second = away.new_page()
+                for page in (first, second):
+                    open_form(page, game)
+                type_deal(first)
+                type_deal(second, ann="125")
+                expect(second.locator("#bar-score")).to_have_text("Ann 125 · Bea 60")
+                away.set_offline(True)
+                second.get_by_role("button", name="Save deal 1").click()
+                expect(second.locator("#save-status")).to_have_text("Not saved: offline, retrying")
+                first.get_by_role("button", name="Save deal 1").click()
+                expect(first.get_by_role("status").filter(has_text="Deal 1 saved.")).to_be_visible()
+                away.set_offline(False)  # back: the queued draft goes at once
+                expect(second.locator("#bar")).to_contain_text("Deal 1 is already saved", timeout=20_000)
+                expect(second.locator("#bar")).to_be_in_viewport()
+                expect(second.get_by_role("heading", level=1)).to_have_text("Record deal 1")
+            finally:
+                browser.close()
+
+    in_own_thread(run)
+    assert stored(server, game["id"]) == [(1, ("record",)), 1]
