@@ -392,7 +392,7 @@ def _form_number() -> int | None:
     sent = request.form.get("deal_number", "")
     if not sent:
         return None
-    if not sent.isascii() or not sent.isdigit() or not 1 <= int(sent) <= MAX_DEALS:
+    if not (sent.isascii() and sent.isdigit() and len(sent) <= len(str(MAX_DEALS)) and 1 <= int(sent) <= MAX_DEALS):
         abort(400, f"The form's deal number must be 1 to {MAX_DEALS}. Reload the page and try again; nothing "
                    "was saved.")
     return int(sent)

@@ -385,7 +385,7 @@ def test_a_form_that_names_no_deal_number_records_the_next_deal(app, phone):
     assert stored_deals(app, game_id) == [(1, 5, 1), (2, -15, 1), 2]
 
 
-@pytest.mark.parametrize("sent", ["0", "101", "two", "٣"])
+@pytest.mark.parametrize("sent", ["0", "101", "two", "٣", "-1", pytest.param("1" * 5000, id="5000-digits")])
 def test_a_deal_number_no_game_could_have_is_a_400_and_saves_nothing(app, phone, sent):
     game_id = start(phone)
     response = phone.post(f"/games/{game_id}/deals/new", data=dict(valid_deal(phone, game_id), deal_number=sent))
