@@ -134,7 +134,8 @@
   // The draft: what was typed (every field but the token, the key, the segments and the
   // button), kept per game and deal in localStorage, with its idempotency key: a new key when
   // what was typed changes, the same key for every retry of the same draft.
-  var slot = "scorepad-draft:" + form.dataset.draft, keyBox = el("idempotency_key"), SKIP = /^(csrf_token|idempotency_key|action)$|^seg-/;
+  // The deal's number (deal_number) is the form's own, never a draft's: a draft is kept per deal.
+  var slot = "scorepad-draft:" + form.dataset.draft, keyBox = el("idempotency_key"), SKIP = /^(csrf_token|idempotency_key|deal_number|action)$|^seg-/;
   var draft = null, offered = null, offerBox = null, button = null, tries = 0, retrying = null, sending = false;
   function uuid() {
     if (crypto.randomUUID) return crypto.randomUUID();
@@ -187,6 +188,7 @@
     if (missing) {  // meld rows this form has not laid out: the server lays the form out for the draft
       var body = new FormData();
       if (el("csrf_token")) body.append("csrf_token", el("csrf_token").value);
+      if (el("deal_number")) body.append("deal_number", el("deal_number").value);
       d.fields.forEach(function (p) { body.append(p[0], p[1]); });
       body.append("idempotency_key", d.key);
       body.append("action", "more");
@@ -221,6 +223,7 @@
     if (response.redirected) history.replaceState(null, "", response.url + "#" + to);
     document.open(); document.write(html); document.close();
     if (response.redirected && document.getElementById(to)) document.getElementById(to).scrollIntoView();
+    else if (document.getElementById("recorded") || document.getElementById("repeat")) window.scrollTo(0, 0);  // the question first
   }
   function send() {
     clearTimeout(retrying);
@@ -230,7 +233,9 @@
     body.set("action", button.value);
     body.set("idempotency_key", draft.key);
     sending = true;
-    fetch(form.getAttribute("action"), { method: "POST", body: body, headers: { "Idempotency-Key": draft.key } }).then(function (r) {
+    // "Replace it with mine" saves to the deal's correction (its formaction); every other save to
+    // the form's own address, which names the deal as the form does (deal_number): never another.
+    fetch(button.getAttribute("formaction") || form.getAttribute("action"), { method: "POST", body: body, headers: { "Idempotency-Key": draft.key } }).then(function (r) {
       sending = false;
       if (gone) return;
       if (r.status === 503) return retry("Not saved yet: the server is busy, retrying", 1000 * (+r.headers.get("Retry-After") || 1));
@@ -248,7 +253,7 @@
   window.addEventListener("online", function () { if (retrying) send(); });
   form.addEventListener("submit", function (e) {
     var by = e.submitter;
-    if (!by || (by.value !== "save" && by.value !== "as_played") || !window.fetch) return;  // the rest post as before
+    if (!by || !/^(save|as_played|repeat)$/.test(by.value) || !window.fetch) return;  // the rest post as before
     e.preventDefault();
     if (sending) return;  // on its way: its answer comes
     if (offered) { offerBox.remove(); offered = null; }  // saved instead of the draft on offer
@@ -257,5 +262,7 @@
     tries = 0;
     send();
   });
+  // "Keep the saved one": another phone's deal stands, and what was typed here is discarded.
+  each(document, "[data-discard]", function (a) { a.addEventListener("click", function () { forget(); draft = null; }); });
   preview(1);
 })();

@@ -39,12 +39,13 @@ def valid_deal(number: int | None = 1, ann: str = "Ann", bea: str = "Bea") -> di
 def api_game(client, name: str = "Friday", sheet: Any = "common", sides: Any = None,
              deals: Iterable[dict[str, Any]] = ()) -> tuple[str, str]:
     """A game made through the API (Ann v Bea unless ``sides`` says), with ``deals``
-    recorded in turn: (id, edit key)."""
+    recorded in turn (``repeat``: two alike in a row are as the table played them): (id, edit key)."""
     response = client.post("/api/v1/games", json={"name": name, "sheet": sheet, "sides": sides or ANN_BEA})
     assert response.status_code == 201, response.get_data(as_text=True)
     body = response.get_json()
     for deal in deals:
-        saved = client.post(f"/api/v1/games/{body['id']}/deals", json=deal, headers=bearer(body["edit_key"]))
+        saved = client.post(f"/api/v1/games/{body['id']}/deals", json={"repeat": True, **deal},
+                            headers=bearer(body["edit_key"]))
         assert saved.status_code == 201, saved.get_data(as_text=True)
     return body["id"], body["edit_key"]
 

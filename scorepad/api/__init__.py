@@ -17,6 +17,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify
 
 from ..storage.errors import (
+    AlreadyRecorded,
     Busy,
     Conflict,
     Full,
@@ -26,6 +27,7 @@ from ..storage.errors import (
     OutOfSpace,
     Refused,
     Rejected,
+    SameAsPrevious,
     StorageError,
     Unusable,
 )
@@ -52,6 +54,7 @@ ERRORS: dict[type[Exception], tuple[int, str | None]] = {
     Invalid: (400, "invalid-field"), NotFound: (404, "not-found"), Gone: (410, "gone"),
     Conflict: (409, "stale-revision"), Full: (409, "no-room"), Rejected: (422, "rule-violations"),
     Refused: (422, "import-refused"), Busy: (503, "busy"), OutOfSpace: (507, "out-of-space"), Unusable: (500, None),
+    AlreadyRecorded: (409, "deal-recorded"), SameAsPrevious: (422, "same-as-previous"),
 }
 ERROR_STATUS: dict[type[Exception], int] = {kind: status for kind, (status, _) in ERRORS.items()}
 

@@ -29,8 +29,9 @@ from ..rules.limits import MAX_GAME_PROBLEMS_LISTED, MAX_PROBLEMS_LISTED
 from ..rules.sheet import options_by_group
 from ..rules.views import DealRow
 from ..storage import cache, db, store
+from ..storage.errors import AlreadyRecorded, SameAsPrevious
 from ..storage.store import DealRecord, GameRecord
-from . import bp, http
+from . import bp, error_kind, http, problems
 from .http import ApiError
 
 # -- reading requests ---------------------------------------------------------------------------
@@ -48,12 +49,23 @@ def _as_played(value: Any) -> str | None:
     return value.get("reason", "")  # an empty reason is refused by the store, naming as_played.reason
 
 
-def _deal_body() -> tuple[dict[str, Any], str | None, int | None]:
-    """A game's deal from the body: the deal itself, the as-played reason, the revision."""
+def _deal_body(*extra: str) -> tuple[dict[str, Any], str | None, int | None, dict[str, Any]]:
+    """A game's deal from the body: the deal itself, the as-played reason, the revision, and
+    the ``extra`` fields the route allows besides (``repeat``), as sent."""
     data = http.body(("deal", "ending", "went_out", "sides", "last_card", "permission", "as_played", "revision",
-                      "sheet"))
-    deal = {k: v for k, v in data.items() if k not in ("as_played", "revision")}
-    return deal, _as_played(data.get("as_played")), http.revision(data.get("revision"))
+                      "sheet", *extra))
+    deal = {k: v for k, v in data.items() if k not in ("as_played", "revision", *extra)}
+    return deal, _as_played(data.get("as_played")), http.revision(data.get("revision")), \
+        {k: data[k] for k in extra if k in data}
+
+
+def _repeat(value: Any) -> bool:
+    """``repeat``: true records a deal the same as the one before it (the table played it again)."""
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise ApiError(400, "repeat", "must be true (the table played the same deal again) or false")
+    return value
 
 
 def _deal_json(record: DealRecord | DealRow, history_size: int, most: int | None = None) -> dict[str, Any]:
@@ -260,12 +272,21 @@ def _saved(game_id: str, record: DealRecord, status: int):
 
 @bp.post("/games/<game_id>/deals")
 def record_deal(game_id: str):
+    """The deal the body names (``deal``), else the next; never another number. Already recorded:
+    a 409 deal-recorded with both deals; the same as the deal before it: a 422 same-as-previous,
+    unless ``"repeat": true``."""
     http.editable(game_id)
-    deal, as_played, revision = _deal_body()
+    deal, as_played, revision, extra = _deal_body("repeat")
+    repeat = _repeat(extra.get("repeat"))
     return http.write_once(
-        lambda once: http.conditional(game_id, revision,
-                                      lambda base: store.record_deal(game_id, deal, as_played, base, once)),
+        lambda once: http.conditional(game_id, revision, lambda base: store.record_deal(
+            game_id, deal, as_played, base, once, repeat=repeat)),
         lambda record: (201, _saved_body(record)), lambda body: _deal_location(game_id, body))
+
+
+def _deal_with_history(game_id: str, record: DealRecord) -> dict[str, Any]:
+    """A recorded deal as GET .../deals/<n> gives it: every problem, and its history."""
+    return {**_deal_json(record, record.history_size), "history": store.history(game_id, record.number)}
 
 
 @bp.get("/games/<game_id>/deals/<int:number>")
@@ -274,13 +295,42 @@ def get_deal(game_id: str, number: int):
     if record is None:
         raise ApiError(404, "deal", f"deal {number} is not recorded (its history, if any, is at "
                        f"{_game_url(game_id, 'history')})")
-    return jsonify(**_deal_json(record, record.history_size), history=store.history(game_id, number))
+    return jsonify(_deal_with_history(game_id, record))
+
+
+@bp.errorhandler(AlreadyRecorded)
+def already_recorded(err: AlreadyRecorded) -> Response:
+    """A new deal whose number another phone recorded first (409): that deal as GET gives it
+    (``recorded``), the deal sent (``yours``), and the game's ``revision`` to correct it from."""
+    game_id = (request.view_args or {}).get("game_id", "")
+    recorded = DealRecord(err.number, err.recorded.deal, err.recorded_as_played, verdict=err.recorded)
+    recorded.history_size = len(store.history(game_id, err.number))
+    yours = {"number": err.number, "deal": err.yours.deal.to_json(with_sheet=False),
+             "report": _report(err.yours, None), "as_played": err.as_played}
+    status, slug = error_kind(err)
+    detail = (f"deal {err.number} is already recorded (another phone, or an earlier request, saved it), so this "
+              "one was not saved: "
+              f"`recorded` is the deal as saved, `yours` the one sent; to replace it with yours, PUT yours to "
+              f"{_game_url(game_id, 'deals', err.number)} with revision {err.revision}")
+    return problems.answer(status, detail, err.field, slug, recorded=_deal_with_history(game_id, recorded),
+                           yours=yours, revision=err.revision)
+
+
+@bp.errorhandler(SameAsPrevious)
+def same_as_previous(err: SameAsPrevious) -> Response:
+    """A new deal the same as the one recorded before it (422): the problem, in the shape of a
+    rule violation's, the deal it repeats (``previous``) and the report on the deal sent."""
+    status, slug = error_kind(err)
+    detail = (f"deal {err.number} is the same as deal {err.previous} (every side and the ending) and was not "
+              'saved; if the table really played the same deal again, send it again with "repeat": true')
+    return problems.answer(status, detail, err.field, slug, previous=err.previous,
+                           report=err.verdict.to_json(), problems=[{**err.problem.to_json(), "never_as_played": True}])
 
 
 @bp.put("/games/<game_id>/deals/<int:number>")
 def correct_deal(game_id: str, number: int):
     http.editable(game_id)
-    deal, as_played, revision = _deal_body()
+    deal, as_played, revision, _ = _deal_body()
     record = http.conditional(game_id, revision,
                               lambda base: store.update_deal(game_id, number, deal, as_played, base))
     return _saved(game_id, record, 200)

@@ -164,7 +164,13 @@ def schemas() -> dict[str, Any]:
             view_url={**URL, "description": "401 (edit-key-replaced): the view link, which still shows the game"},
             problems={**array(obj(("code", "message", "never_as_played"), **said, never_as_played=BOOLEAN)),
                       "description": "422: every problem, each saying whether it can ever be saved as played"},
-            deal={**INTEGER, "description": "422 (an import): the number of the deal refused"}),
+            deal={**INTEGER, "description": "422 (an import): the number of the deal refused"},
+            recorded={**ref("RecordedDeal"), "description": "409 deal-recorded: the deal as recorded, as GET gives it"},
+            yours={**obj(("number", "deal", "report", "as_played"), number=DEAL_NUMBER, deal=ref("Deal"),
+                         report=ref("Report"), as_played=nullable(STRING)),
+                   "description": "409 deal-recorded: the deal sent, judged as that deal of the game"},
+            previous={**DEAL_NUMBER, "description": "422 same-as-previous: the deal recorded just before it, "
+                                                    "which it repeats"}),
         "ProblemType": obj(("type", "slug", "title", "status", "description", "extensions"), False,
                            type=STRING, slug=STRING, title=STRING, status=INTEGER, description=STRING,
                            extensions=array(STRING)),
@@ -182,6 +188,10 @@ def schemas() -> dict[str, Any]:
         "ScoreRequest": obj(("sheet", "deal", "ending", "sides"), sheet=ref("Sheet"), **deal),
         "DealWrite": obj(("ending", "sides"), **deal, revision=REVISION, as_played=obj(
             ("reason",), reason={"type": "string", "minLength": 1, "maxLength": MAX_REASON})),
+        "NewDeal": obj(("ending", "sides"), **deal, revision=REVISION, as_played=obj(
+            ("reason",), reason={"type": "string", "minLength": 1, "maxLength": MAX_REASON}),
+            repeat={**BOOLEAN, "description": "record it even if every side and the ending equal the deal "
+                                              "recorded just before it (the table played it again)"}),
         "RuleProblem": rule_problem,
         "Report": obj(("ok", "violations", "warnings", "not_checked", "sides"), ok=BOOLEAN,
                       violations=array(rule_problem), warnings=array(rule_problem), not_checked=not_checked,
@@ -287,13 +297,15 @@ ERRORS: dict[int, tuple[str, str, tuple[str, ...]]] = {  # status: (name, when, 
     404: ("NotFound", "no such game, deal or preset", ()),
     410: ("Gone", "the game was deleted (with `deleted_at`)", ()),
     405: ("MethodNotAllowed", "a method the route does not take", ("Allow",)),
-    409: ("Conflict", "a stale revision (with `revision` and `changes`), a deal already recorded, the game over or "
-          "full, or a request with the same Idempotency-Key still running", ()),
+    409: ("Conflict", "a stale revision (with `revision` and `changes`), a deal already recorded (deal-recorded, "
+          "with `recorded`, `yours` and `revision`), the game over or full, or a request with the same "
+          "Idempotency-Key still running", ()),
     412: ("PreconditionFailed", "the If-Match is stale (with `revision` and `changes`)", ()),
     413: ("TooLarge", "the body is over the server's bound", ()),
     422: ("Unprocessable", "a deal breaking the sheet's rules, not saved (with `report`, `problems`, "
-          "`may_save_as_played`); an import refused (with `deal` and `problems`); an Idempotency-Key reused for "
-          "another body", ()),
+          "`may_save_as_played`); a deal the same as the one before it (same-as-previous, with `previous`, "
+          "`report`, `problems`: send `\"repeat\": true` if it was played again); an import refused (with `deal` "
+          "and `problems`); an Idempotency-Key reused for another body", ()),
     429: ("TooManyRequests", "too many requests from this address", ("Retry-After",)),
     503: ("Busy", "the database or a heavy document was busy: nothing was saved; send it again", ("Retry-After",)),
     507: ("OutOfSpace", "the server's database is out of space: nothing was saved; send it again later", ()),
@@ -395,7 +407,8 @@ PATHS: dict[str, dict[str, Any]] = {
         {"200": answer(ref("Created"), "the game, its new edit key and edit link", "Cache-Control")},
         400, 401, 403, 404, 409, 429, 503, idempotent=True), "security": [{"editKey": []}]}},
     "/api/v1/games/{game_id}/deals": {"parameters": [GAME_ID], "post": op(
-        "record a deal", {"201": SAVED}, 422, body=ref("DealWrite"), write=True, idempotent=True)},
+        "record a deal: the one `deal` names, else the next; never another number", {"201": SAVED}, 422,
+        body=ref("NewDeal"), write=True, idempotent=True)},
     "/api/v1/games/{game_id}/deals/{number}": {
         "parameters": [GAME_ID, NUMBER],
         "get": op("one deal, its report and its history", {"200": answer(ref("RecordedDeal"))}, 404),

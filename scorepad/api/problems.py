@@ -71,6 +71,13 @@ TYPES: dict[str, ProblemType] = {t.slug: t for t in (
     ProblemType("no-room", 409, "The game has no room for this write",
                 "The game is over, the deal's number is recorded already (correct it with PUT), or the game "
                 "would hold more than it may (`field` `game`). Nothing was saved."),
+    ProblemType("deal-recorded", 409, "That deal is recorded already",
+                "A deal is saved under the number it names (`deal`, else the next) and never moved to another: "
+                "another phone saved this one first. `recorded` is that deal as GET .../deals/<n> gives it, "
+                "`yours` the deal sent (number, deal, report, as_played) and `revision` the game's revision now. "
+                "Nothing was saved: keep the recorded one, or replace it with yours by PUT .../deals/<n> with "
+                "that revision (a correction, kept in its history).",
+                ("recorded", "yours", "revision")),
     ProblemType("precondition-failed", 412, "The game changed since that ETag",
                 "The If-Match sent is no longer the game's ETag. As for stale-revision, `revision` and "
                 "`changes` say what happened since; nothing was saved.",
@@ -80,6 +87,12 @@ TYPES: dict[str, ProblemType] = {t.slug: t for t in (
                 "found (each with `never_as_played`), `may_save_as_played` whether the same deal, sent again "
                 'with "as_played": {"reason": "..."}, would be saved.',
                 ("report", "problems", "may_save_as_played")),
+    ProblemType("same-as-previous", 422, "The deal is the same as the one before it",
+                "Every side and the ending equal those of deal `previous`, recorded just before it, as when one "
+                "deal is sent twice. Nothing was saved. `problems` holds the one problem, code "
+                '`deal.same_as_previous`; `report` is the referee\'s report on the deal sent. If the table '
+                'really played the same deal again, send the same body with "repeat": true.',
+                ("previous", "report", "problems")),
     ProblemType("import-refused", 422, "The document holds a deal the referee will not let in",
                 "`deal` is its number and `problems` say why (each with `never_as_played`). Nothing was "
                 "imported.",

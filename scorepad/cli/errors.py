@@ -5,10 +5,24 @@ from __future__ import annotations
 
 import click
 
-from ..storage.errors import Busy, Conflict, Full, Gone, Invalid, NotFound, OutOfSpace, Refused, Rejected, Unusable
+from ..storage.errors import (
+    AlreadyRecorded,
+    Busy,
+    Conflict,
+    Full,
+    Gone,
+    Invalid,
+    NotFound,
+    OutOfSpace,
+    Refused,
+    Rejected,
+    SameAsPrevious,
+    Unusable,
+)
 
 EXIT_VIOLATIONS, EXIT_UNUSABLE, EXIT_BUSY = 1, 2, 3
-EXIT_NO_SPACE = 4  # the database is out of space: nothing was saved; run it again once space is freed
+EXIT_RECORDED = 4  # the deal's number is recorded already: `deal correct` replaces it
+EXIT_NO_SPACE = 5  # the database is out of space: nothing was saved; run it again once space is freed
 EXIT_FAILED = 1  # the database itself cannot be used (as when the app cannot start)
 
 EXIT_CODES: dict[type[Exception], int] = {
@@ -16,6 +30,8 @@ EXIT_CODES: dict[type[Exception], int] = {
     Full: EXIT_UNUSABLE, Refused: EXIT_UNUSABLE, OutOfSpace: EXIT_NO_SPACE,
     Rejected: EXIT_VIOLATIONS,  # each command shows the verdict itself, then exits with this
     Busy: EXIT_BUSY, Unusable: EXIT_FAILED,
+    AlreadyRecorded: EXIT_RECORDED,
+    SameAsPrevious: EXIT_VIOLATIONS,  # not saved as sent; --repeat records it
 }
 
 

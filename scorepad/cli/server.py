@@ -6,7 +6,9 @@ file; on PostgreSQL, ``backup`` says how to use pg_dump).
 Writes from these commands need no edit key: whoever runs them owns the database file.
 
 Exit status: 0 when done; 1 when a deal has violations and was not saved (no
-``--as-played`` reason, or a problem no reason can excuse); 2 when the input cannot be
+``--as-played`` reason, or a problem no reason can excuse), or is the same as the deal
+before it (no ``--repeat``); 4 when the deal's number is recorded already (the saved deal
+is shown beside the one given; ``deal correct`` replaces it); 2 when the input cannot be
 used (no such game, unreadable JSON, a field the store refuses): the message, on stderr,
 names the field; 3 when another program held the database's write lock for longer than
 ``BUSY_TIMEOUT``: nothing was saved, and the same command may be run again; 4 when the
@@ -29,12 +31,13 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from .. import links
+from ..rules.verdict import Verdict
 from ..storage import db, store
 from ..storage.backup import BackupError, backup
 from ..storage.document import export_game, import_document, parse_text
-from ..storage.errors import Refused, Rejected, StorageError, Unusable
+from ..storage.errors import AlreadyRecorded, Refused, Rejected, SameAsPrevious, StorageError, Unusable
 from ..storage.store import DealRecord, GameRecord
-from .errors import EXIT_UNUSABLE, EXIT_VIOLATIONS, failure
+from .errors import EXIT_UNUSABLE, EXIT_VIOLATIONS, exit_code, failure
 from .output import problem_words, standing, verdict_summary
 
 NO_KEY = "Writes need no edit key: whoever runs the command owns the database file."
@@ -60,7 +63,7 @@ def _store_call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     (a deal's :class:`Rejected` is left to the command, which shows the verdict)."""
     try:
         return fn(*args, **kwargs)
-    except Rejected:
+    except (Rejected, AlreadyRecorded, SameAsPrevious):  # each command shows them itself
         raise
     except Refused as err:
         lines = [f"{err.field}: {err.message}"] + [f"  - {problem_words(p)}" for p in err.problems]
@@ -317,7 +320,8 @@ AS_PLAYED = click.option("--as-played", "as_played", metavar="REASON",
 
 
 @click.group("deal", help=f"Record, correct and delete a game's deals. {NO_KEY} "
-             "Exit 1 when a deal has violations and was not saved; 2 when the input cannot be used.")
+             "Exit 1 when a deal has violations (or repeats the deal before it) and was not saved; 2 when the "
+             "input cannot be used; 4 when the deal is recorded already.")
 def deal_group() -> None:
     pass
 
@@ -326,16 +330,41 @@ def deal_group() -> None:
 @click.argument("game_id", metavar="ID")
 @click.argument("source", metavar="DEAL.json|-")
 @AS_PLAYED
+@click.option("--repeat", is_flag=True,
+              help="Record it even if it is the same as the deal before it (the table played it again).")
 @with_appcontext
-def deal_record(game_id: str, source: str, as_played: str | None) -> None:
-    """Record the game's next deal from its JSON (without a sheet); prints the verdict."""
+def deal_record(game_id: str, source: str, as_played: str | None, repeat: bool) -> None:
+    """Record the deal its JSON names ("deal"), else the game's next, never another; prints the
+    verdict. Exit 4 when that deal is recorded already (both are shown); 1 when it is the same
+    as the deal before it (--repeat records it) or breaks the sheet."""
     _game(game_id)
     data = _read_json(source, "deal")
     try:
-        record = _store_call(store.record_deal, game_id, data, as_played)
+        record = _store_call(store.record_deal, game_id, data, as_played, repeat=repeat)
     except Rejected as err:
         _rejected(err, as_played)
+    except AlreadyRecorded as err:
+        _already_recorded(game_id, err)
+    except SameAsPrevious as err:
+        click.echo(f"Not saved: deal {err.number} is the same as deal {err.previous}, every side and the ending. "
+                   "If the table really played the same deal again, run it again with --repeat.")
+        raise click.exceptions.Exit(exit_code(err)) from None
     _echo_saved(game_id, record, "recorded")
+
+
+def _already_recorded(game_id: str, err: AlreadyRecorded) -> None:
+    """Deal N recorded already: the saved one beside the one sent, and how to replace it."""
+    def totals(verdict: Verdict) -> str:
+        return ", ".join(f"{name} {points:,}" for name, points in verdict.breakdown.totals().items())
+
+    when = f" at {err.recorded_at.replace('T', ' ').replace('+00:00', ' UTC')}" if err.recorded_at else ""
+    click.echo(f"Not saved: deal {err.number} is already recorded (saved{when}); a deal is never moved to "
+               "another number.")
+    click.echo(f"  saved: {totals(err.recorded)}")
+    click.echo(f"  yours: {totals(err.yours)}")
+    click.echo(f"Keep the saved one, or replace it with yours: flask --app scorepad deal correct {game_id} "
+               f"{err.number} DEAL.json")
+    raise click.exceptions.Exit(exit_code(err))
 
 
 @deal_group.command("correct")

@@ -619,6 +619,13 @@ class Deal:
         out["sides"] = [s.to_json() for s in self.sides]
         return out
 
+    def repeats(self, other: Deal) -> bool:
+        """Whether this deal ended just as ``other`` did, whatever their numbers: every side
+        (melds, red threes, each player's hand and foot) and the ending the same, as when one
+        deal is saved twice."""
+        return (self.ending, self.went_out, self.last_card, self.permission, self.sides) == \
+            (other.ending, other.went_out, other.last_card, other.permission, other.sides)
+
     def players(self) -> list[tuple[int, int, Player]]:
         """(side index, player index, player) for every player, in seat order."""
         return [(i, j, p) for i, side in enumerate(self.sides) for j, p in enumerate(side.players)]

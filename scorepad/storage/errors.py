@@ -12,7 +12,11 @@ and the pages' HTTP statuses, the command line's exit codes.
   what changed since.
 - :class:`Full`: the game has no room for the write: it is over, the deal is recorded
   already, or the game would hold more than the limit.
+- :class:`AlreadyRecorded`: a new deal whose number is recorded already (another phone saved
+  it first); it carries that deal and the one sent, side by side.
 - :class:`Rejected`: a deal that breaks the rules, not saved; whether it may be saved as played.
+- :class:`SameAsPrevious`: a new deal the same as the deal recorded just before it, not saved
+  unless the request says it was played again (``repeat``).
 - :class:`Refused`: an export document whose deal the referee will not let in.
 
 Two errors are not about the request, so are not :class:`StorageError`, and a door that
@@ -88,6 +92,24 @@ class Full(StorageError):
     taken (recorded already), or it would hold more than it may. Nothing was written."""
 
 
+class AlreadyRecorded(StorageError):
+    """A new deal whose number is recorded already: another phone (or an earlier request) saved
+    it first, and a save is never moved to another number. Nothing was written. ``revision``
+    is the game's revision as read (a correction based on it replaces the deal, with
+    history); ``recorded`` is the referee's verdict on the deal as it stands, with its
+    ``recorded_as_played`` reason and ``recorded_at`` (when it was last saved);
+    ``yours`` the verdict on the deal sent, judged as this game's deal ``number``, with its
+    ``as_played`` reason."""
+
+    def __init__(self, number: int, revision: int, recorded: Verdict, recorded_as_played: str | None,
+                 recorded_at: str | None, yours: Verdict, as_played: str | None) -> None:
+        super().__init__("deal", f"deal {number} is already recorded (another phone, or an earlier request, "
+                         "saved it), so this one was not saved: keep the saved one, or correct it with yours")
+        self.number, self.revision = number, revision
+        self.recorded, self.recorded_as_played, self.recorded_at = recorded, recorded_as_played, recorded_at
+        self.yours, self.as_played = yours, as_played
+
+
 class Rejected(StorageError):
     """A deal with violations, not saved: the referee's verdict, every problem, and those
     of them no reason lets stand (``never_as_played``). Every door reads
@@ -101,6 +123,23 @@ class Rejected(StorageError):
     def may_save_as_played(self) -> bool:
         """True when the same deal, sent again with a reason, would be saved."""
         return not self.never_as_played
+
+
+class SameAsPrevious(StorageError):
+    """A new deal whose every side and ending equal those of the deal recorded just before it
+    (``previous``, its number), as when one deal is saved twice: not saved. ``problem`` says so
+    (code ``deal.same_as_previous``); the same request saying the table played it again
+    (``repeat``) records it. ``verdict`` is the referee's on the deal sent."""
+
+    CODE = "deal.same_as_previous"
+
+    def __init__(self, number: int, previous: int, verdict: Verdict) -> None:
+        message = (f"Deal {number} is the same as deal {previous}: every side and the ending. Record it only if "
+                   "the table really played the same deal again.")
+        super().__init__("deal", f"deal {number} is the same as deal {previous} (every side and the ending) and "
+                         "was not saved; if the table really played it again, say so (repeat)")
+        self.number, self.previous, self.verdict = number, previous, verdict
+        self.problem = Problem(self.CODE, message, None, "deal")
 
 
 class Refused(StorageError):
@@ -144,6 +183,6 @@ class Unusable(Exception):
 
 
 ERRORS: tuple[type[Exception], ...] = (Invalid, NotFound, Gone, Conflict, Full, Rejected, Refused, Busy, OutOfSpace,
-                                       Unusable)
+                                       Unusable, AlreadyRecorded, SameAsPrevious)
 """Every error storage raises (some as subclasses: ``cache.Busy`` and ``Unreachable`` are ``Busy``): each
 interface's table gives each of them its answer."""

@@ -43,7 +43,7 @@ from ..rules.validate import Problem
 from ..rules.verdict import Verdict
 from ..rules.views import GameView, view_of
 from . import db
-from .errors import Conflict, Full, Gone, Invalid, NotFound, Rejected
+from .errors import AlreadyRecorded, Conflict, Full, Gone, Invalid, NotFound, Rejected, SameAsPrevious
 
 log = logging.getLogger(__name__)
 
@@ -731,17 +731,26 @@ def _history(game: GameRecord, number: int | None, action: str, now: str, before
 
 
 def record_deal(game_id: str, data: Any, as_played: Any = None, based_on: int | None = None,
-                once: Once[DealRecord] | None = None) -> DealRecord:
-    """Validate and save a new deal; :class:`Rejected` when it has violations and no reason.
-    Made once per ``once``'s key (:func:`once`)."""
+                once: Once[DealRecord] | None = None, repeat: bool = False) -> DealRecord:
+    """Validate and save a new deal: the deal ``data`` names (its ``deal``), else the game's
+    next. A save is never moved to another number: when that deal is recorded already, it is
+    :class:`AlreadyRecorded` (rather than the :class:`Conflict` of a stale revision, which it
+    explains), with the deal as saved beside the one sent. A deal whose every side and ending
+    equal the deal recorded just before it is :class:`SameAsPrevious`, unless ``repeat`` says
+    the table played it again; one with violations and no reason, :class:`Rejected`. Made
+    once per ``once``'s key (:func:`once`)."""
     as_played = _reason(as_played)
+    named = isinstance(data, dict) and "deal" in data
 
     def prepare(game: GameRecord) -> Callable[[str], tuple[DealRecord, list[DealRecord]]]:
+        if not named and game.next_number is None:
+            raise Full("deal", "the game is over")
+        deal = read_deal(game, data, None if named else game.next_number)
+        _not_recorded(game, deal, as_played)
         if game.next_number is None:
             raise Full("deal", "the game is over")
-        deal = read_deal(game, data, None if isinstance(data, dict) and "deal" in data else game.next_number)
-        if game.deal(deal.number) is not None:
-            raise Full("deal", f"deal {deal.number} is already recorded; correct it instead")
+        if not repeat:
+            _not_repeated(game, deal)
         verdict = _judge_for_game(game, deal, as_played)
         body = json.dumps(deal.to_json(with_sheet=False))
         kept = as_played if not verdict.ok else None
@@ -754,7 +763,42 @@ def record_deal(game_id: str, data: Any, as_played: Any = None, based_on: int | 
             return saved, [*game.deals, saved]
         return apply
 
-    return _write(game_id, based_on, prepare, once)
+    try:
+        return _write(game_id, based_on, prepare, once)
+    except Conflict as stale:
+        if named:  # stale because another phone recorded this very deal: say that
+            _recorded_meanwhile(game_id, data, as_played)
+        raise stale from None
+
+
+def _not_recorded(game: GameRecord, deal: Deal, as_played: str | None) -> None:
+    """A new deal whose number the game holds already is :class:`AlreadyRecorded`, carrying both."""
+    found = game.deal(deal.number)
+    if found is None:
+        return
+    entries = db.query("history_of_deal", game.id, deal.number)
+    raise AlreadyRecorded(deal.number, game.revision, found.verdict, found.as_played,
+                          entries[-1]["at"] if entries else None, game.game.judge(deal), as_played)
+
+
+def _recorded_meanwhile(game_id: str, data: Any, as_played: str | None) -> None:
+    """After a stale write of a new deal that names its number: :class:`AlreadyRecorded` when
+    that deal is recorded now (nothing, when the deal cannot be read or is not recorded)."""
+    game = load_game(game_id)
+    if game is None:
+        return
+    try:
+        deal = read_deal(game, data, None)
+    except Invalid:
+        return
+    _not_recorded(game, deal, as_played)
+
+
+def _not_repeated(game: GameRecord, deal: Deal) -> None:
+    """A new deal that ends just as the deal recorded before it (by number) did is :class:`SameAsPrevious`."""
+    previous = max((d for d in game.deals if d.number < deal.number), key=lambda d: d.number, default=None)
+    if previous is not None and deal.repeats(previous.deal):
+        raise SameAsPrevious(deal.number, previous.number, game.game.judge(deal))
 
 
 def update_deal(game_id: str, number: int, data: Any, as_played: Any = None,

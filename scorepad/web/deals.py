@@ -26,11 +26,11 @@ from werkzeug.wrappers import Response
 from .. import access
 from ..retry import typed_again
 from ..rules.dispute import sheet_name
-from ..rules.limits import MAX_IDEMPOTENCY_KEY
+from ..rules.limits import MAX_DEALS, MAX_IDEMPOTENCY_KEY
 from ..rules.validate import Problem
 from ..rules.verdict import Verdict
 from ..storage import store
-from ..storage.errors import Conflict, Gone, OutOfSpace, Rejected, StorageError
+from ..storage.errors import AlreadyRecorded, Conflict, Gone, OutOfSpace, Rejected, SameAsPrevious, StorageError
 from ..storage.store import DealRecord, GameRecord
 from .common import (
     ago,
@@ -56,6 +56,22 @@ def new_key() -> str:
     return str(uuid.uuid4())
 
 
+@dataclass(frozen=True)
+class Recorded:
+    """A new deal's number another phone recorded first, as the deal form shows it at the top
+    and in its bar: the deal as saved (when, its totals, its as-played reason) beside this
+    phone's (its totals; None when what was typed cannot be scored), and where "Keep the
+    saved one" and "Replace it with mine" (a correction of it) go."""
+
+    number: int
+    saved_at: str | None
+    saved: dict[str, int]
+    saved_as_played: str | None
+    yours: dict[str, int] | None
+    keep_url: str
+    replace_url: str
+
+
 @dataclass
 class DealPage:
     """The deal form as it is shown: the form, and what the last action found. ``can_play``
@@ -75,12 +91,16 @@ class DealPage:
     message_ok: bool = False
     message_at: str | None = None  # the id of the control the message is about
     conflict: dict[str, Any] | None = None
+    recorded: Recorded | None = None  # the deal's number was recorded first by another phone
+    repeat_of: int | None = None  # the deal is the same as this one, recorded before it: confirm
     status: int = 200
 
     def render(self) -> tuple[str, int]:
         game, sheet, number = self.game, self.game.sheet, self.number
         if not self.meta.idempotency_key.data:
             self.meta.idempotency_key.data = new_key()
+        if not self.editing:
+            self.meta.deal_number.data = str(number)
         context = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "status"}
         rules = game.game.deal_rules(number)
         context.update(
@@ -112,8 +132,9 @@ def _more(page: DealPage) -> DealPage:
 
 
 def _read(page: DealPage) -> dict[str, Any] | None:
-    """The deal as typed, in canonical JSON (None: some input says why it cannot be read)."""
-    return page.form.to_json(page.number if page.editing else None)
+    """The deal as typed, in canonical JSON, naming the deal it is (None: some input says why
+    it cannot be read)."""
+    return page.form.to_json(page.number)
 
 
 def _unreadable(page: DealPage, status: int = 400) -> DealPage:
@@ -170,8 +191,15 @@ def _save_as_played(page: DealPage) -> DealPage | Response:
     return _write(page, data, text)
 
 
+def _save_again(page: DealPage) -> DealPage | Response:
+    """"Yes, record it again": the deal is the same as the one before it, and the table says it
+    was played so. Kept on the form (its hidden ``repeat``), so a save as played carries it too."""
+    page.meta.repeat.data = "1"
+    return _save_as_played(page) if (page.meta.reason.data or "").strip() else _save(page)
+
+
 ACTIONS: dict[str, Callable[[DealPage], DealPage | Response]] = {
-    "more": _more, "check": _check, "save": _save, "as_played": _save_as_played}
+    "more": _more, "check": _check, "save": _save, "as_played": _save_as_played, "repeat": _save_again}
 
 
 def _write(page: DealPage, data: dict[str, Any], as_played: str | None) -> DealPage | Response:
@@ -185,12 +213,13 @@ def _write(page: DealPage, data: dict[str, Any], as_played: str | None) -> DealP
     game, number, editing = page.game, page.number, page.editing
     based_on = read_revision(page.meta.revision.data)
     key = request.headers.get("Idempotency-Key") or page.meta.idempotency_key.data or None
+    repeat = not editing and page.meta.repeat.data == "1"
 
     def write(once: store.Once[DealRecord] | None) -> DealRecord:
         with ahead_is_stale(game.id, based_on):
             if editing:
                 return store.update_deal(game.id, number, data, as_played=as_played, based_on=based_on, once=once)
-            return store.record_deal(game.id, data, as_played=as_played, based_on=based_on, once=once)
+            return store.record_deal(game.id, data, as_played=as_played, based_on=based_on, once=once, repeat=repeat)
 
     def answer(saved: DealRecord) -> tuple[int, str]:
         if editing and saved.revision == game.revision:  # the same deal as recorded: nothing was written
@@ -203,7 +232,8 @@ def _write(page: DealPage, data: dict[str, Any], as_played: str | None) -> DealP
         if key is None:
             body = answer(write(None))[1]
         else:
-            digest = hashlib.sha256(json.dumps([request.path, data, as_played, based_on], sort_keys=True).encode())
+            sent = [request.path, data, as_played, based_on] + (["repeat"] if repeat else [])
+            digest = hashlib.sha256(json.dumps(sent, sort_keys=True).encode())
             found = store.once(store.Once(request.endpoint or request.path, game.id, key, digest.hexdigest(), answer,
                                           client=store.key_digest(game.edit_key)),  # the key this phone holds
                                write)
@@ -213,16 +243,25 @@ def _write(page: DealPage, data: dict[str, Any], as_played: str | None) -> DealP
                 return typed_again(503, "Still saving", "This deal is being saved just now. Send it again in a "
                                    "moment to see it saved; it will not be saved twice.", retry_after=1)
             body = found.body
-    except Rejected as err:
-        return _rejected(page, err)
-    except Conflict as err:
-        return _conflict(page, err)
     except (StorageError, OutOfSpace) as err:
-        return _not_saved(page, err, as_played is not None)
+        return _refused(page, err, as_played is not None)
     said = json.loads(body)
     if ("ok", said["message"]) not in map(tuple, session.get("_flashes", [])):  # the first answer's came through
         flash(said["message"], "ok")
     return redirect(url_for("games.game", game_id=game.id, _anchor=f"deal-{said['number']}"), 303)
+
+
+def _refused(page: DealPage, err: StorageError | OutOfSpace, as_played: bool) -> DealPage:
+    """The form again, saying why the store did not save it."""
+    if isinstance(err, Rejected):
+        return _rejected(page, err)
+    if isinstance(err, AlreadyRecorded):
+        return _already_recorded(page, err.yours)
+    if isinstance(err, SameAsPrevious):
+        return _same_as_previous(page, err)
+    if isinstance(err, Conflict):
+        return _conflict(page, err)
+    return _not_saved(page, err, as_played)
 
 
 def _key_reused(page: DealPage) -> DealPage:
@@ -232,9 +271,10 @@ def _key_reused(page: DealPage) -> DealPage:
     now = store.load_game(page.game.id) or page.game
     page.meta.revision.data = str(now.revision)
     page.meta.idempotency_key.data = new_key()
-    number = now.next_number if not page.editing and now.next_number is not None else page.number
-    return dataclasses.replace(
-        page, game=now, number=number, status=422,
+    if not page.editing and now.deal(page.number) is not None:
+        return _already_recorded(page, None)
+    return dataclasses.replace(  # the same deal's form: a save is never moved to another number
+        page, game=now, status=422,
         message="Not saved: this form was saved before with other entries. What you entered is still below, "
                 "with the game as it now stands: check it, then save again.")
 
@@ -255,16 +295,57 @@ def _conflict(page: DealPage, err: Conflict) -> DealPage:
     now based on the game as it stands, with what changed in between."""
     game = page.game
     now = store.load_game(game.id) or game
+    if not page.editing and now.deal(page.number) is not None:  # this very deal, recorded meanwhile
+        return _already_recorded(page, None)
     page.meta.revision.data = str(now.revision)
     changes = [dict(c, text=f"{c['message']} {ago(c['at'])}".strip())
                for c in store.changes_since(game.id, err.based_on) if c["revision"] <= now.revision]
-    number = now.next_number if not page.editing and now.next_number is not None else page.number
     conflict = {"changes": changes, "standings": now.view.result.standings,
                 "last": now.deals[-1].number if now.deals else None}
-    return dataclasses.replace(
-        page, game=now, number=number, status=409, conflict=conflict,
+    return dataclasses.replace(  # the same deal's form: a save is never moved to another number
+        page, game=now, status=409, conflict=conflict,
         message=f"Not saved: the game changed since you loaded it. {what_changed(changes)}; here is the game now. "
                 "What you entered is still below: check it, then save again.")
+
+
+def _already_recorded(page: DealPage, yours: Verdict | None) -> DealPage:
+    """Another phone (or this form, sent before) recorded this deal's number first: nothing
+    saved, nothing moved to another number. The form comes back as it was sent, based on the
+    game as it now stands, with the deal as saved beside this phone's (``yours``, judged by
+    the store; else judged here, when what was typed can be), to keep or to replace it with
+    (a correction)."""
+    now = store.load_game(page.game.id) or page.game
+    saved = now.deal(page.number)
+    if saved is None:  # deleted again meanwhile: the number is free, the form as it was
+        return dataclasses.replace(page, game=now, status=409, message="Not saved: the game changed since you "
+                                   "loaded it. What you entered is still below: check it, then save again.")
+    page.meta.revision.data = str(now.revision)  # "Replace it with mine" corrects the deal as shown
+    if yours is None:
+        data = _read(page)
+        try:
+            yours = now.game.judge(store.read_deal(now, data, page.number)) if data is not None else None
+        except StorageError:
+            yours = None
+    entries = store.history(now.id, page.number)
+    recorded = Recorded(page.number, entries[-1]["at"] if entries else None, saved.verdict.breakdown.totals(),
+                        saved.as_played, yours.breakdown.totals() if yours else None,
+                        url_for("games.game", game_id=now.id, _anchor=f"deal-{page.number}"),
+                        url_for("deals.edit_deal", game_id=now.id, number=page.number))
+    when = ago(recorded.saved_at or "")
+    return dataclasses.replace(
+        page, game=now, status=409, recorded=recorded, message_at="recorded",
+        message=f"Not saved: deal {page.number} was already saved{' ' + when if when else ''}, perhaps by another "
+                "phone. Keep the saved one, or replace it with yours (what you entered is still below).")
+
+
+def _same_as_previous(page: DealPage, err: SameAsPrevious) -> DealPage:
+    """The deal is the same as the one recorded before it, every side and the ending: a deal
+    saved twice, unless the table says it was played again ("Yes, record it again")."""
+    page.preview = err.verdict  # its score in the bar; its warnings are not the question now
+    return dataclasses.replace(
+        page, status=422, repeat_of=err.previous, can_play=bool(page.meta.reason.data), message_at="repeat",
+        message=f"Not saved: deal {err.number} is the same as deal {err.previous}, every side and the ending. "
+                "Record it again only if the table really played the same deal again.")
 
 
 def _not_saved(page: DealPage, err: StorageError | OutOfSpace, as_played: bool) -> DealPage:
@@ -314,10 +395,23 @@ def _itemised_side(action: str) -> int | None:
 # -- routes ------------------------------------------------------------------------------------------
 
 
+def _form_number() -> int | None:
+    """The number of the new deal a posted form was opened for (its hidden ``deal_number``);
+    None for a form that does not say (one opened before forms said it): then the next deal."""
+    sent = request.form.get("deal_number", "")
+    if not sent:
+        return None
+    if not (sent.isascii() and sent.isdigit() and len(sent) <= len(str(MAX_DEALS)) and 1 <= int(sent) <= MAX_DEALS):
+        abort(400, f"The form's deal number must be 1 to {MAX_DEALS}. Reload the page and try again; nothing "
+                   "was saved.")
+    return int(sent)
+
+
 @bp.route("/games/<game_id>/deals/new", methods=["GET", "POST"])
 def new_deal(game_id: str):
+    """The form for the next deal; posted, a save of the deal it was opened for, never another."""
     game = editable(game_id)
-    number = game.next_number
+    number = (_form_number() if request.method == "POST" else None) or game.next_number
     if number is None:
         flash("The game is over: correct a deal instead of adding one.", "info")
         return redirect(url_for("games.game", game_id=game.id), 303)

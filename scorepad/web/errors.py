@@ -3,13 +3,28 @@ own, :data:`scorepad.api.games.ERROR_STATUS`; the command line its exit codes)."
 
 from __future__ import annotations
 
-from ..storage.errors import Busy, Conflict, Full, Gone, Invalid, NotFound, OutOfSpace, Refused, Rejected, Unusable
+from ..storage.errors import (
+    AlreadyRecorded,
+    Busy,
+    Conflict,
+    Full,
+    Gone,
+    Invalid,
+    NotFound,
+    OutOfSpace,
+    Refused,
+    Rejected,
+    SameAsPrevious,
+    Unusable,
+)
 
 STATUS: dict[type[Exception], int] = {
     Invalid: 400, NotFound: 404, Gone: 410, Conflict: 409, Full: 409, Rejected: 422, Refused: 422,
     Busy: 503,  # answered by the app's handler (scorepad.app): the form comes back to send again
     OutOfSpace: 507,  # likewise (the deal form comes back itself, with the message)
     Unusable: 500,  # found at start-up, which it stops
+    AlreadyRecorded: 409,  # the deal form shows the deal as saved beside what was typed
+    SameAsPrevious: 422,  # the deal form asks "Yes, record it again"
 }
 
 

@@ -326,7 +326,8 @@ def test_recording_a_valid_deal_returns_201_with_its_report(client):
 def test_a_deal_number_defaults_to_the_next_and_may_be_given(client):
     game_id, key = api_game(client)
     first = client.post(f"{API}/games/{game_id}/deals", json=two_player_deal(), headers=bearer(key))
-    third = client.post(f"{API}/games/{game_id}/deals", json=two_player_deal(number=3), headers=bearer(key))
+    third = client.post(f"{API}/games/{game_id}/deals", json={**two_player_deal(number=3), "repeat": True},
+                        headers=bearer(key))  # as deal 1 went: the table played it again
     assert (first.get_json()["number"], third.get_json()["number"]) == (1, 3)
     game = client.get(f"{API}/games/{game_id}").get_json()
     assert game["next_deal"]["number"] == 2
@@ -334,6 +335,7 @@ def test_a_deal_number_defaults_to_the_next_and_may_be_given(client):
     assert [p["code"] for p in game["problems"]] == ["game.deal_order"]
     again = client.post(f"{API}/games/{game_id}/deals", json=two_player_deal(number=3), headers=bearer(key))
     assert_error(again, 409, "deal")
+    assert again.get_json()["type"] == "/api/v1/problems/deal-recorded"
 
 
 def test_a_deal_with_violations_is_422_and_leaves_the_database_unchanged(app, client):
@@ -519,7 +521,8 @@ def test_a_put_that_differs_from_the_stored_deal_is_a_new_revision(client, sent)
 def test_an_identical_put_on_a_stale_revision_is_still_a_409(app, client):
     game_id, key = api_game(client)
     client.post(f"{API}/games/{game_id}/deals", json=two_player_deal(), headers=bearer(key))
-    client.post(f"{API}/games/{game_id}/deals", json=two_player_deal(), headers=bearer(key))  # revision 2
+    client.post(f"{API}/games/{game_id}/deals", json={**two_player_deal(), "repeat": True},
+                headers=bearer(key))  # revision 2
     response = client.put(f"{API}/games/{game_id}/deals/1", json={**two_player_deal(), "revision": 1},
                           headers=bearer(key))
     assert_error(response, 409, "revision")

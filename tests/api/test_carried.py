@@ -52,8 +52,8 @@ def test_an_opening_below_the_minimum_is_refused_with_opening_minimum(client, do
 
 def test_without_an_opening_the_deal_is_saved_and_lists_the_opening_not_checked(client, doc):
     game_id, key = api_game(client, deals=[kings_and_queens(1), kings_and_queens(2, opening=False)])
-    response = client.post(f"{API}/games/{game_id}/deals", json=kings_and_queens(3, opening=False),
-                           headers=bearer(key))
+    response = client.post(f"{API}/games/{game_id}/deals", json={**kings_and_queens(3, opening=False), "repeat": True},
+                           headers=bearer(key))  # deal 2 again, played so
     assert response.status_code == 201, response.get_data(as_text=True)
     report = response.get_json()["report"]
     assert report["ok"] is True and report["warnings"] == []

@@ -59,7 +59,7 @@ def route_request(client, route: str) -> tuple[str, dict[str, Any], dict[str, st
     game_id, key = api_game(client, deals=[valid_deal(1)])
     if route == "import":
         return f"{API}/games/import", export_of(client, game_id), {}
-    return f"{API}/games/{game_id}/deals", {**valid_deal(2), "revision": 1}, bearer(key)
+    return f"{API}/games/{game_id}/deals", {**valid_deal(2), "repeat": True, "revision": 1}, bearer(key)
 
 
 ROUTES = ["create", "import", "deal"]
@@ -122,7 +122,8 @@ def test_a_retry_after_later_writes_still_gets_its_first_answer(client):
     game_id, key = api_game(client)
     path, headers = f"{API}/games/{game_id}/deals", {**bearer(key), "Idempotency-Key": "k"}
     first = client.post(path, json={**valid_deal(1), "revision": 0}, headers=headers)
-    assert client.post(path, json={**valid_deal(2), "revision": 1}, headers=bearer(key)).status_code == 201
+    assert client.post(path, json={**valid_deal(2), "repeat": True, "revision": 1},
+                       headers=bearer(key)).status_code == 201
     again = client.post(path, json={**valid_deal(1), "revision": 0}, headers=headers)
     assert again.status_code == 201 and again.get_data() == first.get_data()
     assert client.get(f"{API}/games/{game_id}").get_json()["revision"] == 2

@@ -15,7 +15,7 @@ CORRECTED["sides"][1]["players"][0]["cards_left"] = "A"  # Bea held one ace, not
 
 # Each write: (method, path after the game's URL, body without a revision).
 WRITES = [
-    ("post", "/deals", valid_deal(2)),
+    ("post", "/deals", {**valid_deal(2), "repeat": True}),
     ("put", "/deals/1", CORRECTED),
     ("delete", "/deals/1", None),
     ("put", "/sheet", {"sheet": {"preset": "common", "cut_bonus": 100}, "reason": "house"}),

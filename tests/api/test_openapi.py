@@ -250,6 +250,14 @@ def test_real_answers_meet_their_documented_schemas(client, doc):
     as_played = client.post(f"/api/v1/games/{game}/deals", json={**broken, "as_played": {"reason": "let it stand"}},
                             headers=bearer(key))
     assert as_played.status_code == 201
+    recorded = client.post(f"/api/v1/games/{game}/deals", json=valid_deal(1), headers=bearer(key))
+    assert recorded.status_code == 409 and recorded.get_json()["recorded"]["history"]
+    assert_meets(doc, "/api/v1/games/{game_id}/deals", "post", recorded)
+    again = {**broken, "as_played": {"reason": "let it stand"}}
+    del again["deal"]
+    repeated = client.post(f"/api/v1/games/{game}/deals", json=again, headers=bearer(key))
+    assert repeated.status_code == 422 and repeated.get_json()["previous"] == 2
+    assert_meets(doc, "/api/v1/games/{game_id}/deals", "post", repeated)
     stale = client.delete(f"/api/v1/games/{game}/deals/2?revision=1", headers=bearer(key))
     assert stale.status_code == 409
     assert_meets(doc, "/api/v1/games/{game_id}/deals/{number}", "delete", stale)

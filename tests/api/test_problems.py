@@ -38,6 +38,13 @@ def refused_import(client, game_id: str, key: str):
     return client.post(f"{API}/games/import", json=document)
 
 
+def game_over(client):
+    """A deal sent to a game of one deal, played: the game is over."""
+    game_id, key = api_game(client, sheet={"preset": "common", "game_length": "deals", "deals": 1},
+                            deals=[valid_deal(1)])
+    return client.post(f"{API}/games/{game_id}/deals", json=valid_deal(None), headers=bearer(key))
+
+
 # Each problem type, the request that meets it and the field it names.
 REQUESTS = {
     "invalid-body": (lambda c, g, k: c.post(f"{API}/score", data="{", content_type="application/json"), None),
@@ -48,9 +55,13 @@ REQUESTS = {
                                               headers=bearer(g)), None),
     "not-found": (lambda c, g, k: c.get(f"{API}/games/{g}/deals/7"), "deal"),
     "stale-revision": (lambda c, g, k: stale(c, g, k), "revision"),
-    "no-room": (lambda c, g, k: [c.post(f"{API}/games/{g}/deals", json=valid_deal(1), headers=bearer(k)),
-                                 c.post(f"{API}/games/{g}/deals", json=valid_deal(1), headers=bearer(k))][1],
-                "deal"),
+    "no-room": (lambda c, g, k: game_over(c), "deal"),
+    "deal-recorded": (lambda c, g, k: [c.post(f"{API}/games/{g}/deals", json=valid_deal(1), headers=bearer(k)),
+                                       c.post(f"{API}/games/{g}/deals", json=valid_deal(1), headers=bearer(k))][1],
+                      "deal"),
+    "same-as-previous": (lambda c, g, k: [c.post(f"{API}/games/{g}/deals", json=valid_deal(1), headers=bearer(k)),
+                                          c.post(f"{API}/games/{g}/deals", json=valid_deal(2), headers=bearer(k))][1],
+                         "deal"),
     "precondition-failed": (lambda c, g, k: stale(c, g, k, **{"If-Match": f'"{g}.0"'}), "If-Match"),
     "rule-violations": (lambda c, g, k: c.post(f"{API}/games/{g}/deals", json=broken_deal(), headers=bearer(k)),
                         "sides[1].melds[0]"),

@@ -63,7 +63,8 @@ def test_flask_deal_record_refuses_an_opening_below_the_minimum(app, runner, tmp
     assert "Not saved" in result.stdout and "(opening.minimum)" in result.stdout
     assert db_state(app) == before
     result = runner.invoke(args=["deal", "record", game_id,
-                                 write_text(tmp_path, "3b.json", kings_and_queens(None, opening=False))])
+                                 write_text(tmp_path, "3b.json", kings_and_queens(None, opening=False)),
+                                 "--repeat"])  # as deal 2 went
     assert result.exit_code == 0, result.output
     assert "not checked: Ann's first melds are not given" in result.stdout
     assert len(load(app, game_id).deals) == 3

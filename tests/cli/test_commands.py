@@ -215,6 +215,37 @@ def test_deal_record_unknown_game_and_bad_field_exit_2(runner, tmp_path):
     assert "ending" in result.stderr
 
 
+def test_deal_record_the_same_as_the_deal_before_exits_1_until_repeat(app, runner, tmp_path):
+    game_id, _ = new_game(runner)
+    deal = write(tmp_path, "d.json", two_player_deal())
+    assert runner.invoke(args=["deal", "record", game_id, deal]).exit_code == 0
+    before = db_state(app)
+    result = runner.invoke(args=["deal", "record", game_id, deal])
+    assert result.exit_code == 1
+    assert "Not saved: deal 2 is the same as deal 1, every side and the ending." in result.stdout
+    assert "--repeat" in result.stdout and db_state(app) == before
+    result = runner.invoke(args=["deal", "record", game_id, deal, "--repeat"])
+    assert result.exit_code == 0, result.output
+    assert "Deal 2 recorded." in result.stdout
+    assert [d.number for d in load(app, game_id).deals] == [1, 2]
+
+
+def test_deal_record_of_a_deal_recorded_already_exits_4_showing_both(app, runner, tmp_path):
+    game_id, _ = new_game(runner)
+    assert runner.invoke(args=["deal", "record", game_id, write(tmp_path, "d.json", two_player_deal())]).exit_code == 0
+    mine = write(tmp_path, "m.json", {**two_player_deal(ann_melds=("K K K", "A A A")), "deal": 1})
+    before = db_state(app)
+    result = runner.invoke(args=["deal", "record", game_id, mine])
+    assert result.exit_code == 4
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("Not saved: deal 1 is already recorded (saved at ") and lines[0].endswith(
+        " UTC); a deal is never moved to another number.")
+    assert lines[1:4] == ["  saved: Ann 30, Bea 30", "  yours: Ann 90, Bea 30",
+                          f"Keep the saved one, or replace it with yours: flask --app scorepad deal correct "
+                          f"{game_id} 1 DEAL.json"]
+    assert db_state(app) == before
+
+
 def test_deal_correct(app, runner, tmp_path):
     game_id, _ = new_game(runner)
     runner.invoke(args=["deal", "record", game_id, write(tmp_path, "d.json", two_player_deal())])

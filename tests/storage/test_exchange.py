@@ -596,7 +596,7 @@ def _writer(app, stop: threading.Event, written: list[int], errors: list[BaseExc
             game = store.create_game("Busy", "common", TWO)
             while not stop.is_set():
                 try:
-                    store.record_deal(game.id, deal(ann=("K K K",), bea=("Q Q Q",)))
+                    store.record_deal(game.id, deal(ann=("K K K",), bea=("Q Q Q",)), repeat=True)
                 except Full as err:  # the game is over
                     assert err.field == "deal", err.message
                     game = store.create_game("Busy", "common", TWO)

@@ -82,7 +82,7 @@ def assert_the_api_and_cli_are_told_so(app: Flask, client, game_id: str, key: st
     reason = body.pop("as_played")["reason"]
     deal.write_text(json.dumps(body))
     done = app.test_cli_runner().invoke(args=["deal", "record", game_id, str(deal), "--as-played", reason])
-    assert done.exit_code == 4 and "out of space" in done.output, done.output
+    assert done.exit_code == 5 and "out of space" in done.output, done.output
 
 
 def assert_another_form_is_kept_to_send_again(client, game_id: str) -> None:

@@ -106,6 +106,75 @@ def test_a_stale_api_write_is_409_with_every_change_since_its_revision(phone):
     assert game["revision"] == 3 and [marker_of(d["deal"]) for d in game["deals"]] == [3, 2]
 
 
+def test_an_api_deal_recorded_first_by_another_phone_is_a_409_with_the_recorded_deal_beside_yours(phone, other_phone):
+    game_id, key = api_game(phone)
+    base = f"{API}/games/{game_id}"
+    assert phone.post(f"{base}/deals", json={**deal_body(1), "deal": 1, "revision": 0},
+                      headers=bearer(key)).status_code == 201
+    response = other_phone.post(f"{base}/deals", json={**deal_body(2), "deal": 1, "revision": 0},
+                                headers=bearer(key))  # stale because of this very deal: said so
+    assert response.status_code == 409
+    body = response.get_json()
+    assert body["type"] == "/api/v1/problems/deal-recorded" and body["field"] == "deal" and body["revision"] == 1
+    assert body["recorded"] == phone.get(f"{base}/deals/1").get_json()
+    assert marker_of(body["recorded"]["deal"]) == 1
+    assert body["yours"]["number"] == 1 and marker_of(body["yours"]["deal"]) == 2 and body["yours"]["as_played"] is None
+    assert [s["total"] for s in body["yours"]["report"]["sides"]] == [30, 30 - 2 * 5]
+    assert phone.get(base).get_json()["revision"] == 1  # nothing written, and no deal 2
+    replaced = other_phone.put(f"{base}/deals/1", json={**deal_body(2), "revision": body["revision"]},
+                               headers=bearer(key))
+    assert replaced.status_code == 200 and replaced.get_json()["history_size"] == 2
+    game = phone.get(base).get_json()
+    assert [(d["number"], marker_of(d["deal"])) for d in game["deals"]] == [(1, 2)] and game["revision"] == 2
+
+
+def test_an_api_deal_without_its_number_is_the_next_deal(phone):
+    game_id, key = api_game(phone)
+    numbers = [phone.post(f"{API}/games/{game_id}/deals", json=deal_body(marker), headers=bearer(key)).get_json()
+               ["number"] for marker in (1, 2, 3)]
+    assert numbers == [1, 2, 3]
+
+
+def test_an_api_deal_the_same_as_the_one_before_it_is_a_422_until_repeat_true(phone):
+    game_id, key = api_game(phone)
+    url = f"{API}/games/{game_id}/deals"
+    assert phone.post(url, json=deal_body(1), headers=bearer(key)).status_code == 201
+    refused = phone.post(url, json=deal_body(1), headers=bearer(key))
+    assert refused.status_code == 422
+    body = refused.get_json()
+    assert body["type"] == "/api/v1/problems/same-as-previous" and body["previous"] == 1
+    assert [(p["code"], p["never_as_played"]) for p in body["problems"]] == [("deal.same_as_previous", True)]
+    assert '"repeat": true' in body["detail"]
+    assert phone.post(url, json={**deal_body(1), "deal": 2}, headers=bearer(key)).status_code == 422  # named too
+    for wrong in ("yes", 1, "true"):
+        bad = phone.post(url, json={**deal_body(1), "repeat": wrong}, headers=bearer(key))
+        assert bad.status_code == 400 and bad.get_json()["field"] == "repeat"
+    assert phone.get(f"{API}/games/{game_id}").get_json()["revision"] == 1
+    again = phone.post(url, json={**deal_body(1), "repeat": True}, headers=bearer(key))
+    assert again.status_code == 201 and again.get_json()["number"] == 2
+    put = phone.put(f"{url}/2", json={**deal_body(1), "repeat": True}, headers=bearer(key))
+    assert put.status_code == 400 and put.get_json()["field"] == "repeat"  # a correction repeats nothing
+    assert phone.post(url, json={**deal_body(2), "repeat": False}, headers=bearer(key)).status_code == 201
+
+
+def test_an_api_replay_with_its_idempotency_key_answers_the_first_answer_not_a_refusal(phone):
+    game_id, key = api_game(phone)
+    url = f"{API}/games/{game_id}/deals"
+
+    def send(body, idempotency_key):
+        return phone.post(url, json=body, headers={**bearer(key), "Idempotency-Key": idempotency_key})
+
+    first = send({**deal_body(1), "deal": 1}, "k1")
+    replay = send({**deal_body(1), "deal": 1}, "k1")  # deal 1 is recorded now: still its first answer
+    assert (first.status_code, replay.status_code) == (201, 201) and replay.headers["Idempotent-Replayed"] == "true"
+    assert replay.get_json() == first.get_json()
+    second = send({**deal_body(1), "repeat": True}, "k2")
+    replay = send({**deal_body(1), "repeat": True}, "k2")
+    assert second.status_code == replay.status_code == 201 and replay.get_json()["number"] == 2
+    assert send(deal_body(1), "k3").status_code == 422  # a new request: the same as deal 2
+    assert phone.get(f"{API}/games/{game_id}").get_json()["revision"] == 2
+
+
 def test_an_api_write_without_a_revision_is_still_applied(phone):
     game_id, key = api_game(phone)
     response = phone.post(f"{API}/games/{game_id}/deals", json=deal_body(1), headers=bearer(key))
@@ -194,31 +263,172 @@ def test_the_cached_game_after_each_write_is_the_game_read_afresh(app, phone):
 # -- a stale form in the pages --------------------------------------------------------------------
 
 
-def test_a_stale_deal_form_says_what_was_recorded_and_keeps_what_was_typed(app, phone, other_phone):
+def both_on_record_deal_1(app, phone, other_phone) -> tuple[str, dict[str, str], dict[str, str]]:
+    """Two phones open "Record deal 1"; the other phone saves first. Returns the game, and
+    this phone's form as typed (Bea holds two aces here, one there), not sent yet."""
     game_id = start(phone)
     edit_link(other_phone, app, game_id)
     mine = valid_deal(phone, game_id)  # the form for deal 1, at revision 0
     mine["s1-p0-c-A"] = "2"  # typed on this phone, not saved yet
     theirs = valid_deal(other_phone, game_id)
     assert other_phone.post(f"/games/{game_id}/deals/new", data=theirs).status_code == 303  # deal 1, revision 1
+    return game_id, mine, theirs
+
+
+def stored_deals(app, game_id: str) -> list[tuple[int, int, int]]:
+    """Each deal's number, Bea's total and how many history entries it has; and the game's revision."""
+    with app.app_context():
+        game = store.load_game(game_id)
+    return [(d.number, d.verdict.breakdown.totals()["Bea"], d.history_size) for d in game.deals] + [game.revision]
+
+
+def test_a_second_phone_saving_the_same_deal_sees_the_saved_one_beside_its_own_never_the_next(app, phone,
+                                                                                           other_phone):
+    game_id, mine, _ = both_on_record_deal_1(app, phone, other_phone)
+    url = f"/games/{game_id}/deals/new"
+    response = phone.post(url, data=mine)
+    page = text(response)
+    assert response.status_code == 409
+    assert "<h1>Record deal 1</h1>" in page and "Save deal 2" not in page and "Record deal 2" not in page
+    said = html.unescape(page)
+    assert "Not saved: deal 1 was already saved a moment ago, perhaps by another phone." in said
+    top = re.search(r'<div class="recorded" id="recorded">(.*?)</div>', page, re.S).group(1)
+    bar = re.search(r'<div class="bar both" id="bar">(.*?)</div>', page, re.S).group(1)
+    # The saved deal (Bea 5: one ace and a black three) beside this phone's (two aces: Bea -15).
+    assert re.search(r"<tr><th scope=\"row\">Bea</th><td>5</td><td>-15</td></tr>", top)
+    assert re.search(r'Saved <time datetime="\d{4}-\d\d-\d\dT[\d:]{8}\+00:00">', top)
+    assert "Deal 1 is already saved</a>: Ann <strong>1,060</strong> · Bea <strong>5</strong>." in bar
+    assert "Yours: Ann <strong>1,060</strong> · Bea <strong>-15</strong>." in bar
+    for part in (top, bar):
+        assert "Keep the saved one</a>" in part and "Replace it with mine</button>" in part
+        assert f'formaction="/games/{game_id}/deals/1/edit"' in part
+    again = fields(page, action=url)
+    assert (again["deal_number"], again["revision"]) == ("1", "1")
+    for name, value in mine.items():  # nothing typed is lost
+        if name not in ("revision", "action"):
+            assert again.get(name, "") == value, name
+    # Saved again as it stands, it is still deal 1, still recorded: never deal 2 with the same numbers.
+    assert phone.post(url, data=dict(again, action="save")).status_code == 409
+    assert stored_deals(app, game_id) == [(1, 5, 1), 1]
+
+
+def test_keep_the_saved_one_leaves_the_other_phones_deal_and_writes_nothing(app, phone, other_phone):
+    game_id, mine, _ = both_on_record_deal_1(app, phone, other_phone)
+    page = text(phone.post(f"/games/{game_id}/deals/new", data=mine))
+    keep = re.search(r'<a class="button secondary" href="([^"]+)" data-discard>Keep the saved one</a>', page).group(1)
+    assert keep == f"/games/{game_id}#deal-1"
+    assert phone.get(keep.split("#")[0]).status_code == 200
+    assert stored_deals(app, game_id) == [(1, 5, 1), 1]
+
+
+def test_replace_it_with_mine_corrects_the_saved_deal_keeping_it_in_the_history(app, phone, other_phone):
+    game_id, mine, _ = both_on_record_deal_1(app, phone, other_phone)
+    page = text(phone.post(f"/games/{game_id}/deals/new", data=mine))
+    replace = re.search(r'formaction="([^"]+)">Replace it with mine', page).group(1)
+    response = phone.post(replace, data=dict(fields(page, action=f"/games/{game_id}/deals/new"), action="save"))
+    assert response.status_code == 303 and response.headers["Location"].endswith(f"/games/{game_id}#deal-1")
+    assert stored_deals(app, game_id) == [(1, -15, 2), 2]  # this phone's entries; the saved ones in its history
+    with app.app_context():
+        history = store.history(game_id, 1)
+    assert [(h["action"], h["old_totals"], h["new_totals"]) for h in history] == [
+        ("record", None, {"Ann": 1060, "Bea": 5}), ("edit", {"Ann": 1060, "Bea": 5}, {"Ann": 1060, "Bea": -15})]
+
+
+def test_replace_it_with_mine_is_refused_when_the_saved_deal_changed_again(app, phone, other_phone):
+    game_id, mine, theirs = both_on_record_deal_1(app, phone, other_phone)
+    page = text(phone.post(f"/games/{game_id}/deals/new", data=mine))
+    url = f"/games/{game_id}/deals/1/edit"
+    correction = fields(text(other_phone.get(url)), action=url)
+    correction.update({"s1-p0-c-A": "3", "action": "save"})
+    assert other_phone.post(url, data=correction).status_code == 303  # revision 2
+    replace = re.search(r'formaction="([^"]+)">Replace it with mine', page).group(1)
+    response = phone.post(replace, data=dict(fields(page, action=f"/games/{game_id}/deals/new"), action="save"))
+    assert response.status_code == 409  # based on the deal as the conflict showed it, revision 1
+    assert "Deal 1 was corrected a moment ago" in html.unescape(text(response))
+    assert stored_deals(app, game_id) == [(1, -35, 2), 2]
+
+
+def test_a_stale_deal_form_keeps_its_deal_number_and_what_was_typed(app, phone, other_phone):
+    game_id = start(phone)
+    phone.post(f"/games/{game_id}/deals/new", data=valid_deal(phone, game_id))  # deal 1, revision 1
+    edit_link(other_phone, app, game_id)
+    mine = valid_deal(phone, game_id)  # the form for deal 2, at revision 1
+    mine["s1-p0-c-A"] = "2"
+    url = f"/games/{game_id}/deals/1/edit"
+    correction = fields(text(other_phone.get(url)), action=url)
+    correction.update({"s1-p0-c-A": "3", "action": "save"})
+    assert other_phone.post(url, data=correction).status_code == 303  # deal 1 corrected, revision 2
 
     response = phone.post(f"/games/{game_id}/deals/new", data=mine)
     page = text(response)
     assert response.status_code == 409
-    assert "Deal 1 was recorded a moment ago; here is the game now." in html.unescape(page)
+    assert "Deal 1 was corrected a moment ago; here is the game now." in html.unescape(page)
     conflict = re.search(r'<div class="warnings" id="conflict">(.*?)</div>', page, re.S).group(1)
-    assert "Deal 1 was recorded a moment ago: Ann 1,060, Bea 5." in conflict
-    assert "Score after deal 1: Ann <strong>1,060</strong> · Bea <strong>5</strong>." in conflict
+    assert "Score after deal 1: Ann <strong>1,060</strong> · Bea <strong>-35</strong>." in conflict
     assert "<h1>Record deal 2</h1>" in page
     again = fields(page, action=f"/games/{game_id}/deals/new")
-    assert again["revision"] == "1"
+    assert (again["revision"], again["deal_number"]) == ("2", "2")
     for name, value in mine.items():  # nothing typed is lost
         if name not in ("revision", "action"):
             assert again.get(name, "") == value, name
     assert phone.post(f"/games/{game_id}/deals/new", data=dict(again, action="save")).status_code == 303
+    assert stored_deals(app, game_id) == [(1, -35, 2), (2, -15, 1), 3]
+
+
+def test_a_form_that_names_no_deal_number_records_the_next_deal(app, phone):
+    """A form opened before forms named their deal (no ``deal_number``) keeps today's meaning."""
+    game_id = start(phone)
+    phone.post(f"/games/{game_id}/deals/new", data=valid_deal(phone, game_id))
+    form = {k: v for k, v in valid_deal(phone, game_id).items() if k != "deal_number"}
+    form["s1-p0-c-A"] = "2"
+    assert phone.post(f"/games/{game_id}/deals/new", data=form).status_code == 303
+    assert stored_deals(app, game_id) == [(1, 5, 1), (2, -15, 1), 2]
+
+
+@pytest.mark.parametrize("sent", ["0", "101", "two", "٣", "-1", pytest.param("1" * 5000, id="5000-digits")])
+def test_a_deal_number_no_game_could_have_is_a_400_and_saves_nothing(app, phone, sent):
+    game_id = start(phone)
+    response = phone.post(f"/games/{game_id}/deals/new", data=dict(valid_deal(phone, game_id), deal_number=sent))
+    assert response.status_code == 400 and "deal number must be 1 to 100" in text(response)
+    assert stored_deals(app, game_id) == [0]
+
+
+# -- the same deal twice -----------------------------------------------------------------------------
+
+
+def test_a_deal_the_same_as_the_one_before_it_is_refused_until_the_table_confirms_it(app, phone):
+    game_id = start(phone)
+    url = f"/games/{game_id}/deals/new"
+    phone.post(url, data=valid_deal(phone, game_id))
+    response = phone.post(url, data=valid_deal(phone, game_id))  # deal 2, every entry as deal 1's
+    page = text(response)
+    assert response.status_code == 422 and "<h1>Record deal 2</h1>" in page
+    assert "Not saved: deal 2 is the same as deal 1, every side and the ending." in html.unescape(page)
+    top = re.search(r'<div class="recorded" id="repeat">(.*?)</div>', page, re.S).group(1)
+    bar = re.search(r'<div class="bar both" id="bar">(.*?)</div>', page, re.S).group(1)
+    for part in (top, bar):
+        assert 'name="action" value="repeat">Yes, record it again</button>' in part
+    assert stored_deals(app, game_id) == [(1, 5, 1), 1]
+    again = fields(page, action=url)
+    assert phone.post(url, data=dict(again, action="save")).status_code == 422  # Save alone: asked again
+    response = phone.post(url, data=dict(again, action="repeat"))
+    assert response.status_code == 303 and response.headers["Location"].endswith("#deal-2")
+    assert stored_deals(app, game_id) == [(1, 5, 1), (2, 5, 1), 2]
+
+
+def test_a_repeated_deal_confirmed_then_refused_by_the_referee_keeps_the_confirmation(app, phone):
+    game_id = start(phone)
+    url = f"/games/{game_id}/deals/new"
+    broken = valid_deal(phone, game_id)
+    broken.update({"s1-m0-cards": "A A 2 2", "reason": "we let it stand"})  # as many wilds as naturals
+    assert phone.post(url, data=dict(broken, action="as_played")).status_code == 303
+    page = text(phone.post(url, data=dict(valid_deal(phone, game_id), **{k: broken[k] for k in (
+        "s1-m0-cards", "reason")}, action="as_played")))
+    assert "is the same as deal 1" in html.unescape(page)
+    response = phone.post(url, data=dict(fields(page, action=url), action="repeat"))
+    assert response.status_code == 303  # the reason typed goes with it: saved as played, again
     with app.app_context():
-        game = store.load_game(game_id)
-    assert [d.number for d in game.deals] == [1, 2] and game.revision == 2
+        assert [d.as_played for d in store.load_game(game_id).deals] == ["we let it stand"] * 2
 
 
 def test_a_stale_correction_says_what_changed_and_keeps_what_was_typed(app, phone, other_phone):
@@ -245,7 +455,8 @@ def test_a_stale_delete_is_refused_and_says_what_changed(app, phone, other_phone
     url = f"/games/{game_id}/deals/1/delete"
     form = fields(text(phone.get(url)), action=url)
     edit_link(other_phone, app, game_id)
-    other_phone.post(f"/games/{game_id}/deals/new", data=valid_deal(other_phone, game_id))  # deal 2
+    other = dict(valid_deal(other_phone, game_id), **{"s1-p0-c-A": "2"})  # not deal 1 again
+    assert other_phone.post(f"/games/{game_id}/deals/new", data=other).status_code == 303  # deal 2
     response = phone.post(url, data=form)
     assert response.status_code == 303 and response.headers["Location"].endswith(f"/games/{game_id}/deals/1")
     shown = html.unescape(text(phone.get(response.headers["Location"])))
@@ -400,11 +611,17 @@ def test_phones_racing_on_one_game_get_each_write_applied_once_or_refused(server
             barrier.wait()
             status, _, raw = me.request("POST", url, form=_page_deal(form, marker))
             note(phone=f"page{n}", round=r, marker=marker, first=True, status=status, revision=None)
-            if status == 409:  # the form comes back with what changed, based on the game now: send it again
-                if "the game changed since you loaded it" not in html.unescape(raw.decode()):
-                    failures.append(f"page{n} round {r}: a 409 without the changes")
+            if status == 409:  # the form comes back based on the game now: send it again
+                said = html.unescape(raw.decode())
+                # Its deal recorded first by another phone: replace it with this one (a correction),
+                # never saved as the next deal; else what changed, and the same form again.
+                taken = re.search(r'formaction="([^"]+)">Replace it with mine', said)
+                if not taken and "the game changed since you loaded it" not in said:
+                    failures.append(f"page{n} round {r}: a 409 without the changes or the deal as saved")
+                if "Save deal" in said and taken:
+                    failures.append(f"page{n} round {r}: a recorded deal's form offers to save another")
                 again = fields(raw.decode(), action=url)
-                status, _, raw = me.request("POST", url, form=dict(again, action="save"))
+                status, _, raw = me.request("POST", taken.group(1) if taken else url, form=dict(again, action="save"))
                 note(phone=f"page{n}", round=r, marker=marker, first=False, status=status, revision=None)
             barrier.wait()
 

@@ -65,11 +65,13 @@ def test_without_a_key_the_form_saves_as_before_and_a_second_send_is_a_conflict(
     form = save_form(client, game_id, idempotency_key="")
     assert client.post(f"/games/{game_id}/deals/new", data=form).status_code == 303
     again = client.post(f"/games/{game_id}/deals/new", data=form)
-    assert again.status_code == 409 and "the game changed since you loaded it" in again.get_data(as_text=True)
+    assert again.status_code == 409 and "Deal 1 is already saved" in again.get_data(as_text=True)
     assert deals_and_history(app, game_id) == (1, 1)
 
 
-def test_a_changed_form_sent_with_a_key_already_saved_is_refused_with_a_message(client, app):
+def test_a_changed_form_sent_with_a_key_already_saved_is_refused_with_the_deal_as_saved(client, app):
+    """The form saved deal 1, then was changed and sent again with its key: never saved as
+    deal 2, but shown beside deal 1 as saved, to keep or to replace it with (a correction)."""
     game_id = counted_game(client)
     form = save_form(client, game_id)
     assert client.post(f"/games/{game_id}/deals/new", data=form).status_code == 303
@@ -77,15 +79,17 @@ def test_a_changed_form_sent_with_a_key_already_saved_is_refused_with_a_message(
     changed = dict(form, **{"s0-points": "420"})
     refused = client.post(f"/games/{game_id}/deals/new", data=changed)
     page = refused.get_data(as_text=True)
-    assert refused.status_code == 422
-    assert "Not saved: this form was saved before with other entries." in text_of(page)
+    assert refused.status_code == 409 and "<h1>Record deal 1</h1>" in page
+    assert "Not saved: deal 1 was already saved a moment ago" in text_of(page)
     assert db_state(app) == saved
     again = form_fields(page, f"/games/{game_id}/deals/new")
     assert again["s0-points"] == "420"  # what was typed is kept
     assert again["idempotency_key"] not in ("", form["idempotency_key"])  # with a new key
-    assert again["revision"] == "1"  # based on the game as it now stands: deal 2 saves
-    assert client.post(f"/games/{game_id}/deals/new", data=dict(again, action="save")).status_code == 303
-    assert deals_and_history(app, game_id) == (2, 2)
+    assert (again["revision"], again["deal_number"]) == ("1", "1")  # deal 1 as it now stands
+    replace = f"/games/{game_id}/deals/1/edit"
+    assert f'formaction="{replace}">Replace it with mine' in page
+    assert client.post(replace, data=dict(again, action="save")).status_code == 303
+    assert deals_and_history(app, game_id) == (1, 2)
 
 
 def test_a_refused_save_keeps_no_key_so_the_corrected_form_saves_with_it(client, app):

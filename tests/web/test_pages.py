@@ -505,7 +505,7 @@ def own_game(client, app, sheet: dict[str, Any], deals: int = 0, players=(("Ann"
         for _ in range(deals):
             store.record_deal(game.id, {"ending": "stock_out", "sides": [
                 {"name": p[0], "melds": [], "players": [{"name": n, "foot_picked_up": True} for n in p]}
-                for p in players]})
+                for p in players]}, repeat=True)
     client.get(f"/games/{game.id}/edit/{game.edit_key}")
     return game.id
 

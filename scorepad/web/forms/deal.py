@@ -37,10 +37,14 @@ PERMISSION = (("asked-yes", "Asked: yes"), ("asked-no", "Asked: no"), ("not-aske
 
 class DealMetaForm(FlaskForm):
     """The CSRF token, the game's revision, the form's idempotency key (a save sent twice is
-    made once) and the as-played reason of a deal form."""
+    made once), the number of the new deal the form was opened for (a save is never moved to
+    another), whether the table confirmed a deal the same as the one before it, and the
+    as-played reason of a deal form."""
 
     revision = HiddenField()
     idempotency_key = HiddenField()
+    deal_number = HiddenField()
+    repeat = HiddenField()
     reason = StringField("Reason", [PlainText(multiline=True)])
 
 
