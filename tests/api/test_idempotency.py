@@ -470,8 +470,8 @@ def test_replacing_the_edit_key_answers_a_new_key_and_the_old_one_is_refused_say
     assert "was replaced" in error["message"]
     assert refused.get_json()["view_url"].endswith(f"/games/{game_id}")
     assert 'error="invalid_token"' in refused.headers["WWW-Authenticate"]
-    assert client.post(f"{API}/games/{game_id}/deals", json=valid_deal(2), headers=bearer(new["edit_key"])) \
-        .status_code == 201
+    assert client.post(f"{API}/games/{game_id}/deals", json={**valid_deal(2), "repeat": True},  # deal 1 again
+                       headers=bearer(new["edit_key"])).status_code == 201
     history = client.get(f"{API}/games/{game_id}/history").get_json()["history"]
     assert [e["action"] for e in history] == ["record", "rekey", "record"]
     assert old not in json.dumps(history) and new["edit_key"] not in json.dumps(history)
