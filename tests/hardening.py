@@ -23,6 +23,11 @@ from scorepad.storage.db import QUERIES
 ANN_BEA = [{"name": "Ann", "players": ["Ann"]}, {"name": "Bea", "players": ["Bea"]}]
 
 
+# What a deal body adds when it is the same as the deal before it and the table played it
+# again (deal.same_as_previous refuses it otherwise): valid_deal(2) | REPEAT.
+REPEAT: dict[str, Any] = {"repeat": True}
+
+
 def valid_deal(number: int | None = 1, ann: str = "Ann", bea: str = "Bea") -> dict[str, Any]:
     """A legal deal on the common sheet: Ann goes out with a clean and a dirty book."""
     deal: dict[str, Any] = {
@@ -44,7 +49,7 @@ def api_game(client, name: str = "Friday", sheet: Any = "common", sides: Any = N
     assert response.status_code == 201, response.get_data(as_text=True)
     body = response.get_json()
     for deal in deals:
-        saved = client.post(f"/api/v1/games/{body['id']}/deals", json={"repeat": True, **deal},
+        saved = client.post(f"/api/v1/games/{body['id']}/deals", json={**REPEAT, **deal},
                             headers=bearer(body["edit_key"]))
         assert saved.status_code == 201, saved.get_data(as_text=True)
     return body["id"], body["edit_key"]

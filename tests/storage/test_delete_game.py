@@ -11,7 +11,7 @@ import pytest
 
 from scorepad.storage import db, store
 from scorepad.storage.errors import Conflict, Gone
-from tests.hardening import ANN_BEA, api_game, bearer, sql, valid_deal
+from tests.hardening import ANN_BEA, REPEAT, api_game, bearer, sql, valid_deal
 
 pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLite and on PostgreSQL
 
@@ -35,7 +35,7 @@ def keyed_game(client) -> tuple[str, str]:
     assert created.status_code == 201
     game_id, key = created.get_json()["id"], created.get_json()["edit_key"]
     for number in (1, 2):
-        saved = client.post(f"{API}/games/{game_id}/deals", json=valid_deal(number),
+        saved = client.post(f"{API}/games/{game_id}/deals", json=valid_deal(number) | REPEAT,
                             headers={**bearer(key), "Idempotency-Key": f"deal-{number}"})
         assert saved.status_code == 201
     assert client.delete(f"{API}/games/{game_id}/deals/2", headers=bearer(key)).status_code == 200

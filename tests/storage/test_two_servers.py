@@ -51,10 +51,12 @@ class Servers:
 @pytest.fixture(scope="module")
 def servers(postgresql: Any, migrated_postgresql: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Servers]:
     """Two servers on one new, migrated PostgreSQL database, started together. A write
-    waits up to 30 s for a lock (the idempotency test holds one while both servers queue)."""
+    waits up to 30 s for a lock (the idempotency test holds one while both servers queue).
+    Both have the one PUBLIC_URL, as the README hosts them behind one address: the links each
+    answer adds (a replay's too, which never keeps the edit link) are the same whichever answers."""
     url = postgresql.new_database(template=migrated_postgresql)
     folder = tmp_path_factory.mktemp("two-servers")
-    env = {"SCOREPAD_BUSY_TIMEOUT": "30"}
+    env = {"SCOREPAD_BUSY_TIMEOUT": "30", "SCOREPAD_PUBLIC_URL": "https://cards.example"}
     # both processes start before either is awaited
     a = ProductionServer(url, str(folder / "a.log"), threads=4, env=env)
     b = ProductionServer(url, str(folder / "b.log"), threads=4, env=env)

@@ -17,7 +17,7 @@ from pypdf import PdfReader
 
 from scorepad.app import StartupError
 from scorepad.web.common import qr
-from tests.hardening import ANN_BEA, api_game, bearer, form_fields, text_of, valid_deal
+from tests.hardening import ANN_BEA, REPEAT, api_game, bearer, form_fields, text_of, valid_deal
 
 HOST = "scores.example.org"
 HTTPS = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": HOST}
@@ -337,7 +337,7 @@ def test_behind_nginx_forged_forwarded_headers_poison_no_page_another_viewer_get
         for path in shared:
             status, _, body = through(proxy, "127.0.0.33", "GET", path)
             assert status == 200 and b"evil.example" not in body, (path, body[:300])
-        assert through(proxy, "127.0.0.31", "POST", deals, valid_deal(number), headers=key)[0] == 201
+        assert through(proxy, "127.0.0.31", "POST", deals, valid_deal(number) | REPEAT, headers=key)[0] == 201
     page = through(proxy, "127.0.0.33", "GET", shared[0])[2].decode()
     assert f'src="{prefix}/static/theme.js"' in page and f'data-poll="{prefix}/api/v1/games/' in page
 
