@@ -59,7 +59,8 @@ def test_a_rescore_is_built_once_per_revision_however_its_query_is_spelt(app, ga
     assert len({a.get_data() for a in answers}) == 1  # one answer, whatever else the query held
     assert _builds(app) == before + 1
     assert app.extensions["scorepad.cache"].values().count(answers[0].get_data()) == 1  # kept once
-    assert client.post(f"/api/v1/games/{game_id}/deals", json=valid_deal(3) | REPEAT, headers=bearer(key)).status_code == 201
+    recorded = client.post(f"/api/v1/games/{game_id}/deals", json=valid_deal(3) | REPEAT, headers=bearer(key))
+    assert recorded.status_code == 201
     for query in spellings:
         assert client.get(f"{url}?{query}").status_code == 200
     assert _builds(app) == before + 2  # a write is a new revision: built again, once

@@ -119,7 +119,7 @@ def _made_on_loopback(local: str, lan: str) -> None:
             expect(view.get_by_role("link")).to_have_text(f"{lan}games/{game_id}")
             expect(view.get_by_role("img", name="QR code: the view link")).to_be_visible()
             page.get_by_text("Show the edit link").click()
-            edit = page.locator(".link-box.edit").get_by_role("link", name=re.compile("^http"))  # not "Replace the edit link"
+            edit = page.locator(".link-box.edit").get_by_role("link", name=re.compile("^http"))  # not "Replace ..."
             expect(edit).to_have_text(re.compile(rf"^{re.escape(lan)}games/{game_id}/edit/{KEY}$"))
             assert edit.get_attribute("href") == edit.inner_text()
             assert "127.0.0.1" not in page.locator(".share").inner_html()
