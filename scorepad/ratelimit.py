@@ -28,7 +28,6 @@ from __future__ import annotations
 import functools
 import logging
 import math
-import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -44,6 +43,7 @@ from werkzeug.exceptions import HTTPException, TooManyRequests
 from .api import problems
 from .api.http import ApiError
 from .retry import typed_again
+from .storage.throttled_log import Throttle
 
 # Endpoints under each limit; only the methods that change something count.
 CREATE_ENDPOINTS = ("api.create_game", "api.import_api", "games.new_game", "exchange.import_page")
@@ -83,34 +83,27 @@ LOG_EVERY = 60.0  # seconds: the limiter's errors (a Redis that is down) are log
 
 
 class OneLineAMinute(logging.Filter):
-    """Lets through one warning or error a minute (``every`` seconds by ``clock``), as one
-    line: its message, then the error's type and words, without the traceback, and how many
-    were held back since the last. A Redis that is down fails every count of every request;
-    Flask-Limiter logs each with its traceback (4 KB a request). Information (a limit
-    reached) passes as it is."""
+    """Lets through one warning or error a minute (``every`` seconds by ``clock``,
+    :class:`~scorepad.storage.throttled_log.Throttle`), as one line: its message, then the
+    error's type and words, without the traceback, and how many were held back since the
+    last. A Redis that is down fails every count of every request; Flask-Limiter logs each
+    with its traceback (4 KB a request). Information (a limit reached) passes as it is."""
 
     def __init__(self, every: float = LOG_EVERY, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__()
-        self.every, self.clock = every, clock
-        self._last: float | None = None
-        self._held = 0
-        self._lock = threading.Lock()
+        self.throttle = Throttle(every, clock)
 
     def filter(self, record: logging.LogRecord) -> bool:
         if record.levelno < logging.WARNING:
             return True
-        with self._lock:
-            now = self.clock()
-            if self._last is not None and now - self._last < self.every:
-                self._held += 1
-                return False
-            self._last, held, self._held = now, self._held, 0
+        held = self.throttle.admit()
+        if held is None:
+            return False
         line = record.getMessage()
         if record.exc_info and record.exc_info[1] is not None:
             err = record.exc_info[1]
             line += f": {type(err).__name__}: {' '.join(str(err).split())[:300]}"
-        if held:
-            line += f" ({held:,} more like it in the last {self.every:g} s not logged)"
+        line += self.throttle.since(held)
         record.msg, record.args, record.exc_info, record.exc_text, record.stack_info = line, None, None, None, None
         return True
 
