@@ -145,6 +145,13 @@ def link_base() -> str:
     return _origin() + root() + "/"
 
 
+def game_link(game_id: str, *rest: str) -> str:
+    """The link to the game's page, or to a page under it (``game_link(id, "edit", key)``, its
+    edit link), from :func:`link_base`: absolute with ``PUBLIC_URL`` or in a request, else
+    from the root (what the command lines print without ``PUBLIC_URL``)."""
+    return link_base() + "/".join(("games", game_id, *rest))
+
+
 def absolute(path: str) -> str:
     """``path`` (from the server's root, the app's root included, as :func:`flask.url_for`
     gives it) as an absolute link."""

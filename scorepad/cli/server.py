@@ -11,7 +11,7 @@ before it (no ``--repeat``); 4 when the deal's number is recorded already (the s
 is shown beside the one given; ``deal correct`` replaces it); 2 when the input cannot be
 used (no such game, unreadable JSON, a field the store refuses): the message, on stderr,
 names the field; 3 when another program held the database's write lock for longer than
-``BUSY_TIMEOUT``: nothing was saved, and the same command may be run again; 4 when the
+``BUSY_TIMEOUT``: nothing was saved, and the same command may be run again; 5 when the
 database is out of space (its disk is full): nothing was saved.
 
 ``flask --app scorepad purge`` removes the games not changed for ``RETAIN_DAYS`` days.
@@ -184,9 +184,9 @@ def game_new(name: str, sheet: str, sides: tuple[str, ...]) -> None:
         sheet_data = _read_json(sheet, "sheet")
     game = _store_call(store.create_game, name, sheet_data, [_side(s) for s in sides])
     click.echo(f"id: {game.id}")
-    click.echo(f"view: /games/{game.id}")
+    click.echo(f"view: {links.game_link(game.id)}")
     click.echo(f"edit key: {game.edit_key}")
-    click.echo(f"edit: /games/{game.id}/edit/{game.edit_key}")
+    click.echo(f"edit: {links.game_link(game.id, 'edit', game.edit_key)}")
 
 
 @game_group.command("list")
@@ -213,7 +213,7 @@ def game_show(game_id: str, as_json: bool, edit_link: bool) -> None:
     """The score table with running totals, and the result; or the edit link again."""
     game = _game(game_id)
     if edit_link:
-        click.echo(f"{links.link_base()}games/{game.id}/edit/{game.edit_key}")
+        click.echo(links.game_link(game.id, "edit", game.edit_key))
         if links.public_base() is None:
             click.echo("(Put the address the phones open before it, such as http://192.168.1.20:8000, "
                        "or set SCOREPAD_PUBLIC_URL.)", err=True)
@@ -259,7 +259,7 @@ def game_rekey(game_id: str) -> None:
     game = _store_call(store.replace_edit_key, game_id)
     click.echo(f"The edit link of {game.name!r} was replaced; the old one can no longer change the game.")
     click.echo(f"edit key: {game.edit_key}")
-    click.echo(f"edit: {links.absolute(f'/games/{game.id}/edit/{game.edit_key}')}")
+    click.echo(f"edit: {links.game_link(game.id, 'edit', game.edit_key)}")
 
 
 @game_group.command("export")

@@ -313,12 +313,20 @@ def test_help_says_writes_need_no_edit_key(runner):
         assert "no edit key" in runner.invoke(args=[group, "--help"]).stdout
 
 
-def test_game_show_edit_link_starts_with_the_site_root(make_app):
-    """Under PREFIX (or PUBLIC_URL's path) the edit link the command prints is under it too."""
+def test_every_link_a_command_prints_starts_with_the_site_root(make_app):
+    """Under PREFIX (or PUBLIC_URL's path) the links game new, game show --edit-link and game
+    rekey print are under it too (rekey printed PUBLIC_URL's host without its path)."""
     for config, base in (({"PREFIX": "/hf"}, "/hf/"), ({"PUBLIC_URL": "https://club.example.org/cards"},
                                                        "https://club.example.org/cards/")):
         runner = make_app(**config).test_cli_runner()
+        made = runner.invoke(args=["game", "new", "--name", "Friday", "--sheet", "common", "--side", "Ann",
+                                   "--side", "Bea"])
         game_id, key = new_game(runner)
+        assert f"view: {base}games/" in made.stdout and f"edit: {base}games/" in made.stdout, made.stdout
         result = runner.invoke(args=["game", "show", game_id, "--edit-link"])
         assert result.exit_code == 0, result.output
         assert result.stdout == f"{base}games/{game_id}/edit/{key}\n"
+        rekeyed = runner.invoke(args=["game", "rekey", game_id])
+        assert rekeyed.exit_code == 0, rekeyed.output
+        [new_key] = [line.split(": ", 1)[1] for line in rekeyed.stdout.splitlines() if line.startswith("edit key: ")]
+        assert f"edit: {base}games/{game_id}/edit/{new_key}\n" in rekeyed.stdout
