@@ -101,13 +101,11 @@ QUERIES: dict[str, str] = {
     "edit_key_replaced": "INSERT INTO replaced_edit_key (game_id, digest, at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
     "edit_key_replaced_at": "SELECT at FROM replaced_edit_key WHERE game_id = ? AND digest = ?",
     # Deleting a game (store.delete_game): the game's row, only at the revision the deletion
-    # was based on (or, for flask purge, only if it has still not changed since ?2), then
-    # what it held; its id is kept as deleted. The kept answers about it are those of its
+    # was based on (or, for flask purge, only if it has still not changed since ?2), its
+    # deals, history and replaced keys with it (ON DELETE CASCADE); its id is kept as deleted. The kept answers about it are those of its
     # writes and those naming it, quoted (?2: the answer to the request that created it).
     "game_delete_at": "DELETE FROM game WHERE id = ? AND revision = ?",
     "game_delete_unchanged": "DELETE FROM game WHERE id = ? AND updated_at < ?",
-    "deals_delete": "DELETE FROM deal WHERE game_id = ?",
-    "history_delete": "DELETE FROM history WHERE game_id = ?",
     "idempotency_forget_game": "DELETE FROM idempotency_key WHERE game_id = ?1 OR instr(body, ?2) > 0",
     "deleted_insert": "INSERT INTO deleted_game (id, deleted_at, why) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
     "deleted_get": "SELECT deleted_at, why FROM deleted_game WHERE id = ?",

@@ -938,9 +938,8 @@ def delete_game(game_id: str, based_on: int | None = None) -> str:
 
 
 def _remove(game_id: str, now: str, why: str) -> None:
-    """Inside the transaction that deleted the game's row: what it held, and its id kept as deleted."""
-    db.run("deals_delete", game_id)
-    db.run("history_delete", game_id)
+    """Inside the transaction that deleted the game's row: the answers kept about it, and its
+    id kept as deleted (its deals, history and replaced keys went with the row: ON DELETE CASCADE)."""
     db.run("idempotency_forget_game", game_id, json.dumps(game_id))
     db.run("deleted_insert", game_id, now, why)
 
