@@ -14,7 +14,7 @@ from ..links import external_url
 from ..rules import PRESETS
 from ..rules.views import GameView
 from ..storage import cache, db, store
-from ..storage.errors import Conflict, StorageError
+from ..storage.errors import Conflict, NotFound, StorageError
 from ..storage.store import GameRecord
 from .chart import running_totals_chart
 from .common import ahead_is_stale, editable, history_entries, qr, read_revision, what_changed
@@ -225,6 +225,8 @@ def delete_game(game_id: str):
         flash(f"Not deleted: the game changed since you loaded it. {what_changed(err.changes)}; here it is now.",
               "error")
         return redirect(url_for("games.game", game_id=game.id), 303)
+    except NotFound:  # another phone deleted it first: its 410 page
+        access.missing(game.id)
     flash(f"“{game.name}” was deleted, with its {len(game.deals)} deal{'s' if len(game.deals) != 1 else ''} and "
           "their history. Its links now say so.", "ok")
     return redirect(url_for("games.home"), 303)

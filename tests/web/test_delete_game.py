@@ -70,3 +70,18 @@ def test_a_deal_saved_on_a_form_opened_before_the_game_was_deleted_is_told_so(cl
     answer = client.post(f"/games/{game_id}/deals/new", data=fields)
     assert answer.status_code == 410
     assert "This game was deleted by its editor" in text_of(answer.get_data(as_text=True))
+
+
+def test_two_phones_confirming_the_deletion_the_second_is_told_it_is_deleted_never_a_500(client):
+    """Both phones had the asking page open: the first deletes; the second's confirmation finds
+    no game (before it reads the game, or, in the moment between, in the store): the 410 page."""
+    game_id, key = api_game(client, deals=[valid_deal(1)])
+    other = client.application.test_client()
+    for phone in (client, other):
+        grant(phone, game_id, key)
+    forms = [form_fields(phone.get(f"/games/{game_id}/delete").get_data(as_text=True), f"/games/{game_id}/delete")
+             for phone in (client, other)]
+    assert client.post(f"/games/{game_id}/delete", data=forms[0]).status_code == 303
+    second = other.post(f"/games/{game_id}/delete", data=forms[1])
+    assert second.status_code == 410
+    assert "This game was deleted by its editor on 20" in text_of(second.get_data(as_text=True))
