@@ -9,6 +9,7 @@ import limits.storage.memory
 import pytest
 
 from scorepad.app import StartupError
+from scorepad.storage import cache
 from tests.hardening import ANN_BEA, api_game, assert_error_shape, bearer, form_fields, grant, text_of, valid_deal
 
 API = "/api/v1"
@@ -147,6 +148,7 @@ def test_the_limits_are_read_from_the_environment(make_app, monkeypatch):
     monkeypatch.setenv("SCOREPAD_LIMIT_CREATE", "2 per minute")
     monkeypatch.setenv("SCOREPAD_LIMIT_WRITE", "1 per hour")
     monkeypatch.setenv("SCOREPAD_LIMIT_REFUSED", "1 per day")
+    monkeypatch.setenv("SCOREPAD_LIMIT_BUILD", "1 per day")
     client = make_app(WTF_CSRF_ENABLED=True).test_client()
     game_id, key = api_game(client)
     other_id, _ = api_game(client)
@@ -158,6 +160,9 @@ def test_the_limits_are_read_from_the_environment(make_app, monkeypatch):
     assert client.delete(f"{API}/games/{other_id}/deals/1").status_code == 401  # without the key
     response = client.delete(f"{API}/games/{other_id}/deals/1")
     assert response.status_code == 429 and int(response.headers["Retry-After"]) > 2 * 3600  # the day's, not the hour's
+    assert client.get(f"{API}/referee/games/{game_id}/rescore?sheet=pagat").status_code == 200  # the day's one build
+    response = client.get(f"{API}/referee/games/{game_id}/rescore?sheet=bicycle")
+    assert response.status_code == 429 and int(response.headers["Retry-After"]) > 2 * 3600
 
 
 @pytest.mark.parametrize("name", ["LIMIT_CREATE", "LIMIT_WRITE", "LIMIT_REFUSED", "LIMIT_BUILD"])
@@ -263,3 +268,17 @@ def test_by_default_one_address_starts_at_most_200_games_a_day_however_slowly(li
     assert client.post(f"{API}/games", json=body, environ_base=OTHER).status_code == 201  # another address
     clock.now += 86_400
     assert client.post(f"{API}/games", json=body).status_code == 201  # the next day
+
+
+def test_a_client_past_limit_build_is_refused_at_once_without_waiting_for_the_build_turn(limited_app):
+    """While another document is being built, a client already past LIMIT_BUILD asking one
+    more is told 429 at once: it holds none of the server's threads waiting for the turn."""
+    app = limited_app(LIMIT_BUILD="1 per minute", BUILD_WAIT=0.5)
+    client = app.test_client()
+    game_id, _ = api_game(client, deals=[valid_deal()])
+    rescore = f"{API}/referee/games/{game_id}/rescore"
+    assert client.get(f"{rescore}?sheet=pagat").status_code == 200
+    with app.app_context(), cache.current().gate():  # someone else's build holds the turn
+        assert_error_shape(client.get(f"{rescore}?sheet=bicycle"), 429, None)
+        busy = client.get(f"{rescore}?sheet=bicycle", environ_base=OTHER)  # within its count: it waits
+        assert_error_shape(busy, 503, None)
