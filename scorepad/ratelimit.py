@@ -1,4 +1,4 @@
-"""Rate limits: how often one client may start games, and change one game.
+"""Rate limits: how often one client may start games, change one game, and make the server build.
 
 Counted by Flask-Limiter, keyed by the client's address (``request.remote_addr``: behind a
 proxy, the real client's when ``PROXIES`` counts the proxies, else the proxy's, which every
@@ -6,7 +6,7 @@ client would share), in the storage ``RATELIMIT_STORAGE_URI`` names (``memory://
 process, by default; a ``redis://`` URI, with the ``redis`` extra installed, shares the
 counts between processes: several app servers). A Redis that is down or stops answering
 (for ``REDIS_TIMEOUT`` s) lets the request through uncounted, and the log says so, in one
-line a minute (:class:`OneLineAMinute`). Three limits, each shared by the pages and the API:
+line a minute (:class:`OneLineAMinute`). Four limits, each shared by the pages and the API:
 
 * ``LIMIT_CREATE`` (default 20 per minute and 200 per day) per client: creating or importing a game;
 * ``LIMIT_WRITE`` (default 60 per minute) per client and game: recording, correcting or
@@ -16,7 +16,15 @@ line a minute (:class:`OneLineAMinute`). Three limits, each shared by the pages 
   holds only the view link (the QR on the table) cannot use up the table's count;
 * ``LIMIT_REFUSED`` (default 30 per minute) per client: the writes refused for want of the
   edit key, counted as they are refused. Past it the refusal is a 429; a write with the
-  key is never counted here, so it goes on from the same address (one club's Wi-Fi).
+  key is never counted here, so it goes on from the same address (one club's Wi-Fi);
+* ``LIMIT_BUILD`` (default 10 per minute) per client: the heavy documents built for it (a
+  game rescored under another sheet, a history, a PDF: :mod:`scorepad.builds`), counted as
+  they are built. What the cache holds is never counted nor refused, so a table asking for
+  the same PDF or rescore again and again is never limited; a stranger asking a rescore
+  under a new sheet each time is, before it waits for the build turn.
+
+LIMIT_REFUSED and LIMIT_BUILD are counted by hand (:class:`CountedByHand`), as what they
+count happens; the other two by Flask-Limiter's decorators on their routes.
 
 Over a limit, the answer is 429 with ``Retry-After``: the API's error body under ``/api/``,
 elsewhere a page that keeps what was typed (:func:`scorepad.retry.typed_again`).
@@ -40,6 +48,7 @@ from limits import RateLimitItem, parse, parse_many
 from limits.errors import ConfigurationError
 from werkzeug.exceptions import HTTPException, TooManyRequests
 
+from . import builds
 from .api import problems
 from .api.http import ApiError
 from .retry import typed_again
@@ -59,8 +68,8 @@ METHODS = ["POST", "PUT", "DELETE"]
 # storage can be unreachable.
 DEFAULTS = {"RATELIMIT_ENABLED": True, "RATELIMIT_STORAGE_URI": "memory://", "RATELIMIT_SWALLOW_ERRORS": True,
             "LIMIT_CREATE": "20 per minute; 200 per day", "LIMIT_WRITE": "60 per minute",
-            "LIMIT_REFUSED": "30 per minute"}
-LIMITS = ("LIMIT_CREATE", "LIMIT_WRITE", "LIMIT_REFUSED")
+            "LIMIT_REFUSED": "30 per minute", "LIMIT_BUILD": "10 per minute"}
+LIMITS = ("LIMIT_CREATE", "LIMIT_WRITE", "LIMIT_REFUSED", "LIMIT_BUILD")
 REFUSED = (401, 403)  # a write refused for want of the edit key: none, or not this game's
 # Seconds a count waits for Redis to connect, and then to answer, before the request goes
 # through uncounted: a count takes well under a millisecond, and without a timeout a Redis
@@ -78,6 +87,10 @@ WORDS = {
     "refused": ("too many changes without the game's edit key from this address",
                 "Too many changes without the edit link",
                 "This address has sent as many changes without a game's edit link as it may"),
+    "build": ("too many documents built for this address (rescores under other sheets, histories, PDFs)",
+              "Too many documents at once",
+              "This address has asked for as many new documents (rescores under other sheets, histories, "
+              "PDFs) as it may"),
 }
 LOG_EVERY = 60.0  # seconds: the limiter's errors (a Redis that is down) are logged once in this long
 
@@ -118,12 +131,44 @@ def _one_line_a_minute(record: logging.LogRecord) -> bool:
     return True if line is None else bool(line.filter(record))
 
 
-class TooManyRefused(TooManyRequests):
-    """The client's writes refused for want of the edit key are past ``LIMIT_REFUSED``."""
+class TooMany(TooManyRequests):
+    """The client is past a limit counted by hand (:class:`CountedByHand`): ``scope`` names
+    it (``refused``: ``LIMIT_REFUSED``; ``build``: ``LIMIT_BUILD``)."""
 
-    def __init__(self, limit: RateLimitItem) -> None:
+    def __init__(self, scope: str, limit: RateLimitItem) -> None:
         super().__init__()
-        self.limit = limit
+        self.scope, self.limit = scope, limit
+
+
+class CountedByHand:
+    """One limit per client, counted where what it counts happens rather than by a decorator
+    on the route: ``scope`` (a key of :data:`WORDS`) and its one rate. A count that cannot be
+    made (Redis down) lets the request through, logged (once a minute)."""
+
+    def __init__(self, limiter: Limiter, scope: str, limit: RateLimitItem) -> None:
+        self.limiter, self.scope, self.limit = limiter, scope, limit
+
+    def hit(self) -> None:
+        """Count one for this client; :class:`TooMany` when that is past the limit."""
+        if not self._asked(self.limiter.limiter.hit, "count"):
+            raise TooMany(self.scope, self.limit)
+
+    def check(self) -> None:
+        """:class:`TooMany` when this client is at the limit already; counts nothing."""
+        if not self._asked(self.limiter.limiter.test, "check"):
+            raise TooMany(self.scope, self.limit)
+
+    def count(self) -> None:
+        """Count one for this client, past the limit or not (what it counts is done)."""
+        self._asked(self.limiter.limiter.hit, "count")
+
+    def _asked(self, ask: Callable[[RateLimitItem, str, str], bool], what: str) -> bool:
+        try:
+            return ask(self.limit, client(), self.scope)
+        except Exception:  # the storage cannot be reached: the request goes on, uncounted
+            self.limiter.logger.exception(f"Failed to {what} a request against LIMIT_{self.scope.upper()}. "
+                                          "Swallowing error")
+            return True
 
 
 def client() -> str:
@@ -174,8 +219,9 @@ def init_app(app: Flask) -> None:
         limiter.logger.addFilter(_one_line_a_minute)
     _limit(app, CREATE_ENDPOINTS, limiter.shared_limit(str(app.config["LIMIT_CREATE"]), "create",
                                                        key_func=client, methods=METHODS))
-    refused = parse(str(app.config["LIMIT_REFUSED"]))  # one rate: it is counted here, not by a decorator
-    _limit(app, WRITE_ENDPOINTS, _counting_refusals(limiter, refused))
+    refused = CountedByHand(limiter, "refused", parse(str(app.config["LIMIT_REFUSED"])))  # one rate each
+    _limit(app, WRITE_ENDPOINTS, _counting_refusals(refused))
+    app.extensions[builds.METER] = CountedByHand(limiter, "build", parse(str(app.config["LIMIT_BUILD"])))
     _limit(app, WRITE_ENDPOINTS, limiter.shared_limit(str(app.config["LIMIT_WRITE"]), "write",
                                                       key_func=client_and_game, methods=METHODS,
                                                       deduct_when=_authorised))
@@ -187,13 +233,13 @@ def init_app(app: Flask) -> None:
         scope = err.limit.scope if err.limit.scope in WORDS else "create"
         return _too_many(str(scope), err.limit.limit, retry_after)
 
-    @app.errorhandler(TooManyRefused)
-    def too_many_refused(err: TooManyRefused):
+    @app.errorhandler(TooMany)
+    def too_many_counted_by_hand(err: TooMany):
         try:
-            reset = limiter.limiter.get_window_stats(err.limit, client(), "refused").reset_time
-        except Exception:  # the count was just made; a storage gone since then
+            reset = limiter.limiter.get_window_stats(err.limit, client(), err.scope).reset_time
+        except Exception:  # the count was just made or read; a storage gone since then
             reset = time.time() + 60
-        return _too_many("refused", err.limit, max(1, math.ceil(reset - time.time())))
+        return _too_many(err.scope, err.limit, max(1, math.ceil(reset - time.time())))
 
 
 def _too_many(scope: str, limit: RateLimitItem, retry_after: int) -> Any:
@@ -203,7 +249,8 @@ def _too_many(scope: str, limit: RateLimitItem, retry_after: int) -> Any:
     if problems.wanted():
         message = f"{problem} (at most {rate}); try again in {retry_after} s"
         return problems.answer(429, message, None, "rate-limited", {"Retry-After": str(retry_after)})
-    return typed_again(429, title, f"{words}: at most {rate}. Nothing was saved; send it again "
+    done = "Nothing was made" if scope == "build" else "Nothing was saved"
+    return typed_again(429, title, f"{words}: at most {rate}. {done}; send it again "
                        f"in {retry_after} seconds.", retry_after)
 
 
@@ -213,9 +260,9 @@ def _authorised(response: Response) -> bool:
     return response.status_code not in (*REFUSED, 429)
 
 
-def _counting_refusals(limiter: Limiter, limit: RateLimitItem) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """A view that counts each of its refusals for want of the edit key against ``limit``
-    per client; past it, the refusal is :class:`TooManyRefused` (a 429). A write with the key
+def _counting_refusals(refused: CountedByHand) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A view that counts each of its refusals for want of the edit key against ``refused``
+    per client; past it, the refusal is :class:`TooMany` (a 429). A write with the key
     is not counted. A count that cannot be made (Redis down) lets the refusal be (logged)."""
     def wrap(view: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(view)
@@ -224,20 +271,11 @@ def _counting_refusals(limiter: Limiter, limit: RateLimitItem) -> Callable[[Call
                 return view(*args, **kwargs)
             except (ApiError, HTTPException) as err:
                 status = err.status if isinstance(err, ApiError) else err.code
-                if status in REFUSED and not _hit(limiter, limit):
-                    raise TooManyRefused(limit) from err
+                if status in REFUSED:
+                    refused.hit()  # TooMany past LIMIT_REFUSED, from this refusal
                 raise
         return counted
     return wrap
-
-
-def _hit(limiter: Limiter, limit: RateLimitItem) -> bool:
-    """Count one refused write of this client: False when it is past ``limit``."""
-    try:
-        return limiter.limiter.hit(limit, client(), "refused")
-    except Exception:  # the storage cannot be reached: the refusal stands, uncounted
-        limiter.logger.exception("Failed to count a refused write. Swallowing error")
-        return True
 
 
 def _limiter(app: Flask) -> Limiter:

@@ -23,6 +23,7 @@ from typing import Any
 
 from flask import Response, jsonify, request, url_for
 
+from .. import builds
 from ..access import bearer_key
 from ..rules import PRESETS, Deal, ReadError, Verdict, judge
 from ..rules.limits import MAX_GAME_PROBLEMS_LISTED, MAX_PROBLEMS_LISTED
@@ -220,7 +221,7 @@ def game_history(game_id: str):
     read, once per revision, in the build turn (:meth:`~scorepad.storage.cache.ByteCache.built`)."""
     game = http.game(game_id)
     key = ("history.json", db.path(), game.id, game.revision)
-    body = cache.current().built(key, lambda: jsonify(history=store.history(game.id)).get_data())
+    body = builds.built(key, lambda: jsonify(history=store.history(game.id)).get_data())
     return Response(body, mimetype="application/json")
 
 

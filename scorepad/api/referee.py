@@ -15,11 +15,12 @@ from typing import Any
 
 from flask import Response, jsonify, request
 
+from .. import builds
 from ..rules import Deal, ReadError, judge
 from ..rules.dispute import compare_sheets, problem_json, rescore_deal, rescore_game, sheet_digest
 from ..rules.limits import MAX_DEALS
 from ..rules.questions import QUESTIONS, Context, blank, read_int, read_sheet
-from ..storage import cache, db
+from ..storage import db
 from ..storage.document import read_game
 from . import bp, http
 from .http import ApiError
@@ -151,7 +152,7 @@ def rescore_recorded(game_id: str):
             raise ApiError(404, "deal", f"deal {n} is not recorded")
         return jsonify(found.to_json()).get_data()
     key = ("rescore.json", db.path(), game.id, game.revision, sheet_digest(other), n)
-    return Response(cache.current().built(key, build), mimetype="application/json")
+    return Response(builds.built(key, build), mimetype="application/json")
 
 
 @bp.get("/referee/compare")

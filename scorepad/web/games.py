@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, session, url_for
 
-from .. import access
+from .. import access, builds
 from ..links import external_url
 from ..rules import PRESETS
 from ..rules.views import GameView
@@ -203,7 +203,7 @@ def history(game_id: str):
     def build() -> bytes:
         entries = history_entries(game, store.history(game.id))
         return render_template("games/history.html", game=game, entries=entries).encode()
-    return cache.current().built(key, build)
+    return builds.built(key, build)
 
 
 @bp.route("/games/<game_id>/delete", methods=["GET", "POST"])

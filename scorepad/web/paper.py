@@ -21,14 +21,14 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, request
 from werkzeug.routing import BuildError
 
-from .. import access, downloads, links
+from .. import access, builds, downloads, links
 from ..paper.common import PAPERS, GameInfo, Printed, load_fonts, printed_date
 from ..paper.house_rules import house_rules, printed_house_rules
 from ..paper.pad import score_pad
 from ..paper.results import printed_results
 from ..rules import PRESETS
 from ..rules.limits import MAX_SIDES, MIN_SIDES
-from ..storage import cache, db, store
+from ..storage import db, store
 from ..storage.store import GameRecord
 
 bp = Blueprint("paper", __name__)
@@ -110,7 +110,7 @@ def game_sheet(game_id: str):
 def _built(game: GameRecord, what: str, paper: str, build) -> Printed:
     """The game's ``what`` PDF on ``paper`` as of its revision: built once, then kept."""
     key = ("pdf", db.path(), game.id, game.revision, what, paper)
-    return cache.current().built(key, build, lambda printed: len(printed.body))
+    return builds.built(key, build, lambda printed: len(printed.body))
 
 
 @bp.get("/games/<game_id>/pad.pdf")

@@ -28,13 +28,13 @@ from typing import Any
 
 from flask import Blueprint, redirect, render_template, request, session, url_for
 
-from .. import access
+from .. import access, builds
 from ..rules import PRESETS, ReadError, RuleSheet
 from ..rules.dispute import compare_sheets, rescore_game, sheet_digest, sheet_name
 from ..rules.limits import MAX_DEALS, MAX_PROBLEMS_SHOWN
 from ..rules.questions import QUESTIONS, Context, blank, current_deal, read_int, read_sheet
 from ..rules.referee import Answer
-from ..storage import cache, db
+from ..storage import db
 from ..storage.store import GameRecord
 from .forms import preset_choices
 from .forms.sheet_editor import SheetEditor, preset_displays
@@ -236,7 +236,7 @@ def rescore(game_id: str):
     flashes = bool(session.get("_flashes"))  # a page showing a message for this phone is not kept
     key = None if flashes else ("rescore.html", db.path(), game.id, game.revision, sheet_digest(asked.other),
                                 asked.number)
-    return cache.current().built(key, lambda: _rescore_page(game, asked.read()).encode())
+    return builds.built(key, lambda: _rescore_page(game, asked.read()).encode())
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ import limits.storage.memory
 import pytest
 
 from scorepad.app import StartupError
+from scorepad.storage import cache
 from tests.hardening import ANN_BEA, api_game, assert_error_shape, bearer, form_fields, grant, text_of, valid_deal
 
 API = "/api/v1"
@@ -147,6 +148,7 @@ def test_the_limits_are_read_from_the_environment(make_app, monkeypatch):
     monkeypatch.setenv("SCOREPAD_LIMIT_CREATE", "2 per minute")
     monkeypatch.setenv("SCOREPAD_LIMIT_WRITE", "1 per hour")
     monkeypatch.setenv("SCOREPAD_LIMIT_REFUSED", "1 per day")
+    monkeypatch.setenv("SCOREPAD_LIMIT_BUILD", "1 per day")
     client = make_app(WTF_CSRF_ENABLED=True).test_client()
     game_id, key = api_game(client)
     other_id, _ = api_game(client)
@@ -158,9 +160,12 @@ def test_the_limits_are_read_from_the_environment(make_app, monkeypatch):
     assert client.delete(f"{API}/games/{other_id}/deals/1").status_code == 401  # without the key
     response = client.delete(f"{API}/games/{other_id}/deals/1")
     assert response.status_code == 429 and int(response.headers["Retry-After"]) > 2 * 3600  # the day's, not the hour's
+    assert client.get(f"{API}/referee/games/{game_id}/rescore?sheet=pagat").status_code == 200  # the day's one build
+    response = client.get(f"{API}/referee/games/{game_id}/rescore?sheet=bicycle")
+    assert response.status_code == 429 and int(response.headers["Retry-After"]) > 2 * 3600
 
 
-@pytest.mark.parametrize("name", ["LIMIT_CREATE", "LIMIT_WRITE", "LIMIT_REFUSED"])
+@pytest.mark.parametrize("name", ["LIMIT_CREATE", "LIMIT_WRITE", "LIMIT_REFUSED", "LIMIT_BUILD"])
 def test_a_limit_that_cannot_be_read_stops_start_up_naming_the_setting(limited_app, name):
     with pytest.raises(StartupError, match=f"SCOREPAD_{name}"):
         limited_app(**{name: "lots"})
@@ -168,7 +173,64 @@ def test_a_limit_that_cannot_be_read_stops_start_up_naming_the_setting(limited_a
 
 def test_the_test_fixtures_run_without_limits(client):
     for _ in range(25):
-        api_game(client)
+        game_id, _ = api_game(client)
+    for sheet in ("pagat", "bicycle", "gather-together", "progressive") * 3:  # each a build: none counted
+        assert client.get(f"{API}/referee/games/{game_id}/rescore?sheet={sheet}&deal=").status_code == 200
+        assert client.get(f"/games/{game_id}/rescore?sheet={sheet}").status_code == 200
+
+
+# Sheets other than the game's (common): a rescore under each is built once per revision.
+OTHER_SHEETS = ("pagat", "bicycle", "gather-together", "progressive")
+
+
+def test_past_limit_build_uncached_rescores_from_one_address_are_429_and_another_address_still_builds(limited_app):
+    """Each rescore under another sheet, history or PDF that must be built counts against
+    LIMIT_BUILD for the client that asks it; past it the next build is refused with 429 (the
+    API's problem, the page that keeps the question), while another address builds its own."""
+    client = limited_app(LIMIT_BUILD="3 per minute").test_client()
+    game_id, _ = api_game(client, deals=[valid_deal()])
+    rescore = f"{API}/referee/games/{game_id}/rescore"
+    for sheet in OTHER_SHEETS[:3]:  # three builds
+        assert client.get(f"{rescore}?sheet={sheet}").status_code == 200
+    response = client.get(f"{rescore}?sheet={OTHER_SHEETS[3]}")
+    error = assert_error_shape(response, 429, None)
+    assert response.get_json()["type"] == "/api/v1/problems/rate-limited"
+    assert "3 per minute" in error["message"]
+    assert_retry_after(response)
+    assert_error_shape(client.get(f"{API}/games/{game_id}/history"), 429, None)  # a history is a build too
+    page = client.get(f"/games/{game_id}/rescore?sheet=pagat&deal=1")  # the page's own, not built yet
+    assert page.status_code == 429 and page.mimetype == "text/html"
+    assert_retry_after(page)
+    assert "Too many documents" in text_of(page.get_data(as_text=True))
+    assert form_fields(page.get_data(as_text=True), f"/games/{game_id}/rescore", "get") == {
+        "sheet": "pagat", "deal": "1"}  # "Send it again" asks the same question
+
+    # What is cached is answered, however often, and never refused: it builds nothing.
+    for _ in range(10):
+        assert client.get(f"{rescore}?deal=&sheet=pagat&x=1").status_code == 200
+
+    # Another address builds its own three; the cached answers it asks first count for nothing.
+    for _ in range(10):
+        assert client.get(f"{rescore}?sheet=bicycle", environ_base=OTHER).status_code == 200
+    for sheet in OTHER_SHEETS[:3]:
+        assert client.get(f"/games/{game_id}/rescore?sheet={sheet}", environ_base=OTHER).status_code == 200
+    assert client.get(f"/games/{game_id}/rescore?sheet={OTHER_SHEETS[3]}", environ_base=OTHER).status_code == 429
+
+
+def test_a_pdf_asked_again_and_again_from_one_address_is_never_limited(limited_app):
+    """The table printing the same results again and again builds it once: LIMIT_BUILD counts
+    the builds, so only another document (another paper, another PDF) counts again."""
+    client = limited_app(LIMIT_BUILD="2 per minute").test_client()
+    game_id, _ = api_game(client, deals=[valid_deal()])
+    for _ in range(20):
+        response = client.get(f"/games/{game_id}/results.pdf")
+        assert response.status_code == 200 and response.mimetype == "application/pdf"
+    assert client.get(f"/games/{game_id}/results.pdf?paper=a4").status_code == 200  # the second build
+    for _ in range(5):
+        assert client.get(f"/games/{game_id}/results.pdf?paper=a4").status_code == 200
+    refused = client.get(f"/games/{game_id}/pad.pdf")  # a third
+    assert refused.status_code == 429 and "Too many documents" in text_of(refused.get_data(as_text=True))
+    assert client.get(f"/games/{game_id}/results.pdf").status_code == 200  # the kept ones still are
 
 
 class Clock:
@@ -206,3 +268,17 @@ def test_by_default_one_address_starts_at_most_200_games_a_day_however_slowly(li
     assert client.post(f"{API}/games", json=body, environ_base=OTHER).status_code == 201  # another address
     clock.now += 86_400
     assert client.post(f"{API}/games", json=body).status_code == 201  # the next day
+
+
+def test_a_client_past_limit_build_is_refused_at_once_without_waiting_for_the_build_turn(limited_app):
+    """While another document is being built, a client already past LIMIT_BUILD asking one
+    more is told 429 at once: it holds none of the server's threads waiting for the turn."""
+    app = limited_app(LIMIT_BUILD="1 per minute", BUILD_WAIT=0.5)
+    client = app.test_client()
+    game_id, _ = api_game(client, deals=[valid_deal()])
+    rescore = f"{API}/referee/games/{game_id}/rescore"
+    assert client.get(f"{rescore}?sheet=pagat").status_code == 200
+    with app.app_context(), cache.current().gate():  # someone else's build holds the turn
+        assert_error_shape(client.get(f"{rescore}?sheet=bicycle"), 429, None)
+        busy = client.get(f"{rescore}?sheet=bicycle", environ_base=OTHER)  # within its count: it waits
+        assert_error_shape(busy, 503, None)
