@@ -70,6 +70,7 @@ DEFAULTS = {"RATELIMIT_ENABLED": True, "RATELIMIT_STORAGE_URI": "memory://", "RA
             "LIMIT_CREATE": "20 per minute; 200 per day", "LIMIT_WRITE": "60 per minute",
             "LIMIT_REFUSED": "30 per minute", "LIMIT_BUILD": "10 per minute"}
 LIMITS = ("LIMIT_CREATE", "LIMIT_WRITE", "LIMIT_REFUSED", "LIMIT_BUILD")
+COUNTED_BY_HAND = ("LIMIT_REFUSED", "LIMIT_BUILD")  # one rate each: counted where they happen (CountedByHand)
 REFUSED = (401, 403)  # a write refused for want of the edit key: none, or not this game's
 # Seconds a count waits for Redis to connect, and then to answer, before the request goes
 # through uncounted: a count takes well under a millisecond, and without a timeout a Redis
@@ -172,7 +173,7 @@ class CountedByHand:
 
 
 def client() -> str:
-    """The key of the create limit: the client's address."""
+    """The key of the create, refused and build limits: the client's address."""
     return get_remote_address()
 
 
@@ -189,7 +190,7 @@ def _enabled(value: Any) -> bool:
 
 
 def init_app(app: Flask) -> None:
-    """Put the two limits on their routes (registered before this is called), unless turned off.
+    """Put the limits on their routes (registered before this is called), unless turned off.
 
     Each app gets its own :class:`Limiter` (its own storage), so apps in one process never
     share counts. A limit or a storage URI that cannot be used stops start-up, naming the
@@ -199,10 +200,13 @@ def init_app(app: Flask) -> None:
     app.config["RATELIMIT_ENABLED"] = _enabled(app.config["RATELIMIT_ENABLED"])
     for name in LIMITS:
         try:
-            parse_many(str(app.config[name]))
+            rates = parse_many(str(app.config[name]))
         except ValueError:
             raise ValueError(f"{name} (SCOREPAD_{name}) must be a rate such as '20 per minute', "
                              f"not {app.config[name]!r}") from None
+        if name in COUNTED_BY_HAND and len(rates) != 1:  # counted one rate at a time (CountedByHand)
+            raise ValueError(f"{name} (SCOREPAD_{name}) takes one rate, such as '30 per minute', "
+                             f"not {app.config[name]!r}")
     if not app.config["RATELIMIT_ENABLED"]:
         return
     limiter = _limiter(app)
@@ -270,12 +274,21 @@ def _counting_refusals(refused: CountedByHand) -> Callable[[Callable[..., Any]],
             try:
                 return view(*args, **kwargs)
             except (ApiError, HTTPException) as err:
-                status = err.status if isinstance(err, ApiError) else err.code
-                if status in REFUSED:
+                if _status(err) in REFUSED:
                     refused.hit()  # TooMany past LIMIT_REFUSED, from this refusal
                 raise
         return counted
     return wrap
+
+
+def _status(err: ApiError | HTTPException) -> int | None:
+    """The status a refusal answers: an API error's, an HTTP error's code, or that of the page
+    it carries (``abort(response)``, as the "this edit link was replaced" page is sent)."""
+    if isinstance(err, ApiError):
+        return err.status
+    if err.code is None and err.response is not None:
+        return err.response.status_code
+    return err.code
 
 
 def _limiter(app: Flask) -> Limiter:

@@ -102,8 +102,9 @@ QUERIES: dict[str, str] = {
     "edit_key_replaced_at": "SELECT at FROM replaced_edit_key WHERE game_id = ? AND digest = ?",
     # Deleting a game (store.delete_game): the game's row, only at the revision the deletion
     # was based on (or, for flask purge, only if it has still not changed since ?2), its
-    # deals, history and replaced keys with it (ON DELETE CASCADE); its id is kept as deleted. The kept answers about it are those of its
-    # writes and those naming it, quoted (?2: the answer to the request that created it).
+    # deals, history and replaced keys with it (ON DELETE CASCADE); its id is kept as
+    # deleted. The kept answers about it are those of its writes and those naming it, quoted
+    # (?2: the answer to the request that created it).
     "game_delete_at": "DELETE FROM game WHERE id = ? AND revision = ?",
     "game_delete_unchanged": "DELETE FROM game WHERE id = ? AND updated_at < ?",
     "idempotency_forget_game": "DELETE FROM idempotency_key WHERE game_id = ?1 OR instr(body, ?2) > 0",

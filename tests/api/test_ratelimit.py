@@ -143,6 +143,28 @@ def test_writes_refused_for_want_of_the_key_do_not_use_up_the_table_s_count(limi
     assert client.post(deals, json=valid_deal(), environ_base=OTHER).status_code == 401
 
 
+def test_writes_from_a_phone_whose_edit_link_was_replaced_count_against_limit_refused(limited_app):
+    """The page a phone holding a replaced edit link gets (403, "This edit link was replaced",
+    sent as a whole page) is a refusal like any other: counted, then 429 past LIMIT_REFUSED
+    (it was neither counted there nor against LIMIT_WRITE: 8 of 8 posts got their 403)."""
+    app = limited_app(LIMIT_REFUSED="2 per minute")
+    client = app.test_client()
+    game_id, key = api_game(client)
+    old = app.test_client()
+    grant(old, game_id, key)
+    assert client.post(f"{API}/games/{game_id}/edit-key", headers=bearer(key)).status_code == 200
+    statuses = [old.post(f"/games/{game_id}/deals/new", data={"reason": "x"}).status_code for _ in range(4)]
+    assert statuses[:2] == [403, 403] and statuses[2:] == [429, 429], statuses
+
+
+@pytest.mark.parametrize("name", ["LIMIT_REFUSED", "LIMIT_BUILD"])
+def test_a_limit_counted_where_it_happens_takes_one_rate(limited_app, name):
+    """LIMIT_REFUSED and LIMIT_BUILD are counted by hand, one rate each: a second rate would
+    have been dropped without a word, so it stops start-up naming the setting."""
+    with pytest.raises(StartupError, match=f"SCOREPAD_{name}.*one rate"):
+        limited_app(**{name: "30 per minute; 300 per day"})
+
+
 def test_the_limits_are_read_from_the_environment(make_app, monkeypatch):
     monkeypatch.setenv("SCOREPAD_RATELIMIT_ENABLED", "true")
     monkeypatch.setenv("SCOREPAD_LIMIT_CREATE", "2 per minute")
