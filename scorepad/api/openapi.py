@@ -148,6 +148,8 @@ def schemas() -> dict[str, Any]:
               "not_stated": {"type": "object", "additionalProperties": STRING},
               "fixed": {**array(STRING), "description": "rules of play the source states that no option says and "
                                                          "no recorded deal can break: printed, never checked"}}
+    write = {**deal, "revision": REVISION, "as_played": obj(  # a deal sent to record or correct
+        ("reason",), reason={"type": "string", "minLength": 1, "maxLength": MAX_REASON})}
     return {
         "Problem": obj(
             ("type", "title", "status", "detail", "field", "error"), False,
@@ -170,7 +172,8 @@ def schemas() -> dict[str, Any]:
                          report=ref("Report"), as_played=nullable(STRING)),
                    "description": "409 deal-recorded: the deal sent, judged as that deal of the game"},
             previous={**DEAL_NUMBER, "description": "422 same-as-previous: the deal recorded just before it, "
-                                                    "which it repeats"}),
+                                                    "which it repeats"},
+            deleted_at={**TIME, "description": "410 gone: when the game was deleted"}),
         "ProblemType": obj(("type", "slug", "title", "status", "description", "extensions"), False,
                            type=STRING, slug=STRING, title=STRING, status=INTEGER, description=STRING,
                            extensions=array(STRING)),
@@ -186,12 +189,10 @@ def schemas() -> dict[str, Any]:
                             {"type": "string", "description": "melds as card strings split by `;`"}]},
         "Deal": obj((), **deal),
         "ScoreRequest": obj(("sheet", "deal", "ending", "sides"), sheet=ref("Sheet"), **deal),
-        "DealWrite": obj(("ending", "sides"), **deal, revision=REVISION, as_played=obj(
-            ("reason",), reason={"type": "string", "minLength": 1, "maxLength": MAX_REASON})),
-        "NewDeal": obj(("ending", "sides"), **deal, revision=REVISION, as_played=obj(
-            ("reason",), reason={"type": "string", "minLength": 1, "maxLength": MAX_REASON}),
-            repeat={**BOOLEAN, "description": "record it even if every side and the ending equal the deal "
-                                              "recorded just before it (the table played it again)"}),
+        "DealWrite": obj(("ending", "sides"), **write),
+        "NewDeal": obj(("ending", "sides"), **write,
+                       repeat={**BOOLEAN, "description": "record it even if every side and the ending equal the "
+                                                         "deal recorded just before it (the table played it again)"}),
         "RuleProblem": rule_problem,
         "Report": obj(("ok", "violations", "warnings", "not_checked", "sides"), ok=BOOLEAN,
                       violations=array(rule_problem), warnings=array(rule_problem), not_checked=not_checked,

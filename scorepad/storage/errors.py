@@ -10,8 +10,8 @@ and the pages' HTTP statuses, the command line's exit codes.
   :class:`Gone`, a kind of it: the game was deleted (when, and why, it says).
 - :class:`Conflict`: the write was based on a revision the game has moved past; it carries
   what changed since.
-- :class:`Full`: the game has no room for the write: it is over, the deal is recorded
-  already, or the game would hold more than the limit.
+- :class:`Full`: the game has no room for the write: it is over, or the game would hold
+  more than the limit.
 - :class:`AlreadyRecorded`: a new deal whose number is recorded already (another phone saved
   it first); it carries that deal and the one sent, side by side.
 - :class:`Rejected`: a deal that breaks the rules, not saved; whether it may be saved as played.
@@ -88,8 +88,8 @@ class Conflict(StorageError):
 
 
 class Full(StorageError):
-    """The game has no room for this write: it is over (no next deal), the deal's number is
-    taken (recorded already), or it would hold more than it may. Nothing was written."""
+    """The game has no room for this write: it is over (no next deal), or it would hold more
+    than it may. Nothing was written."""
 
 
 class AlreadyRecorded(StorageError):

@@ -3,7 +3,8 @@ preview of the deal form while it is typed.
 
 The deal form is read by :class:`~scorepad.web.forms.deal.DealForm`, the one reader of what
 a phone posts: saving, checking and the preview all use it. A posted form is one action,
-each its own function (:data:`ACTIONS`): more meld rows, check, save, save as played.
+each its own function (:data:`ACTIONS`): more meld rows, check, save, save as played, and
+"Yes, record it again" (a deal the same as the one before it, played again).
 Every write goes through :mod:`scorepad.storage.store`, a save made once per the form's
 idempotency key (a form sent again after its answer was lost is not saved twice); scripts
 only enhance (``static/deal.js`` keeps a draft in the browser and retries a save offline).
