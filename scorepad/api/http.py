@@ -333,7 +333,9 @@ def new_game(found: GameRecord) -> tuple[int, dict[str, Any]]:
 def with_edit_key(body: dict[str, Any]) -> dict[str, Any]:
     """``body`` (:func:`game_answer`) with the game's edit key as it is now and the edit
     link holding it, rebuilt from the game: the first answer, or a replay to the client
-    that sent the request (its ``Idempotency-Key`` is scoped to that client)."""
+    that sent the request (its ``Idempotency-Key`` is scoped to that client). A replay is
+    only found until the game's key is next replaced (which forgets every answer kept for the
+    game before it), so it never hands out a key made after the request it replays."""
     found = game(body["id"])
     return {**body, "edit_url": page_url("/games/{}/edit/{}", found.id, found.edit_key), "edit_key": found.edit_key}
 

@@ -439,14 +439,33 @@ def test_no_kept_answer_holds_an_edit_key_and_each_answer_rebuilds_it_from_the_g
         assert shown["edit_key"] in edit_keys(app)
 
 
-def test_a_replayed_create_answers_the_games_edit_key_as_it_is_now(app, client):
-    created = send(client, f"{API}/games", NEW_GAME, {}, key="create-1").get_json()
-    replaced = client.post(f"{API}/games/{created['id']}/edit-key", headers=bearer(created["edit_key"]))
-    assert replaced.status_code == 200
+def test_a_create_replayed_before_any_rekey_answers_the_games_edit_key(app, client):
+    created = send(client, f"{API}/games", NEW_GAME, {}, key="create-1")
     again = send(client, f"{API}/games", NEW_GAME, {}, key="create-1")
-    assert again.headers["Idempotent-Replayed"] == "true"
-    assert again.get_json()["edit_key"] == replaced.get_json()["edit_key"] != created["edit_key"]
-    assert again.get_json()["edit_url"].endswith(replaced.get_json()["edit_key"])
+    assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_json()["edit_key"] == created.get_json()["edit_key"]
+    assert again.get_json()["edit_url"].endswith(created.get_json()["edit_key"]) and game_count(app) == 1
+
+
+def test_after_a_rekey_the_create_key_and_earlier_rekey_keys_answer_no_key(app, client):
+    """Every answer kept for the game before a replacement was made under a key that no longer
+    works: sent again, each is a new request (the create a new game, a rekey refused for its
+    replaced key), and none gets the game's key. The newest replacement's own retry still does."""
+    created = send(client, f"{API}/games", NEW_GAME, {}, key="create-1").get_json()
+    game_id, first_key = created["id"], created["edit_key"]
+    second_key = rekey(client, game_id, first_key, "rekey-1").get_json()["edit_key"]
+    third_key = rekey(client, game_id, second_key, "rekey-2").get_json()["edit_key"]
+    old_rekey = rekey(client, game_id, first_key, "rekey-1")
+    assert old_rekey.status_code == 401 and old_rekey.get_json()["type"] == "/api/v1/problems/edit-key-replaced"
+    assert "Idempotent-Replayed" not in old_rekey.headers and "edit_key" not in old_rekey.get_json()
+    old_create = send(client, f"{API}/games", NEW_GAME, {}, key="create-1")
+    assert old_create.status_code == 201 and "Idempotent-Replayed" not in old_create.headers
+    assert old_create.get_json()["id"] != game_id and game_count(app) == 2  # a new request: a game of its own
+    for answer in (old_rekey, old_create):
+        assert second_key not in answer.get_data(as_text=True) and third_key not in answer.get_data(as_text=True)
+    newest = rekey(client, game_id, second_key, "rekey-2")  # the newest replacement's retry, its answer lost
+    assert newest.headers["Idempotent-Replayed"] == "true" and newest.get_json()["edit_key"] == third_key
+    assert client.get(f"{API}/games/{game_id}").get_json()["revision"] == 2
 
 
 # -- replacing the edit key ------------------------------------------------------------------------------
