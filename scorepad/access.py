@@ -121,6 +121,11 @@ def _key_held(game_id: str) -> str | None:
     return next((key for held_id, key in _held() if held_id == game_id), None)
 
 
+def key_held(game_id: str) -> str | None:
+    """The edit key this browser holds for the game (perhaps one replaced since), or None."""
+    return _key_held(game_id)
+
+
 def may_hold_key(game_id: str) -> bool:
     """Whether this browser holds some key for the game (checked by :func:`can_edit`)."""
     return _key_held(game_id) is not None

@@ -7,10 +7,14 @@ Every read and write goes through :mod:`scorepad.storage.store`; who may write i
 
 from __future__ import annotations
 
+import hashlib
+import json
+
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, session, url_for
 
 from .. import access
 from ..links import external_url
+from ..retry import typed_again
 from ..rules import PRESETS
 from ..rules.views import GameView
 from ..storage import cache, db, store
@@ -19,7 +23,8 @@ from ..storage.store import GameRecord
 from .chart import running_totals_chart
 from .common import ahead_is_stale, editable, history_entries, qr, read_revision, what_changed
 from .errors import status as status_of
-from .forms.deal import ConfirmForm
+from .deals import new_key
+from .forms.deal import ConfirmForm, ReplaceLinkForm
 from .forms.sheet_editor import SheetEditor, preset_displays
 from .forms.sides import NewGameForm, SidesForm
 
@@ -170,25 +175,58 @@ def edit_link(game_id: str, key: str):
 def replace_edit_link(game_id: str):
     """Replace the edit link of a game whose link leaked: asked to confirm first; then the
     old link (and every phone holding it) changes nothing, and the game page shows the new
-    link and its QR code to this phone, which keeps its edit rights."""
+    link and its QR code to this phone, which keeps its edit rights.
+
+    The confirmation carries an idempotency key, and the replacement is made once per key
+    (:func:`store.once`), scoped to the edit key this phone held when it asked (its digest):
+    when the answer to the first replacement was lost (and the cookie with the new key with
+    it), the same form sent again with the old key does not meet "this link was replaced"
+    but is given the game's key as it is now, and shows the new link. Another phone holding
+    the old key, with a form of its own, is told the link was replaced. A later replacement
+    forgets the kept answer (:func:`store.replace_edit_key`), so a replay never gets a newer key."""
     game = access.game_or_404(game_id)
-    access.require_edit(game)
-    form = ConfirmForm()
+    form = ReplaceLinkForm()
+    held = access.key_held(game.id)
+    if request.method == "GET" or held is None:
+        access.require_edit(game)  # a 403 for a phone without a key, before the form is read
     if request.method == "GET":
+        form.idempotency_key.data = new_key()
         response = make_response(render_template("games/replace_edit_link.html", game=game, form=form))
         response.headers["Cache-Control"] = "no-store"
         return response
     if not form.validate():
         abort(400, "The form could not be read.")
+    key = form.idempotency_key.data or None
+
+    def write(once: store.Once[GameRecord] | None) -> GameRecord:
+        access.require_edit(game)  # not reached by a replay: the key this phone held is replaced by then
+        return store.replace_edit_key(game.id, once)
+
     try:
-        game = store.replace_edit_key(game.id)
+        if key is None or held is None:
+            write(None)
+        else:
+            found = store.once(store.Once(request.endpoint or request.path, game.id, key,
+                                          hashlib.sha256(request.path.encode()).hexdigest(),
+                                          lambda made: (303, json.dumps({"id": made.id})),
+                                          client=store.key_digest(held)),  # the key this phone held
+                               write)
+            if found is store.KeyRefused.IN_PROGRESS:
+                return typed_again(503, "Still replacing", "The edit link is being replaced just now. Send this "
+                                   "again in a moment to see the new link; it will not be replaced twice.",
+                                   retry_after=1)
+            if found is store.KeyRefused.REUSED:  # the digest is the path's: only another game's form
+                abort(400, "The form could not be read.")
     except StorageError as err:
-        flash(f"The edit link was not replaced ({status_of(err)}): {err.message}.", "error")
+        flash(f"The edit link was not replaced: {err.message}. The edit link as it was still works.", "error")
         return redirect(url_for("games.game", game_id=game.id), 303)
+    game = access.game_or_404(game.id)  # with the key the replacement made (kept until the next replaces it)
     access.grant(game)
     session["new_edit_link"] = game.id
-    flash("The edit link was replaced. The old one, and every phone that opened it, can no longer change the "
-          "game: give the new one below to whoever keeps the score.", "ok")
+    said = ("The edit link was replaced. The old one, and every phone that opened it, can no longer change the "
+            "game: give the new one below to whoever keeps the score.")
+    if ("ok", said) not in map(tuple, session.get("_flashes", [])):  # the first answer's came through
+        flash(said, "ok")
     return redirect(url_for("games.game", game_id=game.id, _anchor="edit-link"), 303)
 
 

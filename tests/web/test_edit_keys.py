@@ -203,3 +203,35 @@ def test_a_phone_that_may_not_edit_cannot_replace_the_edit_link(app, client, vie
     assert viewer.get(f"/games/{game}/replace-edit-link").status_code == 403
     assert viewer.post(f"/games/{game}/replace-edit-link", data={}).status_code == 403
     assert sql(app.config["DATABASE"], "SELECT edit_key FROM game") == [(key,)]
+
+
+def test_the_replace_form_sent_again_after_its_answer_was_lost_keeps_the_phone_an_editor_and_shows_the_new_link(
+        app, client):
+    """The first replacement is made, but its answer (and the cookie with the new key) never
+    reaches the phone: the same form sent again with the cookie it had replaces nothing more
+    and gives this phone the game's key as it is now, with the new link shown. Another phone
+    with the old key and a form of its own is told the link was replaced."""
+    game, old = api_game(client)
+    grant(client, game, old)
+    other_phone = app.test_client()
+    grant(other_phone, game, old)
+    url = f"/games/{game}/replace-edit-link"
+    form = form_fields(client.get(url).get_data(as_text=True), url)
+    other_form = form_fields(other_phone.get(url).get_data(as_text=True), url)
+    assert form["idempotency_key"] and other_form["idempotency_key"] != form["idempotency_key"]
+    before = client.get_cookie("session").value
+    assert client.post(url, data=form).status_code == 303
+    [(new,)] = sql(app.config["DATABASE"], "SELECT edit_key FROM game")
+    client.set_cookie("session", before)  # the answer lost: the phone still holds the old key
+    again = client.post(url, data=form)
+    assert again.status_code == 303 and again.headers["Location"].endswith(f"/games/{game}#edit-link")
+    assert sql(app.config["DATABASE"], "SELECT edit_key FROM game") == [(new,)]  # replaced once
+    shown = client.get(f"/games/{game}").get_data(as_text=True)
+    assert f"/games/{game}/edit/{new}" in shown and "<details open>" in shown and "The edit link was replaced" in shown
+    assert _may_edit(client, game)
+    assert [a for (a,) in sql(app.config["DATABASE"], "SELECT action FROM history")] == ["rekey"]
+
+    refused = other_phone.post(url, data=other_form)  # the old key, and its own form's key
+    assert refused.status_code == 403 and "was replaced" in text_of(refused.get_data(as_text=True))
+    assert new not in refused.get_data(as_text=True) and not _may_edit(other_phone, game)
+    assert sql(app.config["DATABASE"], "SELECT edit_key FROM game") == [(new,)]
