@@ -166,21 +166,28 @@ def require_edit(game: GameRecord) -> None:
 
 
 def session_client() -> str | None:
-    """This browser's own random id, kept in its session, for a request that came with a
-    session (None without one): what its idempotency keys for new games are scoped by
-    (:func:`scorepad.api.http.client_scope`). Made on first use."""
-    if not session:
-        return None
+    """This browser's own random id, kept in its session (:func:`know_client`), or None when
+    the request's session holds none: what its idempotency keys for new games are scoped by
+    (:func:`scorepad.api.http.client_scope`, which falls back to the address). Never made
+    here, inside a write: were its answer lost, the cookie with the new id would be lost with
+    it, and the retry would be another client's, making a second game."""
     token = session.get("client")
-    if not isinstance(token, str) or not token:
-        token = session["client"] = secrets.token_urlsafe(16)
-    return token
+    return token if isinstance(token, str) and token else None
+
+
+def know_client() -> None:
+    """Give this browser its own random id (:func:`session_client`) when its session has none:
+    when it is served a page whose form creates a game (a new game, an import), so the id is
+    in its cookie before any create it scopes."""
+    if session_client() is None:
+        session["client"] = secrets.token_urlsafe(16)
 
 
 def keep_keys_private(response: Response) -> Response:
     """``Cache-Control: no-store`` on a response that sets a session cookie holding edit
-    keys (the cookie is signed, not secret): no cache may keep a copy of it."""
-    if session.modified and _held():
+    keys or this browser's own id (the cookie is signed, not secret): no cache may keep a
+    copy of it."""
+    if session.modified and (_held() or session_client()):
         response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -185,9 +185,10 @@ def client_scope(game_id: str) -> str:
     ``client``), so that one client's key never answers another's request. A write to a
     game: a digest of the edit key it sends (:func:`scorepad.storage.store.key_digest`), so
     a key replaced since answers nothing. A new game (create, import): a digest of this
-    browser's session when the request comes with one (:func:`scorepad.access.session_client`),
-    else of the client's address (the one the rate limits count by: behind a proxy, as
-    ``PROXIES`` reads it); HMAC-SHA256 under ``SECRET_KEY``, so no address is kept."""
+    browser's own id when its session holds one (:func:`scorepad.access.session_client`, given
+    with the page before any write, never during one), else of the client's address (the
+    one the rate limits count by: behind a proxy, as ``PROXIES`` reads it); HMAC-SHA256
+    under ``SECRET_KEY``, so no address is kept."""
     if game_id:
         return store.key_digest(bearer_key() or "")
     token = session_client()

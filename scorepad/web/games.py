@@ -22,8 +22,8 @@ from ..storage.errors import Conflict, StorageError
 from ..storage.store import GameRecord
 from .chart import running_totals_chart
 from .common import ahead_is_stale, editable, history_entries, qr, read_revision, what_changed
-from .errors import status as status_of
 from .deals import new_key
+from .errors import status as status_of
 from .forms.deal import ConfirmForm, ReplaceLinkForm
 from .forms.sheet_editor import SheetEditor, preset_displays
 from .forms.sides import NewGameForm, SidesForm
@@ -46,6 +46,7 @@ def new_game():
         preset_id = request.args.get("preset", "common")
         if preset_id not in PRESETS:
             abort(404, f"There is no preset called {preset_id!r}.")
+        access.know_client()  # before any create it may send (its idempotency keys are scoped by it)
         return render_template("games/new_game.html", form=form, editor=SheetEditor.for_preset(preset_id),
                                sides=SidesForm.blank(), presets=preset_displays())
     if not form.validate() and set(form.errors) != {"name"}:  # the name's own error shows beside it

@@ -411,10 +411,11 @@ def test_the_same_key_with_another_body_from_another_client_is_its_own_request_n
 
 
 def test_a_browser_with_a_session_and_a_client_without_one_at_one_address_are_two_clients(app, client):
-    """Behind one address (a club's Wi-Fi), a browser holding a session cookie has keys of its
-    own; a client without a cookie is known by its address."""
+    """Behind one address (a club's Wi-Fi), a browser given the new-game page has keys of its
+    own (its session holds its own id); a client without a cookie is known by its address."""
     game, key = api_game(client)
     grant(client, game, key)  # the browser now holds a session
+    assert client.get("/new").status_code == 200  # and its own id, with the page
     browser = send(client, f"{API}/games", NEW_GAME, {})
     curl = send(app.test_client(), f"{API}/games", NEW_GAME, {})
     assert browser.status_code == curl.status_code == 201 and "Idempotent-Replayed" not in curl.headers
@@ -423,6 +424,41 @@ def test_a_browser_with_a_session_and_a_client_without_one_at_one_address_are_tw
     clients = {client for (client,) in sql(app.config["DATABASE"], "SELECT client FROM idempotency_key")}
     assert len(clients) == 2 and all(scope.startswith(("session ", "address ")) for scope in clients)
     assert "127.0.0.1" not in json.dumps(sorted(clients))  # a digest, not the address
+
+
+@pytest.mark.parametrize("page", ["/new", "/import"])
+def test_a_browsers_create_sent_again_with_the_cookie_it_had_is_a_replay_not_a_second_game(app, client, page):
+    """The browser's own id is given with the page whose form creates a game, never inside
+    the write: a create whose answer (and any cookie it set) was lost, sent again with the
+    cookie the browser had, is the same client's key, and makes no second game."""
+    watched, _ = api_game(app.test_client())
+    assert client.get(f"/games/{watched}").status_code == 200  # the browser has a session: it watches a game
+    assert client.get(page).status_code == 200
+    had = client.get_cookie("session").value
+    path, body = (f"{API}/games", NEW_GAME) if page == "/new" else (f"{API}/games/import", export_of(client, watched))
+    first = send(client, path, body, {}, key="browser-1")
+    assert first.status_code == 201
+    client.set_cookie("session", had)  # the answer lost, with whatever cookie it set
+    again = send(client, path, body, {}, key="browser-1")
+    assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_data() == first.get_data() and game_count(app) == 2  # the game watched, and one made
+    [(scope,)] = sql(app.config["DATABASE"], "SELECT client FROM idempotency_key")
+    assert scope.startswith("session ")
+
+
+def test_a_session_without_an_id_of_its_own_is_known_by_its_address_and_its_retry_replays(app, client):
+    """A cookie from before browsers were given their own id: nothing is made for it inside
+    the write, so its key is its address's, and the retry is a replay."""
+    with client.session_transaction() as session:
+        session["games"] = [["0" * 22]]
+    had = client.get_cookie("session").value
+    first = send(client, f"{API}/games", NEW_GAME, {}, key="browser-1")
+    client.set_cookie("session", had)
+    again = send(client, f"{API}/games", NEW_GAME, {}, key="browser-1")
+    assert again.headers["Idempotent-Replayed"] == "true" and again.get_data() == first.get_data()
+    assert game_count(app) == 1
+    [(scope,)] = sql(app.config["DATABASE"], "SELECT client FROM idempotency_key")
+    assert scope.startswith("address ")
 
 
 def test_no_kept_answer_holds_an_edit_key_and_each_answer_rebuilds_it_from_the_game(app, client):
