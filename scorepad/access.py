@@ -149,9 +149,17 @@ def replaced_key(game: GameRecord) -> str | None:
     return at
 
 
-def key_replaced_page(game: GameRecord, at: str) -> Response:
-    """The 403 page of an edit key the game no longer has: when it was replaced, and the view link."""
-    return make_response(render_template("games/key_replaced.html", game=game, at=at), 403)
+def time_words(at: str) -> str:
+    """A time as the database keeps it (UTC), as the pages say times: ``2026-12-01 22:36 UTC``."""
+    return f"{at.replace('T', ' ').removesuffix('+00:00')[:16]} UTC"
+
+
+def key_replaced_page(game: GameRecord, at: str, opened: bool = False) -> Response:
+    """The 403 page of an edit key the game no longer has: when it was replaced, and the view
+    link. ``opened``: the key came in an edit link opened now, not from this browser's
+    session; then the page says whether this phone can still edit (it holds the new key)."""
+    return make_response(render_template("games/key_replaced.html", game=game, at=at, when=time_words(at),
+                                         opened=opened, can_edit=opened and can_edit(game)), 403)
 
 
 def require_edit(game: GameRecord) -> None:

@@ -71,7 +71,8 @@ def body(allowed: Iterable[str]) -> dict[str, Any]:
     allowed = tuple(allowed)
     for key in data:
         if key not in allowed:
-            raise ApiError(400, key, f"is not a field here; expected {', '.join(allowed)}")
+            raise ApiError(400, key, f"is not a field here; expected {', '.join(allowed)}" if allowed
+                           else "is not a field here: this route takes no fields (send an empty body, or {})")
     return data
 
 

@@ -88,7 +88,7 @@ def game(game_id: str):
         game = access.game_or_404(game_id)
         replaced = access.replaced_key(game)
         if replaced is not None:
-            flash(f"The edit link this phone had was replaced at {replaced.replace('T', ' ')}: it can no longer "
+            flash(f"The edit link this phone had was replaced on {access.time_words(replaced)}: it can no longer "
                   "record or change deals. This is the view link; ask whoever keeps the score for the new edit "
                   "link.", "error")
         access.used(game)
@@ -165,7 +165,7 @@ def edit_link(game_id: str, key: str):
         if replaced is not None:
             if not access.can_edit(game):  # the old key, if this phone held it, is forgotten: it watches
                 access.watched(game.id)
-            return access.key_replaced_page(game, replaced)
+            return access.key_replaced_page(game, replaced, opened=True)
         abort(403, "This edit link is not right for this game. Ask whoever started the game for it again.")
     access.grant(game)
     flash("This phone may now record and correct deals in this game.", "ok")

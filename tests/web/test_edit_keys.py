@@ -235,3 +235,27 @@ def test_the_replace_form_sent_again_after_its_answer_was_lost_keeps_the_phone_a
     assert refused.status_code == 403 and "was replaced" in text_of(refused.get_data(as_text=True))
     assert new not in refused.get_data(as_text=True) and not _may_edit(other_phone, game)
     assert sql(app.config["DATABASE"], "SELECT edit_key FROM game") == [(new,)]
+
+
+def test_a_replaced_link_s_words_say_when_in_utc_and_tell_a_phone_with_the_new_key_it_can_still_edit(app, client):
+    game, old = api_game(client)
+    grant(client, game, old)
+    new = app.test_client().post(f"/api/v1/games/{game}/edit-key", headers=bearer(old)).get_json()["edit_key"]
+    [(at,)] = sql(app.config["DATABASE"], "SELECT at FROM replaced_edit_key")
+    when = f"{at[:10]} {at[11:16]} UTC"
+    told = text_of(client.get(f"/games/{game}").get_data(as_text=True))  # the phone that had it: the flash
+    assert f"The edit link this phone had was replaced on {when}: it can no longer" in told
+    assert at not in told and "+00:00" not in told
+
+    holder = app.test_client()  # a phone with the new key opens the old link
+    grant(holder, game, new)
+    opened = holder.get(f"/games/{game}/edit/{old}")
+    words = text_of(opened.get_data(as_text=True))
+    assert opened.status_code == 403 and f"This edit link of “Friday” was replaced on {when}" in words
+    assert "This phone has the new edit link, so it can still record and correct deals" in words
+    assert "Open the game" in words and "that this phone had" not in words and _may_edit(holder, game)
+
+    stranger = app.test_client()  # one without the new key: told to ask for it
+    words = text_of(stranger.get(f"/games/{game}/edit/{old}").get_data(as_text=True))
+    assert f"This edit link of “Friday” was replaced on {when}" in words and "Ask whoever keeps the score" in words
+    assert "can still record" not in words and "Open the view link" in words
