@@ -433,7 +433,8 @@ def test_a_browsers_create_sent_again_with_the_cookie_it_had_is_a_replay_not_a_s
     cookie the browser had, is the same client's key, and makes no second game."""
     watched, _ = api_game(app.test_client())
     assert client.get(f"/games/{watched}").status_code == 200  # the browser has a session: it watches a game
-    assert client.get(page).status_code == 200
+    given = client.get(page)
+    assert given.status_code == 200 and given.headers["Cache-Control"] == "no-store"  # its cookie: this browser's
     had = client.get_cookie("session").value
     path, body = (f"{API}/games", NEW_GAME) if page == "/new" else (f"{API}/games/import", export_of(client, watched))
     first = send(client, path, body, {}, key="browser-1")
