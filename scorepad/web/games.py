@@ -11,6 +11,7 @@ import hashlib
 import json
 
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, session, url_for
+from werkzeug.wrappers import Response
 
 from .. import access
 from ..links import external_url
@@ -184,7 +185,9 @@ def replace_edit_link(game_id: str):
     it), the same form sent again with the old key does not meet "this link was replaced"
     but is given the game's key as it is now, and shows the new link. Another phone holding
     the old key, with a form of its own, is told the link was replaced. A later replacement
-    forgets the kept answer (:func:`store.replace_edit_key`), so a replay never gets a newer key."""
+    forgets the kept answer (:func:`store.replace_edit_key`), so a replay never gets a newer key.
+    The same form sent again once its answer came through (this phone holds the key it made)
+    replaces nothing either: the session remembers which form made it."""
     game = access.game_or_404(game_id)
     form = ReplaceLinkForm()
     held = access.key_held(game.id)
@@ -198,6 +201,8 @@ def replace_edit_link(game_id: str):
     if not form.validate():
         abort(400, "The form could not be read.")
     key = form.idempotency_key.data or None
+    if key is not None and access.can_edit(game) and session.get("replaced_by") == [game.id, key]:
+        return _link_replaced(game, key)  # this form made the key this phone holds: sent again, it shows it
 
     def write(once: store.Once[GameRecord] | None) -> GameRecord:
         access.require_edit(game)  # not reached by a replay: the key this phone held is replaced by then
@@ -221,9 +226,17 @@ def replace_edit_link(game_id: str):
     except StorageError as err:
         flash(f"The edit link was not replaced: {err.message}. The edit link as it was still works.", "error")
         return redirect(url_for("games.game", game_id=game.id), 303)
-    game = access.game_or_404(game.id)  # with the key the replacement made (kept until the next replaces it)
+    # The game's key now is the one this replacement made: a later one forgets the kept answer.
+    return _link_replaced(access.game_or_404(game.id), key)
+
+
+def _link_replaced(game: GameRecord, key: str | None) -> Response:
+    """The answer to a replaced edit link: this phone may edit with the game's key, and the game
+    page shows it the new link, once; the form's ``key`` is remembered as the one that made it."""
     access.grant(game)
     session["new_edit_link"] = game.id
+    if key is not None:
+        session["replaced_by"] = [game.id, key]
     said = ("The edit link was replaced. The old one, and every phone that opened it, can no longer change the "
             "game: give the new one below to whoever keeps the score.")
     if ("ok", said) not in map(tuple, session.get("_flashes", [])):  # the first answer's came through

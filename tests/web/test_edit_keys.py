@@ -259,3 +259,22 @@ def test_a_replaced_link_s_words_say_when_in_utc_and_tell_a_phone_with_the_new_k
     words = text_of(stranger.get(f"/games/{game}/edit/{old}").get_data(as_text=True))
     assert f"This edit link of “Friday” was replaced on {when}" in words and "Ask whoever keeps the score" in words
     assert "can still record" not in words and "Open the view link" in words
+
+
+def test_the_replace_form_sent_again_after_its_answer_came_through_replaces_nothing_more(app, client):
+    """A double tap whose first answer arrived (or the form sent again from the back button):
+    the phone holds the key that form made, so the link is shown again, not replaced again."""
+    game, old = api_game(client)
+    grant(client, game, old)
+    url = f"/games/{game}/replace-edit-link"
+    form = form_fields(client.get(url).get_data(as_text=True), url)
+    assert client.post(url, data=form).status_code == 303
+    [(new,)] = sql(app.config["DATABASE"], "SELECT edit_key FROM game")
+    again = client.post(url, data=form)
+    assert again.status_code == 303 and again.headers["Location"].endswith(f"/games/{game}#edit-link")
+    assert sql(app.config["DATABASE"], "SELECT edit_key FROM game") == [(new,)]
+    shown = client.get(f"/games/{game}").get_data(as_text=True)
+    assert f"/games/{game}/edit/{new}" in shown and "<details open>" in shown
+    fresh = form_fields(client.get(url).get_data(as_text=True), url)  # a new form: a new replacement
+    assert client.post(url, data=fresh).status_code == 303
+    assert sql(app.config["DATABASE"], "SELECT edit_key FROM game") != [(new,)]
