@@ -121,6 +121,11 @@ def _key_held(game_id: str) -> str | None:
     return next((key for held_id, key in _held() if held_id == game_id), None)
 
 
+def key_held(game_id: str) -> str | None:
+    """The edit key this browser holds for the game (perhaps one replaced since), or None."""
+    return _key_held(game_id)
+
+
 def may_hold_key(game_id: str) -> bool:
     """Whether this browser holds some key for the game (checked by :func:`can_edit`)."""
     return _key_held(game_id) is not None
@@ -144,9 +149,17 @@ def replaced_key(game: GameRecord) -> str | None:
     return at
 
 
-def key_replaced_page(game: GameRecord, at: str) -> Response:
-    """The 403 page of an edit key the game no longer has: when it was replaced, and the view link."""
-    return make_response(render_template("games/key_replaced.html", game=game, at=at), 403)
+def time_words(at: str) -> str:
+    """A time as the database keeps it (UTC), as the pages say times: ``2026-12-01 22:36 UTC``."""
+    return f"{at.replace('T', ' ').removesuffix('+00:00')[:16]} UTC"
+
+
+def key_replaced_page(game: GameRecord, at: str, opened: bool = False) -> Response:
+    """The 403 page of an edit key the game no longer has: when it was replaced, and the view
+    link. ``opened``: the key came in an edit link opened now, not from this browser's
+    session; then the page says whether this phone can still edit (it holds the new key)."""
+    return make_response(render_template("games/key_replaced.html", game=game, at=at, when=time_words(at),
+                                         opened=opened, can_edit=opened and can_edit(game)), 403)
 
 
 def require_edit(game: GameRecord) -> None:
@@ -161,21 +174,28 @@ def require_edit(game: GameRecord) -> None:
 
 
 def session_client() -> str | None:
-    """This browser's own random id, kept in its session, for a request that came with a
-    session (None without one): what its idempotency keys for new games are scoped by
-    (:func:`scorepad.api.http.client_scope`). Made on first use."""
-    if not session:
-        return None
+    """This browser's own random id, kept in its session (:func:`know_client`), or None when
+    the request's session holds none: what its idempotency keys for new games are scoped by
+    (:func:`scorepad.api.http.client_scope`, which falls back to the address). Never made
+    here, inside a write: were its answer lost, the cookie with the new id would be lost with
+    it, and the retry would be another client's, making a second game."""
     token = session.get("client")
-    if not isinstance(token, str) or not token:
-        token = session["client"] = secrets.token_urlsafe(16)
-    return token
+    return token if isinstance(token, str) and token else None
+
+
+def know_client() -> None:
+    """Give this browser its own random id (:func:`session_client`) when its session has none:
+    when it is served a page whose form creates a game (a new game, an import), so the id is
+    in its cookie before any create it scopes."""
+    if session_client() is None:
+        session["client"] = secrets.token_urlsafe(16)
 
 
 def keep_keys_private(response: Response) -> Response:
     """``Cache-Control: no-store`` on a response that sets a session cookie holding edit
-    keys (the cookie is signed, not secret): no cache may keep a copy of it."""
-    if session.modified and _held():
+    keys or this browser's own id (the cookie is signed, not secret): no cache may keep a
+    copy of it."""
+    if session.modified and (_held() or session_client()):
         response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -240,7 +240,8 @@ def amend_sheet(game_id: str):
 def replace_edit_key(game_id: str):
     """A new edit key for the game; the one sent is refused from now on. With an
     ``Idempotency-Key``, a retry that sends the key just replaced is answered the game's key
-    as it is now: the key was kept for (scoped to) the replaced key's holder alone."""
+    as it is now, as long as no later replacement forgot the answer (:func:`store.replace_edit_key`):
+    the key is scoped to the replaced key, so it answers whoever held that key, and no one else."""
     http.game(game_id)
     if request.get_data(cache=True).strip():
         http.body(())  # nothing to send: an empty body, or {}

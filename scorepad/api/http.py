@@ -71,7 +71,8 @@ def body(allowed: Iterable[str]) -> dict[str, Any]:
     allowed = tuple(allowed)
     for key in data:
         if key not in allowed:
-            raise ApiError(400, key, f"is not a field here; expected {', '.join(allowed)}")
+            raise ApiError(400, key, f"is not a field here; expected {', '.join(allowed)}" if allowed
+                           else "is not a field here: this route takes no fields (send an empty body, or {})")
     return data
 
 
@@ -185,9 +186,10 @@ def client_scope(game_id: str) -> str:
     ``client``), so that one client's key never answers another's request. A write to a
     game: a digest of the edit key it sends (:func:`scorepad.storage.store.key_digest`), so
     a key replaced since answers nothing. A new game (create, import): a digest of this
-    browser's session when the request comes with one (:func:`scorepad.access.session_client`),
-    else of the client's address (the one the rate limits count by: behind a proxy, as
-    ``PROXIES`` reads it); HMAC-SHA256 under ``SECRET_KEY``, so no address is kept."""
+    browser's own id when its session holds one (:func:`scorepad.access.session_client`, given
+    with the page before any write, never during one), else of the client's address (the
+    one the rate limits count by: behind a proxy, as ``PROXIES`` reads it); HMAC-SHA256
+    under ``SECRET_KEY``, so no address is kept."""
     if game_id:
         return store.key_digest(bearer_key() or "")
     token = session_client()
@@ -333,7 +335,9 @@ def new_game(found: GameRecord) -> tuple[int, dict[str, Any]]:
 def with_edit_key(body: dict[str, Any]) -> dict[str, Any]:
     """``body`` (:func:`game_answer`) with the game's edit key as it is now and the edit
     link holding it, rebuilt from the game: the first answer, or a replay to the client
-    that sent the request (its ``Idempotency-Key`` is scoped to that client)."""
+    that sent the request (its ``Idempotency-Key`` is scoped to that client). A replay is
+    only found until the game's key is next replaced (which forgets every answer kept for the
+    game before it), so it never hands out a key made after the request it replays."""
     found = game(body["id"])
     return {**body, "edit_url": page_url("/games/{}/edit/{}", found.id, found.edit_key), "edit_key": found.edit_key}
 

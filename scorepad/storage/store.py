@@ -879,7 +879,10 @@ def replace_edit_key(game_id: str, once: Once[GameRecord] | None = None) -> Game
     """Give the game a new edit key: the old one changes nothing from now on (its digest is
     kept, so :func:`replaced_at` can say when it was replaced), and a ``rekey`` entry goes
     into the history (without either key). Returns the game with its new key. Made once per
-    ``once``'s key (:func:`once`), whose answer must not hold the new key."""
+    ``once``'s key (:func:`once`), whose answer must not hold the new key. Every answer kept
+    before it for the game (its writes, earlier replacements, the request that created or
+    imported it) is forgotten: each was made under a key that no longer works, so sent again,
+    it is a new request (refused for the replaced key; a create makes a new game)."""
     while True:
         game = _fresh(game_id, None, once)
         key = new_id()
@@ -893,6 +896,9 @@ def replace_edit_key(game_id: str, once: Once[GameRecord] | None = None) -> Game
                 db.run("edit_key_replaced", game_id, key_digest(game.edit_key), now)
                 _history(game, None, "rekey", now, None, None, None, None, None)
                 record = dataclasses.replace(game, edit_key=key, revision=game.revision + 1, updated_at=now)
+                # Every answer kept for the game's earlier writes and the one of the request that made
+                # it were given under a key that no longer works: none is replayed from now on.
+                db.run("idempotency_forget_game", game_id, json.dumps(game_id))
                 _keep(once, record, key)
                 _check_size(game_id)
         except _Moved:

@@ -59,6 +59,7 @@ class ImportForm(FlaskForm):
 def import_page():
     form = ImportForm()
     if request.method == "GET":
+        access.know_client()  # before any import it may send (its idempotency keys are scoped by it)
         return render_template("exchange/import.html", form=form, error=None)
     if not form.validate():
         abort(400, "; ".join(f"{form[k].label.text}: {' '.join(v)}" for k, v in form.errors.items()))

@@ -7,10 +7,15 @@ Every read and write goes through :mod:`scorepad.storage.store`; who may write i
 
 from __future__ import annotations
 
+import hashlib
+import json
+
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, session, url_for
+from werkzeug.wrappers import Response
 
 from .. import access, builds
 from ..links import external_url
+from ..retry import typed_again
 from ..rules import PRESETS
 from ..rules.views import GameView
 from ..storage import cache, db, store
@@ -18,8 +23,9 @@ from ..storage.errors import Conflict, NotFound, StorageError
 from ..storage.store import GameRecord
 from .chart import running_totals_chart
 from .common import ahead_is_stale, editable, history_entries, qr, read_revision, what_changed
+from .deals import new_key
 from .errors import status as status_of
-from .forms.deal import ConfirmForm
+from .forms.deal import ConfirmForm, ReplaceLinkForm
 from .forms.sheet_editor import SheetEditor, preset_displays
 from .forms.sides import NewGameForm, SidesForm
 
@@ -41,6 +47,7 @@ def new_game():
         preset_id = request.args.get("preset", "common")
         if preset_id not in PRESETS:
             abort(404, f"There is no preset called {preset_id!r}.")
+        access.know_client()  # before any create it may send (its idempotency keys are scoped by it)
         return render_template("games/new_game.html", form=form, editor=SheetEditor.for_preset(preset_id),
                                sides=SidesForm.blank(), presets=preset_displays())
     if not form.validate() and set(form.errors) != {"name"}:  # the name's own error shows beside it
@@ -82,7 +89,7 @@ def game(game_id: str):
         game = access.game_or_404(game_id)
         replaced = access.replaced_key(game)
         if replaced is not None:
-            flash(f"The edit link this phone had was replaced at {replaced.replace('T', ' ')}: it can no longer "
+            flash(f"The edit link this phone had was replaced on {access.time_words(replaced)}: it can no longer "
                   "record or change deals. This is the view link; ask whoever keeps the score for the new edit "
                   "link.", "error")
         access.used(game)
@@ -159,7 +166,7 @@ def edit_link(game_id: str, key: str):
         if replaced is not None:
             if not access.can_edit(game):  # the old key, if this phone held it, is forgotten: it watches
                 access.watched(game.id)
-            return access.key_replaced_page(game, replaced)
+            return access.key_replaced_page(game, replaced, opened=True)
         abort(403, "This edit link is not right for this game. Ask whoever started the game for it again.")
     access.grant(game)
     flash("This phone may now record and correct deals in this game.", "ok")
@@ -170,25 +177,70 @@ def edit_link(game_id: str, key: str):
 def replace_edit_link(game_id: str):
     """Replace the edit link of a game whose link leaked: asked to confirm first; then the
     old link (and every phone holding it) changes nothing, and the game page shows the new
-    link and its QR code to this phone, which keeps its edit rights."""
+    link and its QR code to this phone, which keeps its edit rights.
+
+    The confirmation carries an idempotency key, and the replacement is made once per key
+    (:func:`store.once`), scoped to the edit key this phone held when it asked (its digest):
+    when the answer to the first replacement was lost (and the cookie with the new key with
+    it), the same form sent again with the old key does not meet "this link was replaced"
+    but is given the game's key as it is now, and shows the new link. Another phone holding
+    the old key, with a form of its own, is told the link was replaced. A later replacement
+    forgets the kept answer (:func:`store.replace_edit_key`), so a replay never gets a newer key.
+    The same form sent again once its answer came through (this phone holds the key it made)
+    replaces nothing either: the session remembers which form made it."""
     game = access.game_or_404(game_id)
-    access.require_edit(game)
-    form = ConfirmForm()
+    form = ReplaceLinkForm()
+    held = access.key_held(game.id)
+    if request.method == "GET" or held is None:
+        access.require_edit(game)  # a 403 for a phone without a key, before the form is read
     if request.method == "GET":
+        form.idempotency_key.data = new_key()
         response = make_response(render_template("games/replace_edit_link.html", game=game, form=form))
         response.headers["Cache-Control"] = "no-store"
         return response
     if not form.validate():
         abort(400, "The form could not be read.")
+    key = form.idempotency_key.data or None
+    if key is not None and access.can_edit(game) and session.get("replaced_by") == [game.id, key]:
+        return _link_replaced(game, key)  # this form made the key this phone holds: sent again, it shows it
+
+    def write(once: store.Once[GameRecord] | None) -> GameRecord:
+        access.require_edit(game)  # not reached by a replay: the key this phone held is replaced by then
+        return store.replace_edit_key(game.id, once)
+
     try:
-        game = store.replace_edit_key(game.id)
+        if key is None or held is None:
+            write(None)
+        else:
+            found = store.once(store.Once(request.endpoint or request.path, game.id, key,
+                                          hashlib.sha256(request.path.encode()).hexdigest(),
+                                          lambda made: (303, json.dumps({"id": made.id})),
+                                          client=store.key_digest(held)),  # the key this phone held
+                               write)
+            if found is store.KeyRefused.IN_PROGRESS:
+                return typed_again(503, "Still replacing", "The edit link is being replaced just now. Send this "
+                                   "again in a moment to see the new link; it will not be replaced twice.",
+                                   retry_after=1)
+            if found is store.KeyRefused.REUSED:  # the digest is the path's: only another game's form
+                abort(400, "The form could not be read.")
     except StorageError as err:
-        flash(f"The edit link was not replaced ({status_of(err)}): {err.message}.", "error")
+        flash(f"The edit link was not replaced: {err.message}. The edit link as it was still works.", "error")
         return redirect(url_for("games.game", game_id=game.id), 303)
+    # The game's key now is the one this replacement made: a later one forgets the kept answer.
+    return _link_replaced(access.game_or_404(game.id), key)
+
+
+def _link_replaced(game: GameRecord, key: str | None) -> Response:
+    """The answer to a replaced edit link: this phone may edit with the game's key, and the game
+    page shows it the new link, once; the form's ``key`` is remembered as the one that made it."""
     access.grant(game)
     session["new_edit_link"] = game.id
-    flash("The edit link was replaced. The old one, and every phone that opened it, can no longer change the "
-          "game: give the new one below to whoever keeps the score.", "ok")
+    if key is not None:
+        session["replaced_by"] = [game.id, key]
+    said = ("The edit link was replaced. The old one, and every phone that opened it, can no longer change the "
+            "game: give the new one below to whoever keeps the score.")
+    if ("ok", said) not in map(tuple, session.get("_flashes", [])):  # the first answer's came through
+        flash(said, "ok")
     return redirect(url_for("games.game", game_id=game.id, _anchor="edit-link"), 303)
 
 

@@ -411,10 +411,11 @@ def test_the_same_key_with_another_body_from_another_client_is_its_own_request_n
 
 
 def test_a_browser_with_a_session_and_a_client_without_one_at_one_address_are_two_clients(app, client):
-    """Behind one address (a club's Wi-Fi), a browser holding a session cookie has keys of its
-    own; a client without a cookie is known by its address."""
+    """Behind one address (a club's Wi-Fi), a browser given the new-game page has keys of its
+    own (its session holds its own id); a client without a cookie is known by its address."""
     game, key = api_game(client)
     grant(client, game, key)  # the browser now holds a session
+    assert client.get("/new").status_code == 200  # and its own id, with the page
     browser = send(client, f"{API}/games", NEW_GAME, {})
     curl = send(app.test_client(), f"{API}/games", NEW_GAME, {})
     assert browser.status_code == curl.status_code == 201 and "Idempotent-Replayed" not in curl.headers
@@ -423,6 +424,42 @@ def test_a_browser_with_a_session_and_a_client_without_one_at_one_address_are_tw
     clients = {client for (client,) in sql(app.config["DATABASE"], "SELECT client FROM idempotency_key")}
     assert len(clients) == 2 and all(scope.startswith(("session ", "address ")) for scope in clients)
     assert "127.0.0.1" not in json.dumps(sorted(clients))  # a digest, not the address
+
+
+@pytest.mark.parametrize("page", ["/new", "/import"])
+def test_a_browsers_create_sent_again_with_the_cookie_it_had_is_a_replay_not_a_second_game(app, client, page):
+    """The browser's own id is given with the page whose form creates a game, never inside
+    the write: a create whose answer (and any cookie it set) was lost, sent again with the
+    cookie the browser had, is the same client's key, and makes no second game."""
+    watched, _ = api_game(app.test_client())
+    assert client.get(f"/games/{watched}").status_code == 200  # the browser has a session: it watches a game
+    given = client.get(page)
+    assert given.status_code == 200 and given.headers["Cache-Control"] == "no-store"  # its cookie: this browser's
+    had = client.get_cookie("session").value
+    path, body = (f"{API}/games", NEW_GAME) if page == "/new" else (f"{API}/games/import", export_of(client, watched))
+    first = send(client, path, body, {}, key="browser-1")
+    assert first.status_code == 201
+    client.set_cookie("session", had)  # the answer lost, with whatever cookie it set
+    again = send(client, path, body, {}, key="browser-1")
+    assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_data() == first.get_data() and game_count(app) == 2  # the game watched, and one made
+    [(scope,)] = sql(app.config["DATABASE"], "SELECT client FROM idempotency_key")
+    assert scope.startswith("session ")
+
+
+def test_a_session_without_an_id_of_its_own_is_known_by_its_address_and_its_retry_replays(app, client):
+    """A cookie from before browsers were given their own id: nothing is made for it inside
+    the write, so its key is its address's, and the retry is a replay."""
+    with client.session_transaction() as session:
+        session["games"] = [["0" * 22]]
+    had = client.get_cookie("session").value
+    first = send(client, f"{API}/games", NEW_GAME, {}, key="browser-1")
+    client.set_cookie("session", had)
+    again = send(client, f"{API}/games", NEW_GAME, {}, key="browser-1")
+    assert again.headers["Idempotent-Replayed"] == "true" and again.get_data() == first.get_data()
+    assert game_count(app) == 1
+    [(scope,)] = sql(app.config["DATABASE"], "SELECT client FROM idempotency_key")
+    assert scope.startswith("address ")
 
 
 def test_no_kept_answer_holds_an_edit_key_and_each_answer_rebuilds_it_from_the_game(app, client):
@@ -439,14 +476,33 @@ def test_no_kept_answer_holds_an_edit_key_and_each_answer_rebuilds_it_from_the_g
         assert shown["edit_key"] in edit_keys(app)
 
 
-def test_a_replayed_create_answers_the_games_edit_key_as_it_is_now(app, client):
-    created = send(client, f"{API}/games", NEW_GAME, {}, key="create-1").get_json()
-    replaced = client.post(f"{API}/games/{created['id']}/edit-key", headers=bearer(created["edit_key"]))
-    assert replaced.status_code == 200
+def test_a_create_replayed_before_any_rekey_answers_the_games_edit_key(app, client):
+    created = send(client, f"{API}/games", NEW_GAME, {}, key="create-1")
     again = send(client, f"{API}/games", NEW_GAME, {}, key="create-1")
-    assert again.headers["Idempotent-Replayed"] == "true"
-    assert again.get_json()["edit_key"] == replaced.get_json()["edit_key"] != created["edit_key"]
-    assert again.get_json()["edit_url"].endswith(replaced.get_json()["edit_key"])
+    assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_json()["edit_key"] == created.get_json()["edit_key"]
+    assert again.get_json()["edit_url"].endswith(created.get_json()["edit_key"]) and game_count(app) == 1
+
+
+def test_after_a_rekey_the_create_key_and_earlier_rekey_keys_answer_no_key(app, client):
+    """Every answer kept for the game before a replacement was made under a key that no longer
+    works: sent again, each is a new request (the create a new game, a rekey refused for its
+    replaced key), and none gets the game's key. The newest replacement's own retry still does."""
+    created = send(client, f"{API}/games", NEW_GAME, {}, key="create-1").get_json()
+    game_id, first_key = created["id"], created["edit_key"]
+    second_key = rekey(client, game_id, first_key, "rekey-1").get_json()["edit_key"]
+    third_key = rekey(client, game_id, second_key, "rekey-2").get_json()["edit_key"]
+    old_rekey = rekey(client, game_id, first_key, "rekey-1")
+    assert old_rekey.status_code == 401 and old_rekey.get_json()["type"] == "/api/v1/problems/edit-key-replaced"
+    assert "Idempotent-Replayed" not in old_rekey.headers and "edit_key" not in old_rekey.get_json()
+    old_create = send(client, f"{API}/games", NEW_GAME, {}, key="create-1")
+    assert old_create.status_code == 201 and "Idempotent-Replayed" not in old_create.headers
+    assert old_create.get_json()["id"] != game_id and game_count(app) == 2  # a new request: a game of its own
+    for answer in (old_rekey, old_create):
+        assert second_key not in answer.get_data(as_text=True) and third_key not in answer.get_data(as_text=True)
+    newest = rekey(client, game_id, second_key, "rekey-2")  # the newest replacement's retry, its answer lost
+    assert newest.headers["Idempotent-Replayed"] == "true" and newest.get_json()["edit_key"] == third_key
+    assert client.get(f"{API}/games/{game_id}").get_json()["revision"] == 2
 
 
 # -- replacing the edit key ------------------------------------------------------------------------------
@@ -509,6 +565,7 @@ def test_a_deals_replay_sent_with_a_replaced_key_is_refused_as_the_key_is(app, c
 def test_a_rekey_takes_no_body_but_an_empty_one(client):
     game_id, key = api_game(client)
     refused = client.post(f"{API}/games/{game_id}/edit-key", json={"edit_key": "mine"}, headers=bearer(key))
-    assert_error_shape(refused, 400, "edit_key")
+    error = assert_error_shape(refused, 400, "edit_key")
+    assert error["message"].endswith("is not a field here: this route takes no fields (send an empty body, or {})")
     assert client.post(f"{API}/games/{game_id}/edit-key", json={}, headers=bearer(key)).status_code == 200
     assert client.post(f"{API}/games/nosuchgame/edit-key", headers=bearer(key)).status_code == 404

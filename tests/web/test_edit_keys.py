@@ -203,3 +203,78 @@ def test_a_phone_that_may_not_edit_cannot_replace_the_edit_link(app, client, vie
     assert viewer.get(f"/games/{game}/replace-edit-link").status_code == 403
     assert viewer.post(f"/games/{game}/replace-edit-link", data={}).status_code == 403
     assert sql(app.config["DATABASE"], "SELECT edit_key FROM game") == [(key,)]
+
+
+def test_the_replace_form_sent_again_after_its_answer_was_lost_keeps_the_phone_an_editor_and_shows_the_new_link(
+        app, client):
+    """The first replacement is made, but its answer (and the cookie with the new key) never
+    reaches the phone: the same form sent again with the cookie it had replaces nothing more
+    and gives this phone the game's key as it is now, with the new link shown. Another phone
+    with the old key and a form of its own is told the link was replaced."""
+    game, old = api_game(client)
+    grant(client, game, old)
+    other_phone = app.test_client()
+    grant(other_phone, game, old)
+    url = f"/games/{game}/replace-edit-link"
+    form = form_fields(client.get(url).get_data(as_text=True), url)
+    other_form = form_fields(other_phone.get(url).get_data(as_text=True), url)
+    assert form["idempotency_key"] and other_form["idempotency_key"] != form["idempotency_key"]
+    before = client.get_cookie("session").value
+    assert client.post(url, data=form).status_code == 303
+    [(new,)] = sql(app.config["DATABASE"], "SELECT edit_key FROM game")
+    client.set_cookie("session", before)  # the answer lost: the phone still holds the old key
+    again = client.post(url, data=form)
+    assert again.status_code == 303 and again.headers["Location"].endswith(f"/games/{game}#edit-link")
+    assert sql(app.config["DATABASE"], "SELECT edit_key FROM game") == [(new,)]  # replaced once
+    shown = client.get(f"/games/{game}").get_data(as_text=True)
+    assert f"/games/{game}/edit/{new}" in shown and "<details open>" in shown and "The edit link was replaced" in shown
+    assert _may_edit(client, game)
+    assert [a for (a,) in sql(app.config["DATABASE"], "SELECT action FROM history")] == ["rekey"]
+
+    refused = other_phone.post(url, data=other_form)  # the old key, and its own form's key
+    assert refused.status_code == 403 and "was replaced" in text_of(refused.get_data(as_text=True))
+    assert new not in refused.get_data(as_text=True) and not _may_edit(other_phone, game)
+    assert sql(app.config["DATABASE"], "SELECT edit_key FROM game") == [(new,)]
+
+
+def test_a_replaced_link_s_words_say_when_in_utc_and_tell_a_phone_with_the_new_key_it_can_still_edit(app, client):
+    game, old = api_game(client)
+    grant(client, game, old)
+    new = app.test_client().post(f"/api/v1/games/{game}/edit-key", headers=bearer(old)).get_json()["edit_key"]
+    [(at,)] = sql(app.config["DATABASE"], "SELECT at FROM replaced_edit_key")
+    when = f"{at[:10]} {at[11:16]} UTC"
+    told = text_of(client.get(f"/games/{game}").get_data(as_text=True))  # the phone that had it: the flash
+    assert f"The edit link this phone had was replaced on {when}: it can no longer" in told
+    assert at not in told and "+00:00" not in told
+
+    holder = app.test_client()  # a phone with the new key opens the old link
+    grant(holder, game, new)
+    opened = holder.get(f"/games/{game}/edit/{old}")
+    words = text_of(opened.get_data(as_text=True))
+    assert opened.status_code == 403 and f"This edit link of “Friday” was replaced on {when}" in words
+    assert "This phone has the new edit link, so it can still record and correct deals" in words
+    assert "Open the game" in words and "that this phone had" not in words and _may_edit(holder, game)
+
+    stranger = app.test_client()  # one without the new key: told to ask for it
+    words = text_of(stranger.get(f"/games/{game}/edit/{old}").get_data(as_text=True))
+    assert f"This edit link of “Friday” was replaced on {when}" in words and "Ask whoever keeps the score" in words
+    assert "can still record" not in words and "Open the view link" in words
+
+
+def test_the_replace_form_sent_again_after_its_answer_came_through_replaces_nothing_more(app, client):
+    """A double tap whose first answer arrived (or the form sent again from the back button):
+    the phone holds the key that form made, so the link is shown again, not replaced again."""
+    game, old = api_game(client)
+    grant(client, game, old)
+    url = f"/games/{game}/replace-edit-link"
+    form = form_fields(client.get(url).get_data(as_text=True), url)
+    assert client.post(url, data=form).status_code == 303
+    [(new,)] = sql(app.config["DATABASE"], "SELECT edit_key FROM game")
+    again = client.post(url, data=form)
+    assert again.status_code == 303 and again.headers["Location"].endswith(f"/games/{game}#edit-link")
+    assert sql(app.config["DATABASE"], "SELECT edit_key FROM game") == [(new,)]
+    shown = client.get(f"/games/{game}").get_data(as_text=True)
+    assert f"/games/{game}/edit/{new}" in shown and "<details open>" in shown
+    fresh = form_fields(client.get(url).get_data(as_text=True), url)  # a new form: a new replacement
+    assert client.post(url, data=fresh).status_code == 303
+    assert sql(app.config["DATABASE"], "SELECT edit_key FROM game") != [(new,)]

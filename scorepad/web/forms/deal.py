@@ -7,7 +7,7 @@ deal's last card and the partner's permission where the sheet has those rules); 
 out; the referee's problems
 are placed back next to the field each one concerns. Each side's progress toward going out
 (:func:`going_out`), as the rules core counts it. And the small forms around a deal: its
-revision and as-played reason, and the confirmation of a delete.
+revision and as-played reason, and the confirmation of a delete (or of replacing the edit link).
 """
 
 from __future__ import annotations
@@ -19,11 +19,12 @@ from typing import Any
 
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, StringField
+from wtforms.validators import Optional, Regexp
 
 from ...rules import Books, Deal, ReadError, RuleSheet
 from ...rules.cards import CARDS, NATURALS, Card, Cards
 from ...rules.deal import Meld
-from ...rules.limits import MAX_COUNT, MAX_INPUT, MAX_MELD_ROWS
+from ...rules.limits import MAX_COUNT, MAX_IDEMPOTENCY_KEY, MAX_INPUT, MAX_MELD_ROWS
 from ...rules.referee import can_go_out
 from ...rules.sheet import LastCard, OpeningBy, OpeningWho, PartnerFoot
 from ...rules.validate import Problem, books_toward, side_books
@@ -50,6 +51,14 @@ class DealMetaForm(FlaskForm):
 
 class ConfirmForm(FlaskForm):
     revision = HiddenField()
+
+
+class ReplaceLinkForm(ConfirmForm):
+    """The confirmation of "Replace the edit link", with its idempotency key (1 to
+    :data:`MAX_IDEMPOTENCY_KEY` printable ASCII characters, as the API's): sent again after
+    its answer was lost, the form replaces the link once."""
+
+    idempotency_key = HiddenField(validators=[Optional(), Regexp(f"^[ -~]{{1,{MAX_IDEMPOTENCY_KEY}}}$")])
 
 
 # -- a deal -------------------------------------------------------------------------------------
