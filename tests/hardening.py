@@ -7,14 +7,26 @@ nginx in front of a server (:class:`Nginx`), and a throwaway Redis (:class:`Redi
 
 from __future__ import annotations
 
+import http.client
 import json
+import os
 import re
+import shutil
+import signal
+import socket
 import sqlite3
+import ssl
+import subprocess
+import sys
+import tempfile
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from html.parser import HTMLParser
 from http import HTTPStatus
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from scorepad.api.problems import TYPES
 from scorepad.rules.limits import ENTRY_BYTES, MAX_DEALS, MAX_GAME_BYTES
@@ -307,8 +319,6 @@ def largest_game(client, sides: int = 2, melds: int = MELDS_PER_SIDE, budget: in
 
 
 def free_port() -> int:
-    import socket
-
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
@@ -318,9 +328,6 @@ def stop_process(proc: Any, group: bool = False) -> None:
     """Stop a server started as a subprocess: asked to (SIGTERM), then made to after 10 s;
     with ``group`` (a process started in a session of its own), every process of its group
     is made to, so that no worker of it outlives it."""
-    import os
-    import signal
-    import subprocess
 
     if proc.poll() is None:
         proc.terminate()
@@ -344,10 +351,6 @@ class ProductionServer:
 
     def __init__(self, database: str, log: str, threads: int = 4, env: dict[str, str] | None = None,
                  command: Callable[[int], list[str]] | None = None, port: int | None = None) -> None:
-        import os
-        import subprocess
-        import sys
-        from pathlib import Path
 
         self.port = port or free_port()
         root = Path(__file__).resolve().parent.parent
@@ -363,8 +366,6 @@ class ProductionServer:
         self.base = f"http://127.0.0.1:{self.port}"
 
     def __enter__(self) -> ProductionServer:
-        import time
-
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and self.proc.poll() is None:
             try:
@@ -382,8 +383,6 @@ class ProductionServer:
         stop_process(self.proc, group=True)
 
     def get(self, path: str, host: str | None = None) -> tuple[int, bytes]:
-        import http.client
-
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
         try:
             conn.request("GET", path, headers={"Host": host} if host else {})
@@ -425,8 +424,6 @@ class Nginx:
     ``available()`` says whether nginx and openssl are installed."""
 
     def __init__(self, folder: Any, upstream_port: int, tls: bool = True, program: str = "nginx") -> None:
-        from pathlib import Path
-
         self.folder, self.upstream_port, self.tls, self.program = Path(folder), upstream_port, tls, program
         self.http_port = free_port()
         self.https_port = free_port() if tls else None
@@ -435,8 +432,6 @@ class Nginx:
 
     @staticmethod
     def available(program: str = "nginx") -> bool:
-        import shutil
-
         return shutil.which(program) is not None and shutil.which("openssl") is not None
 
     @property
@@ -449,8 +444,6 @@ class Nginx:
         return f"https://127.0.0.1:{self.https_port}"
 
     def _config(self) -> str:
-        import os
-
         tls = (f"""
         listen 127.0.0.1:{self.https_port} ssl;
         ssl_certificate     {self.folder / "cert.pem"};
@@ -490,9 +483,6 @@ http {{
 """
 
     def __enter__(self) -> Nginx:
-        import subprocess
-        import time
-
         (self.folder / "temp").mkdir(parents=True, exist_ok=True)
         if self.tls:
             subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
@@ -508,7 +498,6 @@ http {{
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and self.proc.poll() is None:
             try:
-                import socket
 
                 with socket.create_connection(("127.0.0.1", self.http_port), timeout=1):
                     return self
@@ -525,8 +514,6 @@ http {{
     def connection(self, source: str = "127.0.0.1", https: bool = False, timeout: float = 30) -> Any:
         """An ``http.client`` connection to nginx from the loopback address ``source``
         (127.0.0.x: a phone of its own), over HTTPS (trusting :attr:`certificate`) or HTTP."""
-        import http.client
-        import ssl
 
         if not https:
             return http.client.HTTPConnection("127.0.0.1", self.http_port, timeout=timeout,
@@ -552,8 +539,6 @@ class Restartable:
     manager that stops it."""
 
     def __init__(self, database: Any, secret: str = "test-secret", threads: int = 4) -> None:
-        import tempfile
-
         self.database, self.secret, self.threads = str(database), secret, threads
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
@@ -561,8 +546,6 @@ class Restartable:
         self._running: ProductionServer | None = None
 
     def start(self) -> Restartable:
-        import os
-
         assert self._running is None, "already serving"
         server = ProductionServer(self.database, os.path.join(self.folder, "server.log"), self.threads,
                                   env={"SCOREPAD_SECRET_KEY": self.secret, "SCOREPAD_INSTANCE_PATH": self.folder},
@@ -579,8 +562,6 @@ class Restartable:
         return self.start()
 
     def __exit__(self, *exc: Any) -> None:
-        import shutil
-
         self.stop()
         shutil.rmtree(self.folder, ignore_errors=True)
 
@@ -597,15 +578,9 @@ class RedisServer:
 
     @staticmethod
     def available(program: str = "redis-server") -> bool:
-        import shutil
-
         return shutil.which(program) is not None
 
     def __enter__(self) -> str:
-        import os
-        import subprocess
-        import time
-
         with open(os.path.join(self.folder, "redis.log"), "wb") as out:
             self.proc = subprocess.Popen(
                 [self.program, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
@@ -630,8 +605,6 @@ class RedisServer:
 def redis_command(url: str, *words: str) -> bytes:
     """Send one command to the Redis at ``url`` (``redis://HOST:PORT/DB``, in that database),
     inline as redis-cli would, and read its one-line answer (``+OK``, ``+PONG``, ``:3``)."""
-    import socket
-    from urllib.parse import urlsplit
 
     where = urlsplit(url)
     with socket.create_connection((where.hostname or "127.0.0.1", where.port or 6379), timeout=5) as sock:
