@@ -255,7 +255,16 @@ def _too_many(scope: str, limit: RateLimitItem, retry_after: int) -> Any:
         return problems.answer(429, message, None, "rate-limited", {"Retry-After": str(retry_after)})
     done = "Nothing was made" if scope == "build" else "Nothing was saved"
     return typed_again(429, title, f"{words}: at most {rate}. {done}; send it again "
-                       f"in {retry_after} seconds.", retry_after)
+                       f"in {_wait_words(retry_after)}.", retry_after)
+
+
+def _wait_words(seconds: int) -> str:
+    """How long to wait, as a player reads it: ``45 seconds``, ``3 minutes``, ``1 hour``."""
+    if seconds < 120:
+        return f"{seconds} second{'s' if seconds != 1 else ''}"
+    if seconds < 7200:
+        return f"{round(seconds / 60)} minutes"
+    return f"{round(seconds / 3600)} hours"
 
 
 def _authorised(response: Response) -> bool:

@@ -5,6 +5,8 @@ Limits are off in every other test (tests/conftest.py); these turn them on expli
 
 from __future__ import annotations
 
+import re
+
 import limits.storage.memory
 import pytest
 
@@ -43,6 +45,15 @@ def new_game_form(client) -> dict[str, str]:
     fields = form_fields(client.get("/new").get_data(as_text=True), "/new")
     fields.update({"name": "Friday", "side-0-p0": "Ann", "side-1-p0": "Bea"})
     return fields
+
+
+def test_a_page_past_a_limit_says_how_long_to_wait_in_minutes_when_it_is_minutes(limited_app):
+    """"Send it again in 3600 seconds" is no way to tell a player to wait an hour."""
+    client = limited_app(LIMIT_CREATE="1 per hour").test_client()
+    form = new_game_form(client)
+    assert client.post("/new", data=form).status_code == 303
+    words = text_of(client.post("/new", data=form).get_data(as_text=True))
+    assert re.search(r"send it again in (59|60) minutes\.", words), words
 
 
 def test_the_21st_game_started_in_a_minute_from_one_address_is_429_on_the_api_and_the_pages(limited_app):
