@@ -14,7 +14,7 @@ is :mod:`.http`.
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, jsonify
+from flask import Blueprint, Response, jsonify, request
 
 from ..storage.errors import (
     AlreadyRecorded,
@@ -23,6 +23,7 @@ from ..storage.errors import (
     Full,
     Gone,
     Invalid,
+    KeyReplaced,
     NotFound,
     OutOfSpace,
     Refused,
@@ -32,7 +33,7 @@ from ..storage.errors import (
     Unusable,
 )
 from ..storage.store import never_as_played
-from . import problems
+from . import http, problems
 from .http import ApiError, PreconditionFailed
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -55,6 +56,7 @@ ERRORS: dict[type[Exception], tuple[int, str | None]] = {
     Conflict: (409, "stale-revision"), Full: (409, "no-room"), Rejected: (422, "rule-violations"),
     Refused: (422, "import-refused"), Busy: (503, "busy"), OutOfSpace: (507, "out-of-space"), Unusable: (500, None),
     AlreadyRecorded: (409, "deal-recorded"), SameAsPrevious: (422, "same-as-previous"),
+    KeyReplaced: (401, "edit-key-replaced"),
 }
 ERROR_STATUS: dict[type[Exception], int] = {kind: status for kind, (status, _) in ERRORS.items()}
 
@@ -71,6 +73,8 @@ def error_kind(err: Exception) -> tuple[int, str | None]:
 @bp.errorhandler(ApiError)
 @bp.errorhandler(StorageError)
 def refused(err: ApiError | StorageError) -> Response:
+    if isinstance(err, KeyReplaced):  # as the door refuses a replaced key: when, and the view link
+        err = http.replaced_key(http.game(str((request.view_args or {}).get("game_id", ""))), err.at or "just now")
     if isinstance(err, ApiError):
         return problems.answer(err.status, err.message, err.field,
                                err.problem or problems.for_status(err.status, err.field), err.headers,

@@ -211,7 +211,7 @@ def delete_game(game_id: str):
     """Delete the game, for good: its deals, history and everything kept of it. Its links
     then answer 410 (``gone``). Based on ``?revision=`` or ``If-Match`` like other writes."""
     http.editable(game_id)
-    at = http.conditional(game_id, http.query_revision(), lambda base: store.delete_game(game_id, base))
+    at = http.conditional(game_id, http.query_revision(), lambda base: store.delete_game(game_id, base, bearer_key()))
     return jsonify(deleted=game_id, deleted_at=at)
 
 
@@ -232,7 +232,8 @@ def amend_sheet(game_id: str):
     if "sheet" not in data:
         raise ApiError(400, "sheet", "is missing: a preset id, or a sheet object")
     game = http.conditional(game_id, http.revision(data.get("revision")),
-                            lambda base: store.amend_sheet(game_id, data["sheet"], data.get("reason"), base))
+                            lambda base: store.amend_sheet(game_id, data["sheet"], data.get("reason"), base,
+                                                           bearer_key()))
     return jsonify(game_json(game))
 
 
@@ -250,7 +251,7 @@ def replace_edit_key(game_id: str):
 
     def write(once: store.Once[GameRecord] | None) -> GameRecord:
         http.editable(game_id)  # not reached by a replay: the key it sent is replaced by now
-        return store.replace_edit_key(game_id, once)
+        return store.replace_edit_key(game_id, once, bearer_key())
 
     return http.write_once(write, lambda found: (200, http.game_answer(found)),
                            lambda _body: {"Cache-Control": "no-store"}, http.with_edit_key)
@@ -282,7 +283,7 @@ def record_deal(game_id: str):
     repeat = _repeat(extra.get("repeat"))
     return http.write_once(
         lambda once: http.conditional(game_id, revision, lambda base: store.record_deal(
-            game_id, deal, as_played, base, once, repeat=repeat)),
+            game_id, deal, as_played, base, once, repeat=repeat, key=bearer_key())),
         lambda record: (201, _saved_body(record)), lambda body: _deal_location(game_id, body))
 
 
@@ -334,7 +335,8 @@ def correct_deal(game_id: str, number: int):
     http.editable(game_id)
     deal, as_played, revision, _ = _deal_body()
     record = http.conditional(game_id, revision,
-                              lambda base: store.update_deal(game_id, number, deal, as_played, base))
+                              lambda base: store.update_deal(game_id, number, deal, as_played, base,
+                                                               key=bearer_key()))
     return _saved(game_id, record, 200)
 
 
@@ -342,5 +344,5 @@ def correct_deal(game_id: str, number: int):
 def delete_deal(game_id: str, number: int):
     http.editable(game_id)
     new_revision = http.conditional(game_id, http.query_revision(),
-                                    lambda base: store.delete_deal(game_id, number, base))
+                                    lambda base: store.delete_deal(game_id, number, base, bearer_key()))
     return jsonify(deleted=number, revision=new_revision)

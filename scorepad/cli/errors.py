@@ -12,6 +12,7 @@ from ..storage.errors import (
     Full,
     Gone,
     Invalid,
+    KeyReplaced,
     NotFound,
     OutOfSpace,
     Refused,
@@ -32,6 +33,7 @@ EXIT_CODES: dict[type[Exception], int] = {
     Busy: EXIT_BUSY, Unusable: EXIT_FAILED,
     AlreadyRecorded: EXIT_RECORDED,
     SameAsPrevious: EXIT_VIOLATIONS,  # not saved as sent; --repeat records it
+    KeyReplaced: EXIT_UNUSABLE,  # never: the commands write with no edit key
 }
 
 

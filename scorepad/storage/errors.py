@@ -18,6 +18,8 @@ and the pages' HTTP statuses, the command line's exit codes.
 - :class:`SameAsPrevious`: a new deal the same as the deal recorded just before it, not saved
   unless the request says it was played again (``repeat``).
 - :class:`Refused`: an export document whose deal the referee will not let in.
+- :class:`KeyReplaced`: the edit key a write was allowed with was replaced before the write
+  was made (another phone replaced the edit link in the moment between).
 
 Two errors are not about the request, so are not :class:`StorageError`, and a door that
 catches those to show what was wrong with what was sent lets them by:
@@ -142,6 +144,16 @@ class SameAsPrevious(StorageError):
         self.problem = Problem(self.CODE, message, None, "deal")
 
 
+class KeyReplaced(StorageError):
+    """The edit key the door allowed this write with is no longer the game's: the edit link
+    was replaced (at ``at``, when known) between the door's check and the write. Nothing was
+    written; sent again, the door refuses the old key as replaced."""
+
+    def __init__(self, at: str | None) -> None:
+        super().__init__("edit_key", "the edit key was replaced while this write waited; nothing was saved")
+        self.at = at
+
+
 class Refused(StorageError):
     """An export document with a deal the referee will not let in: ``field`` names the deal
     in the document, ``number`` is its number, ``problems`` say why. Nothing was imported."""
@@ -183,6 +195,6 @@ class Unusable(Exception):
 
 
 ERRORS: tuple[type[Exception], ...] = (Invalid, NotFound, Gone, Conflict, Full, Rejected, Refused, Busy, OutOfSpace,
-                                       Unusable, AlreadyRecorded, SameAsPrevious)
+                                       Unusable, AlreadyRecorded, SameAsPrevious, KeyReplaced)
 """Every error storage raises (some as subclasses: ``cache.Busy`` and ``Unreachable`` are ``Busy``): each
 interface's table gives each of them its answer."""

@@ -43,7 +43,7 @@ from ..rules.validate import Problem
 from ..rules.verdict import Verdict
 from ..rules.views import GameView, view_of
 from . import db
-from .errors import AlreadyRecorded, Conflict, Full, Gone, Invalid, NotFound, Rejected, SameAsPrevious
+from .errors import AlreadyRecorded, Conflict, Full, Gone, Invalid, KeyReplaced, NotFound, Rejected, SameAsPrevious
 
 log = logging.getLogger(__name__)
 
@@ -475,11 +475,17 @@ def _check_revision(game: GameRecord, based_on: int | None) -> None:
         raise Conflict(based_on, game.revision, changes_since(game.id, based_on))
 
 
-def _fresh(game_id: str, based_on: int | None, once: Once[Any] | None = None) -> GameRecord:
+def _fresh(game_id: str, based_on: int | None, once: Once[Any] | None = None, key: str | None = None) -> GameRecord:
+    """The game as it stands, for a write about to be prepared (again, after another write came
+    first). With ``key``, the edit key the door allowed the write with: :class:`KeyReplaced`
+    once it is not the game's, so a write that waited while the edit link was replaced is
+    never made with the old one."""
     game = load_game(game_id)
     if game is None:
         raise no_game(game_id)
     _look(once)  # after reading the game: a write with the key made before it is found, not taken as stale
+    if key is not None and not secrets.compare_digest(key.encode("utf-8", "replace"), game.edit_key.encode()):
+        raise KeyReplaced(replaced_at(game_id, key))
     _check_revision(game, based_on)
     return game
 
@@ -673,7 +679,7 @@ def _keep(once: Once[T] | None, result: T, edit_key: str | None = None) -> None:
 
 def _write(game_id: str, based_on: int | None,
            prepare: Callable[[GameRecord], Callable[[str], tuple[T, list[DealRecord]]] | _Unchanged[T]],
-           once: Once[T] | None = None) -> T:
+           once: Once[T] | None = None, key: str | None = None) -> T:
     """One write to a game, in two steps. ``prepare(game)`` reads and judges the request
     against the game as read, outside the write lock (it may raise: nothing is written),
     and returns ``apply``, or :class:`_Unchanged` when the write would change nothing (then
@@ -691,7 +697,7 @@ def _write(game_id: str, based_on: int | None,
     before the write and again inside its transaction, and kept there with its answer.
     """
     while True:
-        game = _fresh(game_id, based_on, once)
+        game = _fresh(game_id, based_on, once, key)
         apply = prepare(game)
         if isinstance(apply, _Unchanged):
             return apply.result  # nothing written, so no key kept: sent again, it is judged again
@@ -731,7 +737,7 @@ def _history(game: GameRecord, number: int | None, action: str, now: str, before
 
 
 def record_deal(game_id: str, data: Any, as_played: Any = None, based_on: int | None = None,
-                once: Once[DealRecord] | None = None, repeat: bool = False) -> DealRecord:
+                once: Once[DealRecord] | None = None, repeat: bool = False, key: str | None = None) -> DealRecord:
     """Validate and save a new deal: the deal ``data`` names (its ``deal``), else the game's
     next. A save is never moved to another number: when that deal is recorded already, it is
     :class:`AlreadyRecorded` (rather than the :class:`Conflict` of a stale revision, which it
@@ -764,7 +770,7 @@ def record_deal(game_id: str, data: Any, as_played: Any = None, based_on: int | 
         return apply
 
     try:
-        return _write(game_id, based_on, prepare, once)
+        return _write(game_id, based_on, prepare, once, key)
     except Conflict as stale:
         if named:  # stale because another phone recorded this very deal: say that
             _recorded_meanwhile(game_id, data, as_played)
@@ -802,7 +808,8 @@ def _not_repeated(game: GameRecord, deal: Deal) -> None:
 
 
 def update_deal(game_id: str, number: int, data: Any, as_played: Any = None,
-                based_on: int | None = None, once: Once[DealRecord] | None = None) -> DealRecord:
+                based_on: int | None = None, once: Once[DealRecord] | None = None,
+                key: str | None = None) -> DealRecord:
     """Correct a recorded deal; the old and new versions go into its history. The same deal
     with the same as-played reason changes nothing: the stored deal, at the game's revision.
     Made once per ``once``'s key (:func:`once`)."""
@@ -826,10 +833,10 @@ def update_deal(game_id: str, number: int, data: Any, as_played: Any = None,
             return saved, [d for d in game.deals if d.number != number] + [saved]
         return apply
 
-    return _write(game_id, based_on, prepare, once)
+    return _write(game_id, based_on, prepare, once, key)
 
 
-def delete_deal(game_id: str, number: int, based_on: int | None = None) -> int:
+def delete_deal(game_id: str, number: int, based_on: int | None = None, key: str | None = None) -> int:
     """Remove a deal; what it held stays in the history. Returns the game's new revision."""
 
     def prepare(game: GameRecord) -> Callable[[str], tuple[int, list[DealRecord]]]:
@@ -844,10 +851,11 @@ def delete_deal(game_id: str, number: int, based_on: int | None = None) -> int:
             return game.revision + 1, [d for d in game.deals if d.number != number]
         return apply
 
-    return _write(game_id, based_on, prepare)
+    return _write(game_id, based_on, prepare, key=key)
 
 
-def amend_sheet(game_id: str, sheet_data: Any, reason: Any, based_on: int | None = None) -> GameRecord:
+def amend_sheet(game_id: str, sheet_data: Any, reason: Any, based_on: int | None = None,
+                key: str | None = None) -> GameRecord:
     """Change the game's frozen sheet: an explicit act, kept in the game's history."""
     reason = _reason(reason, "reason", "say why the table changed the sheet")
     if reason is None:
@@ -857,7 +865,7 @@ def amend_sheet(game_id: str, sheet_data: Any, reason: Any, based_on: int | None
     except ReadError as err:
         raise Invalid(err.field or "sheet", err.reason) from None
     while True:
-        game = _fresh(game_id, based_on)
+        game = _fresh(game_id, based_on, key=key)
         read_sides(game.sides, sheet)  # the table must still fit the new sheet
         before, after = _stored(game.sheet), _stored(sheet)
         try:
@@ -875,31 +883,32 @@ def amend_sheet(game_id: str, sheet_data: Any, reason: Any, based_on: int | None
         return load_game(game_id)  # type: ignore[return-value]
 
 
-def replace_edit_key(game_id: str, once: Once[GameRecord] | None = None) -> GameRecord:
+def replace_edit_key(game_id: str, once: Once[GameRecord] | None = None, key: str | None = None) -> GameRecord:
     """Give the game a new edit key: the old one changes nothing from now on (its digest is
     kept, so :func:`replaced_at` can say when it was replaced), and a ``rekey`` entry goes
     into the history (without either key). Returns the game with its new key. Made once per
     ``once``'s key (:func:`once`), whose answer must not hold the new key. Every answer kept
     before it for the game (its writes, earlier replacements, the request that created or
     imported it) is forgotten: each was made under a key that no longer works, so sent again,
-    it is a new request (refused for the replaced key; a create makes a new game)."""
+    it is a new request (refused for the replaced key; a create makes a new game). With
+    ``key``, the key the door allowed it with (:func:`_fresh`)."""
     while True:
-        game = _fresh(game_id, None, once)
-        key = new_id()
+        game = _fresh(game_id, None, once, key)
+        new_key = new_id()
         try:
             with db.transaction():
                 _look(once)
                 now = _now()
                 if not db.run("game_touch_at", now, game_id, game.revision):
                     _moved(game_id, None, once)
-                db.run("game_set_edit_key", key, game_id)
+                db.run("game_set_edit_key", new_key, game_id)
                 db.run("edit_key_replaced", game_id, key_digest(game.edit_key), now)
                 _history(game, None, "rekey", now, None, None, None, None, None)
-                record = dataclasses.replace(game, edit_key=key, revision=game.revision + 1, updated_at=now)
+                record = dataclasses.replace(game, edit_key=new_key, revision=game.revision + 1, updated_at=now)
                 # Every answer kept for the game's earlier writes and the one of the request that made
                 # it were given under a key that no longer works: none is replayed from now on.
                 db.run("idempotency_forget_game", game_id, json.dumps(game_id))
-                _keep(once, record, key)
+                _keep(once, record, new_key)
                 _check_size(game_id)
         except _Moved:
             continue
@@ -921,14 +930,14 @@ def replaced_at(game_id: str, edit_key: str | None) -> str | None:
 EDITOR, RETENTION = "editor", "retention"  # why a game was deleted (errors.DELETED_BY words them)
 
 
-def delete_game(game_id: str, based_on: int | None = None) -> str:
+def delete_game(game_id: str, based_on: int | None = None, key: str | None = None) -> str:
     """Delete the game for its editor: its deals, its history, the answers kept for its
     writes and the one of the request that created it, and everything the cache holds of it.
     Its id is kept as deleted, so its links answer :class:`Gone`. A write like the others:
     one based on a revision the game has moved past is refused (:class:`Conflict`). Returns
     when it was deleted; logged."""
     while True:
-        game = _fresh(game_id, based_on)
+        game = _fresh(game_id, based_on, key=key)
         try:
             with db.transaction():
                 now = _now()

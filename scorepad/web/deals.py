@@ -219,8 +219,10 @@ def _write(page: DealPage, data: dict[str, Any], as_played: str | None) -> DealP
     def write(once: store.Once[DealRecord] | None) -> DealRecord:
         with ahead_is_stale(game.id, based_on):
             if editing:
-                return store.update_deal(game.id, number, data, as_played=as_played, based_on=based_on, once=once)
-            return store.record_deal(game.id, data, as_played=as_played, based_on=based_on, once=once, repeat=repeat)
+                return store.update_deal(game.id, number, data, as_played=as_played, based_on=based_on, once=once,
+                                         key=access.key_held(game.id))
+            return store.record_deal(game.id, data, as_played=as_played, based_on=based_on, once=once, repeat=repeat,
+                                     key=access.key_held(game.id))
 
     def answer(saved: DealRecord) -> tuple[int, str]:
         if editing and saved.revision == game.revision:  # the same deal as recorded: nothing was written
@@ -490,7 +492,7 @@ def delete_deal(game_id: str, number: int):
         based_on = read_revision(form.revision.data)
         try:
             with ahead_is_stale(game.id, based_on):
-                store.delete_deal(game.id, number, based_on=based_on)
+                store.delete_deal(game.id, number, based_on=based_on, key=access.key_held(game.id))
         except Conflict as err:
             now = store.load_game(game.id) or game
             still = now.deal(number) is not None

@@ -206,7 +206,7 @@ def replace_edit_link(game_id: str):
 
     def write(once: store.Once[GameRecord] | None) -> GameRecord:
         access.require_edit(game)  # not reached by a replay: the key this phone held is replaced by then
-        return store.replace_edit_key(game.id, once)
+        return store.replace_edit_key(game.id, once, access.key_held(game.id))
 
     try:
         if key is None or held is None:
@@ -272,7 +272,7 @@ def delete_game(game_id: str):
     based_on = read_revision(form.revision.data)
     try:
         with ahead_is_stale(game.id, based_on):
-            store.delete_game(game.id, based_on=based_on)
+            store.delete_game(game.id, based_on=based_on, key=access.key_held(game.id))
     except Conflict as err:
         flash(f"Not deleted: the game changed since you loaded it. {what_changed(err.changes)}; here it is now.",
               "error")

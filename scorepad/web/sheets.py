@@ -59,7 +59,8 @@ def amend_sheet(game_id: str):
         based_on = read_revision(form.revision.data)
         try:
             with ahead_is_stale(game.id, based_on):
-                store.amend_sheet(game.id, editor.sheet_json(), reason, based_on=based_on)
+                store.amend_sheet(game.id, editor.sheet_json(), reason, based_on=based_on,
+                                  key=access.key_held(game.id))
         except Conflict as err:
             status = 409
             form.revision.data = str(err.revision)

@@ -22,7 +22,9 @@ from typing import Any
 import pytest
 
 from scorepad.storage import cache, db, store
-from tests.hardening import api_game, bearer, served
+from scorepad.storage.errors import KeyReplaced
+from tests.hardening import api_game, bearer, db_state, served
+from tests.hardening import valid_deal as deal
 from tests.web.test_pages import fields, start, text, valid_deal
 
 pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLite and on PostgreSQL
@@ -680,3 +682,29 @@ def test_phones_racing_on_one_game_get_each_write_applied_once_or_refused(server
         last[number] = marker
     assert {n: marker_of(json.loads(body)) for n, body in deals.items()} == last
     assert sorted(deals) == list(range(1, len(deals) + 1))
+
+
+def test_a_write_allowed_with_an_edit_key_replaced_before_it_was_made_is_refused(app):
+    """One phone's write is allowed with the edit key at the door, then waits (another write
+    holds the lock) while a second phone replaces the edit link: when its turn comes, the game
+    has another key, so nothing is written and it is told so (KeyReplaced), rather than
+    prepared again and saved with the old key. Every write of the store, each given the key the
+    door allowed it with; the same writes with the key as it is now go through."""
+    game_id, old = api_game(app.test_client(), deals=[deal(1)])
+    with app.app_context():
+        new = store.replace_edit_key(game_id, key=old).edit_key
+        before = db_state(app)
+        writes = {
+            "record": lambda key: store.record_deal(game_id, deal(2), key=key, repeat=True),
+            "correct": lambda key: store.update_deal(game_id, 1, deal(1), as_played="as we played it", key=key),
+            "delete a deal": lambda key: store.delete_deal(game_id, 1, key=key),
+            "amend": lambda key: store.amend_sheet(game_id, "pagat", "we play Pagat's", key=key),
+            "replace the key": lambda key: store.replace_edit_key(game_id, key=key),
+            "delete the game": lambda key: store.delete_game(game_id, key=key),
+        }
+        for name, write in writes.items():
+            with pytest.raises(KeyReplaced) as refused:
+                write(old)
+            assert refused.value.at is not None, name  # when it was replaced, to say so
+        assert db_state(app) == before  # nothing written
+        assert store.record_deal(game_id, deal(2), key=new, repeat=True).number == 2
