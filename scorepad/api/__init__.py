@@ -74,7 +74,7 @@ def error_kind(err: Exception) -> tuple[int, str | None]:
 @bp.errorhandler(StorageError)
 def refused(err: ApiError | StorageError) -> Response:
     if isinstance(err, KeyReplaced):  # as the door refuses a replaced key: when, and the view link
-        err = http.replaced_key(http.game(str((request.view_args or {}).get("game_id", ""))), err.at or "just now")
+        err = http.replaced_key(http.game(str((request.view_args or {}).get("game_id", ""))), err.at)
     if isinstance(err, ApiError):
         return problems.answer(err.status, err.message, err.field,
                                err.problem or problems.for_status(err.status, err.field), err.headers,

@@ -146,10 +146,10 @@ class SameAsPrevious(StorageError):
 
 class KeyReplaced(StorageError):
     """The edit key the door allowed this write with is no longer the game's: the edit link
-    was replaced (at ``at``, when known) between the door's check and the write. Nothing was
-    written; sent again, the door refuses the old key as replaced."""
+    was replaced (at ``at``) between the door's check and the write. Nothing was written;
+    sent again, the door refuses the old key as replaced."""
 
-    def __init__(self, at: str | None) -> None:
+    def __init__(self, at: str) -> None:
         super().__init__("edit_key", "the edit key was replaced while this write waited; nothing was saved")
         self.at = at
 

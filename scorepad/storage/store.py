@@ -485,7 +485,7 @@ def _fresh(game_id: str, based_on: int | None, once: Once[Any] | None = None, ke
         raise no_game(game_id)
     _look(once)  # after reading the game: a write with the key made before it is found, not taken as stale
     if key is not None and not secrets.compare_digest(key.encode("utf-8", "replace"), game.edit_key.encode()):
-        raise KeyReplaced(replaced_at(game_id, key))
+        raise KeyReplaced(replaced_at(game_id, key) or _now())
     _check_revision(game, based_on)
     return game
 

@@ -26,7 +26,7 @@ STATUS: dict[type[Exception], int] = {
     Unusable: 500,  # found at start-up, which it stops
     AlreadyRecorded: 409,  # the deal form shows the deal as saved beside what was typed
     SameAsPrevious: 422,  # the deal form asks "Yes, record it again"
-    KeyReplaced: 403,  # the edit link this phone holds was replaced while its write waited
+    KeyReplaced: 401,  # the edit link this phone holds was replaced while its write waited (as the API)
 }
 
 

@@ -19,7 +19,7 @@ from ..retry import typed_again
 from ..rules import PRESETS
 from ..rules.views import GameView
 from ..storage import cache, db, store
-from ..storage.errors import Conflict, NotFound, StorageError
+from ..storage.errors import Conflict, KeyReplaced, NotFound, StorageError
 from ..storage.store import GameRecord
 from .chart import running_totals_chart
 from .common import ahead_is_stale, editable, history_entries, qr, read_revision, what_changed
@@ -223,6 +223,8 @@ def replace_edit_link(game_id: str):
                                    retry_after=1)
             if found is store.KeyRefused.REUSED:  # the digest is the path's: only another game's form
                 abort(400, "The form could not be read.")
+    except KeyReplaced as err:  # another phone replaced it first: this phone's key is the old one
+        abort(access.key_replaced_page(game, err.at))
     except StorageError as err:
         flash(f"The edit link was not replaced: {err.message}. The edit link as it was still works.", "error")
         return redirect(url_for("games.game", game_id=game.id), 303)
@@ -279,6 +281,8 @@ def delete_game(game_id: str):
         return redirect(url_for("games.game", game_id=game.id), 303)
     except NotFound:  # another phone deleted it first: its 410 page
         access.missing(game.id)
+    except KeyReplaced as err:  # another phone replaced the edit link in the moment between
+        abort(access.key_replaced_page(game, err.at))
     flash(f"“{game.name}” was deleted, with its {len(game.deals)} deal{'s' if len(game.deals) != 1 else ''} and "
           "their history. Its links now say so.", "ok")
     return redirect(url_for("games.home"), 303)
