@@ -75,12 +75,12 @@ INTEGER: Schema = {"type": "integer"}
 BOOLEAN: Schema = {"type": "boolean"}
 TIME: Schema = {"type": "string", "format": "date-time"}
 URL: Schema = {"type": "string", "format": "uri"}
-COUNT: Schema = between(-MAX_COUNT, MAX_COUNT)
-COUNTED: Schema = between(-MAX_COUNTED_POINTS, MAX_COUNTED_POINTS)
-POINTS: Schema = between(-MAX_POINTS, MAX_POINTS)
+COUNT = between(-MAX_COUNT, MAX_COUNT)
+COUNTED = between(-MAX_COUNTED_POINTS, MAX_COUNTED_POINTS)
+POINTS = between(-MAX_POINTS, MAX_POINTS)
 REVISION: Schema = {"type": "integer", "minimum": 0, "description": "the game's revision the write is based on"}
 TOTALS: Schema = {"type": "object", "additionalProperties": POINTS, "description": "points by side"}
-DEAL_NUMBER: Schema = between(1, MAX_DEALS)
+DEAL_NUMBER = between(1, MAX_DEALS)
 CARD_STRING: Schema = {"type": "string", "maxLength": MAX_CARD_STRING,
                        "description": 'cards one by one, such as "K K 2 JK"'}
 
@@ -88,16 +88,15 @@ CARD_STRING: Schema = {"type": "string", "maxLength": MAX_CARD_STRING,
 def schemas() -> Schema:
     """The component schemas: what the routes read and answer."""
     cards: Schema = {"anyOf": [CARD_STRING, {"type": "object", "propertyNames": {"enum": [c.value for c in CARDS]},
-                                     "additionalProperties": COUNT, "description": "counts by card"}]}
+                                             "additionalProperties": COUNT, "description": "counts by card"}]}
     meld: Schema = {"anyOf": [CARD_STRING, obj(rank={"enum": [r.value for r in Rank]}, naturals=COUNT, twos=COUNT,
-                                       jokers=COUNT, cards=cards)]}
-    opening: Schema = obj(("melds",), melds=array(ref("Meld"), MAX_MELDS), pile_top={
+                                               jokers=COUNT, cards=cards)]}
+    opening = obj(("melds",), melds=array(ref("Meld"), MAX_MELDS), pile_top={
         "anyOf": [BOOLEAN, {"enum": [c.value for c in CARDS]}],
         "description": "the pile's top card when the first melds used it (true: the card not said)"})
     opening["description"] = ("first melds, laid together to meet the opening minimum: the side's, or each "
                               "player's where the sheet's minimum is each player's")
-    player: Schema = obj(("name", "foot_picked_up"), name=ref("Name"), foot_picked_up=BOOLEAN, cards_left=cards,
-                 foot=cards,
+    player = obj(("name", "foot_picked_up"), name=ref("Name"), foot_picked_up=BOOLEAN, cards_left=cards, foot=cards,
                  cut_bonus=BOOLEAN, opening=opening,
                  foot_played={**nullable(BOOLEAN), "description": "whether the player played from the foot; "
                               "absent or null: as foot_picked_up"},
@@ -106,7 +105,7 @@ def schemas() -> Schema:
     player["not"] = {"required": ["cards_left", "cards_left_points"]}
     player["dependentRequired"] = {"red_threes_left": ["cards_left_points"]}
     ranks: Schema = {"enum": [r.value for r in list(Rank)[:11]]}
-    books: Schema = obj(clean=COUNT, dirty=COUNT, wild=COUNT,
+    books = obj(clean=COUNT, dirty=COUNT, wild=COUNT,
                 special={"type": "object", "propertyNames": ranks,
                          "additionalProperties": COUNT, "description": "clean books of a rank the sheet's "
                          "special_books names, by rank; not also in clean"},
@@ -116,7 +115,7 @@ def schemas() -> Schema:
                 threes={"type": "object", "propertyNames": {"enum": [Rank.RED_THREE.value, Rank.BLACK_THREE.value]},
                         "additionalProperties": COUNT, "description": "books of threes the sheet's three_books "
                         "allows, by colour"})
-    deal_side: Schema = obj(("name",), name=ref("Name"), melds=array(ref("Meld"), MAX_MELDS),
+    deal_side = obj(("name",), name=ref("Name"), melds=array(ref("Meld"), MAX_MELDS),
                     books={**books, "description": "counted entry: books by kind (a missing key is 0), instead of "
                            "melds"},
                     meld_points={**COUNTED, "description": "counted entry: the points of every card melded"},
@@ -127,35 +126,35 @@ def schemas() -> Schema:
         {"not": {"anyOf": [{"required": ["books"]}, {"required": ["meld_points"]}]}},
         {"required": ["books", "meld_points"], "not": {"required": ["melds"]}}]
     deal: Schema = {"deal": DEAL_NUMBER, "ending": {"enum": ["went_out", "stock_out"]},
-            "went_out": nullable(ref("Name")),
-            "sides": array(deal_side, MAX_SIDES, MIN_SIDES),
-            "last_card": {"enum": ["discard", "meld"],
-                          "description": "how the player who went out played the last card"},
-            "permission": {"enum": ["asked-yes", "asked-no", "not-asked"],
-                           "description": "whether the player who went out asked a partner, and the answer"}}
+                    "went_out": nullable(ref("Name")),
+                    "sides": array(deal_side, MAX_SIDES, MIN_SIDES),
+                    "last_card": {"enum": ["discard", "meld"],
+                                  "description": "how the player who went out played the last card"},
+                    "permission": {"enum": ["asked-yes", "asked-no", "not-asked"],
+                                   "description": "whether the player who went out asked a partner, and the answer"}}
     said: Schema = {"code": STRING, "message": STRING, "option": nullable(STRING), "where": nullable(STRING),
-            "side": nullable(STRING), "player": nullable(STRING), "meld": nullable(INTEGER)}
-    rule_problem: Schema = obj(("code", "message"), **said)
-    not_checked: Schema = array(obj(("what", "option", "reason", "where", "side", "player"),
+                    "side": nullable(STRING), "player": nullable(STRING), "meld": nullable(INTEGER)}
+    rule_problem = obj(("code", "message"), **said)
+    not_checked = array(obj(("what", "option", "reason", "where", "side", "player"),
                             what={"enum": list(UNCHECKED)}, option=STRING, reason=STRING, where=STRING,
                             side=nullable(STRING), player=nullable(STRING)))
     not_checked["description"] = "rules of the sheet the deal gave nothing to judge by: neither violations nor warnings"
-    line: Schema = obj(("code", "label", "count", "each", "points", "option"), code=STRING, label=STRING, count=INTEGER,
+    line = obj(("code", "label", "count", "each", "points", "option"), code=STRING, label=STRING, count=INTEGER,
                each=INTEGER, points=INTEGER, option=STRING, player=nullable(STRING))
-    side_score: Schema = obj(("name", "total", "lines"), name=STRING, total=POINTS, lines=array(line))
-    standing: Schema = obj(("name", "total"), name=STRING, total=POINTS)
+    side_score = obj(("name", "total", "lines"), name=STRING, total=POINTS, lines=array(line))
+    standing = obj(("name", "total"), name=STRING, total=POINTS)
     game_deal: Schema = {"number": DEAL_NUMBER, "deal": ref("Deal"), "report": ref("Report"),
-                 "as_played": nullable(STRING), "history_size": INTEGER}
-    entry: Schema = obj((), False, id=INTEGER, game_id=STRING, deal_number=nullable(INTEGER), action=ref("Action"),
-                at=TIME,
+                         "as_played": nullable(STRING), "history_size": INTEGER}
+    entry = obj((), False, id=INTEGER, game_id=STRING, deal_number=nullable(INTEGER), action=ref("Action"), at=TIME,
                 before=nullable({"type": "object"}), after=nullable({"type": "object"}), old_totals=nullable(TOTALS),
                 new_totals=nullable(TOTALS), reason=nullable(STRING), revision=INTEGER, seq=INTEGER)
     created = ("id", "edit_key", "revision", "view_url", "edit_url", "api_url")
     preset: Schema = {"id": ref("PresetId"), "title": STRING, "source": STRING, "source_url": nullable(STRING),
-              "preset_version": INTEGER,
-              "not_stated": {"type": "object", "additionalProperties": STRING},
-              "fixed": {**array(STRING), "description": "rules of play the source states that no option says and "
-                                                         "no recorded deal can break: printed, never checked"}}
+                      "preset_version": INTEGER,
+                      "not_stated": {"type": "object", "additionalProperties": STRING},
+                      "fixed": {**array(STRING), "description": "rules of play the source states that no option "
+                                                                 "says and no recorded deal can break: printed, never "
+                                                                 "checked"}}
     write: Schema = {**deal, "revision": REVISION, "as_played": obj(  # a deal sent to record or correct
         ("reason",), reason={"type": "string", "minLength": 1, "maxLength": MAX_REASON})}
     return {
@@ -370,7 +369,7 @@ GAME_ID: Schema = {"name": "game_id", "in": "path", "required": True,
                    "schema": {"type": "string", "maxLength": MAX_GAME_ID}}
 NUMBER: Schema = {"name": "number", "in": "path", "required": True, "schema": DEAL_NUMBER}
 SHEET_TEXT: Schema = {"type": "string", "description": "a preset id, or a sheet object as JSON text"}
-SAVED: Schema = answer(ref("SavedDeal"), "the deal as saved, and the game's revision", "Location")
+SAVED = answer(ref("SavedDeal"), "the deal as saved, and the game's revision", "Location")
 
 # Each path (Flask's <game_id> written {game_id}) with its methods; the game's id and a deal's
 # number are declared once for the path.
