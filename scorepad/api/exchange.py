@@ -7,9 +7,8 @@ are the pages' (:mod:`scorepad.web.exchange`); here they are only sent and recei
 
 from __future__ import annotations
 
-from typing import Any
-
-from flask import request
+from flask import Response, request
+from flask.typing import ResponseReturnValue
 
 from .. import downloads
 from ..rules.limits import MAX_IMPORT_BYTES
@@ -18,14 +17,14 @@ from . import bp, http
 
 
 @bp.url_value_preprocessor
-def _import_body_limit(endpoint: str | None, _values: Any) -> None:
+def _import_body_limit(endpoint: str | None, _values: object) -> None:
     """An import may be as large as :data:`MAX_IMPORT_BYTES`: set before its body is read."""
     if endpoint == "api.import_api":
         request.max_content_length = request.max_form_memory_size = MAX_IMPORT_BYTES
 
 
 @bp.get("/games/<game_id>/export")
-def export_api(game_id: str):
+def export_api(game_id: str) -> Response:
     document = export_game(game_id)
     if document is None:
         http.missing(game_id)
@@ -33,12 +32,12 @@ def export_api(game_id: str):
 
 
 @bp.get("/games/<game_id>/scores.csv")
-def scores_api(game_id: str):
+def scores_api(game_id: str) -> Response:
     return downloads.scores_file(http.game(game_id))
 
 
 @bp.post("/games/import")
-def import_api():
+def import_api() -> ResponseReturnValue:
     # The API's body checks (a JSON object, nesting, number range); the document's own keys
     # are checked after its format and version, so a newer document is named as such.
     try:

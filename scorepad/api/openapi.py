@@ -12,7 +12,6 @@ tests/api/test_openapi.py holds it to the app's routes both ways. See ``docs/api
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from flask import Response, current_app
 
@@ -36,18 +35,21 @@ from ..rules.limits import (
     MIN_SIDES,
 )
 from ..rules.questions import BOOK_KINDS, QUESTIONS
+from ..rules.read import JSON
 from ..rules.sheet import OPTIONS
 from ..rules.validate import UNCHECKED
 from . import bp
 
+Schema = dict[str, JSON]  # a JSON Schema, or any other object of the description
 
-def ref(name: str, kind: str = "schemas") -> dict[str, str]:
+
+def ref(name: str, kind: str = "schemas") -> Schema:
     return {"$ref": f"#/components/{kind}/{name}"}
 
 
-def obj(required: tuple[str, ...] = (), closed: bool = True, /, **properties: Any) -> dict[str, Any]:
+def obj(required: tuple[str, ...] = (), closed: bool = True, /, **properties: JSON) -> Schema:
     """An object schema: its ``properties``, which are ``required``, and whether no others may be sent."""
-    out: dict[str, Any] = {"type": "object", "properties": properties}
+    out: Schema = {"type": "object", "properties": properties}
     if required:
         out["required"] = list(required)
     if closed:
@@ -55,37 +57,40 @@ def obj(required: tuple[str, ...] = (), closed: bool = True, /, **properties: An
     return out
 
 
-def array(items: dict[str, Any], most: int | None = None, least: int | None = None) -> dict[str, Any]:
+def array(items: Schema, most: int | None = None, least: int | None = None) -> Schema:
     bounds = {"minItems": least} if least is not None else {}
     return {"type": "array", "items": items, **bounds, **({"maxItems": most} if most is not None else {})}
 
 
-def nullable(schema: dict[str, Any]) -> dict[str, Any]:
+def nullable(schema: Schema) -> Schema:
     return {"anyOf": [schema, {"type": "null"}]}
 
 
-def between(lo: int, hi: int) -> dict[str, Any]:
+def between(lo: int, hi: int) -> Schema:
     return {"type": "integer", "minimum": lo, "maximum": hi}
 
 
-STRING, INTEGER, BOOLEAN = {"type": "string"}, {"type": "integer"}, {"type": "boolean"}
-TIME = {"type": "string", "format": "date-time"}
-URL = {"type": "string", "format": "uri"}
+STRING: Schema = {"type": "string"}
+INTEGER: Schema = {"type": "integer"}
+BOOLEAN: Schema = {"type": "boolean"}
+TIME: Schema = {"type": "string", "format": "date-time"}
+URL: Schema = {"type": "string", "format": "uri"}
 COUNT = between(-MAX_COUNT, MAX_COUNT)
 COUNTED = between(-MAX_COUNTED_POINTS, MAX_COUNTED_POINTS)
 POINTS = between(-MAX_POINTS, MAX_POINTS)
-REVISION = {"type": "integer", "minimum": 0, "description": "the game's revision the write is based on"}
-TOTALS = {"type": "object", "additionalProperties": POINTS, "description": "points by side"}
+REVISION: Schema = {"type": "integer", "minimum": 0, "description": "the game's revision the write is based on"}
+TOTALS: Schema = {"type": "object", "additionalProperties": POINTS, "description": "points by side"}
 DEAL_NUMBER = between(1, MAX_DEALS)
-CARD_STRING = {"type": "string", "maxLength": MAX_CARD_STRING, "description": 'cards one by one, such as "K K 2 JK"'}
+CARD_STRING: Schema = {"type": "string", "maxLength": MAX_CARD_STRING,
+                       "description": 'cards one by one, such as "K K 2 JK"'}
 
 
-def schemas() -> dict[str, Any]:
+def schemas() -> Schema:
     """The component schemas: what the routes read and answer."""
-    cards = {"anyOf": [CARD_STRING, {"type": "object", "propertyNames": {"enum": [c.value for c in CARDS]},
-                                     "additionalProperties": COUNT, "description": "counts by card"}]}
-    meld = {"anyOf": [CARD_STRING, obj(rank={"enum": [r.value for r in Rank]}, naturals=COUNT, twos=COUNT,
-                                       jokers=COUNT, cards=cards)]}
+    cards: Schema = {"anyOf": [CARD_STRING, {"type": "object", "propertyNames": {"enum": [c.value for c in CARDS]},
+                                             "additionalProperties": COUNT, "description": "counts by card"}]}
+    meld: Schema = {"anyOf": [CARD_STRING, obj(rank={"enum": [r.value for r in Rank]}, naturals=COUNT, twos=COUNT,
+                                               jokers=COUNT, cards=cards)]}
     opening = obj(("melds",), melds=array(ref("Meld"), MAX_MELDS), pile_top={
         "anyOf": [BOOLEAN, {"enum": [c.value for c in CARDS]}],
         "description": "the pile's top card when the first melds used it (true: the card not said)"})
@@ -99,7 +104,7 @@ def schemas() -> dict[str, Any]:
                  red_threes_left={**COUNT, "description": "counted entry: red threes still in the hand"})
     player["not"] = {"required": ["cards_left", "cards_left_points"]}
     player["dependentRequired"] = {"red_threes_left": ["cards_left_points"]}
-    ranks = {"enum": [r.value for r in Rank][:11]}
+    ranks: Schema = {"enum": [r.value for r in list(Rank)[:11]]}
     books = obj(clean=COUNT, dirty=COUNT, wild=COUNT,
                 special={"type": "object", "propertyNames": ranks,
                          "additionalProperties": COUNT, "description": "clean books of a rank the sheet's "
@@ -120,14 +125,15 @@ def schemas() -> dict[str, Any]:
     deal_side["oneOf"] = [  # itemised (melds, or nothing melded) or counted (books with meld_points)
         {"not": {"anyOf": [{"required": ["books"]}, {"required": ["meld_points"]}]}},
         {"required": ["books", "meld_points"], "not": {"required": ["melds"]}}]
-    deal = {"deal": DEAL_NUMBER, "ending": {"enum": ["went_out", "stock_out"]}, "went_out": nullable(ref("Name")),
-            "sides": array(deal_side, MAX_SIDES, MIN_SIDES),
-            "last_card": {"enum": ["discard", "meld"],
-                          "description": "how the player who went out played the last card"},
-            "permission": {"enum": ["asked-yes", "asked-no", "not-asked"],
-                           "description": "whether the player who went out asked a partner, and the answer"}}
-    said = {"code": STRING, "message": STRING, "option": nullable(STRING), "where": nullable(STRING),
-            "side": nullable(STRING), "player": nullable(STRING), "meld": nullable(INTEGER)}
+    deal: Schema = {"deal": DEAL_NUMBER, "ending": {"enum": ["went_out", "stock_out"]},
+                    "went_out": nullable(ref("Name")),
+                    "sides": array(deal_side, MAX_SIDES, MIN_SIDES),
+                    "last_card": {"enum": ["discard", "meld"],
+                                  "description": "how the player who went out played the last card"},
+                    "permission": {"enum": ["asked-yes", "asked-no", "not-asked"],
+                                   "description": "whether the player who went out asked a partner, and the answer"}}
+    said: Schema = {"code": STRING, "message": STRING, "option": nullable(STRING), "where": nullable(STRING),
+                    "side": nullable(STRING), "player": nullable(STRING), "meld": nullable(INTEGER)}
     rule_problem = obj(("code", "message"), **said)
     not_checked = array(obj(("what", "option", "reason", "where", "side", "player"),
                             what={"enum": list(UNCHECKED)}, option=STRING, reason=STRING, where=STRING,
@@ -137,18 +143,19 @@ def schemas() -> dict[str, Any]:
                each=INTEGER, points=INTEGER, option=STRING, player=nullable(STRING))
     side_score = obj(("name", "total", "lines"), name=STRING, total=POINTS, lines=array(line))
     standing = obj(("name", "total"), name=STRING, total=POINTS)
-    game_deal = {"number": DEAL_NUMBER, "deal": ref("Deal"), "report": ref("Report"),
-                 "as_played": nullable(STRING), "history_size": INTEGER}
+    game_deal: Schema = {"number": DEAL_NUMBER, "deal": ref("Deal"), "report": ref("Report"),
+                         "as_played": nullable(STRING), "history_size": INTEGER}
     entry = obj((), False, id=INTEGER, game_id=STRING, deal_number=nullable(INTEGER), action=ref("Action"), at=TIME,
                 before=nullable({"type": "object"}), after=nullable({"type": "object"}), old_totals=nullable(TOTALS),
                 new_totals=nullable(TOTALS), reason=nullable(STRING), revision=INTEGER, seq=INTEGER)
     created = ("id", "edit_key", "revision", "view_url", "edit_url", "api_url")
-    preset = {"id": ref("PresetId"), "title": STRING, "source": STRING, "source_url": nullable(STRING),
-              "preset_version": INTEGER,
-              "not_stated": {"type": "object", "additionalProperties": STRING},
-              "fixed": {**array(STRING), "description": "rules of play the source states that no option says and "
-                                                         "no recorded deal can break: printed, never checked"}}
-    write = {**deal, "revision": REVISION, "as_played": obj(  # a deal sent to record or correct
+    preset: Schema = {"id": ref("PresetId"), "title": STRING, "source": STRING, "source_url": nullable(STRING),
+                      "preset_version": INTEGER,
+                      "not_stated": {"type": "object", "additionalProperties": STRING},
+                      "fixed": {**array(STRING), "description": "rules of play the source states that no option "
+                                                                 "says and no recorded deal can break: printed, never "
+                                                                 "checked"}}
+    write: Schema = {**deal, "revision": REVISION, "as_played": obj(  # a deal sent to record or correct
         ("reason",), reason={"type": "string", "minLength": 1, "maxLength": MAX_REASON})}
     return {
         "Problem": obj(
@@ -181,7 +188,7 @@ def schemas() -> dict[str, Any]:
         "Sides": array(obj(("name", "players"), name=ref("Name"), players=array(ref("Name"), MAX_PER_SIDE, 1)),
                        MAX_SIDES, MIN_SIDES),
         "Sheet": {"anyOf": [ref("PresetId"), ref("SheetObject")]},
-        "PresetId": {"type": "string", "enum": sorted(PRESETS)},
+        "PresetId": {"type": "string", "enum": [*sorted(PRESETS)]},
         "SheetObject": obj(preset=ref("PresetId"), preset_version={"type": "integer", "minimum": 1},
                            **{option.name: option.schema() for option in OPTIONS}),
         "Meld": meld,
@@ -257,7 +264,7 @@ def schemas() -> dict[str, Any]:
 # -- the referee's questions: one schema per field, each question's body from QUESTIONS ------------
 
 
-QUESTION_FIELDS: dict[str, dict[str, Any]] = {
+QUESTION_FIELDS: dict[str, Schema] = {
     "meld": ref("Meld"), "adding_to": ref("Meld"), "table": ref("Melds"), "melds": ref("Melds"),
     "deal": DEAL_NUMBER, "books": obj(**{kind: between(0, MAX_MELDS) for kind in BOOK_KINDS}),
     "foot_played": BOOLEAN, "partners_picked_up": array(BOOLEAN, MAX_PER_SIDE - 1),
@@ -268,7 +275,7 @@ QUESTION_FIELDS: dict[str, dict[str, Any]] = {
 }
 
 
-def question(name: str) -> dict[str, Any]:
+def question(name: str) -> Schema:
     return obj(sheet=ref("Sheet"), game={"type": "string", "description": "a game's id: its sheet, its deal"},
                **{f: QUESTION_FIELDS[f] for f in QUESTIONS[name][1]})
 
@@ -276,11 +283,11 @@ def question(name: str) -> dict[str, Any]:
 # -- errors: RFC 9457 problems, each with the headers it carries ------------------------------------
 
 
-def header(description: str) -> dict[str, Any]:
+def header(description: str) -> Schema:
     return {"description": description, "schema": STRING}
 
 
-HEADERS = {
+HEADERS: Schema = {
     "ETag": header('the game\'s entity tag, `"<id>.<revision>"`: send it as If-None-Match, or If-Match on a write'),
     "Location": header("the URL of what was created or saved"),
     "Retry-After": {"description": "seconds to wait before sending the same request again", "schema": INTEGER},
@@ -313,7 +320,7 @@ ERRORS: dict[int, tuple[str, str, tuple[str, ...]]] = {  # status: (name, when, 
 }
 
 
-def error_responses() -> dict[str, Any]:
+def error_responses() -> Schema:
     return {name: {"description": when, "headers": {h: ref(h, "headers") for h in headers},
                    "content": {"application/problem+json": {"schema": ref("Problem")}}}
             for name, when, headers in ERRORS.values()}
@@ -322,9 +329,9 @@ def error_responses() -> dict[str, Any]:
 # -- the routes -----------------------------------------------------------------------------------
 
 
-def answer(schema: dict[str, Any] | None, description: str = "done", *headers: str,
-           media: str = "application/json") -> dict[str, Any]:
-    out: dict[str, Any] = {"description": description}
+def answer(schema: Schema | None, description: str = "done", *headers: str,
+           media: str = "application/json") -> Schema:
+    out: Schema = {"description": description}
     if headers:
         out["headers"] = {h: ref(h, "headers") for h in headers}
     if schema is not None:
@@ -332,8 +339,8 @@ def answer(schema: dict[str, Any] | None, description: str = "done", *headers: s
     return out
 
 
-def op(summary: str, ok: dict[str, Any], *errors: int, body: dict[str, Any] | None = None,
-       params: tuple[dict[str, Any], ...] = (), write: bool = False, idempotent: bool = False) -> dict[str, Any]:
+def op(summary: str, ok: Schema, *errors: int, body: Schema | None = None,
+       params: tuple[Schema, ...] = (), write: bool = False, idempotent: bool = False) -> Schema:
     """One operation: ``ok`` its answers, ``errors`` the statuses it may refuse with. A ``write``
     needs the edit key and may send If-Match; an ``idempotent`` one takes an Idempotency-Key."""
     statuses = set(errors) | ({400, 413} if body else set())
@@ -343,7 +350,7 @@ def op(summary: str, ok: dict[str, Any], *errors: int, body: dict[str, Any] | No
     if idempotent:
         statuses |= {409, 422}
         params = (*params, ref("IdempotencyKey", "parameters"))
-    out: dict[str, Any] = {"summary": summary,
+    out: Schema = {"summary": summary,
                            "responses": {**ok, **{str(s): ref(ERRORS[s][0], "responses") for s in sorted(statuses)}}}
     if params:
         out["parameters"] = list(params)
@@ -354,18 +361,19 @@ def op(summary: str, ok: dict[str, Any], *errors: int, body: dict[str, Any] | No
     return out
 
 
-def query(name: str, schema: dict[str, Any], description: str, required: bool = False) -> dict[str, Any]:
+def query(name: str, schema: Schema, description: str, required: bool = False) -> Schema:
     return {"name": name, "in": "query", "required": required, "schema": schema, "description": description}
 
 
-GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": MAX_GAME_ID}}
-NUMBER = {"name": "number", "in": "path", "required": True, "schema": DEAL_NUMBER}
-SHEET_TEXT = {"type": "string", "description": "a preset id, or a sheet object as JSON text"}
+GAME_ID: Schema = {"name": "game_id", "in": "path", "required": True,
+                   "schema": {"type": "string", "maxLength": MAX_GAME_ID}}
+NUMBER: Schema = {"name": "number", "in": "path", "required": True, "schema": DEAL_NUMBER}
+SHEET_TEXT: Schema = {"type": "string", "description": "a preset id, or a sheet object as JSON text"}
 SAVED = answer(ref("SavedDeal"), "the deal as saved, and the game's revision", "Location")
 
 # Each path (Flask's <game_id> written {game_id}) with its methods; the game's id and a deal's
 # number are declared once for the path.
-PATHS: dict[str, dict[str, Any]] = {
+PATHS: dict[str, Schema] = {
     "/api/v1/openapi.json": {"get": op("this description", {"200": answer({"type": "object"}, "OpenAPI 3.1")})},
     "/api/v1/problems/{slug}": {
         "parameters": [{"name": "slug", "in": "path", "required": True, "schema": STRING}],
@@ -447,7 +455,7 @@ PATHS: dict[str, dict[str, Any]] = {
         params=(query("a", SHEET_TEXT, "one sheet", True), query("b", SHEET_TEXT, "the other", True)))},
 }
 
-INFO = {
+INFO: Schema = {
     "title": "scorepad", "version": "1",
     "description": "A score pad and rules referee for Hand and Foot, as JSON. Every error is an RFC 9457 problem "
                    "(`application/problem+json`, the `Problem` schema); a 405 (`MethodNotAllowed`) carries `Allow`. "
@@ -455,23 +463,26 @@ INFO = {
 }
 
 
-def _with_gone_and_full(paths: dict[str, Any]) -> dict[str, Any]:
+def _with_gone_and_full(paths: dict[str, Schema]) -> Schema:
     """Every route of a game may answer that it was deleted (410), and every write (those
     taking the edit key or an Idempotency-Key) that the server is out of space (507)."""
-    out: dict[str, Any] = {}
+    out: Schema = {}
     for path, item in paths.items():
-        out[path] = dict(item)
+        out[path] = methods = dict(item)
         for method, operation in item.items():
-            if method == "parameters":
+            if method == "parameters" or not isinstance(operation, dict):
                 continue
-            writes = "security" in operation or ref("IdempotencyKey", "parameters") in operation.get("parameters", [])
+            params, given = operation.get("parameters", []), operation["responses"]
+            writes = "security" in operation or (isinstance(params, list)
+                                                 and ref("IdempotencyKey", "parameters") in params)
             extra = ([410] if "{game_id}" in path else []) + ([507] if writes else [])
-            responses = {**operation["responses"], **{str(s): ref(ERRORS[s][0], "responses") for s in extra}}
-            out[path][method] = {**operation, "responses": dict(sorted(responses.items()))}
+            responses = {**(given if isinstance(given, dict) else {}),
+                         **{str(s): ref(ERRORS[s][0], "responses") for s in extra}}
+            methods[method] = {**operation, "responses": dict(sorted(responses.items()))}
     return out
 
 
-def document() -> dict[str, Any]:
+def document() -> Schema:
     """The whole description."""
     return {
         "openapi": "3.1.0", "info": INFO, "paths": _with_gone_and_full(PATHS),
@@ -492,7 +503,7 @@ def document() -> dict[str, Any]:
 
 
 @bp.get("/openapi.json")
-def openapi():
+def openapi() -> Response:
     """The description, built once per app: it does not change while the app runs."""
     body = current_app.extensions.get("scorepad.openapi")
     if body is None:

@@ -11,7 +11,7 @@ sheet; two sheets compared. Nothing here writes. Errors have the one shape of th
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TypeVar
 
 from flask import Response, jsonify, request
 
@@ -20,15 +20,18 @@ from ..rules import Deal, ReadError, judge
 from ..rules.dispute import compare_sheets, problem_json, rescore_deal, rescore_game, sheet_digest
 from ..rules.limits import MAX_DEALS
 from ..rules.questions import QUESTIONS, Context, blank, read_int, read_sheet
+from ..rules.read import JSON
 from ..storage import db
 from ..storage.document import read_game
 from . import bp, http
 from .http import ApiError
 
+T = TypeVar("T")
+
 # -- sheets and games from requests ----------------------------------------------------------------
 
 
-def _read(fn: Callable[[], Any]) -> Any:
+def _read(fn: Callable[[], T]) -> T:
     """Run a reader; input it cannot use is a 400 naming the field."""
     try:
         return fn()
@@ -36,7 +39,7 @@ def _read(fn: Callable[[], Any]) -> Any:
         raise ApiError(400, err.field or None, err.reason) from None
 
 
-def _question(name: str):
+def _question(name: str) -> Response:
     ask, fields = QUESTIONS[name]
     data = http.body(("sheet", "game", *fields))
     if "sheet" in data and "game" in data:
@@ -53,35 +56,35 @@ def _question(name: str):
 
 
 @bp.post("/referee/meld")
-def meld():
+def meld() -> Response:
     return _question("meld")
 
 
 @bp.post("/referee/go-out")
-def go_out():
+def go_out() -> Response:
     return _question("go-out")
 
 
 @bp.post("/referee/pile")
-def pile():
+def pile() -> Response:
     return _question("pile")
 
 
 @bp.post("/referee/minimum")
-def minimum():
+def minimum() -> Response:
     return _question("minimum")
 
 
 # -- explaining, rescoring, comparing ----------------------------------------------------------
 
 
-def explain_json(deal: Deal) -> dict[str, Any]:
+def explain_json(deal: Deal) -> dict[str, JSON]:
     """A deal's score, each line with the option behind it, and every problem, each in the sheet's words."""
     verdict = judge(deal)
     sheet = deal.sheet
-    sides = []
+    sides: list[JSON] = []
     for side in verdict.breakdown.sides:
-        lines = []
+        lines: list[JSON] = []
         for line in side.lines:
             cited = sheet.cite(line.option)
             lines.append({**line.to_json(), "rule": cited.label if cited else None,
@@ -94,7 +97,7 @@ def explain_json(deal: Deal) -> dict[str, Any]:
 
 
 @bp.post("/referee/explain")
-def explain():
+def explain() -> Response:
     data = http.body(("deal",))
     if "deal" not in data:
         raise ApiError(400, "deal", "is missing: a deal with its sheet, as for /api/v1/score")
@@ -103,14 +106,14 @@ def explain():
 
 
 @bp.get("/referee/games/<game_id>/deals/<int:number>/explain")
-def explain_recorded(game_id: str, number: int):
+def explain_recorded(game_id: str, number: int) -> Response:
     record = http.game(game_id).deal(number)
     if record is None:
         raise ApiError(404, "deal", f"deal {number} is not recorded")
     return jsonify(explain_json(record.deal))
 
 
-def _within(prefix: str, fn: Callable[[], Any]) -> Any:
+def _within(prefix: str, fn: Callable[[], T]) -> T:
     try:
         return fn()
     except ReadError as err:
@@ -118,7 +121,7 @@ def _within(prefix: str, fn: Callable[[], Any]) -> Any:
 
 
 @bp.post("/referee/rescore")
-def rescore():
+def rescore() -> Response:
     data = http.body(("sheet", "deal", "game"))
     if ("deal" in data) == ("game" in data):
         raise ApiError(400, "deal", "give a deal (with its own sheet) or a game, one of them")
@@ -131,7 +134,7 @@ def rescore():
 
 
 @bp.get("/referee/games/<game_id>/rescore")
-def rescore_recorded(game_id: str):
+def rescore_recorded(game_id: str) -> Response:
     """The game (or ``?deal=n``, one deal of it) under another sheet. Rescoring judges every
     deal again, so each answer is built in the build turn and kept for the game's revision
     and the question as read: the sheet's canonical form and the deal's number (any other
@@ -156,7 +159,7 @@ def rescore_recorded(game_id: str):
 
 
 @bp.get("/referee/compare")
-def compare():
+def compare() -> Response:
     a = _read(lambda: read_sheet(request.args.get("a"), "a", text=True))
     b = _read(lambda: read_sheet(request.args.get("b"), "b", text=True))
     return jsonify(compare_sheets(a, b).to_json())

@@ -13,12 +13,12 @@ from __future__ import annotations
 import io
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 from xml.sax.saxutils import escape
 
 import segno
@@ -28,9 +28,13 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate
+from reportlab.platypus import BaseDocTemplate, Flowable, Paragraph, SimpleDocTemplate
 
 from ..rules.sheet import RuleSheet
+
+Cell = Flowable | str  # what a cell of a reportlab Table holds here
+# One command of a reportlab TableStyle: its name, the first and last cell, its arguments.
+TableCommand = tuple[str, tuple[int, int], tuple[int, int], *tuple[object, ...]]
 
 PAPERS: dict[str, tuple[float, float]] = {"letter": LETTER, "a4": A4}
 MARGIN = 30.0                               # points; about 10.5 mm, inside any printer's margin
@@ -64,11 +68,10 @@ class GameInfo:
     next_deal: str | None = None
 
     @classmethod
-    def of(cls, name: str, sides: Iterable[Mapping[str, Any]], view_url: str | None = None,
+    def of(cls, name: str, sides: Iterable[Mapping[str, object]], view_url: str | None = None,
            date: str | None = None, next_deal: str | None = None) -> GameInfo:
         """From a game's stored sides: ``[{"name": ..., "players": [...]}]``."""
-        return cls(name, tuple((s["name"], tuple(s.get("players") or ())) for s in sides), view_url, date,
-                   next_deal)
+        return cls(name, tuple((str(s["name"]), players_of(s)) for s in sides), view_url, date, next_deal)
 
     @property
     def players(self) -> list[tuple[str, str]]:
@@ -135,7 +138,13 @@ def load_fonts() -> Fonts:
 # -- text ------------------------------------------------------------------------------------------
 
 
-def esc(text: Any) -> str:
+def players_of(side: Mapping[str, object]) -> tuple[str, ...]:
+    """A stored side's players (``[]`` or none: no players named)."""
+    players = side.get("players")
+    return tuple(str(p) for p in players) if isinstance(players, (list, tuple)) else ()
+
+
+def esc(text: object) -> str:
     """User or sheet text made safe for a Paragraph: markup characters escaped, control
     characters dropped, so ``<script>`` prints as those eight characters."""
     text = str(text)
@@ -223,8 +232,8 @@ def document(buf: io.BytesIO, paper: tuple[float, float], title: str, subject: s
                              invariant=True, pageCompression=1)
 
 
-def page_footer(fonts: Fonts, text: str):
-    def draw(canv: Canvas, doc: Any) -> None:
+def page_footer(fonts: Fonts, text: str) -> Callable[[Canvas, BaseDocTemplate], None]:
+    def draw(canv: Canvas, doc: BaseDocTemplate) -> None:
         canv.saveState()
         canv.setFont(fonts.regular, MIN_SIZE)
         canv.setFillColor(BLACK)

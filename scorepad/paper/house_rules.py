@@ -35,6 +35,7 @@ from .common import (
     Heading,
     LinkSlot,
     Printed,
+    TableCommand,
     esc,
     load_fonts,
     num,
@@ -69,7 +70,7 @@ def _value_table(sheet: RuleSheet, fonts: Fonts, size: float, width: float) -> T
     per_row = max(2, min(7, int(width // widest)))
     per_row = -(-len(VALUE_ORDER) // -(-len(VALUE_ORDER) // per_row))  # rows as even as they can be
     cells: list[list[str]] = []
-    style: list[tuple] = [
+    style: list[TableCommand] = [
         ("FONT", (0, 0), (-1, -1), fonts.regular, size),
         ("ALIGN", (0, 0), (-1, -1), "CENTER"),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),

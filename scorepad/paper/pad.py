@@ -10,7 +10,6 @@ b'%PDF-'
 from __future__ import annotations
 
 import io
-from typing import Any
 
 from reportlab.lib.pagesizes import landscape
 from reportlab.lib.styles import ParagraphStyle
@@ -24,8 +23,10 @@ from .common import (
     GREY,
     MARGIN,
     MIN_SIZE,
+    Cell,
     Fonts,
     GameInfo,
+    TableCommand,
     changed_count,
     document,
     esc,
@@ -138,14 +139,14 @@ def _default_sides(sheet: RuleSheet) -> int:
 def _pad_block(sheet: RuleSheet, number: int, columns: list[tuple[str, str]], widths: list[float],
                fonts: Fonts, st: dict[str, ParagraphStyle]) -> Table:
     n = len(columns)
-    head: list[Any] = [Paragraph(f"<b>Deal {number}</b>", st["h2"])]
+    head: list[Cell] = [Paragraph(f"<b>Deal {number}</b>", st["h2"])]
     for side, players in columns:
         text = f"<b>{esc(side)}</b>" + (f"<br/>{esc(players)}" if players else "")
         head += [Paragraph(text, st["cell"]), ""]
-    cond: list[Any] = [Paragraph(esc(deal_conditions(sheet, number)), st["cell"])] + [""] * (2 * n)
-    sub: list[Any] = [""] + ["no.", "points"] * n
+    cond: list[Cell] = [Paragraph(esc(deal_conditions(sheet, number)), st["cell"]), *[""] * (2 * n)]
+    sub: list[Cell] = ["", *["no.", "points"] * n]
     rows = [head, cond, sub]
-    style: list[tuple] = [
+    style: list[TableCommand] = [
         ("FONT", (0, 0), (-1, -1), fonts.regular, 9),
         ("FONT", (1, 2), (-1, 2), fonts.italic, MIN_SIZE),
         ("SPAN", (0, 1), (-1, 1)),
@@ -161,7 +162,7 @@ def _pad_block(sheet: RuleSheet, number: int, columns: list[tuple[str, str]], wi
         style.append(("LINEBEFORE", (1 + 2 * i, 0), (1 + 2 * i, -1), 1.4, BLACK))
     for label, counted in pad_lines(sheet, number):
         r = len(rows)
-        rows.append([Paragraph(esc(label), st["cell"])] + [""] * (2 * n))
+        rows.append([Paragraph(esc(label), st["cell"]), *[""] * (2 * n)])
         if not counted:
             for i in range(n):
                 style.append(("SPAN", (1 + 2 * i, r), (2 + 2 * i, r)))
@@ -169,8 +170,8 @@ def _pad_block(sheet: RuleSheet, number: int, columns: list[tuple[str, str]], wi
             for i in range(n):
                 style.append(("LINEAFTER", (1 + 2 * i, r), (1 + 2 * i, r), 0.3, GREY))
     total_row = len(rows)
-    rows.append(["Deal total"] + [""] * (2 * n))
-    rows.append(["Running total"] + [""] * (2 * n))
+    rows.append(["Deal total", *[""] * (2 * n)])
+    rows.append(["Running total", *[""] * (2 * n)])
     for r in (total_row, total_row + 1):
         for i in range(n):
             style.append(("SPAN", (1 + 2 * i, r), (2 + 2 * i, r)))
@@ -181,8 +182,8 @@ def _pad_block(sheet: RuleSheet, number: int, columns: list[tuple[str, str]], wi
     ]
     heights: list[float | None] = [None, None, 11]
     for row in rows[3:]:
-        label = row[0]
-        needed = label.wrap(widths[0] - 12, 1000)[1] + 5 if isinstance(label, Paragraph) else 0
+        first = row[0]
+        needed = first.wrap(widths[0] - 12, 1000)[1] + 5 if isinstance(first, Paragraph) else 0
         heights.append(max(16.5, needed))
     table = Table(rows, colWidths=widths, rowHeights=heights, hAlign="LEFT")
     table.setStyle(TableStyle(style))

@@ -11,20 +11,22 @@ from __future__ import annotations
 import io
 import unicodedata
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Protocol
 
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
 
-from ..rules import PRESETS, load_sheet
+from ..rules import PRESETS, Problem, load_sheet
 from ..rules.limits import MAX_PROBLEMS_SHOWN
+from ..rules.score import SideScore
 from ..rules.sheet import OPTION_BY_NAME
 from ..rules.views import DealRow, GameView
 from .common import (
     BLACK,
     GREY,
     MARGIN,
+    Cell,
     Fonts,
     LinkSlot,
     Printed,
@@ -35,14 +37,36 @@ from .common import (
     num,
     page_footer,
     page_size,
+    players_of,
     signed,
     styles,
 )
 
+
+class Recorded(Protocol):
+    """What the results read of a recorded game (a :class:`scorepad.storage.store.GameRecord`):
+    its name, stored sides (``[{"name": ..., "players": [...]}]``), dates and view."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def sides(self) -> Sequence[Mapping[str, object]]: ...
+
+    @property
+    def created_at(self) -> str: ...
+
+    @property
+    def updated_at(self) -> str: ...
+
+    @property
+    def view(self) -> GameView: ...
+
+
 # -- results ------------------------------------------------------------------------------------------
 
 
-def sheet_changes(before: Any, after: Any) -> list[tuple[str, str, str]]:
+def sheet_changes(before: object, after: object) -> list[tuple[str, str, str]]:
     """What an amendment changed: (label, old words, new words), option by option."""
     try:
         old, new = load_sheet(before), load_sheet(after)
@@ -55,7 +79,7 @@ def sheet_changes(before: Any, after: Any) -> list[tuple[str, str, str]]:
     return out
 
 
-def shown_problems(problems: Sequence[Any], most: int = MAX_PROBLEMS_SHOWN) -> str:
+def shown_problems(problems: Sequence[Problem], most: int = MAX_PROBLEMS_SHOWN) -> str:
     """The first ``most`` problems' messages, then ``and N more``: what a deal's problems
     print as, so a deal with hundreds costs no more than one with five."""
     text = "; ".join(p.message for p in problems[:most])
@@ -64,13 +88,13 @@ def shown_problems(problems: Sequence[Any], most: int = MAX_PROBLEMS_SHOWN) -> s
     return text
 
 
-def results(record: Any, amendments: Sequence[Mapping[str, Any]] = (), paper: str = "letter",
+def results(record: Recorded, amendments: Sequence[Mapping[str, object]] = (), paper: str = "letter",
             view_url: str | None = None) -> bytes:
     """A game's results (see :func:`printed_results`), with ``view_url`` as its link."""
     return printed_results(record, amendments, paper, link=view_url is not None).with_link(view_url)
 
 
-def printed_results(record: Any, amendments: Sequence[Mapping[str, Any]] = (), paper: str = "letter",
+def printed_results(record: Recorded, amendments: Sequence[Mapping[str, object]] = (), paper: str = "letter",
                     link: bool = True) -> Printed:
     """A game's results: standings, running totals, every deal line by line, deals saved
     "as played" and the sheet's amendments; with ``link``, a line for the game's link,
@@ -83,7 +107,7 @@ def printed_results(record: Any, amendments: Sequence[Mapping[str, Any]] = (), p
     size = page_size(paper)
     fonts = load_fonts()
     st = styles(fonts, 8.5)
-    view: GameView = record.view
+    view = record.view
     width = size[0] - 2 * MARGIN
     buf = io.BytesIO()
     doc = document(buf, size, f"{record.name}: results", "A game's scores, deal by deal")
@@ -116,7 +140,7 @@ def _standing(view: GameView) -> str:
             + (f" of {last}." if last else f", playing to {num(sheet.target_score)}."))
 
 
-def _about(record: Any, view: GameView, st: dict[str, ParagraphStyle]) -> list[Flowable]:
+def _about(record: Recorded, view: GameView, st: dict[str, ParagraphStyle]) -> list[Flowable]:
     """The standing, the next deal, and the game's sheet, sides and dates."""
     sheet = view.sheet
     story: list[Flowable] = [Paragraph(f"<b>{esc(_standing(view))}</b>", st["h2"])]
@@ -129,7 +153,7 @@ def _about(record: Any, view: GameView, st: dict[str, ParagraphStyle]) -> list[F
              + changed_count(sheet)
              + " (every deal scored under the game's sheet as it stands now)"]
     about.append("<b>Sides:</b> " + "; ".join(
-        f"{esc(s['name'])}" + (f" ({esc(', '.join(s['players']))})" if s.get("players") and s["players"] != [s["name"]]
+        f"{esc(s['name'])}" + (f" ({esc(', '.join(players_of(s)))})" if s.get("players") and s["players"] != [s["name"]]
                                else "") for s in record.sides))
     about.append(f"<b>Started:</b> {esc(str(record.created_at)[:10])}; <b>last change:</b> "
                  f"{esc(str(record.updated_at)[:10])}")
@@ -142,20 +166,20 @@ def _running_totals(view: GameView, fonts: Fonts, st: dict[str, ParagraphStyle],
     sides = list(view.sides)
     cell = st["cell"]
     bold = st["cellbold"]
-    head = [Paragraph("<b>Deal</b>", cell)] + [Paragraph(f"<b>{esc(s)}</b>", cell) for s in sides]
-    rows: list[list[Any]] = [head]
+    head: list[Cell] = [Paragraph("<b>Deal</b>", cell), *(Paragraph(f"<b>{esc(s)}</b>", cell) for s in sides)]
+    rows = [head]
     for row in view.rows:
         mark = " (as played)" if row.as_played else ""
-        rows.append([f"Deal {row.number}{mark}"]
-                    + [f"{signed(row.points.get(s, 0))}  →  {signed(row.running.get(s, 0))}".replace("→", fonts.arrow)
-                       for s in sides])
+        rows.append([f"Deal {row.number}{mark}",
+                     *(f"{signed(row.points.get(s, 0))}  →  {signed(row.running.get(s, 0))}".replace("→", fonts.arrow)
+                       for s in sides)])
     result = view.result
     final = view.totals
     winner_mark = {result.winner: " (winner)"} if result.winner else {}
     if result.tie:
         winner_mark = {s.name: " (tie)" for s in result.standings if s.total == result.standings[0].total}
-    rows.append([Paragraph("<b>Total</b>", bold)]
-                + [Paragraph(f"<b>{signed(final.get(s, 0))}{esc(winner_mark.get(s, ''))}</b>", bold) for s in sides])
+    rows.append([Paragraph("<b>Total</b>", bold),
+                 *(Paragraph(f"<b>{signed(final.get(s, 0))}{esc(winner_mark.get(s, ''))}</b>", bold) for s in sides)])
     first = 110.0
     table = Table(rows, colWidths=[first] + [(width - first) / max(1, len(sides))] * len(sides),
                   hAlign="LEFT", repeatRows=1)
@@ -190,7 +214,8 @@ def _as_played(view: GameView, st: dict[str, ParagraphStyle]) -> list[Flowable]:
     return story
 
 
-def _amendments(amendments: Sequence[Mapping[str, Any]], fonts: Fonts, st: dict[str, ParagraphStyle]) -> list[Flowable]:
+def _amendments(amendments: Sequence[Mapping[str, object]], fonts: Fonts,
+                st: dict[str, ParagraphStyle]) -> list[Flowable]:
     """The sheet's amendments: when, why and what each changed."""
     story: list[Flowable] = [Paragraph("Sheet amendments", st["h2"])]
     if not amendments:
@@ -225,12 +250,12 @@ class _SidePair(Flowable):
     SIZE = 8.5
     GAP = 12.0
 
-    def __init__(self, sides: Sequence[Any], running: Mapping[str, int], fonts: Fonts, width: float) -> None:
+    def __init__(self, sides: Sequence[SideScore], running: Mapping[str, int], fonts: Fonts, width: float) -> None:
         super().__init__()
         self.fonts, self.box_w = fonts, (width - self.GAP) / 2
         self.boxes = [self._rows(side, running.get(side.name)) for side in sides]
 
-    def _rows(self, side: Any, running: int | None) -> list[tuple[str, str, str, bool]]:
+    def _rows(self, side: SideScore, running: int | None) -> list[tuple[str, str, str, bool]]:
         label_w = self.box_w - 30 - 48 - 52 - 6
         rows = [(self._fit(line.label, self.fonts.regular, label_w), f"{num(line.count)} × {signed(line.each)}",
                  f"= {signed(line.points)}", False) for line in side.lines]

@@ -14,6 +14,9 @@ from typing import Any
 from .errors import ReadError
 from .limits import MAX_DEPTH, MAX_NUMBER
 
+# A decoded JSON document (what json.loads gives, and json.dumps takes).
+JSON = None | bool | int | float | str | list["JSON"] | dict[str, "JSON"]
+
 _PLAIN = frozenset((dict, list, str, int, float, bool, type(None)))
 
 

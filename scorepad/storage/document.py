@@ -39,15 +39,14 @@ import csv
 import io
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
 
 from ..rules import Deal, Problem, ReadError, RuleSheet, Verdict, judge, load_sheet
 from ..rules.game import DEAL_ENTRY_KEYS, Game
 from ..rules.limits import MAX_DEALS, MAX_POINTS, MAX_REASON
-from ..rules.read import check_values
+from ..rules.read import JSON, check_values
 from ..rules.text import check_text, read_reason
 from . import db, store
 from .errors import Invalid, Refused
@@ -69,35 +68,36 @@ def _now() -> str:
 # -- export ---------------------------------------------------------------------------------------
 
 
-def _history_entry(entry: Mapping[str, Any], seq: int) -> dict[str, Any]:
+def _history_entry(entry: Mapping[str, JSON], seq: int) -> dict[str, JSON]:
     return {"seq": seq, "action": entry["action"], "at": entry["at"], "before": entry["before"],
             "after": entry["after"], "old_totals": entry["old_totals"], "new_totals": entry["new_totals"],
             "reason": entry["reason"]}
 
 
-def export_document(game: GameRecord, entries: list[dict[str, Any]]) -> dict[str, Any]:
+def export_document(game: GameRecord, entries: Sequence[Mapping[str, JSON]]) -> dict[str, JSON]:
     """The game as a version-1 document; ``entries`` is its history (:func:`store.history`)."""
     kept = [e for e in entries if (e["action"] == "amend" and e["deal_number"] is None)
             or (e["action"] in DEAL_ACTIONS and e["deal_number"] is not None)]
-    by_deal: dict[int, list[dict[str, Any]]] = {}
-    amendments = []
+    by_deal: dict[int, list[JSON]] = {}
+    amendments: list[JSON] = []
     for seq, entry in enumerate(kept, 1):
+        number = entry["deal_number"]  # a deal's entry: its number, an int
         if entry["action"] == "amend":
             amendments.append({"seq": seq, "at": entry["at"], "before": entry["before"], "after": entry["after"],
                                "reason": entry["reason"]})
-        else:
-            by_deal.setdefault(entry["deal_number"], []).append(_history_entry(entry, seq))
-    deals = [{"number": r.number, "deal": r.deal.to_json(with_sheet=False), "as_played": r.as_played,
-              "history": by_deal.pop(r.number, [])} for r in game.view.rows]
+        elif isinstance(number, int):
+            by_deal.setdefault(number, []).append(_history_entry(entry, seq))
+    deals: list[JSON] = [{"number": r.number, "deal": r.deal.to_json(with_sheet=False), "as_played": r.as_played,
+                          "history": by_deal.pop(r.number, [])} for r in game.view.rows]
     return {
         "format": FORMAT, "version": VERSION, "name": game.name, "sheet": game.sheet.to_json(),
-        "sides": game.sides, "created_at": game.created_at, "exported_at": _now(), "deals": deals,
+        "sides": [*game.sides], "created_at": game.created_at, "exported_at": _now(), "deals": deals,
         "deleted_deals": [{"number": n, "history": h} for n, h in sorted(by_deal.items())],
         "amendments": amendments,
     }
 
 
-def export_game(game_id: str) -> dict[str, Any] | None:
+def export_game(game_id: str) -> dict[str, JSON] | None:
     """The export document of a game, or None when there is no such game."""
     with db.snapshot():
         game = store.load_game(game_id)
@@ -115,7 +115,10 @@ def export_game(game_id: str) -> dict[str, Any] | None:
 FORMULA_START = re.compile(r"(^|[,;\t\r\n])(?=[=+\-@\t\r])")
 
 
-def spreadsheet_safe(value: Any) -> Any:
+Cell = str | int  # a cell of the score table: text, or a number of points
+
+
+def spreadsheet_safe(value: Cell) -> Cell:
     """A cell a spreadsheet will not run: text gets an apostrophe before each formula start,
     wherever a piece of it could begin one (:data:`FORMULA_START`), so the cell read whole
     and each piece split off it are text. Numbers are never text, so stay numbers.
@@ -135,22 +138,22 @@ def scores_csv(game: GameRecord) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     view = game.view
-    header: list[Any] = ["Deal"]
+    header: list[Cell] = ["Deal"]
     for name in view.sides:
         header += [f"{name} points", f"{name} total"]
-    rows: list[list[Any]] = [header + ["Note"]]
+    rows: list[list[Cell]] = [[*header, "Note"]]
     for deal in view.rows:
-        row: list[Any] = [deal.number]
+        row: list[Cell] = [deal.number]
         for name in view.sides:
             row += [deal.points[name], deal.running[name]]
         note = (f"saved as played: {deal.as_played}" if deal.as_played
                 else "breaks the sheet as amended" if deal.breaks_sheet else "")
-        rows.append(row + [note])
+        rows.append([*row, note])
     result = view.result
-    total: list[Any] = ["Total"]
+    total: list[Cell] = ["Total"]
     for name in view.sides:
         total += [view.totals[name], view.totals[name]]
-    rows.append(total + [("tie" if result.tie else f"{result.winner} wins") if result.over else ""])
+    rows.append([*total, ("tie" if result.tie else f"{result.winner} wins") if result.over else ""])
     writer.writerows([[spreadsheet_safe(cell) for cell in row] for row in rows])
     return out.getvalue()
 
@@ -162,20 +165,25 @@ def scores_csv(game: GameRecord) -> str:
 class _Table:
     """What :func:`store.game_problems` reads of a game: its sides."""
 
-    sides: list[dict[str, Any]]
+    sides: list[dict[str, JSON]]
+
+
+# A history entry or amendment as the store keeps it: deal_number, action, at, before, after
+# (each a deal or sheet as JSON text), old_totals, new_totals (JSON text), reason.
+EntryRow = tuple[int | None, str, str, str | None, str | None, str | None, str | None, str | None]
 
 
 @dataclass
 class Imported:
     """A document read and judged, ready for :func:`store.import_game`."""
 
-    name: Any
+    name: JSON  # as the document gives it: the store reads it as a new game's name
     sheet: RuleSheet
-    sides: list[dict[str, Any]]
+    sides: list[dict[str, JSON]]
     created_at: str
     exported_at: str | None
     deals: list[tuple[int, str, str | None]] = field(default_factory=list)
-    entries: list[tuple[Any, ...]] = field(default_factory=list)
+    entries: list[EntryRow] = field(default_factory=list)
     verdicts: dict[str, Verdict] = field(default_factory=dict)  # each deal's, by its body in ``deals``
 
 
@@ -183,7 +191,7 @@ def _fail(where: str, message: str) -> Invalid:
     return Invalid(where, message)
 
 
-def _only(data: Any, keys: tuple[str, ...], where: str, what: str) -> dict[str, Any]:
+def _only(data: JSON, keys: tuple[str, ...], where: str, what: str) -> dict[str, JSON]:
     if not isinstance(data, dict):
         raise _fail(where, f"must be {what}, an object")
     for key in data:
@@ -192,7 +200,7 @@ def _only(data: Any, keys: tuple[str, ...], where: str, what: str) -> dict[str, 
     return data
 
 
-def _list(data: Any, where: str, most: int | None = None) -> list[Any]:
+def _list(data: JSON, where: str, most: int | None = None) -> list[JSON]:
     if data is None:
         return []
     if not isinstance(data, list):
@@ -202,7 +210,7 @@ def _list(data: Any, where: str, most: int | None = None) -> list[Any]:
     return data
 
 
-def _time(value: Any, where: str) -> str:
+def _time(value: JSON, where: str) -> str:
     if not isinstance(value, str) or len(value) > 40:
         raise _fail(where, "must be a date and time such as 2026-11-29T11:13:35+00:00")
     try:
@@ -212,23 +220,24 @@ def _time(value: Any, where: str) -> str:
     return value
 
 
-def _whole(value: Any, where: str, lowest: int = 1) -> int:
+def _whole(value: JSON, where: str, lowest: int = 1) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lowest <= value <= MAX_POINTS:
         raise _fail(where, f"must be a whole number from {lowest}, not {value!r:.40}")
     return value
 
 
-def _reason(value: Any, where: str, required: bool = False) -> str | None:
+def _reason(value: JSON, where: str, required: bool = False) -> str | None:
     if value is None and not required:
         return None
     try:
         read_reason(value, where, MAX_REASON)
+        assert isinstance(value, str)  # read_reason refuses anything else
         return check_text(value, where, multiline=True)  # kept as written: export, import, export agree
     except ReadError as err:
         raise _fail(err.field, err.reason) from None
 
 
-def _totals(value: Any, where: str) -> str | None:
+def _totals(value: JSON, where: str) -> str | None:
     if value is None:
         return None
     if not isinstance(value, dict):
@@ -243,7 +252,7 @@ def _totals(value: Any, where: str) -> str | None:
     return json.dumps(value)
 
 
-def _deal(data: Any, sheet: RuleSheet, number: int, where: str) -> Deal:
+def _deal(data: JSON, sheet: RuleSheet, number: int, where: str) -> Deal:
     try:
         deal = Deal.from_json(data, sheet, number=number)
     except ReadError as err:
@@ -253,7 +262,7 @@ def _deal(data: Any, sheet: RuleSheet, number: int, where: str) -> Deal:
     return deal
 
 
-def _sheet(data: Any, where: str) -> RuleSheet:
+def _sheet(data: JSON, where: str) -> RuleSheet:
     try:
         return load_sheet(data, where, stored=True)  # what scorepad wrote, perhaps before an option existed
     except ReadError as err:
@@ -264,18 +273,18 @@ def _sheet(data: Any, where: str) -> RuleSheet:
 class _Entry:
     seq: int | None
     at: str
-    row: tuple[Any, ...]  # deal_number, action, at, before, after, old_totals, new_totals, reason
+    row: EntryRow
     sheet_before: RuleSheet | None = None  # an amendment's sheet before it
 
 
-def _deal_entry(item: Any, sheet: RuleSheet, number: int, where: str) -> _Entry:
+def _deal_entry(item: JSON, sheet: RuleSheet, number: int, where: str) -> _Entry:
     item = _only(item, ENTRY_KEYS, where, "a history entry")
     action = item.get("action")
-    if action not in DEAL_ACTIONS:
+    if not isinstance(action, str) or action not in DEAL_ACTIONS:
         raise _fail(f"{where}.action", f"must be one of {', '.join(DEAL_ACTIONS)}, not {action!r:.40}")
     seq = None if item.get("seq") is None else _whole(item["seq"], f"{where}.seq")
     at = _time(item.get("at"), f"{where}.at")
-    bodies = []
+    bodies: list[str | None] = []
     for key, wanted in (("before", action != "record"), ("after", action != "delete")):
         value = item.get(key)
         if wanted and value is None:
@@ -284,20 +293,21 @@ def _deal_entry(item: Any, sheet: RuleSheet, number: int, where: str) -> _Entry:
             raise _fail(f"{where}.{key}", f"must be null in a '{action}' entry")
         body = _deal(value, sheet, number, f"{where}.{key}").to_json(with_sheet=False) if wanted else None
         bodies.append(json.dumps(body) if body is not None else None)
-    row = (number, action, at, *bodies, _totals(item.get("old_totals"), f"{where}.old_totals"),
+    before, after = bodies
+    row = (number, action, at, before, after, _totals(item.get("old_totals"), f"{where}.old_totals"),
            _totals(item.get("new_totals"), f"{where}.new_totals"), _reason(item.get("reason"), f"{where}.reason"))
     return _Entry(seq, at, row)
 
 
-def _amendment(item: Any, where: str) -> _Entry:
+def _amendment(item: JSON, where: str) -> _Entry:
     item = _only(item, AMENDMENT_KEYS, where, "an amendment")
     seq = None if item.get("seq") is None else _whole(item["seq"], f"{where}.seq")
     at = _time(item.get("at"), f"{where}.at")
     before = _sheet(item.get("before"), f"{where}.before")
     after = _sheet(item.get("after"), f"{where}.after")
     reason = _reason(item.get("reason"), f"{where}.reason", required=True)
-    row = (None, "amend", at, json.dumps(before.to_stored_json()), json.dumps(after.to_stored_json()), None, None,
-           reason)
+    row: EntryRow = (None, "amend", at, json.dumps(before.to_stored_json()), json.dumps(after.to_stored_json()),
+                     None, None, reason)
     return _Entry(seq, at, row, before)
 
 
@@ -309,12 +319,13 @@ def _order(entries: list[tuple[str, _Entry]]) -> list[_Entry]:
     if len(given) != len(entries):
         where = next(w for w, e in entries if e.seq is None)
         raise _fail(f"{where}.seq", "is missing: give seq on every history entry and amendment, or on none")
+    numbered = [(e.seq, where, e) for where, e in entries if e.seq is not None]  # every entry, as given
     seen: dict[int, str] = {}
-    for where, entry in entries:
-        if entry.seq in seen:
-            raise _fail(f"{where}.seq", f"{entry.seq} is also the seq of {seen[entry.seq]}")
-        seen[entry.seq] = where  # type: ignore[index]
-    return [e for _, e in sorted(entries, key=lambda pair: pair[1].seq)]  # type: ignore[arg-type, return-value]
+    for seq, where, _ in numbered:
+        if seq in seen:
+            raise _fail(f"{where}.seq", f"{seq} is also the seq of {seen[seq]}")
+        seen[seq] = where
+    return [e for _, _, e in sorted(numbered, key=lambda item: item[0])]
 
 
 def _acceptable(deal: Deal, table: _Table, as_played: str | None,
@@ -338,13 +349,13 @@ def _sheet_when_saved(number: int, ordered: list[_Entry], sheet: RuleSheet) -> R
     return later.sheet_before if later is not None and later.sheet_before is not None else sheet
 
 
-def read_document(data: Any) -> Imported:
+def read_document(data: JSON) -> Imported:
     """Read and judge an export document; :class:`Invalid` naming the field, or
     :class:`Refused` naming the deal the referee will not let in. Its parts are read in
     the order they are written, so the first thing wrong is the one named."""
     doc, deals, ordered = _read(data)
     table = _Table(doc.sides)
-    totals = {side["name"]: 0 for side in doc.sides}  # before each deal, as the game judged it
+    totals = {str(side["name"]): 0 for side in doc.sides}  # before each deal, as the game judged it
     for deal in sorted(deals, key=lambda d: d.number):
         verdict = _admitted(deal, table, ordered, doc.sheet, totals)
         for side in verdict.breakdown.sides:
@@ -357,7 +368,7 @@ def read_document(data: Any) -> Imported:
     return doc
 
 
-def read_game(data: Any) -> Game:
+def read_game(data: JSON) -> Game:
     """A game to score again: a game file (:meth:`Game.from_json`), or a whole export document
     read as :func:`read_document` reads it, without judging whether each deal may be saved
     (the referee scores what was played). What cannot be read is :class:`ReadError`, naming
@@ -368,11 +379,11 @@ def read_game(data: Any) -> Game:
         doc, deals, _ = _read(data)
     except Invalid as err:
         raise ReadError(err.field, err.message) from None
-    return Game(doc.sheet, tuple(side["name"] for side in doc.sides),
+    return Game(doc.sheet, tuple(str(side["name"]) for side in doc.sides),
                 tuple(d.deal for d in sorted(deals, key=lambda d: d.number)))
 
 
-def _read(data: Any) -> tuple[Imported, list[_Deal], list[_Entry]]:
+def _read(data: JSON) -> tuple[Imported, list[_Deal], list[_Entry]]:
     """The document read, not judged: its header, sheet and sides (without deals), its
     deals, and every history entry and amendment in the order they happened."""
     data = _header(data)
@@ -389,7 +400,7 @@ def _read(data: Any) -> tuple[Imported, list[_Deal], list[_Entry]]:
     return doc, deals, _order(entries)
 
 
-def _header(data: Any) -> dict[str, Any]:
+def _header(data: JSON) -> dict[str, JSON]:
     """The document's top level, once it is known to be this format and version (so a newer
     document is named as such before its keys are checked), holding its required keys."""
     if not isinstance(data, dict):
@@ -421,7 +432,7 @@ class _Deal:
 _Placed = tuple[str, _Entry]  # a history entry or amendment, and where it is in the document
 
 
-def _deals(items: Any, sheet: RuleSheet, numbers: dict[int, str]) -> tuple[list[_Deal], list[_Placed]]:
+def _deals(items: JSON, sheet: RuleSheet, numbers: dict[int, str]) -> tuple[list[_Deal], list[_Placed]]:
     """The document's ``deals``, and their histories' entries."""
     deals: list[_Deal] = []
     entries: list[_Placed] = []
@@ -439,7 +450,7 @@ def _deals(items: Any, sheet: RuleSheet, numbers: dict[int, str]) -> tuple[list[
     return deals, entries
 
 
-def _deleted_deals(items: Any, sheet: RuleSheet, numbers: dict[int, str]) -> list[_Placed]:
+def _deleted_deals(items: JSON, sheet: RuleSheet, numbers: dict[int, str]) -> list[_Placed]:
     """The histories' entries of the document's ``deleted_deals``."""
     entries: list[_Placed] = []
     for i, item in enumerate(_list(items, "deleted_deals", MAX_DEALS)):
@@ -450,7 +461,7 @@ def _deleted_deals(items: Any, sheet: RuleSheet, numbers: dict[int, str]) -> lis
     return entries
 
 
-def _number(value: Any, where: str, numbers: dict[int, str], then: str = "") -> int:
+def _number(value: JSON, where: str, numbers: dict[int, str], then: str = "") -> int:
     """A deal's number, not given to another deal of the document (``numbers``, noted here)."""
     number = _whole(value, f"{where}.number")
     if number in numbers:
@@ -459,7 +470,7 @@ def _number(value: Any, where: str, numbers: dict[int, str], then: str = "") -> 
     return number
 
 
-def _history(item: dict[str, Any], sheet: RuleSheet, number: int, where: str) -> list[_Placed]:
+def _history(item: dict[str, JSON], sheet: RuleSheet, number: int, where: str) -> list[_Placed]:
     return [(f"{where}.history[{j}]", _deal_entry(entry, sheet, number, f"{where}.history[{j}]"))
             for j, entry in enumerate(_list(item.get("history"), f"{where}.history"))]
 
@@ -493,7 +504,7 @@ def _refusal(deal: _Deal, problems: list[Problem]) -> str:
             f"as_played reason: {first.message}")
 
 
-def import_document(data: Any, once: store.Once[GameRecord] | None = None) -> GameRecord:
+def import_document(data: JSON, once: store.Once[GameRecord] | None = None) -> GameRecord:
     """Read, judge and save a document as a new game (made once per ``once``'s key:
     :func:`scorepad.storage.store.once`)."""
     doc = read_document(data)
@@ -502,11 +513,11 @@ def import_document(data: Any, once: store.Once[GameRecord] | None = None) -> Ga
                              doc.verdicts, once)
 
 
-def parse_text(text: str, where: str) -> Any:
+def parse_text(text: str, where: str) -> JSON:
     """The JSON document in ``text`` (a paste or an uploaded file), within the API's bounds
     (:func:`scorepad.rules.read.check_values`); what cannot be read is :class:`Invalid`."""
     try:
-        data = json.loads(text)
+        data: JSON = json.loads(text)
     except RecursionError:
         raise Invalid(where, "is nested too deeply") from None
     except ValueError as err:

@@ -33,8 +33,7 @@ catches those to show what was wrong with what was sent lets them by:
 
 from __future__ import annotations
 
-from typing import Any
-
+from ..rules.read import JSON
 from ..rules.validate import Problem
 from ..rules.verdict import Verdict
 
@@ -82,8 +81,8 @@ class Conflict(StorageError):
     since (see :func:`scorepad.storage.store.changes_since`), ``revision`` is the game's
     revision now. Nothing was written."""
 
-    def __init__(self, based_on: int, revision: int, changes: list[dict[str, Any]]) -> None:
-        said = "; ".join(c["message"] for c in changes)
+    def __init__(self, based_on: int, revision: int, changes: list[dict[str, JSON]]) -> None:
+        said = "; ".join(str(c["message"]) for c in changes)
         super().__init__("revision", f"the game changed since you loaded it (revision {based_on}, now "
                          f"{revision}){': ' + said if said else ''}; reload it and try again")
         self.based_on, self.revision, self.changes = based_on, revision, changes

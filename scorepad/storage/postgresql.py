@@ -30,12 +30,13 @@ import re
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from typing import Any
+from typing import Protocol
 
 import psycopg
 import psycopg.errors
-from psycopg import conninfo
+from psycopg import Column, conninfo
 from psycopg.pq import TransactionStatus
+from psycopg.rows import TupleRow
 from psycopg_pool import ConnectionPool
 
 from . import db
@@ -54,16 +55,16 @@ class Row:
 
     __slots__ = ("_names", "_values")
 
-    def __init__(self, names: dict[str, int], values: Sequence[Any]) -> None:
+    def __init__(self, names: dict[str, int], values: Sequence[object]) -> None:
         self._names, self._values = names, values
 
-    def __getitem__(self, key: int | str) -> Any:
+    def __getitem__(self, key: int | str) -> object:
         return self._values[self._names[key] if isinstance(key, str) else key]
 
     def keys(self) -> list[str]:
         return list(self._names)
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[object]:
         return iter(self._values)
 
     def __len__(self) -> int:
@@ -73,7 +74,14 @@ class Row:
         return f"Row({dict(zip(self._names, self._values, strict=True))!r})"
 
 
-def _rows(cursor: Any) -> Callable[[Sequence[Any]], Row]:
+class _Described(Protocol):
+    """What the row factory reads of a cursor: its columns."""
+
+    @property
+    def description(self) -> list[Column] | None: ...
+
+
+def _rows(cursor: _Described) -> Callable[[Sequence[object]], Row]:
     """psycopg's row factory for :class:`Row`: the column names read once a statement."""
     names = {column.name: i for i, column in enumerate(cursor.description or ())}
     return lambda values: Row(names, values)
@@ -100,7 +108,7 @@ def translate(sql: str) -> str:
     return _PARAMETER.sub(named, sql.replace("%", "%%"))
 
 
-def parameters(values: Sequence[Any]) -> dict[str, Any]:
+def parameters(values: Sequence[object]) -> dict[str, object]:
     """Positional values as :func:`translate`'s statements take them."""
     return {f"p{i}": value for i, value in enumerate(values, 1)}
 
@@ -109,10 +117,10 @@ class Qmark:
     """A psycopg connection taking SQLite's ``?`` parameters: what a Python migration's
     ``upgrade(conn)`` is given, so one migration runs on both backends."""
 
-    def __init__(self, conn: psycopg.Connection[Any]) -> None:
+    def __init__(self, conn: psycopg.Connection[TupleRow]) -> None:
         self.conn = conn
 
-    def execute(self, sql: str, values: Sequence[Any] = ()) -> Any:
+    def execute(self, sql: str, values: Sequence[object] = ()) -> psycopg.Cursor[TupleRow]:
         return self.conn.execute(translate(sql), parameters(values))
 
 
@@ -161,7 +169,7 @@ class PostgreSQL(db.Database):
         super().__init__(url, busy_timeout, cache)
         self.url, self.path = url, _public(url)  # the key caches name it by carries no password
         self.pool_size = pool_size or POOL_SIZE
-        self._pool: ConnectionPool[Any] | None = None
+        self._pool: ConnectionPool[psycopg.Connection[Row]] | None = None
         self._pool_guard = threading.Lock()
         self._sql = {name: translate(db.POSTGRESQL.get(name, sql)) for name, sql in db.QUERIES.items()}
 
@@ -186,7 +194,7 @@ class PostgreSQL(db.Database):
                 self._pool.close()
                 self._pool = None
 
-    def _the_pool(self) -> ConnectionPool[Any]:
+    def _the_pool(self) -> ConnectionPool[psycopg.Connection[Row]]:
         with self._pool_guard:
             if self._pool is None:
                 # A server gone: the pool tries again, waiting longer each time, for at most half
@@ -201,23 +209,23 @@ class PostgreSQL(db.Database):
                 self._pool.open(wait=False)
             return self._pool
 
-    def connection(self) -> psycopg.Connection[Any]:  # type: ignore[override]
+    def connection(self) -> psycopg.Connection[Row]:  # type: ignore[override]
         """This thread's connection, taken from the pool on first use until :meth:`release`."""
-        conn: psycopg.Connection[Any] | None = getattr(self._local, "conn", None)
+        conn: psycopg.Connection[Row] | None = getattr(self._local, "conn", None)
         if conn is None:
             with _answers(self):
                 conn = self._local.conn = self._the_pool().getconn()
         return conn
 
-    def execute(self, name: str, params: Sequence[Any]) -> db.Cursor:
+    def execute(self, name: str, params: Sequence[object]) -> db.Cursor:
         with _answers(self):
             return self.connection().execute(self._sql[name], parameters(params))
 
     def in_transaction(self) -> bool:
-        conn: psycopg.Connection[Any] | None = getattr(self._local, "conn", None)
+        conn: psycopg.Connection[Row] | None = getattr(self._local, "conn", None)
         return conn is not None and conn.info.transaction_status != TransactionStatus.IDLE
 
-    def transaction(self) -> AbstractContextManager[Any]:
+    def transaction(self) -> AbstractContextManager[psycopg.Connection[Row]]:
         """One write transaction (READ COMMITTED): see the module's docstring."""
         return self._within("BEGIN")
 
@@ -231,7 +239,7 @@ class PostgreSQL(db.Database):
             yield
 
     @contextmanager
-    def _within(self, begin: str) -> Iterator[psycopg.Connection[Any]]:
+    def _within(self, begin: str) -> Iterator[psycopg.Connection[Row]]:
         conn = self.connection()
         with _answers(self):
             conn.execute(begin)
@@ -243,7 +251,7 @@ class PostgreSQL(db.Database):
         with _answers(self):
             conn.execute("COMMIT")
 
-    def _rollback(self, conn: psycopg.Connection[Any]) -> None:
+    def _rollback(self, conn: psycopg.Connection[Row]) -> None:
         if conn.closed:
             return
         try:
@@ -253,7 +261,7 @@ class PostgreSQL(db.Database):
 
     def release(self) -> None:
         """Give this thread's connection back to the pool, leaving no transaction open."""
-        conn: psycopg.Connection[Any] | None = getattr(self._local, "conn", None)
+        conn: psycopg.Connection[Row] | None = getattr(self._local, "conn", None)
         if conn is None:
             return
         self._local.conn = None
@@ -266,7 +274,7 @@ class PostgreSQL(db.Database):
             conn.close()
 
 
-def migrate(conn: psycopg.Connection[Any]) -> int:
+def migrate(conn: psycopg.Connection[TupleRow]) -> int:
     """Apply the migrations the database has not had, one transaction each, under the
     advisory lock; returns its version afterwards. Refuses one a newer scorepad wrote."""
     known = db.migrations("postgresql")
@@ -286,7 +294,7 @@ def migrate(conn: psycopg.Connection[Any]) -> int:
     return version
 
 
-def _version(conn: psycopg.Connection[Any], newest: int) -> int:
+def _version(conn: psycopg.Connection[TupleRow], newest: int) -> int:
     if conn.execute("SELECT to_regclass('schema_version')").fetchone()[0] is None:  # type: ignore[index]
         return 0
     row = conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()

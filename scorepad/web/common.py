@@ -9,10 +9,10 @@ The blueprints are :mod:`.games`, :mod:`.sheets`, :mod:`.deals`, :mod:`.referee`
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from typing import Any
+from typing import TypedDict
 
 import segno
 from markupsafe import Markup
@@ -20,14 +20,15 @@ from markupsafe import Markup
 from .. import access
 from ..rules import PRESETS, RuleSheet, load_sheet
 from ..rules.dispute import compare_deals
-from ..rules.sheet import OPTION_BY_NAME
+from ..rules.score import Line
+from ..rules.sheet import OPTION_BY_NAME, Cited
 from ..rules.verdict import Verdict
 from ..storage import store
 from ..storage.errors import Conflict, Invalid, StorageError
 from ..storage.store import GameRecord
 
 
-def template_helpers() -> dict[str, Any]:
+def template_helpers() -> dict[str, object]:
     """What every template may use: the presets with their titles."""
     return {"presets_meta": list(PRESETS.items()), "preset_titles": {k: p.title for k, p in PRESETS.items()}}
 
@@ -39,11 +40,13 @@ def editable(game_id: str) -> GameRecord:
     return game
 
 
-def read_revision(value: Any) -> int | None:
+def read_revision(value: str | None) -> int | None:
     """The form's hidden revision; None (no check) when it is not one a game could have."""
+    if value is None:
+        return None
     try:
         revision = int(value)
-    except (TypeError, ValueError):
+    except ValueError:
         return None
     return revision if 0 <= revision <= 1_000_000_000 else None
 
@@ -70,8 +73,10 @@ def qr(url: str, what: str) -> Markup:
     return Markup(svg.replace("<svg ", f'<svg role="img" aria-label="QR code: {Markup.escape(what)}" ', 1))
 
 
-def ago(at: str) -> str:
+def ago(at: object) -> str:
     """When a change happened, as a phone at the table would say it."""
+    if not isinstance(at, str):
+        return ""
     try:
         seconds = (datetime.now(UTC) - datetime.fromisoformat(at)).total_seconds()
     except (TypeError, ValueError):
@@ -83,7 +88,7 @@ def ago(at: str) -> str:
     return "over an hour ago"
 
 
-def what_changed(changes: list[dict[str, Any]]) -> str:
+def what_changed(changes: Sequence[Mapping[str, object]]) -> str:
     """``Deal 3 was recorded a moment ago``: the changes a stale form missed, in words."""
     shown = [f"{c['message']} {ago(c['at'])}".strip() for c in changes[-4:]]
     if len(changes) > 4:
@@ -92,7 +97,7 @@ def what_changed(changes: list[dict[str, Any]]) -> str:
     return text[0].upper() + text[1:]
 
 
-def sheet_changes(before: dict[str, Any] | None, after: dict[str, Any] | None) -> list[dict[str, str]]:
+def sheet_changes(before: object, after: object) -> list[dict[str, str]]:
     """What an amendment changed, option by option, in words."""
     try:
         old, new = load_sheet(before), load_sheet(after)
@@ -107,7 +112,7 @@ def sheet_changes(before: dict[str, Any] | None, after: dict[str, Any] | None) -
     return out
 
 
-def history_entries(game: GameRecord, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def history_entries(game: GameRecord, entries: list[dict[str, object]]) -> list[dict[str, object]]:
     """History entries as the pages show them: an amendment's ``changes`` option by option,
     a correction's ``lines``: each side whose score changed, with the lines that changed
     (:func:`~scorepad.rules.dispute.compare_deals`, scored under the game's sheet)."""
@@ -115,22 +120,36 @@ def history_entries(game: GameRecord, entries: list[dict[str, Any]]) -> list[dic
         if entry["action"] == "amend":
             entry["changes"] = sheet_changes(entry["before"], entry["after"])
         elif entry["action"] == "edit" and entry["before"] and entry["after"]:
+            number = entry["deal_number"]  # a correction's: a deal's number
             try:
-                before, after = (store.read_deal(game, entry[k], entry["deal_number"]) for k in ("before", "after"))
+                before, after = (store.read_deal(game, entry[k], number if isinstance(number, int) else None)
+                                 for k in ("before", "after"))
             except StorageError:  # a deal that no longer reads under the sheet: its totals say enough
                 continue
             entry["lines"] = [side for side in compare_deals(before, after).sides if side.changed_lines]
     return entries
 
 
-def explained_sides(verdict: Verdict, sheet: RuleSheet) -> list[dict[str, Any]]:
+class ExplainedLine(TypedDict):
+    line: Line
+    rule: Cited | None
+    again: bool
+
+
+class ExplainedSide(TypedDict):
+    name: str
+    total: int
+    lines: list[ExplainedLine]
+
+
+def explained_sides(verdict: Verdict, sheet: RuleSheet) -> list[ExplainedSide]:
     """Each side's lines, each with the rule behind it as ``sheet`` cites it (its label and
     words), and ``again`` when an earlier line of the side rests on the same rule (stated
     once per table: the card values price every melded and every left card line)."""
-    out = []
+    out: list[ExplainedSide] = []
     for side in verdict.breakdown.sides:
         seen: set[str] = set()
-        lines = []
+        lines: list[ExplainedLine] = []
         for line in side.lines:
             rule = sheet.cite(line.option)
             lines.append({"line": line, "rule": rule, "again": rule is not None and rule.option in seen})

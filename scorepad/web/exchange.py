@@ -9,11 +9,9 @@ not let in is a 422 naming the deal (:mod:`scorepad.web.errors`).
 
 from __future__ import annotations
 
-from typing import Any
-
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from flask_wtf import FlaskForm
-from flask_wtf.file import FileField
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from werkzeug.datastructures import FileStorage
 from wtforms import TextAreaField
 
 from .. import access, downloads
@@ -22,6 +20,7 @@ from ..rules.limits import MAX_IMPORT_BYTES
 from ..storage.document import export_game, import_document, parse_text
 from ..storage.errors import Invalid, Refused, StorageError
 from .errors import status
+from .forms import FileField, FlaskForm
 
 bp = Blueprint("exchange", __name__)
 
@@ -30,7 +29,7 @@ bp = Blueprint("exchange", __name__)
 
 
 @bp.get("/games/<game_id>/export.json")
-def export_page(game_id: str):
+def export_page(game_id: str) -> Response:
     document = export_game(game_id)
     if document is None:
         access.missing(game_id)
@@ -38,12 +37,12 @@ def export_page(game_id: str):
 
 
 @bp.get("/games/<game_id>/scores.csv")
-def scores_page(game_id: str):
+def scores_page(game_id: str) -> Response:
     return downloads.scores_file(access.game_or_404(game_id))
 
 
 @bp.url_value_preprocessor
-def _import_body_limit(endpoint: str | None, _values: Any) -> None:
+def _import_body_limit(endpoint: str | None, _values: object) -> None:
     """An import may be as large as :data:`MAX_IMPORT_BYTES`. Set before the request's
     ``before_request`` functions run, as the CSRF check reads the form there."""
     if endpoint == "exchange.import_page":
@@ -56,7 +55,7 @@ class ImportForm(FlaskForm):
 
 
 @bp.route("/import", methods=["GET", "POST"])
-def import_page():
+def import_page() -> ResponseReturnValue:
     form = ImportForm()
     if request.method == "GET":
         access.know_client()  # before any import it may send (its idempotency keys are scoped by it)
@@ -65,16 +64,17 @@ def import_page():
         abort(400, "; ".join(f"{form[k].label.text}: {' '.join(v)}" for k, v in form.errors.items()))
     problems: list[Problem] = []
     try:
-        upload = form.file.data
-        raw = upload.read() if upload is not None and getattr(upload, "filename", "") else b""
+        upload = form.file.data  # flask_wtf's FileField holds the upload (a FileStorage), or None
+        raw = upload.read() if isinstance(upload, FileStorage) and upload.filename else b""
+        pasted = form.document.data or ""
         if raw.strip():
             try:
                 text = raw.decode("utf-8-sig")
             except UnicodeDecodeError:
                 raise Invalid("file", "is not text: choose the .json file scorepad exported") from None
             data = parse_text(text, "file")
-        elif (form.document.data or "").strip():
-            data = parse_text(form.document.data, "document")
+        elif pasted.strip():
+            data = parse_text(pasted, "document")
         else:
             raise Invalid("file", "choose the exported file, or paste its text")
         game = import_document(data)

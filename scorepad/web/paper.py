@@ -18,6 +18,8 @@ per (game, revision, paper) and kept in the app's cache, without the game's link
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask import Blueprint, Response, abort, request
 from werkzeug.routing import BuildError
 
@@ -26,7 +28,7 @@ from ..paper.common import PAPERS, GameInfo, Printed, load_fonts, printed_date
 from ..paper.house_rules import house_rules, printed_house_rules
 from ..paper.pad import score_pad
 from ..paper.results import printed_results
-from ..rules import PRESETS
+from ..rules import PRESETS, Preset
 from ..rules.limits import MAX_SIDES, MIN_SIDES
 from ..storage import db, store
 from ..storage.store import GameRecord
@@ -53,7 +55,7 @@ def _paper() -> str:
     return paper
 
 
-def _preset_or_404(preset_id: str):
+def _preset_or_404(preset_id: str) -> Preset:
     found = PRESETS.get(preset_id)
     if found is None:
         abort(404, f"There is no preset called {preset_id!r}. The presets are "
@@ -99,7 +101,7 @@ def _name(base: str, what: str) -> str:
 
 
 @bp.get("/games/<game_id>/sheet.pdf")
-def game_sheet(game_id: str):
+def game_sheet(game_id: str) -> Response:
     game = access.game_or_404(game_id)
     paper = _paper()
     info = _info(game)
@@ -107,14 +109,14 @@ def game_sheet(game_id: str):
     return _send(printed.with_link(_view_url(game)), _name(game.name, "house rules"))
 
 
-def _built(game: GameRecord, what: str, paper: str, build) -> Printed:
+def _built(game: GameRecord, what: str, paper: str, build: Callable[[], Printed]) -> Printed:
     """The game's ``what`` PDF on ``paper`` as of its revision: built once, then kept."""
     key = ("pdf", db.path(), game.id, game.revision, what, paper)
     return builds.built(key, build, lambda printed: len(printed.body))
 
 
 @bp.get("/games/<game_id>/pad.pdf")
-def game_pad(game_id: str):
+def game_pad(game_id: str) -> Response:
     game = access.game_or_404(game_id)
     paper = _paper()
     info = _info(game)
@@ -123,7 +125,7 @@ def game_pad(game_id: str):
 
 
 @bp.get("/games/<game_id>/results.pdf")
-def game_results(game_id: str):
+def game_results(game_id: str) -> Response:
     game = access.game_or_404(game_id)
     paper = _paper()
 
@@ -136,14 +138,14 @@ def game_results(game_id: str):
 
 
 @bp.get("/sheets/<preset_id>.pdf")
-def preset_sheet(preset_id: str):
+def preset_sheet(preset_id: str) -> Response:
     found = _preset_or_404(preset_id)
     paper = _paper()
     return _send(house_rules(found.sheet, paper), _name(found.title, "house rules"))
 
 
 @bp.get("/sheets/<preset_id>/pad.pdf")
-def preset_pad(preset_id: str):
+def preset_pad(preset_id: str) -> Response:
     found = _preset_or_404(preset_id)
     paper = _paper()
     sides = request.args.get("sides")

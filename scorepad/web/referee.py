@@ -24,16 +24,20 @@ import dataclasses
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from flask import Blueprint, redirect, render_template, request, session, url_for
+from flask.typing import ResponseReturnValue
+from werkzeug.wrappers import Response
 
 from .. import access, builds
 from ..rules import PRESETS, ReadError, RuleSheet
 from ..rules.dispute import compare_sheets, rescore_game, sheet_digest, sheet_name
 from ..rules.limits import MAX_DEALS, MAX_PROBLEMS_SHOWN
 from ..rules.questions import QUESTIONS, Context, blank, current_deal, read_int, read_sheet
+from ..rules.read import JSON
 from ..rules.referee import Answer
+from ..rules.sheet import Cited
 from ..storage import db
 from ..storage.store import GameRecord
 from .forms import preset_choices
@@ -44,8 +48,39 @@ bp = Blueprint("desk", __name__)
 
 # -- the four questions ----------------------------------------------------------------------------
 
-# id, heading, the answer's words for yes and for no, and each form's inputs (name, default).
-QUESTION_PAGES: dict[str, dict[str, Any]] = {
+class QuestionPage(TypedDict):
+    """A question's heading, and the answer's words for yes and for no."""
+
+    title: str
+    yes: str
+    no: str
+
+
+class Reason(TypedDict):
+    """One reason of an answer as the page shows it, with the rule it cites on the sheet."""
+
+    ok: bool
+    message: str
+    rule: Cited | None
+
+
+class Answered(TypedDict):
+    yes: bool
+    words: str
+    reasons: list[Reason]
+
+
+class QuestionForm(QuestionPage):
+    """A question's form on the page: its values, errors (by input) and, once asked, its answer."""
+
+    id: str
+    values: dict[str, str]
+    errors: dict[str, str]
+    answer: Answered | None
+
+
+# id, heading, the answer's words for yes and for no.
+QUESTION_PAGES: dict[str, QuestionPage] = {
     "meld": {"title": "Is this meld legal?",
              "yes": "this meld is legal.", "no": "this meld is not legal."},
     "go-out": {"title": "May we go out now?",
@@ -78,29 +113,29 @@ def _defaults(question: str, deal: int, game: GameRecord | None = None) -> dict[
     return values
 
 
-def _form_data(question: str, args: Mapping[str, str], game: GameRecord | None) -> dict[str, Any]:
+def _form_data(question: str, args: Mapping[str, str], game: GameRecord | None) -> dict[str, JSON]:
     """The question's fields from the query string, shaped as the readers take them."""
-    data: dict[str, Any] = {name: args.get(name, "") for name in _inputs(question, game) if "." not in name}
+    data: dict[str, JSON] = {name: args.get(name, "") for name in _inputs(question, game) if "." not in name}
     if question == "go-out":
         data["books"] = {k: args.get(f"books.{k}", "") for k in BOOK_KINDS}
     return data
 
 
-def _reasons(answer: Answer, sheet: RuleSheet) -> list[dict[str, Any]]:
+def _reasons(answer: Answer, sheet: RuleSheet) -> list[Reason]:
     """Each reason of an answer, with the rule it cites on ``sheet`` (None for a rule every sheet shares)."""
     return [{"ok": r.ok, "message": r.message, "rule": sheet.cite(r.option)} for r in answer.reasons]
 
 
 def _questions(sheet: RuleSheet | None, args: Mapping[str, str], game: GameRecord | None,
-               deal: int) -> tuple[list[dict[str, Any]], int]:
+               deal: int) -> tuple[list[QuestionForm], int]:
     """Each question's form values, errors and (for the one asked) answer; and the page's status."""
     asked = args.get("ask")
     status = 200
-    out = []
+    out: list[QuestionForm] = []
     for question, page in QUESTION_PAGES.items():
         values = _defaults(question, deal, game)
         errors: dict[str, str] = {}
-        answer = None
+        answer: Answered | None = None
         if question == asked and sheet is not None:
             values.update({name: args.get(name, "") for name in _inputs(question, game)})
             ask = QUESTIONS[question][0]
@@ -178,7 +213,7 @@ def _problems(editor: SheetEditor, sheet_errors: Mapping[str, str], *more: tuple
 
 
 @bp.get("/referee")
-def referee():
+def referee() -> ResponseReturnValue:
     sheet, editor, sheet_errors = _chosen_sheet(request.args)
     deal = 1
     questions, status = _questions(sheet, request.args, None, deal)
@@ -192,7 +227,7 @@ def referee():
 
 
 @bp.get("/games/<game_id>/referee")
-def game_referee(game_id: str):
+def game_referee(game_id: str) -> ResponseReturnValue:
     game = access.game_or_404(game_id)
     deal = current_deal(game)
     questions, status = _questions(game.sheet, request.args, game, deal)
@@ -211,7 +246,7 @@ def game_referee(game_id: str):
 
 
 @bp.get("/games/<game_id>/deals/<int:number>/explain")
-def explain(game_id: str, number: int):
+def explain(game_id: str, number: int) -> Response:
     """The old address of a deal explained: the deal's page explains it (a permanent redirect)."""
     game = access.game_or_404(game_id)
     record = access.deal_or_404(game, number)
@@ -222,7 +257,7 @@ def explain(game_id: str, number: int):
 
 
 @bp.get("/games/<game_id>/rescore")
-def rescore(game_id: str):
+def rescore(game_id: str) -> ResponseReturnValue:
     """The game under another sheet. Rescoring judges every deal again, so a page that
     rescores is built in the build turn and kept in the app's cache for the game's revision
     and the question as read: the sheet's canonical form and the deal's number, however the
@@ -281,7 +316,7 @@ def _rescore_question(game: GameRecord) -> RescoreQuestion:
 
 def _rescore_page(game: GameRecord, asked: RescoreQuestion) -> str:
     other, number, editor = asked.other, asked.number, asked.editor
-    context: dict[str, Any] = {"game": game, "editor": editor, "sheet_errors": asked.sheet_errors,
+    context: dict[str, object] = {"game": game, "editor": editor, "sheet_errors": asked.sheet_errors,
                                "deal_error": asked.deal_error,
                                "problems": _problems(editor, asked.sheet_errors, ("other-deal", asked.deal_error)),
                                "sheet_presets": preset_displays(),
@@ -301,7 +336,7 @@ def _rescore_page(game: GameRecord, asked: RescoreQuestion) -> str:
 
 
 @bp.get("/sheets/compare")
-def compare():
+def compare() -> ResponseReturnValue:
     status = 200
     chosen = {"a": request.args.get("a", ""), "b": request.args.get("b", "")}
     errors: dict[str, str] = {}

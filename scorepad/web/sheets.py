@@ -5,6 +5,7 @@ of the sheet during the game (with a reason kept in the game's history).
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 
 from .. import access
 from ..rules import PRESETS
@@ -19,7 +20,7 @@ bp = Blueprint("sheets", __name__)
 
 
 @bp.get("/games/<game_id>/sheet")
-def sheet(game_id: str):
+def sheet(game_id: str) -> str:
     game = access.game_or_404(game_id)
     sheet = game.sheet
     preset = PRESETS.get(sheet.preset) if sheet.preset else None
@@ -36,7 +37,7 @@ def sheet(game_id: str):
 
 
 @bp.route("/games/<game_id>/sheet/amend", methods=["GET", "POST"])
-def amend_sheet(game_id: str):
+def amend_sheet(game_id: str) -> ResponseReturnValue:
     game = editable(game_id)
     form = AmendForm()
     if request.method == "GET":

@@ -14,9 +14,21 @@ Here: what they share, a validator for typed text and the presets to start from.
 
 from __future__ import annotations
 
-from flask_wtf import FlaskForm
+from typing import TYPE_CHECKING
+
 from wtforms import Field
-from wtforms.validators import ValidationError  # type: ignore[import-untyped]
+from wtforms.validators import ValidationError
+
+if TYPE_CHECKING:
+    # flask_wtf ships no types: mypy reads its form and its file field as the wtforms classes
+    # they extend (typed by types-WTForms), which is all of them the forms use.
+    from wtforms import FileField
+    from wtforms import Form as FlaskForm
+else:
+    from flask_wtf import FlaskForm
+    from flask_wtf.file import FileField
+
+__all__ = ["FileField", "FlaskForm", "PlainText", "preset_choices"]
 
 from ...rules import PRESETS, ReadError
 from ...rules.text import check_text

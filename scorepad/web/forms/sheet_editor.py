@@ -22,16 +22,16 @@ import dataclasses
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
-from flask_wtf import FlaskForm
 from wtforms import HiddenField, SelectField, StringField
 
 from ...rules import OPTIONS, PRESETS, RuleSheet, SheetError, load_sheet
 from ...rules.cards import Card
 from ...rules.limits import MAX_SHEET_DEALS
+from ...rules.read import JSON
 from ...rules.sheet import Option, options_by_group
-from . import PlainText, preset_choices
+from . import FlaskForm, PlainText, preset_choices
 
 
 class AmendForm(FlaskForm):
@@ -60,12 +60,12 @@ class Scalar:
     choices: tuple[str, ...] = ()
     optional: bool = False
 
-    def show(self, value: Any) -> Shown:
+    def show(self, value: JSON) -> Shown:
         if self.kind == "bool":
             return bool(value)
         return "" if value is None else str(value)
 
-    def read(self, raw: Shown) -> Any:
+    def read(self, raw: Shown) -> JSON:
         """The JSON value of the box's text (None for a blank that may be blank)."""
         if self.kind == "bool":
             return bool(raw)
@@ -113,10 +113,24 @@ class NoControl(ValueError):
     """A schema shape the editor has no control for (a new option needs one here)."""
 
 
-def layout(schema: Mapping[str, Any]) -> Layout:  # noqa: C901 - one branch per JSON Schema shape
+def _schemas(value: JSON) -> list[dict[str, JSON]]:
+    """The schemas of an ``anyOf``."""
+    return [part for part in value if isinstance(part, dict)] if isinstance(value, list) else []
+
+
+def _schema(value: JSON) -> dict[str, JSON]:
+    """A schema inside a schema (its ``items``, one of its ``properties``)."""
+    return value if isinstance(value, dict) else {}
+
+
+def _bound(value: JSON) -> int | None:
+    return value if isinstance(value, int) else None
+
+
+def layout(schema: Mapping[str, JSON]) -> Layout:  # noqa: C901 - one branch per JSON Schema shape
     """The controls that edit a value of this JSON Schema."""
     if "anyOf" in schema:
-        parts = [p for p in schema["anyOf"] if p.get("type") != "null"]
+        parts = [p for p in _schemas(schema["anyOf"]) if p.get("type") != "null"]
         inner = [layout(p) for p in parts]
         if len(parts) == 1 and isinstance(inner[0], Scalar):  # a value or null
             return dataclasses.replace(inner[0], optional=True)
@@ -130,24 +144,27 @@ def layout(schema: Mapping[str, Any]) -> Layout:  # noqa: C901 - one branch per 
         raise NoControl(f"no control for {schema}")
     kind = schema.get("type")
     if kind == "integer":
-        return Scalar("int", schema.get("minimum"), schema.get("maximum"))
+        return Scalar("int", _bound(schema.get("minimum")), _bound(schema.get("maximum")))
     if kind == "boolean":
         return Scalar("bool")
-    if kind == "string" and "enum" in schema:
-        return Scalar("choice", choices=tuple(schema["enum"]))
+    enum = schema.get("enum")
+    if kind == "string" and isinstance(enum, list):
+        return Scalar("choice", choices=tuple(str(word) for word in enum))
     if kind == "object" and "properties" in schema:
-        props = tuple((key, layout(sub)) for key, sub in schema["properties"].items())
-        if all(isinstance(sub, Scalar) for _, sub in props):
-            return Props(props)  # type: ignore[arg-type]
+        props = tuple((key, layout(_schema(sub))) for key, sub in _schema(schema["properties"]).items())
+        scalars = tuple((key, sub) for key, sub in props if isinstance(sub, Scalar))
+        if len(scalars) == len(props):
+            return Props(scalars)
     if kind == "array":
-        item = layout(schema["items"])
+        item = layout(_schema(schema["items"]))
         if schema.get("uniqueItems") and isinstance(item, Scalar):
             if item.kind == "choice":
                 return SetOf(item.choices, numbers=False)
             if item.kind == "int" and item.lo is not None and item.hi is not None and item.hi - item.lo < 20:
                 return SetOf(tuple(str(n) for n in range(item.lo, item.hi + 1)), numbers=True)
         if isinstance(item, (Scalar, Props)):
-            return Rows(item, schema.get("maxItems", MAX_SHEET_DEALS))
+            most = schema.get("maxItems", MAX_SHEET_DEALS)
+            return Rows(item, most if isinstance(most, int) else MAX_SHEET_DEALS)
     raise NoControl(f"no control for {schema}")
 
 
@@ -188,13 +205,13 @@ class Row:
     boxes: list[Box]
 
 
-def _shown(lay: Layout, prefix: str, value: Any, rows: int) -> dict[str, Shown]:
+def _shown(lay: Layout, prefix: str, value: JSON, rows: int) -> dict[str, Shown]:
     """What each box of an option shows for its JSON value (``rows`` rows for an array)."""
     if isinstance(lay, Scalar):
         return {prefix: lay.show(value)}
     if isinstance(lay, Props):
-        value = value or {}
-        return {f"{prefix}-{key}": sub.show(value.get(key)) for key, sub in lay.props}
+        given = value if isinstance(value, dict) else {}  # None: no property given
+        return {f"{prefix}-{key}": sub.show(given.get(key)) for key, sub in lay.props}
     if isinstance(lay, SetOf):
         held = {str(v) for v in (value if isinstance(value, list) else [value])}
         return {f"{prefix}-{m}": m in held for m in lay.members}
@@ -225,7 +242,7 @@ def _rows(lay: Layout, prefix: str, label: str, rows: int) -> list[tuple[str, li
     return out
 
 
-def _read(lay: Layout, prefix: str, get: Callable[[str], Shown], rows: int, errors: dict[str, str]) -> Any:
+def _read(lay: Layout, prefix: str, get: Callable[[str], Shown], rows: int, errors: dict[str, str]) -> JSON:
     """The option's JSON value from its boxes; each box that cannot be read goes in ``errors``."""
     if isinstance(lay, Scalar):
         try:
@@ -234,7 +251,7 @@ def _read(lay: Layout, prefix: str, get: Callable[[str], Shown], rows: int, erro
             errors[prefix] = str(err)
             return None
     if isinstance(lay, Props):
-        out = {}
+        out: dict[str, JSON] = {}
         for key, sub in lay.props:
             raw = get(f"{prefix}-{key}")
             if isinstance(raw, str) and not raw.strip():
@@ -245,14 +262,15 @@ def _read(lay: Layout, prefix: str, get: Callable[[str], Shown], rows: int, erro
                 errors[f"{prefix}-{key}"] = str(err)
         return out
     if isinstance(lay, SetOf):
-        return [int(m) if lay.numbers else m for m in lay.members if get(f"{prefix}-{m}")]
+        held: list[JSON] = [int(m) if lay.numbers else m for m in lay.members if get(f"{prefix}-{m}")]
+        return held
     return _read_rows(lay, prefix, get, rows, errors)
 
 
-def _read_rows(lay: Rows, prefix: str, get: Callable[[str], Shown], rows: int, errors: dict[str, str]) -> Any:
+def _read_rows(lay: Rows, prefix: str, get: Callable[[str], Shown], rows: int, errors: dict[str, str]) -> JSON:
     """An array's items, blank rows left out; for a per-deal option a blank deal is the deal
     before, and one value stands for every deal when all later deals are blank."""
-    items: list[Any] = []
+    items: list[JSON] = []
     for i in range(1, rows + 1):
         row = f"{prefix}-{i}"
         if not _blank(lay.item, row, get):
@@ -280,7 +298,7 @@ def _first_id(item: Scalar | Props, row: str) -> str:
     return row if isinstance(item, Scalar) else f"{row}-{item.props[0][0]}"
 
 
-def _posted_rows(prefix: str, form: Mapping[str, Any], most: int) -> int:
+def _posted_rows(prefix: str, form: Mapping[str, str], most: int) -> int:
     """How many rows of an array the form posted (one past the bound at most, so that a list
     too long is refused by the rules core, naming it)."""
     found = 0
@@ -372,7 +390,7 @@ def _make_field(option: Option, shown: Mapping[str, Shown], preset: Mapping[str,
     return OptionField(option, shape, out)
 
 
-def _rows_for(option: Option, value: Any, deals: int) -> int:
+def _rows_for(option: Option, value: JSON, deals: int) -> int:
     """How many rows an array option shows for its JSON value: a row per deal (or per item
     when there are more) for a per-deal option, else a row per item and a blank one to add."""
     lay = LAYOUTS[option.name]
@@ -434,7 +452,7 @@ class SheetEditor:
             out.append((group, title, fields, any(f.changed or f.errors for f in fields)))
         return out
 
-    def sheet_json(self) -> dict[str, Any]:
+    def sheet_json(self) -> dict[str, JSON]:
         assert self.sheet is not None
         return self.sheet.to_json()
 
@@ -460,13 +478,13 @@ class SheetEditor:
         return cls.from_sheet(PRESETS[preset_id].sheet)
 
     @classmethod
-    def from_form(cls, form: Mapping[str, Any], preset_id: str | None) -> SheetEditor:
+    def from_form(cls, form: Mapping[str, str], preset_id: str | None) -> SheetEditor:
         """Read every option's boxes; each one that cannot be read keeps a message naming it."""
         base = PRESETS[preset_id].sheet if preset_id in PRESETS else None
         rows = _posted_row_counts(form)
         shown = _posted_boxes(form, rows)
         preset = sheet_boxes(base, rows) if base is not None else None
-        data: dict[str, Any] = {"preset": preset_id} if base is not None else {}
+        data: dict[str, JSON] = {"preset": preset_id} if base is not None else {}
         editor = cls(preset_id, [_read_option(o, shown, rows[o.name], base, preset, data) for o in OPTIONS], None)
         if any(f.errors for f in editor.fields):
             return editor
@@ -486,7 +504,7 @@ class SheetEditor:
 
 
 def _read_option(option: Option, shown: Mapping[str, Shown], rows: int, base: RuleSheet | None,
-                 preset: Mapping[str, Shown] | None, data: dict[str, Any]) -> OptionField:
+                 preset: Mapping[str, Shown] | None, data: dict[str, JSON]) -> OptionField:
     """One option's field as posted; its JSON value goes in ``data`` when it reads and differs
     from the preset's."""
     errors: dict[str, str] = {}
@@ -512,7 +530,7 @@ def _read_option(option: Option, shown: Mapping[str, Shown], rows: int, base: Ru
     return f
 
 
-def _posted_row_counts(form: Mapping[str, Any]) -> dict[str, int]:
+def _posted_row_counts(form: Mapping[str, str]) -> dict[str, int]:
     """How many rows each array option shows as posted (at least one, where its messages go):
     a per-deal option one for each deal."""
     deals = _posted_deals(form)
@@ -525,7 +543,7 @@ def _posted_row_counts(form: Mapping[str, Any]) -> dict[str, int]:
     return rows
 
 
-def _posted_boxes(form: Mapping[str, Any], rows: Mapping[str, int]) -> dict[str, Shown]:
+def _posted_boxes(form: Mapping[str, str], rows: Mapping[str, int]) -> dict[str, Shown]:
     """Every box of the editor as posted: its text, or whether a checkbox was ticked."""
     out: dict[str, Shown] = {}
     for option in OPTIONS:
@@ -535,7 +553,7 @@ def _posted_boxes(form: Mapping[str, Any], rows: Mapping[str, int]) -> dict[str,
     return out
 
 
-def _posted_deals(form: Mapping[str, Any]) -> int:
+def _posted_deals(form: Mapping[str, str]) -> int:
     """The number of deals the form gives (the rows of a per-deal option), 0 when unreadable."""
     text = str(form.get("opt-deals", "")).strip()
     return min(int(text), MAX_SHEET_DEALS) if re.fullmatch(r"\d{1,3}", text) else 0
@@ -547,7 +565,14 @@ def _option_of(field_path: str) -> str:
     return re.split(r"[.\[]", path, maxsplit=1)[0]
 
 
-def preset_displays() -> dict[str, dict[str, Any]]:
+class PresetDisplay(TypedDict):
+    """A preset as the page's script loads it: every box, and each option's words."""
+
+    boxes: dict[str, Shown]
+    words: dict[str, str]
+
+
+def preset_displays() -> dict[str, PresetDisplay]:
     """Every preset's boxes and each option's words, for the script that loads a preset
     without a round trip (a preset needing rows the page lacks is loaded by the server)."""
     return {pid: {"boxes": sheet_boxes(p.sheet),

@@ -7,14 +7,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
-from flask_wtf import FlaskForm
 from wtforms import SelectField, StringField
 
 from ...rules.limits import MAX_NAME, MAX_PER_SIDE, MAX_SIDES
 from ...rules.text import untyped
-from . import PlainText, preset_choices
+from . import FlaskForm, PlainText, preset_choices
 
 
 class NewGameForm(FlaskForm):
@@ -31,6 +30,13 @@ class SideRow:
     name: str = ""
     players: list[str] = field(default_factory=lambda: [""] * MAX_PER_SIDE)
     error: str | None = None
+
+
+class SideJSON(TypedDict):
+    """A side as the store takes it."""
+
+    name: str
+    players: list[str]
 
 
 class SidesForm:
@@ -64,9 +70,9 @@ class SidesForm:
     def used(self) -> list[SideRow]:
         return [r for r in self.rows if r.name or any(r.players)]
 
-    def to_json(self) -> list[dict[str, Any]]:
+    def to_json(self) -> list[SideJSON]:
         """The sides as the store takes them; a side without a name is named after its players."""
-        out = []
+        out: list[SideJSON] = []
         for row in self.used():
             players = [p for p in row.players if p]
             name = row.name or " & ".join(players)
@@ -93,7 +99,7 @@ class SidesForm:
             self.error = message
 
 
-def _clean(value: Any) -> str:
+def _clean(value: str) -> str:
     """A typed name, spaces made one; one holding a character nobody types is kept as it
     is, for the store to refuse naming its field."""
     text = str(value or "").strip()
