@@ -233,7 +233,6 @@ def init_app(app: Flask) -> None:
                                                       deduct_when=_authorised))
 
 
-
 @dataclass(frozen=True)
 class Limited:
     """A request past a limit: which (``scope``, a key of :data:`WORDS`), its rate as a player
