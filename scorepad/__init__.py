@@ -7,10 +7,14 @@ package stays light.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # Flask is imported only when the app is built
+    from flask import Flask
 
 
-def create_app(test_config: dict[str, Any] | None = None):  # -> flask.Flask
+def create_app(test_config: Mapping[str, object] | None = None) -> Flask:
     """The Flask app; see :func:`scorepad.app.create_app`."""
     from .app import create_app as build
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Callable, Mapping
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
-from flask import Flask, Response, appcontext_pushed, g, has_request_context, render_template, request
+from flask import Flask, Response, appcontext_pushed, current_app, g, has_request_context, render_template, request
 from flask.sessions import SecureCookieSessionInterface
+from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -67,7 +68,7 @@ class SessionCookies(SecureCookieSessionInterface):
         return bool(super().get_cookie_secure(app) or (has_request_context() and request.is_secure))
 
 
-def _whole(name: str, value: Any, least: int, what: str) -> int:
+def _whole(name: str, value: object, least: int, what: str) -> int:
     """A setting that is a whole number, ``least`` or more (the environment's ``"2"`` too);
     else :class:`StartupError` naming it and saying ``what`` it counts."""
     try:
@@ -88,7 +89,7 @@ def _secret_key(instance: Path) -> str:
     return path.read_text().strip()
 
 
-def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+def create_app(test_config: Mapping[str, object] | None = None) -> Flask:
     """Build the app. ``test_config`` overrides settings (tests pass DATABASE and TESTING).
 
     Settings, each also read from the environment as ``SCOREPAD_<NAME>``: DATABASE (the
@@ -114,6 +115,23 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """
     app = Flask(__name__, instance_path=str(instance_folder()), instance_relative_config=True,
                 template_folder=_shipped("templates"), static_folder=_shipped("static"))
+    _settings(app, test_config)
+    _check_settings(app)
+    _behind_proxies(app)
+    _sessions(app)
+    _database(app)
+    csrf.init_app(app)
+    _jinja(app)
+    _blueprints(app)
+    _commands(app)
+    _rate_limits(app)  # after every route: it limits creating games and writing to one
+    _error_handlers(app)
+    app.after_request(_security_headers)
+    return app
+
+
+def _settings(app: Flask, test_config: Mapping[str, object] | None) -> None:
+    """The defaults, then the instance's ``config.py``, the environment's ``SCOREPAD_*``, and ``test_config``."""
     app.config.from_mapping(
         DATABASE=str(Path(app.instance_path) / "scorepad.sqlite"),
         MAX_CONTENT_LENGTH=256 * 1024,
@@ -138,26 +156,42 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_prefixed_env("SCOREPAD")
     if test_config:
         app.config.update(test_config)
+
+
+def _check_settings(app: Flask) -> None:
+    """PUBLIC_URL, the whole numbers (PROXIES, RETAIN_DAYS, DATABASE_MAX_BYTES) and the root
+    the app is served under (PREFIX, APPLICATION_ROOT), read; :class:`StartupError` naming one that cannot be."""
     if not links.usable_base(app.config["PUBLIC_URL"]):
         raise StartupError(f"PUBLIC_URL must be an address such as https://scores.example.org, "
                            f"not {app.config['PUBLIC_URL']!r}")
-    hops = _whole("PROXIES", app.config["PROXIES"], 0, "the number of proxies in front of scorepad")
-    app.config["PROXIES"] = hops
+    app.config["PROXIES"] = _whole("PROXIES", app.config["PROXIES"], 0, "the number of proxies in front of scorepad")
     for name, what in (("RETAIN_DAYS", "the days a game is kept after its last change"),
                        ("DATABASE_MAX_BYTES", "the bytes the database file may grow to")):
         if app.config[name] is not None:
             app.config[name] = _whole(name, app.config[name], 1, what)
-    if hops:  # never X-Forwarded-Prefix: the root is PREFIX's alone (scorepad.links)
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops,  # type: ignore[method-assign]
-                                x_port=hops, x_prefix=0)
     try:
         root = links.site_root(app.config.get("PREFIX"), app.config["PUBLIC_URL"])
     except ValueError as err:
         raise StartupError(str(err)) from None
     app.config.update(PREFIX=root, APPLICATION_ROOT=root or "/")
-    app.wsgi_app = links.AtRoot(app.wsgi_app, root)  # type: ignore[method-assign]
+
+
+def _behind_proxies(app: Flask) -> None:
+    """The client's address, scheme and host from the PROXIES proxies' ``X-Forwarded-*``, and
+    the app served under PREFIX (:class:`links.AtRoot`)."""
+    hops = app.config["PROXIES"]
+    if hops:  # never X-Forwarded-Prefix: the root is PREFIX's alone (scorepad.links)
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops,  # type: ignore[method-assign]
+                                x_port=hops, x_prefix=0)
+    app.wsgi_app = links.AtRoot(app.wsgi_app, app.config["PREFIX"])  # type: ignore[method-assign]
+
+
+def _sessions(app: Flask) -> None:
+    """Responses as UTF-8 text, the session cookie (Secure over HTTPS, never cached with keys
+    in it), and the instance's secret key that signs it."""
     app.response_class = TextResponse
     app.session_interface = SessionCookies()
+    app.after_request(access.keep_keys_private)
     try:
         Path(app.instance_path).mkdir(parents=True, exist_ok=True)
         if not app.config.get("SECRET_KEY"):
@@ -166,37 +200,35 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         raise StartupError(f"cannot use the instance folder {app.instance_path}: {err.strerror or err}; make it "
                            "writable by the user running scorepad, or set SCOREPAD_SECRET_KEY") from None
 
-    try:
-        _storage(app)
-    except db.Unusable as err:
-        raise StartupError(str(err)) from None
-    csrf.init_app(app)
 
-    _jinja(app)
+def _blueprints(app: Flask) -> None:
+    """The pages, one blueprint per area, and the API (/api/v1: games, deals, the referee, export and import)."""
     for blueprint in (games.bp, sheets.bp, deals.bp, referee.bp, paper.bp, exchange.bp, installable.bp):
-        app.register_blueprint(blueprint)  # the pages: one blueprint per area
-    app.register_blueprint(api.blueprint())  # /api/v1: games, deals, the referee, export and import
+        app.register_blueprint(blueprint)
+    app.register_blueprint(api.blueprint())
     csrf.exempt(api.bp)  # the API authenticates with a bearer key, never a cookie
     app.context_processor(common.template_helpers)
-    app.after_request(access.keep_keys_private)
+
+
+def _commands(app: Flask) -> None:
     app.cli.add_command(server.game_group)  # flask game ...
     app.cli.add_command(server.deal_group)  # flask deal ...
     app.cli.add_command(server.backup_command)  # flask backup PATH
     app.cli.add_command(server.purge_command)  # flask purge: games not changed for RETAIN_DAYS days
     app.cli.add_command(serve.serve_command)  # flask serve: granian, and the address phones open
+
+
+def _rate_limits(app: Flask) -> None:
     try:
-        ratelimit.init_app(app)  # after every route: it limits creating games and writing to one
+        ratelimit.init_app(app)
     except ValueError as err:  # a limit or its storage that cannot be read: the message names the setting
         raise StartupError(str(err)) from None
-    _register_errors(app)
-    app.after_request(_security_headers)
-    return app
 
 
-def _storage(app: Flask) -> db.Database:
+def _database(app: Flask) -> None:
     """Give the app its database, built from its settings (DATABASE, BUSY_TIMEOUT, POOL_SIZE) with a
     cache of CACHE_BYTES bytes whose builds wait BUILD_WAIT s; the file is created and
-    migrated now (:class:`db.Unusable` if it cannot be used). Each app context of this app
+    migrated now (:class:`StartupError` if it cannot be used). Each app context of this app
     has it in use (:func:`db.current`), and no other app's."""
     app.config.setdefault("CACHE_BYTES", cache.DEFAULT_BYTES)
     app.config.setdefault("BUILD_WAIT", cache.BUILD_WAIT)
@@ -205,18 +237,20 @@ def _storage(app: Flask) -> db.Database:
     if app.config["DATABASE_MAX_BYTES"] is not None and db.is_url(app.config["DATABASE"]):
         raise StartupError("DATABASE_MAX_BYTES (SCOREPAD_DATABASE_MAX_BYTES) caps a SQLite file; on PostgreSQL "
                            "leave it unset and give the database a disk (or tablespace) of its own")
-    database = db.database(app.config["DATABASE"], float(app.config["BUSY_TIMEOUT"]), kept,
-                           None if pool is None else _whole("POOL_SIZE", pool, 1, "how many connections to "
-                                                            "PostgreSQL a process may hold"),
-                           app.config["DATABASE_MAX_BYTES"])
-    database.open()
+    pool_size = None if pool is None else _whole("POOL_SIZE", pool, 1, "how many connections to PostgreSQL a "
+                                                 "process may hold")
+    try:
+        database = db.database(app.config["DATABASE"], float(app.config["BUSY_TIMEOUT"]), kept, pool_size,
+                               app.config["DATABASE_MAX_BYTES"])
+        database.open()
+    except db.Unusable as err:
+        raise StartupError(str(err)) from None
     app.extensions["scorepad.database"] = database
     app.extensions["scorepad.cache"] = kept
     app.teardown_appcontext(_stop_using_database)  # first registered, so it runs after the others
-    return database
 
 
-def _use_database(app: Flask, **_extra: Any) -> None:
+def _use_database(app: Flask, **_extra: object) -> None:
     """As an app context is pushed: put the app's database in use until it is popped."""
     database = app.extensions.get("scorepad.database")
     if database is not None:
@@ -266,7 +300,7 @@ CONTENT_SECURITY_POLICY = "; ".join((
 ))
 
 
-def _security_headers(response):
+def _security_headers(response: Response) -> Response:
     headers = response.headers
     headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
     headers.setdefault("X-Content-Type-Options", "nosniff")
@@ -275,58 +309,78 @@ def _security_headers(response):
     return response
 
 
-def _register_errors(app: Flask) -> None:
-    @app.errorhandler(CSRFError)
-    def csrf_error(err: CSRFError):
-        return render_template("error.html", code=400, title="This form has expired",
-                               message="Reload the page and try again; nothing was saved."), 400
+def _error_handlers(app: Flask) -> None:
+    """What each error the app raises is answered with: the API's problem where one is wanted
+    (:func:`problems.wanted`), else a page; a form refused for a passing reason is kept to send again."""
+    app.register_error_handler(CSRFError, _expired_form)
+    app.register_error_handler(HTTPException, _http_error)
+    for passed in ratelimit.LIMITS_PASSED:
+        app.register_error_handler(passed, _too_many)
+    app.register_error_handler(db.Busy, _busy("The database is busy", "Another program is writing to the "
+                                              "database. Nothing was saved; send it again in a moment."))
+    app.register_error_handler(db.Unreachable, _busy("The database cannot be reached", "The server cannot reach "
+                                                     "its database just now. Nothing was saved; send it again in "
+                                                     "a moment."))
+    app.register_error_handler(cache.Busy, _busy("Busy for a moment", "The server is making another document "
+                                                 "just now. Nothing is wrong: ask again in a moment."))
+    app.register_error_handler(db.OutOfSpace, _out_of_space)
+    app.register_error_handler(Exception, _unexpected)
 
-    @app.errorhandler(HTTPException)
-    def http_error(err: HTTPException):
-        if err.code == 413:  # werkzeug's words name no size
-            limit = request.max_content_length or 0  # an import takes more than other requests
-            err.description = (f"the request is over {limit // 1024:,} KB, the most this server takes"
-                               if problems.wanted() else
-                               f"The form sent was over {limit // 1024:,} KB, the most this server takes. "
-                               "Nothing was saved.")
-        # Werkzeug's own headers stay (a 405's Allow); the body is ours, so its Content-Type is ours too.
-        headers = [(k, v) for k, v in err.get_headers() if k.lower() != "content-type"]
+
+def _expired_form(err: CSRFError) -> ResponseReturnValue:
+    return render_template("error.html", code=400, title="This form has expired",
+                           message="Reload the page and try again; nothing was saved."), 400
+
+
+HTTP_ERROR_TITLES = {404: "Not found", 403: "Not allowed", 410: "This game was deleted",
+                     400: "Something in that request was wrong", 405: "Not allowed here",
+                     413: "That was too large"}
+
+
+def _http_error(err: HTTPException) -> ResponseReturnValue:
+    code = err.code or 500  # Flask answers an HTTPException without a code itself, never here
+    if code == 413:  # werkzeug's words name no size
+        limit = request.max_content_length or 0  # an import takes more than other requests
+        err.description = (f"the request is over {limit // 1024:,} KB, the most this server takes"
+                           if problems.wanted() else
+                           f"The form sent was over {limit // 1024:,} KB, the most this server takes. "
+                           "Nothing was saved.")
+    # Werkzeug's own headers stay (a 405's Allow); the body is ours, so its Content-Type is ours too.
+    headers = [(k, v) for k, v in err.get_headers() if k.lower() != "content-type"]
+    if problems.wanted():
+        return problems.answer(code, err.description or "", headers=dict(headers))
+    return render_template("error.html", code=code, title=HTTP_ERROR_TITLES.get(code, err.name),
+                           message=err.description), code, headers
+
+
+def _too_many(err: ratelimit.LimitPassed) -> ResponseReturnValue:
+    """429, past a rate limit (:mod:`scorepad.ratelimit`), with Retry-After."""
+    limited = ratelimit.limited(err)
+    if problems.wanted():
+        return problems.answer(429, limited.detail, None, "rate-limited", {"Retry-After": str(limited.retry_after)})
+    return limited.page()
+
+
+def _busy(title: str, words: str) -> Callable[[Exception], ResponseReturnValue]:
+    """A 503 that says to send the same request again in a second (a form is kept)."""
+    def answer(err: Exception) -> ResponseReturnValue:
         if problems.wanted():
-            return problems.answer(err.code or 500, err.description or "", headers=dict(headers))
-        titles: dict[int | None, str] = {404: "Not found", 403: "Not allowed", 410: "This game was deleted",
-                                         400: "Something in that request was wrong",
-                                         405: "Not allowed here", 413: "That was too large"}
-        return render_template("error.html", code=err.code, title=titles.get(err.code, err.name),
-                               message=err.description), err.code, headers
+            return problems.answer(503, str(err), None, "busy", {"Retry-After": "1"})
+        return typed_again(503, title, words, retry_after=1)
+    return answer
 
-    def busy(title: str, words: str):
-        """A 503 that says to send the same request again in a second (a form is kept)."""
-        def answer(err: Exception):
-            if problems.wanted():
-                return problems.answer(503, str(err), None, "busy", {"Retry-After": "1"})
-            return typed_again(503, title, words, retry_after=1)
-        return answer
 
-    app.register_error_handler(db.Busy, busy("The database is busy", "Another program is writing to the "
-                                             "database. Nothing was saved; send it again in a moment."))
-    app.register_error_handler(db.Unreachable, busy("The database cannot be reached", "The server cannot reach "
-                                                    "its database just now. Nothing was saved; send it again in "
-                                                    "a moment."))
-    app.register_error_handler(cache.Busy, busy("Busy for a moment", "The server is making another document "
-                                                "just now. Nothing is wrong: ask again in a moment."))
+def _out_of_space(err: db.OutOfSpace) -> ResponseReturnValue:
+    """507: nothing saved, a form kept to send again (storage logged it, once a minute)."""
+    if problems.wanted():
+        return problems.answer(507, str(err), None, "out-of-space")
+    return typed_again(507, "The server is out of space", "The server has no room left to save anything. "
+                       "Nothing was saved; send it again once whoever runs the server has freed space.")
 
-    @app.errorhandler(db.OutOfSpace)
-    def out_of_space(err: db.OutOfSpace):
-        """507: nothing saved, a form kept to send again (storage logged it, once a minute)."""
-        if problems.wanted():
-            return problems.answer(507, str(err), None, "out-of-space")
-        return typed_again(507, "The server is out of space", "The server has no room left to save anything. "
-                           "Nothing was saved; send it again once whoever runs the server has freed space.")
 
-    @app.errorhandler(Exception)
-    def unexpected(err: Exception):
-        app.logger.exception("unexpected error")
-        if problems.wanted():
-            return problems.answer(500, "something went wrong on our side")
-        return render_template("error.html", code=500, title="Something went wrong",
-                               message="Nothing you entered was lost; please try again."), 500
+def _unexpected(err: Exception) -> ResponseReturnValue:
+    current_app.logger.exception("unexpected error")
+    if problems.wanted():
+        return problems.answer(500, "something went wrong on our side")
+    return render_template("error.html", code=500, title="Something went wrong",
+                           message="Nothing you entered was lost; please try again."), 500

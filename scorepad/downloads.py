@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from typing import Any
+from collections.abc import Mapping
 from urllib.parse import quote
 
 from flask import Response, current_app
@@ -71,11 +71,11 @@ def attachment(body: str, mimetype: str, name: str) -> Response:
     return response
 
 
-def export_file(document: dict[str, Any]) -> Response:
+def export_file(document: Mapping[str, object]) -> Response:
     """A game's export document as a compact JSON file (see
     :data:`~scorepad.rules.limits.MAX_IMPORT_BYTES`), named after the game."""
     body = json.dumps(document, ensure_ascii=False) + "\n"
-    return attachment(body, "application/json", file_name(document["name"], "scorepad.json"))
+    return attachment(body, "application/json", file_name(str(document["name"]), "scorepad.json"))
 
 
 def scores_file(game: GameRecord) -> Response:

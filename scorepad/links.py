@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit
+from wsgiref.types import StartResponse, WSGIApplication, WSGIEnvironment
 
 from flask import Flask, current_app, has_request_context, request, url_for
 
@@ -52,7 +53,7 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def usable_base(url: Any) -> bool:
+def usable_base(url: object) -> bool:
     """Whether ``url`` may be ``PUBLIC_URL``: unset, or an ``http``/``https`` address with a host."""
     if not url:
         return True
@@ -60,7 +61,7 @@ def usable_base(url: Any) -> bool:
     return parts.scheme in ("http", "https") and bool(parts.netloc) and not (parts.query or parts.fragment)
 
 
-def site_root(prefix: Any, public_url: Any) -> str:
+def site_root(prefix: object, public_url: object) -> str:
     """The root the app answers under, from the settings ``PREFIX`` and ``PUBLIC_URL``
     (already checked by :func:`usable_base`): ``""`` for the server's own root, else a path
     such as ``/scorepad`` (no ``/`` at its end). ``PREFIX`` when set, else ``PUBLIC_URL``'s
@@ -92,11 +93,11 @@ class AtRoot:
     proxy that passes the whole path on) has it taken off. A request's headers never
     change it, so nothing built from ``url_for`` varies from one request to the next."""
 
-    def __init__(self, app: Callable[[dict[str, Any], Any], Iterable[bytes]], root: str) -> None:
+    def __init__(self, app: WSGIApplication, root: str) -> None:
         self.app, self.root = app, root
 
-    def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
-        path = environ.get("PATH_INFO", "")
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        path: str = environ.get("PATH_INFO", "")  # a str: WSGI types the environ's values Any
         if self.root and (path == self.root or path.startswith(self.root + "/")):
             path = path[len(self.root):]
         environ["PATH_INFO"] = path
@@ -158,6 +159,8 @@ def absolute(path: str) -> str:
     return _origin() + path
 
 
+# Any: the route's values go to url_for beside its own keywords (_anchor, _external...), which
+# mypy will not let a dict of any narrower type fill.
 def external_url(endpoint: str, **values: Any) -> str:
     """:func:`flask.url_for` as an absolute link from :func:`link_base`."""
     return absolute(url_for(endpoint, **values))

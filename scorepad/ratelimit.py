@@ -26,8 +26,9 @@ line a minute (:class:`OneLineAMinute`). Four limits, each shared by the pages a
 LIMIT_REFUSED and LIMIT_BUILD are counted by hand (:class:`CountedByHand`), as what they
 count happens; the other two by Flask-Limiter's decorators on their routes.
 
-Over a limit, the answer is 429 with ``Retry-After``: the API's error body under ``/api/``,
-elsewhere a page that keeps what was typed (:func:`scorepad.retry.typed_again`).
+Over a limit, the answer is 429 with ``Retry-After``: :func:`limited` says which limit and how
+long to wait (:class:`Limited`), and the app answers it (:mod:`scorepad.app`): the API's error
+body under ``/api/``, elsewhere a page that keeps what was typed (:meth:`Limited.page`).
 ``RATELIMIT_ENABLED=false`` turns them off (the tests do, but for the limits' own tests).
 """
 
@@ -38,7 +39,8 @@ import logging
 import math
 import time
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import ParamSpec, Protocol, TypeVar, runtime_checkable
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, current_app, has_app_context, request
@@ -49,8 +51,6 @@ from limits.errors import ConfigurationError
 from werkzeug.exceptions import HTTPException, TooManyRequests
 
 from . import builds
-from .api import problems
-from .api.http import ApiError
 from .retry import typed_again
 from .storage.throttled_log import Throttle
 
@@ -93,6 +93,8 @@ WORDS = {
               "This address has asked for as many new documents (rescores under other sheets, histories, "
               "PDFs) as it may"),
 }
+P = ParamSpec("P")
+R = TypeVar("R")
 LOG_EVERY = 60.0  # seconds: the limiter's errors (a Redis that is down) are logged once in this long
 
 
@@ -182,7 +184,7 @@ def client_and_game() -> str:
     return f"{get_remote_address()} {(request.view_args or {}).get('game_id', '')}"
 
 
-def _enabled(value: Any) -> bool:
+def _enabled(value: object) -> bool:
     """``RATELIMIT_ENABLED``, also as the environment's text (``false``, ``0``, ``no``, ``off``)."""
     if isinstance(value, str):
         return value.strip().lower() not in ("false", "0", "no", "off", "")
@@ -230,32 +232,46 @@ def init_app(app: Flask) -> None:
                                                       key_func=client_and_game, methods=METHODS,
                                                       deduct_when=_authorised))
 
-    @app.errorhandler(RateLimitExceeded)
-    def too_many(err: RateLimitExceeded):
-        found = limiter.current_limit
-        retry_after = max(1, math.ceil(found.reset_at - time.time())) if found else 60
-        scope = err.limit.scope if err.limit.scope in WORDS else "create"
-        return _too_many(str(scope), err.limit.limit, retry_after)
 
-    @app.errorhandler(TooMany)
-    def too_many_counted_by_hand(err: TooMany):
+@dataclass(frozen=True)
+class Limited:
+    """A request past a limit: which (``scope``, a key of :data:`WORDS`), its rate as a player
+    reads it (``20 per minute``), and the seconds until it may be sent again."""
+
+    scope: str
+    rate: str
+    retry_after: int
+
+    @property
+    def detail(self) -> str:
+        """What the API's 429 says."""
+        return f"{WORDS[self.scope][0]} (at most {self.rate}); try again in {self.retry_after} s"
+
+    def page(self) -> Response:
+        """The page's 429: why, and what was typed, kept to send again."""
+        _, title, words = WORDS[self.scope]
+        done = "Nothing was made" if self.scope == "build" else "Nothing was saved"
+        return typed_again(429, title, f"{words}: at most {self.rate}. {done}; send it again "
+                           f"in {_wait_words(self.retry_after)}.", self.retry_after)
+
+
+LIMITS_PASSED = (RateLimitExceeded, TooMany)  # what a request past a limit raises: :func:`limited` reads either
+LimitPassed = RateLimitExceeded | TooMany
+
+
+def limited(err: LimitPassed) -> Limited:
+    """The limit a request is past (Flask-Limiter's, or one counted by hand) and when it may be sent again."""
+    limiter: Limiter = current_app.extensions["scorepad.limiter"]
+    if isinstance(err, TooMany):
         try:
             reset = limiter.limiter.get_window_stats(err.limit, client(), err.scope).reset_time
         except Exception:  # the count was just made or read; a storage gone since then
             reset = time.time() + 60
-        return _too_many(err.scope, err.limit, max(1, math.ceil(reset - time.time())))
-
-
-def _too_many(scope: str, limit: RateLimitItem, retry_after: int) -> Any:
-    """The 429 of the limit ``scope`` names: the API's problem, else the page that keeps what was typed."""
-    problem, title, words = WORDS[scope]
-    rate = _rate(limit)
-    if problems.wanted():
-        message = f"{problem} (at most {rate}); try again in {retry_after} s"
-        return problems.answer(429, message, None, "rate-limited", {"Retry-After": str(retry_after)})
-    done = "Nothing was made" if scope == "build" else "Nothing was saved"
-    return typed_again(429, title, f"{words}: at most {rate}. {done}; send it again "
-                       f"in {_wait_words(retry_after)}.", retry_after)
+        return Limited(err.scope, _rate(err.limit), max(1, math.ceil(reset - time.time())))
+    found = limiter.current_limit
+    retry_after = max(1, math.ceil(found.reset_at - time.time())) if found else 60
+    scope = err.limit.scope if err.limit.scope in WORDS else "create"
+    return Limited(str(scope), _rate(err.limit.limit), retry_after)
 
 
 def _wait_words(seconds: int) -> str:
@@ -273,16 +289,24 @@ def _authorised(response: Response) -> bool:
     return response.status_code not in (*REFUSED, 429)
 
 
-def _counting_refusals(refused: CountedByHand) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+@runtime_checkable
+class Answered(Protocol):
+    """An error that carries the status it is answered with (the API's ``ApiError``), read here
+    without importing the API, a layer above this one."""
+
+    status: int
+
+
+def _counting_refusals(refused: CountedByHand) -> Wrapper:
     """A view that counts each of its refusals for want of the edit key against ``refused``
     per client; past it, the refusal is :class:`TooMany` (a 429). A write with the key
     is not counted. A count that cannot be made (Redis down) lets the refusal be (logged)."""
-    def wrap(view: Callable[..., Any]) -> Callable[..., Any]:
+    def wrap(view: Callable[P, R]) -> Callable[P, R]:
         @functools.wraps(view)
-        def counted(*args: Any, **kwargs: Any) -> Any:
+        def counted(*args: P.args, **kwargs: P.kwargs) -> R:
             try:
                 return view(*args, **kwargs)
-            except (ApiError, HTTPException) as err:
+            except Exception as err:
                 if _status(err) in REFUSED:
                     refused.hit()  # TooMany past LIMIT_REFUSED, from this refusal
                 raise
@@ -290,14 +314,15 @@ def _counting_refusals(refused: CountedByHand) -> Callable[[Callable[..., Any]],
     return wrap
 
 
-def _status(err: ApiError | HTTPException) -> int | None:
+def _status(err: Exception) -> int | None:
     """The status a refusal answers: an API error's, an HTTP error's code, or that of the page
-    it carries (``abort(response)``, as the "this edit link was replaced" page is sent)."""
-    if isinstance(err, ApiError):
-        return err.status
-    if err.code is None and err.response is not None:
-        return err.response.status_code
-    return err.code
+    it carries (``abort(response)``, as the "this edit link was replaced" page is sent); None
+    for any other error."""
+    if isinstance(err, HTTPException):
+        if err.code is None and err.response is not None:
+            return err.response.status_code
+        return err.code
+    return err.status if isinstance(err, Answered) else None
 
 
 def _limiter(app: Flask) -> Limiter:
@@ -320,6 +345,14 @@ def _rate(item: RateLimitItem) -> str:
     return f"{item.amount} per {unit}" if item.multiples == 1 else f"{item.amount} per {item.multiples} {unit}s"
 
 
-def _limit(app: Flask, endpoints: tuple[str, ...], limit: Callable[[Callable[..., Any]], Callable[..., Any]]) -> None:
+class Wrapper(Protocol):
+    """What wraps a view in a limit (Flask-Limiter's decorators, :func:`_counting_refusals`)."""
+
+    def __call__(self, view: Callable[P, R], /) -> Callable[P, R]: ...
+
+
+def _limit(app: Flask, endpoints: tuple[str, ...], limit: Wrapper) -> None:
     for endpoint in endpoints:
-        app.view_functions[endpoint] = limit(app.view_functions[endpoint])
+        # Flask types a view as one that answers or one that awaits its answer; a limit wraps
+        # either into the same kind, which mypy cannot follow through the union.
+        app.view_functions[endpoint] = limit(app.view_functions[endpoint])  # type: ignore[assignment]

@@ -1,14 +1,20 @@
 """The layers, read from the source: which of our modules each module imports (with ``ast``,
-every import, at the top or inside a function), checked against the rules of the tree.
+every import statement: at the top, inside a function or a method, under ``if TYPE_CHECKING``),
+checked against the rules of the tree. Every rule reads every import, so an import moved into
+a function is held to the same line as one at the top.
 
 * ``scorepad/rules/`` imports nothing of ours outside ``rules``;
 * ``storage/`` and ``paper/`` import only ``rules`` among our packages, and never a web
   framework (Flask, Werkzeug, Flask-WTF, WTForms, Click);
+* the top-level helpers (``access``, ``builds``, ``downloads``, ``links``, ``ratelimit``,
+  ``retry``: every module directly in ``scorepad/`` but the package and ``app``) import only
+  ``rules``, ``storage``, ``paper`` and each other: they sit below ``web/``, ``api/`` and ``cli/``;
 * ``web/``, ``api/`` and ``cli/`` do not import each other, and ``cli/main.py`` (the
   ``scorepad`` command) reaches no web framework through anything it imports;
 * no module imports another module's ``_private`` name, nor reads one as ``module._name``;
-* no cycle among the imports made when a module loads (an import inside a function, made
-  when it runs, is left out of this one check).
+* no import loop among our modules, through any import (one made inside a function, when it
+  runs, too: a loop hidden in a function is a module boundary in the wrong place). A lazy
+  import that closes no loop (an optional dependency, the app built on demand) is fine.
 """
 
 from __future__ import annotations
@@ -93,8 +99,13 @@ def _function_nodes(tree: ast.AST) -> set[int]:
 
 
 def _read(path: Path) -> Module:
-    module = Module(_module_name(path), path)
-    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    return _parse(_module_name(path), path, path.read_text(encoding="utf-8"))
+
+
+def _parse(name: str, path: Path, source: str) -> Module:
+    """What the module ``name`` (at ``path``) imports, read from its ``source``."""
+    module = Module(name, path)
+    tree = ast.parse(source, str(path))
     later = _function_nodes(tree)
     bound: dict[str, str] = {}  # a local name -> our module it is
     for node in ast.walk(tree):
@@ -143,12 +154,49 @@ def _top(module: str) -> str:
     return module.split(".")[0]
 
 
+def _is_helper(module: str) -> bool:
+    """A top-level helper: a module directly in ``scorepad/`` but the package and the app factory."""
+    return module.count(".") == 1 and module != "scorepad.app" and not _is_package(module)
+
+
+def _is_package(module: str) -> bool:
+    return (PACKAGE.parent / Path(*module.split(".")) / "__init__.py").is_file()
+
+
 def test_the_modules_are_read():
     """The reader finds the layers and what they import (a check of the check)."""
     names = modules()
     assert {"scorepad.rules.sheet", "scorepad.storage.store", "scorepad.api", "scorepad.cli.main"} <= set(names)
     assert "scorepad.storage.store" in names["scorepad.api.games"].ours()
     assert "flask" in {_top(i.module) for i in names["scorepad.app"].imports}
+
+
+NESTED = """
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..storage import db
+
+
+def view():
+    from ..rules.sheet import RuleSheet
+
+
+class Page:
+    def show(self):
+        import scorepad.paper.pad
+"""
+
+
+def test_imports_inside_functions_methods_and_type_checking_are_read():
+    """An import inside a function, a method or ``if TYPE_CHECKING`` is read like one at the
+    top (marked as not made at load), so every layer rule and the loop check see it (a check of the check)."""
+    module = _parse("scorepad.web.nested", PACKAGE / "web" / "nested.py", NESTED)
+    assert {"scorepad.storage.db", "scorepad.rules.sheet", "scorepad.paper.pad"} <= module.ours()
+    assert not any(i.at_load for i in module.imports if _is_ours(i.module))
+    below = _parse("scorepad.rules.sheet", PACKAGE / "rules" / "sheet.py", "import scorepad.web.nested\n")
+    assert _cycles(_graph({"scorepad.web.nested": module, "scorepad.rules.sheet": below})) == [
+        ["scorepad.rules.sheet", "scorepad.web.nested", "scorepad.rules.sheet"]]
 
 
 @pytest.mark.parametrize("module", _in("rules"), ids=_ids(_in("rules")))
@@ -165,6 +213,23 @@ def test_storage_and_paper_import_only_rules_and_no_web_framework(module: Module
     ours = sorted(m for m in module.ours() if _layer(m) not in ("rules", module.layer))
     frameworks = sorted({i.module for i in module.imports if _top(i.module) in WEB_FRAMEWORKS})
     assert (ours, frameworks) == ([], []), f"{module.name} imports {ours + frameworks}"
+
+
+HELPERS = [m for m in modules().values() if _is_helper(m.name)]
+
+
+def test_the_top_level_helpers_are_found():
+    assert {m.name for m in HELPERS} >= {"scorepad.access", "scorepad.builds", "scorepad.downloads",
+                                         "scorepad.links", "scorepad.ratelimit", "scorepad.retry"}
+    assert not {"scorepad", "scorepad.app"} & {m.name for m in HELPERS}
+
+
+@pytest.mark.parametrize("module", HELPERS, ids=_ids(HELPERS))
+def test_the_top_level_helpers_import_only_rules_storage_paper_and_each_other(module: Module):
+    """``access``, ``ratelimit``... are shared by the pages, the API and the commands: they sit
+    below those and above storage and the PDFs, never reaching up to what uses them."""
+    above = sorted(m for m in module.ours() if _layer(m) not in ("rules", "storage", "paper") and not _is_helper(m))
+    assert above == [], f"{module.name} imports {above}"
 
 
 INTERFACE_MODULES = [m for layer in INTERFACES for m in _in(layer)]
@@ -213,40 +278,101 @@ def test_no_module_imports_another_modules_private_name():
     assert list(_private_imports()) == []
 
 
-def _load_graph() -> dict[str, list[str]]:
-    """Each module's imports of ours made when it loads."""
-    return {name: sorted({i.module for i in m.imports if i.at_load and i.module in modules()} - {name})
-            for name, m in modules().items()}
+def _graph(found: dict[str, Module] | None = None) -> dict[str, list[str]]:
+    """Each module's imports of ours, every one (at load, inside a function, for type checking)."""
+    found = modules() if found is None else found
+    return {name: sorted({i.module for i in m.imports if i.module in found} - {name}) for name, m in found.items()}
 
 
-def _cycle(graph: dict[str, list[str]]) -> list[str] | None:
-    """One cycle in ``graph`` (each name to the names it imports), as a path back to its start; or None."""
-    state: dict[str, int] = {}  # 1 on the path, 2 done
-    path: list[str] = []
+def _cycles(graph: dict[str, list[str]]) -> list[list[str]]:
+    """The import loops in ``graph`` (each name to the names it imports): for each import
+    between modules that reach each other, the shortest loop through it, each loop once, as a
+    path from its first module (by name) back to itself."""
+    loops: set[tuple[str, ...]] = set()
+    for group in _tangles(graph):
+        inside = set(group)
+        for name in group:
+            for below in graph.get(name, ()):
+                if below in inside:
+                    loop = [name, *_shortest_path(graph, below, name, inside)]
+                    first = loop.index(min(loop))
+                    loops.add(tuple(loop[first:] + loop[:first] + [loop[first]]))
+    return [list(loop) for loop in sorted(loops)]
 
-    def visit(name: str) -> list[str] | None:
-        state[name] = 1
-        path.append(name)
+
+def _tangles(graph: dict[str, list[str]]) -> list[list[str]]:
+    """The sets of two or more modules each of which imports the others, directly or not
+    (Tarjan's strongly connected components), each sorted, in order."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(name: str) -> None:
+        index[name] = low[name] = len(index)
+        stack.append(name)
         for below in graph.get(name, ()):
-            if state.get(below) == 1:
-                return path[path.index(below):] + [below]
-            if below not in state and (found := visit(below)):
-                return found
-        path.pop()
-        state[name] = 2
-        return None
+            if below not in index:
+                visit(below)
+                low[name] = min(low[name], low[below])
+            elif below in stack:
+                low[name] = min(low[name], index[below])
+        if low[name] == index[name]:
+            group = stack[stack.index(name):]
+            del stack[stack.index(name):]
+            if len(group) > 1:
+                found.append(sorted(group))
 
     for name in graph:
-        if name not in state and (found := visit(name)):
-            return found
-    return None
+        if name not in index:
+            visit(name)
+    return sorted(found)
 
 
-def test_no_import_cycles():
-    assert _cycle(_load_graph()) is None
+def _shortest_path(graph: dict[str, list[str]], start: str, end: str, inside: set[str]) -> list[str]:
+    """The shortest path of imports from ``start`` to ``end`` through ``inside``, without ``end``
+    itself (``start`` included)."""
+    came_from: dict[str, str | None] = {start: None}
+    todo = [start]
+    while todo:
+        name = todo.pop(0)
+        if name == end:
+            path: list[str] = []
+            step: str | None = came_from[end]
+            while step is not None:
+                path.append(step)
+                step = came_from[step]
+            return path[::-1]
+        for below in graph.get(name, ()):
+            if below in inside and below not in came_from:
+                came_from[below] = name
+                todo.append(below)
+    raise AssertionError(f"no path from {start} to {end}")  # modules that reach each other always have one
 
 
-def test_a_cycle_is_found():
-    """The cycle finder finds one, and only where there is one (a check of the check)."""
-    assert _cycle({"a": ["b"], "b": ["c"], "c": ["b"]}) == ["b", "c", "b"]
-    assert _cycle({"a": ["b", "c"], "b": ["c"], "c": []}) is None
+def _where(source: str, target: str) -> str:
+    """Where ``source`` imports ``target``: its lines, ``(inside a function)`` when none is made at load."""
+    found = [i for i in modules()[source].imports if i.module == target]
+    lines = ",".join(str(line) for line in sorted({i.line for i in found}))
+    return f"{source}:{lines}{'' if any(i.at_load for i in found) else ' (inside a function)'}"
+
+
+def _words(loop: list[str]) -> str:
+    steps = "; ".join(f"{_where(a, b)} imports {b}" for a, b in zip(loop, loop[1:], strict=False))
+    return f"{' -> '.join(loop)} ({steps})"
+
+
+def test_no_import_loops():
+    """No module imports, directly or through others, one that imports it: not at load, and
+    not inside a function either (which only hides the loop until the function runs)."""
+    loops = [_words(loop) for loop in _cycles(_graph())]
+    assert loops == [], "import loops:\n" + "\n".join(loops)
+
+
+def test_a_loop_is_found():
+    """The loop finder finds each, and only where there is one (a check of the check)."""
+    assert _cycles({"a": ["b"], "b": ["c"], "c": ["b"]}) == [["b", "c", "b"]]
+    assert _cycles({"a": ["b", "c"], "b": ["c"], "c": []}) == []
+    assert _cycles({"a": ["b"], "b": ["c", "a"], "c": ["a"], "d": ["e"], "e": ["d"]}) == [
+        ["a", "b", "a"], ["a", "b", "c", "a"], ["d", "e", "d"]]
+    assert _cycles({"a": ["a"]}) == []  # one module alone is no loop between modules

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from http import HTTPStatus
-from typing import Any
 
 from flask import Response, json, request
 
@@ -35,7 +34,7 @@ class ProblemType:
     description: str
     extensions: tuple[str, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"type": type_url(self.slug), "slug": self.slug, "status": self.status, "title": self.title,
                 "description": self.description, "extensions": list(self.extensions)}
 
@@ -123,7 +122,7 @@ def type_url(slug: str) -> str:
 
 
 def body(status: int, detail: str, field: str | None = None, slug: str | None = None,
-         **extensions: Any) -> dict[str, Any]:
+         **extensions: object) -> dict[str, object]:
     """The problem's members: a type of :data:`TYPES` when ``slug`` names one, else about:blank."""
     kind = TYPES[slug] if slug else None
     return {"type": type_url(kind.slug) if kind else "about:blank",
@@ -134,7 +133,7 @@ def body(status: int, detail: str, field: str | None = None, slug: str | None = 
 
 
 def answer(status: int, detail: str, field: str | None = None, slug: str | None = None,
-           headers: dict[str, str] | None = None, **extensions: Any) -> Response:
+           headers: dict[str, str] | None = None, **extensions: object) -> Response:
     """The ``application/problem+json`` response of one error."""
     return Response(json.dumps(body(status, detail, field, slug, **extensions)) + "\n", status, headers,
                     mimetype="application/problem+json")

@@ -10,12 +10,14 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from ..rules import PRESETS, Deal, ReadError, RuleSheet, judge, load_sheet
-from ..rules.questions import BOOK_KINDS
+from ..rules.dispute import DealRescore, GameRescore, compare_sheets, rescore_deal, rescore_game, sheet_name
+from ..rules.game import Result
+from ..rules.questions import BOOK_KINDS, QUESTIONS
 from ..rules.sheet import options_by_group
 from ..rules.views import view_of
 from ..storage.document import read_game
@@ -28,7 +30,7 @@ class Unreadable(Exception):
     """Input the command cannot use; the message is for the user as it stands."""
 
 
-def _read_json(path: str) -> Any:
+def _read_json(path: str) -> object:
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
@@ -153,10 +155,8 @@ def _cmd_sheet(args: argparse.Namespace, out: TextIO) -> int:
 # -- the referee's questions, another sheet, two sheets ---------------------------------------------
 
 def _cmd_referee(args: argparse.Namespace, out: TextIO) -> int:
-    from ..rules.questions import QUESTIONS
-
     sheet = _sheet_arg(args.sheet)
-    data: dict[str, Any] = {"deal": getattr(args, "deal", None)}
+    data: dict[str, object] = {"deal": getattr(args, "deal", None)}
     if args.question == "meld":
         data.update(meld=args.meld, adding_to=args.adding_to, table=args.table)
     elif args.question == "go-out":
@@ -214,35 +214,33 @@ def _books_arg(value: str) -> dict[str, str]:
 
 
 def _cmd_rescore(args: argparse.Namespace, out: TextIO) -> int:
-    from ..rules.dispute import rescore_deal, rescore_game, sheet_name
-
     data = _read_json(args.file)
     other = _sheet_arg(args.sheet)
     try:
         if isinstance(data, dict) and ("deals" in data or "format" in data):  # a game file or an export
-            change: Any = rescore_game(read_game(data), other)
+            change: GameRescore | DealRescore = rescore_game(read_game(data), other)
         else:
             change = rescore_deal(Deal.from_json(data), other)
     except ReadError as err:
         raise Unreadable(f"{_name(args.file)}: {err}") from None
-    deals = change.deals if hasattr(change, "deals") else (change,)
-    illegal = any(d.new_violations for d in deals) or bool(getattr(change, "new_problems", ()))
+    deals = change.deals if isinstance(change, GameRescore) else (change,)
+    illegal = any(d.new_violations for d in deals) or (isinstance(change, GameRescore) and bool(change.new_problems))
     if args.json:
         json.dump(change.to_json(), out, indent=2)
         print(file=out)
         return EXIT_VIOLATIONS if illegal else EXIT_OK
-    old_sheet = deals[0].old_sheet if deals else change.old.sheet
+    old_sheet = change.old.sheet if isinstance(change, GameRescore) and not deals else deals[0].old_sheet
     print(f"Under {sheet_name(other)} instead of {sheet_name(old_sheet)}:", file=out)
     for deal in deals:
         print(file=out)
         _say(output.deal_change_lines(deal), out)
-    if hasattr(change, "deals"):
+    if isinstance(change, GameRescore):
         print("\nTotals:", file=out)
         for total in change.totals:
             delta = f"{total.difference:+,}" if total.difference else "no change"
             print(f"  {total.name}: {total.old:,} -> {total.new:,} ({delta})", file=out)
 
-        def result(r: Any) -> str:
+        def result(r: Result) -> str:
             return (f"a tie at {r.standings[0].total:,}" if r.tie else f"{r.winner} wins" if r.winner
                     else "not over yet")
         print(f"Result: {result(change.new_result)} (under the game's own sheet: {result(change.old_result)}).",
@@ -253,8 +251,6 @@ def _cmd_rescore(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
-    from ..rules.dispute import compare_sheets, sheet_name
-
     a, b = _sheet_arg(args.a), _sheet_arg(args.b)
     comparison = compare_sheets(a, b)
     if args.json:
@@ -272,7 +268,7 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
-def _add_referee_commands(commands: Any) -> None:
+def _add_referee_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """``scorepad referee meld|go-out|pile|minimum``, ``scorepad rescore``, ``scorepad compare``."""
     referee = commands.add_parser("referee", help="ask the referee: meld, go-out, pile or minimum (exit 0 yes, 1 no)")
     questions = referee.add_subparsers(dest="question", required=True)
@@ -355,7 +351,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     args = _parser().parse_args(argv)
     out = out or sys.stdout
     try:
-        return args.run(args, out)
+        run: Callable[[argparse.Namespace, TextIO], int] = args.run  # each command's _cmd_ function
+        return run(args, out)
     except Unreadable as err:
         print(f"scorepad: {err}", file=sys.stderr)
         return EXIT_UNREADABLE

@@ -10,11 +10,10 @@ where no web framework is installed.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..rules import Ending, Problem, RuleSheet, Verdict
 from ..rules.dispute import DealRescore, sheet_name
 from ..rules.referee import Answer
+from ..rules.score import Line
 from ..rules.validate import Unchecked
 from ..rules.views import GameView
 
@@ -149,5 +148,5 @@ def deal_change_lines(change: DealRescore) -> list[str]:
     return lines
 
 
-def _count(line: Any) -> str:
+def _count(line: Line | None) -> str:
     return f"{line.count} x {line.each:,} = {line.points:,}" if line else "none"

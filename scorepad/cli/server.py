@@ -24,7 +24,7 @@ import json
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import NoReturn, ParamSpec, TypeVar
 
 import click
 from flask import current_app
@@ -40,6 +40,8 @@ from ..storage.store import DealRecord, GameRecord
 from .errors import EXIT_UNUSABLE, EXIT_VIOLATIONS, exit_code, failure
 from .output import problem_words, standing, verdict_summary
 
+P = ParamSpec("P")
+T = TypeVar("T")
 NO_KEY = "Writes need no edit key: whoever runs the command owns the database file."
 
 
@@ -58,7 +60,7 @@ class CommandError(click.ClickException):
 # -- helpers --------------------------------------------------------------------------------------
 
 
-def _store_call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+def _store_call(fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     """Call the store; its refusals are printed, exiting as :data:`.errors.EXIT_CODES` says
     (a deal's :class:`Rejected` is left to the command, which shows the verdict)."""
     try:
@@ -76,13 +78,15 @@ def _read_text(source: str, what: str) -> str:
     """The text of the file ``source``, or of stdin when it is ``-``."""
     try:
         with click.open_file(source, "r", encoding="utf-8") as handle:
-            return handle.read()
+            text: str = handle.read()  # a text file: click types it IO[Any]
+        return text
     except (OSError, UnicodeDecodeError) as err:
         reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
         raise CommandError(what, f"cannot read {source}: {reason}") from None
 
 
-def _read_json(source: str, what: str) -> Any:
+def _read_json(source: str, what: str) -> object:
+    """The JSON in the file ``source`` (stdin for ``-``), for the store to read as ``what``."""
     text = _read_text(source, what)
     return _store_call(parse_text, text, what)
 
@@ -123,7 +127,7 @@ def _echo_saved(game_id: str, record: DealRecord, done: str) -> None:
     _echo_totals(game_id)
 
 
-def _rejected(err: Rejected, as_played: str | None) -> None:
+def _rejected(err: Rejected, as_played: str | None) -> NoReturn:
     n = len(err.problems)
     never = err.never_as_played
     why = (f"{len(never)} of them can never be saved as played, whatever the reason: correct "
@@ -134,7 +138,7 @@ def _rejected(err: Rejected, as_played: str | None) -> None:
     raise click.exceptions.Exit(EXIT_VIOLATIONS)
 
 
-def _side(text: str) -> dict[str, Any]:
+def _side(text: str) -> dict[str, str | list[str]]:
     """``North-South=Ann,Cal`` → ``{"name": "North-South", "players": ["Ann", "Cal"]}``;
     a side with no ``=`` is one player of that name."""
     if "=" in text:
@@ -143,7 +147,7 @@ def _side(text: str) -> dict[str, Any]:
     return {"name": text.strip(), "players": [text.strip()]}
 
 
-def game_document(game: GameRecord) -> dict[str, Any]:
+def game_document(game: GameRecord) -> dict[str, object]:
     """What ``game show --json`` prints: the game as the API shows it (every deal's report in
     full), without URLs or the key. The rows, totals, result, next deal and problems are the
     game's view (:attr:`GameRecord.view`)."""
@@ -179,7 +183,7 @@ def game_group() -> None:
 @with_appcontext
 def game_new(name: str, sheet: str, sides: tuple[str, ...]) -> None:
     """Start a game; prints its id, view path and edit key. Needs no edit key."""
-    sheet_data: Any = sheet
+    sheet_data: object = sheet
     if sheet == "-" or Path(sheet).is_file():
         sheet_data = _read_json(sheet, "sheet")
     game = _store_call(store.create_game, name, sheet_data, [_side(s) for s in sides])
@@ -337,10 +341,30 @@ def deal_record(game_id: str, source: str, as_played: str | None, repeat: bool) 
     """Record the deal its JSON names ("deal"), else the game's next, never another; prints the
     verdict. Exit 4 when that deal is recorded already (both are shown); 1 when it is the same
     as the deal before it (--repeat records it) or breaks the sheet."""
+    _save_deal(game_id, source, as_played, "recorded",
+               lambda data: store.record_deal(game_id, data, as_played, repeat=repeat))
+
+
+@deal_group.command("correct")
+@click.argument("game_id", metavar="ID")
+@click.argument("number", metavar="N", type=int)
+@click.argument("source", metavar="DEAL.json|-")
+@AS_PLAYED
+@with_appcontext
+def deal_correct(game_id: str, number: int, source: str, as_played: str | None) -> None:
+    """Correct deal N; the old version stays in its history. Prints the verdict."""
+    _save_deal(game_id, source, as_played, "corrected",
+               lambda data: store.update_deal(game_id, number, data, as_played))
+
+
+def _save_deal(game_id: str, source: str, as_played: str | None, done: str,
+               save: Callable[[object], DealRecord]) -> None:
+    """What ``deal record`` and ``deal correct`` do: read the deal in ``source``, ``save`` it,
+    and print the verdict and totals; or why it was not saved, exiting as the refusal says."""
     _game(game_id)
     data = _read_json(source, "deal")
     try:
-        record = _store_call(store.record_deal, game_id, data, as_played, repeat=repeat)
+        record = _store_call(save, data)
     except Rejected as err:
         _rejected(err, as_played)
     except AlreadyRecorded as err:
@@ -349,10 +373,10 @@ def deal_record(game_id: str, source: str, as_played: str | None, repeat: bool) 
         click.echo(f"Not saved: deal {err.number} is the same as deal {err.previous}, every side and the ending. "
                    "If the table really played the same deal again, run it again with --repeat.")
         raise click.exceptions.Exit(exit_code(err)) from None
-    _echo_saved(game_id, record, "recorded")
+    _echo_saved(game_id, record, done)
 
 
-def _already_recorded(game_id: str, err: AlreadyRecorded) -> None:
+def _already_recorded(game_id: str, err: AlreadyRecorded) -> NoReturn:
     """Deal N recorded already: the saved one beside the one sent, and how to replace it."""
     def totals(verdict: Verdict) -> str:
         return ", ".join(f"{name} {points:,}" for name, points in verdict.breakdown.totals().items())
@@ -365,23 +389,6 @@ def _already_recorded(game_id: str, err: AlreadyRecorded) -> None:
     click.echo(f"Keep the saved one, or replace it with yours: flask --app scorepad deal correct {game_id} "
                f"{err.number} DEAL.json")
     raise click.exceptions.Exit(exit_code(err))
-
-
-@deal_group.command("correct")
-@click.argument("game_id", metavar="ID")
-@click.argument("number", metavar="N", type=int)
-@click.argument("source", metavar="DEAL.json|-")
-@AS_PLAYED
-@with_appcontext
-def deal_correct(game_id: str, number: int, source: str, as_played: str | None) -> None:
-    """Correct deal N; the old version stays in its history. Prints the verdict."""
-    _game(game_id)
-    data = _read_json(source, "deal")
-    try:
-        record = _store_call(store.update_deal, game_id, number, data, as_played)
-    except Rejected as err:
-        _rejected(err, as_played)
-    _echo_saved(game_id, record, "corrected")
 
 
 @deal_group.command("delete")
