@@ -13,7 +13,8 @@ from flask.typing import ResponseReturnValue
 from .. import downloads
 from ..rules.limits import MAX_IMPORT_BYTES
 from ..storage.document import export_game, import_document
-from . import bp, http
+from . import http
+from .blueprint import bp
 
 
 @bp.url_value_preprocessor

@@ -32,7 +32,9 @@ from ..rules.views import DealRow
 from ..storage import cache, db, store
 from ..storage.errors import AlreadyRecorded, SameAsPrevious
 from ..storage.store import DealRecord, GameRecord
-from . import bp, error_kind, http, problems
+from . import http, problems
+from .blueprint import bp
+from .errors import error_kind
 from .http import ApiError
 
 # -- reading requests ---------------------------------------------------------------------------

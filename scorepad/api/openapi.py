@@ -38,7 +38,7 @@ from ..rules.questions import BOOK_KINDS, QUESTIONS
 from ..rules.read import JSON
 from ..rules.sheet import OPTIONS
 from ..rules.validate import UNCHECKED
-from . import bp
+from .blueprint import bp
 
 Schema = dict[str, JSON]  # a JSON Schema, or any other object of the description
 

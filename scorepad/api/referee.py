@@ -23,7 +23,8 @@ from ..rules.questions import QUESTIONS, Context, blank, read_int, read_sheet
 from ..rules.read import JSON
 from ..storage import db
 from ..storage.document import read_game
-from . import bp, http
+from . import http
+from .blueprint import bp
 from .http import ApiError
 
 T = TypeVar("T")

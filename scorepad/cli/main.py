@@ -18,6 +18,7 @@ from ..rules import PRESETS, Deal, ReadError, RuleSheet, judge, load_sheet
 from ..rules.dispute import DealRescore, GameRescore, compare_sheets, rescore_deal, rescore_game, sheet_name
 from ..rules.game import Result
 from ..rules.questions import BOOK_KINDS, QUESTIONS
+from ..rules.read import JSON
 from ..rules.sheet import options_by_group
 from ..rules.views import view_of
 from ..storage.document import read_game
@@ -30,7 +31,7 @@ class Unreadable(Exception):
     """Input the command cannot use; the message is for the user as it stands."""
 
 
-def _read_json(path: str) -> object:
+def _read_json(path: str) -> JSON:
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:

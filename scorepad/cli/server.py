@@ -31,6 +31,7 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from .. import links
+from ..rules.read import JSON
 from ..rules.verdict import Verdict
 from ..storage import db, store
 from ..storage.backup import BackupError, backup
@@ -85,7 +86,7 @@ def _read_text(source: str, what: str) -> str:
         raise CommandError(what, f"cannot read {source}: {reason}") from None
 
 
-def _read_json(source: str, what: str) -> object:
+def _read_json(source: str, what: str) -> JSON:
     """The JSON in the file ``source`` (stdin for ``-``), for the store to read as ``what``."""
     text = _read_text(source, what)
     return _store_call(parse_text, text, what)

@@ -1,5 +1,5 @@
 """What the pages answer to each storage error: one table of HTTP statuses (the API has its
-own, :data:`scorepad.api.games.ERROR_STATUS`; the command line its exit codes)."""
+own, :data:`scorepad.api.errors.ERROR_STATUS`; the command line its exit codes)."""
 
 from __future__ import annotations
 

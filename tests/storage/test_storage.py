@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from scorepad.api import ERROR_STATUS
+from scorepad.api.errors import ERROR_STATUS
 from scorepad.cli.errors import EXIT_CODES
 from scorepad.storage import backup, cache, db, document, errors, store
 from scorepad.web.errors import STATUS
