@@ -18,6 +18,7 @@ from flask import Response, current_app
 
 from ..rules import PRESETS
 from ..rules.cards import CARDS
+from ..rules.catalogue import OPTIONS
 from ..rules.deal import Rank
 from ..rules.limits import (
     MAX_CARD_STRING,
@@ -35,9 +36,8 @@ from ..rules.limits import (
     MAX_SIDES,
     MIN_SIDES,
 )
+from ..rules.problems import UNCHECKED
 from ..rules.questions import BOOK_KINDS, QUESTIONS
-from ..rules.sheet import OPTIONS
-from ..rules.validate import UNCHECKED
 from . import bp
 
 

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..rules import PRESETS, Deal, ReadError, RuleSheet, judge, load_sheet
+from ..rules.catalogue import options_by_group
 from ..rules.questions import BOOK_KINDS
-from ..rules.sheet import options_by_group
 from ..rules.views import view_of
 from ..storage.document import read_game
 from . import output

@@ -14,8 +14,8 @@ from typing import Any
 
 from ..rules import Ending, Problem, RuleSheet, Verdict
 from ..rules.dispute import DealRescore, sheet_name
+from ..rules.problems import Unchecked
 from ..rules.referee import Answer
-from ..rules.validate import Unchecked
 from ..rules.views import GameView
 
 # -- problems -------------------------------------------------------------------------------------

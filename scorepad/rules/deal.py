@@ -25,10 +25,11 @@ from functools import lru_cache
 from typing import Any
 
 from .cards import EMPTY, Card, Cards, parse_card, read_count
+from .choices import LastCard
 from .errors import ReadError
 from .limits import MAX_COUNT, MAX_COUNTED_POINTS, MAX_MELDS, MAX_NAME, MAX_PER_SIDE, MAX_POINTS, MAX_SIDES
 from .presets import load_sheet
-from .sheet import LastCard, RuleSheet
+from .sheet import RuleSheet
 from .text import check_text, read_name
 
 

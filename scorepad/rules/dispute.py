@@ -36,12 +36,13 @@ import hashlib
 import json
 from typing import Any, NamedTuple
 
+from .catalogue import options_by_group
 from .deal import Deal
 from .game import Game, Result
-from .presets import PRESETS, preset  # noqa: F401 (the doctests use preset)
+from .presets import preset  # noqa: F401 (the doctests use preset)
+from .problems import Problem
 from .score import Line, SideScore
-from .sheet import RuleSheet, options_by_group
-from .validate import Problem
+from .sheet import PRESETS, RuleSheet
 from .verdict import Verdict, judge
 
 

@@ -17,14 +17,16 @@ from functools import cached_property
 from typing import Any, NamedTuple
 
 from .cards import read_count
+from .choices import Books, GameLength, OpeningBy
 from .deal import Deal
 from .errors import ReadError
 from .limits import MAX_DEALS, MAX_NAME, MAX_PER_SIDE, MAX_SIDES
 from .presets import load_sheet
+from .problems import Problem
 from .score import Breakdown, score
-from .sheet import Books, GameLength, OpeningBy, RuleSheet
+from .sheet import RuleSheet
 from .text import read_name
-from .validate import Problem, validate
+from .validate import validate
 from .verdict import Verdict, judge
 
 

@@ -21,8 +21,9 @@ from operator import attrgetter
 from typing import NamedTuple
 
 from .cards import CARDS, NATURALS, Card, Cards
+from .choices import FootWhen
 from .deal import BookKind, Deal, Ending, Player, Rank, Side
-from .sheet import FootWhen, RuleSheet
+from .sheet import RuleSheet
 
 Item = tuple[str, int, int]  # one itemised line: label, count, points each
 

@@ -21,12 +21,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from . import ReadError, RuleSheet, load_sheet
+from .books import HeldBooks
 from .cards import EMPTY, Card, Cards, parse_card
+from .choices import LastCard
 from .deal import Meld
 from .limits import MAX_COUNT, MAX_DEALS, MAX_MELDS, MAX_PER_SIDE, MAX_POINTS
 from .referee import Answer, can_go_out, can_meld, can_take_pile, meets_minimum
-from .sheet import LastCard
-from .validate import HeldBooks
 
 # -- reading one field ---------------------------------------------------------------------------
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from .books import HeldBooks, books_held, books_short, books_toward
 from .cards import EMPTY, Card, Cards
-from .deal import Meld, Rank
-from .sheet import (
+from .choices import (
     BookGrowth,
     Books,
     LastCard,
@@ -24,10 +24,11 @@ from .sheet import (
     PileBlocker,
     PileNeeds,
     PileTake,
-    RuleSheet,
     SecondMeld,
 )
-from .validate import HeldBooks, books_held, books_short, books_toward, meld_problems
+from .deal import Meld, Rank
+from .melds import meld_problems
+from .sheet import RuleSheet
 
 
 class Reason(NamedTuple):
@@ -113,11 +114,11 @@ def can_go_out(sheet: RuleSheet, deal: int, *, melds: Sequence[Meld] = (), books
     """May a player of this side go out now?
 
     Give the side's ``melds`` (or its ``books`` counted by kind: ``special`` for clean books of
-    a special rank, a :class:`~.validate.HeldBooks` for dirty ones too), whether the player has
+    a special rank, a :class:`~.books.HeldBooks` for dirty ones too), whether the player has
     picked up and played the foot, each partner's foot (picked up or not; ``partners_played``,
     when given, whether each played from it), whether the partner said yes, and how the last
     card would go (melded or discarded). Books count as the deal's verdict counts them
-    (:func:`~.validate.books_toward`).
+    (:func:`~.books.books_toward`).
 
     >>> from scorepad.rules import preset
     >>> can_go_out(preset("common"), 1, books=Books(clean=1, dirty=1)).yes

@@ -7,8 +7,9 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from .deal import Deal
+from .problems import Report
 from .score import Breakdown, score
-from .validate import Report, validate
+from .validate import validate
 
 
 class Verdict(NamedTuple):

@@ -22,8 +22,8 @@ from typing import Any
 
 from .deal import Deal
 from .game import Game, NextDeal, Result, Standing
+from .problems import Problem
 from .sheet import RuleSheet
-from .validate import Problem
 from .verdict import Verdict
 
 

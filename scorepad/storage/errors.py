@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rules.validate import Problem
+from ..rules.problems import Problem
 from ..rules.verdict import Verdict
 
 

@@ -19,8 +19,8 @@ from markupsafe import Markup
 
 from .. import access
 from ..rules import PRESETS, RuleSheet, load_sheet
+from ..rules.catalogue import OPTION_BY_NAME
 from ..rules.dispute import compare_deals
-from ..rules.sheet import OPTION_BY_NAME
 from ..rules.verdict import Verdict
 from ..storage import store
 from ..storage.errors import Conflict, Invalid, StorageError

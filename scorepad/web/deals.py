@@ -28,7 +28,7 @@ from .. import access
 from ..retry import typed_again
 from ..rules.dispute import sheet_name
 from ..rules.limits import MAX_DEALS, MAX_IDEMPOTENCY_KEY
-from ..rules.validate import Problem
+from ..rules.problems import Problem
 from ..rules.verdict import Verdict
 from ..storage import store
 from ..storage.errors import AlreadyRecorded, Conflict, Gone, OutOfSpace, Rejected, SameAsPrevious, StorageError

@@ -8,7 +8,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 
 from .. import access
 from ..rules import PRESETS
-from ..rules.sheet import options_by_group
+from ..rules.catalogue import options_by_group
 from ..storage import store
 from ..storage.errors import Conflict, StorageError
 from .common import ahead_is_stale, editable, read_revision, sheet_changes, what_changed

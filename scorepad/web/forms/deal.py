@@ -22,12 +22,13 @@ from wtforms import HiddenField, StringField
 from wtforms.validators import Optional, Regexp
 
 from ...rules import Books, Deal, ReadError, RuleSheet
+from ...rules.books import books_toward, side_books
 from ...rules.cards import CARDS, NATURALS, Card, Cards
+from ...rules.choices import LastCard, OpeningBy, OpeningWho, PartnerFoot
 from ...rules.deal import Meld
 from ...rules.limits import MAX_COUNT, MAX_IDEMPOTENCY_KEY, MAX_INPUT, MAX_MELD_ROWS
+from ...rules.problems import Problem
 from ...rules.referee import can_go_out
-from ...rules.sheet import LastCard, OpeningBy, OpeningWho, PartnerFoot
-from ...rules.validate import Problem, books_toward, side_books
 from . import PlainText
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "wild")

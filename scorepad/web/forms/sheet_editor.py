@@ -29,8 +29,8 @@ from wtforms import HiddenField, SelectField, StringField
 
 from ...rules import OPTIONS, PRESETS, RuleSheet, SheetError, load_sheet
 from ...rules.cards import Card
+from ...rules.catalogue import Option, options_by_group
 from ...rules.limits import MAX_SHEET_DEALS
-from ...rules.sheet import Option, options_by_group
 from . import PlainText, preset_choices
 
 
