@@ -17,9 +17,8 @@ from typing import Any
 from flask import Response, current_app
 
 from ..rules import PRESETS
-from ..rules.cards import CARDS
+from ..rules.cards import CARDS, Rank
 from ..rules.catalogue import OPTIONS
-from ..rules.deal import Rank
 from ..rules.limits import (
     MAX_CARD_STRING,
     MAX_COUNT,

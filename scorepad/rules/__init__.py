@@ -8,10 +8,10 @@ cards (:mod:`.cards`), the deal model (:mod:`.deal`), validation (:mod:`.validat
 questions (:mod:`.referee`).
 """
 
-from .cards import Card, Cards
+from .cards import Card, Cards, Rank
 from .catalogue import OPTIONS
 from .choices import Books
-from .deal import BookKind, Deal, Ending, Meld, Player, Rank, Side
+from .deal import BookKind, Deal, Ending, Meld, Player, Side
 from .errors import ReadError, SheetError
 from .presets import load_sheet, preset
 from .problems import Problem, Report

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from math import gcd
 from typing import NamedTuple
 
-from .cards import NATURALS, WILDS, Card  # noqa: F401 (the doctests use Card)
+from .cards import NATURALS, WILDS, Card, Rank  # noqa: F401 (the doctests use Card)
 from .choices import Books, CountAs
-from .deal import BookCounts, BookKind, Meld, Rank, Side
+from .deal import BookCounts, BookKind, Meld, Side
 from .melds import wild_limit_problems
 from .sheet import RuleSheet
 

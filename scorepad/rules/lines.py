@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import NamedTuple
 
-from .cards import CARDS, NATURALS, Card, Cards
+from .cards import CARDS, NATURALS, Card, Cards, Rank
 from .choices import FootWhen
-from .deal import BookKind, Deal, Ending, Player, Rank, Side
+from .deal import BookKind, Deal, Ending, Player, Side
 from .sheet import RuleSheet
 
 Item = tuple[str, int, int]  # one itemised line: label, count, points each

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from .cards import Rank
 from .choices import BookGrowth, SecondMeld, SpecialWilds, WildRatio
-from .deal import Meld, Rank
+from .deal import Meld
 from .problems import Problem
 from .sheet import RuleSheet
 

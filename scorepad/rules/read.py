@@ -9,10 +9,12 @@ import's document (:mod:`scorepad.storage.document`) the same way.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from enum import Enum
 from typing import Any
 
 from .errors import ReadError
-from .limits import MAX_DEPTH, MAX_NUMBER
+from .limits import MAX_COUNTED_POINTS, MAX_DEPTH, MAX_NUMBER
 
 _PLAIN = frozenset((dict, list, str, int, float, bool, type(None)))
 
@@ -61,3 +63,50 @@ def _values_fit(data: Any) -> bool:
                 return False  # not what JSON decodes to: let the full check judge it
         level, depth = below, depth + 1
     return True
+
+
+# -- reading the fields of a decoded JSON object ----------------------------------------------
+
+
+def at(field: str, key: str) -> str:
+    return f"{field}.{key}" if field else key
+
+
+def only(data: Mapping[Any, Any], keys: tuple[str, ...], field: str) -> None:
+    for key in data:
+        if key not in keys:
+            raise ReadError(at(field, str(key)), f"is not a field here; expected {', '.join(keys)}")
+
+
+def read_list(value: Any, field: str, most: int | None = None, what: str = "items") -> list[Any]:
+    if value is None:
+        raise ReadError(field, "is missing")
+    if not isinstance(value, list):
+        raise ReadError(field, "must be a list")
+    if most is not None and len(value) > most:
+        raise ReadError(field, f"lists {len(value):,} {what}; at most {most}")
+    return value
+
+
+def read_choice(data: Mapping[str, Any], key: str, kind: type[Enum], values: tuple[str, ...]) -> Any:
+    """An optional word of ``values`` (None when absent)."""
+    value = data.get(key)
+    if value is None:
+        return None
+    if value not in values:
+        raise ReadError(key, f"must be {' or '.join(repr(v) for v in values)}, not {value!r:.40}")
+    return kind(value)
+
+
+def read_points(value: Any, field: str) -> int:
+    """Points counted at the table (``meld_points``, ``cards_left_points``): a whole number;
+    a negative one is read (the referee reports it).
+
+    >>> read_points(415, "meld_points")
+    415
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ReadError(field, f"must be a whole number of points, not {value!r:.40}")
+    if not -MAX_COUNTED_POINTS <= value <= MAX_COUNTED_POINTS:
+        raise ReadError(field, f"must be from -{MAX_COUNTED_POINTS:,} to {MAX_COUNTED_POINTS:,}; no pack holds more")
+    return value

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from .books import HeldBooks, books_held, books_short, books_toward
-from .cards import EMPTY, Card, Cards
+from .cards import EMPTY, Card, Cards, Rank
 from .choices import (
     BookGrowth,
     Books,
@@ -26,7 +26,7 @@ from .choices import (
     PileTake,
     SecondMeld,
 )
-from .deal import Meld, Rank
+from .deal import Meld
 from .melds import meld_problems
 from .sheet import RuleSheet
 

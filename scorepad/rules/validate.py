@@ -37,7 +37,7 @@ from collections.abc import Iterator, Mapping
 from functools import lru_cache
 
 from .books import HeldBooks, books_short, books_toward, cheapest_books, meld_points_step, side_books
-from .cards import CARDS, NATURALS, Card, Cards
+from .cards import CARDS, NATURALS, Card, Cards, Rank
 from .choices import (
     Books,
     LastCard,
@@ -47,7 +47,7 @@ from .choices import (
     SpecialWilds,
     StockOut,
 )
-from .deal import BookCounts, Deal, Ending, Opening, Permission, Player, Rank, Side
+from .deal import BookCounts, Deal, Ending, Opening, Permission, Player, Side
 from .limits import MAX_DEALS
 from .melds import duplicate_rank_problems, meld_problems, most_wilds_in_book
 from .problems import Problem, Report, Unchecked

@@ -19,9 +19,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from scorepad.rules import Card, Deal, ReadError, SheetError, Verdict, judge, load_sheet, preset, score
+from scorepad.rules.cards import Rank
 from scorepad.rules.catalogue import OPTIONS
 from scorepad.rules.choices import Choice
-from scorepad.rules.deal import Meld, Rank
+from scorepad.rules.deal import Meld
 from scorepad.rules.melds import meld_problems
 from scorepad.rules.validate import validate
 
