@@ -44,7 +44,9 @@ from .common import (
 )
 from .errors import status as status_of
 from .forms import preset_choices
-from .forms.deal import NO_ENDING, RANKS, ConfirmForm, DealForm, DealMetaForm, card_groups, card_label, going_out
+from .forms.deal import NO_ENDING, RANKS, DealForm, card_label
+from .forms.deal_meta import ConfirmForm, DealMetaForm
+from .forms.deal_shown import card_groups, going_out
 
 bp = Blueprint("deals", __name__)
 
