@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from . import readers
 from .cards import NATURALS, Card
@@ -42,6 +42,9 @@ from .choices import (
     WildRatio,
 )
 from .limits import MAX_PLAYERS, MIN_PLAYERS
+from .read import JSON
+
+V = TypeVar("V")
 
 
 class Sheet(Protocol):
@@ -78,12 +81,17 @@ GROUPS: tuple[tuple[str, str], ...] = (
 )
 
 
-def _plain(value: Any) -> Any:
-    return value.value if isinstance(value, Enum) else value
+def _plain(value: object) -> JSON:
+    """A choice as its word; a number, true or false, or none as it is."""
+    if isinstance(value, Enum):
+        return str(value.value)
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    raise TypeError(f"{value!r:.40} is written by its option's own write")
 
 
 @dataclass(frozen=True, kw_only=True)
-class Option:
+class Option(Generic[V]):
     """One option of the catalogue: where a sheet shows it, its default, and how its value
     is read from JSON, checked, written back and put into words."""
 
@@ -91,16 +99,16 @@ class Option:
     group: str  # one of GROUPS
     label: str
     help: str
-    default: Any  # what a sheet that does not give the option means; once released, never changed
-    read: readers.Reader[Any]                      # (json value, field, base value) -> value
-    words: Callable[[Any, Sheet], str]  # value, sheet -> plain words
-    write: Callable[[Any], Any] = _plain    # value -> json value
+    default: V  # what a sheet that does not give the option means; once released, never changed
+    read: readers.Reader[V]                # (json value, field, base value) -> value
+    words: Callable[[V, Sheet], str]       # value, sheet -> plain words
+    write: Callable[[V], JSON] = _plain    # value -> json value
 
-    def check(self, value: Any) -> None:
+    def check(self, value: object) -> None:
         """Refuse a value the option cannot hold, as reading it would (a sheet built in Python)."""
         self.read(value, self.name, None)
 
-    def schema(self) -> dict[str, Any]:
+    def schema(self) -> dict[str, JSON]:
         """The JSON Schema of the option's value, as its reader bounds it, with its label, help
         and default: what the API's description (:mod:`scorepad.api.openapi`) says of it."""
         return {"title": self.label, "description": self.help, **self.read.schema,
@@ -112,7 +120,7 @@ def _points(n: int) -> str:
     return f"{n:,} points" if n != 1 else "1 point"
 
 
-def _by_deal(value: PerDeal[Any], fmt: Callable[[Any], str] = str) -> str:
+def _by_deal(value: PerDeal[V], fmt: Callable[[V], str] = str) -> str:
     if value.single:
         return fmt(value.values[0])
     return ", ".join(f"deal {i} {fmt(v)}" for i, v in enumerate(value.values, 1))
@@ -186,7 +194,7 @@ _BONUS = readers.whole_number(-100_000, 100_000)
 
 # Every option, in the order a player reads a sheet. A new option is one entry here (its
 # default is what every sheet stored before it means) and a field of Sheet.
-OPTIONS: tuple[Option, ...] = (
+OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of value
     # The cards and the deal
     Option(name="min_players", group="table", label="Fewest players", default=2,
            help="The smallest table this sheet is written for.",
@@ -432,7 +440,7 @@ OPTIONS: tuple[Option, ...] = (
                 "A clean book does not stand in for a dirty one.",
            read=readers.per_deal(readers.read_books),
            words=lambda v, s: _by_deal(v),
-           write=readers.write_per_deal(Books.to_json)),
+           write=readers.write_per_deal(lambda books: {**books.to_json()})),
     Option(name="special_books_count_as", group="going_out", label="Special books toward going out",
            default=CountAs.CLEAN,
            help="What a special book (a rank named in special_books, or a book of threes) counts as toward the "
@@ -489,14 +497,14 @@ OPTIONS: tuple[Option, ...] = (
            words=lambda v, s: f"{v:,}"),
 )
 
-OPTION_BY_NAME: dict[str, Option] = {option.name: option for option in OPTIONS}
+OPTION_BY_NAME: dict[str, Option[Any]] = {option.name: option for option in OPTIONS}  # Any: as OPTIONS
 
 # Each option's default: what a sheet means when it does not give the option (a stored
 # sheet written before the option existed). The common preset plays exactly these.
-DEFAULTS: dict[str, Any] = {option.name: option.default for option in OPTIONS}
+DEFAULTS: dict[str, object] = {option.name: option.default for option in OPTIONS}
 
 
-def options_by_group() -> Iterator[tuple[str, str, list[Option]]]:
+def options_by_group() -> Iterator[tuple[str, str, list[Option[Any]]]]:  # Any: as OPTIONS
     """(group id, group title, options) in the order a player reads a sheet."""
     for group, title in GROUPS:
         yield group, title, [o for o in OPTIONS if o.group == group]

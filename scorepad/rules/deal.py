@@ -22,14 +22,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
-from typing import Any
 
 from .cards import EMPTY, Card, Cards, Rank, parse_card, parse_rank, read_count
 from .choices import LastCard
 from .errors import ReadError
 from .limits import MAX_COUNT, MAX_MELDS, MAX_NAME, MAX_PER_SIDE, MAX_POINTS, MAX_SIDES
 from .presets import load_sheet
-from .read import at, only, read_choice, read_list, read_points
+from .read import JSON, at, only, read_choice, read_list, read_points
 from .sheet import RuleSheet
 from .text import check_text, read_name
 
@@ -104,7 +103,7 @@ class Meld:
         return cls(rank, naturals, cards[Card.TWO], cards[Card.JOKER])
 
     @classmethod
-    def from_json(cls, data: Any, field: str = "") -> Meld:
+    def from_json(cls, data: object, field: str = "") -> Meld:
         """A meld from ``{"rank", "naturals", "twos", "jokers"}``, ``{"rank", "cards"}`` or a card string."""
         canonical = _canonical_meld(data)
         if canonical is not None:
@@ -125,8 +124,8 @@ class Meld:
         counts = [read_count(data.get(key, 0), at(field, key)) for key in ("naturals", "twos", "jokers")]
         return cls(rank, *counts)
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"rank": _RANK_CODES[self.rank]}
+    def to_json(self) -> dict[str, JSON]:
+        out: dict[str, JSON] = {"rank": _RANK_CODES[self.rank]}
         if self.naturals:
             out["naturals"] = self.naturals
         if self.twos:
@@ -149,7 +148,7 @@ _CANONICAL_RANKS = {rank.value: rank for rank in Rank}
 _CANONICAL_KEYS = frozenset(("rank", "naturals", "twos", "jokers"))
 
 
-def _canonical_meld(data: Any) -> Meld | None:
+def _canonical_meld(data: object) -> Meld | None:
     """The meld ``{"rank": "K", "naturals": 5, "twos": 1}`` holds (exact rank codes, whole
     counts within bounds), or None for anything else."""
     if type(data) is not dict or not data.keys() <= _CANONICAL_KEYS:
@@ -184,7 +183,7 @@ class Opening:
     pile_top: Card | bool = False
 
     @classmethod
-    def from_json(cls, data: Any, field: str = "") -> Opening:
+    def from_json(cls, data: object, field: str = "") -> Opening:
         if not isinstance(data, Mapping):
             raise ReadError(field, 'must be an object such as {"melds": ["K K K", "Q Q Q"], "pile_top": "Q"}')
         only(data, ("melds", "pile_top"), field)
@@ -197,14 +196,14 @@ class Opening:
             raise ReadError(at(field, "pile_top"), "must be the pile's top card (such as \"9\"), true, or false")
         return cls(melds, top)
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"melds": [m.to_json() for m in self.melds]}
+    def to_json(self) -> dict[str, JSON]:
+        out: dict[str, JSON] = {"melds": [m.to_json() for m in self.melds]}
         if self.pile_top is not False:
             out["pile_top"] = self.pile_top.value if isinstance(self.pile_top, Card) else True
         return out
 
 
-def _opening(data: Mapping[str, Any], field: str) -> Opening | None:
+def _opening(data: Mapping[str, object], field: str) -> Opening | None:
     return Opening.from_json(data["opening"], at(field, "opening")) if "opening" in data else None
 
 
@@ -249,7 +248,7 @@ class Player:
         return self.red_threes_left if self.cards_left_points is not None else self.cards_left[Card.RED_THREE]
 
     @classmethod
-    def from_json(cls, data: Any, field: str = "") -> Player:
+    def from_json(cls, data: object, field: str = "") -> Player:
         if not isinstance(data, Mapping):
             raise ReadError(field, 'must be an object such as '
                                    '{"name": "Ann", "foot_picked_up": true, "cards_left": {}}')
@@ -277,18 +276,18 @@ class Player:
         return cls(name, picked, Cards.from_json(data.get("cards_left"), at(field, "cards_left")), foot, cut,
                    foot_played=played, opening=opening)
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "foot_picked_up": self.foot_picked_up}
+    def to_json(self) -> dict[str, JSON]:
+        out: dict[str, JSON] = {"name": self.name, "foot_picked_up": self.foot_picked_up}
         if self.foot_played is not None:
             out["foot_played"] = self.foot_played
         if self.cards_left_points is None:
-            out["cards_left"] = self.cards_left.to_json()
+            out["cards_left"] = {**self.cards_left.to_json()}
         else:
             out["cards_left_points"] = self.cards_left_points
             if self.red_threes_left:
                 out["red_threes_left"] = self.red_threes_left
         if self.foot:
-            out["foot"] = self.foot.to_json()
+            out["foot"] = {**self.foot.to_json()}
         if self.cut_bonus:
             out["cut_bonus"] = True
         if self.opening is not None:
@@ -325,7 +324,7 @@ class BookCounts:
                                                                         *self.threes))
 
     @classmethod
-    def from_json(cls, data: Any, field: str = "") -> BookCounts:
+    def from_json(cls, data: object, field: str = "") -> BookCounts:
         if not isinstance(data, Mapping):
             raise ReadError(field, 'must be an object such as {"clean": 3, "dirty": 2, "wild": 0, '
                                    '"special": {"7": 1}}')
@@ -334,10 +333,10 @@ class BookCounts:
         return cls(clean, dirty, wild, _by_rank(data, "special", field), _by_rank(data, "special_dirty", field),
                    _by_rank(data, "threes", field))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JSON]:
         """Every kind; ``special_dirty`` and ``threes`` only when they count a book (deals before them
         had neither)."""
-        out: dict[str, Any] = {"clean": self.clean, "dirty": self.dirty, "wild": self.wild,
+        out: dict[str, JSON] = {"clean": self.clean, "dirty": self.dirty, "wild": self.wild,
                                "special": {_RANK_CODES[rank]: n for rank, n in self.special}}
         for key, counts in (("special_dirty", self.special_dirty), ("threes", self.threes)):
             if counts:
@@ -345,7 +344,7 @@ class BookCounts:
         return out
 
 
-def _by_rank(data: Mapping[str, Any], key: str, field: str) -> tuple[tuple[Rank, int], ...]:
+def _by_rank(data: Mapping[str, object], key: str, field: str) -> tuple[tuple[Rank, int], ...]:
     """One of a counted side's maps of books by rank: ranks A to 4, or for ``threes`` 3R and 3B."""
     counts = data.get(key, {})
     where = at(field, key)
@@ -396,7 +395,7 @@ class Side:
         return self.books is not None
 
     @classmethod
-    def from_json(cls, data: Any, field: str = "") -> Side:
+    def from_json(cls, data: object, field: str = "") -> Side:
         if not isinstance(data, Mapping):
             raise ReadError(field, 'must be an object such as {"name": "North-South", "melds": [], "players": []}')
         only(data, ("name", "melds", "books", "meld_points", "red_threes", "players", "opening", "running_total"),
@@ -416,8 +415,8 @@ class Side:
                    read_count(data.get("red_threes", 0), at(field, "red_threes")), books, points,
                    _opening(data, field), running)
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name}
+    def to_json(self) -> dict[str, JSON]:
+        out: dict[str, JSON] = {"name": self.name}
         if self.books is None:
             out["melds"] = [m.to_json() for m in self.melds]
         else:
@@ -430,7 +429,7 @@ class Side:
         return out
 
 
-def _counts(data: Mapping[str, Any], field: str) -> tuple[BookCounts | None, int]:
+def _counts(data: Mapping[str, object], field: str) -> tuple[BookCounts | None, int]:
     """A side's ``books`` and ``meld_points``, each needing the other and neither beside ``melds``."""
     if "books" not in data and "meld_points" not in data:
         return None, 0
@@ -443,7 +442,7 @@ def _counts(data: Mapping[str, Any], field: str) -> tuple[BookCounts | None, int
             read_points(data["meld_points"], at(field, "meld_points")))
 
 
-def _one_of(data: Mapping[str, Any], first: str, second: str, field: str) -> None:
+def _one_of(data: Mapping[str, object], first: str, second: str, field: str) -> None:
     """Refuse ``second`` beside ``first``: the two say the same thing two ways."""
     if first in data and second in data:
         raise ReadError(at(field, second), f"give {first} or {second}, not both")
@@ -478,7 +477,7 @@ class Deal:
     permission: Permission | None = None
 
     @classmethod
-    def from_json(cls, data: Any, sheet: RuleSheet | None = None, number: int | None = None) -> Deal:
+    def from_json(cls, data: object, sheet: RuleSheet | None = None, number: int | None = None) -> Deal:
         """Read a deal. ``sheet`` is the game's sheet for a deal that carries none;
         ``number`` is the deal's place in a game when it gives no ``deal`` of its own.
 
@@ -518,9 +517,9 @@ class Deal:
                    read_choice(data, "last_card", LastCard, ("discard", "meld")),
                    read_choice(data, "permission", Permission, tuple(p.value for p in Permission)))
 
-    def to_json(self, with_sheet: bool = True) -> dict[str, Any]:
+    def to_json(self, with_sheet: bool = True) -> dict[str, JSON]:
         """The canonical JSON form; without the sheet for a deal stored in a game."""
-        out: dict[str, Any] = {}
+        out: dict[str, JSON] = {}
         if with_sheet:
             out["sheet"] = self.sheet.brief_json()
         out.update({"deal": self.number, "ending": self.ending.value})
@@ -553,7 +552,7 @@ class Deal:
         return None
 
 
-def _name(value: Any, field: str) -> str:
+def _name(value: object, field: str) -> str:
     return read_name(value, field, MAX_NAME)
 
 

@@ -9,8 +9,8 @@ a number, a choice, a list per deal...) adds its reader here.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
-from typing import Any, Protocol, TypeVar, cast
+from collections.abc import Callable, Mapping, Sized
+from typing import Generic, TypeVar
 
 from .cards import CARDS, NATURALS, Card
 from .choices import Band, Books, CardValues, Choice, PartnerFoot, PerDeal, PileBlocker
@@ -28,37 +28,40 @@ from .limits import (
     MAX_THREE_BOOKS,
     MIN_PLAYERS,
 )
+from .read import JSON
 
 
 def _fail(name: str, reason: str) -> SheetError:
     return SheetError(name, reason)
 
 
-R = TypeVar("R", covariant=True)
+R = TypeVar("R")
+T = TypeVar("T")
 C = TypeVar("C", bound=Choice)
 
 
-class Reader(Protocol[R]):
+class Reader(Generic[R]):
     """Reads one option's JSON value, naming the field when it cannot; the base value is optional.
     ``schema`` is the JSON Schema of what it reads, its bounds the ones it checks (:func:`reads`)."""
 
-    schema: dict[str, Any]
+    def __init__(self, read: Callable[[object, str, object], R], schema: dict[str, JSON]) -> None:
+        self.read, self.schema = read, schema
 
-    def __call__(self, value: Any, name: str, base: Any = None, /) -> R: ...
+    def __call__(self, value: object, name: str, base: object = None, /) -> R:
+        return self.read(value, name, base)
 
 
-def reads(schema: dict[str, Any]) -> Callable[[Callable[[Any, str, Any], R]], Reader[R]]:
+def reads(schema: dict[str, JSON]) -> Callable[[Callable[[object, str, object], R]], Reader[R]]:
     """A reader carrying ``schema``, the JSON Schema of the values it reads, written beside the
     checks it describes so that each bound is stated once."""
-    def carry(read: Callable[[Any, str, Any], R]) -> Reader[R]:
-        read.schema = schema  # type: ignore[attr-defined]
-        return cast("Reader[R]", read)
+    def carry(read: Callable[[object, str, object], R]) -> Reader[R]:
+        return Reader(read, schema)
     return carry
 
 
 def whole_number(lo: int, hi: int) -> Reader[int]:
     @reads({"type": "integer", "minimum": lo, "maximum": hi})
-    def read(value: Any, name: str, base: Any = None) -> int:
+    def read(value: object, name: str, base: object = None) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise _fail(name, f"must be a whole number, not {value!r}")
         if not lo <= value <= hi:
@@ -67,14 +70,14 @@ def whole_number(lo: int, hi: int) -> Reader[int]:
     return read
 
 
-def _at_most(value: Any, name: str, most: int, what: str) -> None:
+def _at_most(value: Sized, name: str, most: int, what: str) -> None:
     """Refuse a list or object option longer than its bound in :mod:`.limits`."""
     if len(value) > most:
         raise _fail(name, f"lists {len(value):,} {what}; a sheet lists at most {most}")
 
 
 @reads({"type": "boolean"})
-def true_false(value: Any, name: str, base: Any = None) -> bool:
+def true_false(value: object, name: str, base: object = None) -> bool:
     if not isinstance(value, bool):
         raise _fail(name, f"must be true or false, not {value!r}")
     return value
@@ -82,7 +85,7 @@ def true_false(value: Any, name: str, base: Any = None) -> bool:
 
 def choice(kind: type[C]) -> Reader[C]:
     @reads({"type": "string", "enum": [c.value for c in kind]})
-    def read(value: Any, name: str, base: Any = None) -> C:
+    def read(value: object, name: str, base: object = None) -> C:
         if isinstance(value, kind):
             return value
         try:
@@ -95,7 +98,7 @@ def choice(kind: type[C]) -> Reader[C]:
 
 def optional(read_inner: Reader[R]) -> Reader[R | None]:
     @reads({"anyOf": [read_inner.schema, {"type": "null"}]})
-    def read(value: Any, name: str, base: Any = None) -> R | None:
+    def read(value: object, name: str, base: object = None) -> R | None:
         return None if value is None else read_inner(value, name, base)
     return read
 
@@ -103,7 +106,7 @@ def optional(read_inner: Reader[R]) -> Reader[R | None]:
 def per_deal(read_item: Reader[R]) -> Reader[PerDeal[R]]:
     @reads({"anyOf": [read_item.schema,
                        {"type": "array", "items": read_item.schema, "minItems": 1, "maxItems": MAX_SHEET_DEALS}]})
-    def read(value: Any, name: str, base: Any = None) -> PerDeal[R]:
+    def read(value: object, name: str, base: object = None) -> PerDeal[R]:
         if isinstance(value, PerDeal):
             _at_most(value.values, name, MAX_SHEET_DEALS, "deals")
             return PerDeal(tuple(read_item(v, f"{name}[{i}]", None) for i, v in enumerate(value.values)))
@@ -116,8 +119,8 @@ def per_deal(read_item: Reader[R]) -> Reader[PerDeal[R]]:
     return read
 
 
-def write_per_deal(write_item: Callable[[Any], Any]) -> Callable[[PerDeal[Any]], Any]:
-    def write(value: PerDeal[Any]) -> Any:
+def write_per_deal(write_item: Callable[[T], JSON]) -> Callable[[PerDeal[T]], JSON]:
+    def write(value: PerDeal[T]) -> JSON:
         items = [write_item(v) for v in value.values]
         return items[0] if value.single else items
     return write
@@ -131,7 +134,7 @@ _BOOK_KINDS = ("clean", "dirty", "wild", "special")
 
 @reads({"type": "object", "properties": {kind: _BOOK_COUNT.schema for kind in _BOOK_KINDS},
          "additionalProperties": False})
-def read_books(value: Any, name: str, base: Any = None) -> Books:
+def read_books(value: object, name: str, base: object = None) -> Books:
     if isinstance(value, Books):
         value = dataclasses.asdict(value)
     if not isinstance(value, Mapping):
@@ -148,7 +151,7 @@ _CARD_POINTS = whole_number(0, 10_000)
 
 @reads({"type": "object", "maxProperties": MAX_CARD_VALUES,
          "properties": {card.value: _CARD_POINTS.schema for card in CARDS if card is not Card.RED_THREE}})
-def read_card_values(value: Any, name: str, base: Any = None) -> CardValues:
+def read_card_values(value: object, name: str, base: object = None) -> CardValues:
     if isinstance(value, CardValues):
         value = value.to_json()
     if not isinstance(value, Mapping):
@@ -179,7 +182,7 @@ def _bonus_by_rank(ranks: tuple[Card, ...], most: int, example: str,
     """A reader of bonuses by rank (``ranks`` the keys it takes), such as ``{"7": 1000}``."""
     @reads({"type": "object", "maxProperties": most,
              "properties": {card.value: _SPECIAL_BONUS.schema for card in ranks}})
-    def read(value: Any, name: str, base: Any = None) -> tuple[tuple[Card, int], ...]:
+    def read(value: object, name: str, base: object = None) -> tuple[tuple[Card, int], ...]:
         if isinstance(value, tuple):
             value = {card.value: bonus for card, bonus in value}
         if not isinstance(value, Mapping):
@@ -209,7 +212,7 @@ _PLAYER_COUNTS = tuple(str(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1))
 
 @reads({"type": "object", "maxProperties": MAX_DECKS_BY_PLAYERS,
          "properties": {n: _DECKS.schema for n in _PLAYER_COUNTS}, "additionalProperties": False})
-def read_decks_by_players(value: Any, name: str, base: Any = None) -> tuple[tuple[int, int], ...]:
+def read_decks_by_players(value: object, name: str, base: object = None) -> tuple[tuple[int, int], ...]:
     if isinstance(value, tuple):
         value = {str(players): decks for players, decks in value}
     if not isinstance(value, Mapping):
@@ -224,7 +227,7 @@ def read_decks_by_players(value: Any, name: str, base: Any = None) -> tuple[tupl
 
 
 @reads({"anyOf": [choice(PartnerFoot).schema, {"type": "boolean"}]})
-def read_partner_foot(value: Any, name: str, base: Any = None) -> PartnerFoot:
+def read_partner_foot(value: object, name: str, base: object = None) -> PartnerFoot:
     """'no', 'picked-up' or 'played'; a sheet written before the choice said true or false."""
     if isinstance(value, bool):
         return PartnerFoot.PICKED_UP if value else PartnerFoot.NO
@@ -237,7 +240,7 @@ _BAND_BELOW, _BAND_MINIMUM = whole_number(-100_000, 1_000_000), whole_number(0, 
 @reads({"type": "array", "minItems": 1, "maxItems": MAX_BANDS, "items": {
     "type": "object", "properties": {"below": _BAND_BELOW.schema, "minimum": _BAND_MINIMUM.schema},
     "required": ["minimum"], "additionalProperties": False}})
-def read_bands(value: Any, name: str, base: Any = None) -> tuple[Band, ...]:
+def read_bands(value: object, name: str, base: object = None) -> tuple[Band, ...]:
     if isinstance(value, tuple):
         _at_most(value, name, MAX_BANDS, "bands")
         return value
@@ -263,7 +266,7 @@ _SIDE_SIZE = whole_number(1, MAX_PER_SIDE)
 @reads({"anyOf": [_SIDE_SIZE.schema,
                    {"type": "array", "items": _SIDE_SIZE.schema, "minItems": 1, "maxItems": MAX_SIDE_SIZES,
                     "uniqueItems": True}]})
-def read_side_sizes(value: Any, name: str, base: Any = None) -> tuple[int, ...]:
+def read_side_sizes(value: object, name: str, base: object = None) -> tuple[int, ...]:
     if isinstance(value, int) and not isinstance(value, bool):
         value = [value]
     if not isinstance(value, (list, tuple)) or not value:
@@ -274,7 +277,7 @@ def read_side_sizes(value: Any, name: str, base: Any = None) -> tuple[int, ...]:
 
 
 @reads({"type": "array", "items": choice(PileBlocker).schema, "maxItems": MAX_PILE_BLOCKERS, "uniqueItems": True})
-def read_blockers(value: Any, name: str, base: Any = None) -> frozenset[PileBlocker]:
+def read_blockers(value: object, name: str, base: object = None) -> frozenset[PileBlocker]:
     if not isinstance(value, (list, tuple, set, frozenset)):
         raise _fail(name, "must be a list of 'black-three', 'red-three', 'wild'")
     _at_most(value, name, MAX_PILE_BLOCKERS, "cards")
