@@ -5,7 +5,7 @@ Rule sheets (:mod:`.sheet`; their options' choices in :mod:`.choices`, the optio
 cards (:mod:`.cards`), the deal model (:mod:`.deal`), validation (:mod:`.validate`; one meld in
 :mod:`.melds`, counting books in :mod:`.books`, its results in :mod:`.problems`), scoring
 (:mod:`.score`, its lines in :mod:`.lines`), whole games (:mod:`.game`) and the referee's
-questions (:mod:`.referee`).
+questions (:mod:`.referee`; what a deal form shows of going out in :mod:`.progress`).
 """
 
 from .cards import Card, Cards, Rank

@@ -26,7 +26,7 @@ from .errors import SheetError
 from .sheet import PRESETS, SHEET_SCHEMA, UNVERSIONED, RuleSheet
 
 
-def preset(preset_id: Any, field: str = "preset") -> RuleSheet:
+def preset(preset_id: object, field: str = "preset") -> RuleSheet:
     """The sheet of a shipped preset.
 
     >>> preset("pagat").hand_size
@@ -45,7 +45,7 @@ def preset(preset_id: Any, field: str = "preset") -> RuleSheet:
 _META = ("schema", "preset", "preset_version")
 
 
-def load_sheet(data: Any, field: str = "sheet", stored: bool = False) -> RuleSheet:
+def load_sheet(data: object, field: str = "sheet", stored: bool = False) -> RuleSheet:
     """A sheet from its JSON form: a preset id, or an object with ``preset`` and options.
 
     ``preset_version`` picks the preset's version the options change (today's when not
@@ -68,7 +68,7 @@ def load_sheet(data: Any, field: str = "sheet", stored: bool = False) -> RuleShe
     if not isinstance(data, Mapping):
         raise SheetError(field, "must be a preset id such as 'pagat', or a sheet object")
     base = _base_of(data, field, stored)
-    values: dict[str, Any] = {}
+    values: dict[str, Any] = {}  # Any: each option its own type of value, checked by RuleSheet
     for key, value in data.items():
         if key in _META:
             continue
@@ -92,7 +92,7 @@ def load_sheet(data: Any, field: str = "sheet", stored: bool = False) -> RuleShe
         raise err.within(field) from None
 
 
-def _base_of(data: Mapping[str, Any], field: str, stored: bool) -> RuleSheet | None:
+def _base_of(data: Mapping[str, object], field: str, stored: bool) -> RuleSheet | None:
     """The preset version a sheet object starts from, its ``schema`` checked."""
     schema = data.get("schema", SHEET_SCHEMA)
     if isinstance(schema, bool) or schema not in range(1, SHEET_SCHEMA + 1):
@@ -102,7 +102,7 @@ def _base_of(data: Mapping[str, Any], field: str, stored: bool) -> RuleSheet | N
     if preset_id is None:
         return None  # the sheet gives every option itself: a preset_version left behind says nothing
     preset(preset_id, f"{field}.preset")  # refuses an unknown preset, naming the field
-    found = PRESETS[preset_id]
+    found = PRESETS[str(preset_id)]
     if version is None:
         version = UNVERSIONED if stored else found.version
     if not isinstance(version, int) or isinstance(version, bool) or version not in found.versions:

@@ -5,7 +5,9 @@ judge by, and the :class:`Report` of them all that :func:`~.validate.validate` r
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
+
+from .read import JSON
 
 VIOLATION_CODES = (
     "meld.rank", "meld.size", "meld.wild_ratio", "meld.duplicate_rank", "supply", "foot.size",
@@ -31,7 +33,7 @@ class Problem(NamedTuple):
     meld: int | None = None
     field: str | None = None  # the input it concerns: cards_left, foot, foot_picked_up, red_threes, went_out...
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JSON]:
         """Its JSON form, every key always there (``null`` when the problem names no such
         thing); ``field`` is left out (``where`` says it, as a path)."""
         return {"code": self.code, "message": self.message, "option": self.option, "where": self.where or None,
@@ -50,7 +52,7 @@ class Unchecked(NamedTuple):
     side: str | None = None
     player: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JSON]:
         return {"what": self.what, "option": self.option, "reason": self.reason, "where": self.where,
                 "side": self.side, "player": self.player}
 

@@ -3,8 +3,8 @@ version ever released, the points its source leaves unsaid and its fixed rules.
 
 A preset's values are never edited once released: a change is a new version
 (:data:`_REVISIONS`), and every version stays, so a sheet made from version 1 keeps being
-compared with version 1. The sheet (:meth:`~.sheet.RuleSheet.base`) reads these to compare
-itself with its preset, and :mod:`.presets` makes each a :class:`~.presets.Preset`.
+compared with version 1. The sheet module (:mod:`.sheet`) reads these to compare
+itself with its preset, building each a :class:`~.sheet.Preset` (:data:`~.sheet.PRESETS`).
 """
 
 from __future__ import annotations

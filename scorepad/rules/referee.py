@@ -10,7 +10,7 @@ option it rests on, and :meth:`Answer.to_json` adds what the sheet says about it
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from .books import HeldBooks, books_held, books_short, books_toward
 from .cards import EMPTY, Card, Cards, Rank
@@ -28,6 +28,7 @@ from .choices import (
 )
 from .deal import Meld
 from .melds import meld_problems
+from .read import JSON
 from .sheet import RuleSheet
 
 
@@ -43,10 +44,10 @@ class Answer(NamedTuple):
     yes: bool
     reasons: tuple[Reason, ...]
 
-    def to_json(self, sheet: RuleSheet) -> dict[str, Any]:
+    def to_json(self, sheet: RuleSheet) -> dict[str, JSON]:
         """The answer as JSON: each reason with the option it rests on, as ``sheet`` cites it
         (what the sheet says, and the option's label), or None for both."""
-        reasons = []
+        reasons: list[JSON] = []
         for r in self.reasons:
             cited = sheet.cite(r.option)
             reasons.append({"ok": r.ok, "message": r.message, "option": r.option,

@@ -6,8 +6,9 @@ changed (:func:`scorepad.rules.presets.load_sheet`), write it back as JSON
 (:meth:`RuleSheet.changes`). The catalogue (:data:`.catalogue.OPTIONS`) describes each
 option once (its group, its label, its default, how it is read and put into words); the
 sheet checks and writes itself through it, and the choices and values its options hold are
-in :mod:`.choices`. The presets themselves, and reading a sheet's JSON form, are in
-:mod:`.presets` (their values, as data, in :mod:`.published`).
+in :mod:`.choices`. Reading a sheet (a preset's id, or its JSON form) is in
+:mod:`.presets`. The shipped presets a sheet compares itself with (:class:`Preset`,
+:data:`PRESETS`) are built here, from their values as data in :mod:`.published`.
 
 >>> from scorepad.rules import load_sheet
 >>> sheet = load_sheet({"preset": "pagat", "hand_size": 11, "foot_size": 11})
@@ -52,6 +53,7 @@ from .choices import (
 )
 from .errors import SheetError
 from .published import PUBLISHED, Source
+from .read import JSON
 
 
 @dataclass(frozen=True)
@@ -134,14 +136,14 @@ class RuleSheet:
 
     # -- building -------------------------------------------------------------------------
 
-    def replace(self, **changes: Any) -> RuleSheet:
+    def replace(self, **changes: Any) -> RuleSheet:  # Any: options of every type; the sheet checks each
         """A copy with some options changed (values as Python objects), checked again."""
         return dataclasses.replace(self, **changes)
 
-    def to_json(self, full: bool = False) -> dict[str, Any]:
+    def to_json(self, full: bool = False) -> dict[str, JSON]:
         """The sheet's JSON form: its preset, the preset's version and what it changes
         against that version, or every option."""
-        out: dict[str, Any] = {}
+        out: dict[str, JSON] = {}
         base = None if full else self.base()
         if self.preset:
             out["preset"] = self.preset
@@ -152,12 +154,12 @@ class RuleSheet:
                 out[option.name] = option.write(value)
         return out
 
-    def to_stored_json(self) -> dict[str, Any]:
+    def to_stored_json(self) -> dict[str, JSON]:
         """The form the database keeps: every option, so no later change to a preset can
         change a stored game, read back by ``load_sheet(..., stored=True)``."""
         return {"schema": SHEET_SCHEMA, **self.to_json(full=True)}
 
-    def brief_json(self) -> str | dict[str, Any]:
+    def brief_json(self) -> str | dict[str, JSON]:
         """The preset's id when the sheet is that preset as it stands today, else :meth:`to_json`."""
         found = PRESETS.get(self.preset) if self.preset else None
         if found is not None and self.preset_version == found.version and self == found.sheet:
@@ -409,7 +411,7 @@ class Preset:
     versions: Mapping[int, RuleSheet] = field(default_factory=dict)
     fixed: tuple[str, ...] = ()
 
-    def revised(self, **changes: Any) -> Preset:
+    def revised(self, **changes: Any) -> Preset:  # Any: as RuleSheet.replace
         """The preset with one more version: today's values with ``changes`` (Python values)."""
         version = self.version + 1
         sheet = self.sheet.replace(**changes, preset_version=version)
@@ -419,7 +421,7 @@ class Preset:
 def _presets() -> dict[str, Preset]:
     out = {}
     for id_, published in PUBLISHED.items():
-        first = RuleSheet(**published.first, preset=id_, preset_version=UNVERSIONED)  # type: ignore[arg-type]
+        first = RuleSheet(**published.first, preset=id_, preset_version=UNVERSIONED)  # type: ignore[arg-type]  # object: checked by RuleSheet
         found = Preset(id_, published.title, published.source, first, published.not_stated, UNVERSIONED,
                        {UNVERSIONED: first}, published.fixed)
         for changes in published.revisions:
