@@ -26,8 +26,8 @@ from flask import Response, jsonify, request, url_for
 from .. import builds
 from ..access import bearer_key
 from ..rules import PRESETS, Deal, ReadError, Verdict, judge
+from ..rules.catalogue import options_by_group
 from ..rules.limits import MAX_GAME_PROBLEMS_LISTED, MAX_PROBLEMS_LISTED
-from ..rules.sheet import options_by_group
 from ..rules.views import DealRow
 from ..storage import cache, db, store
 from ..storage.errors import AlreadyRecorded, SameAsPrevious

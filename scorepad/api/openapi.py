@@ -16,8 +16,8 @@ import json
 from flask import Response, current_app
 
 from ..rules import PRESETS
-from ..rules.cards import CARDS
-from ..rules.deal import Rank
+from ..rules.cards import CARDS, Rank
+from ..rules.catalogue import OPTIONS
 from ..rules.limits import (
     MAX_CARD_STRING,
     MAX_COUNT,
@@ -34,10 +34,9 @@ from ..rules.limits import (
     MAX_SIDES,
     MIN_SIDES,
 )
+from ..rules.problems import UNCHECKED
 from ..rules.questions import BOOK_KINDS, QUESTIONS
 from ..rules.read import JSON
-from ..rules.sheet import OPTIONS
-from ..rules.validate import UNCHECKED
 from .blueprint import bp
 
 Schema = dict[str, JSON]  # a JSON Schema, or any other object of the description

@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import TextIO
 
 from ..rules import PRESETS, Deal, ReadError, RuleSheet, judge, load_sheet
+from ..rules.catalogue import options_by_group
 from ..rules.dispute import DealRescore, GameRescore, compare_sheets, rescore_deal, rescore_game, sheet_name
 from ..rules.game import Result
 from ..rules.questions import BOOK_KINDS, QUESTIONS
 from ..rules.read import JSON
-from ..rules.sheet import options_by_group
 from ..rules.views import view_of
 from ..storage.document import read_game
 from . import output

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from ..rules import Ending, Problem, RuleSheet, Verdict
 from ..rules.dispute import DealRescore, sheet_name
+from ..rules.problems import Unchecked
 from ..rules.referee import Answer
 from ..rules.score import Line
-from ..rules.validate import Unchecked
 from ..rules.views import GameView
 
 # -- problems -------------------------------------------------------------------------------------

@@ -25,7 +25,8 @@ from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
 
 from ..rules import PRESETS
 from ..rules.cards import Card
-from ..rules.sheet import RuleSheet, options_by_group
+from ..rules.catalogue import options_by_group
+from ..rules.sheet import RuleSheet
 from .common import (
     BLACK,
     MARGIN,

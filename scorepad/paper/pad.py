@@ -16,8 +16,9 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
 
 from ..rules import PRESETS
+from ..rules.choices import GameLength, OpeningBy, PileTake
 from ..rules.lines import pad_lines as score_pad_lines
-from ..rules.sheet import GameLength, OpeningBy, PileTake, RuleSheet
+from ..rules.sheet import RuleSheet
 from .common import (
     BLACK,
     GREY,

@@ -18,9 +18,9 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
 
 from ..rules import PRESETS, Problem, load_sheet
+from ..rules.catalogue import OPTION_BY_NAME
 from ..rules.limits import MAX_PROBLEMS_SHOWN
 from ..rules.score import SideScore
-from ..rules.sheet import OPTION_BY_NAME
 from ..rules.views import DealRow, GameView
 from .common import (
     BLACK,

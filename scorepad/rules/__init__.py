@@ -1,17 +1,24 @@
 """The rules core: plain Python, no web framework.
 
-Rule sheets (:mod:`.sheet`), presets (:mod:`.presets`), cards (:mod:`.cards`), the deal model
-(:mod:`.deal`), validation (:mod:`.validate`), scoring (:mod:`.score`, its lines in :mod:`.lines`), whole games
-(:mod:`.game`) and the referee's questions (:mod:`.referee`).
+Rule sheets (:mod:`.sheet`; their options' choices in :mod:`.choices`, the option catalogue in
+:mod:`.catalogue`, its readers in :mod:`.readers`), presets (:mod:`.published`, :mod:`.presets`),
+cards (:mod:`.cards`), the deal model (:mod:`.deal`), validation (:mod:`.validate`; one meld in
+:mod:`.melds`, counting books in :mod:`.books`, its results in :mod:`.problems`), scoring
+(:mod:`.score`, its lines in :mod:`.lines`), whole games (:mod:`.game`) and the referee's
+questions (:mod:`.referee`; what a deal form shows of going out in :mod:`.progress`).
 """
 
-from .cards import Card, Cards
-from .deal import BookKind, Deal, Ending, Meld, Player, Rank, Side
+from .cards import Card, Cards, Rank
+from .catalogue import OPTIONS
+from .choices import Books
+from .deal import BookKind, Deal, Ending, Meld, Player, Side
 from .errors import ReadError, SheetError
-from .presets import PRESETS, SOURCES, Preset, Source, load_sheet, preset
+from .presets import load_sheet, preset
+from .problems import Problem, Report
+from .published import SOURCES, Source
 from .score import Breakdown, Line, SideScore, score
-from .sheet import OPTIONS, Books, Cited, RuleSheet
-from .validate import Problem, Report, validate
+from .sheet import PRESETS, Cited, Preset, RuleSheet
+from .validate import validate
 from .verdict import Verdict, judge
 
 __all__ = [

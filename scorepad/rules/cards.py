@@ -3,7 +3,9 @@
 Hand and Foot is played with several decks shuffled together, so what matters is never
 which card but how many of each kind. :class:`Card` names the fifteen kinds; :class:`Cards`
 is an immutable count of each, read from either the canonical object form
-(``{"K": 2, "JK": 1}``) or the short card-string form (``"K K 2 JK"``).
+(``{"K": 2, "JK": 1}``) or the short card-string form (``"K K 2 JK"``). :class:`Rank` is
+what a meld is of, beside the cards it names: a natural rank's card, and the melds that are
+no one card (wild cards only, threes of either colour); :attr:`Rank.card` ties each to its card.
 """
 
 from __future__ import annotations
@@ -229,3 +231,69 @@ def read_count(value: object, field: str) -> int:
     if not -MAX_COUNT <= value <= MAX_COUNT:
         raise ReadError(field, f"must be from -{MAX_COUNT:,} to {MAX_COUNT:,}; no pack holds more")
     return value
+
+
+class Rank(str, Enum):
+    """What a meld is a meld of: a natural rank, wild cards only, red or black threes (legal
+    only where the sheet's ``three_books`` names them), or threes of both colours (never legal)."""
+
+    ACE = "A"
+    KING = "K"
+    QUEEN = "Q"
+    JACK = "J"
+    TEN = "10"
+    NINE = "9"
+    EIGHT = "8"
+    SEVEN = "7"
+    SIX = "6"
+    FIVE = "5"
+    FOUR = "4"
+    THREE = "3"
+    WILD = "wild"
+    RED_THREE = "3R"
+    BLACK_THREE = "3B"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def card(self) -> Card:
+        """The card of this rank; a meld of threes of both colours counts as black threes."""
+        return _RANK_CARD[self]
+
+    @property
+    def is_threes(self) -> bool:
+        """A meld of threes: red, black or both."""
+        return self in _THREES
+
+    @property
+    def noun(self) -> str:
+        return _RANK_NOUNS[self]
+
+
+_RANK_CARD = {rank: Card(rank.value) for rank in Rank if rank.value not in ("3", "wild")}
+_RANK_CARD[Rank.THREE] = Card.BLACK_THREE
+_RANK_CARD[Rank.WILD] = Card.JOKER  # never used for points: a wild meld holds no naturals
+_RANK_NOUNS = {rank: rank.card.noun for rank in Rank}
+_RANK_NOUNS.update({Rank.WILD: "wild cards", Rank.THREE: "threes"})
+_THREES = frozenset((Rank.THREE, Rank.RED_THREE, Rank.BLACK_THREE))
+
+
+def parse_rank(value: object, field: str) -> Rank:
+    """A meld's rank from its JSON form: red threes (3R) and black threes (3B) apart, "3"
+    threes of either colour (never a legal meld).
+
+    >>> parse_rank("k", "rank"), parse_rank("Wild", "rank"), parse_rank("3R", "rank"), parse_rank("3", "rank")
+    (<Rank.KING: 'K'>, <Rank.WILD: 'wild'>, <Rank.RED_THREE: '3R'>, <Rank.THREE: '3'>)
+    """
+    if not isinstance(value, str):
+        raise ReadError(field, "must be a rank: A K Q J 10 9 8 7 6 5 4, or wild")
+    text = value.strip().upper()
+    if text in ("WILD", "2", "JK"):
+        return Rank.WILD
+    if text == "T":
+        return Rank.TEN
+    try:
+        return Rank(text)
+    except ValueError:
+        raise ReadError(field, f"{value!r} is not a rank: A K Q J 10 9 8 7 6 5 4, or wild") from None

@@ -22,81 +22,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
-from typing import Any
 
-from .cards import EMPTY, Card, Cards, parse_card, read_count
+from .cards import EMPTY, Card, Cards, Rank, parse_card, parse_rank, read_count
+from .choices import LastCard
 from .errors import ReadError
-from .limits import MAX_COUNT, MAX_COUNTED_POINTS, MAX_MELDS, MAX_NAME, MAX_PER_SIDE, MAX_POINTS, MAX_SIDES
+from .limits import MAX_COUNT, MAX_MELDS, MAX_NAME, MAX_PER_SIDE, MAX_POINTS, MAX_SIDES
 from .presets import load_sheet
-from .sheet import LastCard, RuleSheet
+from .read import JSON, at, only, read_choice, read_list, read_points
+from .sheet import RuleSheet
 from .text import check_text, read_name
 
-
-class Rank(str, Enum):
-    """What a meld is a meld of: a natural rank, wild cards only, red or black threes (legal
-    only where the sheet's ``three_books`` names them), or threes of both colours (never legal)."""
-
-    ACE = "A"
-    KING = "K"
-    QUEEN = "Q"
-    JACK = "J"
-    TEN = "10"
-    NINE = "9"
-    EIGHT = "8"
-    SEVEN = "7"
-    SIX = "6"
-    FIVE = "5"
-    FOUR = "4"
-    THREE = "3"
-    WILD = "wild"
-    RED_THREE = "3R"
-    BLACK_THREE = "3B"
-
-    def __str__(self) -> str:
-        return self.value
-
-    @property
-    def card(self) -> Card:
-        """The card of this rank; a meld of threes of both colours counts as black threes."""
-        return _RANK_CARD[self]
-
-    @property
-    def is_threes(self) -> bool:
-        """A meld of threes: red, black or both."""
-        return self in _THREES
-
-    @property
-    def noun(self) -> str:
-        return _RANK_NOUNS[self]
-
-
-_RANK_CARD = {rank: Card(rank.value) for rank in Rank if rank.value not in ("3", "wild")}
-_RANK_CARD[Rank.THREE] = Card.BLACK_THREE
-_RANK_CARD[Rank.WILD] = Card.JOKER  # never used for points: a wild meld holds no naturals
 _RANK_CODES = {rank: rank.value for rank in Rank}  # looked up once: enum attributes are slow
-_RANK_NOUNS = {rank: rank.card.noun for rank in Rank}
-_RANK_NOUNS.update({Rank.WILD: "wild cards", Rank.THREE: "threes"})
-_THREES = frozenset((Rank.THREE, Rank.RED_THREE, Rank.BLACK_THREE))
-
-
-def parse_rank(value: Any, field: str) -> Rank:
-    """A meld's rank from its JSON form: red threes (3R) and black threes (3B) apart, "3"
-    threes of either colour (never a legal meld).
-
-    >>> parse_rank("k", "rank"), parse_rank("Wild", "rank"), parse_rank("3R", "rank"), parse_rank("3", "rank")
-    (<Rank.KING: 'K'>, <Rank.WILD: 'wild'>, <Rank.RED_THREE: '3R'>, <Rank.THREE: '3'>)
-    """
-    if not isinstance(value, str):
-        raise ReadError(field, "must be a rank: A K Q J 10 9 8 7 6 5 4, or wild")
-    text = value.strip().upper()
-    if text in ("WILD", "2", "JK"):
-        return Rank.WILD
-    if text == "T":
-        return Rank.TEN
-    try:
-        return Rank(text)
-    except ValueError:
-        raise ReadError(field, f"{value!r} is not a rank: A K Q J 10 9 8 7 6 5 4, or wild") from None
 
 
 class BookKind(str, Enum):
@@ -167,7 +103,7 @@ class Meld:
         return cls(rank, naturals, cards[Card.TWO], cards[Card.JOKER])
 
     @classmethod
-    def from_json(cls, data: Any, field: str = "") -> Meld:
+    def from_json(cls, data: object, field: str = "") -> Meld:
         """A meld from ``{"rank", "naturals", "twos", "jokers"}``, ``{"rank", "cards"}`` or a card string."""
         canonical = _canonical_meld(data)
         if canonical is not None:
@@ -177,19 +113,19 @@ class Meld:
         if not isinstance(data, Mapping):
             raise ReadError(field, 'must be an object such as {"rank": "K", "naturals": 5, "twos": 1} '
                             'or a card string such as "K K K K K 2"')
-        _only(data, ("rank", "naturals", "twos", "jokers", "cards"), field)
-        rank = parse_rank(data["rank"], _at(field, "rank")) if "rank" in data else None
+        only(data, ("rank", "naturals", "twos", "jokers", "cards"), field)
+        rank = parse_rank(data["rank"], at(field, "rank")) if "rank" in data else None
         if "cards" in data:
             if set(data) & {"naturals", "twos", "jokers"}:
-                raise ReadError(_at(field, "cards"), "give the cards, or the counts, not both")
-            return cls.from_cards(Cards.from_json(data["cards"], _at(field, "cards")), _at(field, "cards"), rank)
+                raise ReadError(at(field, "cards"), "give the cards, or the counts, not both")
+            return cls.from_cards(Cards.from_json(data["cards"], at(field, "cards")), at(field, "cards"), rank)
         if rank is None:
-            raise ReadError(_at(field, "rank"), "is missing")
-        counts = [read_count(data.get(key, 0), _at(field, key)) for key in ("naturals", "twos", "jokers")]
+            raise ReadError(at(field, "rank"), "is missing")
+        counts = [read_count(data.get(key, 0), at(field, key)) for key in ("naturals", "twos", "jokers")]
         return cls(rank, *counts)
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"rank": _RANK_CODES[self.rank]}
+    def to_json(self) -> dict[str, JSON]:
+        out: dict[str, JSON] = {"rank": _RANK_CODES[self.rank]}
         if self.naturals:
             out["naturals"] = self.naturals
         if self.twos:
@@ -212,7 +148,7 @@ _CANONICAL_RANKS = {rank.value: rank for rank in Rank}
 _CANONICAL_KEYS = frozenset(("rank", "naturals", "twos", "jokers"))
 
 
-def _canonical_meld(data: Any) -> Meld | None:
+def _canonical_meld(data: object) -> Meld | None:
     """The meld ``{"rank": "K", "naturals": 5, "twos": 1}`` holds (exact rank codes, whole
     counts within bounds), or None for anything else."""
     if type(data) is not dict or not data.keys() <= _CANONICAL_KEYS:
@@ -247,28 +183,28 @@ class Opening:
     pile_top: Card | bool = False
 
     @classmethod
-    def from_json(cls, data: Any, field: str = "") -> Opening:
+    def from_json(cls, data: object, field: str = "") -> Opening:
         if not isinstance(data, Mapping):
             raise ReadError(field, 'must be an object such as {"melds": ["K K K", "Q Q Q"], "pile_top": "Q"}')
-        _only(data, ("melds", "pile_top"), field)
-        melds = tuple(_canonical_meld(m) or Meld.from_json(m, f"{_at(field, 'melds')}[{i}]")
-                      for i, m in enumerate(_list(data.get("melds"), _at(field, "melds"), MAX_MELDS, "melds")))
+        only(data, ("melds", "pile_top"), field)
+        melds = tuple(_canonical_meld(m) or Meld.from_json(m, f"{at(field, 'melds')}[{i}]")
+                      for i, m in enumerate(read_list(data.get("melds"), at(field, "melds"), MAX_MELDS, "melds")))
         top = data.get("pile_top", False)
         if isinstance(top, str):
-            top = parse_card(top, _at(field, "pile_top"))
+            top = parse_card(top, at(field, "pile_top"))
         elif not isinstance(top, bool):
-            raise ReadError(_at(field, "pile_top"), "must be the pile's top card (such as \"9\"), true, or false")
+            raise ReadError(at(field, "pile_top"), "must be the pile's top card (such as \"9\"), true, or false")
         return cls(melds, top)
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"melds": [m.to_json() for m in self.melds]}
+    def to_json(self) -> dict[str, JSON]:
+        out: dict[str, JSON] = {"melds": [m.to_json() for m in self.melds]}
         if self.pile_top is not False:
             out["pile_top"] = self.pile_top.value if isinstance(self.pile_top, Card) else True
         return out
 
 
-def _opening(data: Mapping[str, Any], field: str) -> Opening | None:
-    return Opening.from_json(data["opening"], _at(field, "opening")) if "opening" in data else None
+def _opening(data: Mapping[str, object], field: str) -> Opening | None:
+    return Opening.from_json(data["opening"], at(field, "opening")) if "opening" in data else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,46 +248,46 @@ class Player:
         return self.red_threes_left if self.cards_left_points is not None else self.cards_left[Card.RED_THREE]
 
     @classmethod
-    def from_json(cls, data: Any, field: str = "") -> Player:
+    def from_json(cls, data: object, field: str = "") -> Player:
         if not isinstance(data, Mapping):
             raise ReadError(field, 'must be an object such as '
                                    '{"name": "Ann", "foot_picked_up": true, "cards_left": {}}')
-        _only(data, ("name", "foot_picked_up", "foot_played", "cards_left", "cards_left_points", "red_threes_left",
+        only(data, ("name", "foot_picked_up", "foot_played", "cards_left", "cards_left_points", "red_threes_left",
                      "foot", "cut_bonus", "opening"), field)
-        name = _name(data.get("name"), _at(field, "name"))
+        name = _name(data.get("name"), at(field, "name"))
         if "foot_picked_up" not in data:
-            raise ReadError(_at(field, "foot_picked_up"), "is missing: say true or false")
+            raise ReadError(at(field, "foot_picked_up"), "is missing: say true or false")
         picked = data["foot_picked_up"]
         cut = data.get("cut_bonus", False)
         played = data.get("foot_played")
         for key, value in (("foot_picked_up", picked), ("cut_bonus", cut), ("foot_played", played)):
             if not isinstance(value, bool) and not (key == "foot_played" and value is None):
-                raise ReadError(_at(field, key), f"must be true or false, not {value!r}")
-        foot = Cards.from_json(data.get("foot"), _at(field, "foot"))
+                raise ReadError(at(field, key), f"must be true or false, not {value!r}")
+        foot = Cards.from_json(data.get("foot"), at(field, "foot"))
         opening = _opening(data, field)
         if "cards_left_points" in data:
             _one_of(data, "cards_left", "cards_left_points", field)
             return cls(name, picked, EMPTY, foot, cut,
-                       read_points(data["cards_left_points"], _at(field, "cards_left_points")),
-                       read_count(data.get("red_threes_left", 0), _at(field, "red_threes_left")), played, opening)
+                       read_points(data["cards_left_points"], at(field, "cards_left_points")),
+                       read_count(data.get("red_threes_left", 0), at(field, "red_threes_left")), played, opening)
         if "red_threes_left" in data:
-            raise ReadError(_at(field, "red_threes_left"), "goes with cards_left_points; with cards_left, "
+            raise ReadError(at(field, "red_threes_left"), "goes with cards_left_points; with cards_left, "
                             "list the red threes there (3R)")
-        return cls(name, picked, Cards.from_json(data.get("cards_left"), _at(field, "cards_left")), foot, cut,
+        return cls(name, picked, Cards.from_json(data.get("cards_left"), at(field, "cards_left")), foot, cut,
                    foot_played=played, opening=opening)
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "foot_picked_up": self.foot_picked_up}
+    def to_json(self) -> dict[str, JSON]:
+        out: dict[str, JSON] = {"name": self.name, "foot_picked_up": self.foot_picked_up}
         if self.foot_played is not None:
             out["foot_played"] = self.foot_played
         if self.cards_left_points is None:
-            out["cards_left"] = self.cards_left.to_json()
+            out["cards_left"] = {**self.cards_left.to_json()}
         else:
             out["cards_left_points"] = self.cards_left_points
             if self.red_threes_left:
                 out["red_threes_left"] = self.red_threes_left
         if self.foot:
-            out["foot"] = self.foot.to_json()
+            out["foot"] = {**self.foot.to_json()}
         if self.cut_bonus:
             out["cut_bonus"] = True
         if self.opening is not None:
@@ -388,19 +324,19 @@ class BookCounts:
                                                                         *self.threes))
 
     @classmethod
-    def from_json(cls, data: Any, field: str = "") -> BookCounts:
+    def from_json(cls, data: object, field: str = "") -> BookCounts:
         if not isinstance(data, Mapping):
             raise ReadError(field, 'must be an object such as {"clean": 3, "dirty": 2, "wild": 0, '
                                    '"special": {"7": 1}}')
-        _only(data, BOOK_KEYS, field)
-        clean, dirty, wild = (read_count(data.get(key, 0), _at(field, key)) for key in BOOK_KEYS[:3])
+        only(data, BOOK_KEYS, field)
+        clean, dirty, wild = (read_count(data.get(key, 0), at(field, key)) for key in BOOK_KEYS[:3])
         return cls(clean, dirty, wild, _by_rank(data, "special", field), _by_rank(data, "special_dirty", field),
                    _by_rank(data, "threes", field))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JSON]:
         """Every kind; ``special_dirty`` and ``threes`` only when they count a book (deals before them
         had neither)."""
-        out: dict[str, Any] = {"clean": self.clean, "dirty": self.dirty, "wild": self.wild,
+        out: dict[str, JSON] = {"clean": self.clean, "dirty": self.dirty, "wild": self.wild,
                                "special": {_RANK_CODES[rank]: n for rank, n in self.special}}
         for key, counts in (("special_dirty", self.special_dirty), ("threes", self.threes)):
             if counts:
@@ -408,16 +344,16 @@ class BookCounts:
         return out
 
 
-def _by_rank(data: Mapping[str, Any], key: str, field: str) -> tuple[tuple[Rank, int], ...]:
+def _by_rank(data: Mapping[str, object], key: str, field: str) -> tuple[tuple[Rank, int], ...]:
     """One of a counted side's maps of books by rank: ranks A to 4, or for ``threes`` 3R and 3B."""
     counts = data.get(key, {})
-    where = _at(field, key)
+    where = at(field, key)
     threes = key == "threes"
     if not isinstance(counts, Mapping):
         raise ReadError(where, 'must be an object of books by rank, such as ' + ('{"3R": 1}' if threes else '{"7": 1}'))
     ranks: dict[Rank, int] = {}
     for code, count in counts.items():
-        here = _at(where, str(code))
+        here = at(where, str(code))
         rank = parse_rank(code, here)
         if threes and rank not in (Rank.RED_THREE, Rank.BLACK_THREE):
             raise ReadError(here, "a book of threes is of red threes (3R) or black threes (3B)")
@@ -434,20 +370,6 @@ _RANK_ORDER = {rank: i for i, rank in enumerate(Rank)}
 
 def _rank_order(item: tuple[Rank, int]) -> int:
     return _RANK_ORDER[item[0]]
-
-
-def read_points(value: Any, field: str) -> int:
-    """Points counted at the table (``meld_points``, ``cards_left_points``): a whole number;
-    a negative one is read (the referee reports it).
-
-    >>> read_points(415, "meld_points")
-    415
-    """
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ReadError(field, f"must be a whole number of points, not {value!r:.40}")
-    if not -MAX_COUNTED_POINTS <= value <= MAX_COUNTED_POINTS:
-        raise ReadError(field, f"must be from -{MAX_COUNTED_POINTS:,} to {MAX_COUNTED_POINTS:,}; no pack holds more")
-    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -473,28 +395,28 @@ class Side:
         return self.books is not None
 
     @classmethod
-    def from_json(cls, data: Any, field: str = "") -> Side:
+    def from_json(cls, data: object, field: str = "") -> Side:
         if not isinstance(data, Mapping):
             raise ReadError(field, 'must be an object such as {"name": "North-South", "melds": [], "players": []}')
-        _only(data, ("name", "melds", "books", "meld_points", "red_threes", "players", "opening", "running_total"),
+        only(data, ("name", "melds", "books", "meld_points", "red_threes", "players", "opening", "running_total"),
               field)
         books, points = _counts(data, field)
-        melds = [_canonical_meld(m) or Meld.from_json(m, f"{_at(field, 'melds')}[{i}]")
-                 for i, m in enumerate(_list(data.get("melds", []), _at(field, "melds"), MAX_MELDS, "melds"))]
-        players = [Player.from_json(p, f"{_at(field, 'players')}[{i}]")
-                   for i, p in enumerate(_list(data.get("players", []), _at(field, "players"), MAX_PER_SIDE,
+        melds = [_canonical_meld(m) or Meld.from_json(m, f"{at(field, 'melds')}[{i}]")
+                 for i, m in enumerate(read_list(data.get("melds", []), at(field, "melds"), MAX_MELDS, "melds"))]
+        players = [Player.from_json(p, f"{at(field, 'players')}[{i}]")
+                   for i, p in enumerate(read_list(data.get("players", []), at(field, "players"), MAX_PER_SIDE,
                                                "players"))]
         running = data.get("running_total")
         if running is not None and (isinstance(running, bool) or not isinstance(running, int)
                                     or not -MAX_POINTS <= running <= MAX_POINTS):
-            raise ReadError(_at(field, "running_total"), f"must be a whole number of points from -{MAX_POINTS:,} "
+            raise ReadError(at(field, "running_total"), f"must be a whole number of points from -{MAX_POINTS:,} "
                             f"to {MAX_POINTS:,}")
-        return cls(_name(data.get("name"), _at(field, "name")), tuple(melds), tuple(players),
-                   read_count(data.get("red_threes", 0), _at(field, "red_threes")), books, points,
+        return cls(_name(data.get("name"), at(field, "name")), tuple(melds), tuple(players),
+                   read_count(data.get("red_threes", 0), at(field, "red_threes")), books, points,
                    _opening(data, field), running)
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name}
+    def to_json(self) -> dict[str, JSON]:
+        out: dict[str, JSON] = {"name": self.name}
         if self.books is None:
             out["melds"] = [m.to_json() for m in self.melds]
         else:
@@ -507,7 +429,7 @@ class Side:
         return out
 
 
-def _counts(data: Mapping[str, Any], field: str) -> tuple[BookCounts | None, int]:
+def _counts(data: Mapping[str, object], field: str) -> tuple[BookCounts | None, int]:
     """A side's ``books`` and ``meld_points``, each needing the other and neither beside ``melds``."""
     if "books" not in data and "meld_points" not in data:
         return None, 0
@@ -515,15 +437,15 @@ def _counts(data: Mapping[str, Any], field: str) -> tuple[BookCounts | None, int
         _one_of(data, "melds", "books" if "books" in data else "meld_points", field)
     for key, other in (("books", "meld_points"), ("meld_points", "books")):
         if key in data and other not in data:
-            raise ReadError(_at(field, other), "is missing: a counted side gives both books and meld_points")
-    return (BookCounts.from_json(data["books"], _at(field, "books")),
-            read_points(data["meld_points"], _at(field, "meld_points")))
+            raise ReadError(at(field, other), "is missing: a counted side gives both books and meld_points")
+    return (BookCounts.from_json(data["books"], at(field, "books")),
+            read_points(data["meld_points"], at(field, "meld_points")))
 
 
-def _one_of(data: Mapping[str, Any], first: str, second: str, field: str) -> None:
+def _one_of(data: Mapping[str, object], first: str, second: str, field: str) -> None:
     """Refuse ``second`` beside ``first``: the two say the same thing two ways."""
     if first in data and second in data:
-        raise ReadError(_at(field, second), f"give {first} or {second}, not both")
+        raise ReadError(at(field, second), f"give {first} or {second}, not both")
 
 
 class Ending(str, Enum):
@@ -542,16 +464,6 @@ class Permission(str, Enum):
     NOT_ASKED = "not-asked"
 
 
-def _choice(data: Mapping[str, Any], key: str, kind: type[Enum], values: tuple[str, ...]) -> Any:
-    """An optional word of ``values`` (None when absent)."""
-    value = data.get(key)
-    if value is None:
-        return None
-    if value not in values:
-        raise ReadError(key, f"must be {' or '.join(repr(v) for v in values)}, not {value!r:.40}")
-    return kind(value)
-
-
 @dataclass(frozen=True, slots=True)
 class Deal:
     """One deal as recorded when play stopped, under one rule sheet."""
@@ -565,7 +477,7 @@ class Deal:
     permission: Permission | None = None
 
     @classmethod
-    def from_json(cls, data: Any, sheet: RuleSheet | None = None, number: int | None = None) -> Deal:
+    def from_json(cls, data: object, sheet: RuleSheet | None = None, number: int | None = None) -> Deal:
         """Read a deal. ``sheet`` is the game's sheet for a deal that carries none;
         ``number`` is the deal's place in a game when it gives no ``deal`` of its own.
 
@@ -576,7 +488,7 @@ class Deal:
         """
         if not isinstance(data, Mapping):
             raise ReadError("", "a deal must be a JSON object")
-        _only(data, ("sheet", "deal", "ending", "went_out", "sides", "last_card", "permission"), "")
+        only(data, ("sheet", "deal", "ending", "went_out", "sides", "last_card", "permission"), "")
         if "sheet" in data:
             if sheet is not None:
                 raise ReadError("sheet", "a deal in a game is played under the game's sheet; leave 'sheet' out")
@@ -600,13 +512,14 @@ class Deal:
         if went_out is not None:
             check_text(went_out, "went_out")
         sides = tuple(Side.from_json(s, f"sides[{i}]")
-                      for i, s in enumerate(_list(data.get("sides"), "sides", MAX_SIDES, "sides")))
-        return cls(sheet, number, ending, sides, went_out, _choice(data, "last_card", LastCard, ("discard", "meld")),
-                   _choice(data, "permission", Permission, tuple(p.value for p in Permission)))
+                      for i, s in enumerate(read_list(data.get("sides"), "sides", MAX_SIDES, "sides")))
+        return cls(sheet, number, ending, sides, went_out,
+                   read_choice(data, "last_card", LastCard, ("discard", "meld")),
+                   read_choice(data, "permission", Permission, tuple(p.value for p in Permission)))
 
-    def to_json(self, with_sheet: bool = True) -> dict[str, Any]:
+    def to_json(self, with_sheet: bool = True) -> dict[str, JSON]:
         """The canonical JSON form; without the sheet for a deal stored in a game."""
-        out: dict[str, Any] = {}
+        out: dict[str, JSON] = {}
         if with_sheet:
             out["sheet"] = self.sheet.brief_json()
         out.update({"deal": self.number, "ending": self.ending.value})
@@ -639,29 +552,8 @@ class Deal:
         return None
 
 
-def _at(field: str, key: str) -> str:
-    return f"{field}.{key}" if field else key
-
-
-def _only(data: Mapping[Any, Any], keys: tuple[str, ...], field: str) -> None:
-    for key in data:
-        if key not in keys:
-            raise ReadError(_at(field, str(key)), f"is not a field here; expected {', '.join(keys)}")
-
-
-def _list(value: Any, field: str, most: int | None = None, what: str = "items") -> list[Any]:
-    if value is None:
-        raise ReadError(field, "is missing")
-    if not isinstance(value, list):
-        raise ReadError(field, "must be a list")
-    if most is not None and len(value) > most:
-        raise ReadError(field, f"lists {len(value):,} {what}; at most {most}")
-    return value
-
-
-def _name(value: Any, field: str) -> str:
+def _name(value: object, field: str) -> str:
     return read_name(value, field, MAX_NAME)
 
 
-__all__ = ["BookCounts", "BookKind", "Deal", "Ending", "Meld", "Opening", "Permission", "Player", "Rank", "Side",
-           "parse_card", "parse_rank"]
+__all__ = ["BookCounts", "BookKind", "Deal", "Ending", "Meld", "Opening", "Permission", "Player", "Side"]

@@ -34,14 +34,16 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
+from .catalogue import options_by_group
 from .deal import Deal
 from .game import Game, Result
-from .presets import PRESETS, preset  # noqa: F401 (the doctests use preset)
+from .presets import preset  # noqa: F401 (the doctests use preset)
+from .problems import Problem
+from .read import JSON
 from .score import Line, SideScore
-from .sheet import RuleSheet, options_by_group
-from .validate import Problem
+from .sheet import PRESETS, RuleSheet
 from .verdict import Verdict, judge
 
 
@@ -71,11 +73,11 @@ def sheet_digest(sheet: RuleSheet) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def _sheet_json(sheet: RuleSheet) -> Any:
+def _sheet_json(sheet: RuleSheet) -> JSON:
     return sheet.brief_json()
 
 
-def problem_json(problem: Problem, sheet: RuleSheet) -> dict[str, Any]:
+def problem_json(problem: Problem, sheet: RuleSheet) -> dict[str, JSON]:
     """A problem as the API shows it, with the option's label and what the sheet says
     (both ``null`` for a rule every sheet shares)."""
     cited = sheet.cite(problem.option)
@@ -111,8 +113,8 @@ class LineChange(NamedTuple):
         same = (self.old.count, self.old.each, self.old.points) == (self.new.count, self.new.each, self.new.points)
         return "same" if same else "changed"
 
-    def to_json(self) -> dict[str, Any]:
-        def part(line: Line | None) -> dict[str, int] | None:
+    def to_json(self) -> dict[str, JSON]:
+        def part(line: Line | None) -> JSON:
             return None if line is None else {"count": line.count, "each": line.each, "points": line.points}
         return {"status": self.status, "code": self.code, "label": self.label, "option": self.option,
                 "old": part(self.old), "new": part(self.new), "change": self.change, "player": self.player}
@@ -220,7 +222,7 @@ class DealRescore(NamedTuple):
     def differences(self) -> dict[str, int]:
         return {side.name: side.difference for side in self.sides}
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JSON]:
         old_sheet, new_sheet = self.old_sheet, self.new_sheet
         return {
             "deal": self.number,
@@ -340,9 +342,9 @@ class GameRescore(NamedTuple):
         """Problems with the game as a whole that only the new sheet has (a deal after the end)."""
         return _new_problems(tuple(self.old.problems()), tuple(self.new.problems()))
 
-    def to_json(self) -> dict[str, Any]:
-        def running(game: Game) -> list[dict[str, Any]]:
-            return [{"deal": deal.number, "totals": totals}
+    def to_json(self) -> dict[str, JSON]:
+        def running(game: Game) -> list[JSON]:
+            return [{"deal": deal.number, "totals": {**totals}}
                     for deal, totals in zip(game.deals, game.running_totals(), strict=True)]
         return {
             "old_sheet": _sheet_json(self.old.sheet), "new_sheet": _sheet_json(self.new.sheet),
@@ -417,7 +419,7 @@ class SheetComparison(NamedTuple):
     def same(self) -> bool:
         return not self.groups
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JSON]:
         return {
             "a": {"sheet": _sheet_json(self.a), "name": sheet_name(self.a)},
             "b": {"sheet": _sheet_json(self.b), "name": sheet_name(self.b)},

@@ -1,6 +1,6 @@
 """The one exception the rules core raises: input it cannot read.
 
-Rule violations are never exceptions; they are :class:`~scorepad.rules.validate.Problem`
+Rule violations are never exceptions; they are :class:`~scorepad.rules.problems.Problem`
 values. :class:`ReadError` is only for input that cannot be understood at all (a count
 that is not a whole number, an unknown card, a sheet option with an impossible value),
 and it always names the field at fault, as a dotted path.

@@ -14,21 +14,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from .cards import read_count
+from .choices import Books, GameLength, OpeningBy
 from .deal import Deal
 from .errors import ReadError
 from .limits import MAX_DEALS, MAX_NAME, MAX_PER_SIDE, MAX_SIDES
 from .presets import load_sheet
+from .problems import Problem
+from .read import JSON
 from .score import Breakdown, score
-from .sheet import Books, GameLength, OpeningBy, RuleSheet
+from .sheet import RuleSheet
 from .text import read_name
-from .validate import Problem, validate
+from .validate import validate
 from .verdict import Verdict, judge
 
 
-def _side_name(side: Any, field: str) -> str:
+def _side_name(side: object, field: str) -> str:
     """A side of a game file: its name, or ``{"name", "players"}`` as a game has it (and exports it).
 
     >>> [_side_name(s, "sides[0]") for s in ("Ann", {"name": "Us", "players": ["Ann", "Bea"]})]
@@ -53,7 +56,7 @@ def _side_name(side: Any, field: str) -> str:
 DEAL_ENTRY_KEYS = ("number", "deal", "as_played", "history")
 
 
-def _game_deal(item: Any, sheet: RuleSheet, place: int) -> Deal:
+def _game_deal(item: object, sheet: RuleSheet, place: int) -> Deal:
     """A deal of a game file, at ``place`` (its number when it gives none): the deal itself, or
     ``{"number", "deal", "as_played", "history"}`` as a game's export lists it. Scoring reads
     the deal only: its reason and history are the import's to check
@@ -92,7 +95,7 @@ class Result(NamedTuple):
     winner: str | None  # None while the game goes on, and on a tie
     tie: bool
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JSON]:
         return {"standings": [s._asdict() for s in self.standings], "over": self.over,
                 "winner": self.winner, "tie": self.tie}
 
@@ -112,11 +115,11 @@ class NextDeal(NamedTuple):
     draws: int
     last_deal: int | None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JSON]:
         books = self.going_out_books
         return {"number": self.number, "opening_minimums": dict(self.opening_minimums),
                 "opening_who": self.opening_who,
-                "going_out_books": books.to_json(),
+                "going_out_books": {**books.to_json()},
                 "going_out_bonus": self.going_out_bonus, "draws": self.draws,
                 "totals_before": dict(self.totals_before)}
 
@@ -151,7 +154,7 @@ class Game:
     judged: tuple[Verdict, ...] | None = field(default=None, compare=False, repr=False)
 
     @classmethod
-    def from_json(cls, data: Any) -> Game:
+    def from_json(cls, data: object) -> Game:
         """A game file: ``{"sheet": ..., "sides": [...], "deals": [deal, ...]}``; deals carry no sheet of their own.
 
         A deal without a ``deal`` number takes its place in the list; a deal may also come as
@@ -188,7 +191,7 @@ class Game:
             raise ReadError("sides", f"must be a list of at most {MAX_SIDES} sides")
         return cls(sheet, names, tuple(deals))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JSON]:
         return {"sheet": self.sheet.brief_json(), "sides": list(self.sides),
                 "deals": [deal.to_json(with_sheet=False) for deal in self.deals]}
 

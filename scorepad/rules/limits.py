@@ -5,7 +5,7 @@ bound keeps one request, one game and one printed page small enough to serve qui
 and each is far past anything a real table plays. Every module takes its bounds from here,
 never a copy of its own; docs/api.md states them, and tests/api/test_bounds.py reads the doc
 back against this table. The ranges of single sheet options (cards in a hand, points for a
-book) are declared with each option in :data:`scorepad.rules.sheet.OPTIONS`; the bounds
+book) are declared with each option in :data:`scorepad.rules.catalogue.OPTIONS`; the bounds
 here are the ones several places share, and the length of every list a sheet holds.
 """
 

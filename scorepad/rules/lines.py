@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import NamedTuple
 
-from .cards import CARDS, NATURALS, Card, Cards
-from .deal import BookKind, Deal, Ending, Player, Rank, Side
-from .sheet import FootWhen, RuleSheet
+from .cards import CARDS, NATURALS, Card, Cards, Rank
+from .choices import FootWhen
+from .deal import BookKind, Deal, Ending, Player, Side
+from .sheet import RuleSheet
 
 Item = tuple[str, int, int]  # one itemised line: label, count, points each
 

@@ -1,16 +1,10 @@
-"""Presets: the published sheets scorepad ships, and reading a sheet against them.
+"""Reading a sheet: a shipped preset's by its id (:func:`preset`), or a sheet's JSON form
+(:func:`load_sheet`): a preset id, or a preset and the options a table changed.
 
-A :class:`Preset` is a published sheet with its source, the points it leaves unsaid and
-its fixed rules (rules of play no recorded deal can show broken, printed with the sheet).
-:data:`SOURCES` is every published source a preset cites, by id: its title and address, as
-players are shown it (the rules texts the presets were read from are the project's own
-files, never named to players). :data:`PRESETS` holds each preset by id; :func:`preset`
-gives one's sheet, and :func:`load_sheet` reads a sheet's JSON form: a preset id, or a
-preset and the options a table changed.
-
-Presets carry a version. A preset's values are never edited once released: a change is a
-new version (:data:`_REVISIONS`), and every version stays, so a sheet made from version 1
-keeps being compared with version 1. Stored sheets are written in full
+The presets themselves (:class:`~.sheet.Preset`, :data:`~.sheet.PRESETS`) are beside the
+sheet that compares itself with them; their values, version by version, are data in
+:mod:`.published`. Presets carry a version; every version stays, so a sheet made from
+version 1 keeps being compared with version 1. Stored sheets are written in full
 (:meth:`RuleSheet.to_stored_json`); read back with ``stored=True``, an option missing
 from them (added since) takes its declared default.
 
@@ -25,222 +19,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import Card
+from .catalogue import OPTION_BY_NAME, OPTIONS
 from .errors import SheetError
-from .sheet import (
-    DEFAULTS,
-    OPTION_BY_NAME,
-    OPTIONS,
-    SHEET_SCHEMA,
-    UNVERSIONED,
-    Books,
-    DecksRule,
-    FootWhen,
-    LastCard,
-    OpeningWho,
-    PartnerFoot,
-    PerDeal,
-    PileBlocker,
-    PileNeeds,
-    PileTake,
-    RuleSheet,
-    Upcard,
-    WildRatio,
-)
+from .sheet import PRESETS, SHEET_SCHEMA, UNVERSIONED, RuleSheet
 
 
-@dataclass(frozen=True)
-class Source:
-    """A published rule sheet, cited by its title and address (``url``: None when the
-    source names none).
-
-    >>> str(SOURCES["pagat"])
-    'Pagat: Hand and Foot (rules contributed by Bill Whitnack), https://www.pagat.com/rummy/handfoot.html'
-    """
-
-    id: str
-    title: str
-    url: str | None
-
-    def __str__(self) -> str:
-        return f"{self.title}, {self.url}" if self.url else self.title
-
-
-SOURCES: dict[str, Source] = {source.id: source for source in (
-    Source("common-rules", "How to play Hand and Foot (a rules page for individual play)", None),
-    Source("pagat", "Pagat: Hand and Foot (rules contributed by Bill Whitnack)",
-           "https://www.pagat.com/rummy/handfoot.html"),
-    Source("bicycle", "Bicycle Cards: Hand and Foot", "https://bicyclecards.com/how-to-play/hand-and-foot"),
-    Source("gather-together", "Gather Together Games: How To Play Hand And Foot",
-           "https://www.gathertogethergames.com/hand-and-foot"),
-    Source("progressive", "IndyBlue's progressive rules, published with the hand-foot-scoring score keeper",
-           "https://github.com/scottherren/hand-foot-scoring"),
-)}
-
-
-@dataclass(frozen=True)
-class Preset:
-    """A published sheet the product ships: its id, source and the points it leaves unsaid.
-
-    ``sheet`` is the preset today, version ``version``; ``versions`` keeps every version
-    ever released (1, 2, ...), so sheets made from an earlier one still compare with it.
-    ``fixed`` holds the source's rules that no option says and no recorded deal can break
-    (how play goes, such as when the foot may be picked up), each a plain sentence: they are
-    printed with the sheet, never scored or checked.
-    """
-
-    id: str
-    title: str
-    source: Source
-    sheet: RuleSheet
-    not_stated: Mapping[str, str]  # option -> what we chose, and why
-    version: int = UNVERSIONED
-    versions: Mapping[int, RuleSheet] = field(default_factory=dict)
-    fixed: tuple[str, ...] = ()
-
-    def revised(self, **changes: Any) -> Preset:
-        """The preset with one more version: today's values with ``changes`` (Python values)."""
-        version = self.version + 1
-        sheet = self.sheet.replace(**changes, preset_version=version)
-        return dataclasses.replace(self, sheet=sheet, version=version, versions={**self.versions, version: sheet})
-
-
-def _common_options() -> dict[str, Any]:
-    return dict(DEFAULTS)
-
-
-def _partnership_options(**changes: Any) -> dict[str, Any]:
-    options = _common_options()
-    options.update(min_players=4, max_players=4, side_sizes=(2,), decks_rule=DecksRule.FIXED, decks=5,
-                   opening_who=OpeningWho.SIDE, pile_take=PileTake.TOP, pile_needs_opened=False,
-                   pile_blocked_by=frozenset({PileBlocker.BLACK_THREE, PileBlocker.RED_THREE}),
-                   upcard=Upcard.BURY_WILD_RED_THREE, go_out_partner_foot=PartnerFoot.PICKED_UP)
-    options.update(changes)
-    return options
-
-
-def _progressive_options() -> dict[str, Any]:
-    """The progressive house sheet: requirements and bonuses that rise each deal, individuals
-    or partnerships of 2. Its card values are the standard ones (the common sheet's)."""
-    options = _common_options()
-    options.update(draws_per_turn=PerDeal((3, 4, 5, 6)), opening_minimums=PerDeal((90, 120, 150, 180)),
-                   books_to_go_out=PerDeal(tuple(Books(clean=n, dirty=n) for n in (3, 4, 5, 6))),
-                   going_out_bonus=PerDeal((300, 400, 500, 600)), special_books=((Card.SEVEN, 1000),),
-                   wild_books=True, wild_book_bonus=1500, opening_who=OpeningWho.SIDE, pile_take=PileTake.TOP,
-                   pile_needs_opened=False, go_out_partner_foot=PartnerFoot.PICKED_UP, go_out_permission=True)
-    return options
-
-
-# Each preset: id, title, the id of its source (in SOURCES), its options, and what its source leaves unsaid.
-_PRESETS: tuple[tuple[str, str, str, dict[str, Any], dict[str, str]], ...] = (
-    ("common", "Common rules (individuals or partnerships)", "common-rules",
-     _common_options(), {
-         "red_three_penalty_hand": "not stated: no penalty, the most common choice",
-         "red_three_penalty_foot": "not stated: no penalty, the most common choice",
-         "opening_pile_cards": "moot: the pile can be taken only after opening",
-         "cut_bonus": "not stated: no cut bonus",
-     }),
-    ("pagat", "Pagat, four-player partnerships", "pagat",
-     _partnership_options(hand_size=13, foot_size=13, wild_ratio=WildRatio.TWICE, max_wilds=None,
-                          wild_books=True, wild_book_bonus=1500, red_three_penalty_foot=100,
-                          books_to_go_out=PerDeal((Books(clean=2, dirty=2, wild=1),)),
-                          go_out_permission=True), {
-         "red_three_penalty_hand": "not stated: no penalty for a red three left in a hand",
-         "opening_who": "not stated: the side's first melds, as partnership sheets usually play",
-         "pile_needs_opened": "not stated: the pile may be taken to open, the top card counting",
-         "cut_bonus": "not stated: no cut bonus",
-     }),
-    ("bicycle", "Bicycle", "bicycle",
-     _partnership_options(wild_ratio=WildRatio.NONE, max_wilds=None, min_naturals_with_wilds=4,
-                          go_out_partner_foot=PartnerFoot.NO, last_card=LastCard.DISCARD), {
-         "second_meld": "not stated: only after the first is a book",
-         "red_three_penalty_hand": "not stated: no penalty",
-         "red_three_penalty_foot": "not stated: no penalty",
-         "stock_out": "not stated: the deal ends, as on Pagat's sheet",
-         "min_naturals_with_wilds": "the sheet's literal reading: a meld with wild cards needs 4 naturals",
-         "cut_bonus": "not stated: no cut bonus",
-     }),
-    ("gather-together", "Gather Together Games", "gather-together",
-     _partnership_options(wild_ratio=WildRatio.AT_LEAST, max_wilds=None, pile_cards=PerDeal((8,)),
-                          pile_needs=PileNeeds.MELD_TOP_CARD,
-                          pile_blocked_by=frozenset({PileBlocker.BLACK_THREE})), {
-         "second_meld": "not stated: only after the first is a book",
-         "red_three_penalty_hand": "not stated: no penalty",
-         "red_three_penalty_foot": "not stated: no penalty",
-         "last_card": "not stated: melded or discarded",
-         "stock_out": "not stated: the deal ends",
-         "pile_cards": "the top card is melded, then the next 7 are taken: 8 cards in all",
-         "cut_bonus": "not stated: no cut bonus",
-     }),
-    ("progressive", "Progressive house sheet (individuals or partnerships of 2)",
-     "progressive",
-     _progressive_options(), {
-         "decks_rule": "not stated: the most common choice",
-         "jokers_per_deck": "not stated: the most common choice",
-         "cut_bonus": "not stated: no cut bonus",
-         "upcard": "not stated: the most common choice",
-         "meld_min": "the sheet: at least 3 of a card to lay down",
-         "book_growth": "not stated: the most common choice",
-         "second_meld": "not stated: the most common choice",
-         "wild_ratio": "not stated: the most common limit",
-         "max_wilds": "not stated: the most common limit",
-         "special_books": "not stated whether a book of sevens may hold wild cards: the usual reading, "
-                          "a dirty one is a dirty book",
-         "red_three_penalty_hand": "not stated, and sheets differ: this sheet gives red threes only a bonus",
-         "red_three_penalty_foot": "not stated, and sheets differ: this sheet gives red threes only a bonus",
-         "opening_who": "not stated: the most common choice (for individuals, each player)",
-         "opening_pile_cards": "not stated: the most common choice",
-         "pile_take": "not stated: the most common choice",
-         "pile_needs": "not stated: the most common choice",
-         "pile_needs_opened": "not stated: the pile may be taken to open, as most sheets play",
-         "pile_blocked_by": "not stated: the most common choice",
-         "pile_frozen_by_wild": "not stated: no frozen pile",
-         "books_to_go_out": "the sheet lists a book of sevens and a wild book beside each deal's books without "
-                            "saying they are needed; its score keeper does not ask for them, so neither is "
-                            "(a book of sevens counts as a clean book)",
-         "go_out_foot": "not stated: as every sheet asks",
-         "go_out_partner_foot": "not stated: as partnership sheets usually ask",
-         "go_out_permission": "not stated: as partnership sheets usually ask",
-         "last_card": "not stated: the most common choice",
-         "stock_out": "not stated: the most common choice",
-     }),
-)
-
-# Rules of play a preset's source states that no option says and no recorded deal can break,
-# printed with its sheet (Preset.fixed), by preset id.
-_FIXED: dict[str, tuple[str, ...]] = {
-    "progressive": ("A player picks up the foot only once every card of the hand has been played.",),
-}
-
-# Each later version of a preset, as the options it changes from the version before, in
-# order: (preset id, {option: value}). Never edit a released version's values (the
-# presets above are version 1); add a version here, so stored games keep theirs.
-_REVISIONS: tuple[tuple[str, dict[str, Any]], ...] = (
-    # Pagat, version 2: its sheet's own words on two points. A red three costs its penalty when
-    # it is "still buried because the opponents went out" before the foot was opened, and a
-    # partner must have picked up the foot "and played at least part of a turn from it".
-    ("pagat", {"red_three_penalty_foot_when": FootWhen.OPPONENTS_OUT, "go_out_partner_foot": PartnerFoot.PLAYED}),
-)
-
-
-def _presets() -> dict[str, Preset]:
-    out = {}
-    for id_, title, source, options, silent in _PRESETS:
-        sheet = RuleSheet(**options, preset=id_, preset_version=UNVERSIONED)
-        out[id_] = Preset(id_, title, SOURCES[source], sheet, silent, UNVERSIONED, {UNVERSIONED: sheet},
-                          _FIXED.get(id_, ()))
-    for id_, changes in _REVISIONS:
-        out[id_] = out[id_].revised(**changes)
-    return out
-
-
-PRESETS: dict[str, Preset] = _presets()
-
-
-def preset(preset_id: Any, field: str = "preset") -> RuleSheet:
+def preset(preset_id: object, field: str = "preset") -> RuleSheet:
     """The sheet of a shipped preset.
 
     >>> preset("pagat").hand_size
@@ -259,7 +45,7 @@ def preset(preset_id: Any, field: str = "preset") -> RuleSheet:
 _META = ("schema", "preset", "preset_version")
 
 
-def load_sheet(data: Any, field: str = "sheet", stored: bool = False) -> RuleSheet:
+def load_sheet(data: object, field: str = "sheet", stored: bool = False) -> RuleSheet:
     """A sheet from its JSON form: a preset id, or an object with ``preset`` and options.
 
     ``preset_version`` picks the preset's version the options change (today's when not
@@ -282,7 +68,7 @@ def load_sheet(data: Any, field: str = "sheet", stored: bool = False) -> RuleShe
     if not isinstance(data, Mapping):
         raise SheetError(field, "must be a preset id such as 'pagat', or a sheet object")
     base = _base_of(data, field, stored)
-    values: dict[str, Any] = {}
+    values: dict[str, Any] = {}  # Any: each option its own type of value, checked by RuleSheet
     for key, value in data.items():
         if key in _META:
             continue
@@ -306,7 +92,7 @@ def load_sheet(data: Any, field: str = "sheet", stored: bool = False) -> RuleShe
         raise err.within(field) from None
 
 
-def _base_of(data: Mapping[str, Any], field: str, stored: bool) -> RuleSheet | None:
+def _base_of(data: Mapping[str, object], field: str, stored: bool) -> RuleSheet | None:
     """The preset version a sheet object starts from, its ``schema`` checked."""
     schema = data.get("schema", SHEET_SCHEMA)
     if isinstance(schema, bool) or schema not in range(1, SHEET_SCHEMA + 1):
@@ -316,7 +102,7 @@ def _base_of(data: Mapping[str, Any], field: str, stored: bool) -> RuleSheet | N
     if preset_id is None:
         return None  # the sheet gives every option itself: a preset_version left behind says nothing
     preset(preset_id, f"{field}.preset")  # refuses an unknown preset, naming the field
-    found = PRESETS[preset_id]
+    found = PRESETS[str(preset_id)]
     if version is None:
         version = UNVERSIONED if stored else found.version
     if not isinstance(version, int) or isinstance(version, bool) or version not in found.versions:

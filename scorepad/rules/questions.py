@@ -18,24 +18,24 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 from . import ReadError, RuleSheet, load_sheet
+from .books import HeldBooks
 from .cards import EMPTY, Card, Cards, parse_card
+from .choices import LastCard
 from .deal import Meld
 from .limits import MAX_COUNT, MAX_DEALS, MAX_MELDS, MAX_PER_SIDE, MAX_POINTS
 from .referee import Answer, can_go_out, can_meld, can_take_pile, meets_minimum
-from .sheet import LastCard
-from .validate import HeldBooks
 
 # -- reading one field ---------------------------------------------------------------------------
 
 
-def blank(value: Any) -> bool:
+def blank(value: object) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
 
-def read_int(value: Any, field: str, lo: int, hi: int, forms: bool = False) -> int:
+def read_int(value: object, field: str, lo: int, hi: int, forms: bool = False) -> int:
     """A whole number from ``lo`` to ``hi``; on a page, its text.
 
     >>> read_int("3", "pair", 0, 9, forms=True), read_int(3, "pair", 0, 9)
@@ -61,7 +61,7 @@ _YES = ("yes", "true", "on", "1", "y")
 _NO = ("no", "false", "off", "0", "n")
 
 
-def read_bool(value: Any, field: str, forms: bool = False) -> bool:
+def read_bool(value: object, field: str, forms: bool = False) -> bool:
     """True or false; on a page, ``yes`` or ``no``."""
     if forms and isinstance(value, str):
         text = value.strip().lower()
@@ -75,13 +75,13 @@ def read_bool(value: Any, field: str, forms: bool = False) -> bool:
     return value
 
 
-def read_card(value: Any, field: str) -> Card:
+def read_card(value: object, field: str) -> Card:
     if not isinstance(value, str) or not value.strip():
         raise ReadError(field, "must be a card: A K Q J 10 9 8 7 6 5 4 2 JK 3B 3R")
     return parse_card(value, field)
 
 
-def read_cards(value: Any, field: str) -> Cards:
+def read_cards(value: object, field: str) -> Cards:
     """Cards as a card string (``"K K 2"``) or counts (``{"K": 2}``); none when blank."""
     if blank(value):
         return EMPTY
@@ -93,7 +93,7 @@ def read_cards(value: Any, field: str) -> Cards:
     return cards
 
 
-def read_meld(value: Any, field: str) -> Meld:
+def read_meld(value: object, field: str) -> Meld:
     """One meld: a card string (``"Q Q Q 2"``) or ``{"rank", "naturals", "twos", "jokers"}``."""
     if blank(value):
         raise ReadError(field, "is empty: give the meld's cards, such as 'Q Q Q 2'")
@@ -107,12 +107,12 @@ def read_meld(value: Any, field: str) -> Meld:
     return meld
 
 
-def read_melds(value: Any, field: str) -> list[Meld]:
+def read_melds(value: object, field: str) -> list[Meld]:
     """Melds as a list, or on a page one card string with the melds split by ``;`` or new lines."""
     if blank(value):
         return []
     if isinstance(value, str):
-        items: list[Any] = [part for part in re.split(r"[;\n\r|]+", value) if part.strip()]
+        items: list[object] = [part for part in re.split(r"[;\n\r|]+", value) if part.strip()]
     elif isinstance(value, list):
         items = value
     else:
@@ -122,7 +122,7 @@ def read_melds(value: Any, field: str) -> list[Meld]:
     return [read_meld(item, f"{field}[{i}]") for i, item in enumerate(items)]
 
 
-def read_optional_bool(value: Any, field: str, forms: bool) -> bool | None:
+def read_optional_bool(value: object, field: str, forms: bool) -> bool | None:
     return None if blank(value) else read_bool(value, field, forms)
 
 
@@ -156,7 +156,7 @@ class Context:
     def deal(self) -> int:
         return current_deal(self.game) if self.game else 1
 
-    def running_total(self, side: Any, deal: int, field: str = "side") -> int:
+    def running_total(self, side: object, deal: int, field: str = "side") -> int:
         if self.game is None:
             raise ReadError(field, "names a side of a recorded game; give running_total instead")
         totals = self.game.totals_before(deal)
@@ -172,12 +172,12 @@ def current_deal(game: Recorded) -> int:
     return max((d.number for d in game.deals), default=1)
 
 
-def _deal(data: Mapping[str, Any], forms: bool, context: Context) -> int:
+def _deal(data: Mapping[str, object], forms: bool, context: Context) -> int:
     value = data.get("deal")
     return context.deal if blank(value) else read_int(value, "deal", 1, MAX_DEALS, forms)
 
 
-def ask_meld(sheet: RuleSheet, data: Mapping[str, Any], forms: bool = False,
+def ask_meld(sheet: RuleSheet, data: Mapping[str, object], forms: bool = False,
              context: Context | None = None) -> Answer:
     """Is this meld legal? ``meld`` (new, or the cards added to ``adding_to``), ``table``.
 
@@ -194,7 +194,7 @@ def ask_meld(sheet: RuleSheet, data: Mapping[str, Any], forms: bool = False,
     return can_meld(sheet, meld, adding_to=adding_to, table=read_melds(data.get("table"), "table"))
 
 
-def ask_go_out(sheet: RuleSheet, data: Mapping[str, Any], forms: bool = False,
+def ask_go_out(sheet: RuleSheet, data: Mapping[str, object], forms: bool = False,
                context: Context | None = None) -> Answer:
     """May we go out now? The side's ``books`` (counts) or ``melds``, and how the player stands.
 
@@ -239,7 +239,7 @@ def ask_go_out(sheet: RuleSheet, data: Mapping[str, Any], forms: bool = False,
 BOOK_KINDS: tuple[str, ...] = HeldBooks._fields  # clean, dirty, wild, special, special_dirty
 
 
-def _partners(data: Mapping[str, Any], key: str, forms: bool) -> list[bool]:
+def _partners(data: Mapping[str, object], key: str, forms: bool) -> list[bool]:
     """True or false for each partner's foot (picked up, or played from)."""
     partners = data.get(key)
     if blank(partners):
@@ -251,7 +251,7 @@ def _partners(data: Mapping[str, Any], key: str, forms: bool) -> list[bool]:
     raise ReadError(key, "must be a list with true or false for each partner's foot")
 
 
-def ask_pile(sheet: RuleSheet, data: Mapping[str, Any], forms: bool = False,
+def ask_pile(sheet: RuleSheet, data: Mapping[str, object], forms: bool = False,
              context: Context | None = None) -> Answer:
     """May I take the pile? ``top_card``, ``pair``, ``wilds``, ``opened``, ``pile_size``, ...
 
@@ -278,7 +278,7 @@ def ask_pile(sheet: RuleSheet, data: Mapping[str, Any], forms: bool = False,
                          table=read_melds(data.get("table"), "table"))
 
 
-def ask_minimum(sheet: RuleSheet, data: Mapping[str, Any], forms: bool = False,
+def ask_minimum(sheet: RuleSheet, data: Mapping[str, object], forms: bool = False,
                 context: Context | None = None) -> Answer:
     """Do these first melds meet the minimum? ``melds`` (every card laid, the pile's top card
     and any buried pile cards included), ``top_card``, ``buried``, ``deal``, ``running_total``.
@@ -322,7 +322,7 @@ QUESTIONS: dict[str, tuple[Callable[..., Answer], tuple[str, ...]]] = {
 
 
 
-def read_sheet(value: Any, field: str = "sheet", text: bool = False) -> RuleSheet:
+def read_sheet(value: object, field: str = "sheet", text: bool = False) -> RuleSheet:
     """A sheet: a preset id or a sheet object; ``text`` also reads a sheet object as JSON text."""
     if blank(value):
         raise ReadError(field, "is missing: a preset id such as 'pagat', or a sheet object")

@@ -9,18 +9,23 @@ import's document (:mod:`scorepad.storage.document`) the same way.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from enum import Enum
+from typing import Any, TypeAlias, TypeVar
 
 from .errors import ReadError
-from .limits import MAX_DEPTH, MAX_NUMBER
+from .limits import MAX_COUNTED_POINTS, MAX_DEPTH, MAX_NUMBER
 
-# A decoded JSON document (what json.loads gives, and json.dumps takes).
-JSON = None | bool | int | float | str | list["JSON"] | dict[str, "JSON"]
+# A JSON value as the rules core writes it (``to_json``): what ``json.dumps`` takes and
+# ``json.loads`` gives back. Input is read as ``object`` and narrowed where it is read.
+JSON: TypeAlias = "None | bool | int | float | str | list[JSON] | dict[str, JSON]"
+
+E = TypeVar("E", bound=Enum)
 
 _PLAIN = frozenset((dict, list, str, int, float, bool, type(None)))
 
 
-def check_values(data: Any) -> None:
+def check_values(data: object) -> None:
     """Refuse ``data`` when it nests too deep or holds a number out of range.
 
     >>> check_values({"sides": [{"melds": [{"naturals": 7}]}]})
@@ -31,7 +36,7 @@ def check_values(data: Any) -> None:
     """
     if _values_fit(data):
         return
-    stack: list[tuple[Any, str, int]] = [(data, "", 1)]
+    stack: list[tuple[object, str, int]] = [(data, "", 1)]
     while stack:
         value, where, depth = stack.pop()
         if depth > MAX_DEPTH:
@@ -44,14 +49,15 @@ def check_values(data: Any) -> None:
             raise ReadError(where, f"is out of range: numbers here are at most {MAX_NUMBER:,}")
 
 
-def _values_fit(data: Any) -> bool:
+def _values_fit(data: object) -> bool:
     """Whether :func:`check_values` would pass ``data``, found level by level without
     writing any value's path: a large body (an import) holds a hundred thousand values."""
-    level, depth = [data], 1
+    level: list[Any] = [data]  # Any: read by exact type (a dict, a list...), faster than isinstance
+    depth = 1
     while level:
         if depth > MAX_DEPTH:
             return False
-        below: list[Any] = []
+        below: list[Any] = []  # as level
         for value in level:
             kind = type(value)
             if kind is dict:
@@ -64,3 +70,50 @@ def _values_fit(data: Any) -> bool:
                 return False  # not what JSON decodes to: let the full check judge it
         level, depth = below, depth + 1
     return True
+
+
+# -- reading the fields of a decoded JSON object ----------------------------------------------
+
+
+def at(field: str, key: str) -> str:
+    return f"{field}.{key}" if field else key
+
+
+def only(data: Mapping[object, object], keys: tuple[str, ...], field: str) -> None:
+    for key in data:
+        if key not in keys:
+            raise ReadError(at(field, str(key)), f"is not a field here; expected {', '.join(keys)}")
+
+
+def read_list(value: object, field: str, most: int | None = None, what: str = "items") -> list[object]:
+    if value is None:
+        raise ReadError(field, "is missing")
+    if not isinstance(value, list):
+        raise ReadError(field, "must be a list")
+    if most is not None and len(value) > most:
+        raise ReadError(field, f"lists {len(value):,} {what}; at most {most}")
+    return value
+
+
+def read_choice(data: Mapping[str, object], key: str, kind: type[E], values: tuple[str, ...]) -> E | None:
+    """An optional word of ``values`` (None when absent)."""
+    value = data.get(key)
+    if value is None:
+        return None
+    if value not in values:
+        raise ReadError(key, f"must be {' or '.join(repr(v) for v in values)}, not {value!r:.40}")
+    return kind(value)
+
+
+def read_points(value: object, field: str) -> int:
+    """Points counted at the table (``meld_points``, ``cards_left_points``): a whole number;
+    a negative one is read (the referee reports it).
+
+    >>> read_points(415, "meld_points")
+    415
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ReadError(field, f"must be a whole number of points, not {value!r:.40}")
+    if not -MAX_COUNTED_POINTS <= value <= MAX_COUNTED_POINTS:
+        raise ReadError(field, f"must be from -{MAX_COUNTED_POINTS:,} to {MAX_COUNTED_POINTS:,}; no pack holds more")
+    return value

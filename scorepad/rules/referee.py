@@ -10,11 +10,11 @@ option it rests on, and :meth:`Answer.to_json` adds what the sheet says about it
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from .cards import EMPTY, Card, Cards
-from .deal import Meld, Rank
-from .sheet import (
+from .books import HeldBooks, books_held, books_short, books_toward
+from .cards import EMPTY, Card, Cards, Rank
+from .choices import (
     BookGrowth,
     Books,
     LastCard,
@@ -24,10 +24,12 @@ from .sheet import (
     PileBlocker,
     PileNeeds,
     PileTake,
-    RuleSheet,
     SecondMeld,
 )
-from .validate import HeldBooks, books_held, books_short, books_toward, meld_problems
+from .deal import Meld
+from .melds import meld_problems
+from .read import JSON
+from .sheet import RuleSheet
 
 
 class Reason(NamedTuple):
@@ -42,10 +44,10 @@ class Answer(NamedTuple):
     yes: bool
     reasons: tuple[Reason, ...]
 
-    def to_json(self, sheet: RuleSheet) -> dict[str, Any]:
+    def to_json(self, sheet: RuleSheet) -> dict[str, JSON]:
         """The answer as JSON: each reason with the option it rests on, as ``sheet`` cites it
         (what the sheet says, and the option's label), or None for both."""
-        reasons = []
+        reasons: list[JSON] = []
         for r in self.reasons:
             cited = sheet.cite(r.option)
             reasons.append({"ok": r.ok, "message": r.message, "option": r.option,
@@ -113,11 +115,11 @@ def can_go_out(sheet: RuleSheet, deal: int, *, melds: Sequence[Meld] = (), books
     """May a player of this side go out now?
 
     Give the side's ``melds`` (or its ``books`` counted by kind: ``special`` for clean books of
-    a special rank, a :class:`~.validate.HeldBooks` for dirty ones too), whether the player has
+    a special rank, a :class:`~.books.HeldBooks` for dirty ones too), whether the player has
     picked up and played the foot, each partner's foot (picked up or not; ``partners_played``,
     when given, whether each played from it), whether the partner said yes, and how the last
     card would go (melded or discarded). Books count as the deal's verdict counts them
-    (:func:`~.validate.books_toward`).
+    (:func:`~.books.books_toward`).
 
     >>> from scorepad.rules import preset
     >>> can_go_out(preset("common"), 1, books=Books(clean=1, dirty=1)).yes

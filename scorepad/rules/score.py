@@ -11,10 +11,11 @@ of line, what each counts and the option that prices it, are one table in :mod:`
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from .deal import Deal, Player, Side
 from .lines import Plan, PlayerStep, Tally, plan
+from .read import JSON
 
 
 class Line(NamedTuple):
@@ -28,7 +29,7 @@ class Line(NamedTuple):
     option: str
     player: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JSON]:
         """Every key always there: ``player`` is ``null`` on a line of the side's own."""
         return self._asdict()
 
@@ -38,7 +39,7 @@ class SideScore(NamedTuple):
     lines: tuple[Line, ...]
     total: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JSON]:
         return {"name": self.name, "total": self.total, "lines": [line.to_json() for line in self.lines]}
 
 

@@ -49,7 +49,7 @@ def check_text(text: str, field: str, multiline: bool = False) -> str:
     return text
 
 
-def read_name(value: Any, field: str, most: int) -> str:
+def read_name(value: object, field: str, most: int) -> str:
     """A name: some text of at most ``most`` characters, runs of spaces made one.
 
     Spaces, tabs and line breaks at either end are dropped before the check; inside a name
@@ -66,7 +66,7 @@ def read_name(value: Any, field: str, most: int) -> str:
     return name
 
 
-def read_reason(value: Any, field: str, most: int, ask: str = "must be the reason, some text") -> str:
+def read_reason(value: object, field: str, most: int, ask: str = "must be the reason, some text") -> str:
     """A reason: some text of at most ``most`` characters, over several lines if need be.
 
     >>> read_reason(" we agreed\\nto let it stand ", "as_played.reason", 200)
@@ -79,7 +79,7 @@ def read_reason(value: Any, field: str, most: int, ask: str = "must be the reaso
     return check_text(value.strip(), field, multiline=True)
 
 
-def readable(value: Any, multiline: bool = False) -> Any:
+def readable(value: Any, multiline: bool = False) -> Any:  # Any: gives back the shape it is given
     """``value`` (text, or JSON lists and objects of it) with every character nobody types
     replaced by U+FFFD: how text stored before it was checked is read back, so the game
     still loads, shows and exports, and its names still match one another.
@@ -88,12 +88,17 @@ def readable(value: Any, multiline: bool = False) -> Any:
     {'name': 'A�', 'players': ['B�']}
     """
     if isinstance(value, str):
-        return (_UNTYPED_MULTILINE if multiline else _UNTYPED).sub("\ufffd", value)
+        return _readable_text(value, multiline)
     if isinstance(value, list):
         return [readable(item, multiline) for item in value]
     if isinstance(value, dict):
-        return {readable(key, multiline): readable(item, multiline) for key, item in value.items()}
+        return {_readable_text(key, multiline): readable(item, multiline) for key, item in value.items()}
     return value
+
+
+
+def _readable_text(text: str, multiline: bool) -> str:
+    return (_UNTYPED_MULTILINE if multiline else _UNTYPED).sub("\ufffd", text)
 
 
 __all__ = ["check_text", "read_name", "read_reason", "readable", "untyped"]

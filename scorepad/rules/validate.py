@@ -33,378 +33,26 @@ read here, by the referee's "may we go out?" and by the deal form's progress.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
-from math import gcd
-from typing import Any, NamedTuple
 
-from .cards import CARDS, NATURALS, WILDS, Card, Cards
-from .deal import BookCounts, BookKind, Deal, Ending, Meld, Opening, Permission, Player, Rank, Side
-from .limits import MAX_DEALS
-from .sheet import (
-    BookGrowth,
+from .books import HeldBooks, books_short, books_toward, cheapest_books, meld_points_step, side_books
+from .cards import CARDS, NATURALS, Card, Cards, Rank
+from .choices import (
     Books,
-    CountAs,
     LastCard,
     OpeningBy,
     OpeningWho,
     PartnerFoot,
-    RuleSheet,
-    SecondMeld,
     SpecialWilds,
     StockOut,
-    WildRatio,
 )
-
-VIOLATION_CODES = (
-    "meld.rank", "meld.size", "meld.wild_ratio", "meld.duplicate_rank", "supply", "foot.size",
-    "foot.picked_up", "foot.played", "went_out.books", "went_out.partner_foot", "went_out.cards_left",
-    "went_out.player", "went_out.last_card", "went_out.permission", "opening.minimum", "opening.pile",
-    "deal.number", "deal.ending", "table.players", "table.sides", "side.players",
-    "side.name", "player.name", "count.negative", "cut_bonus", "counted.meld_points",
-)
-# What a deal may leave unsaid, so the referee cannot judge it: the rule each one is (its ``what``).
-UNCHECKED = ("opening", "last_card", "permission")
-
-WARNING_CODES = ("red_three.in_hand", "side.no_melds", "counted.unchecked")
-
-class Problem(NamedTuple):
-    """One thing wrong (or worth a look) with a deal."""
-
-    code: str
-    message: str
-    option: str | None = None
-    where: str = ""
-    side: str | None = None
-    player: str | None = None
-    meld: int | None = None
-    field: str | None = None  # the input it concerns: cards_left, foot, foot_picked_up, red_threes, went_out...
-
-    def to_json(self) -> dict[str, Any]:
-        """Its JSON form, every key always there (``null`` when the problem names no such
-        thing); ``field`` is left out (``where`` says it, as a path)."""
-        return {"code": self.code, "message": self.message, "option": self.option, "where": self.where or None,
-                "side": self.side, "player": self.player, "meld": self.meld}
-
-
-class Unchecked(NamedTuple):
-    """A rule of the sheet the deal gives the referee nothing to judge by: ``what`` is
-    ``opening`` (a side's or player's first melds), ``last_card`` or ``permission``, and
-    ``where`` the field that would tell it."""
-
-    what: str
-    option: str
-    reason: str
-    where: str
-    side: str | None = None
-    player: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"what": self.what, "option": self.option, "reason": self.reason, "where": self.where,
-                "side": self.side, "player": self.player}
-
-
-class Report(NamedTuple):
-    """Every violation and warning the referee found, and what it could not check."""
-
-    violations: tuple[Problem, ...]
-    warnings: tuple[Problem, ...]
-    not_checked: tuple[Unchecked, ...] = ()
-
-    @property
-    def ok(self) -> bool:
-        return not self.violations
-
-    def codes(self) -> list[str]:
-        return [p.code for p in self.violations]
-
-
-# -- single melds: shared with the referee's "is this meld legal?" -------------------------
-
-
-def meld_problems(sheet: RuleSheet, meld: Meld, where: str = "") -> Iterator[Problem]:
-    """Problems with one meld on its own (not counting other melds of its rank).
-
-    >>> from scorepad.rules import preset
-    >>> [p.code for p in meld_problems(preset("pagat"), Meld(Rank.KING, 3, 2))]
-    ['meld.wild_ratio']
-    >>> list(meld_problems(preset("pagat"), Meld(Rank.KING, 2, 1)))
-    []
-    """
-    rank, naturals, wilds = meld.rank, meld.naturals, meld.twos + meld.jokers
-    size = naturals + wilds
-    if meld.naturals < 0 or meld.twos < 0 or meld.jokers < 0:
-        yield Problem("count.negative", "A meld cannot hold a negative number of cards.", None, where)
-        return
-    stop, first = _rank_problems(sheet, meld, where)
-    yield from first
-    if stop:
-        return
-    if rank is Rank.WILD:
-        if not sheet.wild_books:
-            yield Problem("meld.rank", "This sheet does not allow a meld of wild cards only.", "wild_books", where)
-            return
-        if naturals:
-            yield Problem("meld.rank", f"A wild meld holds only 2s and jokers, but this one has {naturals} "
-                          "natural cards: record them as a meld of their own rank.", "wild_books", where)
-    if size < sheet.meld_min:
-        yield Problem("meld.size", f"A meld needs at least {sheet.meld_min} cards; this one has {size}.",
-                      "meld_min", where)
-    elif size > sheet.book_size:
-        growth = sheet.book_growth
-        if growth is BookGrowth.CLOSED:
-            yield Problem("meld.size", f"A book is complete at {sheet.book_size} cards and takes no more; "
-                          f"this one has {size}.", "book_growth", where)
-        elif growth is BookGrowth.NATURALS and rank is Rank.WILD:
-            yield Problem("meld.size", f"A book may grow past {sheet.book_size} cards with natural cards only, so "
-                          f"a wild book stays at {sheet.book_size}; this one has {size}.", "book_growth", where)
-        elif growth is BookGrowth.NATURALS and wilds > (most := most_wilds_in_book(sheet)):
-            yield Problem("meld.size", f"A book may grow past {sheet.book_size} cards with natural cards only, so "
-                          f"it holds no more wild cards than a legal book of {sheet.book_size}: at most {most}; "
-                          f"this one has {size} cards, {wilds} of them wild.", "book_growth", where)
-    if rank is not Rank.WILD:
-        yield from _wild_limit_problems(sheet, rank, naturals, wilds, where)
-
-
-def _rank_problems(sheet: RuleSheet, meld: Meld, where: str) -> tuple[bool, list[Problem]]:
-    """What the sheet says of melds of this rank alone: threes (whether nothing more is worth
-    saying of the meld), and a special rank's wild cards."""
-    rank = meld.rank
-    if rank.is_threes:
-        threes = list(_threes_problems(sheet, meld, where))
-        return bool(threes), threes
-    if meld.wilds and sheet.special_book_wilds is SpecialWilds.NEVER and rank is not Rank.WILD \
-            and sheet.special_bonus(rank.card) is not None:
-        return False, [Problem("meld.wild_ratio", f"On this sheet a meld of {rank.noun} (a special book) never "
-                               f"holds wild cards; this one has {meld.wilds}.", "special_book_wilds", where)]
-    return False, []
-
-
-def _threes_problems(sheet: RuleSheet, meld: Meld, where: str) -> Iterator[Problem]:
-    """A meld of threes: legal only as red or black threes that the sheet's ``three_books``
-    names, and never with a wild card."""
-    allowed = sheet.three_bonus(meld.rank.card) if meld.rank is not Rank.THREE else None
-    if allowed is None and not sheet.three_books:
-        yield Problem("meld.rank", "Threes are never melded: red threes are laid apart as bonus cards, "
-                      "black threes are only discarded.", None, where)
-    elif allowed is None:
-        named = " and ".join(card.noun for card, _ in sheet.three_books)
-        yield Problem("meld.rank", f"This sheet books {named} only, each colour in a meld of its own; this meld is "
-                      f"{meld.rank.noun}.", "three_books", where)
-    elif meld.wilds:
-        yield Problem("meld.wild_ratio", f"A meld of {meld.rank.noun} never holds wild cards; this one has "
-                      f"{meld.wilds}.", "three_books", where)
-
-
-def most_wilds_in_book(sheet: RuleSheet) -> int:
-    """The most wild cards a legal book of the sheet's book size holds, naturals making up the rest.
-
-    A book that grows with natural cards only never holds more: its wild cards were all
-    in it when it was a book.
-
-    >>> from scorepad.rules import preset
-    >>> [most_wilds_in_book(preset(p)) for p in ("common", "pagat", "bicycle", "gather-together")]
-    [3, 2, 3, 3]
-    """
-    return max(w for w in range(sheet.book_size)
-               if not any(_wild_limit_problems(sheet, Rank.KING, sheet.book_size - w, w)))
-
-
-def _wild_limit_problems(sheet: RuleSheet, rank: Rank, naturals: int, wilds: int,
-                         where: str = "") -> Iterator[Problem]:
-    """A meld of a natural rank against the sheet's limits on wild cards."""
-    if not wilds:
-        return
-    if naturals == 0:
-        yield Problem("meld.wild_ratio", f"A meld of {rank.noun} needs natural {rank.noun}; this one is "
-                      "all wild cards.", "wild_ratio", where)
-        return
-    ratio = sheet.wild_ratio
-    if ratio is WildRatio.TWICE and naturals < 2 * wilds:
-        yield Problem("meld.wild_ratio", f"This sheet needs at least twice as many natural cards as wild "
-                      f"cards; this meld has {naturals} naturals and {wilds} wild.", "wild_ratio", where)
-    elif ratio is WildRatio.MORE and naturals <= wilds:
-        yield Problem("meld.wild_ratio", f"This sheet needs more natural cards than wild cards; this meld "
-                      f"has {naturals} naturals and {wilds} wild.", "wild_ratio", where)
-    elif ratio is WildRatio.AT_LEAST and naturals < wilds:
-        yield Problem("meld.wild_ratio", f"On this sheet wild cards may never outnumber natural cards; this "
-                      f"meld has {naturals} naturals and {wilds} wild.", "wild_ratio", where)
-    if sheet.max_wilds is not None and wilds > sheet.max_wilds:
-        yield Problem("meld.wild_ratio", f"A meld may hold at most {sheet.max_wilds} wild cards; this one "
-                      f"has {wilds}.", "max_wilds", where)
-    if naturals < sheet.min_naturals_with_wilds:
-        yield Problem("meld.wild_ratio", f"A meld with wild cards needs at least {sheet.min_naturals_with_wilds} "
-                      f"natural cards; this one has {naturals}.", "min_naturals_with_wilds", where)
-
-
-def duplicate_rank_problems(sheet: RuleSheet, melds: tuple[Meld, ...], where: str = "melds",
-                            side: str | None = None) -> Iterator[Problem]:
-    """A second unfinished meld of a rank, where the sheet allows one only after a book."""
-    if sheet.second_meld is SecondMeld.ANYTIME:
-        return
-    open_ranks: dict[Rank, int] = {}
-    said: dict[Rank, str] = {}  # each rank's message, written once
-    book_size, three = sheet.book_size, Rank.THREE
-    for index, meld in enumerate(melds):
-        rank = meld.rank
-        if meld.naturals + meld.twos + meld.jokers >= book_size or rank is three \
-                or rank.is_threes and sheet.three_bonus(rank.card) is None:
-            continue
-        if rank in open_ranks:
-            message = said.get(rank)
-            if message is None:
-                message = said[rank] = (f"There is already an unfinished meld of {rank.noun} (meld "
-                                        f"{open_ranks[rank] + 1}); a second meld of a rank may start only "
-                                        "once the first is a book.")
-            yield Problem("meld.duplicate_rank", message, "second_meld", f"{where}[{index}]", side, None, index)
-        else:
-            open_ranks[rank] = index
-
-
-class HeldBooks(NamedTuple):
-    """A side's books as going out counts them: ``special`` and ``special_dirty`` are clean and
-    dirty books of a special rank (named in ``special_books``, or threes ``three_books``
-    allows), not also in ``clean`` or ``dirty``.
-
-    >>> str(HeldBooks(2, 1, 0, special=1))
-    '2 clean, 1 dirty, 0 wild, 1 special'
-    """
-
-    clean: int = 0
-    dirty: int = 0
-    wild: int = 0
-    special: int = 0
-    special_dirty: int = 0
-
-    def __str__(self) -> str:
-        extra = [f"{n} {kind}" for kind, n in (("special", self.special), ("dirty special", self.special_dirty)) if n]
-        return ", ".join([f"{self.clean} clean", f"{self.dirty} dirty", f"{self.wild} wild", *extra])
-
-
-def books_held(sheet: RuleSheet, melds: Sequence[Meld]) -> HeldBooks:
-    """The books these melds include, by kind (a meld of threes the sheet does not book is none)."""
-    clean = dirty = wild = special = special_dirty = 0
-    for meld in melds:
-        kind = meld.book_kind(sheet)
-        rank = meld.rank
-        if kind is None or rank is Rank.THREE or rank.is_threes and sheet.three_bonus(rank.card) is None:
-            continue
-        if kind is BookKind.WILD:
-            wild += 1
-        elif sheet.is_special_rank(rank.card):
-            special += kind is BookKind.CLEAN
-            special_dirty += kind is BookKind.DIRTY
-        elif kind is BookKind.CLEAN:
-            clean += 1
-        else:
-            dirty += 1
-    return HeldBooks(clean, dirty, wild, special, special_dirty)
-
-
-def side_books(sheet: RuleSheet, side: Side) -> HeldBooks:
-    """The books a side holds, itemised or counted (a counted special book of a rank the sheet
-    does not name is an ordinary book, as an itemised one is)."""
-    books = side.books
-    if books is None:
-        return books_held(sheet, side.melds)
-    clean, dirty, special, special_dirty = books.clean, books.dirty, 0, 0
-    for rank, n in (*books.special, *books.threes):
-        if sheet.is_special_rank(rank.card):
-            special += n
-        else:
-            clean += n
-    for rank, n in books.special_dirty:
-        if sheet.is_special_rank(rank.card):
-            special_dirty += n
-        else:
-            dirty += n
-    return HeldBooks(clean, dirty, books.wild, special, special_dirty)
-
-
-def books_toward(sheet: RuleSheet, need: Books, held: HeldBooks) -> Books:
-    """What ``held`` counts as against ``need``, the books needed to go out; each book counts once.
-
-    Wild and special books fill a ``wild`` and ``special`` requirement first; the rest count as
-    the sheet's ``wild_books_count_as`` and ``special_books_count_as`` say ('none': only where
-    asked for by name). A dirty special book never counts as clean: past a ``special``
-    requirement it counts as dirty (unless special books count as none). Dirty special books
-    fill the ``special`` requirement first when that leaves the side short of less.
-
-    >>> from scorepad.rules import preset
-    >>> sheet = preset("common").replace(special_books=((Card.SEVEN, 1000),), special_books_count_as=CountAs.DIRTY)
-    >>> books_toward(sheet, Books(clean=1, dirty=1), HeldBooks(clean=1, special=1))
-    Books(clean=1, dirty=1, wild=0, special=0)
-    """
-    wild_left = max(held.wild - need.wild, 0)
-    wild_as = sheet.wild_books_count_as
-    best: tuple[int, Books] | None = None
-    for used_dirty in range(min(max(held.special_dirty, 0), need.special) + 1):
-        used_clean = min(max(held.special, 0), need.special - used_dirty)
-        clean_left, dirty_left = held.special - used_clean, held.special_dirty - used_dirty
-        clean, dirty, special, wild = held.clean, held.dirty, used_clean + used_dirty, held.wild - wild_left
-        special_as = sheet.special_books_count_as
-        if special_as is CountAs.CLEAN:
-            clean, dirty = clean + clean_left, dirty + dirty_left
-        elif special_as is CountAs.DIRTY:
-            dirty += clean_left + dirty_left
-        else:
-            special += clean_left + dirty_left
-        if wild_as is CountAs.CLEAN:
-            clean += wild_left
-        elif wild_as is CountAs.DIRTY:
-            dirty += wild_left
-        else:
-            wild += wild_left
-        toward = Books(clean, dirty, wild, special)
-        missing = books_short(need, toward)
-        short = missing.clean + missing.dirty + missing.wild + missing.special
-        if best is None or short < best[0]:
-            best = (short, toward)
-    assert best is not None
-    return best[1]
-
-
-def books_short(need: Books, toward: Books) -> Books:
-    """The books still missing, by kind, once :func:`books_toward` has counted a side's books.
-
-    >>> books_short(Books(clean=2, dirty=1), Books(clean=1, dirty=3))
-    Books(clean=1, dirty=0, wild=0, special=0)
-    """
-    return Books(max(need.clean - toward.clean, 0), max(need.dirty - toward.dirty, 0),
-                 max(need.wild - toward.wild, 0), max(need.special - toward.special, 0))
-
-
-def cheapest_books(sheet: RuleSheet, books: BookCounts) -> int:
-    """The fewest card points these books can hold under the sheet: each book has
-    ``book_size`` cards; a clean book the cheapest natural rank's, a special book its own
-    rank's, a dirty book the cheapest mix of naturals and wild cards the wild limit allows
-    (at least one wild), a wild book the cheapest wild cards.
-
-    >>> from scorepad.rules import preset
-    >>> cheapest_books(preset("common"), BookCounts(clean=3, dirty=2))  # 3 × 7 × 5 + 2 × (6 × 5 + 20)
-    205
-    """
-    size, values = sheet.book_size, sheet.card_values
-    natural = min(values[card] for card in NATURALS)
-    wild = min(values[card] for card in WILDS)
-    dirty = min(((size - w) * natural + w * wild for w in range(1, size)
-                 if not any(_wild_limit_problems(sheet, Rank.KING, size - w, w))),
-                default=(size - 1) * natural + wild)
-    special = sum(max(n, 0) * size * values[rank.card] for rank, n in (*books.special, *books.threes))
-    dirty_books = max(books.dirty, 0) + sum(max(n, 0) for _, n in books.special_dirty)
-    return (max(books.clean, 0) * size * natural + special + dirty_books * dirty
-            + max(books.wild, 0) * size * wild)
-
-
-def meld_points_step(sheet: RuleSheet) -> int:
-    """The greatest common divisor of the meldable cards' values: every melded total is a
-    multiple of it (0 when every such card is worth nothing).
-
-    >>> from scorepad.rules import preset
-    >>> meld_points_step(preset("common"))  # gcd(20, 10, 5, 20, 50)
-    5
-    """
-    return gcd(*(sheet.card_values[card] for card in (*NATURALS, *WILDS)))
+from .deal import BookCounts, Deal, Ending, Opening, Permission, Player, Side
+from .limits import MAX_DEALS
+from .melds import duplicate_rank_problems, meld_problems, most_wilds_in_book
+from .problems import Problem, Report, Unchecked
+from .referee import last_card_reason, meets_minimum, permission_reason
+from .sheet import RuleSheet
 
 
 def pack(sheet: RuleSheet, players: int) -> Cards:
@@ -861,8 +509,6 @@ def _opening_problems(sheet: RuleSheet, deal: int, opening: Opening, running: in
     """The referee's answer to "do these first melds meet the minimum?" (:func:`~.referee.meets_minimum`),
     each failed reason a problem quoting the sheet: ``opening.pile`` for the pile taken before opening,
     ``opening.minimum`` for the rest."""
-    from .referee import meets_minimum  # the referee builds on this module: imported when first needed
-
     top = opening.pile_top
     laid = sum((meld.cards() for meld in opening.melds), Cards())
     if isinstance(top, Card) and not laid[top]:
@@ -897,8 +543,6 @@ _ASKED = {Permission.ASKED_YES: True, Permission.ASKED_NO: False, Permission.NOT
 def _check_going_out(deal: Deal, found: list[Problem], unchecked: list[Unchecked]) -> None:
     """How the player who went out played the last card, and whether a partner said yes, where
     the sheet has those rules (``last_card``, ``go_out_permission``)."""
-    from .referee import last_card_reason, permission_reason  # the referee builds on this module
-
     sheet = deal.sheet
     located = deal.find_player(deal.went_out) if deal.ending is Ending.WENT_OUT and deal.went_out else None
     if located is None:

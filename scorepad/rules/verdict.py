@@ -4,11 +4,13 @@ API and the CLI print."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from .deal import Deal
+from .problems import Report
+from .read import JSON
 from .score import Breakdown, score
-from .validate import Report, validate
+from .validate import validate
 
 
 class Verdict(NamedTuple):
@@ -20,7 +22,7 @@ class Verdict(NamedTuple):
     def ok(self) -> bool:
         return self.report.ok
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JSON]:
         """``{"ok", "violations", "warnings", "not_checked", "sides": [{"name", "total", "lines"}]}``."""
         return {
             "ok": self.report.ok,

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from .deal import Deal
 from .game import Game, NextDeal, Result, Standing
+from .problems import Problem
+from .read import JSON
 from .sheet import RuleSheet
-from .validate import Problem
 from .verdict import Verdict
 
 
@@ -53,7 +53,7 @@ class DealRow:
         """A deal saved without a reason that breaks the sheet now: the sheet was amended after."""
         return not self.ok and self.as_played is None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JSON]:
         return {"number": self.number, "points": dict(self.points), "running": dict(self.running),
                 "as_played": self.as_played, "ok": self.ok}
 
@@ -130,7 +130,7 @@ class GameView:
             return f"deal {number} of {last}"
         return f"deal {number}, playing to {self.sheet.target_score:,}"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JSON]:
         """The view in JSON: ``{"sides", "rows", "totals", "standings", "over", "winner",
         "tie", "next_deal", "problems", "ok", "state"}``."""
         return {"sides": list(self.sides), "rows": [row.to_json() for row in self.rows],

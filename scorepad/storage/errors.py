@@ -33,8 +33,8 @@ catches those to show what was wrong with what was sent lets them by:
 
 from __future__ import annotations
 
+from ..rules.problems import Problem
 from ..rules.read import JSON
-from ..rules.validate import Problem
 from ..rules.verdict import Verdict
 
 

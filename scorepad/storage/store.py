@@ -38,8 +38,8 @@ from ..rules.limits import (
     MAX_SIDES,
     MIN_SIDES,
 )
+from ..rules.problems import Problem
 from ..rules.text import read_name, read_reason, readable
-from ..rules.validate import Problem
 from ..rules.verdict import Verdict
 from ..rules.views import GameView, view_of
 from . import db

@@ -19,9 +19,10 @@ from markupsafe import Markup
 
 from .. import access
 from ..rules import PRESETS, RuleSheet, load_sheet
+from ..rules.catalogue import OPTION_BY_NAME
 from ..rules.dispute import compare_deals
 from ..rules.score import Line
-from ..rules.sheet import OPTION_BY_NAME, Cited
+from ..rules.sheet import Cited
 from ..rules.verdict import Verdict
 from ..storage import store
 from ..storage.errors import Conflict, Invalid, StorageError

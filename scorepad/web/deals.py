@@ -28,7 +28,7 @@ from .. import access
 from ..retry import typed_again
 from ..rules.dispute import sheet_name
 from ..rules.limits import MAX_DEALS, MAX_IDEMPOTENCY_KEY
-from ..rules.validate import Problem
+from ..rules.problems import Problem
 from ..rules.verdict import Verdict
 from ..storage import store
 from ..storage.errors import AlreadyRecorded, Conflict, Gone, OutOfSpace, Rejected, SameAsPrevious, StorageError
@@ -44,7 +44,9 @@ from .common import (
 )
 from .errors import status as status_of
 from .forms import preset_choices
-from .forms.deal import NO_ENDING, RANKS, ConfirmForm, DealForm, DealMetaForm, card_groups, card_label, going_out
+from .forms.deal import NO_ENDING, RANKS, DealForm, card_label
+from .forms.deal_meta import ConfirmForm, DealMetaForm
+from .forms.deal_shown import card_groups, going_out
 
 bp = Blueprint("deals", __name__)
 

@@ -25,7 +25,7 @@ from .chart import running_totals_chart
 from .common import ahead_is_stale, editable, history_entries, qr, read_revision, what_changed
 from .deals import new_key
 from .errors import status as status_of
-from .forms.deal import ConfirmForm, ReplaceLinkForm
+from .forms.deal_meta import ConfirmForm, ReplaceLinkForm
 from .forms.sheet_editor import SheetEditor, preset_displays
 from .forms.sides import NewGameForm, SidesForm
 

@@ -9,7 +9,7 @@ from flask.typing import ResponseReturnValue
 
 from .. import access
 from ..rules import PRESETS
-from ..rules.sheet import options_by_group
+from ..rules.catalogue import options_by_group
 from ..storage import store
 from ..storage.errors import Conflict, StorageError
 from .common import ahead_is_stale, editable, read_revision, sheet_changes, what_changed

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from scorepad.rules import OPTIONS, PRESETS, Deal, judge
-from scorepad.rules.sheet import options_by_group
+from scorepad.rules.catalogue import options_by_group
 from tests.hardening import api_game, assert_error_shape, bearer, db_state
 
 pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLite and on PostgreSQL

@@ -15,7 +15,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from scorepad.rules import limits
-from scorepad.rules.sheet import OPTIONS
+from scorepad.rules.catalogue import OPTIONS
 from tests.hardening import bearer, valid_deal
 
 DOC = "urn:scorepad:openapi"  # the document's address for resolving its $refs

@@ -23,6 +23,7 @@ from pypdf import PdfReader
 
 from scorepad.rules import OPTIONS, PRESETS, SheetError, limits, load_sheet, preset
 from scorepad.rules.cards import CARDS, NATURALS, Card
+from scorepad.rules.choices import Band, PileBlocker
 from scorepad.rules.limits import (
     MAX_BANDS,
     MAX_MELD_ROWS,
@@ -32,7 +33,6 @@ from scorepad.rules.limits import (
     MAX_SHEET_DEALS,
     MAX_SIDES,
 )
-from scorepad.rules.sheet import Band, PileBlocker
 from tests.hardening import api_game, assert_error_shape, bearer, form_fields, text_of, valid_deal
 
 ROOT = Path(__file__).resolve().parents[2]

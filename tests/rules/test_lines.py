@@ -8,8 +8,8 @@ and penalty the sheet can score, and none it cannot.
 from __future__ import annotations
 
 from scorepad.rules import Deal, load_sheet, preset, score
+from scorepad.rules.catalogue import OPTION_BY_NAME
 from scorepad.rules.lines import SCORE_LINES, ScoreLine, pad_lines
-from scorepad.rules.sheet import OPTION_BY_NAME
 
 # Every kind of line at once: melds and books of each kind (clean and dirty special books of
 # sevens, a book of black threes), red threes laid, going out, a cut bonus, cards and red

@@ -17,8 +17,7 @@ import pytest
 
 from scorepad.rules import PRESETS, Deal, load_sheet, preset, validate
 from scorepad.rules.cards import Card
-from scorepad.rules.game import Game
-from scorepad.rules.sheet import (
+from scorepad.rules.choices import (
     STANDARD_VALUES,
     BookGrowth,
     Books,
@@ -37,6 +36,7 @@ from scorepad.rules.sheet import (
     Upcard,
     WildRatio,
 )
+from scorepad.rules.game import Game
 
 GAME_FILE = Path(__file__).parent.parent / "data" / "game-progressive.json"
 SHEET = preset("progressive")

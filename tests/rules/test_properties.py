@@ -19,9 +19,12 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from scorepad.rules import Card, Deal, ReadError, SheetError, Verdict, judge, load_sheet, preset, score
-from scorepad.rules.deal import Meld, Rank
-from scorepad.rules.sheet import OPTIONS, Choice
-from scorepad.rules.validate import meld_problems, validate
+from scorepad.rules.cards import Rank
+from scorepad.rules.catalogue import OPTIONS
+from scorepad.rules.choices import Choice
+from scorepad.rules.deal import Meld
+from scorepad.rules.melds import meld_problems
+from scorepad.rules.validate import validate
 
 PRESET_IDS = ("common", "pagat", "bicycle", "gather-together")
 NATURAL_RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")

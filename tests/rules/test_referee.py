@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from scorepad.rules import Card, Cards, Meld, Rank, load_sheet, preset
+from scorepad.rules.choices import Books, LastCard, OpeningPileCards
 from scorepad.rules.referee import Answer, can_go_out, can_meld, can_take_pile, meets_minimum
-from scorepad.rules.sheet import Books, LastCard, OpeningPileCards
 
 PRESET_IDS = ("common", "pagat", "bicycle", "gather-together")
 

@@ -28,7 +28,7 @@ from scorepad.rules import (
     load_sheet,
     preset,
 )
-from scorepad.rules.sheet import (
+from scorepad.rules.choices import (
     Books,
     DecksRule,
     GameLength,
@@ -403,7 +403,7 @@ def test_every_option_is_a_sheet_field_and_every_field_an_option():
 
 @pytest.mark.parametrize("option", OPTIONS, ids=lambda o: o.name)
 def test_every_option_has_a_group_label_help_and_words_for_every_preset(option):
-    from scorepad.rules.sheet import GROUPS
+    from scorepad.rules.catalogue import GROUPS
     assert option.group in {g for g, _ in GROUPS}
     assert option.label.strip()
     assert option.help.strip()

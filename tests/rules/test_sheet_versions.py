@@ -19,8 +19,9 @@ from pypdf import PdfReader
 
 from scorepad.app import create_app
 from scorepad.rules import OPTIONS, PRESETS, Deal, judge, load_sheet, preset
+from scorepad.rules.catalogue import OPTION_BY_NAME
 from scorepad.rules.errors import SheetError
-from scorepad.rules.sheet import OPTION_BY_NAME, SHEET_SCHEMA
+from scorepad.rules.sheet import SHEET_SCHEMA
 from scorepad.storage import db
 from tests.hardening import api_game
 

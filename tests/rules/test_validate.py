@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from scorepad.rules import Card, Deal, Meld, Rank, load_sheet, preset, validate
-from scorepad.rules.validate import VIOLATION_CODES, WARNING_CODES, meld_problems
+from scorepad.rules.melds import meld_problems
+from scorepad.rules.problems import VIOLATION_CODES, WARNING_CODES
 
 # ---------------------------------------------------------------------------------------
 # Legal base deals, one per preset

@@ -5,8 +5,8 @@ that the sources state"), one test each.
 from __future__ import annotations
 
 from scorepad.rules import Card, Cards, Deal, Meld, Rank, preset, score, validate
-from scorepad.rules.sheet import OpeningPileCards
-from scorepad.rules.validate import meld_problems
+from scorepad.rules.choices import OpeningPileCards
+from scorepad.rules.melds import meld_problems
 
 
 def _deal(sheet: object, ann: dict, bea: dict | None = None, **deal: object) -> Deal:

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from scorepad.rules import Deal, ReadError, judge
-from scorepad.rules.deal import Meld, Rank
+from scorepad.rules.cards import Rank
+from scorepad.rules.deal import Meld
 from scorepad.rules.limits import MAX_COUNT, MAX_NUMBER
 from scorepad.storage import store
 from tests.hardening import api_game, bearer, violating_deal

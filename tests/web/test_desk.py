@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from scorepad.rules import load_sheet, preset
+from scorepad.rules.catalogue import OPTION_BY_NAME
 from scorepad.rules.dispute import compare_sheets
-from scorepad.rules.sheet import OPTION_BY_NAME
 from tests.hardening import api_game, dump
 from tests.web.test_pages import forms_of
 

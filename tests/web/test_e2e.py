@@ -627,7 +627,7 @@ DESK_QUESTIONS: list[dict[str, Any]] = [
 def rule_text(sheet_id: str, option: str) -> str:
     """How the page quotes a sheet option: ``Rule: <its label>: <what the sheet says>``."""
     from scorepad.rules import preset
-    from scorepad.rules.sheet import OPTION_BY_NAME
+    from scorepad.rules.catalogue import OPTION_BY_NAME
 
     return f"Rule: {OPTION_BY_NAME[option].label}: {preset(sheet_id).describe(option)}"
 

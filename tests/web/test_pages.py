@@ -269,7 +269,7 @@ def test_creating_a_game_through_the_form_freezes_its_sheet_and_grants_editing(c
 def test_the_new_game_form_shows_every_option_grouped_in_collapsible_sections(client):
     page = text(client.get("/new"))
     from scorepad.rules import OPTIONS
-    from scorepad.rules.sheet import GROUPS
+    from scorepad.rules.catalogue import GROUPS
     for option in OPTIONS:
         assert f'id="opt-{option.name}-box"' in page, option.name
     assert page.count('<details class="group"') == len(GROUPS)

@@ -13,7 +13,7 @@ from html.parser import HTMLParser
 import pytest
 
 from scorepad.rules import OPTIONS, PRESETS, RuleSheet, load_sheet
-from scorepad.rules.sheet import PerDeal
+from scorepad.rules.choices import PerDeal
 from scorepad.storage import store
 from scorepad.web.forms.sheet_editor import LAYOUTS, Props, Rows, Scalar, SetOf, layout
 from tests.web.test_pages import fields, load, text

@@ -4,61 +4,31 @@ unopened foot) or, once "Itemise melds" is asked for, itemised (meld rows, each 
 left, and what the referee needs to judge the opening: the first melds of the side, or of each
 player where the sheet's minimum is each player's, and the pile's top card among them; with the
 deal's last card and the partner's permission where the sheet has those rules); and who went
-out; the referee's problems
-are placed back next to the field each one concerns. Each side's progress toward going out
-(:func:`going_out`), as the rules core counts it. And the small forms around a deal: its
-revision and as-played reason, and the confirmation of a delete (or of replacing the edit link).
+out; the referee's problems are placed back next to the field each one concerns.
+
+What the form shows beside its boxes (the cards left by value, each side's progress toward
+going out) is in :mod:`.deal_shown`; the small forms around a deal in :mod:`.deal_meta`.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
-from flask_wtf import FlaskForm
-from wtforms import HiddenField, StringField
-from wtforms.validators import Optional, Regexp
-
-from ...rules import Books, Deal, ReadError, RuleSheet
-from ...rules.cards import CARDS, NATURALS, Card, Cards
+from ...rules import ReadError, RuleSheet
+from ...rules.cards import CARDS, Cards
+from ...rules.choices import LastCard, OpeningBy, OpeningWho, PartnerFoot
 from ...rules.deal import Meld
-from ...rules.limits import MAX_COUNT, MAX_IDEMPOTENCY_KEY, MAX_INPUT, MAX_MELD_ROWS
-from ...rules.referee import can_go_out
-from ...rules.sheet import LastCard, OpeningBy, OpeningWho, PartnerFoot
-from ...rules.validate import Problem, books_toward, side_books
-from . import PlainText
+from ...rules.limits import MAX_COUNT, MAX_INPUT, MAX_MELD_ROWS
+from ...rules.problems import Problem
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "wild")
 TOP_CARDS = (*RANKS[:-1], "2", "JK")  # a pile's top card that can be melded
 NO_ENDING = "Say who went out, or that the stock ran out."  # the deal form's one question left unanswered
 LAST_CARD = (("discard", "Discarded"), ("meld", "Melded"))
 PERMISSION = (("asked-yes", "Asked: yes"), ("asked-no", "Asked: no"), ("not-asked", "Did not ask"))
-
-class DealMetaForm(FlaskForm):
-    """The CSRF token, the game's revision, the form's idempotency key (a save sent twice is
-    made once), the number of the new deal the form was opened for (a save is never moved to
-    another), whether the table confirmed a deal the same as the one before it, and the
-    as-played reason of a deal form."""
-
-    revision = HiddenField()
-    idempotency_key = HiddenField()
-    deal_number = HiddenField()
-    repeat = HiddenField()
-    reason = StringField("Reason", [PlainText(multiline=True)])
-
-
-class ConfirmForm(FlaskForm):
-    revision = HiddenField()
-
-
-class ReplaceLinkForm(ConfirmForm):
-    """The confirmation of "Replace the edit link", with its idempotency key (1 to
-    :data:`MAX_IDEMPOTENCY_KEY` printable ASCII characters, as the API's): sent again after
-    its answer was lost, the form replaces the link once."""
-
-    idempotency_key = HiddenField(validators=[Optional(), Regexp(f"^[ -~]{{1,{MAX_IDEMPOTENCY_KEY}}}$")])
 
 
 # -- a deal -------------------------------------------------------------------------------------
@@ -124,26 +94,6 @@ class SideBlock:
 
     def problems_at(self, *keys: str) -> list[str]:
         return [m for k in keys for m in self.problems.get(k, [])]
-
-
-@dataclass
-class CardGroup:
-    """Cards left, grouped as the sheet values them: ``50 each: JK``."""
-
-    title: str
-    cards: tuple[str, ...]
-
-
-def card_groups(sheet: RuleSheet) -> list[CardGroup]:
-    """Kinds of card in groups of equal value (threes apart), highest first."""
-    groups: dict[int, list[str]] = {}
-    for card in (Card.JOKER, Card.TWO, *NATURALS):
-        groups.setdefault(sheet.value(card), []).append(card.value)
-    out = [CardGroup(f"{value} each", tuple(cards)) for value, cards in sorted(groups.items(), reverse=True)]
-    out.append(CardGroup(f"Black threes, {sheet.value(Card.BLACK_THREE)} each", (Card.BLACK_THREE.value,)))
-    penalty = sheet.red_three_penalty_hand
-    out.append(CardGroup(f"Red threes, minus {penalty}" if penalty else "Red threes", (Card.RED_THREE.value,)))
-    return out
 
 
 CARD_LABELS = {"JK": "Jokers", "2": "2s", "3B": "Black 3s", "3R": "Red 3s", "A": "Aces", "K": "Kings",
@@ -533,55 +483,6 @@ class DealForm:
     def _on_side(self, side: SideBlock, field: str | None, message: str) -> str:
         side.problems.setdefault(field if field in (*SIDE_FIELDS, "opening") else "", []).append(message)
         return f"s{side.index}"
-
-
-@dataclass
-class GoingOut:
-    """A side's progress toward going out: ``progress`` ("clean 2/2, dirty 1/2"; empty without
-    a readable deal) and ``why_not``, each reason none of its players may
-    go out yet (empty: one may)."""
-
-    side: int
-    name: str
-    progress: str
-    why_not: list[str]
-    partners: bool = True  # False: a player alone, named by the choice beside it
-
-
-def going_out(need: Books, sheet: RuleSheet, deal: Deal | None, sides: list[SideBlock]) -> list[GoingOut]:
-    """Each side's books against ``need`` (the deal's requirement, from the rules core) and
-    what the referee's "may we go out?" answers for its players. ``deal`` is the form as
-    read (None: not readable, or nothing typed yet)."""
-    kinds = [(kind, n) for kind, n in (("clean", need.clean), ("dirty", need.dirty), ("wild", need.wild),
-                                       ("special", need.special)) if n]
-    out = []
-    for block in sides:
-        if deal is None or block.index >= len(deal.sides):
-            out.append(GoingOut(block.index, block.name, "", [], len(block.players) > 1))  # the pills say the need
-            continue
-        side = deal.sides[block.index]
-        books = side_books(sheet, side)
-        held = asdict(books_toward(sheet, need, books))  # as the verdict counts them
-        progress = ", ".join(f"{kind} {held[kind]}/{n}" for kind, n in kinds) or "no books needed"
-        why: list[str] = []
-        for i, player in enumerate(side.players):
-            partners = [p for j, p in enumerate(side.players) if j != i]
-            answer = can_go_out(sheet, deal.number, books=books, foot_played=player.foot_picked_up,
-                                partners_picked_up=[p.foot_picked_up for p in partners],
-                                partners_played=[p.played_foot for p in partners], permission=True)
-            if answer.yes:
-                why = []
-                break
-            for reason in answer.reasons:
-                if reason.ok:
-                    continue
-                text = (", ".join(f"{n - held[kind]} more {kind} book{'s' if n - held[kind] > 1 else ''}"
-                                  for kind, n in kinds if held[kind] < n)
-                        if reason.option == "books_to_go_out" else f"{player.name}: {reason.message}")
-                if text not in why:
-                    why.append(text)
-        out.append(GoingOut(block.index, block.name, progress, why, len(block.players) > 1))
-    return out
 
 
 def _with_foot_and_cut(out: dict[str, Any], player: PlayerBlock) -> dict[str, Any]:

@@ -28,9 +28,9 @@ from wtforms import HiddenField, SelectField, StringField
 
 from ...rules import OPTIONS, PRESETS, RuleSheet, SheetError, load_sheet
 from ...rules.cards import Card
+from ...rules.catalogue import Option, options_by_group
 from ...rules.limits import MAX_SHEET_DEALS
 from ...rules.read import JSON
-from ...rules.sheet import Option, options_by_group
 from . import FlaskForm, PlainText, preset_choices
 
 

@@ -1,0 +1,208 @@
+"""What a rule sheet's options hold: the choices (an option whose value is one of a few
+words, each a :class:`Choice`) and the small values some options are (a value per deal,
+books by kind, opening bands, card values).
+
+They sit below the sheet (:mod:`.sheet`) and the catalogue (:mod:`.catalogue`): a new
+option with choices adds its enum here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+from typing import Generic, TypeVar
+
+from .cards import CARDS, Card
+
+T = TypeVar("T")
+
+
+class Choice(str, Enum):
+    """An option whose value is one of a few words; ``words`` puts it in plain English."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+class DecksRule(Choice):
+    PLAYERS_PLUS_ONE = "players+1"
+    PER_PLAYER = "per-player"
+    FIXED = "fixed"
+    BY_PLAYERS = "by-players"
+
+
+class Upcard(Choice):
+    BURY_WILD_RED_THREE = "bury-wild-red-three"
+    BURY_WILD_THREE = "bury-wild-three"
+    LEAVE = "leave"
+
+
+class BookGrowth(Choice):
+    CLOSED = "closed"
+    NATURALS = "naturals"
+    ANY = "any"
+
+
+class SecondMeld(Choice):
+    AFTER_BOOK = "after-book"
+    ANYTIME = "anytime"
+
+
+class WildRatio(Choice):
+    TWICE = "twice"        # naturals >= 2 x wilds
+    MORE = "more"          # naturals > wilds
+    AT_LEAST = "at-least"  # naturals >= wilds
+    NONE = "none"
+
+
+class OpeningBy(Choice):
+    DEAL = "deal"
+    RUNNING_TOTAL = "running-total"
+
+
+class OpeningWho(Choice):
+    PLAYER = "player"
+    SIDE = "side"
+
+
+class OpeningPileCards(Choice):
+    TOP_CARD = "top-card"
+    NONE = "none"
+
+
+class PileTake(Choice):
+    TOP = "top"                  # the top N, all if fewer
+    TOP_IF_FULL = "top-if-full"  # the top N, only when N or more are there
+    WHOLE = "whole"
+    NEVER = "never"
+
+
+class PileNeeds(Choice):
+    NATURAL_PAIR = "natural-pair"    # two naturals of the top card's rank, from the hand
+    MELD_TOP_CARD = "meld-top-card"  # any way of melding the top card at once
+
+
+class PileBlocker(Choice):
+    BLACK_THREE = "black-three"
+    RED_THREE = "red-three"
+    WILD = "wild"
+
+
+class LastCard(Choice):
+    EITHER = "either"
+    DISCARD = "discard"
+    MELD = "meld"
+
+
+class StockOut(Choice):
+    ENDS_DEAL = "ends-deal"
+    RESHUFFLE = "reshuffle"
+
+
+class SpecialWilds(Choice):
+    ALLOWED = "allowed"
+    NEVER = "never"
+
+
+class CountAs(Choice):
+    """What a special or wild book counts as toward the books needed to go out."""
+
+    CLEAN = "clean"
+    DIRTY = "dirty"
+    NONE = "none"
+
+
+class FootWhen(Choice):
+    """When a red three in a foot never picked up costs its penalty."""
+
+    OPPONENTS_OUT = "opponents-out"
+    ANY_ENDING = "any-ending"
+
+
+class PartnerFoot(Choice):
+    """What every partner must have done with their foot before a player may go out."""
+
+    NO = "no"
+    PICKED_UP = "picked-up"
+    PLAYED = "played"
+
+
+class GameLength(Choice):
+    DEALS = "deals"
+    TARGET = "target"
+
+
+@dataclass(frozen=True)
+class PerDeal(Generic[T]):
+    """A value that may change from deal to deal; past the list, the last value holds.
+
+    >>> PerDeal((50, 90, 120, 150)).at(2), PerDeal((100,)).at(3)
+    (90, 100)
+    """
+
+    values: tuple[T, ...]
+
+    def at(self, deal: int) -> T:
+        return self.values[min(max(deal, 1), len(self.values)) - 1]
+
+    @property
+    def single(self) -> bool:
+        return len(self.values) == 1
+
+
+@dataclass(frozen=True)
+class Books:
+    """Books of each kind, as a going-out requirement (``special``: books of a rank the sheet
+    names in ``special_books`` or ``three_books``)."""
+
+    clean: int = 0
+    dirty: int = 0
+    wild: int = 0
+    special: int = 0
+
+    def __str__(self) -> str:
+        parts = [f"{n} {kind}" for kind, n in
+                 (("clean", self.clean), ("dirty", self.dirty), ("wild", self.wild), ("special", self.special)) if n]
+        return " + ".join(parts) or "no books"
+
+    def to_json(self) -> dict[str, int]:
+        """Clean, dirty and wild always; ``special`` only when asked for (sheets before it never were)."""
+        out = {"clean": self.clean, "dirty": self.dirty, "wild": self.wild}
+        if self.special:
+            out["special"] = self.special
+        return out
+
+
+@dataclass(frozen=True)
+class Band:
+    """An opening minimum that applies while the running total is below ``below``."""
+
+    below: int | None
+    minimum: int
+
+
+@dataclass(frozen=True)
+class CardValues:
+    """Points of each card, by kind; a red three has none (its bonus is separate)."""
+
+    points: tuple[int, ...]  # aligned with cards.CARDS
+
+    def __getitem__(self, card: Card) -> int:
+        return self.points[CARDS.index(card)]
+
+    def to_json(self) -> dict[str, int]:
+        return {card.value: p for card, p in zip(CARDS, self.points, strict=True) if card is not Card.RED_THREE}
+
+    @classmethod
+    def of(cls, values: Mapping[Card, int]) -> CardValues:
+        return cls(tuple(values.get(card, 0) for card in CARDS))
+
+
+STANDARD_VALUES = CardValues.of({
+    Card.JOKER: 50, Card.TWO: 20, Card.ACE: 20,
+    **{c: 10 for c in (Card.KING, Card.QUEEN, Card.JACK, Card.TEN, Card.NINE, Card.EIGHT)},
+    **{c: 5 for c in (Card.SEVEN, Card.SIX, Card.FIVE, Card.FOUR)},
+    Card.BLACK_THREE: 5,
+})
+

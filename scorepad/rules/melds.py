@@ -1,0 +1,153 @@
+"""Whether one meld is legal under a sheet, as :class:`~.problems.Problem` values: its rank,
+its size, its wild cards; and a second meld of a rank begun too soon. Shared by the deal's
+verdict (:mod:`.validate`) and the referee's "is this meld legal?" (:mod:`.referee`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .cards import Rank
+from .choices import BookGrowth, SecondMeld, SpecialWilds, WildRatio
+from .deal import Meld
+from .problems import Problem
+from .sheet import RuleSheet
+
+
+def meld_problems(sheet: RuleSheet, meld: Meld, where: str = "") -> Iterator[Problem]:
+    """Problems with one meld on its own (not counting other melds of its rank).
+
+    >>> from scorepad.rules import preset
+    >>> [p.code for p in meld_problems(preset("pagat"), Meld(Rank.KING, 3, 2))]
+    ['meld.wild_ratio']
+    >>> list(meld_problems(preset("pagat"), Meld(Rank.KING, 2, 1)))
+    []
+    """
+    rank, naturals, wilds = meld.rank, meld.naturals, meld.twos + meld.jokers
+    size = naturals + wilds
+    if meld.naturals < 0 or meld.twos < 0 or meld.jokers < 0:
+        yield Problem("count.negative", "A meld cannot hold a negative number of cards.", None, where)
+        return
+    stop, first = _rank_problems(sheet, meld, where)
+    yield from first
+    if stop:
+        return
+    if rank is Rank.WILD:
+        if not sheet.wild_books:
+            yield Problem("meld.rank", "This sheet does not allow a meld of wild cards only.", "wild_books", where)
+            return
+        if naturals:
+            yield Problem("meld.rank", f"A wild meld holds only 2s and jokers, but this one has {naturals} "
+                          "natural cards: record them as a meld of their own rank.", "wild_books", where)
+    if size < sheet.meld_min:
+        yield Problem("meld.size", f"A meld needs at least {sheet.meld_min} cards; this one has {size}.",
+                      "meld_min", where)
+    elif size > sheet.book_size:
+        growth = sheet.book_growth
+        if growth is BookGrowth.CLOSED:
+            yield Problem("meld.size", f"A book is complete at {sheet.book_size} cards and takes no more; "
+                          f"this one has {size}.", "book_growth", where)
+        elif growth is BookGrowth.NATURALS and rank is Rank.WILD:
+            yield Problem("meld.size", f"A book may grow past {sheet.book_size} cards with natural cards only, so "
+                          f"a wild book stays at {sheet.book_size}; this one has {size}.", "book_growth", where)
+        elif growth is BookGrowth.NATURALS and wilds > (most := most_wilds_in_book(sheet)):
+            yield Problem("meld.size", f"A book may grow past {sheet.book_size} cards with natural cards only, so "
+                          f"it holds no more wild cards than a legal book of {sheet.book_size}: at most {most}; "
+                          f"this one has {size} cards, {wilds} of them wild.", "book_growth", where)
+    if rank is not Rank.WILD:
+        yield from wild_limit_problems(sheet, rank, naturals, wilds, where)
+
+
+def _rank_problems(sheet: RuleSheet, meld: Meld, where: str) -> tuple[bool, list[Problem]]:
+    """What the sheet says of melds of this rank alone: threes (whether nothing more is worth
+    saying of the meld), and a special rank's wild cards."""
+    rank = meld.rank
+    if rank.is_threes:
+        threes = list(_threes_problems(sheet, meld, where))
+        return bool(threes), threes
+    if meld.wilds and sheet.special_book_wilds is SpecialWilds.NEVER and rank is not Rank.WILD \
+            and sheet.special_bonus(rank.card) is not None:
+        return False, [Problem("meld.wild_ratio", f"On this sheet a meld of {rank.noun} (a special book) never "
+                               f"holds wild cards; this one has {meld.wilds}.", "special_book_wilds", where)]
+    return False, []
+
+
+def _threes_problems(sheet: RuleSheet, meld: Meld, where: str) -> Iterator[Problem]:
+    """A meld of threes: legal only as red or black threes that the sheet's ``three_books``
+    names, and never with a wild card."""
+    allowed = sheet.three_bonus(meld.rank.card) if meld.rank is not Rank.THREE else None
+    if allowed is None and not sheet.three_books:
+        yield Problem("meld.rank", "Threes are never melded: red threes are laid apart as bonus cards, "
+                      "black threes are only discarded.", None, where)
+    elif allowed is None:
+        named = " and ".join(card.noun for card, _ in sheet.three_books)
+        yield Problem("meld.rank", f"This sheet books {named} only, each colour in a meld of its own; this meld is "
+                      f"{meld.rank.noun}.", "three_books", where)
+    elif meld.wilds:
+        yield Problem("meld.wild_ratio", f"A meld of {meld.rank.noun} never holds wild cards; this one has "
+                      f"{meld.wilds}.", "three_books", where)
+
+
+def most_wilds_in_book(sheet: RuleSheet) -> int:
+    """The most wild cards a legal book of the sheet's book size holds, naturals making up the rest.
+
+    A book that grows with natural cards only never holds more: its wild cards were all
+    in it when it was a book.
+
+    >>> from scorepad.rules import preset
+    >>> [most_wilds_in_book(preset(p)) for p in ("common", "pagat", "bicycle", "gather-together")]
+    [3, 2, 3, 3]
+    """
+    return max(w for w in range(sheet.book_size)
+               if not any(wild_limit_problems(sheet, Rank.KING, sheet.book_size - w, w)))
+
+
+def wild_limit_problems(sheet: RuleSheet, rank: Rank, naturals: int, wilds: int,
+                         where: str = "") -> Iterator[Problem]:
+    """A meld of a natural rank against the sheet's limits on wild cards."""
+    if not wilds:
+        return
+    if naturals == 0:
+        yield Problem("meld.wild_ratio", f"A meld of {rank.noun} needs natural {rank.noun}; this one is "
+                      "all wild cards.", "wild_ratio", where)
+        return
+    ratio = sheet.wild_ratio
+    if ratio is WildRatio.TWICE and naturals < 2 * wilds:
+        yield Problem("meld.wild_ratio", f"This sheet needs at least twice as many natural cards as wild "
+                      f"cards; this meld has {naturals} naturals and {wilds} wild.", "wild_ratio", where)
+    elif ratio is WildRatio.MORE and naturals <= wilds:
+        yield Problem("meld.wild_ratio", f"This sheet needs more natural cards than wild cards; this meld "
+                      f"has {naturals} naturals and {wilds} wild.", "wild_ratio", where)
+    elif ratio is WildRatio.AT_LEAST and naturals < wilds:
+        yield Problem("meld.wild_ratio", f"On this sheet wild cards may never outnumber natural cards; this "
+                      f"meld has {naturals} naturals and {wilds} wild.", "wild_ratio", where)
+    if sheet.max_wilds is not None and wilds > sheet.max_wilds:
+        yield Problem("meld.wild_ratio", f"A meld may hold at most {sheet.max_wilds} wild cards; this one "
+                      f"has {wilds}.", "max_wilds", where)
+    if naturals < sheet.min_naturals_with_wilds:
+        yield Problem("meld.wild_ratio", f"A meld with wild cards needs at least {sheet.min_naturals_with_wilds} "
+                      f"natural cards; this one has {naturals}.", "min_naturals_with_wilds", where)
+
+
+def duplicate_rank_problems(sheet: RuleSheet, melds: tuple[Meld, ...], where: str = "melds",
+                            side: str | None = None) -> Iterator[Problem]:
+    """A second unfinished meld of a rank, where the sheet allows one only after a book."""
+    if sheet.second_meld is SecondMeld.ANYTIME:
+        return
+    open_ranks: dict[Rank, int] = {}
+    said: dict[Rank, str] = {}  # each rank's message, written once
+    book_size, three = sheet.book_size, Rank.THREE
+    for index, meld in enumerate(melds):
+        rank = meld.rank
+        if meld.naturals + meld.twos + meld.jokers >= book_size or rank is three \
+                or rank.is_threes and sheet.three_bonus(rank.card) is None:
+            continue
+        if rank in open_ranks:
+            message = said.get(rank)
+            if message is None:
+                message = said[rank] = (f"There is already an unfinished meld of {rank.noun} (meld "
+                                        f"{open_ranks[rank] + 1}); a second meld of a rank may start only "
+                                        "once the first is a book.")
+            yield Problem("meld.duplicate_rank", message, "second_meld", f"{where}[{index}]", side, None, index)
+        else:
+            open_ranks[rank] = index

@@ -1,0 +1,285 @@
+"""How each option's value is read from JSON and checked: a :class:`Reader` names the field
+it cannot read (a :class:`~.errors.SheetError`) and carries the JSON Schema of what it
+reads (:func:`reads`), so each bound is stated once, beside its check.
+
+The catalogue (:mod:`.catalogue`) gives each option one of these; a new kind of value (not
+a number, a choice, a list per deal...) adds its reader here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sized
+from typing import Generic, TypeVar
+
+from .cards import CARDS, NATURALS, Card
+from .choices import Band, Books, CardValues, Choice, PartnerFoot, PerDeal, PileBlocker
+from .errors import SheetError
+from .limits import (
+    MAX_BANDS,
+    MAX_CARD_VALUES,
+    MAX_DECKS_BY_PLAYERS,
+    MAX_PER_SIDE,
+    MAX_PILE_BLOCKERS,
+    MAX_PLAYERS,
+    MAX_SHEET_DEALS,
+    MAX_SIDE_SIZES,
+    MAX_SPECIAL_BOOKS,
+    MAX_THREE_BOOKS,
+    MIN_PLAYERS,
+)
+from .read import JSON
+
+
+def _fail(name: str, reason: str) -> SheetError:
+    return SheetError(name, reason)
+
+
+R = TypeVar("R")
+T = TypeVar("T")
+C = TypeVar("C", bound=Choice)
+
+
+class Reader(Generic[R]):
+    """Reads one option's JSON value, naming the field when it cannot; the base value is optional.
+    ``schema`` is the JSON Schema of what it reads, its bounds the ones it checks (:func:`reads`)."""
+
+    def __init__(self, read: Callable[[object, str, object], R], schema: dict[str, JSON]) -> None:
+        self.read, self.schema = read, schema
+
+    def __call__(self, value: object, name: str, base: object = None, /) -> R:
+        return self.read(value, name, base)
+
+
+def reads(schema: dict[str, JSON]) -> Callable[[Callable[[object, str, object], R]], Reader[R]]:
+    """A reader carrying ``schema``, the JSON Schema of the values it reads, written beside the
+    checks it describes so that each bound is stated once."""
+    def carry(read: Callable[[object, str, object], R]) -> Reader[R]:
+        return Reader(read, schema)
+    return carry
+
+
+def whole_number(lo: int, hi: int) -> Reader[int]:
+    @reads({"type": "integer", "minimum": lo, "maximum": hi})
+    def read(value: object, name: str, base: object = None) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise _fail(name, f"must be a whole number, not {value!r}")
+        if not lo <= value <= hi:
+            raise _fail(name, f"must be from {lo} to {hi}, not {value}")
+        return value
+    return read
+
+
+def _at_most(value: Sized, name: str, most: int, what: str) -> None:
+    """Refuse a list or object option longer than its bound in :mod:`.limits`."""
+    if len(value) > most:
+        raise _fail(name, f"lists {len(value):,} {what}; a sheet lists at most {most}")
+
+
+@reads({"type": "boolean"})
+def true_false(value: object, name: str, base: object = None) -> bool:
+    if not isinstance(value, bool):
+        raise _fail(name, f"must be true or false, not {value!r}")
+    return value
+
+
+def choice(kind: type[C]) -> Reader[C]:
+    @reads({"type": "string", "enum": [c.value for c in kind]})
+    def read(value: object, name: str, base: object = None) -> C:
+        if isinstance(value, kind):
+            return value
+        try:
+            return kind(value)
+        except ValueError:
+            allowed = ", ".join(repr(c.value) for c in kind)
+            raise _fail(name, f"must be one of {allowed}, not {value!r}") from None
+    return read
+
+
+def optional(read_inner: Reader[R]) -> Reader[R | None]:
+    @reads({"anyOf": [read_inner.schema, {"type": "null"}]})
+    def read(value: object, name: str, base: object = None) -> R | None:
+        return None if value is None else read_inner(value, name, base)
+    return read
+
+
+def per_deal(read_item: Reader[R]) -> Reader[PerDeal[R]]:
+    @reads({"anyOf": [read_item.schema,
+                       {"type": "array", "items": read_item.schema, "minItems": 1, "maxItems": MAX_SHEET_DEALS}]})
+    def read(value: object, name: str, base: object = None) -> PerDeal[R]:
+        if isinstance(value, PerDeal):
+            _at_most(value.values, name, MAX_SHEET_DEALS, "deals")
+            return PerDeal(tuple(read_item(v, f"{name}[{i}]", None) for i, v in enumerate(value.values)))
+        if isinstance(value, list):
+            if not value:
+                raise _fail(name, "needs at least one value")
+            _at_most(value, name, MAX_SHEET_DEALS, "deals")
+            return PerDeal(tuple(read_item(v, f"{name}[{i}]", None) for i, v in enumerate(value)))
+        return PerDeal((read_item(value, name, None),))
+    return read
+
+
+def write_per_deal(write_item: Callable[[T], JSON]) -> Callable[[PerDeal[T]], JSON]:
+    def write(value: PerDeal[T]) -> JSON:
+        items = [write_item(v) for v in value.values]
+        return items[0] if value.single else items
+    return write
+
+
+_BOOK_COUNT = whole_number(0, 20)
+
+
+_BOOK_KINDS = ("clean", "dirty", "wild", "special")
+
+
+@reads({"type": "object", "properties": {kind: _BOOK_COUNT.schema for kind in _BOOK_KINDS},
+         "additionalProperties": False})
+def read_books(value: object, name: str, base: object = None) -> Books:
+    if isinstance(value, Books):
+        value = dataclasses.asdict(value)
+    if not isinstance(value, Mapping):
+        raise _fail(name, 'must be an object such as {"clean": 1, "dirty": 1, "wild": 0}')
+    unknown = set(value) - set(_BOOK_KINDS)
+    if unknown:
+        raise _fail(f"{name}.{sorted(unknown)[0]}", "is not a kind of book (clean, dirty, wild, special)")
+    read = _BOOK_COUNT
+    return Books(**{k: read(v, f"{name}.{k}") for k, v in value.items()})
+
+
+_CARD_POINTS = whole_number(0, 10_000)
+
+
+@reads({"type": "object", "maxProperties": MAX_CARD_VALUES,
+         "properties": {card.value: _CARD_POINTS.schema for card in CARDS if card is not Card.RED_THREE}})
+def read_card_values(value: object, name: str, base: object = None) -> CardValues:
+    if isinstance(value, CardValues):
+        value = value.to_json()
+    if not isinstance(value, Mapping):
+        raise _fail(name, 'must be an object of points by card, such as {"A": 20, "K": 10}')
+    _at_most(value, name, MAX_CARD_VALUES, "cards")
+    points = dict(base.to_json()) if isinstance(base, CardValues) else {}
+    read = _CARD_POINTS
+    for key, points_each in value.items():
+        try:
+            card = Card(str(key).upper())
+        except ValueError:
+            card = None
+        if card is None or card is Card.RED_THREE:
+            raise _fail(f"{name}.{key}", "is not a card with a value "
+                        "(A K Q J 10 9 8 7 6 5 4, 2, JK, 3B)")
+        points[card.value] = read(points_each, f"{name}.{key}")
+    missing = [c.value for c in CARDS if c is not Card.RED_THREE and c.value not in points]
+    if missing:
+        raise _fail(f"{name}.{missing[0]}", "has no value")
+    return CardValues.of({Card(k): v for k, v in points.items()})
+
+
+_SPECIAL_BONUS = whole_number(0, 100_000)
+
+
+def _bonus_by_rank(ranks: tuple[Card, ...], most: int, example: str,
+                   wrong: str) -> Reader[tuple[tuple[Card, int], ...]]:
+    """A reader of bonuses by rank (``ranks`` the keys it takes), such as ``{"7": 1000}``."""
+    @reads({"type": "object", "maxProperties": most,
+             "properties": {card.value: _SPECIAL_BONUS.schema for card in ranks}})
+    def read(value: object, name: str, base: object = None) -> tuple[tuple[Card, int], ...]:
+        if isinstance(value, tuple):
+            value = {card.value: bonus for card, bonus in value}
+        if not isinstance(value, Mapping):
+            raise _fail(name, f"must be an object of bonus by rank, such as {example}")
+        _at_most(value, name, most, "ranks")
+        out = []
+        for key, bonus in value.items():
+            try:
+                card = Card(str(key).upper())
+            except ValueError:
+                card = None
+            if card is None or card not in ranks:
+                raise _fail(f"{name}.{key}", wrong)
+            out.append((card, _SPECIAL_BONUS(bonus, f"{name}.{key}")))
+        return tuple(sorted(out, key=lambda pair: CARDS.index(pair[0])))
+    return read
+
+
+_BOOKABLE = "is not a rank that can be booked (A K Q J 10 9 8 7 6 5 4)"
+read_special_books = _bonus_by_rank(NATURALS, MAX_SPECIAL_BOOKS, '{"7": 1000}', _BOOKABLE)
+read_special_books_dirty = _bonus_by_rank(NATURALS, MAX_SPECIAL_BOOKS, '{"7": 500}', _BOOKABLE)
+read_three_books = _bonus_by_rank((Card.BLACK_THREE, Card.RED_THREE), MAX_THREE_BOOKS, '{"3R": 1000, "3B": 500}',
+                                   "is not a book of threes: 3R (red threes) or 3B (black threes)")
+_DECKS = whole_number(1, 12)
+_PLAYER_COUNTS = tuple(str(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1))
+
+
+@reads({"type": "object", "maxProperties": MAX_DECKS_BY_PLAYERS,
+         "properties": {n: _DECKS.schema for n in _PLAYER_COUNTS}, "additionalProperties": False})
+def read_decks_by_players(value: object, name: str, base: object = None) -> tuple[tuple[int, int], ...]:
+    if isinstance(value, tuple):
+        value = {str(players): decks for players, decks in value}
+    if not isinstance(value, Mapping):
+        raise _fail(name, 'must be an object of decks by number of players, such as {"4": 5, "6": 6}')
+    _at_most(value, name, MAX_DECKS_BY_PLAYERS, "numbers of players")
+    out = {}
+    for key, decks in value.items():
+        if str(key) not in _PLAYER_COUNTS:
+            raise _fail(f"{name}.{key}", f"is not a number of players from {MIN_PLAYERS} to {MAX_PLAYERS}")
+        out[int(key)] = _DECKS(decks, f"{name}.{key}")
+    return tuple(sorted(out.items()))
+
+
+@reads({"anyOf": [choice(PartnerFoot).schema, {"type": "boolean"}]})
+def read_partner_foot(value: object, name: str, base: object = None) -> PartnerFoot:
+    """'no', 'picked-up' or 'played'; a sheet written before the choice said true or false."""
+    if isinstance(value, bool):
+        return PartnerFoot.PICKED_UP if value else PartnerFoot.NO
+    return choice(PartnerFoot)(value, name)
+
+
+_BAND_BELOW, _BAND_MINIMUM = whole_number(-100_000, 1_000_000), whole_number(0, 10_000)
+
+
+@reads({"type": "array", "minItems": 1, "maxItems": MAX_BANDS, "items": {
+    "type": "object", "properties": {"below": _BAND_BELOW.schema, "minimum": _BAND_MINIMUM.schema},
+    "required": ["minimum"], "additionalProperties": False}})
+def read_bands(value: object, name: str, base: object = None) -> tuple[Band, ...]:
+    if isinstance(value, tuple):
+        _at_most(value, name, MAX_BANDS, "bands")
+        return value
+    if not isinstance(value, list) or not value:
+        raise _fail(name, 'must be a list such as [{"below": 2500, "minimum": 50}, {"minimum": 90}]')
+    _at_most(value, name, MAX_BANDS, "bands")
+    bands = []
+    for i, band in enumerate(value):
+        where = f"{name}[{i}]"
+        if not isinstance(band, Mapping) or "minimum" not in band or set(band) - {"below", "minimum"}:
+            raise _fail(where, 'must be an object such as {"below": 2500, "minimum": 50}')
+        below = band.get("below")
+        bands.append(Band(None if below is None else _BAND_BELOW(below, f"{where}.below"),
+                          _BAND_MINIMUM(band["minimum"], f"{where}.minimum")))
+    return tuple(bands)
+
+
+
+
+_SIDE_SIZE = whole_number(1, MAX_PER_SIDE)
+
+
+@reads({"anyOf": [_SIDE_SIZE.schema,
+                   {"type": "array", "items": _SIDE_SIZE.schema, "minItems": 1, "maxItems": MAX_SIDE_SIZES,
+                    "uniqueItems": True}]})
+def read_side_sizes(value: object, name: str, base: object = None) -> tuple[int, ...]:
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = [value]
+    if not isinstance(value, (list, tuple)) or not value:
+        raise _fail(name, "must list the players a side may have, such as [1] or [2] or [1, 2]")
+    _at_most(value, name, MAX_SIDE_SIZES, "sizes")
+    read = _SIDE_SIZE
+    return tuple(sorted({read(v, f"{name}[{i}]") for i, v in enumerate(value)}))
+
+
+@reads({"type": "array", "items": choice(PileBlocker).schema, "maxItems": MAX_PILE_BLOCKERS, "uniqueItems": True})
+def read_blockers(value: object, name: str, base: object = None) -> frozenset[PileBlocker]:
+    if not isinstance(value, (list, tuple, set, frozenset)):
+        raise _fail(name, "must be a list of 'black-three', 'red-three', 'wild'")
+    _at_most(value, name, MAX_PILE_BLOCKERS, "cards")
+    read = choice(PileBlocker)
+    return frozenset(read(v, f"{name}[{i}]") for i, v in enumerate(value))
