@@ -91,9 +91,12 @@ QUERIES: dict[str, str] = {
     "idempotency_get": "SELECT digest, status, body FROM idempotency_key "
                        "WHERE route = ? AND game_id = ? AND client = ? AND key = ? AND at >= ?",
     # A key kept meanwhile by another process's write (PostgreSQL writes to two games at once)
-    # inserts nothing: the write then rolls back and answers what that one kept.
+    # inserts nothing: the write then rolls back and answers what that one kept. A key kept
+    # before ?9 has expired, not yet forgotten (store._time_to_forget): it is written over.
     "idempotency_insert": "INSERT INTO idempotency_key (route, game_id, client, key, digest, status, body, at) "
-                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (route, game_id, client, key) DO UPDATE "
+                          "SET digest = excluded.digest, status = excluded.status, body = excluded.body, "
+                          "at = excluded.at WHERE idempotency_key.at < ?",
     "idempotency_forget": "DELETE FROM idempotency_key WHERE at < ?",
     # A game's edit key replaced (store.replace_edit_key): the old key's digest is kept, so
     # whoever still holds it is told that it was replaced, and when.

@@ -19,6 +19,7 @@ import logging
 import re
 import secrets
 import threading
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -87,6 +88,9 @@ class GameRecord:
     updated_at: str
     deals: list[DealRecord]
     game: Game  # the rules' view of the same deals, judged once
+    # How many history entries each deal number has, recorded or deleted (a deal recorded
+    # again after a deletion goes on counting from its earlier entries).
+    history_counts: dict[int, int] = dataclasses.field(default_factory=dict)
 
     @cached_property
     def view(self) -> GameView:
@@ -167,7 +171,7 @@ def _record(row: db.Row, deals: list[db.Row], history_counts: dict[int, int],
                           stored_size=len(deal_row["body"]))
                for deal_row, deal, verdict in zip(deals, parsed, game.verdicts, strict=True)]
     return GameRecord(row["id"], row["edit_key"], readable(row["name"]), sheet, sides, row["revision"],
-                      row["created_at"], row["updated_at"], records, game)
+                      row["created_at"], row["updated_at"], records, game, dict(history_counts))
 
 
 # A parsed, judged deal takes many times its JSON in memory (objects, its verdict's lines
@@ -222,12 +226,15 @@ def _remember(record: GameRecord) -> None:
                         replaces=lambda cached: cached.revision < record.revision)
 
 
-def _after_write(game: GameRecord, deals: list[DealRecord], updated_at: str) -> GameRecord:
-    """The game one revision on, with these deals: built from records already read and
-    judged, so the next read of the game neither reads nor judges its deals again."""
+def _after_write(game: GameRecord, deals: list[DealRecord], number: int, updated_at: str) -> GameRecord:
+    """The game one revision on, with these deals, deal ``number`` given one more history
+    entry: built from records already read and judged, so the next read of the game neither
+    reads nor judges its deals again."""
     deals = sorted(deals, key=lambda d: d.number)
     played = Game(game.sheet, game.side_names, tuple(d.deal for d in deals), tuple(d.verdict for d in deals))
-    return dataclasses.replace(game, revision=game.revision + 1, updated_at=updated_at, deals=deals, game=played)
+    counts = {**game.history_counts, number: game.history_counts.get(number, 0) + 1}
+    return dataclasses.replace(game, revision=game.revision + 1, updated_at=updated_at, deals=deals, game=played,
+                               history_counts=counts)
 
 
 def recent_games(ids: list[str], limit: int = 20) -> list[GameRecord]:
@@ -421,7 +428,6 @@ def create_game(name: Any, sheet_data: Any, sides_data: Any, once: Once[GameReco
     record = GameRecord(game_id, key, name, sheet, sides, 0, now, now, [],
                         Game(sheet, tuple(side["name"] for side in sides)))
     with db.transaction():
-        _look(once)
         db.run("game_insert", game_id, key, name, _stored(sheet), json.dumps(sides), now, now)
         _keep(once, record, key)
     _remember(record)
@@ -441,7 +447,6 @@ def import_game(name: Any, sheet: RuleSheet, sides_data: Any, created_at: str, d
     sides = read_sides(sides_data, sheet)
     game_id, key, now = new_id(), new_id(), _now()
     with db.transaction():
-        _look(once)
         db.run("game_insert", game_id, key, name, _stored(sheet), json.dumps(sides), created_at, now)
         for number, body, as_played in deals:
             db.run("deal_insert", game_id, number, body, as_played)
@@ -475,19 +480,37 @@ def _check_revision(game: GameRecord, based_on: int | None) -> None:
         raise Conflict(based_on, game.revision, changes_since(game.id, based_on))
 
 
-def _fresh(game_id: str, based_on: int | None, once: Once[Any] | None = None, key: str | None = None) -> GameRecord:
+def _fresh(game_id: str, based_on: int | None, once: Once[Any] | None = None, key: str | None = None,
+           first: bool = False) -> GameRecord:
     """The game as it stands, for a write about to be prepared (again, after another write came
     first). With ``key``, the edit key the door allowed the write with: :class:`KeyReplaced`
     once it is not the game's, so a write that waited while the edit link was replaced is
-    never made with the old one."""
-    game = load_game(game_id)
+    never made with the old one.
+
+    A ``first`` try takes the game as this process cached it, without reading its revision
+    again (the door read it a moment ago, to allow the write): the write transaction moves
+    the revision on only from the revision it was prepared against, so a game another
+    process wrote to meanwhile is read again, and the write prepared again. Before refusing
+    the write (a replaced key, a stale revision), ``once``'s key is looked for: a write with
+    the key made before it (by another process) is replayed, not refused."""
+    game = _cached(game_id) if first else None
+    if game is None or (based_on is not None and based_on > game.revision):
+        game = load_game(game_id)
     if game is None:
         raise no_game(game_id)
-    _look(once)  # after reading the game: a write with the key made before it is found, not taken as stale
     if key is not None and not secrets.compare_digest(key.encode("utf-8", "replace"), game.edit_key.encode()):
+        _look(once)
         raise KeyReplaced(replaced_at(game_id, key) or _now())
+    if based_on is not None and based_on != game.revision:
+        _look(once)
     _check_revision(game, based_on)
     return game
+
+
+def _cached(game_id: str) -> GameRecord | None:
+    """The game as this process's cache holds it, at the revision it was last read or written at; None if not held."""
+    cached = db.current().cache.get(("game", db.path(), game_id))
+    return cached if isinstance(cached, GameRecord) else None
 
 
 class Table(Protocol):
@@ -625,11 +648,9 @@ def once(keyed: Once[T], write: Callable[[Once[T]], T]) -> Answer | KeyRefused:
             result = write(keyed)
         except _Kept as kept:
             return kept.found
-        made = _kept(keyed)
-        if made is None:  # it changed nothing, so it kept nothing (a write that is made keeps its key)
-            return Answer(*keyed.answer(result), replayed=False)
-        assert isinstance(made, Answer), made
-        return dataclasses.replace(made, replayed=False)  # exactly what the write kept
+        # What the write kept with its key (the same answer to the same result), or, for a
+        # write that changed nothing and so kept nothing, its answer now.
+        return Answer(*keyed.answer(result), replayed=False)
     finally:
         with _in_flight_guard:
             _in_flight.discard(slot)
@@ -666,19 +687,44 @@ def _keep(once: Once[T] | None, result: T, edit_key: str | None = None) -> None:
     if once is None:
         return
     now = datetime.now(UTC)
-    db.run("idempotency_forget", _stamp(now - KEEP_KEYS))
+    if _time_to_forget(db.path()):
+        db.run("idempotency_forget", _stamp(now - KEEP_KEYS))
     status, body = once.answer(result)
     if edit_key and edit_key in body:
         raise RuntimeError(f"the answer {once.route} keeps with its Idempotency-Key holds the game's edit key: "
                            "keep the answer without it, and add it to what is replayed")
     if not db.run("idempotency_insert", once.route, once.game_id, once.client, once.key, once.digest, status, body,
-                  _stamp(now)):
+                  _stamp(now), _stamp(now - KEEP_KEYS)):
         _look(once)  # kept meanwhile by another process's write, now committed: roll this one back, answer that
         raise _Kept(KeyRefused.IN_PROGRESS)  # kept, then forgotten within the moment: not this write's to make
 
 
+# Expired keys are forgotten by one keyed write a minute in each process (for each database),
+# not by every one: a save runs at most 7 statements (bench/trace.py), the one save a minute
+# that forgets 8. The first keyed write a process makes to a database starts its minute. What
+# expired is forgotten by the index on the keys' time, so however long since the last time,
+# it costs what expired. A key sent again after it expired is written over where it is kept
+# (the insert replaces an expired key's row), so an expired key not yet forgotten is never in
+# the way of a new write with it.
+FORGET_EVERY = 60.0  # seconds
+_forgot_at: dict[str, float] = {}
+
+
+def _time_to_forget(database: str) -> bool:
+    """Whether the keyed write now being made forgets the expired keys of ``database``:
+    :data:`FORGET_EVERY` seconds after the last that did in this process (or after this
+    process's first keyed write to it)."""
+    now = time.monotonic()
+    with _in_flight_guard:
+        last = _forgot_at.setdefault(database, now)
+        if now - last < FORGET_EVERY:
+            return False
+        _forgot_at[database] = now
+        return True
+
+
 def _write(game_id: str, based_on: int | None,
-           prepare: Callable[[GameRecord], Callable[[str], tuple[T, list[DealRecord]]] | _Unchanged[T]],
+           prepare: Callable[[GameRecord], Callable[[str], tuple[T, list[DealRecord], int]] | _Unchanged[T]],
            once: Once[T] | None = None, key: str | None = None) -> T:
     """One write to a game, in two steps. ``prepare(game)`` reads and judges the request
     against the game as read, outside the write lock (it may raise: nothing is written),
@@ -686,7 +732,7 @@ def _write(game_id: str, based_on: int | None,
     nothing is written, the revision stays, and its result is the answer). Inside the write
     transaction, the game's revision moves on by 1 only if it is still the one the write was
     prepared against; ``apply(now)`` then writes the change and its history entry, and
-    returns (result, the game's deals after it).
+    returns (result, the game's deals after it, the number of the deal written).
 
     If another write came in between, a write based on a revision is refused as stale
     (:class:`Conflict`, with what changed), and any other is prepared again. The lock is
@@ -694,25 +740,28 @@ def _write(game_id: str, based_on: int | None,
     stands is cached, so the next read of it neither reads nor judges its deals again.
 
     With ``once``, the write is made once per its key (:func:`once`): the key is looked for
-    before the write and again inside its transaction, and kept there with its answer.
+    before the write, and kept inside its transaction with its answer. A request with the key
+    that another process made meanwhile (while this one waited for the write lock) moved the
+    game's revision on, so it is found there (:func:`_moved`), or else when its key is kept.
     """
+    first = True
     while True:
-        game = _fresh(game_id, based_on, once, key)
+        game = _fresh(game_id, based_on, once, key, first)
+        first = False
         apply = prepare(game)
         if isinstance(apply, _Unchanged):
             return apply.result  # nothing written, so no key kept: sent again, it is judged again
         try:
             with db.transaction():
-                _look(once)  # made meanwhile, by a request of another process this one waited for
                 now = _now()
                 if not db.run("game_touch_at", now, game_id, game.revision):
                     _moved(game_id, based_on, once)
-                result, deals = apply(now)
+                result, deals, number = apply(now)
                 _keep(once, result)
                 _check_size(game_id)
         except _Moved:
             continue
-        _remember(_after_write(game, deals, now))
+        _remember(_after_write(game, deals, number, now))
         return result
 
 
@@ -748,7 +797,7 @@ def record_deal(game_id: str, data: Any, as_played: Any = None, based_on: int | 
     as_played = _reason(as_played)
     named = isinstance(data, dict) and "deal" in data
 
-    def prepare(game: GameRecord) -> Callable[[str], tuple[DealRecord, list[DealRecord]]]:
+    def prepare(game: GameRecord) -> Callable[[str], tuple[DealRecord, list[DealRecord], int]]:
         if not named and game.next_number is None:
             raise Full("deal", "the game is over")
         deal = read_deal(game, data, None if named else game.next_number)
@@ -760,13 +809,13 @@ def record_deal(game_id: str, data: Any, as_played: Any = None, based_on: int | 
         verdict = _judge_for_game(game, deal, as_played)
         body = json.dumps(deal.to_json(with_sheet=False))
         kept = as_played if not verdict.ok else None
-        earlier = db.value("history_count_of_deal", game_id, deal.number)  # deleted, now recorded again
+        earlier = game.history_counts.get(deal.number, 0)  # deleted, now recorded again
         saved = DealRecord(deal.number, deal, kept, earlier + 1, game.revision + 1, verdict, len(body))
 
-        def apply(now: str) -> tuple[DealRecord, list[DealRecord]]:
+        def apply(now: str) -> tuple[DealRecord, list[DealRecord], int]:
             db.run("deal_insert", game_id, deal.number, body, kept)
             _history(game, deal.number, "record", now, None, body, None, verdict, kept)
-            return saved, [*game.deals, saved]
+            return saved, [*game.deals, saved], deal.number
         return apply
 
     try:
@@ -815,7 +864,7 @@ def update_deal(game_id: str, number: int, data: Any, as_played: Any = None,
     Made once per ``once``'s key (:func:`once`)."""
     as_played = _reason(as_played)
 
-    def prepare(game: GameRecord) -> Callable[[str], tuple[DealRecord, list[DealRecord]]] | _Unchanged[DealRecord]:
+    def prepare(game: GameRecord) -> Callable[[str], tuple[DealRecord, list[DealRecord], int]] | _Unchanged[DealRecord]:
         old = game.deal(number)
         if old is None:
             raise NotFound("deal", f"deal {number} is not recorded")
@@ -827,10 +876,10 @@ def update_deal(game_id: str, number: int, data: Any, as_played: Any = None,
             return _Unchanged(dataclasses.replace(old, revision=game.revision))
         saved = DealRecord(number, deal, kept, old.history_size + 1, game.revision + 1, verdict, len(after))
 
-        def apply(now: str) -> tuple[DealRecord, list[DealRecord]]:
+        def apply(now: str) -> tuple[DealRecord, list[DealRecord], int]:
             db.run("deal_update", after, kept, game_id, number)
             _history(game, number, "edit", now, before, after, old.verdict, verdict, kept)
-            return saved, [d for d in game.deals if d.number != number] + [saved]
+            return saved, [d for d in game.deals if d.number != number] + [saved], number
         return apply
 
     return _write(game_id, based_on, prepare, once, key)
@@ -839,16 +888,16 @@ def update_deal(game_id: str, number: int, data: Any, as_played: Any = None,
 def delete_deal(game_id: str, number: int, based_on: int | None = None, key: str | None = None) -> int:
     """Remove a deal; what it held stays in the history. Returns the game's new revision."""
 
-    def prepare(game: GameRecord) -> Callable[[str], tuple[int, list[DealRecord]]]:
+    def prepare(game: GameRecord) -> Callable[[str], tuple[int, list[DealRecord], int]]:
         old = game.deal(number)
         if old is None:
             raise NotFound("deal", f"deal {number} is not recorded")
         before = json.dumps(old.deal.to_json(with_sheet=False))
 
-        def apply(now: str) -> tuple[int, list[DealRecord]]:
+        def apply(now: str) -> tuple[int, list[DealRecord], int]:
             db.run("deal_delete", game_id, number)
             _history(game, number, "delete", now, before, None, old.verdict, None, None)
-            return game.revision + 1, [d for d in game.deals if d.number != number]
+            return game.revision + 1, [d for d in game.deals if d.number != number], number
         return apply
 
     return _write(game_id, based_on, prepare, key=key)
@@ -864,8 +913,10 @@ def amend_sheet(game_id: str, sheet_data: Any, reason: Any, based_on: int | None
         sheet = load_sheet(sheet_data)
     except ReadError as err:
         raise Invalid(err.field or "sheet", err.reason) from None
+    first = True
     while True:
-        game = _fresh(game_id, based_on, key=key)
+        game = _fresh(game_id, based_on, key=key, first=first)
+        first = False
         read_sides(game.sides, sheet)  # the table must still fit the new sheet
         before, after = _stored(game.sheet), _stored(sheet)
         try:
@@ -892,12 +943,13 @@ def replace_edit_key(game_id: str, once: Once[GameRecord] | None = None, key: st
     imported it) is forgotten: each was made under a key that no longer works, so sent again,
     it is a new request (refused for the replaced key; a create makes a new game). With
     ``key``, the key the door allowed it with (:func:`_fresh`)."""
+    first = True
     while True:
-        game = _fresh(game_id, None, once, key)
+        game = _fresh(game_id, None, once, key, first)
+        first = False
         new_key = new_id()
         try:
             with db.transaction():
-                _look(once)
                 now = _now()
                 if not db.run("game_touch_at", now, game_id, game.revision):
                     _moved(game_id, None, once)
@@ -936,8 +988,10 @@ def delete_game(game_id: str, based_on: int | None = None, key: str | None = Non
     Its id is kept as deleted, so its links answer :class:`Gone`. A write like the others:
     one based on a revision the game has moved past is refused (:class:`Conflict`). Returns
     when it was deleted; logged."""
+    first = True
     while True:
-        game = _fresh(game_id, based_on, key=key)
+        game = _fresh(game_id, based_on, key=key, first=first)
+        first = False
         try:
             with db.transaction():
                 now = _now()
