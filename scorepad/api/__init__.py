@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, request
 
+from ..storage.checks import never_as_played
 from ..storage.errors import (
     AlreadyRecorded,
     Busy,
@@ -32,7 +33,6 @@ from ..storage.errors import (
     StorageError,
     Unusable,
 )
-from ..storage.store import never_as_played
 from . import http, problems
 from .http import ApiError, PreconditionFailed
 

@@ -76,7 +76,7 @@ def printed_results(record: Any, amendments: Sequence[Mapping[str, Any]] = (), p
     "as played" and the sheet's amendments; with ``link``, a line for the game's link,
     written in per reader by :meth:`Printed.with_link`.
 
-    ``record`` is a :class:`scorepad.storage.store.GameRecord` (its name, sides, dates and
+    ``record`` is a :class:`scorepad.storage.reading.GameRecord` (its name, sides, dates and
     ``view``, the :class:`~scorepad.rules.views.GameView` every output reads);
     ``amendments`` are its history entries whose action is ``amend``.
     """

@@ -20,7 +20,7 @@ seconds, then raises :class:`Busy`, and nothing was written. Reads never wait fo
 (WAL). A database this app cannot use (written by a newer version, damaged, not writable,
 not reachable) raises :class:`Unusable` at start-up, naming it.
 
-The functions here (and :mod:`.store`'s) work on the database in use, a :class:`Database`
+The functions here (and those of :mod:`.reading` and :mod:`.writing`) work on the database in use, a :class:`Database`
 (its setting, its connections and its cache) found through a context variable: ``with
 using(database):``, or, in the app, each app context's own (see :func:`scorepad.app.create_app`).
 """
@@ -37,12 +37,14 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar, Token
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol
 
+from . import cache
 from .cache import ByteCache
 from .errors import Busy as Busy  # raised here, defined with storage's other errors
 from .errors import OutOfSpace as OutOfSpace
@@ -86,24 +88,24 @@ QUERIES: dict[str, str] = {
                          "+ COALESCE(length(CAST(old_totals AS BLOB)), 0) "
                          "+ COALESCE(length(CAST(new_totals AS BLOB)), 0) "
                          "+ COALESCE(length(CAST(reason AS BLOB)), 0) + ?2), 0) FROM history WHERE game_id = ?1)",
-    # A write made once per idempotency key (store.once): the answer kept for the key, when
+    # A write made once per idempotency key (idempotency.once): the answer kept for the key, when
     # written at or after ?4; keys written before a time are forgotten (by the index on at).
     "idempotency_get": "SELECT digest, status, body FROM idempotency_key "
                        "WHERE route = ? AND game_id = ? AND client = ? AND key = ? AND at >= ?",
     # A key kept meanwhile by another process's write (PostgreSQL writes to two games at once)
     # inserts nothing: the write then rolls back and answers what that one kept. A key kept
-    # before ?9 has expired, not yet forgotten (store._time_to_forget): it is written over.
+    # before ?9 has expired, not yet forgotten (idempotency._time_to_forget): it is written over.
     "idempotency_insert": "INSERT INTO idempotency_key (route, game_id, client, key, digest, status, body, at) "
                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (route, game_id, client, key) DO UPDATE "
                           "SET digest = excluded.digest, status = excluded.status, body = excluded.body, "
                           "at = excluded.at WHERE idempotency_key.at < ?",
     "idempotency_forget": "DELETE FROM idempotency_key WHERE at < ?",
-    # A game's edit key replaced (store.replace_edit_key): the old key's digest is kept, so
+    # A game's edit key replaced (writing.replace_edit_key): the old key's digest is kept, so
     # whoever still holds it is told that it was replaced, and when.
     "game_set_edit_key": "UPDATE game SET edit_key = ? WHERE id = ?",
     "edit_key_replaced": "INSERT INTO replaced_edit_key (game_id, digest, at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
     "edit_key_replaced_at": "SELECT at FROM replaced_edit_key WHERE game_id = ? AND digest = ?",
-    # Deleting a game (store.delete_game): the game's row, only at the revision the deletion
+    # Deleting a game (writing.delete_game): the game's row, only at the revision the deletion
     # was based on (or, for flask purge, only if it has still not changed since ?2), its
     # deals, history and replaced keys with it (ON DELETE CASCADE); its id is kept as
     # deleted. The kept answers about it are those of its writes and those naming it, quoted
@@ -444,23 +446,33 @@ def current() -> Database:
                            "`with db.using(db.database(setting)):`") from None
 
 
-def use(database: Database) -> Token[Database]:
-    """Put ``database`` in use in this context until :func:`done` is called with the token."""
-    return _in_use.set(database)
+@dataclass(frozen=True)
+class InUse:
+    """What :func:`use` gives, for :func:`done`: the tokens of the database and of its cache put in use."""
+
+    database: Token[Database]
+    cache: Token[ByteCache]
 
 
-def done(token: Token[Database]) -> None:
+def use(database: Database) -> InUse:
+    """Put ``database`` (and its cache, :func:`scorepad.storage.cache.current`) in use in this
+    context until :func:`done` is called with what this returns."""
+    return InUse(_in_use.set(database), cache.use(database.cache))
+
+
+def done(token: InUse) -> None:
     """Stop using the database :func:`use` put in use (leaving no transaction open), and go
     back to the one in use before it, if any."""
     try:
         _in_use.get().release()
     finally:
-        _in_use.reset(token)
+        cache.done(token.cache)
+        _in_use.reset(token.database)
 
 
 @contextmanager
 def using(database: Database) -> Iterator[Database]:
-    """``with using(database):`` the functions of this module and of :mod:`.store` use it."""
+    """``with using(database):`` the functions of this module, :mod:`.reading` and :mod:`.writing` use it."""
     token = use(database)
     try:
         yield database

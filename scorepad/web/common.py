@@ -22,9 +22,9 @@ from ..rules import PRESETS, RuleSheet, load_sheet
 from ..rules.dispute import compare_deals
 from ..rules.sheet import OPTION_BY_NAME
 from ..rules.verdict import Verdict
-from ..storage import store
+from ..storage import checks, reading
 from ..storage.errors import Conflict, Invalid, StorageError
-from ..storage.store import GameRecord
+from ..storage.reading import GameRecord
 
 
 def template_helpers() -> dict[str, Any]:
@@ -57,7 +57,7 @@ def ahead_is_stale(game_id: str, based_on: int | None) -> Iterator[None]:
     try:
         yield
     except Invalid as err:
-        found = store.revision(game_id)
+        found = reading.revision(game_id)
         if err.field != "revision" or based_on is None or found is None:
             raise
         raise Conflict(based_on, found[0], []) from None
@@ -116,7 +116,7 @@ def history_entries(game: GameRecord, entries: list[dict[str, Any]]) -> list[dic
             entry["changes"] = sheet_changes(entry["before"], entry["after"])
         elif entry["action"] == "edit" and entry["before"] and entry["after"]:
             try:
-                before, after = (store.read_deal(game, entry[k], entry["deal_number"]) for k in ("before", "after"))
+                before, after = (checks.read_deal(game, entry[k], entry["deal_number"]) for k in ("before", "after"))
             except StorageError:  # a deal that no longer reads under the sheet: its totals say enough
                 continue
             entry["lines"] = [side for side in compare_deals(before, after).sides if side.changed_lines]

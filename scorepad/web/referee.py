@@ -35,7 +35,7 @@ from ..rules.limits import MAX_DEALS, MAX_PROBLEMS_SHOWN
 from ..rules.questions import QUESTIONS, Context, blank, current_deal, read_int, read_sheet
 from ..rules.referee import Answer
 from ..storage import db
-from ..storage.store import GameRecord
+from ..storage.reading import GameRecord
 from .forms import preset_choices
 from .forms.sheet_editor import SheetEditor, preset_displays
 

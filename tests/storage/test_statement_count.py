@@ -14,7 +14,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from scorepad.storage import db, store
+from scorepad.storage import db, idempotency, reading
 from tests.hardening import api_game, bearer, valid_deal
 from tests.web.test_counted import BENCH_FORM, counted_game, new_form
 
@@ -49,7 +49,7 @@ def saved_by_page_and_api(app, client) -> dict[str, list[str]]:
     with traced(app) as found["page"]:
         assert client.post(url, data=form).status_code == 303
     with app.app_context():
-        key = store.load_game(game_id).edit_key
+        key = reading.load_game(game_id).edit_key
     deal = {**client.get(f"/api/v1/games/{game_id}/deals/1").get_json()["deal"], "deal": 2, "repeat": True}
     with traced(app) as found["api"]:
         saved = client.post(f"/api/v1/games/{game_id}/deals", json=deal,
@@ -70,12 +70,12 @@ def test_a_save_from_the_page_and_one_from_the_api_each_run_at_most_7_statements
 def test_expired_keys_are_forgotten_by_one_save_a_minute_not_by_each(app, client, monkeypatch):
     """The one save a minute that forgets what expired runs one statement more; the others do not."""
     game_id, key = api_game(client)
-    monkeypatch.setattr(store, "_forgot_at", {})  # this process has made no keyed write yet
+    monkeypatch.setattr(idempotency, "_forgot_at", {})  # this process has made no keyed write yet
     counts = []
     for number in (1, 2, 3):
         if number == 3:  # a minute on
-            monkeypatch.setattr(store, "_forgot_at", {path: at - store.FORGET_EVERY
-                                                      for path, at in store._forgot_at.items()})
+            monkeypatch.setattr(idempotency, "_forgot_at", {path: at - idempotency.FORGET_EVERY
+                                                      for path, at in idempotency._forgot_at.items()})
         with traced(app) as statements:
             saved = client.post(f"/api/v1/games/{game_id}/deals", json={**valid_deal(number), "repeat": True},
                                 headers={**bearer(key), "Idempotency-Key": f"count-{number}"})
