@@ -23,6 +23,7 @@ from functools import partial
 from typing import Any
 
 from flask import Response, jsonify, request, url_for
+from flask.typing import ResponseReturnValue
 
 from .. import builds
 from ..access import bearer_key
@@ -40,7 +41,7 @@ from .http import ApiError
 # -- reading requests ---------------------------------------------------------------------------
 
 
-def _as_played(value: Any) -> str | None:
+def _as_played(value: Any) -> object:  # the reason as sent: the store reads it, naming as_played.reason
     """The reason from ``{"reason": "..."}``; the store checks the reason itself."""
     if value is None:
         return None
@@ -52,7 +53,7 @@ def _as_played(value: Any) -> str | None:
     return value.get("reason", "")  # an empty reason is refused by the store, naming as_played.reason
 
 
-def _deal_body(*extra: str) -> tuple[dict[str, Any], str | None, int | None, dict[str, Any]]:
+def _deal_body(*extra: str) -> tuple[dict[str, Any], object, int | None, dict[str, Any]]:
     """A game's deal from the body: the deal itself, the as-played reason, the revision, and
     the ``extra`` fields the route allows besides (``repeat``), as sent."""
     data = http.body(("deal", "ending", "went_out", "sides", "last_card", "permission", "as_played", "revision",
@@ -130,7 +131,7 @@ def _game_url(game_id: str, *rest: Any) -> str:
 
 
 @bp.post("/score")
-def score_deal():
+def score_deal() -> ResponseReturnValue:
     """Validate and score one deal under the sheet it names; nothing is saved."""
     data = http.body(("sheet", "deal", "ending", "went_out", "sides", "last_card", "permission"))
     try:
@@ -146,12 +147,12 @@ def _preset_json(preset: Any) -> dict[str, Any]:
 
 
 @bp.get("/sheets")
-def list_sheets():
+def list_sheets() -> ResponseReturnValue:
     return jsonify(sheets=[_preset_json(p) for p in PRESETS.values()])
 
 
 @bp.get("/sheets/<sheet_id>")
-def get_sheet(sheet_id: str):
+def get_sheet(sheet_id: str) -> ResponseReturnValue:
     found = PRESETS.get(sheet_id)
     if found is None:
         raise ApiError(404, None, f"{sheet_id!r} is not a preset; presets are {', '.join(sorted(PRESETS))}")
@@ -169,7 +170,7 @@ def get_sheet(sheet_id: str):
 
 
 @bp.post("/games")
-def create_game():
+def create_game() -> ResponseReturnValue:
     data = http.body(("name", "sheet", "sides"))
     for key in ("name", "sheet", "sides"):
         if key not in data:
@@ -179,7 +180,7 @@ def create_game():
 
 
 @bp.get("/games/<game_id>")
-def get_game(game_id: str):
+def get_game(game_id: str) -> ResponseReturnValue:
     """The game. Its JSON depends only on the revision, so it is built once per revision
     (without its link, which each response adds) and sent with an ETag: a client that has
     it gets a 304."""
@@ -198,7 +199,7 @@ def get_game(game_id: str):
 
 
 @bp.get("/games/<game_id>/revision")
-def game_revision(game_id: str):
+def game_revision(game_id: str) -> ResponseReturnValue:
     """The game's revision, cheaply: what a watching phone polls to know when to reload."""
     found = reading.revision(game_id)
     if found is None:
@@ -209,7 +210,7 @@ def game_revision(game_id: str):
 
 
 @bp.delete("/games/<game_id>")
-def delete_game(game_id: str):
+def delete_game(game_id: str) -> ResponseReturnValue:
     """Delete the game, for good: its deals, history and everything kept of it. Its links
     then answer 410 (``gone``). Based on ``?revision=`` or ``If-Match`` like other writes."""
     http.editable(game_id)
@@ -218,7 +219,7 @@ def delete_game(game_id: str):
 
 
 @bp.get("/games/<game_id>/history")
-def game_history(game_id: str):
+def game_history(game_id: str) -> ResponseReturnValue:
     """Every entry of the game's history: read from the database, and each amendment's sheets
     read, once per revision, in the build turn (:meth:`~scorepad.storage.cache.ByteCache.built`)."""
     game = http.game(game_id)
@@ -228,7 +229,7 @@ def game_history(game_id: str):
 
 
 @bp.put("/games/<game_id>/sheet")
-def amend_sheet(game_id: str):
+def amend_sheet(game_id: str) -> ResponseReturnValue:
     http.editable(game_id)
     data = http.body(("sheet", "reason", "revision"))
     if "sheet" not in data:
@@ -240,7 +241,7 @@ def amend_sheet(game_id: str):
 
 
 @bp.post("/games/<game_id>/edit-key")
-def replace_edit_key(game_id: str):
+def replace_edit_key(game_id: str) -> ResponseReturnValue:
     """A new edit key for the game; the one sent is refused from now on. With an
     ``Idempotency-Key``, a retry that sends the key just replaced is answered the game's key
     as it is now, as long as no later replacement forgot the answer (:func:`writing.replace_edit_key`):
@@ -270,13 +271,13 @@ def _deal_location(game_id: str, body: dict[str, Any]) -> dict[str, str]:
     return {"Location": _game_url(game_id, "deals", body["number"])}
 
 
-def _saved(game_id: str, record: DealRecord, status: int):
+def _saved(game_id: str, record: DealRecord, status: int) -> ResponseReturnValue:
     body = _saved_body(record)
     return jsonify(body), status, _deal_location(game_id, body)
 
 
 @bp.post("/games/<game_id>/deals")
-def record_deal(game_id: str):
+def record_deal(game_id: str) -> ResponseReturnValue:
     """The deal the body names (``deal``), else the next; never another number. Already recorded:
     a 409 deal-recorded with both deals; the same as the deal before it: a 422 same-as-previous,
     unless ``"repeat": true``."""
@@ -297,7 +298,7 @@ def _deal_with_history(game_id: str, record: DealRecord) -> dict[str, Any]:
 
 
 @bp.get("/games/<game_id>/deals/<int:number>")
-def get_deal(game_id: str, number: int):
+def get_deal(game_id: str, number: int) -> ResponseReturnValue:
     record = http.game(game_id).deal(number)
     if record is None:
         raise ApiError(404, "deal", f"deal {number} is not recorded (its history, if any, is at "
@@ -335,7 +336,7 @@ def same_as_previous(err: SameAsPrevious) -> Response:
 
 
 @bp.put("/games/<game_id>/deals/<int:number>")
-def correct_deal(game_id: str, number: int):
+def correct_deal(game_id: str, number: int) -> ResponseReturnValue:
     http.editable(game_id)
     deal, as_played, revision, _ = _deal_body()
     record = http.conditional(game_id, revision,
@@ -345,7 +346,7 @@ def correct_deal(game_id: str, number: int):
 
 
 @bp.delete("/games/<game_id>/deals/<int:number>")
-def delete_deal(game_id: str, number: int):
+def delete_deal(game_id: str, number: int) -> ResponseReturnValue:
     http.editable(game_id)
     new_revision = http.conditional(game_id, http.query_revision(),
                                     lambda base: writing.delete_deal(game_id, number, base, bearer_key()))

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
+from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response
 
 from .. import access, keyed_writes
@@ -366,7 +367,7 @@ def _not_saved(page: DealPage, err: StorageError | OutOfSpace, as_played: bool) 
                                message=f"Not saved ({status_of(err)}): {err.message}.")
 
 
-def _posted(game: GameRecord, number: int, editing: bool):
+def _posted(game: GameRecord, number: int, editing: bool) -> ResponseReturnValue:
     """Read the posted deal form and do what its button asks."""
     meta = DealMetaForm()
     if not meta.validate() and set(meta.errors) != {"reason"}:  # the reason's own error shows beside it
@@ -407,7 +408,7 @@ def _form_number() -> int | None:
 
 
 @bp.route("/games/<game_id>/deals/new", methods=["GET", "POST"])
-def new_deal(game_id: str):
+def new_deal(game_id: str) -> ResponseReturnValue:
     """The form for the next deal; posted, a save of the deal it was opened for, never another."""
     game = editable(game_id)
     number = (_form_number() if request.method == "POST" else None) or game.next_number
@@ -421,7 +422,7 @@ def new_deal(game_id: str):
 
 
 @bp.post("/games/<game_id>/deals/<int:number>/preview")
-def preview(game_id: str, number: int):
+def preview(game_id: str, number: int) -> ResponseReturnValue:
     """The live score and the referee's problems of the deal form as typed so far, as the
     fragment the form shows under its inputs: read by the same reader as a saved deal,
     nothing saved. The deal need not say yet who went out."""
@@ -445,7 +446,7 @@ def preview(game_id: str, number: int):
 
 
 @bp.get("/games/<game_id>/deals/<int:number>")
-def deal(game_id: str, number: int):
+def deal(game_id: str, number: int) -> ResponseReturnValue:
     game = access.game_or_404(game_id)
     record = access.deal_or_404(game, number)
     verdict = record.verdict
@@ -459,7 +460,7 @@ def deal(game_id: str, number: int):
 
 
 @bp.route("/games/<game_id>/deals/<int:number>/edit", methods=["GET", "POST"])
-def edit_deal(game_id: str, number: int):
+def edit_deal(game_id: str, number: int) -> ResponseReturnValue:
     game = editable(game_id)
     record = access.deal_or_404(game, number)
     if any(side.counted != player.counted and (player.counted or player.holds_cards)
@@ -478,7 +479,7 @@ def edit_deal(game_id: str, number: int):
 
 
 @bp.route("/games/<game_id>/deals/<int:number>/delete", methods=["GET", "POST"])
-def delete_deal(game_id: str, number: int):
+def delete_deal(game_id: str, number: int) -> ResponseReturnValue:
     game = editable(game_id)
     record = access.deal_or_404(game, number)
     form = ConfirmForm()

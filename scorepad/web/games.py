@@ -11,6 +11,7 @@ import hashlib
 import json
 
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, session, url_for
+from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response
 
 from .. import access, builds, keyed_writes
@@ -33,7 +34,7 @@ bp = Blueprint("games", __name__)
 
 
 @bp.get("/")
-def home():
+def home() -> ResponseReturnValue:
     """This browser's games, the one used most recently first: those it may edit and those
     it watches (opened without the key)."""
     games = reading.recent_games(access.my_games())
@@ -41,7 +42,7 @@ def home():
 
 
 @bp.route("/new", methods=["GET", "POST"])
-def new_game():
+def new_game() -> ResponseReturnValue:
     form = NewGameForm()
     if request.method == "GET":
         preset_id = request.args.get("preset", "common")
@@ -81,7 +82,7 @@ def new_game():
 
 
 @bp.get("/games/<game_id>")
-def game(game_id: str):
+def game(game_id: str) -> ResponseReturnValue:
     """The game page. What a viewer sees depends only on the game's revision, so it is
     rendered once per revision, kept in the app's cache, and answered with an ETag (a
     polling phone gets a 304). It holds no link: only the editor's page (never cached) does."""
@@ -159,7 +160,7 @@ def standings_line(view: GameView) -> str:
 
 
 @bp.get("/games/<game_id>/edit/<key>")
-def edit_link(game_id: str, key: str):
+def edit_link(game_id: str, key: str) -> ResponseReturnValue:
     game = access.game_or_404(game_id)
     if not access.key_matches(game, key):
         replaced = reading.replaced_at(game.id, key)
@@ -174,7 +175,7 @@ def edit_link(game_id: str, key: str):
 
 
 @bp.route("/games/<game_id>/replace-edit-link", methods=["GET", "POST"])
-def replace_edit_link(game_id: str):
+def replace_edit_link(game_id: str) -> ResponseReturnValue:
     """Replace the edit link of a game whose link leaked: asked to confirm first; then the
     old link (and every phone holding it) changes nothing, and the game page shows the new
     link and its QR code to this phone, which keeps its edit rights.
@@ -245,7 +246,7 @@ def _link_replaced(game: GameRecord, key: str | None) -> Response:
 
 
 @bp.get("/games/<game_id>/history")
-def history(game_id: str):
+def history(game_id: str) -> ResponseReturnValue:
     """The game's history. Every correction in it is scored again to show what it changed,
     so the page is built in the build turn and kept for the game's revision (it is the same
     for every phone: it holds no link), unless it shows this phone a message."""
@@ -259,7 +260,7 @@ def history(game_id: str):
 
 
 @bp.route("/games/<game_id>/delete", methods=["GET", "POST"])
-def delete_game(game_id: str):
+def delete_game(game_id: str) -> ResponseReturnValue:
     """Delete the game, for its editor: a page that asks first, saying what goes with it
     (and offering the export), then the deletion, based on the revision the page showed."""
     game = editable(game_id)
