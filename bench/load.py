@@ -388,31 +388,31 @@ def build_largest_game(database: Path) -> tuple[str, str]:
     sys.path.insert(0, str(ROOT))
     from scorepad.app import create_app
     from scorepad.rules.limits import MAX_DEALS as MAX_DEALS_TO_TARGET
-    from scorepad.storage import db, store
+    from scorepad.storage import db, writing
     from scorepad.storage.errors import Full
 
     t0 = time.perf_counter()
     app = create_app({"DATABASE": str(database), "SECRET_KEY": "build", "RATELIMIT_ENABLED": False})
     with app.app_context():
-        game = store.create_game("The largest game", TARGET_SHEET, TWO)
+        game = writing.create_game("The largest game", TARGET_SHEET, TWO)
         deals = corrections = 0
         try:
             while True:
                 if deals < MAX_DEALS_TO_TARGET:
-                    store.record_deal(game.id, big_deal(deals), as_played=REASON)
+                    writing.record_deal(game.id, big_deal(deals), as_played=REASON)
                     deals += 1
                 else:
-                    store.update_deal(game.id, 1 + corrections % deals, {**big_deal(corrections + 1),
+                    writing.update_deal(game.id, 1 + corrections % deals, {**big_deal(corrections + 1),
                                       "deal": 1 + corrections % deals}, as_played=REASON)
                     corrections += 1
         except Full as err:
             if err.field != "game":
                 raise
             refusal = f"Full {err.field}"
-        size = db.one("game_stored_bytes", game.id, store.ENTRY_BYTES)[0]
+        size = db.one("game_stored_bytes", game.id, writing.ENTRY_BYTES)[0]
         db.get_db().execute("PRAGMA wal_checkpoint(TRUNCATE)")
     return game.id, (f"{deals} deals, {corrections} corrections, {size:,} bytes stored of "
-                     f"{store.MAX_GAME_BYTES:,}; the next write refused ({refusal}); built in "
+                     f"{writing.MAX_GAME_BYTES:,}; the next write refused ({refusal}); built in "
                      f"{time.perf_counter() - t0:.1f} s")
 
 

@@ -9,7 +9,7 @@ The session is permanent (it outlasts the browser, for ``PERMANENT_SESSION_LIFET
 holds this browser's games in order of use, those it may edit and those it watches, capped
 so that the cookie stays under a browser's 4 KB.
 
-A game's edit key may be replaced (``store.replace_edit_key``): a browser still holding the
+A game's edit key may be replaced (``writing.replace_edit_key``): a browser still holding the
 old one, in its session or in an edit link, is told so and given the view link, and the
 game stays among its games as one it watches.
 """
@@ -23,15 +23,15 @@ from typing import NoReturn
 from flask import Response, abort, make_response, render_template, request, session
 
 from .rules.limits import MAX_GAMES_REMEMBERED, MAX_GAMES_WATCHED
-from .storage import store
-from .storage.store import DealRecord, GameRecord
+from .storage import reading
+from .storage.reading import DealRecord, GameRecord
 
 NO_GAME = "There is no game at this address. Check the link, or ask the table for it again."
 
 
 def game_or_404(game_id: str) -> GameRecord:
     """The game at this address, or a friendly 404 (410 when it was deleted: :func:`missing`)."""
-    game = store.load_game(game_id)
+    game = reading.load_game(game_id)
     if game is None:
         missing(game_id)
     return game
@@ -39,7 +39,7 @@ def game_or_404(game_id: str) -> GameRecord:
 
 def missing(game_id: str) -> NoReturn:
     """There is no game at this address: a 410 saying when it was deleted, else a 404."""
-    deleted = store.gone(game_id)
+    deleted = reading.gone(game_id)
     if deleted is not None:
         abort(410, f"{deleted.sentence.replace('The game', 'This game', 1)} Its deals and history went with it.")
     abort(404, NO_GAME)
@@ -143,7 +143,7 @@ def replaced_key(game: GameRecord) -> str | None:
     held = _key_held(game.id)
     if held is None or key_matches(game, held):
         return None
-    at = store.replaced_at(game.id, held)
+    at = reading.replaced_at(game.id, held)
     if at is not None:
         _remember([game.id])
     return at

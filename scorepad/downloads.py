@@ -18,7 +18,7 @@ from flask import Response, current_app
 
 from .rules.limits import MAX_FILENAME
 from .storage.document import scores_csv
-from .storage.store import GameRecord
+from .storage.reading import GameRecord
 
 
 def safe_filename(name: str) -> str:

@@ -166,8 +166,8 @@ def _is_package(module: str) -> bool:
 def test_the_modules_are_read():
     """The reader finds the layers and what they import (a check of the check)."""
     names = modules()
-    assert {"scorepad.rules.sheet", "scorepad.storage.store", "scorepad.api", "scorepad.cli.main"} <= set(names)
-    assert "scorepad.storage.store" in names["scorepad.api.games"].ours()
+    assert {"scorepad.rules.sheet", "scorepad.storage.writing", "scorepad.api", "scorepad.cli.main"} <= set(names)
+    assert "scorepad.storage.writing" in names["scorepad.api.games"].ours()
     assert "flask" in {_top(i.module) for i in names["scorepad.app"].imports}
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from flask import Response, jsonify, request
 
+from ..storage.checks import never_as_played
 from ..storage.errors import (
     AlreadyRecorded,
     Busy,
@@ -22,7 +23,6 @@ from ..storage.errors import (
     StorageError,
     Unusable,
 )
-from ..storage.store import never_as_played
 from . import http, problems
 from .blueprint import bp
 from .http import ApiError, PreconditionFailed

@@ -1,7 +1,7 @@
 """The JSON API's games, deals, sheets and scoring (``/api/v1``): the same rules core and
 the same store as the pages.
 
-Every write goes through :mod:`scorepad.storage.store` and needs the game's edit key as
+Every write goes through :mod:`scorepad.storage.writing` and needs the game's edit key as
 ``Authorization: Bearer <key>``. Every error has the one shape of the API (:mod:`scorepad.api`):
 ``field`` is a dotted path into the request body, or null when the error is not about one
 field (a body that is not JSON, a missing key, an unknown game). A deal the referee rejects
@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from functools import partial
 from typing import Any
 
 from flask import Response, jsonify, request, url_for
+from flask.typing import ResponseReturnValue
 
 from .. import builds
 from ..access import bearer_key
@@ -29,9 +31,10 @@ from ..rules import PRESETS, Deal, ReadError, Verdict, judge
 from ..rules.catalogue import options_by_group
 from ..rules.limits import MAX_GAME_PROBLEMS_LISTED, MAX_PROBLEMS_LISTED
 from ..rules.views import DealRow
-from ..storage import cache, db, store
+from ..storage import cache, db, idempotency, reading, writing
 from ..storage.errors import AlreadyRecorded, SameAsPrevious
-from ..storage.store import DealRecord, GameRecord
+from ..storage.idempotency import Once
+from ..storage.reading import DealRecord, GameRecord
 from . import http, problems
 from .blueprint import bp
 from .errors import error_kind
@@ -40,7 +43,7 @@ from .http import ApiError
 # -- reading requests ---------------------------------------------------------------------------
 
 
-def _as_played(value: Any) -> str | None:
+def _as_played(value: Any) -> object:  # the reason as sent: the store reads it, naming as_played.reason
     """The reason from ``{"reason": "..."}``; the store checks the reason itself."""
     if value is None:
         return None
@@ -52,7 +55,7 @@ def _as_played(value: Any) -> str | None:
     return value.get("reason", "")  # an empty reason is refused by the store, naming as_played.reason
 
 
-def _deal_body(*extra: str) -> tuple[dict[str, Any], str | None, int | None, dict[str, Any]]:
+def _deal_body(*extra: str) -> tuple[dict[str, Any], object, int | None, dict[str, Any]]:
     """A game's deal from the body: the deal itself, the as-played reason, the revision, and
     the ``extra`` fields the route allows besides (``repeat``), as sent."""
     data = http.body(("deal", "ending", "went_out", "sides", "last_card", "permission", "as_played", "revision",
@@ -130,7 +133,7 @@ def _game_url(game_id: str, *rest: Any) -> str:
 
 
 @bp.post("/score")
-def score_deal():
+def score_deal() -> ResponseReturnValue:
     """Validate and score one deal under the sheet it names; nothing is saved."""
     data = http.body(("sheet", "deal", "ending", "went_out", "sides", "last_card", "permission"))
     try:
@@ -146,12 +149,12 @@ def _preset_json(preset: Any) -> dict[str, Any]:
 
 
 @bp.get("/sheets")
-def list_sheets():
+def list_sheets() -> ResponseReturnValue:
     return jsonify(sheets=[_preset_json(p) for p in PRESETS.values()])
 
 
 @bp.get("/sheets/<sheet_id>")
-def get_sheet(sheet_id: str):
+def get_sheet(sheet_id: str) -> ResponseReturnValue:
     found = PRESETS.get(sheet_id)
     if found is None:
         raise ApiError(404, None, f"{sheet_id!r} is not a preset; presets are {', '.join(sorted(PRESETS))}")
@@ -169,17 +172,17 @@ def get_sheet(sheet_id: str):
 
 
 @bp.post("/games")
-def create_game():
+def create_game() -> ResponseReturnValue:
     data = http.body(("name", "sheet", "sides"))
     for key in ("name", "sheet", "sides"):
         if key not in data:
             raise ApiError(400, key, "is missing")
-    return http.write_once(lambda once: store.create_game(data["name"], data["sheet"], data["sides"], once),
+    return http.write_once(lambda once: writing.create_game(data["name"], data["sheet"], data["sides"], once),
                            http.new_game, http.new_game_headers, http.with_edit_key)
 
 
 @bp.get("/games/<game_id>")
-def get_game(game_id: str):
+def get_game(game_id: str) -> ResponseReturnValue:
     """The game. Its JSON depends only on the revision, so it is built once per revision
     (without its link, which each response adds) and sent with an ETag: a client that has
     it gets a 304."""
@@ -198,9 +201,9 @@ def get_game(game_id: str):
 
 
 @bp.get("/games/<game_id>/revision")
-def game_revision(game_id: str):
+def game_revision(game_id: str) -> ResponseReturnValue:
     """The game's revision, cheaply: what a watching phone polls to know when to reload."""
-    found = store.revision(game_id)
+    found = reading.revision(game_id)
     if found is None:
         http.missing(game_id)
     response = jsonify(id=game_id, revision=found[0], updated_at=found[1])
@@ -209,41 +212,41 @@ def game_revision(game_id: str):
 
 
 @bp.delete("/games/<game_id>")
-def delete_game(game_id: str):
+def delete_game(game_id: str) -> ResponseReturnValue:
     """Delete the game, for good: its deals, history and everything kept of it. Its links
     then answer 410 (``gone``). Based on ``?revision=`` or ``If-Match`` like other writes."""
     http.editable(game_id)
-    at = http.conditional(game_id, http.query_revision(), lambda base: store.delete_game(game_id, base, bearer_key()))
+    at = http.conditional(game_id, http.query_revision(), lambda base: writing.delete_game(game_id, base, bearer_key()))
     return jsonify(deleted=game_id, deleted_at=at)
 
 
 @bp.get("/games/<game_id>/history")
-def game_history(game_id: str):
+def game_history(game_id: str) -> ResponseReturnValue:
     """Every entry of the game's history: read from the database, and each amendment's sheets
     read, once per revision, in the build turn (:meth:`~scorepad.storage.cache.ByteCache.built`)."""
     game = http.game(game_id)
     key = ("history.json", db.path(), game.id, game.revision)
-    body = builds.built(key, lambda: jsonify(history=store.history(game.id)).get_data())
+    body = builds.built(key, lambda: jsonify(history=reading.history(game.id)).get_data())
     return Response(body, mimetype="application/json")
 
 
 @bp.put("/games/<game_id>/sheet")
-def amend_sheet(game_id: str):
+def amend_sheet(game_id: str) -> ResponseReturnValue:
     http.editable(game_id)
     data = http.body(("sheet", "reason", "revision"))
     if "sheet" not in data:
         raise ApiError(400, "sheet", "is missing: a preset id, or a sheet object")
     game = http.conditional(game_id, http.revision(data.get("revision")),
-                            lambda base: store.amend_sheet(game_id, data["sheet"], data.get("reason"), base,
+                            lambda base: writing.amend_sheet(game_id, data["sheet"], data.get("reason"), base,
                                                            bearer_key()))
     return jsonify(game_json(game))
 
 
 @bp.post("/games/<game_id>/edit-key")
-def replace_edit_key(game_id: str):
+def replace_edit_key(game_id: str) -> ResponseReturnValue:
     """A new edit key for the game; the one sent is refused from now on. With an
     ``Idempotency-Key``, a retry that sends the key just replaced is answered the game's key
-    as it is now, as long as no later replacement forgot the answer (:func:`store.replace_edit_key`):
+    as it is now, as long as no later replacement forgot the answer (:func:`writing.replace_edit_key`):
     the key is scoped to the replaced key, so it answers whoever held that key, and no one else."""
     http.game(game_id)
     if request.get_data(cache=True).strip():
@@ -251,9 +254,9 @@ def replace_edit_key(game_id: str):
     if bearer_key() is None:
         http.editable(game_id)  # the 401 asking for the key
 
-    def write(once: store.Once[GameRecord] | None) -> GameRecord:
+    def write(once: idempotency.Once[GameRecord] | None) -> GameRecord:
         http.editable(game_id)  # not reached by a replay: the key it sent is replaced by now
-        return store.replace_edit_key(game_id, once, bearer_key())
+        return writing.replace_edit_key(game_id, once, bearer_key())
 
     return http.write_once(write, lambda found: (200, http.game_answer(found)),
                            lambda _body: {"Cache-Control": "no-store"}, http.with_edit_key)
@@ -270,32 +273,34 @@ def _deal_location(game_id: str, body: dict[str, Any]) -> dict[str, str]:
     return {"Location": _game_url(game_id, "deals", body["number"])}
 
 
-def _saved(game_id: str, record: DealRecord, status: int):
+def _saved(game_id: str, record: DealRecord, status: int) -> ResponseReturnValue:
     body = _saved_body(record)
     return jsonify(body), status, _deal_location(game_id, body)
 
 
 @bp.post("/games/<game_id>/deals")
-def record_deal(game_id: str):
+def record_deal(game_id: str) -> ResponseReturnValue:
     """The deal the body names (``deal``), else the next; never another number. Already recorded:
     a 409 deal-recorded with both deals; the same as the deal before it: a 422 same-as-previous,
     unless ``"repeat": true``."""
     http.editable(game_id)
     deal, as_played, revision, extra = _deal_body("repeat")
     repeat = _repeat(extra.get("repeat"))
-    return http.write_once(
-        lambda once: http.conditional(game_id, revision, lambda base: store.record_deal(
-            game_id, deal, as_played, base, once, repeat=repeat, key=bearer_key())),
-        lambda record: (201, _saved_body(record)), lambda body: _deal_location(game_id, body))
+
+    def record(once: Once[DealRecord] | None) -> DealRecord:
+        made = partial(writing.record_deal, game_id, deal, as_played, once=once, repeat=repeat, key=bearer_key())
+        return http.conditional(game_id, revision, made)  # made(base): based on the revision sent
+
+    return http.write_once(record, lambda saved: (201, _saved_body(saved)), lambda body: _deal_location(game_id, body))
 
 
 def _deal_with_history(game_id: str, record: DealRecord) -> dict[str, Any]:
     """A recorded deal as GET .../deals/<n> gives it: every problem, and its history."""
-    return {**_deal_json(record, record.history_size), "history": store.history(game_id, record.number)}
+    return {**_deal_json(record, record.history_size), "history": reading.history(game_id, record.number)}
 
 
 @bp.get("/games/<game_id>/deals/<int:number>")
-def get_deal(game_id: str, number: int):
+def get_deal(game_id: str, number: int) -> ResponseReturnValue:
     record = http.game(game_id).deal(number)
     if record is None:
         raise ApiError(404, "deal", f"deal {number} is not recorded (its history, if any, is at "
@@ -309,7 +314,7 @@ def already_recorded(err: AlreadyRecorded) -> Response:
     (``recorded``), the deal sent (``yours``), and the game's ``revision`` to correct it from."""
     game_id = (request.view_args or {}).get("game_id", "")
     recorded = DealRecord(err.number, err.recorded.deal, err.recorded_as_played, verdict=err.recorded)
-    recorded.history_size = len(store.history(game_id, err.number))
+    recorded.history_size = len(reading.history(game_id, err.number))
     yours = {"number": err.number, "deal": err.yours.deal.to_json(with_sheet=False),
              "report": _report(err.yours, None), "as_played": err.as_played}
     status, slug = error_kind(err)
@@ -333,18 +338,18 @@ def same_as_previous(err: SameAsPrevious) -> Response:
 
 
 @bp.put("/games/<game_id>/deals/<int:number>")
-def correct_deal(game_id: str, number: int):
+def correct_deal(game_id: str, number: int) -> ResponseReturnValue:
     http.editable(game_id)
     deal, as_played, revision, _ = _deal_body()
     record = http.conditional(game_id, revision,
-                              lambda base: store.update_deal(game_id, number, deal, as_played, base,
+                              lambda base: writing.update_deal(game_id, number, deal, as_played, base,
                                                                key=bearer_key()))
     return _saved(game_id, record, 200)
 
 
 @bp.delete("/games/<game_id>/deals/<int:number>")
-def delete_deal(game_id: str, number: int):
+def delete_deal(game_id: str, number: int) -> ResponseReturnValue:
     http.editable(game_id)
     new_revision = http.conditional(game_id, http.query_revision(),
-                                    lambda base: store.delete_deal(game_id, number, base, bearer_key()))
+                                    lambda base: writing.delete_deal(game_id, number, base, bearer_key()))
     return jsonify(deleted=number, revision=new_revision)

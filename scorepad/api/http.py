@@ -22,13 +22,13 @@ from flask import current_app, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_limiter.util import get_remote_address
 
-from .. import links
+from .. import keyed_writes, links
 from ..access import bearer_key, key_matches, session_client
 from ..rules import ReadError, read
 from ..rules.limits import MAX_IDEMPOTENCY_KEY
-from ..storage import store
+from ..storage import idempotency, reading
 from ..storage.errors import Conflict
-from ..storage.store import GameRecord
+from ..storage.reading import GameRecord
 
 T = TypeVar("T")
 
@@ -158,16 +158,13 @@ def conditional(game_id: str, sent: int | None, write: Callable[[int | None], T]
 
 # -- writes made once: Idempotency-Key ----------------------------------------------------------
 
-_IDEMPOTENCY_KEY = re.compile(f"[ -~]{{1,{MAX_IDEMPOTENCY_KEY}}}")  # printable ASCII
-
-
 def idempotency_key() -> str | None:
     """The request's ``Idempotency-Key``: None without one; a 400 naming it unless it is 1 to
     :data:`MAX_IDEMPOTENCY_KEY` printable ASCII characters."""
     sent = request.headers.get("Idempotency-Key")
     if sent is None:
         return None
-    if not _IDEMPOTENCY_KEY.fullmatch(sent):
+    if not keyed_writes.is_key(sent):
         raise ApiError(400, "Idempotency-Key", f"must be 1 to {MAX_IDEMPOTENCY_KEY} printable ASCII characters, "
                        "such as a UUID: a new one for each new request")
     return sent
@@ -176,22 +173,20 @@ def idempotency_key() -> str | None:
 def request_digest() -> str:
     """The request in a digest: its method, path and JSON body (keys sorted, so their order
     does not count)."""
-    text = json.dumps([request.method, request.path, request.get_json(silent=True)], sort_keys=True,
-                      separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()
+    return keyed_writes.digest_of([request.method, request.path, request.get_json(silent=True)], compact=True)
 
 
 def client_scope(game_id: str) -> str:
-    """Whose the request's ``Idempotency-Key`` is (:class:`scorepad.storage.store.Once`'s
+    """Whose the request's ``Idempotency-Key`` is (:class:`scorepad.storage.idempotency.Once`'s
     ``client``), so that one client's key never answers another's request. A write to a
-    game: a digest of the edit key it sends (:func:`scorepad.storage.store.key_digest`), so
+    game: a digest of the edit key it sends (:func:`scorepad.storage.reading.key_digest`), so
     a key replaced since answers nothing. A new game (create, import): a digest of this
     browser's own id when its session holds one (:func:`scorepad.access.session_client`, given
     with the page before any write, never during one), else of the client's address (the
     one the rate limits count by: behind a proxy, as ``PROXIES`` reads it); HMAC-SHA256
     under ``SECRET_KEY``, so no address is kept."""
     if game_id:
-        return store.key_digest(bearer_key() or "")
+        return reading.key_digest(bearer_key() or "")
     token = session_client()
     said = f"session {token}" if token else f"address {get_remote_address()}"
     secret = current_app.secret_key or ""
@@ -199,13 +194,13 @@ def client_scope(game_id: str) -> str:
     return f"{said.split(' ', 1)[0]} {digest.hexdigest()}"
 
 
-def write_once(write: Callable[[store.Once[T] | None], T], answer: Callable[[T], tuple[int, dict[str, Any]]],
+def write_once(write: Callable[[idempotency.Once[T] | None], T], answer: Callable[[T], tuple[int, dict[str, Any]]],
                headers: Callable[[dict[str, Any]], dict[str, str]],
                reveal: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> ResponseReturnValue:
     """The request's write, ``write(once)``, answered with ``answer(result)`` (its status and
     JSON body) and ``headers(body)``. Without an ``Idempotency-Key``, ``once`` is None. With
     one, the write is made at most once per key, client (:func:`client_scope`), route and
-    game (:func:`scorepad.storage.store.once`): the same request sent again by the same
+    game (:func:`scorepad.storage.idempotency.once`): the same request sent again by the same
     client gets the first answer again, with ``Idempotent-Replayed: true``, and writes
     nothing; the key sent with another request is a 422, and while the first request with it
     is still being written here, a 409 (both naming the header). ``answer`` is what is kept,
@@ -221,12 +216,12 @@ def write_once(write: Callable[[store.Once[T] | None], T], answer: Callable[[T],
         status, body = answer(result)
         return status, jsonify(body).get_data(as_text=True)
 
-    route, game_id = request.endpoint or request.path, (request.view_args or {}).get("game_id", "")
-    found = store.once(store.Once(route, game_id, key, request_digest(), text, client=client_scope(game_id)), write)
-    if found is store.KeyRefused.REUSED:
+    game_id = (request.view_args or {}).get("game_id", "")
+    found = keyed_writes.make_once(game_id, key, request_digest(), client_scope(game_id), text, write)
+    if found is idempotency.KeyTaken.REUSED:
         raise ApiError(422, "Idempotency-Key", "was sent before with another request (another body, method or "
                        "path): send a new key with each new request", problem="idempotency-key-reused")
-    if found is store.KeyRefused.IN_PROGRESS:
+    if found is idempotency.KeyTaken.IN_PROGRESS:
         raise ApiError(409, "Idempotency-Key", "the first request with this key is still being processed; "
                        "send it again in a moment for its answer", {"Retry-After": "1"},
                        problem="request-in-progress")
@@ -245,7 +240,7 @@ def write_once(write: Callable[[store.Once[T] | None], T], answer: Callable[[T],
 
 def game(game_id: str) -> GameRecord:
     """The game ``game_id`` names; a 404 when there is none."""
-    found = store.load_game(game_id)
+    found = reading.load_game(game_id)
     if found is None:
         missing(game_id)
     return found
@@ -253,7 +248,7 @@ def game(game_id: str) -> GameRecord:
 
 def missing(game_id: str) -> NoReturn:
     """There is no game ``game_id``: a 410 (``gone``) when it was deleted, else a 404."""
-    deleted = store.gone(game_id)
+    deleted = reading.gone(game_id)
     if deleted is not None:
         raise deleted
     raise ApiError(404, None, "there is no game with this id")
@@ -279,7 +274,7 @@ def editable(game_id: str) -> GameRecord:
         raise ApiError(401, None, "changing a game needs its edit key: send 'Authorization: Bearer <edit_key>'",
                        {"WWW-Authenticate": 'Bearer realm="scorepad"'})
     if not key_matches(found, key):
-        replaced = store.replaced_at(found.id, key)
+        replaced = reading.replaced_at(found.id, key)
         if replaced is not None:
             raise replaced_key(found, replaced)
         raise ApiError(403, None, "that is not this game's edit key; the view link cannot change the game",
@@ -288,7 +283,7 @@ def editable(game_id: str) -> GameRecord:
 
 
 def replaced_key(found: GameRecord, replaced: str) -> ApiError:
-    """The refusal of an edit key the game no longer has (:func:`scorepad.storage.store.replace_edit_key`):
+    """The refusal of an edit key the game no longer has (:func:`scorepad.storage.writing.replace_edit_key`):
     a 401 (RFC 6750's revoked token) saying when, with the view link, which still shows the game."""
     return ApiError(401, None, f"this edit key was replaced at {replaced} and can no longer change the game: "
                     "ask whoever keeps the score for the new edit link; the view link (view_url) still shows "

@@ -1,6 +1,6 @@
 """``flask --app scorepad game ...``, ``flask --app scorepad deal ...`` and ``flask --app
 scorepad backup PATH``: on the server, everything the pages and the JSON API do, through the
-same core (:mod:`scorepad.storage.store`), and a consistent copy of the database (a SQLite
+same core (:mod:`scorepad.storage.writing`), and a consistent copy of the database (a SQLite
 file; on PostgreSQL, ``backup`` says how to use pg_dump).
 
 Writes from these commands need no edit key: whoever runs them owns the database file.
@@ -33,11 +33,11 @@ from flask.cli import with_appcontext
 from .. import links
 from ..rules.read import JSON
 from ..rules.verdict import Verdict
-from ..storage import db, store
+from ..storage import db, reading, writing
 from ..storage.backup import BackupError, backup
 from ..storage.document import export_game, import_document, parse_text
 from ..storage.errors import AlreadyRecorded, Refused, Rejected, SameAsPrevious, StorageError, Unusable
-from ..storage.store import DealRecord, GameRecord
+from ..storage.reading import DealRecord, GameRecord
 from .errors import EXIT_UNUSABLE, EXIT_VIOLATIONS, exit_code, failure
 from .output import problem_words, standing, verdict_summary
 
@@ -93,7 +93,7 @@ def _read_json(source: str, what: str) -> JSON:
 
 
 def _game(game_id: str) -> GameRecord:
-    game = store.load_game(game_id)
+    game = reading.load_game(game_id)
     if game is None:
         _missing(game_id)
     return game
@@ -101,7 +101,7 @@ def _game(game_id: str) -> GameRecord:
 
 def _missing(game_id: str) -> NoReturn:
     """There is no game ``game_id``: say when it was deleted, if it was (exit 2 either way)."""
-    deleted = store.gone(game_id)
+    deleted = reading.gone(game_id)
     if deleted is not None:
         raise failure(deleted, f"game: {game_id} is no more. {deleted.sentence}")
     raise CommandError("game", f"there is no game {game_id!r}")
@@ -114,7 +114,7 @@ def _echo(lines: list[str]) -> None:
 
 def _echo_totals(game_id: str) -> None:
     """The game's totals after every recorded deal, and where it stands."""
-    game = store.load_game(game_id)
+    game = reading.load_game(game_id)
     if game is not None:
         view = game.view
         click.echo("Totals: " + ", ".join(f"{name} {points:,}" for name, points in view.totals.items())
@@ -187,7 +187,7 @@ def game_new(name: str, sheet: str, sides: tuple[str, ...]) -> None:
     sheet_data: object = sheet
     if sheet == "-" or Path(sheet).is_file():
         sheet_data = _read_json(sheet, "sheet")
-    game = _store_call(store.create_game, name, sheet_data, [_side(s) for s in sides])
+    game = _store_call(writing.create_game, name, sheet_data, [_side(s) for s in sides])
     click.echo(f"id: {game.id}")
     click.echo(f"view: {links.game_link(game.id)}")
     click.echo(f"edit key: {game.edit_key}")
@@ -200,7 +200,7 @@ def game_new(name: str, sheet: str, sides: tuple[str, ...]) -> None:
 def game_list(limit: int) -> None:
     """The games most recently changed: id, name, and where each stands."""
     rows = db.query("game_all_recent", limit)
-    games = [g for g in (store.load_game(row["id"]) for row in rows) if g is not None]
+    games = [g for g in (reading.load_game(row["id"]) for row in rows) if g is not None]
     if not games:
         click.echo("No games yet.")
     for game in games:
@@ -261,7 +261,7 @@ def game_rekey(game_id: str) -> None:
     holding it are told so and can only watch); kept in the game's history. Prints the new
     key and edit link."""
     _game(game_id)
-    game = _store_call(store.replace_edit_key, game_id)
+    game = _store_call(writing.replace_edit_key, game_id)
     click.echo(f"The edit link of {game.name!r} was replaced; the old one can no longer change the game.")
     click.echo(f"edit key: {game.edit_key}")
     click.echo(f"edit: {links.game_link(game.id, 'edit', game.edit_key)}")
@@ -313,7 +313,7 @@ def game_delete(game_id: str, revision: int | None, yes: bool) -> None:
     count = f"{len(game.deals)} deal{'s' if len(game.deals) != 1 else ''}"
     if not yes:
         click.confirm(f"Delete {game.name!r} ({game.id}, {count}) for good?", abort=True)
-    at = _store_call(store.delete_game, game_id, revision)
+    at = _store_call(writing.delete_game, game_id, revision)
     click.echo(f"Deleted {game.name!r} ({game.id}, {count}) at {at}.")
 
 
@@ -343,7 +343,7 @@ def deal_record(game_id: str, source: str, as_played: str | None, repeat: bool) 
     verdict. Exit 4 when that deal is recorded already (both are shown); 1 when it is the same
     as the deal before it (--repeat records it) or breaks the sheet."""
     _save_deal(game_id, source, as_played, "recorded",
-               lambda data: store.record_deal(game_id, data, as_played, repeat=repeat))
+               lambda data: writing.record_deal(game_id, data, as_played, repeat=repeat))
 
 
 @deal_group.command("correct")
@@ -355,7 +355,7 @@ def deal_record(game_id: str, source: str, as_played: str | None, repeat: bool) 
 def deal_correct(game_id: str, number: int, source: str, as_played: str | None) -> None:
     """Correct deal N; the old version stays in its history. Prints the verdict."""
     _save_deal(game_id, source, as_played, "corrected",
-               lambda data: store.update_deal(game_id, number, data, as_played))
+               lambda data: writing.update_deal(game_id, number, data, as_played))
 
 
 def _save_deal(game_id: str, source: str, as_played: str | None, done: str,
@@ -399,7 +399,7 @@ def _already_recorded(game_id: str, err: AlreadyRecorded) -> NoReturn:
 def deal_delete(game_id: str, number: int) -> None:
     """Delete deal N; what it held stays in the game's history."""
     _game(game_id)
-    revision = _store_call(store.delete_deal, game_id, number)
+    revision = _store_call(writing.delete_deal, game_id, number)
     click.echo(f"Deal {number} deleted (game revision {revision}).")
     _echo_totals(game_id)
 
@@ -448,7 +448,7 @@ def purge_command(days: int | None, dry_run: bool) -> None:
         raise CommandError("RETAIN_DAYS", "is not set, so every game is kept: set it (SCOREPAD_RETAIN_DAYS), "
                            "or give --days N")
     before = datetime.now(UTC).replace(microsecond=0) - timedelta(days=days)
-    games = _store_call(store.purge, before, dry_run)
+    games = _store_call(writing.purge, before, dry_run)
     done = "Would remove" if dry_run else "Removed"
     for game in games:
         click.echo(f"{done} {game.id}  {game.name}  (last changed {game.updated_at}; "

@@ -44,7 +44,7 @@ from .common import (
 
 
 class Recorded(Protocol):
-    """What the results read of a recorded game (a :class:`scorepad.storage.store.GameRecord`):
+    """What the results read of a recorded game (a :class:`scorepad.storage.reading.GameRecord`):
     its name, stored sides (``[{"name": ..., "players": [...]}]``), dates and view."""
 
     @property
@@ -100,7 +100,7 @@ def printed_results(record: Recorded, amendments: Sequence[Mapping[str, object]]
     "as played" and the sheet's amendments; with ``link``, a line for the game's link,
     written in per reader by :meth:`Printed.with_link`.
 
-    ``record`` is a :class:`scorepad.storage.store.GameRecord` (its name, sides, dates and
+    ``record`` is a :class:`scorepad.storage.reading.GameRecord` (its name, sides, dates and
     ``view``, the :class:`~scorepad.rules.views.GameView` every output reads);
     ``amendments`` are its history entries whose action is ``amend``.
     """

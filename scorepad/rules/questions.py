@@ -147,7 +147,7 @@ class Recorded(Protocol):
 
 class Context:
     """What a question may take from a recorded game (a :class:`Recorded`, such as
-    :class:`~scorepad.storage.store.GameRecord`): its current deal, and its sides' running totals."""
+    :class:`~scorepad.storage.reading.GameRecord`): its current deal, and its sides' running totals."""
 
     def __init__(self, game: Recorded | None = None) -> None:
         self.game = game

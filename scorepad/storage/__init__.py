@@ -1,5 +1,7 @@
-"""Where games are kept: the SQLite database and its migrations (:mod:`.db`), the one write
-path with its revision check (:mod:`.store`), the per-revision cache (:mod:`.cache`), a game
+"""Where games are kept: the SQLite database and its migrations (:mod:`.db`), games read
+(:mod:`.reading`), the one write path with its revision check (:mod:`.writing`), what a write is
+given, checked (:mod:`.checks`), writes made once per idempotency key (:mod:`.idempotency`),
+the per-revision cache (:mod:`.cache`), a game
 as an export document and as CSV (:mod:`.document`), a copy of the whole database
 (:mod:`.backup`), and what storage refuses (:mod:`.errors`).
 

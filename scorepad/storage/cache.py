@@ -1,6 +1,6 @@
 """One cache for what the app builds once per game revision, bounded by bytes, not entries.
 
-Game records (:mod:`scorepad.storage.store`, each with its view), API bodies, viewer pages
+Game records (:mod:`scorepad.storage.writing`, each with its view), API bodies, viewer pages
 and PDFs are all kept in the database's one :class:`ByteCache` (:func:`current`; the app
 factory gives each app's database its own): least recently used first out once the
 entries' sizes add up to more than the budget. Each entry's size is given by whoever puts it
@@ -35,6 +35,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar, Token
 from typing import Any, TypeVar
 
 from . import errors
@@ -208,8 +209,25 @@ class ByteCache:
 
 
 
+# The cache of the database in use here, put in use with it (scorepad.storage.db.use): a
+# context variable, as the database's is, so this module needs nothing of db, which builds on it.
+_in_use: ContextVar[ByteCache] = ContextVar("scorepad.storage.cache")
+
+
 def current() -> ByteCache:
     """The cache of the database in use (:func:`scorepad.storage.db.current`)."""
-    from .db import current as database  # db builds on this module, so not imported at the top
+    try:
+        return _in_use.get()
+    except LookupError:
+        raise RuntimeError("no database is in use here, so no cache: run this inside the app's context, or "
+                           "inside `with db.using(db.database(setting)):`") from None
 
-    return database().cache
+
+def use(cache: ByteCache) -> Token[ByteCache]:
+    """Put ``cache`` in use in this context (with its database: :func:`scorepad.storage.db.use`)."""
+    return _in_use.set(cache)
+
+
+def done(token: Token[ByteCache]) -> None:
+    """Go back to the cache in use before :func:`use` gave ``token``."""
+    _in_use.reset(token)

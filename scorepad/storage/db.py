@@ -4,12 +4,12 @@ The setting DATABASE names it: a file (SQLite, built in) or a ``postgresql://`` 
 (:mod:`.postgresql`, with the ``postgresql`` extra: psycopg and its pool). :func:`database`
 builds the :class:`Database` a setting names; both kinds answer the same calls.
 
-Every statement the app runs is in :data:`QUERIES`, with ``?`` parameters (``?2`` names the
-second again), in SQL both backends read; :data:`POSTGRESQL` holds the few written otherwise
-there. Migrations are ``migrations/NNNN_name.sql`` (SQL both read), a pair
-``NNNN_name.sqlite.sql`` / ``NNNN_name.postgresql.sql``, or ``NNNN_name.py`` with
-``upgrade(conn)`` where data must be rewritten by the rules core (``conn.execute`` takes
-``?`` parameters on both). Each is applied in order inside a transaction and recorded in
+Every statement the app runs is in :data:`QUERIES` (:mod:`.queries`), with ``?`` parameters,
+in SQL both backends read; :data:`POSTGRESQL` holds the few written otherwise there.
+Migrations are ``migrations/NNNN_name.sql`` (SQL both read), a pair ``NNNN_name.sqlite.sql``
+/ ``NNNN_name.postgresql.sql``, or ``NNNN_name.py`` with ``upgrade(conn)`` where data must
+be rewritten by the rules core (``conn.execute`` takes ``?`` parameters on both). Each is
+applied in order inside a transaction and recorded in
 the ``schema_version`` table (on SQLite also in ``PRAGMA user_version``, which is where
 versions before the table kept it, and which they read to refuse a newer file).
 
@@ -20,7 +20,7 @@ seconds, then raises :class:`Busy`, and nothing was written. Reads never wait fo
 (WAL). A database this app cannot use (written by a newer version, damaged, not writable,
 not reachable) raises :class:`Unusable` at start-up, naming it.
 
-The functions here (and :mod:`.store`'s) work on the database in use, a :class:`Database`
+The functions here (and those of :mod:`.reading` and :mod:`.writing`) work on the database in use, a :class:`Database`
 (its setting, its connections and its cache) found through a context variable: ``with
 using(database):``, or, in the app, each app context's own (see :func:`scorepad.app.create_app`).
 """
@@ -37,12 +37,14 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar, Token
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol
 
+from . import cache, queries
 from .cache import ByteCache
 from .errors import Busy as Busy  # raised here, defined with storage's other errors
 from .errors import OutOfSpace as OutOfSpace
@@ -50,87 +52,9 @@ from .errors import Unreachable as Unreachable
 from .errors import Unusable as Unusable
 from .throttled_log import ThrottledLog
 
-QUERIES: dict[str, str] = {
-    "game_insert": "INSERT INTO game (id, edit_key, name, sheet, sides, revision, created_at, updated_at) "
-                   "VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
-    "game_get": "SELECT * FROM game WHERE id = ?",
-    "game_all_recent": "SELECT * FROM game ORDER BY updated_at DESC LIMIT ?",
-    "game_touch": "UPDATE game SET revision = revision + 1, updated_at = ? WHERE id = ?",
-    "game_set_sheet": "UPDATE game SET sheet = ? WHERE id = ?",
-    "deals_of_game": "SELECT * FROM deal WHERE game_id = ? ORDER BY number",
-    "deal_insert": "INSERT INTO deal (game_id, number, body, as_played) VALUES (?, ?, ?, ?)",
-    "deal_update": "UPDATE deal SET body = ?, as_played = ? WHERE game_id = ? AND number = ?",
-    "deal_delete": "DELETE FROM deal WHERE game_id = ? AND number = ?",
-    # The entry's revision is the one its write produces: run it before "game_touch".
-    "history_insert": "INSERT INTO history (game_id, deal_number, action, at, before, after, old_totals, "
-                      "new_totals, reason, revision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                      "(SELECT revision + 1 FROM game WHERE id = ?1))",
-    "history_since": "SELECT id, deal_number, action, at, old_totals, new_totals, reason, revision FROM history "
-                     "WHERE game_id = ? AND revision > ? ORDER BY revision, id",
-    "game_revision": "SELECT revision, updated_at FROM game WHERE id = ?",
-    # A write moves the revision on only from the revision it was prepared against.
-    "game_touch_at": "UPDATE game SET revision = revision + 1, updated_at = ? WHERE id = ? AND revision = ?",
-    "history_add": "INSERT INTO history (game_id, deal_number, action, at, before, after, old_totals, new_totals, "
-                   "reason, revision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    "history_of_game": "SELECT * FROM history WHERE game_id = ? ORDER BY id",
-    "history_of_deal": "SELECT * FROM history WHERE game_id = ? AND deal_number = ? ORDER BY id",
-    "amendments_of_game": "SELECT * FROM history WHERE game_id = ? AND action = 'amend' ORDER BY id",
-    "history_count_of_deal": "SELECT COUNT(*) FROM history WHERE game_id = ? AND deal_number = ?",
-    "history_counts": "SELECT deal_number, COUNT(*) AS n FROM history "
-                      "WHERE game_id = ? AND deal_number IS NOT NULL GROUP BY deal_number",
-    # What a game holds, in bytes: its deals' and history's JSON and reasons, and ?2 for each
-    # row besides (see MAX_GAME_BYTES).
-    "game_stored_bytes": "SELECT (SELECT COALESCE(SUM(length(CAST(body AS BLOB)) + COALESCE(length(CAST(as_played "
-                         "AS BLOB)), 0) + ?2), 0) FROM deal WHERE game_id = ?1) + (SELECT COALESCE(SUM("
-                         "COALESCE(length(CAST(before AS BLOB)), 0) + COALESCE(length(CAST(after AS BLOB)), 0) "
-                         "+ COALESCE(length(CAST(old_totals AS BLOB)), 0) "
-                         "+ COALESCE(length(CAST(new_totals AS BLOB)), 0) "
-                         "+ COALESCE(length(CAST(reason AS BLOB)), 0) + ?2), 0) FROM history WHERE game_id = ?1)",
-    # A write made once per idempotency key (store.once): the answer kept for the key, when
-    # written at or after ?4; keys written before a time are forgotten (by the index on at).
-    "idempotency_get": "SELECT digest, status, body FROM idempotency_key "
-                       "WHERE route = ? AND game_id = ? AND client = ? AND key = ? AND at >= ?",
-    # A key kept meanwhile by another process's write (PostgreSQL writes to two games at once)
-    # inserts nothing: the write then rolls back and answers what that one kept.
-    "idempotency_insert": "INSERT INTO idempotency_key (route, game_id, client, key, digest, status, body, at) "
-                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-    "idempotency_forget": "DELETE FROM idempotency_key WHERE at < ?",
-    # A game's edit key replaced (store.replace_edit_key): the old key's digest is kept, so
-    # whoever still holds it is told that it was replaced, and when.
-    "game_set_edit_key": "UPDATE game SET edit_key = ? WHERE id = ?",
-    "edit_key_replaced": "INSERT INTO replaced_edit_key (game_id, digest, at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-    "edit_key_replaced_at": "SELECT at FROM replaced_edit_key WHERE game_id = ? AND digest = ?",
-    # Deleting a game (store.delete_game): the game's row, only at the revision the deletion
-    # was based on (or, for flask purge, only if it has still not changed since ?2), its
-    # deals, history and replaced keys with it (ON DELETE CASCADE); its id is kept as
-    # deleted. The kept answers about it are those of its writes and those naming it, quoted
-    # (?2: the answer to the request that created it).
-    "game_delete_at": "DELETE FROM game WHERE id = ? AND revision = ?",
-    "game_delete_unchanged": "DELETE FROM game WHERE id = ? AND updated_at < ?",
-    "idempotency_forget_game": "DELETE FROM idempotency_key WHERE game_id = ?1 OR instr(body, ?2) > 0",
-    "deleted_insert": "INSERT INTO deleted_game (id, deleted_at, why) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-    "deleted_get": "SELECT deleted_at, why FROM deleted_game WHERE id = ?",
-    # Games not changed since ?1, oldest first, after (?2, ?3) in that order (flask purge, by
-    # the index on updated_at).
-    "games_unchanged_since": "SELECT id, name, updated_at, (SELECT COUNT(*) FROM deal WHERE game_id = game.id) "
-                             "AS deals FROM game WHERE updated_at < ?1 AND (updated_at > ?2 OR (updated_at = ?2 "
-                             "AND id > ?3)) ORDER BY updated_at, id LIMIT ?4",
-}
-
-# The queries PostgreSQL reads otherwise: SQLite (3.40) has no octet_length(); and on
-# PostgreSQL two servers' keyed writes (to any games) may forget the same expired keys at
-# once: each skips the rows the other is deleting rather than waiting for it (SQLite's one
-# writer at a time never meets another).
-POSTGRESQL: dict[str, str] = {
-    "idempotency_forget": "DELETE FROM idempotency_key WHERE (route, game_id, client, key) IN (SELECT route, "
-                          "game_id, client, key FROM idempotency_key WHERE at < ? FOR UPDATE SKIP LOCKED)",
-    "game_stored_bytes": "SELECT (SELECT COALESCE(SUM(octet_length(body) + COALESCE(octet_length(as_played), 0) "
-                         "+ ?2), 0) FROM deal WHERE game_id = ?1) + (SELECT COALESCE(SUM("
-                         "COALESCE(octet_length(before), 0) + COALESCE(octet_length(after), 0) "
-                         "+ COALESCE(octet_length(old_totals), 0) + COALESCE(octet_length(new_totals), 0) "
-                         "+ COALESCE(octet_length(reason), 0) + ?2), 0) FROM history WHERE game_id = ?1)",
-    "idempotency_forget_game": "DELETE FROM idempotency_key WHERE game_id = ?1 OR strpos(body, ?2) > 0",
-}
+# Every statement by name: .queries (re-exported here, where the functions that run them are).
+QUERIES: dict[str, str] = queries.QUERIES
+POSTGRESQL: dict[str, str] = queries.POSTGRESQL
 
 
 BUSY_TIMEOUT = 2.0  # seconds a write waits for another process's write lock (setting BUSY_TIMEOUT)
@@ -441,23 +365,33 @@ def current() -> Database:
                            "`with db.using(db.database(setting)):`") from None
 
 
-def use(database: Database) -> Token[Database]:
-    """Put ``database`` in use in this context until :func:`done` is called with the token."""
-    return _in_use.set(database)
+@dataclass(frozen=True)
+class InUse:
+    """What :func:`use` gives, for :func:`done`: the tokens of the database and of its cache put in use."""
+
+    database: Token[Database]
+    cache: Token[ByteCache]
 
 
-def done(token: Token[Database]) -> None:
+def use(database: Database) -> InUse:
+    """Put ``database`` (and its cache, :func:`scorepad.storage.cache.current`) in use in this
+    context until :func:`done` is called with what this returns."""
+    return InUse(_in_use.set(database), cache.use(database.cache))
+
+
+def done(token: InUse) -> None:
     """Stop using the database :func:`use` put in use (leaving no transaction open), and go
     back to the one in use before it, if any."""
     try:
         _in_use.get().release()
     finally:
-        _in_use.reset(token)
+        cache.done(token.cache)
+        _in_use.reset(token.database)
 
 
 @contextmanager
 def using(database: Database) -> Iterator[Database]:
-    """``with using(database):`` the functions of this module and of :mod:`.store` use it."""
+    """``with using(database):`` the functions of this module, :mod:`.reading` and :mod:`.writing` use it."""
     token = use(database)
     try:
         yield database

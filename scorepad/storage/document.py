@@ -48,9 +48,9 @@ from ..rules.game import DEAL_ENTRY_KEYS, Game
 from ..rules.limits import MAX_DEALS, MAX_POINTS, MAX_REASON
 from ..rules.read import JSON, check_values
 from ..rules.text import check_text, read_reason
-from . import db, store
+from . import checks, db, idempotency, reading, writing
 from .errors import Invalid, Refused
-from .store import GameRecord
+from .reading import GameRecord
 
 FORMAT = "scorepad.game"
 VERSION = 1
@@ -75,7 +75,7 @@ def _history_entry(entry: Mapping[str, JSON], seq: int) -> dict[str, JSON]:
 
 
 def export_document(game: GameRecord, entries: Sequence[Mapping[str, JSON]]) -> dict[str, JSON]:
-    """The game as a version-1 document; ``entries`` is its history (:func:`store.history`)."""
+    """The game as a version-1 document; ``entries`` is its history (:func:`reading.history`)."""
     kept = [e for e in entries if (e["action"] == "amend" and e["deal_number"] is None)
             or (e["action"] in DEAL_ACTIONS and e["deal_number"] is not None)]
     by_deal: dict[int, list[JSON]] = {}
@@ -100,10 +100,10 @@ def export_document(game: GameRecord, entries: Sequence[Mapping[str, JSON]]) -> 
 def export_game(game_id: str) -> dict[str, JSON] | None:
     """The export document of a game, or None when there is no such game."""
     with db.snapshot():
-        game = store.load_game(game_id)
+        game = reading.load_game(game_id)
         if game is None:
             return None
-        return export_document(game, store.history(game.id))
+        return export_document(game, reading.history(game.id))
 
 
 # -- the score table as CSV -----------------------------------------------------------------------
@@ -163,7 +163,7 @@ def scores_csv(game: GameRecord) -> str:
 
 @dataclass
 class _Table:
-    """What :func:`store.game_problems` reads of a game: its sides."""
+    """What :func:`checks.game_problems` reads of a game: its sides."""
 
     sides: list[dict[str, JSON]]
 
@@ -175,7 +175,7 @@ EntryRow = tuple[int | None, str, str, str | None, str | None, str | None, str |
 
 @dataclass
 class Imported:
-    """A document read and judged, ready for :func:`store.import_game`."""
+    """A document read and judged, ready for :func:`writing.import_game`."""
 
     name: JSON  # as the document gives it: the store reads it as a new game's name
     sheet: RuleSheet
@@ -333,7 +333,7 @@ def _acceptable(deal: Deal, table: _Table, as_played: str | None,
     """Whether the store would have saved this deal, the problems found, and its verdict
     (``totals``: each side's total before it, for minimums that follow the running total)."""
     verdict = judge(deal, totals)
-    refused = store.refusal(table, deal, verdict)
+    refused = checks.refusal(table, deal, verdict)
     if refused is None:
         return True, [], verdict
     return bool(as_played) and refused.may_save_as_played, refused.problems, verdict
@@ -388,7 +388,7 @@ def _read(data: JSON) -> tuple[Imported, list[_Deal], list[_Entry]]:
     deals, and every history entry and amendment in the order they happened."""
     data = _header(data)
     sheet = _sheet(data["sheet"], "sheet")
-    sides = store.read_sides(data["sides"], sheet)
+    sides = checks.read_sides(data["sides"], sheet)
     created_at = _time(data["created_at"], "created_at") if data.get("created_at") is not None else _now()
     exported_at = _time(data["exported_at"], "exported_at") if data.get("exported_at") is not None else None
     doc = Imported(data["name"], sheet, sides, created_at, exported_at)
@@ -494,7 +494,7 @@ def _admitted(deal: _Deal, table: _Table, ordered: list[_Entry], sheet: RuleShee
 def _refusal(deal: _Deal, problems: list[Problem]) -> str:
     """Why an import is refused, in words, naming the deal and its first problem to correct."""
     first = problems[0]
-    never = [p for p in problems if store.never_as_played(p)]
+    never = [p for p in problems if checks.never_as_played(p)]
     if any(p.code.startswith("game.") for p in problems):
         return f"deal {deal.number} does not fit this game: {first.message}"
     if never or deal.as_played:
@@ -504,12 +504,12 @@ def _refusal(deal: _Deal, problems: list[Problem]) -> str:
             f"as_played reason: {first.message}")
 
 
-def import_document(data: JSON, once: store.Once[GameRecord] | None = None) -> GameRecord:
+def import_document(data: JSON, once: idempotency.Once[GameRecord] | None = None) -> GameRecord:
     """Read, judge and save a document as a new game (made once per ``once``'s key:
-    :func:`scorepad.storage.store.once`)."""
+    :func:`scorepad.storage.idempotency.once`)."""
     doc = read_document(data)
     note = "Imported from a scorepad export" + (f" made {doc.exported_at}" if doc.exported_at else "")
-    return store.import_game(doc.name, doc.sheet, doc.sides, doc.created_at, doc.deals, doc.entries, note,
+    return writing.import_game(doc.name, doc.sheet, doc.sides, doc.created_at, doc.deals, doc.entries, note,
                              doc.verdicts, once)
 
 

@@ -78,7 +78,7 @@ class Gone(NotFound):
 
 class Conflict(StorageError):
     """A write based on a revision the game has moved past: ``changes`` lists what happened
-    since (see :func:`scorepad.storage.store.changes_since`), ``revision`` is the game's
+    since (see :func:`scorepad.storage.reading.changes_since`), ``revision`` is the game's
     revision now. Nothing was written."""
 
     def __init__(self, based_on: int, revision: int, changes: list[dict[str, JSON]]) -> None:

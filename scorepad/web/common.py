@@ -24,9 +24,9 @@ from ..rules.dispute import compare_deals
 from ..rules.score import Line
 from ..rules.sheet import Cited
 from ..rules.verdict import Verdict
-from ..storage import store
+from ..storage import checks, reading
 from ..storage.errors import Conflict, Invalid, StorageError
-from ..storage.store import GameRecord
+from ..storage.reading import GameRecord
 
 
 def template_helpers() -> dict[str, object]:
@@ -61,7 +61,7 @@ def ahead_is_stale(game_id: str, based_on: int | None) -> Iterator[None]:
     try:
         yield
     except Invalid as err:
-        found = store.revision(game_id)
+        found = reading.revision(game_id)
         if err.field != "revision" or based_on is None or found is None:
             raise
         raise Conflict(based_on, found[0], []) from None
@@ -123,7 +123,7 @@ def history_entries(game: GameRecord, entries: list[dict[str, object]]) -> list[
         elif entry["action"] == "edit" and entry["before"] and entry["after"]:
             number = entry["deal_number"]  # a correction's: a deal's number
             try:
-                before, after = (store.read_deal(game, entry[k], number if isinstance(number, int) else None)
+                before, after = (checks.read_deal(game, entry[k], number if isinstance(number, int) else None)
                                  for k in ("before", "after"))
             except StorageError:  # a deal that no longer reads under the sheet: its totals say enough
                 continue

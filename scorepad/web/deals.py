@@ -5,7 +5,7 @@ The deal form is read by :class:`~scorepad.web.forms.deal.DealForm`, the one rea
 a phone posts: saving, checking and the preview all use it. A posted form is one action,
 each its own function (:data:`ACTIONS`): more meld rows, check, save, save as played, and
 "Yes, record it again" (a deal the same as the one before it, played again).
-Every write goes through :mod:`scorepad.storage.store`, a save made once per the form's
+Every write goes through :mod:`scorepad.storage.writing`, a save made once per the form's
 idempotency key (a form sent again after its answer was lost is not saved twice); scripts
 only enhance (``static/deal.js`` keeps a draft in the browser and retries a save offline).
 """
@@ -13,26 +13,25 @@ only enhance (``static/deal.js`` keeps a draft in the browser and retries a save
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
-import re
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
+from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response
 
-from .. import access
+from .. import access, keyed_writes
 from ..retry import typed_again
 from ..rules.dispute import sheet_name
 from ..rules.limits import MAX_DEALS, MAX_IDEMPOTENCY_KEY
 from ..rules.problems import Problem
 from ..rules.verdict import Verdict
-from ..storage import store
+from ..storage import checks, idempotency, reading, writing
 from ..storage.errors import AlreadyRecorded, Conflict, Gone, OutOfSpace, Rejected, SameAsPrevious, StorageError
-from ..storage.store import DealRecord, GameRecord
+from ..storage.reading import DealRecord, GameRecord
 from .common import (
     ago,
     ahead_is_stale,
@@ -51,7 +50,6 @@ from .forms.deal_shown import card_groups, going_out
 bp = Blueprint("deals", __name__)
 
 UNREADABLE = "Some boxes could not be read; each says why."
-_KEY = re.compile(f"[ -~]{{1,{MAX_IDEMPOTENCY_KEY}}}")  # printable ASCII, as the API's Idempotency-Key
 
 
 def new_key() -> str:
@@ -156,12 +154,12 @@ def _check(page: DealPage) -> DealPage:
     if data is None:
         return _unreadable(page)
     try:
-        deal = store.read_deal(page.game, data, page.number)
+        deal = checks.read_deal(page.game, data, page.number)
     except StorageError as err:
         page.form.place(err.field, err.message)
         return _unreadable(page, status_of(err))
     verdict = page.game.game.judge(deal)
-    refused = store.refusal(page.game, deal, verdict)
+    refused = checks.refusal(page.game, deal, verdict)
     problems = refused.problems if refused else []
     page.judged(verdict, problems)
     n = len(problems)
@@ -209,7 +207,7 @@ def _write(page: DealPage, data: dict[str, Any], as_played: str | None) -> DealP
     """Record or correct the deal through the store; the form again, saying why, if it is not saved.
 
     With the form's idempotency key (the ``Idempotency-Key`` header a script sends, else the
-    hidden ``idempotency_key`` field), the save is made once per key (:func:`store.once`,
+    hidden ``idempotency_key`` field), the save is made once per key (:func:`idempotency.once`,
     scoped by this route, the game and the edit key this phone holds, so never one of the
     API's keys, nor once the key is replaced): the same form sent again
     after its answer was lost ends on the saved deal, and nothing is written twice."""
@@ -218,12 +216,12 @@ def _write(page: DealPage, data: dict[str, Any], as_played: str | None) -> DealP
     key = request.headers.get("Idempotency-Key") or page.meta.idempotency_key.data or None
     repeat = not editing and page.meta.repeat.data == "1"
 
-    def write(once: store.Once[DealRecord] | None) -> DealRecord:
+    def write(once: idempotency.Once[DealRecord] | None) -> DealRecord:
         with ahead_is_stale(game.id, based_on):
             if editing:
-                return store.update_deal(game.id, number, data, as_played=as_played, based_on=based_on, once=once,
+                return writing.update_deal(game.id, number, data, as_played=as_played, based_on=based_on, once=once,
                                          key=access.key_held(game.id))
-            return store.record_deal(game.id, data, as_played=as_played, based_on=based_on, once=once, repeat=repeat,
+            return writing.record_deal(game.id, data, as_played=as_played, based_on=based_on, once=once, repeat=repeat,
                                      key=access.key_held(game.id))
 
     def answer(saved: DealRecord) -> tuple[int, str]:
@@ -238,13 +236,12 @@ def _write(page: DealPage, data: dict[str, Any], as_played: str | None) -> DealP
             body = answer(write(None))[1]
         else:
             sent = [request.path, data, as_played, based_on] + (["repeat"] if repeat else [])
-            digest = hashlib.sha256(json.dumps(sent, sort_keys=True).encode())
-            found = store.once(store.Once(request.endpoint or request.path, game.id, key, digest.hexdigest(), answer,
-                                          client=store.key_digest(game.edit_key)),  # the key this phone holds
-                               write)
-            if found is store.KeyRefused.REUSED:
+            found = keyed_writes.make_once(game.id, key, keyed_writes.digest_of(sent),
+                                           client=reading.key_digest(game.edit_key),  # the key this phone holds
+                                           answer=answer, write=write)
+            if found is idempotency.KeyTaken.REUSED:
                 return _key_reused(page)
-            if found is store.KeyRefused.IN_PROGRESS:
+            if found is idempotency.KeyTaken.IN_PROGRESS:
                 return typed_again(503, "Still saving", "This deal is being saved just now. Send it again in a "
                                    "moment to see it saved; it will not be saved twice.", retry_after=1)
             body = found.body
@@ -273,7 +270,7 @@ def _key_reused(page: DealPage) -> DealPage:
     """The form's key was kept for a save of other entries (a form saved, then changed and
     sent again as it was): nothing saved now; the entries come back with a new key, based on
     the game as it now stands, to check and save again."""
-    now = store.load_game(page.game.id) or page.game
+    now = reading.load_game(page.game.id) or page.game
     page.meta.revision.data = str(now.revision)
     page.meta.idempotency_key.data = new_key()
     if not page.editing and now.deal(page.number) is not None:
@@ -299,12 +296,12 @@ def _conflict(page: DealPage, err: Conflict) -> DealPage:
     """Another phone wrote first. Nothing typed is lost: the form comes back as it was sent,
     now based on the game as it stands, with what changed in between."""
     game = page.game
-    now = store.load_game(game.id) or game
+    now = reading.load_game(game.id) or game
     if not page.editing and now.deal(page.number) is not None:  # this very deal, recorded meanwhile
         return _already_recorded(page, None)
     page.meta.revision.data = str(now.revision)
     changes = [dict(c, text=f"{c['message']} {ago(c['at'])}".strip())
-               for c in store.changes_since(game.id, err.based_on) if c["revision"] <= now.revision]
+               for c in reading.changes_since(game.id, err.based_on) if c["revision"] <= now.revision]
     conflict = {"changes": changes, "standings": now.view.result.standings,
                 "last": now.deals[-1].number if now.deals else None}
     return dataclasses.replace(  # the same deal's form: a save is never moved to another number
@@ -319,7 +316,7 @@ def _already_recorded(page: DealPage, yours: Verdict | None) -> DealPage:
     game as it now stands, with the deal as saved beside this phone's (``yours``, judged by
     the store; else judged here, when what was typed can be), to keep or to replace it with
     (a correction)."""
-    now = store.load_game(page.game.id) or page.game
+    now = reading.load_game(page.game.id) or page.game
     saved = now.deal(page.number)
     if saved is None:  # deleted again meanwhile: the number is free, the form as it was
         return dataclasses.replace(page, game=now, status=409, message="Not saved: the game changed since you "
@@ -328,10 +325,10 @@ def _already_recorded(page: DealPage, yours: Verdict | None) -> DealPage:
     if yours is None:
         data = _read(page)
         try:
-            yours = now.game.judge(store.read_deal(now, data, page.number)) if data is not None else None
+            yours = now.game.judge(checks.read_deal(now, data, page.number)) if data is not None else None
         except StorageError:
             yours = None
-    entries = store.history(now.id, page.number)
+    entries = reading.history(now.id, page.number)
     recorded = Recorded(page.number, entries[-1]["at"] if entries else None, saved.verdict.breakdown.totals(),
                         saved.as_played, yours.breakdown.totals() if yours else None,
                         url_for("games.game", game_id=now.id, _anchor=f"deal-{page.number}"),
@@ -372,13 +369,13 @@ def _not_saved(page: DealPage, err: StorageError | OutOfSpace, as_played: bool) 
                                message=f"Not saved ({status_of(err)}): {err.message}.")
 
 
-def _posted(game: GameRecord, number: int, editing: bool):
+def _posted(game: GameRecord, number: int, editing: bool) -> ResponseReturnValue:
     """Read the posted deal form and do what its button asks."""
     meta = DealMetaForm()
     if not meta.validate() and set(meta.errors) != {"reason"}:  # the reason's own error shows beside it
         abort(400, "; ".join(f"{meta[k].label.text}: {' '.join(v)}" for k, v in meta.errors.items()))
     key = request.headers.get("Idempotency-Key") or meta.idempotency_key.data
-    if key and not _KEY.fullmatch(key):
+    if key and not keyed_writes.is_key(key):
         abort(400, f"The form's idempotency key must be 1 to {MAX_IDEMPOTENCY_KEY} printable ASCII characters. "
                    "Reload the page and try again; nothing was saved.")
     action = request.form.get("action", "save")
@@ -413,7 +410,7 @@ def _form_number() -> int | None:
 
 
 @bp.route("/games/<game_id>/deals/new", methods=["GET", "POST"])
-def new_deal(game_id: str):
+def new_deal(game_id: str) -> ResponseReturnValue:
     """The form for the next deal; posted, a save of the deal it was opened for, never another."""
     game = editable(game_id)
     number = (_form_number() if request.method == "POST" else None) or game.next_number
@@ -427,7 +424,7 @@ def new_deal(game_id: str):
 
 
 @bp.post("/games/<game_id>/deals/<int:number>/preview")
-def preview(game_id: str, number: int):
+def preview(game_id: str, number: int) -> ResponseReturnValue:
     """The live score and the referee's problems of the deal form as typed so far, as the
     fragment the form shows under its inputs: read by the same reader as a saved deal,
     nothing saved. The deal need not say yet who went out."""
@@ -437,12 +434,12 @@ def preview(game_id: str, number: int):
     if data is None:
         return render_template("deals/_live.html", error=form.form_errors[0])
     try:
-        deal = store.read_deal(game, data, number)
+        deal = checks.read_deal(game, data, number)
     except StorageError as err:
         error = f"{err.message} ({err.field})" if err.field else err.message
         return render_template("deals/_live.html", error=error)
     verdict = game.game.judge(deal)
-    refused = store.refusal(game, deal, verdict)
+    refused = checks.refusal(game, deal, verdict)
     problems = form.place_problems(refused.problems if refused else [])
     warnings = [(form.place_problem(p), p.message) for p in verdict.report.warnings]
     outs = going_out(game.game.deal_rules(number).going_out_books, game.sheet, deal, form.sides)
@@ -451,7 +448,7 @@ def preview(game_id: str, number: int):
 
 
 @bp.get("/games/<game_id>/deals/<int:number>")
-def deal(game_id: str, number: int):
+def deal(game_id: str, number: int) -> ResponseReturnValue:
     game = access.game_or_404(game_id)
     record = access.deal_or_404(game, number)
     verdict = record.verdict
@@ -459,13 +456,13 @@ def deal(game_id: str, number: int):
                            rules=game.game.deal_rules(number),
                            sides=explained_sides(verdict, game.sheet), sheet_title=sheet_name(game.sheet),
                            presets=preset_choices(),
-                           history=history_entries(game, store.history(game.id, number)),
+                           history=history_entries(game, reading.history(game.id, number)),
                            can_edit=access.can_edit(game),
                            melds={s.name: s for s in record.deal.sides})
 
 
 @bp.route("/games/<game_id>/deals/<int:number>/edit", methods=["GET", "POST"])
-def edit_deal(game_id: str, number: int):
+def edit_deal(game_id: str, number: int) -> ResponseReturnValue:
     game = editable(game_id)
     record = access.deal_or_404(game, number)
     if any(side.counted != player.counted and (player.counted or player.holds_cards)
@@ -484,7 +481,7 @@ def edit_deal(game_id: str, number: int):
 
 
 @bp.route("/games/<game_id>/deals/<int:number>/delete", methods=["GET", "POST"])
-def delete_deal(game_id: str, number: int):
+def delete_deal(game_id: str, number: int) -> ResponseReturnValue:
     game = editable(game_id)
     record = access.deal_or_404(game, number)
     form = ConfirmForm()
@@ -494,9 +491,9 @@ def delete_deal(game_id: str, number: int):
         based_on = read_revision(form.revision.data)
         try:
             with ahead_is_stale(game.id, based_on):
-                store.delete_deal(game.id, number, based_on=based_on, key=access.key_held(game.id))
+                writing.delete_deal(game.id, number, based_on=based_on, key=access.key_held(game.id))
         except Conflict as err:
-            now = store.load_game(game.id) or game
+            now = reading.load_game(game.id) or game
             still = now.deal(number) is not None
             flash(f"Not deleted: the game changed since you loaded it. {what_changed(err.changes)}; "
                   f"here {'it' if still else 'the game'} is now.", "error")

@@ -1,7 +1,7 @@
 """The games: the home page (this browser's games), a new game, a game's page, the edit link
 that lets a phone change a game (and replacing it, when it leaked), and a game's history.
 
-Every read and write goes through :mod:`scorepad.storage.store`; who may write is
+Every read and write goes through :mod:`scorepad.storage.writing`; who may write is
 :mod:`scorepad.access`. Scripts only enhance: every screen works with JavaScript off.
 """
 
@@ -11,16 +11,17 @@ import hashlib
 import json
 
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, session, url_for
+from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response
 
-from .. import access, builds
+from .. import access, builds, keyed_writes
 from ..links import external_url
 from ..retry import typed_again
 from ..rules import PRESETS
 from ..rules.views import GameView
-from ..storage import cache, db, store
+from ..storage import cache, db, idempotency, reading, writing
 from ..storage.errors import Conflict, KeyReplaced, NotFound, StorageError
-from ..storage.store import GameRecord
+from ..storage.reading import GameRecord
 from .chart import running_totals_chart
 from .common import ahead_is_stale, editable, history_entries, qr, read_revision, what_changed
 from .deals import new_key
@@ -33,15 +34,15 @@ bp = Blueprint("games", __name__)
 
 
 @bp.get("/")
-def home():
+def home() -> ResponseReturnValue:
     """This browser's games, the one used most recently first: those it may edit and those
     it watches (opened without the key)."""
-    games = store.recent_games(access.my_games())
+    games = reading.recent_games(access.my_games())
     return render_template("games/home.html", games=games, watching={g.id for g in games if not access.can_edit(g)})
 
 
 @bp.route("/new", methods=["GET", "POST"])
-def new_game():
+def new_game() -> ResponseReturnValue:
     form = NewGameForm()
     if request.method == "GET":
         preset_id = request.args.get("preset", "common")
@@ -60,7 +61,7 @@ def new_game():
         try:
             sides_json = sides.to_json()
             name = form.name.data.strip() if form.name.data and form.name.data.strip() else sides.game_name()
-            game = store.create_game(name or "Hand and Foot", editor.sheet_json(), sides_json)
+            game = writing.create_game(name or "Hand and Foot", editor.sheet_json(), sides_json)
         except StorageError as err:
             status = status_of(err)
             if err.field.startswith("sides"):
@@ -81,7 +82,7 @@ def new_game():
 
 
 @bp.get("/games/<game_id>")
-def game(game_id: str):
+def game(game_id: str) -> ResponseReturnValue:
     """The game page. What a viewer sees depends only on the game's revision, so it is
     rendered once per revision, kept in the app's cache, and answered with an ETag (a
     polling phone gets a 304). It holds no link: only the editor's page (never cached) does."""
@@ -97,7 +98,7 @@ def game(game_id: str):
         response = make_response(_game_page(game, new_link))
         response.headers["Cache-Control"] = "no-store"  # this browser's page: an editor's shows the edit link
         return response
-    found = store.revision(game_id)
+    found = reading.revision(game_id)
     if found is None:
         access.missing(game_id)
     access.watched(game_id)
@@ -159,10 +160,10 @@ def standings_line(view: GameView) -> str:
 
 
 @bp.get("/games/<game_id>/edit/<key>")
-def edit_link(game_id: str, key: str):
+def edit_link(game_id: str, key: str) -> ResponseReturnValue:
     game = access.game_or_404(game_id)
     if not access.key_matches(game, key):
-        replaced = store.replaced_at(game.id, key)
+        replaced = reading.replaced_at(game.id, key)
         if replaced is not None:
             if not access.can_edit(game):  # the old key, if this phone held it, is forgotten: it watches
                 access.watched(game.id)
@@ -174,18 +175,18 @@ def edit_link(game_id: str, key: str):
 
 
 @bp.route("/games/<game_id>/replace-edit-link", methods=["GET", "POST"])
-def replace_edit_link(game_id: str):
+def replace_edit_link(game_id: str) -> ResponseReturnValue:
     """Replace the edit link of a game whose link leaked: asked to confirm first; then the
     old link (and every phone holding it) changes nothing, and the game page shows the new
     link and its QR code to this phone, which keeps its edit rights.
 
     The confirmation carries an idempotency key, and the replacement is made once per key
-    (:func:`store.once`), scoped to the edit key this phone held when it asked (its digest):
+    (:func:`idempotency.once`), scoped to the edit key this phone held when it asked (its digest):
     when the answer to the first replacement was lost (and the cookie with the new key with
     it), the same form sent again with the old key does not meet "this link was replaced"
     but is given the game's key as it is now, and shows the new link. Another phone holding
     the old key, with a form of its own, is told the link was replaced. A later replacement
-    forgets the kept answer (:func:`store.replace_edit_key`), so a replay never gets a newer key.
+    forgets the kept answer (:func:`writing.replace_edit_key`), so a replay never gets a newer key.
     The same form sent again once its answer came through (this phone holds the key it made)
     replaces nothing either: the session remembers which form made it."""
     game = access.game_or_404(game_id)
@@ -204,24 +205,22 @@ def replace_edit_link(game_id: str):
     if key is not None and access.can_edit(game) and session.get("replaced_by") == [game.id, key]:
         return _link_replaced(game, key)  # this form made the key this phone holds: sent again, it shows it
 
-    def write(once: store.Once[GameRecord] | None) -> GameRecord:
+    def write(once: idempotency.Once[GameRecord] | None) -> GameRecord:
         access.require_edit(game)  # not reached by a replay: the key this phone held is replaced by then
-        return store.replace_edit_key(game.id, once, access.key_held(game.id))
+        return writing.replace_edit_key(game.id, once, access.key_held(game.id))
 
     try:
         if key is None or held is None:
             write(None)
         else:
-            found = store.once(store.Once(request.endpoint or request.path, game.id, key,
-                                          hashlib.sha256(request.path.encode()).hexdigest(),
-                                          lambda made: (303, json.dumps({"id": made.id})),
-                                          client=store.key_digest(held)),  # the key this phone held
-                               write)
-            if found is store.KeyRefused.IN_PROGRESS:
+            found = keyed_writes.make_once(game.id, key, hashlib.sha256(request.path.encode()).hexdigest(),
+                                           client=reading.key_digest(held),  # the key this phone held
+                                           answer=lambda made: (303, json.dumps({"id": made.id})), write=write)
+            if found is idempotency.KeyTaken.IN_PROGRESS:
                 return typed_again(503, "Still replacing", "The edit link is being replaced just now. Send this "
                                    "again in a moment to see the new link; it will not be replaced twice.",
                                    retry_after=1)
-            if found is store.KeyRefused.REUSED:  # the digest is the path's: only another game's form
+            if found is idempotency.KeyTaken.REUSED:  # the digest is the path's: only another game's form
                 abort(400, "The form could not be read.")
     except KeyReplaced as err:  # another phone replaced it first: this phone's key is the old one
         abort(access.key_replaced_page(game, err.at))
@@ -247,7 +246,7 @@ def _link_replaced(game: GameRecord, key: str | None) -> Response:
 
 
 @bp.get("/games/<game_id>/history")
-def history(game_id: str):
+def history(game_id: str) -> ResponseReturnValue:
     """The game's history. Every correction in it is scored again to show what it changed,
     so the page is built in the build turn and kept for the game's revision (it is the same
     for every phone: it holds no link), unless it shows this phone a message."""
@@ -255,13 +254,13 @@ def history(game_id: str):
     key = None if session.get("_flashes") else ("games/history.html", db.path(), game.id, game.revision)
 
     def build() -> bytes:
-        entries = history_entries(game, store.history(game.id))
+        entries = history_entries(game, reading.history(game.id))
         return render_template("games/history.html", game=game, entries=entries).encode()
     return builds.built(key, build)
 
 
 @bp.route("/games/<game_id>/delete", methods=["GET", "POST"])
-def delete_game(game_id: str):
+def delete_game(game_id: str) -> ResponseReturnValue:
     """Delete the game, for its editor: a page that asks first, saying what goes with it
     (and offering the export), then the deletion, based on the revision the page showed."""
     game = editable(game_id)
@@ -274,7 +273,7 @@ def delete_game(game_id: str):
     based_on = read_revision(form.revision.data)
     try:
         with ahead_is_stale(game.id, based_on):
-            store.delete_game(game.id, based_on=based_on, key=access.key_held(game.id))
+            writing.delete_game(game.id, based_on=based_on, key=access.key_held(game.id))
     except Conflict as err:
         flash(f"Not deleted: the game changed since you loaded it. {what_changed(err.changes)}; here it is now.",
               "error")

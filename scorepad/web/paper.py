@@ -30,8 +30,8 @@ from ..paper.pad import score_pad
 from ..paper.results import printed_results
 from ..rules import PRESETS, Preset
 from ..rules.limits import MAX_SIDES, MIN_SIDES
-from ..storage import db, store
-from ..storage.store import GameRecord
+from ..storage import db, reading
+from ..storage.reading import GameRecord
 
 bp = Blueprint("paper", __name__)
 
@@ -130,7 +130,7 @@ def game_results(game_id: str) -> Response:
     paper = _paper()
 
     def build() -> Printed:
-        return printed_results(game, store.amendments(game.id), paper)
+        return printed_results(game, reading.amendments(game.id), paper)
     return _send(_built(game, "results", paper, build).with_link(_view_url(game)), _name(game.name, "results"))
 
 

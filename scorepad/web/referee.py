@@ -39,7 +39,7 @@ from ..rules.read import JSON
 from ..rules.referee import Answer
 from ..rules.sheet import Cited
 from ..storage import db
-from ..storage.store import GameRecord
+from ..storage.reading import GameRecord
 from .forms import preset_choices
 from .forms.sheet_editor import SheetEditor, preset_displays
 

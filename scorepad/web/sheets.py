@@ -10,7 +10,7 @@ from flask.typing import ResponseReturnValue
 from .. import access
 from ..rules import PRESETS
 from ..rules.catalogue import options_by_group
-from ..storage import store
+from ..storage import reading, writing
 from ..storage.errors import Conflict, StorageError
 from .common import ahead_is_stale, editable, read_revision, sheet_changes, what_changed
 from .errors import status as status_of
@@ -31,7 +31,7 @@ def sheet(game_id: str) -> str:
                                        "words": sheet.describe(o.name), "change": changed.get(o.name),
                                        "not_stated": preset.not_stated.get(o.name) if preset else None}
                                       for o in options]))
-    amendments = [dict(e, changes=sheet_changes(e["before"], e["after"])) for e in store.amendments(game.id)]
+    amendments = [dict(e, changes=sheet_changes(e["before"], e["after"])) for e in reading.amendments(game.id)]
     return render_template("sheets/sheet.html", game=game, groups=groups, preset=preset, changes=list(changed.values()),
                            amendments=amendments, can_edit=access.can_edit(game))
 
@@ -60,7 +60,7 @@ def amend_sheet(game_id: str) -> ResponseReturnValue:
         based_on = read_revision(form.revision.data)
         try:
             with ahead_is_stale(game.id, based_on):
-                store.amend_sheet(game.id, editor.sheet_json(), reason, based_on=based_on,
+                writing.amend_sheet(game.id, editor.sheet_json(), reason, based_on=based_on,
                                   key=access.key_held(game.id))
         except Conflict as err:
             status = 409

@@ -22,7 +22,7 @@ from scorepad.rules import Deal, ReadError
 from scorepad.rules.cards import Cards
 from scorepad.rules.game import Game
 from scorepad.rules.limits import MAX_CARD_STRING, MAX_IMPORT_BYTES
-from scorepad.storage import cache, store
+from scorepad.storage import cache, reading
 from tests.hardening import (
     ANN_BEA,
     api_game,
@@ -567,7 +567,7 @@ def test_the_largest_card_string_allowed_is_read_whole(world):
     assert response.status_code == 303, text_of(response.get_data(as_text=True))[:2000]
     with world.app.app_context():
         cache.current().clear()
-        deal = store.load_game(game).deal(1).deal
+        deal = reading.load_game(game).deal(1).deal
     assert deal.sides[1].players[0].cards_left.to_json() == {"A": 1000, "3B": 1}
 
 

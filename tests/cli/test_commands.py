@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from scorepad.storage import store
+from scorepad.storage import reading
 from tests.hardening import db_state
 
 pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLite and on PostgreSQL
@@ -41,7 +41,7 @@ def write(tmp_path, name: str, data) -> str:
 
 def load(app, game_id):
     with app.app_context():
-        return store.load_game(game_id)
+        return reading.load_game(game_id)
 
 
 # -- game new / list / show -----------------------------------------------------------------------
@@ -62,7 +62,7 @@ def test_game_new_prints_id_view_path_and_key(app, runner):
 def test_no_game_id_or_key_starts_with_a_dash_which_a_command_line_reads_as_an_option():
     """One url-safe id in 64 started with '-': ``flask game show -AbC...`` then failed as an
     unknown option (found as a test that failed now and then)."""
-    ids = [store.new_id() for _ in range(3000)]
+    ids = [reading.new_id() for _ in range(3000)]
     assert not [i for i in ids if i.startswith("-")]
     assert all(len(i) == 22 for i in ids) and len(set(ids)) == len(ids)
 

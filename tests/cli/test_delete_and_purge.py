@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from scorepad.app import StartupError
-from scorepad.storage import store
+from scorepad.storage import reading
 from tests.cli.test_commands import new_game
 from tests.hardening import db_state, sql
 
@@ -27,7 +27,7 @@ def test_game_delete_asks_first_and_then_deletes_the_game_for_good(app, runner):
     assert done.exit_code == 0, done.output
     assert f"Deleted 'Friday' ({game_id}, 0 deals) at 20" in done.output
     with app.app_context():
-        assert store.load_game(game_id) is None and store.gone(game_id) is not None
+        assert reading.load_game(game_id) is None and reading.gone(game_id) is not None
 
     shown = runner.invoke(args=["game", "show", game_id])
     assert shown.exit_code == 2 and "deleted by its editor on 20" in shown.output
@@ -40,7 +40,7 @@ def test_game_delete_with_a_stale_revision_deletes_nothing(app, runner):
     refused = runner.invoke(args=["game", "delete", game_id, "--yes", "--revision", "3"])
     assert refused.exit_code == 2 and "revision" in refused.output
     with app.app_context():
-        assert store.load_game(game_id) is not None
+        assert reading.load_game(game_id) is not None
 
 
 def _aged(app, runner, name: str, days: int) -> str:
@@ -60,13 +60,13 @@ def test_purge_removes_the_games_not_changed_for_retain_days_and_prints_each(mak
     assert f"Would remove {old}  Old  (last changed 20" in dry.output and fresh not in dry.output
     assert "Would remove 1 game not changed for 30 days" in dry.output
     with app.app_context():
-        assert store.load_game(old) is not None
+        assert reading.load_game(old) is not None
 
     done = runner.invoke(args=["purge"])
     assert done.exit_code == 0, done.output
     assert f"Removed {old}  Old" in done.output and "Removed 1 game not changed for 30 days" in done.output
     with app.app_context():
-        assert store.load_game(old) is None and store.load_game(fresh) is not None
+        assert reading.load_game(old) is None and reading.load_game(fresh) is not None
     shown = runner.invoke(args=["game", "show", old])
     assert shown.exit_code == 2
     assert "removed, not having changed for longer than this server keeps games" in shown.output
@@ -81,7 +81,7 @@ def test_purge_without_retain_days_or_days_removes_nothing_and_says_what_to_set(
     done = runner.invoke(args=["purge"])
     assert done.exit_code == 2 and "RETAIN_DAYS" in done.output and "--days" in done.output
     with app.app_context():
-        assert store.load_game(game_id) is not None
+        assert reading.load_game(game_id) is not None
 
 
 @pytest.mark.backends("sqlite")

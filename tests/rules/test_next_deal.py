@@ -17,7 +17,7 @@ from pypdf import PdfReader
 
 from scorepad.cli.main import main
 from scorepad.rules.game import Game
-from scorepad.storage import store
+from scorepad.storage import reading
 
 API = "/api/v1"
 SIDES = [{"name": "Ann", "players": ["Ann"]}, {"name": "Bea", "players": ["Bea"]}]
@@ -68,7 +68,7 @@ def game(app, client):
 
 def test_the_rules_game_and_the_store_say_deal_2_with_its_minimum_and_the_totals_before_it(app, game):
     with app.app_context():
-        record = store.load_game(game)
+        record = reading.load_game(game)
     assert [d.number for d in record.deals] == [1, 3]
     assert record.game.totals() == {"Ann": 70, "Bea": 80}
     assert record.next_number == record.game.next_deal == 2
@@ -114,7 +114,7 @@ def test_the_flask_cli_says_the_same_next_deal(app, game):
 def test_the_scorepad_game_cli_says_the_same_next_deal(app, game, tmp_path):
     with app.app_context():
         path = tmp_path / "game.json"
-        path.write_text(json.dumps(store.load_game(game).game.to_json()), encoding="utf-8")
+        path.write_text(json.dumps(reading.load_game(game).game.to_json()), encoding="utf-8")
     out = io.StringIO()
     main(["game", str(path), "--json"], out=out)
     assert json.loads(out.getvalue())["next_deal"] == NEXT

@@ -18,7 +18,7 @@ from scorepad.rules import Deal, ReadError, judge
 from scorepad.rules.cards import Rank
 from scorepad.rules.deal import Meld
 from scorepad.rules.limits import MAX_COUNT, MAX_NUMBER
-from scorepad.storage import store
+from scorepad.storage import reading
 from tests.hardening import api_game, bearer, violating_deal
 
 API = "/api/v1"
@@ -68,10 +68,10 @@ def test_an_imported_game_holds_the_verdicts_a_fresh_read_finds(client):
     assert response.status_code == 201, response.get_json()
     new_id = response.get_json()["id"]
     with client.application.test_request_context():
-        imported = store.load_game(new_id)  # as the import left it in the cache
+        imported = reading.load_game(new_id)  # as the import left it in the cache
         verdicts = [d.verdict.to_json() for d in imported.deals]
         assert verdicts == [judge(d.deal).to_json() for d in imported.deals]
-        assert [d.verdict.to_json() for d in store.load_game(game_id).deals] == verdicts
+        assert [d.verdict.to_json() for d in reading.load_game(game_id).deals] == verdicts
     assert client.get(f"{API}/games/{new_id}").get_json()["standings"] == \
         client.get(f"{API}/games/{game_id}").get_json()["standings"]
 

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from scorepad.storage import db, store
+from scorepad.storage import db, reading, writing
 from scorepad.storage.errors import Conflict, Gone
 from tests.hardening import ANN_BEA, REPEAT, api_game, bearer, sql, valid_deal
 
@@ -51,12 +51,12 @@ def test_deleting_a_game_removes_its_deals_history_and_kept_answers_and_keeps_it
     kept_other = rows_of(database_setting, other_id)
 
     with app.app_context():
-        at = store.delete_game(game_id)
-        assert store.load_game(game_id) is None and store.revision(game_id) is None
-        deleted = store.gone(game_id)
-        assert isinstance(deleted, Gone) and (deleted.at, deleted.why) == (at, store.EDITOR)
+        at = writing.delete_game(game_id)
+        assert reading.load_game(game_id) is None and reading.revision(game_id) is None
+        deleted = reading.gone(game_id)
+        assert isinstance(deleted, Gone) and (deleted.at, deleted.why) == (at, writing.EDITOR)
         assert "deleted by its editor" in deleted.message
-        assert store.gone(other_id) is None and store.load_game(other_id) is not None
+        assert reading.gone(other_id) is None and reading.load_game(other_id) is not None
 
     assert rows_of(database_setting, game_id) == {"game": 0, "deal": 0, "history": 0, "idempotency_key": 0}
     assert rows_of(database_setting, other_id) == kept_other  # another game keeps all it held
@@ -68,14 +68,14 @@ def test_a_deletion_based_on_a_revision_the_game_has_moved_past_is_refused_and_d
     game_id, _ = api_game(client, deals=[valid_deal(1)])  # revision 1
     with app.app_context():
         with pytest.raises(Conflict) as refused:
-            store.delete_game(game_id, based_on=0)
+            writing.delete_game(game_id, based_on=0)
         assert refused.value.revision == 1 and "deal 1 was recorded" in refused.value.message
-        assert store.load_game(game_id) is not None and store.gone(game_id) is None
-        store.delete_game(game_id, based_on=1)
+        assert reading.load_game(game_id) is not None and reading.gone(game_id) is None
+        writing.delete_game(game_id, based_on=1)
         with pytest.raises(Gone):  # deleted: a second deletion, or any write, is told so
-            store.delete_game(game_id)
+            writing.delete_game(game_id)
         with pytest.raises(Gone):
-            store.record_deal(game_id, valid_deal(2))
+            writing.record_deal(game_id, valid_deal(2))
     assert rows_of(database_setting, game_id)["game"] == 0
 
 
@@ -109,18 +109,18 @@ def test_purge_removes_the_games_not_changed_since_the_moment_and_keeps_the_othe
     _age(database_setting, older, 400)
     cutoff = datetime.now(UTC) - timedelta(days=30)
     with app.app_context():
-        would = store.purge(cutoff, dry_run=True)
+        would = writing.purge(cutoff, dry_run=True)
         assert [(g.id, g.name, g.deals) for g in would] == [(older, "Older", 1), (old, "Old", 1)]
-        assert all(store.load_game(g) is not None for g in (old, older, fresh))  # a dry run removes nothing
+        assert all(reading.load_game(g) is not None for g in (old, older, fresh))  # a dry run removes nothing
 
-        removed = store.purge(cutoff)
+        removed = writing.purge(cutoff)
         assert [g.id for g in removed] == [older, old]
-        assert store.load_game(fresh) is not None and store.gone(fresh) is None
+        assert reading.load_game(fresh) is not None and reading.gone(fresh) is None
         for gone_id in (old, older):
-            deleted = store.gone(gone_id)
-            assert deleted is not None and deleted.why == store.RETENTION
+            deleted = reading.gone(gone_id)
+            assert deleted is not None and deleted.why == writing.RETENTION
             assert "not having changed for longer than this server keeps games" in deleted.message
-        assert store.purge(cutoff) == []  # nothing left to remove
+        assert writing.purge(cutoff) == []  # nothing left to remove
     assert rows_of(database_setting, old) == {"game": 0, "deal": 0, "history": 0, "idempotency_key": 0}
 
 
@@ -128,13 +128,13 @@ def test_purge_reads_every_game_in_batches_oldest_first(app, database_setting):
     """More games than one batch, all last changed at the same moment: every one is found
     once, in the order of that time and then of the id."""
     with app.app_context():
-        ids = sorted(store.create_game(f"Game {i}", "common", ANN_BEA).id for i in range(2 * store.PURGE_BATCH + 1))
+        ids = sorted(writing.create_game(f"Game {i}", "common", ANN_BEA).id for i in range(2 * reading.PURGE_BATCH + 1))
     then = (datetime.now(UTC) - timedelta(days=100)).isoformat(timespec="seconds")
     sql(database_setting, "UPDATE game SET updated_at = ?", (then,))
     with app.app_context():
-        assert [g.id for g in store.unchanged_since(datetime.now(UTC) - timedelta(days=10))] == ids
-        assert [g.id for g in store.purge(datetime.now(UTC) - timedelta(days=10))] == ids
-        assert store.unchanged_since(datetime.now(UTC)) == []
+        assert [g.id for g in reading.unchanged_since(datetime.now(UTC) - timedelta(days=10))] == ids
+        assert [g.id for g in writing.purge(datetime.now(UTC) - timedelta(days=10))] == ids
+        assert reading.unchanged_since(datetime.now(UTC)) == []
 
 
 def test_a_game_written_to_after_purge_read_it_is_kept(app, client, database_setting):
@@ -143,9 +143,9 @@ def test_a_game_written_to_after_purge_read_it_is_kept(app, client, database_set
     _age(database_setting, game_id, 90)
     cutoff = datetime.now(UTC) - timedelta(days=30)
     with app.app_context():
-        assert [g.id for g in store.unchanged_since(cutoff)] == [game_id]
+        assert [g.id for g in reading.unchanged_since(cutoff)] == [game_id]
         assert client.post(f"{API}/games/{game_id}/deals", json=valid_deal(1), headers=bearer(key)).status_code == 201
         with db.transaction():  # what purge runs for the game it read: nothing, as it has changed
             assert db.run("game_delete_unchanged", game_id, cutoff.isoformat(timespec="seconds")) == 0
-        assert store.purge(cutoff) == []
-        assert store.load_game(game_id) is not None
+        assert writing.purge(cutoff) == []
+        assert reading.load_game(game_id) is not None

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from scorepad.storage import backup, store
+from scorepad.storage import backup, reading, writing
 from scorepad.storage.errors import Full
 from tests.hardening import api_game, assert_error_shape, bearer, db_state
 
@@ -431,7 +431,7 @@ def test_the_import_page_takes_a_pasted_export_and_grants_editing(csrf_app):
     assert "imported as a new game" in game_page and "Record deal" in game_page and "Edit link" in game_page
     assert "big" in text(phone.get("/"))  # listed among this phone's games
     with csrf_app.app_context():
-        assert store.load_game(new_id).name == 'Zoë\'s "big" night'
+        assert reading.load_game(new_id).name == 'Zoë\'s "big" night'
 
 
 def test_the_import_page_takes_an_uploaded_file(csrf_app):
@@ -593,13 +593,13 @@ def _writer(app, stop: threading.Event, written: list[int], errors: list[BaseExc
     """Record deals as fast as it can, starting a new game whenever one is over."""
     try:
         with app.app_context():
-            game = store.create_game("Busy", "common", TWO)
+            game = writing.create_game("Busy", "common", TWO)
             while not stop.is_set():
                 try:
-                    store.record_deal(game.id, deal(ann=("K K K",), bea=("Q Q Q",)), repeat=True)
+                    writing.record_deal(game.id, deal(ann=("K K K",), bea=("Q Q Q",)), repeat=True)
                 except Full as err:  # the game is over
                     assert err.field == "deal", err.message
-                    game = store.create_game("Busy", "common", TWO)
+                    game = writing.create_game("Busy", "common", TWO)
                     continue
                 written.append(1)
     except BaseException as err:  # reported by the test

@@ -1,4 +1,4 @@
-"""A game's growth bound (issue 8, item 3): at most store.MAX_GAME_BYTES of deals and history.
+"""A game's growth bound (issue 8, item 3): at most writing.MAX_GAME_BYTES of deals and history.
 
 A write past it is refused with a 409 naming ``game`` (API, pages, CLI) and writes nothing;
 the export of the largest game the bound allows imports again (the import body limit
@@ -14,7 +14,7 @@ import re
 import pytest
 
 from scorepad.app import create_app
-from scorepad.storage import store
+from scorepad.storage import db, writing
 from tests.hardening import api_game, assert_error_shape, bearer, dump, form_fields, grant, text_of
 
 API = "/api/v1"
@@ -57,14 +57,14 @@ def full(tmp_path_factory):
 
 def stored_bytes(app, game_id: str) -> int:
     with app.app_context():
-        return store.db.one("game_stored_bytes", game_id, store.ENTRY_BYTES)[0]
+        return db.one("game_stored_bytes", game_id, writing.ENTRY_BYTES)[0]
 
 
 def test_a_write_past_the_bound_is_a_409_naming_game_and_writes_nothing(full):
     app, game_id, key, error = full
     assert "at most 2 MB" in error["message"] and "nothing was saved" in error["message"]
     size = stored_bytes(app, game_id)
-    assert store.MAX_GAME_BYTES - 40_000 < size <= store.MAX_GAME_BYTES  # full: one more correction did not fit
+    assert writing.MAX_GAME_BYTES - 40_000 < size <= writing.MAX_GAME_BYTES  # full: one more correction did not fit
     client = app.test_client()
     before = dump(app.config["DATABASE"])
     assert_error_shape(client.put(f"{API}/games/{game_id}/deals/1", json=big_deal(5), headers=bearer(key)), 409, "game")
@@ -82,7 +82,7 @@ def test_a_write_past_the_bound_is_a_409_naming_game_and_writes_nothing(full):
     assert_error_shape(response, 409, "game")
     assert dump(app.config["DATABASE"]) == before
     assert growth > 0  # some amendments fitted, then one more did not:
-    assert stored_bytes(app, game_id) > store.MAX_GAME_BYTES - growth
+    assert stored_bytes(app, game_id) > writing.MAX_GAME_BYTES - growth
 
 
 def test_the_pages_refuse_a_write_past_the_bound_saying_so_and_keep_the_form(full):

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from scorepad.app import StartupError, create_app
-from scorepad.storage import db, store
+from scorepad.storage import db, idempotency, reading, writing
+from scorepad.storage.idempotency import KeptAnswer
 from tests.hardening import sql
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -176,7 +177,7 @@ def test_migration_0005_takes_the_edit_keys_out_of_answers_kept_the_old_way_and_
     every copy of the key; a game write's row is scoped to the game's edit key (its holder's
     retry still finds it), a new game's to no client (who sent it cannot be told)."""
     with db.using(db.database(database_setting)) as found:
-        game = store.create_game("Friday", "common", [{"name": "Ann", "players": ["Ann"]},
+        game = writing.create_game("Friday", "common", [{"name": "Ann", "players": ["Ann"]},
                                                       {"name": "Bea", "players": ["Bea"]}])
     found.close()
     for statement in ("DROP TABLE replaced_edit_key", "DROP TABLE idempotency_key",
@@ -194,11 +195,11 @@ def test_migration_0005_takes_the_edit_keys_out_of_answers_kept_the_old_way_and_
         database_setting, "SELECT route, client, body FROM idempotency_key")}
     assert rows["api.create_game"] == ("", {"api_url": f"http://h/api/v1/games/{game.id}", "id": game.id,
                                             "revision": 0, "view_url": f"http://h/games/{game.id}"})
-    assert rows["api.record_deal"] == (store.key_digest(game.edit_key), {"number": 1, "revision": 1})
+    assert rows["api.record_deal"] == (reading.key_digest(game.edit_key), {"number": 1, "revision": 1})
     assert game.edit_key not in json.dumps(sql(database_setting, "SELECT * FROM idempotency_key"))
     assert sql(database_setting, "SELECT COUNT(*) FROM replaced_edit_key") == [(0,)]
     with db.using(db.database(database_setting)) as found:  # the game's key holder's retry is answered from it
-        replayed = store.once(store.Once("api.record_deal", game.id, "k", "d", lambda _: (201, "{}"),
-                                         client=store.key_digest(game.edit_key)), lambda _: pytest.fail("written"))
+        replayed = idempotency.once(idempotency.Once("api.record_deal", game.id, "k", "d", lambda _: (201, "{}"),
+                                         client=reading.key_digest(game.edit_key)), lambda _: pytest.fail("written"))
     found.close()
-    assert isinstance(replayed, store.Answer) and replayed.replayed and json.loads(replayed.body)["number"] == 1
+    assert isinstance(replayed, KeptAnswer) and replayed.replayed and json.loads(replayed.body)["number"] == 1

@@ -25,7 +25,7 @@ import pytest
 from flask import Flask
 
 from scorepad.app import StartupError
-from scorepad.storage import db, store
+from scorepad.storage import db, writing
 from tests.hardening import api_game, assert_error_shape, bearer, dump, form_fields, grant, sql, text_of
 from tests.storage.test_two_phones import OPEN_ENDED, TWO, _page_deal
 
@@ -134,7 +134,7 @@ def test_sqlite_full_is_told_apart_from_other_operational_errors(tmp_path):
     with db.using(database):
         with pytest.raises(db.OutOfSpace):
             for _ in range(1000):  # the pages' room left, then none
-                store.create_game("Friday", "common", TWO)
+                writing.create_game("Friday", "common", TWO)
         assert not database.in_transaction()  # rolled back: the next write may come
         with pytest.raises(Exception, match="no such table") as other:
             database.connection().execute("SELECT * FROM nothing_here")

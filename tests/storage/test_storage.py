@@ -15,7 +15,7 @@ import pytest
 
 from scorepad.api.errors import ERROR_STATUS
 from scorepad.cli.errors import EXIT_CODES
-from scorepad.storage import backup, cache, db, document, errors, store
+from scorepad.storage import backup, cache, checks, db, document, errors, idempotency, reading, writing
 from scorepad.web.errors import STATUS
 from tests.hardening import ANN_BEA, valid_deal
 
@@ -26,15 +26,15 @@ STORAGE = ROOT / "scorepad" / "storage"
 
 WITHOUT_FLASK = """
 import json, sys
-from scorepad.storage import db, document, store
+from scorepad.storage import db, document, reading, writing
 
 database = db.database(sys.argv[1], busy_timeout=1.0)
 database.open()
 with db.using(database):
-    game = store.create_game("Friday", "common", json.loads(sys.argv[2]))
-    store.record_deal(game.id, json.loads(sys.argv[3]))
+    game = writing.create_game("Friday", "common", json.loads(sys.argv[2]))
+    writing.record_deal(game.id, json.loads(sys.argv[3]))
 with db.using(db.database(sys.argv[1])):  # another object on the same database, its cache empty
-    again = store.load_game(game.id)
+    again = reading.load_game(game.id)
     csv = document.scores_csv(again)
 loaded = sorted({name.split(".")[0] for name in sys.modules} & {"flask", "click", "werkzeug", "wtforms"})
 print(json.dumps({"deals": [d.number for d in again.deals], "totals": again.totals_before(2),
@@ -60,16 +60,16 @@ def test_storage_keeps_a_game_with_no_web_framework_imported(tmp_path, backend, 
 
 def test_the_amendments_of_a_game_are_its_sheet_changes_with_their_reasons_oldest_first(database):
     with db.using(database):
-        game = store.create_game("Friday", "common", ANN_BEA)
-        store.record_deal(game.id, valid_deal(1))
-        store.amend_sheet(game.id, {"preset": "common", "going_out_bonus": 150}, "we always paid 150", based_on=1)
-        store.amend_sheet(game.id, {"preset": "common", "going_out_bonus": 200}, "a fairer bonus")
-        found = store.amendments(game.id)
+        game = writing.create_game("Friday", "common", ANN_BEA)
+        writing.record_deal(game.id, valid_deal(1))
+        writing.amend_sheet(game.id, {"preset": "common", "going_out_bonus": 150}, "we always paid 150", based_on=1)
+        writing.amend_sheet(game.id, {"preset": "common", "going_out_bonus": 200}, "a fairer bonus")
+        found = reading.amendments(game.id)
         assert [(a["reason"], a["revision"]) for a in found] == [("we always paid 150", 2), ("a fairer bonus", 3)]
         assert found[0]["before"] == {"preset": "common", "preset_version": 1}
         assert found[1]["before"] == found[0]["after"] == {"preset": "common", "preset_version": 1,
                                                            "going_out_bonus": 150}
-        assert store.load_game(game.id).sheet.to_json()["going_out_bonus"] == 200
+        assert reading.load_game(game.id).sheet.to_json()["going_out_bonus"] == 200
 
 
 def test_outside_any_app_or_using_block_there_is_no_database(app):
@@ -78,7 +78,7 @@ def test_outside_any_app_or_using_block_there_is_no_database(app):
     with app.app_context():
         assert db.current() is app.extensions["scorepad.database"]
     with pytest.raises(RuntimeError, match="no database is in use"):
-        store.load_game("x")
+        reading.load_game("x")
 
 
 def test_two_apps_never_share_a_database_or_a_cache(make_app, tmp_path, backend, request):
@@ -88,13 +88,13 @@ def test_two_apps_never_share_a_database_or_a_cache(make_app, tmp_path, backend,
              if backend == "postgresql" else tmp_path / "second.sqlite")
     first, second = make_app(), make_app(DATABASE=other)
     with first.app_context():
-        game = store.create_game("Friday", "common", ANN_BEA)
+        game = writing.create_game("Friday", "common", ANN_BEA)
         with second.app_context():
             assert db.path() == second.extensions["scorepad.database"].path
             assert cache.current() is second.extensions["scorepad.cache"]
-            assert store.load_game(game.id) is None
+            assert reading.load_game(game.id) is None
         assert db.path() == first.extensions["scorepad.database"].path
-        assert store.load_game(game.id) is not None
+        assert reading.load_game(game.id) is not None
         seen: list[BaseException] = []
         thread = threading.Thread(target=lambda: seen.append(pytest.raises(RuntimeError, db.current).value))
         thread.start()
@@ -117,7 +117,7 @@ def test_a_request_leaves_no_transaction_open_on_its_thread(app):
 def _storage_errors() -> set[type[BaseException]]:
     """Every public exception class of storage's modules (a private one never leaves its module)."""
     found: set[type[BaseException]] = set()
-    for module in (backup, cache, db, document, errors, store):
+    for module in (backup, cache, checks, db, document, errors, idempotency, reading, writing):
         found |= {v for name, v in vars(module).items() if not name.startswith("_")
                   and isinstance(v, type) and issubclass(v, Exception) and v.__module__.startswith("scorepad.storage")}
     return found
@@ -168,6 +168,6 @@ def test_an_id_the_database_cannot_hold_names_no_game(app, client):
     game (a 404 upstream), never an error (the fuzz test found a 500)."""
     with app.app_context():
         for game_id in ("\udc00", "é", "a\x00b"):
-            assert store.load_game(game_id) is None and store.revision(game_id) is None
+            assert reading.load_game(game_id) is None and reading.revision(game_id) is None
     for path in ("/api/v1/games/a%00b", "/api/v1/games/a%00b/revision", "/games/a%00b", "/games/a%00b/deals/new"):
         assert client.get(path).status_code == 404, path

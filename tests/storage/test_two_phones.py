@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from scorepad.storage import cache, db, store
+from scorepad.storage import cache, db, reading, writing
 from scorepad.storage.errors import KeyReplaced
 from tests.hardening import api_game, bearer, db_state, served
 from tests.hardening import valid_deal as deal
@@ -67,7 +67,7 @@ def marker_of(deal: dict[str, Any]) -> int:
 
 def edit_link(phone, app, game_id: str) -> None:
     with app.app_context():
-        key = store.load_game(game_id).edit_key
+        key = reading.load_game(game_id).edit_key
     assert phone.get(f"/games/{game_id}/edit/{key}").status_code == 303
 
 
@@ -252,9 +252,9 @@ def test_the_cached_game_after_each_write_is_the_game_read_afresh(app, phone):
     for step in steps:
         assert step().status_code < 300
         with app.test_request_context():
-            cached = store.load_game(game_id)
+            cached = reading.load_game(game_id)
             cache.current().clear()
-            fresh = store.load_game(game_id)
+            fresh = reading.load_game(game_id)
         assert (cached.revision, cached.updated_at) == (fresh.revision, fresh.updated_at)
         assert [(d.number, d.deal, d.as_played, d.history_size, d.verdict.to_json()) for d in cached.deals] == \
                [(d.number, d.deal, d.as_played, d.history_size, d.verdict.to_json()) for d in fresh.deals]
@@ -280,7 +280,7 @@ def both_on_record_deal_1(app, phone, other_phone) -> tuple[str, dict[str, str],
 def stored_deals(app, game_id: str) -> list[tuple[int, int, int]]:
     """Each deal's number, Bea's total and how many history entries it has; and the game's revision."""
     with app.app_context():
-        game = store.load_game(game_id)
+        game = reading.load_game(game_id)
     return [(d.number, d.verdict.breakdown.totals()["Bea"], d.history_size) for d in game.deals] + [game.revision]
 
 
@@ -331,7 +331,7 @@ def test_replace_it_with_mine_corrects_the_saved_deal_keeping_it_in_the_history(
     assert response.status_code == 303 and response.headers["Location"].endswith(f"/games/{game_id}#deal-1")
     assert stored_deals(app, game_id) == [(1, -15, 2), 2]  # this phone's entries; the saved ones in its history
     with app.app_context():
-        history = store.history(game_id, 1)
+        history = reading.history(game_id, 1)
     assert [(h["action"], h["old_totals"], h["new_totals"]) for h in history] == [
         ("record", None, {"Ann": 1060, "Bea": 5}), ("edit", {"Ann": 1060, "Bea": 5}, {"Ann": 1060, "Bea": -15})]
 
@@ -430,7 +430,7 @@ def test_a_repeated_deal_confirmed_then_refused_by_the_referee_keeps_the_confirm
     response = phone.post(url, data=dict(fields(page, action=url), action="repeat"))
     assert response.status_code == 303  # the reason typed goes with it: saved as played, again
     with app.app_context():
-        assert [d.as_played for d in store.load_game(game_id).deals] == ["we let it stand"] * 2
+        assert [d.as_played for d in reading.load_game(game_id).deals] == ["we let it stand"] * 2
 
 
 def test_a_stale_correction_says_what_changed_and_keeps_what_was_typed(app, phone, other_phone):
@@ -465,7 +465,7 @@ def test_a_stale_delete_is_refused_and_says_what_changed(app, phone, other_phone
     assert "Not deleted: the game changed since you loaded it. Deal 2 was recorded a moment ago; here it is now." \
         in shown
     with app.app_context():
-        assert [d.number for d in store.load_game(game_id).deals] == [1, 2]
+        assert [d.number for d in reading.load_game(game_id).deals] == [1, 2]
 
 
 def test_a_stale_sheet_amendment_keeps_the_sheet_and_can_be_sent_again(app, phone, other_phone):
@@ -692,19 +692,20 @@ def test_a_write_allowed_with_an_edit_key_replaced_before_it_was_made_is_refused
     door allowed it with; the same writes with the key as it is now go through."""
     game_id, old = api_game(app.test_client(), deals=[deal(1)])
     with app.app_context():
-        new = store.replace_edit_key(game_id, key=old).edit_key
+        new = writing.replace_edit_key(game_id, key=old).edit_key
         before = db_state(app)
         writes = {
-            "record": lambda key: store.record_deal(game_id, deal(2), key=key, repeat=True),
-            "correct": lambda key: store.update_deal(game_id, 1, deal(1), as_played="as we played it", key=key),
-            "delete a deal": lambda key: store.delete_deal(game_id, 1, key=key),
-            "amend": lambda key: store.amend_sheet(game_id, "pagat", "we play Pagat's", key=key),
-            "replace the key": lambda key: store.replace_edit_key(game_id, key=key),
-            "delete the game": lambda key: store.delete_game(game_id, key=key),
+            "record": lambda key: writing.record_deal(game_id, deal(2), key=key, repeat=True),
+            "correct": lambda key: writing.update_deal(game_id, 1, deal(1), as_played="as we played it",
+                                                              key=key),
+            "delete a deal": lambda key: writing.delete_deal(game_id, 1, key=key),
+            "amend": lambda key: writing.amend_sheet(game_id, "pagat", "we play Pagat's", key=key),
+            "replace the key": lambda key: writing.replace_edit_key(game_id, key=key),
+            "delete the game": lambda key: writing.delete_game(game_id, key=key),
         }
         for name, write in writes.items():
             with pytest.raises(KeyReplaced) as refused:
                 write(old)
             assert refused.value.at is not None, name  # when it was replaced, to say so
         assert db_state(app) == before  # nothing written
-        assert store.record_deal(game_id, deal(2), key=new, repeat=True).number == 2
+        assert writing.record_deal(game_id, deal(2), key=new, repeat=True).number == 2

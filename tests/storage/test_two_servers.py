@@ -29,7 +29,8 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
-from scorepad.storage import db, store
+from scorepad.storage import db
+from scorepad.storage.reading import history, load_game
 from tests.hardening import ProductionServer, bearer, text_of
 from tests.storage.test_two_phones import OPEN_ENDED, TWO, deal_body, marker_of
 
@@ -217,8 +218,8 @@ def test_phones_racing_across_two_servers_get_each_write_applied_once_or_refused
     with reading(servers.url):
         for g, (game_id, _) in enumerate(games):
             mine = sorted((o for o in applied if o["game"] == g), key=lambda o: o["round"])
-            record = store.load_game(game_id)
-            entries = store.history(game_id)
+            record = load_game(game_id)
+            entries = history(game_id)
             # One history entry per applied write, in order, one revision each: nothing lost, nothing doubled.
             assert record is not None and record.revision == len(mine) == rounds
             assert [e["revision"] for e in entries] == list(range(1, len(mine) + 1))
@@ -317,8 +318,8 @@ def test_one_key_sent_to_both_servers_at_once_makes_one_game_and_one_deal(server
         assert (saved["number"], saved["revision"]) == (n, n)
 
     with reading(servers.url):
-        record = store.load_game(game_id)
-        entries = store.history(game_id)
+        record = load_game(game_id)
+        entries = history(game_id)
     assert record is not None and record.revision == 7
     assert [d.number for d in record.deals] == list(range(1, 8))
     assert [(e["revision"], e["action"], marker_of(e["after"])) for e in entries] == \
@@ -350,7 +351,7 @@ def test_a_write_through_one_server_is_seen_at_once_through_the_other(servers):
     def assert_current(server: ProductionServer) -> None:
         """Every view through ``server`` shows the game as stored now (read through the store)."""
         with reading(servers.url):
-            record = store.load_game(game_id)
+            record = load_game(game_id)
         assert record is not None
         revision, deals, (ann, bea) = record.revision, len(record.deals), record.view.totals.values()
         seen = {name: request(server, "GET", path) for name, path in views.items()}

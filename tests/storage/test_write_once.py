@@ -1,4 +1,4 @@
-"""Writes made once per idempotency key (:func:`scorepad.storage.store.once`), in storage
+"""Writes made once per idempotency key (:func:`scorepad.storage.idempotency.once`), in storage
 alone, with no web framework: the key is kept with the answer in the write's own
 transaction, replayed within 24 hours, refused for another request or while the first is
 being written, and forgotten (by its time's index) once expired. A real database (a SQLite
@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from scorepad.storage import db, store
+from scorepad.storage import db, idempotency, reading, writing
 from scorepad.storage.errors import Rejected
-from scorepad.storage.store import Answer, KeyRefused, Once
+from scorepad.storage.idempotency import KeptAnswer, KeyTaken, Once
 from tests.hardening import ANN_BEA, sql, valid_deal
 
 pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLite and on PostgreSQL
@@ -49,24 +49,24 @@ def refusing_keys(database: str) -> str:
     return "DROP TRIGGER no_keys"
 
 
-def game_once(key: str = "k", digest: str = "d", client: str = "client A") -> Once[store.GameRecord]:
+def game_once(key: str = "k", digest: str = "d", client: str = "client A") -> Once[reading.GameRecord]:
     return Once("create", "", key, digest, lambda game: (201, json.dumps({"id": game.id, "revision": game.revision})),
                 client=client)
 
 
-def deal_once(game_id: str, key: str = "k", digest: str = "d", client: str = "client A") -> Once[store.DealRecord]:
+def deal_once(game_id: str, key: str = "k", digest: str = "d", client: str = "client A") -> Once[reading.DealRecord]:
     return Once("deals", game_id, key, digest,
                 lambda deal: (201, json.dumps({"number": deal.number, "revision": deal.revision})), client=client)
 
 
-def create(keyed: Once[store.GameRecord] | None) -> store.GameRecord:
-    return store.create_game("Friday", "common", ANN_BEA, keyed)
+def create(keyed: Once[reading.GameRecord] | None) -> reading.GameRecord:
+    return writing.create_game("Friday", "common", ANN_BEA, keyed)
 
 
 def test_a_write_made_once_is_answered_the_same_again_and_writes_nothing(database):
-    first = store.once(game_once(), create)
-    again = store.once(game_once(), create)
-    assert isinstance(first, Answer) and isinstance(again, Answer)
+    first = idempotency.once(game_once(), create)
+    again = idempotency.once(game_once(), create)
+    assert isinstance(first, KeptAnswer) and isinstance(again, KeptAnswer)
     assert (first.status, first.replayed) == (201, False)
     assert (again.status, again.body, again.replayed) == (first.status, first.body, True)
     game_id = json.loads(first.body)["id"]
@@ -74,9 +74,9 @@ def test_a_write_made_once_is_answered_the_same_again_and_writes_nothing(databas
 
 
 def test_a_key_kept_for_another_request_is_refused_and_nothing_is_written(database):
-    store.once(game_once(digest="one"), create)
+    idempotency.once(game_once(digest="one"), create)
     before = rows(database, "SELECT * FROM game") + rows(database, "SELECT * FROM idempotency_key")
-    assert store.once(game_once(digest="another"), create) is KeyRefused.REUSED
+    assert idempotency.once(game_once(digest="another"), create) is KeyTaken.REUSED
     assert rows(database, "SELECT * FROM game") + rows(database, "SELECT * FROM idempotency_key") == before
 
 
@@ -84,20 +84,20 @@ def test_a_key_is_one_routes_and_one_games(database):
     game = create(None)
     other = create(None)
     for keyed in (deal_once(game.id), deal_once(other.id), game_once()):
-        written = store.once(keyed, lambda k: store.record_deal(k.game_id, valid_deal(1), once=k)
+        written = idempotency.once(keyed, lambda k: writing.record_deal(k.game_id, valid_deal(1), once=k)
                              if k.route == "deals" else create(k))
-        assert isinstance(written, Answer) and not written.replayed
+        assert isinstance(written, KeptAnswer) and not written.replayed
     assert len(rows(database, "SELECT * FROM idempotency_key")) == 3
 
 
 def test_the_same_key_from_another_client_is_another_key_and_makes_its_own_write(database):
-    mine = store.once(game_once(client="session A"), create)
-    theirs = store.once(game_once(client="address B"), create)
-    assert isinstance(mine, Answer) and isinstance(theirs, Answer) and not theirs.replayed
+    mine = idempotency.once(game_once(client="session A"), create)
+    theirs = idempotency.once(game_once(client="address B"), create)
+    assert isinstance(mine, KeptAnswer) and isinstance(theirs, KeptAnswer) and not theirs.replayed
     assert json.loads(mine.body)["id"] != json.loads(theirs.body)["id"]
     assert rows(database, "SELECT COUNT(*) FROM game") == [(2,)]
-    again = store.once(game_once(client="session A"), create)
-    assert isinstance(again, Answer) and again.replayed and again.body == mine.body
+    again = idempotency.once(game_once(client="session A"), create)
+    assert isinstance(again, KeptAnswer) and again.replayed and again.body == mine.body
     assert sorted(rows(database, "SELECT client, key FROM idempotency_key")) == [("address B", "k"), ("session A", "k")]
 
 
@@ -106,41 +106,41 @@ def test_an_answer_holding_the_edit_key_is_never_kept_and_nothing_is_written(dat
     leaky = Once("create", "", "k", "d", lambda game: (201, json.dumps({"id": game.id, "edit_key": game.edit_key})),
                  client="session A")
     with pytest.raises(RuntimeError, match="edit key"):
-        store.once(leaky, create)
+        idempotency.once(leaky, create)
     assert rows(database, "SELECT COUNT(*) FROM game") == before
     assert rows(database, "SELECT * FROM idempotency_key") == []
 
 
 def test_replacing_the_edit_key_refuses_the_old_one_and_says_so_in_the_history(database):
     game = create(None)
-    replaced = store.replace_edit_key(game.id)
+    replaced = writing.replace_edit_key(game.id)
     assert replaced.edit_key != game.edit_key and replaced.revision == game.revision + 1
-    assert store.load_game(game.id).edit_key == replaced.edit_key  # the cached game too
-    assert store.replaced_at(game.id, game.edit_key) is not None
-    assert store.replaced_at(game.id, replaced.edit_key) is None and store.replaced_at(game.id, "never") is None
-    entries = store.history(game.id)
+    assert reading.load_game(game.id).edit_key == replaced.edit_key  # the cached game too
+    assert reading.replaced_at(game.id, game.edit_key) is not None
+    assert reading.replaced_at(game.id, replaced.edit_key) is None and reading.replaced_at(game.id, "never") is None
+    entries = reading.history(game.id)
     assert [(e["action"], e["deal_number"], e["revision"]) for e in entries] == [("rekey", None, 1)]
     stored = json.dumps(rows(database, "SELECT * FROM history") + rows(database, "SELECT * FROM replaced_edit_key"))
     assert game.edit_key not in stored and replaced.edit_key not in stored  # a digest only, in its own table
-    assert [c["message"] for c in store.changes_since(game.id, 0)] == ["the edit link was replaced"]
+    assert [c["message"] for c in reading.changes_since(game.id, 0)] == ["the edit link was replaced"]
 
 
 def test_a_replaced_edit_key_made_once_keeps_an_answer_without_the_new_key(database):
     game = create(None)
     keyed = Once("rekey", game.id, "k", "d", lambda found: (200, json.dumps({"id": found.id,
                                                                              "revision": found.revision})),
-                 client=store.key_digest(game.edit_key))
-    first = store.once(keyed, lambda k: store.replace_edit_key(game.id, k))
-    again = store.once(keyed, lambda k: store.replace_edit_key(game.id, k))
-    assert isinstance(first, Answer) and isinstance(again, Answer) and again.replayed
-    assert store.load_game(game.id).revision == 1  # replaced once
-    new_key = store.load_game(game.id).edit_key
+                 client=reading.key_digest(game.edit_key))
+    first = idempotency.once(keyed, lambda k: writing.replace_edit_key(game.id, k))
+    again = idempotency.once(keyed, lambda k: writing.replace_edit_key(game.id, k))
+    assert isinstance(first, KeptAnswer) and isinstance(again, KeptAnswer) and again.replayed
+    assert reading.load_game(game.id).revision == 1  # replaced once
+    new_key = reading.load_game(game.id).edit_key
     assert new_key not in json.dumps(rows(database, "SELECT * FROM idempotency_key"))
     leaky = dataclasses.replace(keyed, key="k2", answer=lambda found: (200, json.dumps({"key": found.edit_key})),
-                                client=store.key_digest(new_key))
+                                client=reading.key_digest(new_key))
     with pytest.raises(RuntimeError, match="edit key"):
-        store.once(leaky, lambda k: store.replace_edit_key(game.id, k))
-    assert store.load_game(game.id).edit_key == new_key  # the failed write wrote nothing
+        idempotency.once(leaky, lambda k: writing.replace_edit_key(game.id, k))
+    assert reading.load_game(game.id).edit_key == new_key  # the failed write wrote nothing
 
 
 @pytest.mark.backends("sqlite")  # SQLite's trace of statements
@@ -151,7 +151,7 @@ def test_the_write_and_its_key_are_one_transaction(database):
     statements: list[str] = []
     db.get_db().set_trace_callback(statements.append)
     try:
-        store.once(deal_once(game.id), lambda k: store.record_deal(game.id, valid_deal(1), once=k))
+        idempotency.once(deal_once(game.id), lambda k: writing.record_deal(game.id, valid_deal(1), once=k))
     finally:
         db.get_db().set_trace_callback(None)
     begins = [i for i, s in enumerate(statements) if s.startswith("BEGIN")]
@@ -174,19 +174,19 @@ def test_a_write_whose_key_cannot_be_kept_is_not_written_at_all(database):
     drop = refusing_keys(database)
     before = rows(database, "SELECT * FROM deal") + rows(database, "SELECT * FROM history")
     with pytest.raises(Exception, match="no keys"):
-        store.once(deal_once(game.id), lambda k: store.record_deal(game.id, valid_deal(1), once=k))
+        idempotency.once(deal_once(game.id), lambda k: writing.record_deal(game.id, valid_deal(1), once=k))
     assert rows(database, "SELECT * FROM deal") + rows(database, "SELECT * FROM history") == before
     assert rows(database, "SELECT revision FROM game WHERE id = ?", game.id) == [(0,)]
     assert rows(database, "SELECT * FROM idempotency_key") == []
     run(database, drop)
-    written = store.once(deal_once(game.id), lambda k: store.record_deal(game.id, valid_deal(1), once=k))
-    assert isinstance(written, Answer) and json.loads(written.body) == {"number": 1, "revision": 1}
+    written = idempotency.once(deal_once(game.id), lambda k: writing.record_deal(game.id, valid_deal(1), once=k))
+    assert isinstance(written, KeptAnswer) and json.loads(written.body) == {"number": 1, "revision": 1}
 
 
 def test_a_create_whose_key_cannot_be_kept_makes_no_game(database):
     refusing_keys(database)
     with pytest.raises(Exception, match="no keys"):
-        store.once(game_once(), create)
+        idempotency.once(game_once(), create)
     assert rows(database, "SELECT * FROM game") == [] and rows(database, "SELECT * FROM idempotency_key") == []
 
 
@@ -196,7 +196,7 @@ def test_a_refused_write_keeps_no_key_and_runs_again_when_sent_again(database):
     broken["sides"][1]["melds"] = ["A A 2 2"]
     for _ in range(2):  # not IN_PROGRESS, nor a replay: judged again, refused again
         with pytest.raises(Rejected):
-            store.once(deal_once(game.id), lambda k: store.record_deal(game.id, broken, once=k))
+            idempotency.once(deal_once(game.id), lambda k: writing.record_deal(game.id, broken, once=k))
         assert rows(database, "SELECT * FROM idempotency_key") == []
 
 
@@ -205,31 +205,31 @@ def test_while_a_key_is_being_written_the_same_key_is_in_progress(database):
     Another key, or the same key once the write is done, is not."""
     seen: dict[str, Any] = {}
 
-    def write(keyed: Once[store.GameRecord]) -> store.GameRecord:
-        seen["same"] = store.once(game_once(), create)
-        seen["other"] = store.once(game_once("other key"), create)
+    def write(keyed: Once[reading.GameRecord]) -> reading.GameRecord:
+        seen["same"] = idempotency.once(game_once(), create)
+        seen["other"] = idempotency.once(game_once("other key"), create)
         return create(keyed)
 
-    first = store.once(game_once(), write)
-    assert seen["same"] is KeyRefused.IN_PROGRESS
-    assert isinstance(seen["other"], Answer) and not seen["other"].replayed
-    assert isinstance(first, Answer) and not first.replayed
-    again = store.once(game_once(), create)
-    assert isinstance(again, Answer) and again.replayed and again.body == first.body
+    first = idempotency.once(game_once(), write)
+    assert seen["same"] is KeyTaken.IN_PROGRESS
+    assert isinstance(seen["other"], KeptAnswer) and not seen["other"].replayed
+    assert isinstance(first, KeptAnswer) and not first.replayed
+    again = idempotency.once(game_once(), create)
+    assert isinstance(again, KeptAnswer) and again.replayed and again.body == first.body
 
 
 def test_an_expired_key_is_ignored_and_forgotten_by_the_next_keyed_write(database):
-    store.once(game_once("old"), create)
-    store.once(game_once("recent"), create)
+    idempotency.once(game_once("old"), create)
+    idempotency.once(game_once("recent"), create)
     now = datetime.now(UTC)
     expired = (now - timedelta(hours=24, seconds=5)).isoformat(timespec="seconds")
     recent = (now - timedelta(hours=23, minutes=55)).isoformat(timespec="seconds")
     run(database, "UPDATE idempotency_key SET at = ? WHERE key = 'old'", expired)
     run(database, "UPDATE idempotency_key SET at = ? WHERE key = 'recent'", recent)
-    replayed = store.once(game_once("recent"), create)
-    assert isinstance(replayed, Answer) and replayed.replayed
-    again = store.once(game_once("old", digest="another request"), create)  # expired: a new write, not REUSED
-    assert isinstance(again, Answer) and not again.replayed
+    replayed = idempotency.once(game_once("recent"), create)
+    assert isinstance(replayed, KeptAnswer) and replayed.replayed
+    again = idempotency.once(game_once("old", digest="another request"), create)  # expired: a new write, not REUSED
+    assert isinstance(again, KeptAnswer) and not again.replayed
     assert len(rows(database, "SELECT * FROM game")) == 3
     kept = dict(rows(database, "SELECT key, at FROM idempotency_key"))
     assert kept["recent"] == recent and kept["old"] >= now.isoformat(timespec="seconds")  # the expired row forgotten

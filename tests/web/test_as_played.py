@@ -17,7 +17,7 @@ import re
 import pytest
 
 from scorepad.rules import Deal, judge
-from scorepad.storage import store
+from scorepad.storage import checks, writing
 from tests.hardening import api_game, db_state
 
 API = "/api/v1"
@@ -57,15 +57,15 @@ def post(client, game_id: str, key: str, body: dict, reason: str | None = None):
 
 def test_the_store_decides_once_which_problems_no_reason_lets_stand(app):
     with app.app_context():
-        game = store.create_game("Friday", "common", TWO)
+        game = writing.create_game("Friday", "common", TWO)
         for body, codes in NEVER.values():
-            refused = store.refusal(game, Deal.from_json({**body, "sheet": "common"}))
+            refused = checks.refusal(game, Deal.from_json({**body, "sheet": "common"}))
             assert refused is not None and not refused.may_save_as_played
             assert {p.code for p in refused.never_as_played} == codes
-        refused = store.refusal(game, Deal.from_json({**RULE_BROKEN, "sheet": "common"}))
+        refused = checks.refusal(game, Deal.from_json({**RULE_BROKEN, "sheet": "common"}))
         assert refused.may_save_as_played and refused.never_as_played == []
         assert [p.code for p in refused.problems] == ["meld.wild_ratio"]
-        assert store.refusal(game, Deal.from_json({**deal(), "sheet": "common"})) is None
+        assert checks.refusal(game, Deal.from_json({**deal(), "sheet": "common"})) is None
         assert judge(Deal.from_json({**deal(), "sheet": "common"})).ok
 
 

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from scorepad.access import MAX_GAMES_REMEMBERED
-from scorepad.storage import store
+from scorepad.storage import reading
 from tests.hardening import ANN_BEA, api_game, bearer, form_fields, grant, sql, text_of, valid_deal
 
 
@@ -192,7 +192,7 @@ def test_the_page_s_deal_form_key_is_scoped_to_the_edit_key_and_refused_once_it_
             "revision": "0", "idempotency_key": "form-1"}
     assert client.post(f"/games/{game}/deals/new", data=deal).status_code == 303
     [(scope,)] = sql(app.config["DATABASE"], "SELECT client FROM idempotency_key")
-    assert scope == store.key_digest(old)
+    assert scope == reading.key_digest(old)
     assert app.test_client().post(f"/api/v1/games/{game}/edit-key", headers=bearer(old)).status_code == 200
     again = client.post(f"/games/{game}/deals/new", data=deal)  # the old key's replay: refused as the key is
     assert again.status_code == 403 and "This edit link was replaced" in text_of(again.get_data(as_text=True))

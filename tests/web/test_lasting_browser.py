@@ -34,7 +34,7 @@ from tests.web.test_live import CHROMIUM_ARGS, in_own_thread  # noqa: E402
 
 PHONE = dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
 DAY = 24 * 3600
-KEY = "[A-Za-z0-9_-]{22}"  # an edit key (store.new_id)
+KEY = "[A-Za-z0-9_-]{22}"  # an edit key (reading.new_id)
 
 
 def _api_game(base: str, name: str) -> dict[str, Any]:

@@ -103,7 +103,7 @@ def test_watched_games_past_the_cap_forget_the_one_watched_least_recently(app, c
 
 def test_the_cookie_stays_under_4000_bytes_with_every_cap_full(make_app):
     """Every edit key and watched game a browser keeps (ids and keys are all 22 characters:
-    ``store.new_id``), the form token, and the longest message a redirect carries (an
+    ``reading.new_id``), the form token, and the longest message a redirect carries (an
     imported game's name of 40 characters that JSON escapes as 12 bytes each): the largest
     Set-Cookie the app sends is under 4,000 bytes."""
     app = make_app(WTF_CSRF_ENABLED=True)

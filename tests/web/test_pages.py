@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from scorepad.rules import Problem, preset
-from scorepad.storage import store
+from scorepad.storage import reading, writing
 from scorepad.web.forms.deal import DealForm
 
 DATA = Path(__file__).parent.parent / "data"
@@ -176,7 +176,7 @@ def record(client, game_id: str, data: dict[str, str] | None = None, expect: int
 
 def load(app, game_id: str):
     with app.app_context():
-        return store.load_game(game_id)
+        return reading.load_game(game_id)
 
 
 # -- every screen ---------------------------------------------------------------------------------
@@ -422,7 +422,7 @@ def test_a_game_played_to_the_end_shows_the_winner(client, app):
     game_data = json.loads((DATA / "game-four-deals.json").read_text())
     with app.test_request_context():
         for deal in game_data["deals"]:
-            store.record_deal(game_id, deal)
+            writing.record_deal(game_id, deal)
     page = text(client.get(f"/games/{game_id}"))
     assert "Winner: Bea, 1,825 to 1,590" in page  # worked by hand in test_game.py
     assert "Record deal" not in page and "next" not in page.split("<h2")[1]
@@ -435,8 +435,8 @@ def test_a_game_ending_level_shows_a_tie(client, app):
     game_data = json.loads((DATA / "game-tie.json").read_text())
     with app.test_request_context():
         for deal in game_data["deals"]:
-            store.record_deal(game_id, deal)
-        result = store.load_game(game_id).game.result()
+            writing.record_deal(game_id, deal)
+        result = reading.load_game(game_id).game.result()
     assert result.tie
     page = text(client.get(f"/games/{game_id}"))
     top = result.standings[0].total
@@ -501,9 +501,9 @@ PER_DEAL = {"preset": "common", "opening_minimums": [50, 90, 120, 150], "going_o
 def own_game(client, app, sheet: dict[str, Any], deals: int = 0, players=(("Ann",), ("Bea",))) -> str:
     """A game of ``sheet`` made through the store, with ``deals`` deals recorded, opened for editing."""
     with app.test_request_context():
-        game = store.create_game("Own rules", sheet, [{"name": p[0], "players": list(p)} for p in players])
+        game = writing.create_game("Own rules", sheet, [{"name": p[0], "players": list(p)} for p in players])
         for _ in range(deals):
-            store.record_deal(game.id, {"ending": "stock_out", "sides": [
+            writing.record_deal(game.id, {"ending": "stock_out", "sides": [
                 {"name": p[0], "melds": [], "players": [{"name": n, "foot_picked_up": True} for n in p]}
                 for p in players]}, repeat=True)
     client.get(f"/games/{game.id}/edit/{game.edit_key}")
@@ -529,7 +529,7 @@ def test_the_pills_name_each_sides_minimum_when_they_differ_and_no_last_deal_on_
               "opening_bands": [{"below": 1000, "minimum": 50}, {"minimum": 90}]}  # by the running total
     game_id = own_game(client, app, banded)
     with app.test_request_context():
-        store.record_deal(game_id, {"ending": "went_out", "went_out": "Ann", "sides": [
+        writing.record_deal(game_id, {"ending": "went_out", "went_out": "Ann", "sides": [
             {"name": "Ann", "melds": ["Kx7", "Qx5 2 2"], "players": [{"name": "Ann", "foot_picked_up": True}]},
             {"name": "Bea", "melds": [], "players": [{"name": "Bea", "foot_picked_up": True}]}]})
     page = text(client.get(f"/games/{game_id}/deals/new"))
@@ -668,7 +668,7 @@ def test_a_stale_form_is_refused_with_409_and_can_be_sent_again(client, app):
     game_id = start(client)
     data = valid_deal(client, game_id)
     with app.test_request_context():
-        store.amend_sheet(game_id, {"preset": "common", "going_out_bonus": 200}, "house rule")
+        writing.amend_sheet(game_id, {"preset": "common", "going_out_bonus": 200}, "house rule")
     response = client.post(f"/games/{game_id}/deals/new", data=data)
     assert response.status_code == 409 and "the game changed since you loaded it" in text(response)
     again = fields(text(response), action=f"/games/{game_id}/deals/new")
@@ -703,7 +703,7 @@ def test_correcting_a_deal_keeps_both_versions_in_its_history(client, app):
     assert "Recorded deal 1" in history and "Corrected deal 1" in history
     assert "<td>5</td><td>25</td>" in history  # Bea's total before and after
     with app.app_context():
-        assert [e["action"] for e in store.history(game_id, 1)] == ["record", "edit"]
+        assert [e["action"] for e in reading.history(game_id, 1)] == ["record", "edit"]
 
 
 def test_saving_a_correction_identical_to_the_deal_says_unchanged_and_writes_nothing(client, app):
@@ -714,7 +714,7 @@ def test_saving_a_correction_identical_to_the_deal_says_unchanged_and_writes_not
     assert "Deal 1 unchanged" in text(response) and "Deal 1 corrected" not in text(response)
     assert load(app, game_id).revision == 1
     with app.app_context():
-        assert [e["action"] for e in store.history(game_id, 1)] == ["record"]
+        assert [e["action"] for e in reading.history(game_id, 1)] == ["record"]
     data["s1-p0-c-A"] = ""  # now a real correction
     response = client.post(f"/games/{game_id}/deals/1/edit", data=dict(data, action="save"), follow_redirects=True)
     assert "Deal 1 corrected" in text(response) and load(app, game_id).revision == 2
@@ -777,7 +777,7 @@ def test_a_game_whose_sheet_has_no_preset_reads_and_amends(client, app):
     full = preset("common").to_json(full=True)
     del full["preset"]
     with app.test_request_context():
-        game = store.create_game("Own rules", full, [{"name": "Ann", "players": ["Ann"]},
+        game = writing.create_game("Own rules", full, [{"name": "Ann", "players": ["Ann"]},
                                                      {"name": "Bea", "players": ["Bea"]}])
     client.get(f"/games/{game.id}/edit/{game.edit_key}")
     assert "its own sheet (no preset)" in text(client.get(f"/games/{game.id}/sheet"))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from scorepad.storage import store
+from scorepad.storage import writing
 from tests.rules.test_progressive import FINAL, GAME_FILE
 from tests.web.test_pages import deal_form, fill, own_game, pills, start, text
 
@@ -92,6 +92,6 @@ def test_a_deal_page_names_each_sides_minimum_when_they_differ(client, app):
                 {"name": name, "melds": [], "players": [{"name": name, "foot_picked_up": True}]}
                 for name in ("Ann", "Bea")]}):
         with app.test_request_context():
-            store.record_deal(game_id, deal)
+            writing.record_deal(game_id, deal)
     page = text(client.get(f"/games/{game_id}/deals/2"))
     assert "Deal 2: draw 2; opening Ann 90, Bea 50; to go out 1 clean + 1 dirty; going out +100." in page

@@ -14,7 +14,7 @@ import pytest
 
 from scorepad.rules import OPTIONS, PRESETS, RuleSheet, load_sheet
 from scorepad.rules.choices import PerDeal
-from scorepad.storage import store
+from scorepad.storage import writing
 from scorepad.web.forms.sheet_editor import LAYOUTS, Props, Rows, Scalar, SetOf, layout
 from tests.web.test_pages import fields, load, text
 
@@ -76,7 +76,7 @@ ROUND_TWO = {
 def test_a_sheet_changing_every_structured_option_round_trips_through_the_amend_page(client, app, custom):
     sheet = load_sheet(custom)
     with app.test_request_context():
-        game = store.create_game("Custom", sheet.to_json(), [{"name": "A", "players": ["A"]},
+        game = writing.create_game("Custom", sheet.to_json(), [{"name": "A", "players": ["A"]},
                                                              {"name": "B", "players": ["B"]}])
     client.get(f"/games/{game.id}/edit/{game.edit_key}")
     page = text(client.get(f"/games/{game.id}/sheet/amend"))

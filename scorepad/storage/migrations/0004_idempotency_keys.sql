@@ -1,6 +1,6 @@
 -- Idempotency keys: a write sent with a key is made once. The key is kept with the first
 -- answer, written in the write's own transaction, so the same request sent again within 24
--- hours gets the same answer and writes nothing (scorepad.storage.store.once).
+-- hours gets the same answer and writes nothing (scorepad.storage.idempotency.once).
 CREATE TABLE idempotency_key (
     route       TEXT NOT NULL,             -- what the write does, as the door names it
     game_id     TEXT NOT NULL,             -- the game written to; '' for a new game

@@ -3,10 +3,10 @@ the digests of replaced edit keys.
 
 A key was kept per (route, game, key): anyone sending the same key and body got the first
 answer, a new game's ``edit_key`` included. The table is made again with a ``client``
-column in its primary key (:func:`scorepad.storage.store.once`). The rows kept so far:
+column in its primary key (:func:`scorepad.storage.idempotency.once`). The rows kept so far:
 
 * a game write's (``game_id`` not empty) is scoped to the game's edit key, as the doors now
-  scope it (:func:`scorepad.storage.store.key_digest`), so a retry across the upgrade still
+  scope it (:func:`scorepad.storage.reading.key_digest`), so a retry across the upgrade still
   finds its answer;
 * a new game's (create, import) loses ``edit_key`` and every value holding it (``edit_url``)
   and is scoped to no client (``''``, which no request has): who sent it cannot be told now,
@@ -23,7 +23,7 @@ import json
 from typing import Any
 
 from ..db import Connection
-from ..store import key_digest
+from ..reading import key_digest
 
 
 def upgrade(conn: Connection) -> None:

@@ -1,0 +1,139 @@
+"""What a write to a game is given, checked before anything is written: the sides of a new
+game, a deal of this game (its sides and players), a name, a reason; and the referee's gate,
+which refuses a deal with violations unless it is saved as played, with a reason
+(:func:`refusal`), and never lets one stand that cannot be scored (:func:`never_as_played`).
+Each refusal is a storage error naming the field (:mod:`.errors`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from ..rules import Deal, ReadError, RuleSheet, judge
+from ..rules.limits import MAX_NAME, MAX_PER_SIDE, MAX_REASON, MAX_SIDES, MIN_SIDES
+from ..rules.problems import Problem
+from ..rules.text import read_name, read_reason
+from ..rules.verdict import Verdict
+from .errors import Invalid, Rejected
+from .reading import GameRecord
+
+# Problems no reason lets stand, so a deal with one is never saved "as played": the deal is
+# not one of this game's (its number; with ``game.*``, its sides and players), or it cannot
+# be scored (a count below zero; two sides or players of one name, a side of nobody, a table
+# the sheet is not for, which a deal of this game's sides and players never has).
+NEVER_AS_PLAYED = ("deal.number", "count.negative", "side.name", "side.players", "player.name",
+                   "table.sides", "table.players")
+
+
+def never_as_played(problem: Problem) -> bool:
+    """Whether a deal with this problem can never be saved as played, whatever the reason."""
+    return problem.code.startswith("game.") or problem.code in NEVER_AS_PLAYED
+
+
+
+
+def read_sides(data: Any, sheet: RuleSheet) -> list[dict[str, Any]]:
+    """Sides as ``[{"name", "players": [names]}]``, checked against the sheet's table."""
+    if not isinstance(data, list) or not MIN_SIDES <= len(data) <= MAX_SIDES:
+        raise Invalid("sides", f"give from {MIN_SIDES} to {MAX_SIDES} sides")
+    sides: list[dict[str, Any]] = []
+    side_names: set[str] = set()
+    player_names: set[str] = set()
+    for i, side in enumerate(data):
+        if not isinstance(side, dict):
+            raise Invalid(f"sides[{i}]", 'must be an object such as {"name": "Us", "players": ["Ann"]}')
+        name = read_game_name(side.get("name"), f"sides[{i}].name")
+        if name.casefold() in side_names:
+            raise Invalid(f"sides[{i}].name", f"two sides are called {name!r}")
+        side_names.add(name.casefold())
+        players = side.get("players")
+        if not isinstance(players, list) or not players:
+            raise Invalid(f"sides[{i}].players", "list the side's players, in seat order")
+        if len(players) > MAX_PER_SIDE:
+            raise Invalid(f"sides[{i}].players", f"lists {len(players)} players; a side has at most "
+                             f"{MAX_PER_SIDE}")
+        names = [read_game_name(p, f"sides[{i}].players[{j}]") for j, p in enumerate(players)]
+        for j, player in enumerate(names):
+            if player.casefold() in player_names:
+                raise Invalid(f"sides[{i}].players[{j}]", f"two players are called {player!r}")
+            player_names.add(player.casefold())
+        sides.append({"name": name, "players": names})
+    players = sum(len(s["players"]) for s in sides)
+    if not sheet.min_players <= players <= sheet.max_players:
+        raise Invalid("sides", f"this sheet is for {sheet.min_players} to {sheet.max_players} players, "
+                         f"not {players}")
+    sizes = {len(s["players"]) for s in sides}
+    if len(sizes) > 1:
+        raise Invalid("sides", "every side must have the same number of players")
+    if sizes.pop() not in sheet.side_sizes:
+        raise Invalid("sides", f"this sheet plays {sheet.describe('side_sizes')}")
+    return sides
+
+
+def read_game_name(value: Any, where: str) -> str:
+    try:
+        return read_name(value, where, MAX_NAME)
+    except ReadError as err:
+        raise Invalid(err.field, err.reason) from None
+
+
+def read_deal(game: GameRecord, data: Any, number: int | None) -> Deal:
+    """A deal for this game from its canonical JSON (without a sheet)."""
+    if isinstance(data, dict) and "sheet" in data:
+        raise Invalid("sheet", "a game's deals use the game's sheet; leave 'sheet' out")
+    try:
+        deal = Deal.from_json(data, game.sheet, number=number)
+    except ReadError as err:
+        raise Invalid(err.field or "deal", err.reason) from None
+    if number is not None and deal.number != number:
+        raise Invalid("deal", f"this is deal {number}, not {deal.number}")
+    return deal
+
+
+def game_problems(game: Table, deal: Deal) -> list[Problem]:
+    """What is wrong with this deal as part of this game: its sides and players."""
+    found = []
+    want = {s["name"]: s["players"] for s in game.sides}
+    got = {s.name: [p.name for p in s.players] for s in deal.sides}
+    if set(got) != set(want):
+        found.append(Problem("game.sides", f"This game's sides are {', '.join(want)}; the deal has "
+                             f"{', '.join(got) or 'none'}.", None, "sides"))
+    else:
+        for i, side in enumerate(deal.sides):
+            if sorted(got[side.name]) != sorted(want[side.name]):
+                found.append(Problem("game.players", f"{side.name}'s players are {', '.join(want[side.name])}.",
+                                     None, f"sides[{i}].players", side.name))
+    return found
+
+
+class Table(Protocol):
+    """What :func:`game_problems` and :func:`refusal` read of a game: its sides."""
+
+    @property
+    def sides(self) -> list[dict[str, Any]]: ...
+
+
+def refusal(game: Table, deal: Deal, verdict: Verdict | None = None) -> Rejected | None:
+    """Why this game would refuse this deal sent without a reason (None: it would save it),
+    judged by the referee unless ``verdict`` is given. ``game`` needs only its ``sides``."""
+    verdict = judge(deal) if verdict is None else verdict
+    problems = list(verdict.report.violations) + game_problems(game, deal)
+    return Rejected(verdict, problems, [p for p in problems if never_as_played(p)]) if problems else None
+
+
+def judge_for_game(game: GameRecord, deal: Deal, as_played: str | None) -> Verdict:
+    verdict = game.game.judge(deal)
+    refused = refusal(game, deal, verdict)
+    if refused is not None and not (as_played and refused.may_save_as_played):
+        raise refused
+    return verdict
+
+
+def read_reason_field(value: Any, field: str = "as_played.reason",
+            ask: str = "say briefly why the deal stands as played") -> str | None:
+    if value is None:
+        return None
+    try:
+        return read_reason(value, field, MAX_REASON, ask)
+    except ReadError as err:
+        raise Invalid(err.field, err.reason) from None

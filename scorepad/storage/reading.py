@@ -1,0 +1,327 @@
+"""Games as the app keeps them, read: the records of a game and its deals, the game as it
+stands (read and judged once per revision, then cached), its history, what changed since a
+revision, and the games gone or not changed for a while.
+
+Writing them is :mod:`.writing`; what a write is given is checked by :mod:`.checks`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import re
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import cached_property
+from typing import Any
+
+from ..rules import Deal, ReadError, RuleSheet, judge, load_sheet
+from ..rules.game import Game
+from ..rules.limits import MAX_GAME_ID
+from ..rules.text import readable
+from ..rules.verdict import Verdict
+from ..rules.views import GameView, view_of
+from . import db
+from .errors import Gone, NotFound
+
+
+@dataclass
+class DealRecord:
+    number: int
+    deal: Deal
+    as_played: str | None
+    history_size: int = 0
+    revision: int | None = None  # the game's revision once this deal was saved, when known
+    verdict: Verdict = None  # type: ignore[assignment]  # judged on creation when not given
+    stored_size: int = 0  # the length of its stored JSON: what the cache counts it as
+
+    def __post_init__(self) -> None:
+        if self.verdict is None:
+            self.verdict = judge(self.deal)
+
+
+@dataclass
+class GameRecord:
+    id: str
+    edit_key: str
+    name: str
+    sheet: RuleSheet
+    sides: list[dict[str, Any]]
+    revision: int
+    created_at: str
+    updated_at: str
+    deals: list[DealRecord]
+    game: Game  # the rules' view of the same deals, judged once
+    # How many history entries each deal number has, recorded or deleted (a deal recorded
+    # again after a deletion goes on counting from its earlier entries).
+    history_counts: dict[int, int] = dataclasses.field(default_factory=dict)
+
+    @cached_property
+    def view(self) -> GameView:
+        """The game as every output shows it (rows, totals, result, next deal, problems),
+        worked out once per revision: the record is cached per revision, and the view with it."""
+        return view_of(self.game, [d.as_played for d in self.deals])
+
+    @property
+    def side_names(self) -> tuple[str, ...]:
+        return tuple(side["name"] for side in self.sides)
+
+    def totals_before(self, number: int) -> dict[str, int]:
+        """Each side's total from the deals recorded before deal ``number`` (the rules' game decides)."""
+        return self.game.totals_before(number)
+
+    def deal(self, number: int) -> DealRecord | None:
+        return next((d for d in self.deals if d.number == number), None)
+
+    @property
+    def next_number(self) -> int | None:
+        """The next deal's number, or None when the game is over (the rules' game decides)."""
+        return self.game.next_deal
+
+
+def stamp_now() -> str:
+    return stamp(datetime.now(UTC))
+
+
+def stamp(moment: datetime) -> str:
+    """A time as the database keeps it: ISO 8601 in UTC, to the second (its text sorts as the time)."""
+    return moment.isoformat(timespec="seconds")
+
+
+def new_id() -> str:
+    """128 bits of randomness, url-safe (22 characters), never starting with ``-``: a
+    command line would read such an id (``flask game show -AbC...``) as an option."""
+    while True:
+        found = secrets.token_urlsafe(16)
+        if not found.startswith("-"):
+            return found
+
+
+def key_digest(edit_key: str) -> str:
+    """What is kept of an edit key where the key itself must not be: a SHA-256 digest (hex).
+    The key is 128 random bits, so its digest gives nothing away. A game write's idempotency
+    keys are scoped by it (:class:`Once`), and a replaced key is remembered by it."""
+    return hashlib.sha256(edit_key.encode("utf-8", "replace")).hexdigest()
+
+
+
+
+# Stored JSON escapes every character outside printable ASCII: text without an escape holds
+# nothing readable() would replace, so most deals skip its walk.
+_ESCAPE = re.compile(r"\\[ubfnrt]")
+
+
+def _stored_json(text: str) -> Any:
+    """Stored JSON read back, through :func:`readable` when it holds any escaped character."""
+    data = json.loads(text)
+    return readable(data) if _ESCAPE.search(text) else data
+
+
+def _record(row: db.Row, deals: list[db.Row], history_counts: dict[int, int],
+            judged: Mapping[str, Verdict] | None = None) -> GameRecord:
+    """The record of a game's rows; ``judged`` holds verdicts already found, by stored body.
+    Text is read through readable(): a name stored before names were checked still loads."""
+    sheet = load_sheet(json.loads(row["sheet"]), stored=True)
+    sides = readable(json.loads(row["sides"]))
+    found = [judged.get(deal_row["body"]) for deal_row in deals] if judged else []
+    known = [v for v in found if v is not None and v.deal.sheet == sheet]
+    if len(known) != len(deals):
+        known = []  # not every deal judged, or under another sheet: judge them all here
+    parsed = [v.deal for v in known] if known else [Deal.from_json(_stored_json(d["body"]), sheet) for d in deals]
+    game = Game(sheet, tuple(side["name"] for side in sides), tuple(parsed), tuple(known) or None)
+    records = [DealRecord(deal_row["number"], deal, readable(deal_row["as_played"], True),
+                          history_counts.get(deal_row["number"], 0), verdict=verdict,
+                          stored_size=len(deal_row["body"]))
+               for deal_row, deal, verdict in zip(deals, parsed, game.verdicts, strict=True)]
+    return GameRecord(row["id"], row["edit_key"], readable(row["name"]), sheet, sides, row["revision"],
+                      row["created_at"], row["updated_at"], records, game, dict(history_counts))
+
+
+# A parsed, judged deal takes many times its JSON in memory (objects, its verdict's lines
+# and problems): tracemalloc measured about 23 times on a game of deals with hundreds of
+# violations each (bench/large.py's game). The record's view (:attr:`GameRecord.view`) is
+# counted in it: tracemalloc measured it at about 80 KB for 100 deals, large or small (on
+# 6.5 MB of record for the largest game, 0.34 MB for 100 one-meld deals).
+MEMORY_PER_JSON_BYTE = 24
+RECORD_BASE_BYTES = 16 * 1024  # the sheet, sides and the record's own objects
+
+
+def record_size(record: GameRecord) -> int:
+    """What a game record is counted as in the cache: its stored JSON, times what parsing
+    and judging it costs in memory."""
+    return RECORD_BASE_BYTES + MEMORY_PER_JSON_BYTE * sum(d.stored_size for d in record.deals)
+
+
+def load_game(game_id: str, judged: Mapping[str, Verdict] | None = None) -> GameRecord | None:
+    """The game as it stands; None if there is none.
+
+    A game is read and judged once per revision: every write bumps the revision, so a
+    cached record is never stale. Callers must treat the record as read-only. ``judged``
+    gives verdicts the caller found already, by the deal's stored body (an import's).
+    """
+    found = revision(game_id)
+    if found is None:
+        return None
+    cached = db.current().cache.get(("game", db.path(), game_id))
+    if isinstance(cached, GameRecord) and cached.revision == found[0]:
+        return cached
+    record = read_afresh(game_id, judged)
+    if record is not None:
+        remember(record)
+    return record
+
+
+def read_afresh(game_id: str, judged: Mapping[str, Verdict] | None = None) -> GameRecord | None:
+    """The game as the database holds it, read and judged afresh (not from the cache, nor
+    kept in it); None if there is none."""
+    with db.snapshot():  # the game, its deals and history as of one moment
+        row = db.one("game_get", game_id)
+        if row is None:  # deleted in between: there is none
+            return None
+        counts = {h["deal_number"]: h["n"] for h in db.query("history_counts", game_id)}
+        deals = db.query("deals_of_game", game_id)
+    return _record(row, deals, counts, judged)
+
+
+def remember(record: GameRecord) -> None:
+    """Keep ``record`` as its game's cached state, unless a later revision is kept already."""
+    db.current().cache.put(("game", db.path(), record.id), record, record_size(record),
+                        replaces=lambda cached: cached.revision < record.revision)
+
+
+def recent_games(ids: list[str], limit: int = 20) -> list[GameRecord]:
+    """The first ``limit`` games of these ids that still exist, in the order given."""
+    return [g for g in (load_game(game_id) for game_id in ids[:limit]) if g is not None]
+
+
+def history(game_id: str, deal_number: int | None = None) -> list[dict[str, Any]]:
+    """The game's history entries, oldest first; an amendment's sheets as preset + changes."""
+    rows = (db.query("history_of_game", game_id) if deal_number is None
+            else db.query("history_of_deal", game_id, deal_number))
+    return _entries(rows)
+
+
+def amendments(game_id: str) -> list[dict[str, Any]]:
+    """The game's amendments of its sheet, oldest first, as :func:`history` gives them
+    (without reading every deal the history holds)."""
+    return _entries(db.query("amendments_of_game", game_id))
+
+
+def _entries(rows: list[db.Row]) -> list[dict[str, Any]]:
+    out = []
+    for row in rows:
+        entry = dict(row)
+        for key in ("before", "after", "old_totals", "new_totals"):
+            entry[key] = readable(json.loads(entry[key])) if entry[key] else None
+            if entry["action"] == "amend" and key in ("before", "after") and entry[key] is not None:
+                entry[key] = _brief(entry[key])
+        entry["reason"] = readable(entry["reason"], True)
+        out.append(entry)
+    return out
+
+
+def _brief(stored: Any) -> Any:
+    """A stored sheet as the API shows it (preset + changes); left as it is if unreadable."""
+    try:
+        return load_sheet(stored, stored=True).to_json()
+    except ReadError:
+        return stored
+
+
+_DONE = {"record": "recorded", "edit": "corrected", "delete": "deleted"}
+
+
+def changes_since(game_id: str, revision: int) -> list[dict[str, Any]]:
+    """What happened to the game after ``revision``, oldest first: each change's
+    ``revision``, ``action``, ``deal`` (its number, or None for the sheet), ``at``, the
+    deal's ``totals`` (after the change; before it, for a deletion), ``reason``, and a
+    ``message`` in words (``deal 3 was recorded``)."""
+    out = []
+    for row in db.query("history_since", game_id, revision):
+        action, number = row["action"], row["deal_number"]
+        if action == "amend":
+            message = "the sheet was amended" + (f" ({row['reason']})" if row["reason"] else "")
+        elif action == "rekey":
+            message = "the edit link was replaced"
+        elif number is not None and action in _DONE:
+            message = f"deal {number} was {_DONE[action]}"
+        else:
+            message = f"the game was changed ({action})"
+        totals = row["new_totals"] or row["old_totals"]
+        out.append({"revision": row["revision"], "action": action, "deal": number, "at": row["at"],
+                    "totals": json.loads(totals) if totals else None, "reason": row["reason"],
+                    "message": message})
+    return out
+
+
+def could_be_an_id(game_id: str) -> bool:
+    """Whether ``game_id`` could name a game: ids are printable ASCII (:func:`new_id`) of at
+    most :data:`MAX_GAME_ID` characters, so a longer one is not looked for, and text a
+    database cannot even hold (a lone surrogate; NUL, on PostgreSQL) names none."""
+    return len(game_id) <= MAX_GAME_ID and game_id.isascii() and game_id.isprintable()
+
+
+def gone(game_id: str) -> Gone | None:
+    """Why there is no game ``game_id`` (:class:`Gone`, saying when and why it was deleted),
+    or None when there never was one. Asked only once a game is not found."""
+    if not could_be_an_id(game_id):
+        return None
+    row = db.one("deleted_get", game_id)
+    return None if row is None else Gone(row["deleted_at"], row["why"])
+
+
+def no_game(game_id: str) -> NotFound:
+    """The error for a game that is not there: :class:`Gone` if it was deleted, else :class:`NotFound`."""
+    return gone(game_id) or NotFound("game", "no such game")
+
+
+def revision(game_id: str) -> tuple[int, str] | None:
+    """The game's revision and when it last changed, without reading its deals; None if no game."""
+    if not could_be_an_id(game_id):
+        return None
+    row = db.one("game_revision", game_id)
+    return None if row is None else (row["revision"], row["updated_at"])
+
+
+def cached_game(game_id: str) -> GameRecord | None:
+    """The game as this process's cache holds it, at the revision it was last read or written at; None if not held."""
+    cached = db.current().cache.get(("game", db.path(), game_id))
+    return cached if isinstance(cached, GameRecord) else None
+
+
+def replaced_at(game_id: str, edit_key: str | None) -> str | None:
+    """When ``edit_key`` stopped being the game's edit key (:func:`replace_edit_key`), as the
+    database keeps times; None when it never was one of its keys (or none is given)."""
+    if not edit_key or not could_be_an_id(game_id):
+        return None
+    row = db.one("edit_key_replaced_at", game_id, key_digest(edit_key))
+    return None if row is None else str(row["at"])
+
+
+@dataclass(frozen=True)
+class Unchanged:
+    """A game not changed since a time (what :func:`purge` removes): its ``id``, ``name``,
+    when it last changed (``updated_at``) and how many ``deals`` it held."""
+
+    id: str
+    name: str
+    updated_at: str
+    deals: int
+
+
+PURGE_BATCH = 100  # games one query of purge reads (by the index on updated_at), then the next after them
+
+
+def unchanged_since(moment: datetime) -> list[Unchanged]:
+    """Every game not changed since ``moment``, the oldest first (read a batch at a time)."""
+    found: list[Unchanged] = []
+    after = ("", "")
+    while True:
+        rows = db.query("games_unchanged_since", stamp(moment), *after, PURGE_BATCH)
+        found += [Unchanged(row["id"], readable(row["name"]), row["updated_at"], row["deals"]) for row in rows]
+        if len(rows) < PURGE_BATCH:
+            return found
+        after = (rows[-1]["updated_at"], rows[-1]["id"])

@@ -1,0 +1,480 @@
+"""Games written: created, imported, a deal recorded, corrected or deleted, the sheet
+amended, the edit key replaced, a game deleted or purged. The one place where a change
+reaches the database, so a deal is validated, scored and recorded (with its history) the
+same way whichever door it came in by.
+
+Every write is one transaction, bumps the game's revision, and is refused when it would
+leave the game holding more than :data:`MAX_GAME_BYTES`; a correction that changes nothing
+writes nothing. A write is prepared against the game as read, then made only if the
+revision is still the one it was prepared against (:func:`_write`). Creating, importing,
+recording and correcting a deal and replacing the edit key may be made once per
+idempotency key (:mod:`.idempotency`): its key is kept in the write's transaction.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import secrets
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from typing import Any, Generic, TypeVar
+
+from ..rules import Deal, ReadError, RuleSheet, load_sheet
+from ..rules.game import Game
+from ..rules.limits import ENTRY_BYTES as ENTRY_BYTES
+from ..rules.limits import MAX_GAME_BYTES as MAX_GAME_BYTES
+from ..rules.verdict import Verdict
+from . import db
+from .checks import judge_for_game, read_deal, read_game_name, read_reason_field, read_sides
+from .errors import AlreadyRecorded, Conflict, Full, Invalid, KeyReplaced, NotFound, SameAsPrevious
+from .idempotency import Once, keep_answer, stop_if_kept
+from .reading import (
+    DealRecord,
+    GameRecord,
+    Unchanged,
+    cached_game,
+    changes_since,
+    key_digest,
+    load_game,
+    new_id,
+    no_game,
+    read_afresh,
+    remember,
+    replaced_at,
+    revision,
+    stamp,
+    stamp_now,
+    unchanged_since,
+)
+
+log = logging.getLogger(__name__)
+
+
+def _after_write(game: GameRecord, deals: list[DealRecord], number: int, updated_at: str) -> GameRecord:
+    """The game one revision on, with these deals, deal ``number`` given one more history
+    entry: built from records already read and judged, so the next read of the game neither
+    reads nor judges its deals again."""
+    deals = sorted(deals, key=lambda d: d.number)
+    played = Game(game.sheet, game.side_names, tuple(d.deal for d in deals), tuple(d.verdict for d in deals))
+    counts = {**game.history_counts, number: game.history_counts.get(number, 0) + 1}
+    return dataclasses.replace(game, revision=game.revision + 1, updated_at=updated_at, deals=deals, game=played,
+                               history_counts=counts)
+
+
+def _stored(sheet: RuleSheet) -> str:
+    """A sheet as the database keeps it: every option (see ``RuleSheet.to_stored_json``)."""
+    return json.dumps(sheet.to_stored_json())
+
+
+
+
+def create_game(name: Any, sheet_data: Any, sides_data: Any, once: Once[GameRecord] | None = None) -> GameRecord:
+    """A new game, with a new id and edit key; made once per ``once``'s key (:func:`once`)."""
+    try:
+        sheet = load_sheet(sheet_data)
+    except ReadError as err:
+        raise Invalid(err.field or "sheet", err.reason) from None
+    sides = read_sides(sides_data, sheet)  # first: a game named after its sides shows their own error
+    name = read_game_name(name, "name")
+    game_id, key, now = new_id(), new_id(), stamp_now()
+    record = GameRecord(game_id, key, name, sheet, sides, 0, now, now, [],
+                        Game(sheet, tuple(side["name"] for side in sides)))
+    with db.transaction():
+        db.run("game_insert", game_id, key, name, _stored(sheet), json.dumps(sides), now, now)
+        keep_answer(once, record, key)
+    remember(record)
+    return record
+
+
+def import_game(name: Any, sheet: RuleSheet, sides_data: Any, created_at: str, deals: list[tuple[int, str, str | None]],
+                entries: list[tuple[Any, ...]], note: str, judged: Mapping[str, Verdict] | None = None,
+                once: Once[GameRecord] | None = None) -> GameRecord:
+    """A new game (new id and key) from an export that :mod:`scorepad.storage.document` has read and
+    judged: ``deals`` as (number, canonical body, as-played reason), ``entries`` as the
+    history's (deal_number, action, at, before, after, old_totals, new_totals, reason), in
+    order, then an ``import`` entry saying so. Each entry adds 1 to the revision, as a write does.
+    ``judged`` holds the deals' verdicts by body, so the new game is not judged again. Made
+    once per ``once``'s key (:func:`once`)."""
+    name = read_game_name(name, "name")
+    sides = read_sides(sides_data, sheet)
+    game_id, key, now = new_id(), new_id(), stamp_now()
+    with db.transaction():
+        db.run("game_insert", game_id, key, name, _stored(sheet), json.dumps(sides), created_at, now)
+        for number, body, as_played in deals:
+            db.run("deal_insert", game_id, number, body, as_played)
+        for entry in [*entries, (None, "import", now, None, None, None, None, note)]:
+            db.run("history_insert", game_id, *entry)
+            db.run("game_touch", now, game_id)
+        _check_size(game_id)
+        record: GameRecord = read_afresh(game_id, judged)  # type: ignore[assignment]  # just written
+        keep_answer(once, record, key)
+    remember(record)  # once committed: a record cached inside the transaction could outlive a failed commit
+    return record
+
+
+def _check_size(game_id: str) -> None:
+    """Inside a write transaction, once written: refuse the write (:class:`Full` naming ``game``, so it
+    rolls back) when it leaves the game holding more than :data:`MAX_GAME_BYTES`."""
+    size = db.value("game_stored_bytes", game_id, ENTRY_BYTES)
+    if size > MAX_GAME_BYTES:
+        raise Full("game", f"a game may hold at most {MAX_GAME_BYTES / 2**20:g} MB of deals and "
+                         f"history, and this would make it {size / 2**20:.2f} MB, so nothing was saved; "
+                         "start a new game to go on (an export keeps this one)")
+
+
+def _check_revision(game: GameRecord, based_on: int | None) -> None:
+    """A write based on a revision the game has moved past is stale (:class:`Conflict`); one
+    based on a revision the game has not reached cannot be read (:class:`Invalid`)."""
+    if based_on is not None and based_on > game.revision:
+        raise Invalid("revision", f"is {based_on}, ahead of the game's revision {game.revision}: send the "
+                      "revision the game had when you loaded it")
+    if based_on is not None and based_on != game.revision:
+        raise Conflict(based_on, game.revision, changes_since(game.id, based_on))
+
+
+def _fresh(game_id: str, based_on: int | None, once: Once[Any] | None = None, key: str | None = None,
+           first: bool = False) -> GameRecord:
+    """The game as it stands, for a write about to be prepared (again, after another write came
+    first). With ``key``, the edit key the door allowed the write with: :class:`KeyReplaced`
+    once it is not the game's, so a write that waited while the edit link was replaced is
+    never made with the old one.
+
+    A ``first`` try takes the game as this process cached it, without reading its revision
+    again (the door read it a moment ago, to allow the write): the write transaction moves
+    the revision on only from the revision it was prepared against, so a game another
+    process wrote to meanwhile is read again, and the write prepared again. Before refusing
+    the write (a replaced key, a stale revision), ``once``'s key is looked for: a write with
+    the key made before it (by another process) is replayed, not refused."""
+    game = cached_game(game_id) if first else None
+    if game is None or (based_on is not None and based_on > game.revision):
+        game = load_game(game_id)
+    if game is None:
+        raise no_game(game_id)
+    if key is not None and not secrets.compare_digest(key.encode("utf-8", "replace"), game.edit_key.encode()):
+        stop_if_kept(once)
+        raise KeyReplaced(replaced_at(game_id, key) or stamp_now())
+    if based_on is not None and based_on != game.revision:
+        stop_if_kept(once)
+    _check_revision(game, based_on)
+    return game
+
+
+def _totals(verdict: Verdict | None) -> str | None:
+    return json.dumps(verdict.breakdown.totals()) if verdict else None
+
+
+T = TypeVar("T")
+
+
+class _Moved(Exception):
+    """The game moved on between preparing a write and taking the write lock."""
+
+
+class _Unchanged(Generic[T]):
+    """What ``prepare`` returns for a write that would change nothing: its ``result``."""
+
+    def __init__(self, result: T) -> None:
+        self.result = result
+
+
+def _write(game_id: str, based_on: int | None,
+           prepare: Callable[[GameRecord], Callable[[str], tuple[T, list[DealRecord], int]] | _Unchanged[T]],
+           once: Once[T] | None = None, key: str | None = None) -> T:
+    """One write to a game, in two steps. ``prepare(game)`` reads and judges the request
+    against the game as read, outside the write lock (it may raise: nothing is written),
+    and returns ``apply``, or :class:`_Unchanged` when the write would change nothing (then
+    nothing is written, the revision stays, and its result is the answer). Inside the write
+    transaction, the game's revision moves on by 1 only if it is still the one the write was
+    prepared against; ``apply(now)`` then writes the change and its history entry, and
+    returns (result, the game's deals after it, the number of the deal written).
+
+    If another write came in between, a write based on a revision is refused as stale
+    (:class:`Conflict`, with what changed), and any other is prepared again. The lock is
+    held for a handful of statements and the commit. Once committed, the game as it now
+    stands is cached, so the next read of it neither reads nor judges its deals again.
+
+    With ``once``, the write is made once per its key (:func:`once`): the key is looked for
+    before the write, and kept inside its transaction with its answer. A request with the key
+    that another process made meanwhile (while this one waited for the write lock) moved the
+    game's revision on, so it is found there (:func:`_moved`), or else when its key is kept.
+    """
+    first = True
+    while True:
+        game = _fresh(game_id, based_on, once, key, first)
+        first = False
+        apply = prepare(game)
+        if isinstance(apply, _Unchanged):
+            return apply.result  # nothing written, so no key kept: sent again, it is judged again
+        try:
+            with db.transaction():
+                now = stamp_now()
+                if not db.run("game_touch_at", now, game_id, game.revision):
+                    _moved(game_id, based_on, once)
+                result, deals, number = apply(now)
+                keep_answer(once, result)
+                _check_size(game_id)
+        except _Moved:
+            continue
+        remember(_after_write(game, deals, number, now))
+        return result
+
+
+def _moved(game_id: str, based_on: int | None, once: Once[Any] | None = None) -> None:
+    """Inside a write's transaction, when the game has moved past the revision the write was
+    prepared against: the key kept by the write that moved it (:func:`.stop_if_kept`; on PostgreSQL
+    seen only now), or no game (:class:`NotFound`), or a stale write (:class:`Conflict`, when
+    based on a revision), or else :class:`_Moved`, to prepare it again."""
+    stop_if_kept(once)
+    found = revision(game_id)
+    if found is None:
+        raise no_game(game_id)
+    if based_on is not None:
+        raise Conflict(based_on, found[0], changes_since(game_id, based_on))
+    raise _Moved
+
+
+def _history(game: GameRecord, number: int | None, action: str, now: str, before: str | None, after: str | None,
+             old: Verdict | None, new: Verdict | None, reason: str | None) -> None:
+    db.run("history_add", game.id, number, action, now, before, after, _totals(old), _totals(new), reason,
+             game.revision + 1)
+
+
+def record_deal(game_id: str, data: Any, as_played: Any = None, based_on: int | None = None,
+                once: Once[DealRecord] | None = None, repeat: bool = False, key: str | None = None) -> DealRecord:
+    """Validate and save a new deal: the deal ``data`` names (its ``deal``), else the game's
+    next. A save is never moved to another number: when that deal is recorded already, it is
+    :class:`AlreadyRecorded` (rather than the :class:`Conflict` of a stale revision, which it
+    explains), with the deal as saved beside the one sent. A deal whose every side and ending
+    equal the deal recorded just before it is :class:`SameAsPrevious`, unless ``repeat`` says
+    the table played it again; one with violations and no reason, :class:`Rejected`. Made
+    once per ``once``'s key (:func:`once`)."""
+    as_played = read_reason_field(as_played)
+    named = isinstance(data, dict) and "deal" in data
+
+    def prepare(game: GameRecord) -> Callable[[str], tuple[DealRecord, list[DealRecord], int]]:
+        if not named and game.next_number is None:
+            raise Full("deal", "the game is over")
+        deal = read_deal(game, data, None if named else game.next_number)
+        _not_recorded(game, deal, as_played)
+        if game.next_number is None:
+            raise Full("deal", "the game is over")
+        if not repeat:
+            _not_repeated(game, deal)
+        verdict = judge_for_game(game, deal, as_played)
+        body = json.dumps(deal.to_json(with_sheet=False))
+        kept = as_played if not verdict.ok else None
+        earlier = game.history_counts.get(deal.number, 0)  # deleted, now recorded again
+        saved = DealRecord(deal.number, deal, kept, earlier + 1, game.revision + 1, verdict, len(body))
+
+        def apply(now: str) -> tuple[DealRecord, list[DealRecord], int]:
+            db.run("deal_insert", game_id, deal.number, body, kept)
+            _history(game, deal.number, "record", now, None, body, None, verdict, kept)
+            return saved, [*game.deals, saved], deal.number
+        return apply
+
+    try:
+        return _write(game_id, based_on, prepare, once, key)
+    except Conflict as stale:
+        if named:  # stale because another phone recorded this very deal: say that
+            _recorded_meanwhile(game_id, data, as_played)
+        raise stale from None
+
+
+def _not_recorded(game: GameRecord, deal: Deal, as_played: str | None) -> None:
+    """A new deal whose number the game holds already is :class:`AlreadyRecorded`, carrying both."""
+    found = game.deal(deal.number)
+    if found is None:
+        return
+    entries = db.query("history_of_deal", game.id, deal.number)
+    raise AlreadyRecorded(deal.number, game.revision, found.verdict, found.as_played,
+                          entries[-1]["at"] if entries else None, game.game.judge(deal), as_played)
+
+
+def _recorded_meanwhile(game_id: str, data: Any, as_played: str | None) -> None:
+    """After a stale write of a new deal that names its number: :class:`AlreadyRecorded` when
+    that deal is recorded now (nothing, when the deal cannot be read or is not recorded)."""
+    game = load_game(game_id)
+    if game is None:
+        return
+    try:
+        deal = read_deal(game, data, None)
+    except Invalid:
+        return
+    _not_recorded(game, deal, as_played)
+
+
+def _not_repeated(game: GameRecord, deal: Deal) -> None:
+    """A new deal that ends just as the deal recorded before it (by number) did is :class:`SameAsPrevious`."""
+    previous = max((d for d in game.deals if d.number < deal.number), key=lambda d: d.number, default=None)
+    if previous is not None and deal.repeats(previous.deal):
+        raise SameAsPrevious(deal.number, previous.number, game.game.judge(deal))
+
+
+def update_deal(game_id: str, number: int, data: Any, as_played: Any = None,
+                based_on: int | None = None, once: Once[DealRecord] | None = None,
+                key: str | None = None) -> DealRecord:
+    """Correct a recorded deal; the old and new versions go into its history. The same deal
+    with the same as-played reason changes nothing: the stored deal, at the game's revision.
+    Made once per ``once``'s key (:func:`once`)."""
+    as_played = read_reason_field(as_played)
+
+    def prepare(game: GameRecord) -> Callable[[str], tuple[DealRecord, list[DealRecord], int]] | _Unchanged[DealRecord]:
+        old = game.deal(number)
+        if old is None:
+            raise NotFound("deal", f"deal {number} is not recorded")
+        deal = read_deal(game, data, number)
+        verdict = judge_for_game(game, deal, as_played)
+        before, after = json.dumps(old.deal.to_json(with_sheet=False)), json.dumps(deal.to_json(with_sheet=False))
+        kept = as_played if not verdict.ok else None
+        if (before, kept) == (after, old.as_played):
+            return _Unchanged(dataclasses.replace(old, revision=game.revision))
+        saved = DealRecord(number, deal, kept, old.history_size + 1, game.revision + 1, verdict, len(after))
+
+        def apply(now: str) -> tuple[DealRecord, list[DealRecord], int]:
+            db.run("deal_update", after, kept, game_id, number)
+            _history(game, number, "edit", now, before, after, old.verdict, verdict, kept)
+            return saved, [d for d in game.deals if d.number != number] + [saved], number
+        return apply
+
+    return _write(game_id, based_on, prepare, once, key)
+
+
+def delete_deal(game_id: str, number: int, based_on: int | None = None, key: str | None = None) -> int:
+    """Remove a deal; what it held stays in the history. Returns the game's new revision."""
+
+    def prepare(game: GameRecord) -> Callable[[str], tuple[int, list[DealRecord], int]]:
+        old = game.deal(number)
+        if old is None:
+            raise NotFound("deal", f"deal {number} is not recorded")
+        before = json.dumps(old.deal.to_json(with_sheet=False))
+
+        def apply(now: str) -> tuple[int, list[DealRecord], int]:
+            db.run("deal_delete", game_id, number)
+            _history(game, number, "delete", now, before, None, old.verdict, None, None)
+            return game.revision + 1, [d for d in game.deals if d.number != number], number
+        return apply
+
+    return _write(game_id, based_on, prepare, key=key)
+
+
+def amend_sheet(game_id: str, sheet_data: Any, reason: Any, based_on: int | None = None,
+                key: str | None = None) -> GameRecord:
+    """Change the game's frozen sheet: an explicit act, kept in the game's history."""
+    reason = read_reason_field(reason, "reason", "say why the table changed the sheet")
+    if reason is None:
+        raise Invalid("reason", "say why the table changed the sheet")
+    try:
+        sheet = load_sheet(sheet_data)
+    except ReadError as err:
+        raise Invalid(err.field or "sheet", err.reason) from None
+    first = True
+    while True:
+        game = _fresh(game_id, based_on, key=key, first=first)
+        first = False
+        read_sides(game.sides, sheet)  # the table must still fit the new sheet
+        before, after = _stored(game.sheet), _stored(sheet)
+        try:
+            with db.transaction():
+                now = stamp_now()
+                if not db.run("game_touch_at", now, game_id, game.revision):
+                    _moved(game_id, based_on)
+                db.run("game_set_sheet", after, game_id)
+                _history(game, None, "amend", now, before, after, None, None, reason)
+                _check_size(game_id)
+        except _Moved:
+            continue
+        # Read it back only once committed: a record cached inside the transaction would
+        # outlive a failed commit, and judging every deal again need not hold the write lock.
+        return load_game(game_id)  # type: ignore[return-value]
+
+
+def replace_edit_key(game_id: str, once: Once[GameRecord] | None = None, key: str | None = None) -> GameRecord:
+    """Give the game a new edit key: the old one changes nothing from now on (its digest is
+    kept, so :func:`replaced_at` can say when it was replaced), and a ``rekey`` entry goes
+    into the history (without either key). Returns the game with its new key. Made once per
+    ``once``'s key (:func:`once`), whose answer must not hold the new key. Every answer kept
+    before it for the game (its writes, earlier replacements, the request that created or
+    imported it) is forgotten: each was made under a key that no longer works, so sent again,
+    it is a new request (refused for the replaced key; a create makes a new game). With
+    ``key``, the key the door allowed it with (:func:`_fresh`)."""
+    first = True
+    while True:
+        game = _fresh(game_id, None, once, key, first)
+        first = False
+        new_key = new_id()
+        try:
+            with db.transaction():
+                now = stamp_now()
+                if not db.run("game_touch_at", now, game_id, game.revision):
+                    _moved(game_id, None, once)
+                db.run("game_set_edit_key", new_key, game_id)
+                db.run("edit_key_replaced", game_id, key_digest(game.edit_key), now)
+                _history(game, None, "rekey", now, None, None, None, None, None)
+                record = dataclasses.replace(game, edit_key=new_key, revision=game.revision + 1, updated_at=now)
+                # Every answer kept for the game's earlier writes and the one of the request that made
+                # it were given under a key that no longer works: none is replayed from now on.
+                db.run("idempotency_forget_game", game_id, json.dumps(game_id))
+                keep_answer(once, record, new_key)
+                _check_size(game_id)
+        except _Moved:
+            continue
+        remember(record)  # once committed; the deals are the game's as read, so nothing is judged again
+        return record
+
+
+
+EDITOR, RETENTION = "editor", "retention"  # why a game was deleted (errors.DELETED_BY words them)
+
+
+def delete_game(game_id: str, based_on: int | None = None, key: str | None = None) -> str:
+    """Delete the game for its editor: its deals, its history, the answers kept for its
+    writes and the one of the request that created it, and everything the cache holds of it.
+    Its id is kept as deleted, so its links answer :class:`Gone`. A write like the others:
+    one based on a revision the game has moved past is refused (:class:`Conflict`). Returns
+    when it was deleted; logged."""
+    first = True
+    while True:
+        game = _fresh(game_id, based_on, key=key, first=first)
+        first = False
+        try:
+            with db.transaction():
+                now = stamp_now()
+                if not db.run("game_delete_at", game_id, game.revision):
+                    _moved(game_id, based_on)
+                _remove(game_id, now, EDITOR)
+        except _Moved:
+            continue
+        db.current().cache.discard_games(db.path(), {game_id})
+        log.warning("game %s (%r) deleted by its editor at revision %d, with %d deals", game_id, game.name,
+                    game.revision, len(game.deals))
+        return now
+
+
+def _remove(game_id: str, now: str, why: str) -> None:
+    """Inside the transaction that deleted the game's row: the answers kept about it, and its
+    id kept as deleted (its deals, history and replaced keys went with the row: ON DELETE CASCADE)."""
+    db.run("idempotency_forget_game", game_id, json.dumps(game_id))
+    db.run("deleted_insert", game_id, now, why)
+
+
+def purge(moment: datetime, dry_run: bool = False) -> list[Unchanged]:
+    """Remove every game not changed since ``moment`` (the setting RETAIN_DAYS, by ``flask
+    purge``), as :func:`delete_game` does, each in a transaction of its own that removes it
+    only if it has still not changed (a write meanwhile keeps it); the games removed, oldest
+    first. With ``dry_run``, the games it would remove, removing none."""
+    found = unchanged_since(moment)
+    if dry_run:
+        return found
+    removed = []
+    for game in found:
+        with db.transaction():
+            now = stamp_now()
+            if db.run("game_delete_unchanged", game.id, stamp(moment)):
+                _remove(game.id, now, RETENTION)
+                removed.append(game)
+    db.current().cache.discard_games(db.path(), {game.id for game in removed})
+    if removed:
+        log.warning("purge: %d games not changed since %s removed", len(removed), stamp(moment))
+    return removed

@@ -1,0 +1,84 @@
+"""One save of a deal runs at most 7 SQL statements (issue 22): the game's revision, the
+idempotency key looked for, the revision moved on, the deal, its history entry, the key kept
+and the game's size checked. Counted from SQLite's own trace of the connection the request
+uses (``sqlite3.Connection.set_trace_callback``), BEGIN, COMMIT, ROLLBACK, savepoints and
+PRAGMAs left out, on a real SQLite file, for a save from the phone's deal form and one
+through the API, each with its idempotency key as its door sends it (``bench/trace.py``
+prints the same)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+
+from scorepad.storage import db, idempotency, reading
+from tests.hardening import api_game, bearer, valid_deal
+from tests.web.test_counted import BENCH_FORM, counted_game, new_form
+
+pytestmark = pytest.mark.backends("sqlite")  # SQLite's trace of statements
+
+MOST = 7
+LEFT_OUT = re.compile(r"\s*(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE|PRAGMA)\b", re.IGNORECASE)
+PICKED = {f"s{side}-p{player}-picked": "1" for side in (0, 1) for player in (0, 1)}
+
+
+@contextmanager
+def traced(app) -> Iterator[list[str]]:
+    """The statements that count, run on this thread's connection (the test client serves a
+    request on the thread that sends it) while the block runs."""
+    statements: list[str] = []
+    with app.app_context():
+        conn = db.get_db()
+        conn.set_trace_callback(statements.append)
+        try:
+            yield statements
+        finally:
+            conn.set_trace_callback(None)
+    statements[:] = [s for s in statements if not LEFT_OUT.match(s)]
+
+
+def saved_by_page_and_api(app, client) -> dict[str, list[str]]:
+    game_id = counted_game(client)
+    found = {}
+    url = f"/games/{game_id}/deals/new"
+    form = {**new_form(client, game_id), **BENCH_FORM, **PICKED, "action": "save"}
+    assert form["idempotency_key"]
+    with traced(app) as found["page"]:
+        assert client.post(url, data=form).status_code == 303
+    with app.app_context():
+        key = reading.load_game(game_id).edit_key
+    deal = {**client.get(f"/api/v1/games/{game_id}/deals/1").get_json()["deal"], "deal": 2, "repeat": True}
+    with traced(app) as found["api"]:
+        saved = client.post(f"/api/v1/games/{game_id}/deals", json=deal,
+                            headers={**bearer(key), "Idempotency-Key": "count-2"})
+        assert saved.status_code == 201, saved.get_data(as_text=True)
+    return found
+
+
+def test_a_save_from_the_page_and_one_from_the_api_each_run_at_most_7_statements(app, client):
+    for door, statements in saved_by_page_and_api(app, client).items():
+        assert len(statements) <= MOST, (door, statements)
+        written = " ".join(statements)
+        for part in ("INSERT INTO deal", "INSERT INTO history", "UPDATE game", "INSERT INTO idempotency_key"):
+            assert part in written, (door, part)
+        assert len([s for s in statements if s.startswith("SELECT digest")]) == 1, (door, statements)
+
+
+def test_expired_keys_are_forgotten_by_one_save_a_minute_not_by_each(app, client, monkeypatch):
+    """The one save a minute that forgets what expired runs one statement more; the others do not."""
+    game_id, key = api_game(client)
+    monkeypatch.setattr(idempotency, "_forgot_at", {})  # this process has made no keyed write yet
+    counts = []
+    for number in (1, 2, 3):
+        if number == 3:  # a minute on
+            monkeypatch.setattr(idempotency, "_forgot_at", {path: at - idempotency.FORGET_EVERY
+                                                      for path, at in idempotency._forgot_at.items()})
+        with traced(app) as statements:
+            saved = client.post(f"/api/v1/games/{game_id}/deals", json={**valid_deal(number), "repeat": True},
+                                headers={**bearer(key), "Idempotency-Key": f"count-{number}"})
+            assert saved.status_code == 201, saved.get_data(as_text=True)
+        counts.append((len(statements), any(s.startswith("DELETE FROM idempotency_key") for s in statements)))
+    assert counts == [(MOST, False), (MOST, False), (MOST + 1, True)], counts
