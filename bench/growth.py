@@ -12,7 +12,7 @@ pages not full), and writes sent with an ``Idempotency-Key`` keep their answers 
 besides. This script measures, on a SQLite file (and with ``--postgresql`` on a throwaway
 PostgreSQL server, ``tests/postgres.py``'s), the bytes on disk that each of these adds:
 
-- the largest game written deal by deal (``largest_game`` in ``tests/hardening.py``), without
+- the largest game written deal by deal (``largest_game`` in ``tests/helpers.py``), without
   keys, and again with an ``Idempotency-Key`` on every write;
 - that game imported from its export (one request per game: what a stranger would send);
 
@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from scorepad.app import create_app  # noqa: E402
 from scorepad.ratelimit import DEFAULTS  # noqa: E402
 from scorepad.rules.limits import MAX_GAME_BYTES  # noqa: E402
-from tests.hardening import largest_game, sql  # noqa: E402  (tests/hardening.py: the one builder)
+from tests.helpers import largest_game, sql  # noqa: E402  (tests/helpers.py: the one builder)
 from tests.postgres import Cluster, programs  # noqa: E402  (a throwaway PostgreSQL server, with --postgresql)
 
 MB = 1024 * 1024

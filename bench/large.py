@@ -4,7 +4,7 @@ Run from the repository root::
 
     python bench/large.py [--sides 2] [--server-threads 4] [--only .pdf]
 
-It builds the largest game (``largest_game`` in ``tests/hardening.py``: deals saved as played
+It builds the largest game (``largest_game`` in ``tests/helpers.py``: deals saved as played
 with 60 melds a side and hundreds of violations each, corrected until the game's stored deal
 and history JSON is just under 2 MB) in a temporary SQLite file, through the JSON API of an
 in-process app. Then, for each GET route on that game, it starts the production server::
@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from hardening import largest_game, stored_bytes  # noqa: E402  (tests/hardening.py: the one builder)
+from helpers import largest_game, stored_bytes  # noqa: E402  (tests/helpers.py: the one builder)
 from load import cpu_seconds  # noqa: E402  (bench/load.py)
 from web import Server, request  # noqa: E402  (bench/web.py: the same server harness)
 

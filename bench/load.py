@@ -71,7 +71,7 @@ the store refuses one for the game's size bound (2 MB). Then ``runs`` times, eac
 a fresh production server, ``flask --app scorepad serve`` (:func:`production_server`, the
 one place the bench names it),
 on a copy of that file, with the rate limits on and ``PROXIES=1``, behind nginx as the
-README hosts it (``tests.hardening.Nginx``: it sets ``X-Forwarded-For`` and clears
+README hosts it (``tests.helpers.Nginx``: it sets ``X-Forwarded-For`` and clears
 ``X-Forwarded-Prefix``); every client talks to nginx. ``clients`` phones (16), each from
 its own address, start a game and record one deal every 1.1 s (read, record, poll; under
 the 60 writes a minute per game), for ``phase-seconds`` without strangers, then as long
@@ -130,7 +130,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from web import HOST, ROOT, Server, _quantile, request  # noqa: E402  (bench/web.py: the same server harness)
 
 sys.path.insert(1, str(ROOT))  # this checkout's scorepad (and tests.postgres), not an installed one
-from tests.hardening import Nginx, ProductionServer  # noqa: E402  (the production server and nginx, as tested)
+from tests.helpers import Nginx, ProductionServer  # noqa: E402  (the production server and nginx, as tested)
 
 TARGET_P99_MS = 50.0
 ROUTES = ("create", "read", "record", "poll", "view")
@@ -637,7 +637,7 @@ def production_server(name: str, database: Path, folder: Path, threads: int) -> 
     """The production server as the README hosts it, ``flask --app scorepad serve`` (granian,
     one worker, ``threads`` threads) on loopback, with the bench's environment, the rate limits
     on and ``PROXIES=1`` (nginx in front), started and watched as the tests do
-    (``tests.hardening.ProductionServer``): the one place the abuse phase names its server."""
+    (``tests.helpers.ProductionServer``): the one place the abuse phase names its server."""
     def command(port: int) -> list[str]:
         return [sys.executable, "-m", "flask", "--app", "scorepad", "serve", "--host", HOST, "--port", str(port),
                 "--threads", str(threads)]

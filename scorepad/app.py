@@ -18,7 +18,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import access, api, links, ratelimit
 from .api import problems
-from .cli import serve, server
+from .cli import flask_commands, flask_serve
 from .retry import typed_again
 from .storage import cache, db
 from .web import common, deals, exchange, games, installable, paper, referee, sheets
@@ -211,11 +211,11 @@ def _blueprints(app: Flask) -> None:
 
 
 def _commands(app: Flask) -> None:
-    app.cli.add_command(server.game_group)  # flask game ...
-    app.cli.add_command(server.deal_group)  # flask deal ...
-    app.cli.add_command(server.backup_command)  # flask backup PATH
-    app.cli.add_command(server.purge_command)  # flask purge: games not changed for RETAIN_DAYS days
-    app.cli.add_command(serve.serve_command)  # flask serve: granian, and the address phones open
+    app.cli.add_command(flask_commands.game_group)  # flask game ...
+    app.cli.add_command(flask_commands.deal_group)  # flask deal ...
+    app.cli.add_command(flask_commands.backup_command)  # flask backup PATH
+    app.cli.add_command(flask_commands.purge_command)  # flask purge: games not changed for RETAIN_DAYS days
+    app.cli.add_command(flask_serve.serve_command)  # flask serve: granian, and the address phones open
 
 
 def _rate_limits(app: Flask) -> None:

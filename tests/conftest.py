@@ -1,5 +1,5 @@
 """Fixtures shared by the web tests: an app on its own SQLite file, its test clients and its
-command runner. Helpers that make games and deals are plain functions in ``hardening.py``.
+command runner. Helpers that make games and deals are plain functions in ``helpers.py``.
 
 Every app starts from a copy of one database file migrated once a session
 (:func:`migrated_database`): creating and migrating a file costs more than the rest of
@@ -32,7 +32,7 @@ from flask import Flask
 from scorepad.app import create_app
 from scorepad.storage import db
 from tests import postgres
-from tests.hardening import Nginx, ProductionServer, RedisServer
+from tests.helpers import Nginx, ProductionServer, RedisServer
 
 os.environ.setdefault("SCOREPAD_RATELIMIT_ENABLED", "false")
 
@@ -180,7 +180,7 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory):
 
 @pytest.fixture
 def production_server(tmp_path: Path):
-    """Start the production server (:class:`tests.hardening.ProductionServer`, granian) on a
+    """Start the production server (:class:`tests.helpers.ProductionServer`, granian) on a
     free loopback port: ``production_server(database=None, threads=4, **env)`` serves
     ``database`` (a new SQLite file in the test's folder when None) with ``env`` added to its
     environment (``SCOREPAD_PROXIES="1"``, ...), and gives the started server; every server
@@ -201,7 +201,7 @@ def production_server(tmp_path: Path):
 
 @pytest.fixture
 def nginx_proxy(tmp_path: Path):
-    """Start nginx in front of a server on loopback (:class:`tests.hardening.Nginx`):
+    """Start nginx in front of a server on loopback (:class:`tests.helpers.Nginx`):
     ``nginx_proxy(upstream_port, tls=True)`` gives the started proxy (``.base``,
     ``.https_base``, ``.connection(source, https)``); stopped after the test. Without nginx
     (or openssl) the test skips, saying how to install it, unless ``CI`` is set: then it fails."""

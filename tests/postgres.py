@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.hardening import free_port
+from tests.helpers import free_port
 
 INSTALL = ("PostgreSQL is not installed (no initdb found): install it (Debian or Ubuntu: "
            "apt-get install postgresql) to run the tests on PostgreSQL, and pip install -e '.[test]'")

@@ -9,7 +9,7 @@ a function is held to the same line as one at the top.
 * the top-level helpers (``access``, ``builds``, ``downloads``, ``links``, ``ratelimit``,
   ``retry``: every module directly in ``scorepad/`` but the package and ``app``) import only
   ``rules``, ``storage``, ``paper`` and each other: they sit below ``web/``, ``api/`` and ``cli/``;
-* ``web/``, ``api/`` and ``cli/`` do not import each other, and ``cli/main.py`` (the
+* ``web/``, ``api/`` and ``cli/`` do not import each other, and ``cli/scorepad_command.py`` (the
   ``scorepad`` command) reaches no web framework through anything it imports;
 * no module imports another module's ``_private`` name, nor reads one as ``module._name``;
 * no import loop among our modules, through any import (one made inside a function, when it
@@ -166,7 +166,8 @@ def _is_package(module: str) -> bool:
 def test_the_modules_are_read():
     """The reader finds the layers and what they import (a check of the check)."""
     names = modules()
-    assert {"scorepad.rules.sheet", "scorepad.storage.writing", "scorepad.api", "scorepad.cli.main"} <= set(names)
+    assert {"scorepad.rules.sheet", "scorepad.storage.writing", "scorepad.api",
+            "scorepad.cli.scorepad_command"} <= set(names)
     assert "scorepad.storage.writing" in names["scorepad.api.games"].ours()
     assert "flask" in {_top(i.module) for i in names["scorepad.app"].imports}
 
@@ -254,9 +255,9 @@ def _reached(start: str) -> set[str]:
 
 
 def test_the_scorepad_command_reaches_no_web_framework():
-    """``scorepad`` (cli/main.py) runs where Flask is not installed: nothing it imports,
+    """``scorepad`` (cli/scorepad_command.py) runs where Flask is not installed: nothing it imports,
     nor anything those import, is a web framework."""
-    reached = _reached("scorepad.cli.main")
+    reached = _reached("scorepad.cli.scorepad_command")
     assert "scorepad.cli.output" in reached  # it words its output with the flask commands' module
     frameworks = sorted({f"{name}: {i.module}" for name in reached for i in modules()[name].imports
                          if _top(i.module) in WEB_FRAMEWORKS})

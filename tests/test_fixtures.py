@@ -9,7 +9,7 @@ import sqlite3
 from pathlib import Path
 
 from scorepad.storage import db
-from tests.hardening import api_game, dump
+from tests.helpers import api_game, dump
 
 TESTS = Path(__file__).resolve().parent
 

@@ -2,7 +2,7 @@
 
 Four questions (is this meld legal, may we go out, may I take the pile, do these first
 melds meet the minimum, read by :mod:`scorepad.rules.questions`), each answered as
-:meth:`Answer.to_json` of the rules core (every reason also carries its option's
+:meth:`Ruling.to_json` of the rules core (every reason also carries its option's
 ``label``); a deal's score explained line by line; a deal or a game rescored under another
 sheet; two sheets compared. Nothing here writes. Errors have the one shape of the API
 (:mod:`scorepad.api`). See ``docs/api.md``, section "Referee".

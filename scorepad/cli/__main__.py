@@ -1,5 +1,5 @@
 """``python -m scorepad.cli``: the ``scorepad`` command without installing its script."""
 
-from .main import main
+from .scorepad_command import main
 
 raise SystemExit(main())

@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..rules import Ending, Problem, RuleSheet, Verdict
 from ..rules.dispute import DealRescore, sheet_name
 from ..rules.problems import Unchecked
-from ..rules.referee import Answer
+from ..rules.rulings import Ruling
 from ..rules.score import Line
 from ..rules.views import GameView
 
@@ -117,7 +117,7 @@ QUESTION_WORDS = {"meld": ("this meld is legal", "this meld is not legal"),
                   "minimum": ("these melds meet the minimum", "these melds do not meet the minimum")}
 
 
-def answer_lines(question: str, answer: Answer, sheet: RuleSheet) -> list[str]:
+def answer_lines(question: str, answer: Ruling, sheet: RuleSheet) -> list[str]:
     """The referee's answer to ``question`` under ``sheet``: YES or NO, then every reason,
     met or not, with the rule it rests on."""
     yes, no = QUESTION_WORDS[question]

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 from .books import books_toward, side_books
 from .choices import Books
 from .deal import Deal
-from .referee import can_go_out
+from .rulings import can_go_out
 from .sheet import RuleSheet
 
 

@@ -26,7 +26,7 @@ from .cards import EMPTY, Card, Cards, parse_card
 from .choices import LastCard
 from .deal import Meld
 from .limits import MAX_COUNT, MAX_DEALS, MAX_MELDS, MAX_PER_SIDE, MAX_POINTS
-from .referee import Answer, can_go_out, can_meld, can_take_pile, meets_minimum
+from .rulings import Ruling, can_go_out, can_meld, can_take_pile, meets_minimum
 
 # -- reading one field ---------------------------------------------------------------------------
 
@@ -178,7 +178,7 @@ def _deal(data: Mapping[str, object], forms: bool, context: Context) -> int:
 
 
 def ask_meld(sheet: RuleSheet, data: Mapping[str, object], forms: bool = False,
-             context: Context | None = None) -> Answer:
+             context: Context | None = None) -> Ruling:
     """Is this meld legal? ``meld`` (new, or the cards added to ``adding_to``), ``table``.
 
     >>> from scorepad.rules import preset
@@ -195,7 +195,7 @@ def ask_meld(sheet: RuleSheet, data: Mapping[str, object], forms: bool = False,
 
 
 def ask_go_out(sheet: RuleSheet, data: Mapping[str, object], forms: bool = False,
-               context: Context | None = None) -> Answer:
+               context: Context | None = None) -> Ruling:
     """May we go out now? The side's ``books`` (counts) or ``melds``, and how the player stands.
 
     >>> from scorepad.rules import preset
@@ -252,7 +252,7 @@ def _partners(data: Mapping[str, object], key: str, forms: bool) -> list[bool]:
 
 
 def ask_pile(sheet: RuleSheet, data: Mapping[str, object], forms: bool = False,
-             context: Context | None = None) -> Answer:
+             context: Context | None = None) -> Ruling:
     """May I take the pile? ``top_card``, ``pair``, ``wilds``, ``opened``, ``pile_size``, ...
 
     >>> from scorepad.rules import preset
@@ -279,7 +279,7 @@ def ask_pile(sheet: RuleSheet, data: Mapping[str, object], forms: bool = False,
 
 
 def ask_minimum(sheet: RuleSheet, data: Mapping[str, object], forms: bool = False,
-                context: Context | None = None) -> Answer:
+                context: Context | None = None) -> Ruling:
     """Do these first melds meet the minimum? ``melds`` (every card laid, the pile's top card
     and any buried pile cards included), ``top_card``, ``buried``, ``deal``, ``running_total``.
 
@@ -311,7 +311,7 @@ def ask_minimum(sheet: RuleSheet, data: Mapping[str, object], forms: bool = Fals
     return meets_minimum(sheet, deal, melds, top_card=top, buried=buried, running_total=running)
 
 
-QUESTIONS: dict[str, tuple[Callable[..., Answer], tuple[str, ...]]] = {
+QUESTIONS: dict[str, tuple[Callable[..., Ruling], tuple[str, ...]]] = {
     "meld": (ask_meld, ("meld", "adding_to", "table")),
     "go-out": (ask_go_out, ("deal", "books", "melds", "foot_played", "partners_picked_up", "partners_played",
                             "permission", "last_card")),

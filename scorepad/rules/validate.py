@@ -51,7 +51,7 @@ from .deal import BookCounts, Deal, Ending, Opening, Permission, Player, Side
 from .limits import MAX_DEALS
 from .melds import duplicate_rank_problems, meld_problems, most_wilds_in_book
 from .problems import Problem, Report, Unchecked
-from .referee import last_card_reason, meets_minimum, permission_reason
+from .rulings import last_card_reason, meets_minimum, permission_reason
 from .sheet import RuleSheet
 
 

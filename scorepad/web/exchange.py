@@ -1,7 +1,7 @@
 """Taking games out and bringing them back, as pages: a game's export document and its
 scores as CSV to download (:mod:`scorepad.storage.document`), and the import page, which
 makes a new game from an export. The same through the JSON API is :mod:`scorepad.api.exchange`;
-``flask backup`` is :mod:`scorepad.cli.server`'s.
+``flask backup`` is :mod:`scorepad.cli.flask_commands`'s.
 
 An import that cannot be read is a 400 naming the field; one whose deal the referee will
 not let in is a 422 naming the deal (:mod:`scorepad.web.errors`).

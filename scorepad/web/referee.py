@@ -36,7 +36,7 @@ from ..rules.dispute import compare_sheets, rescore_game, sheet_digest, sheet_na
 from ..rules.limits import MAX_DEALS, MAX_PROBLEMS_SHOWN
 from ..rules.questions import QUESTIONS, Context, blank, current_deal, read_int, read_sheet
 from ..rules.read import JSON
-from ..rules.referee import Answer
+from ..rules.rulings import Ruling
 from ..rules.sheet import Cited
 from ..storage import db
 from ..storage.reading import GameRecord
@@ -121,7 +121,7 @@ def _form_data(question: str, args: Mapping[str, str], game: GameRecord | None) 
     return data
 
 
-def _reasons(answer: Answer, sheet: RuleSheet) -> list[Reason]:
+def _reasons(answer: Ruling, sheet: RuleSheet) -> list[Reason]:
     """Each reason of an answer, with the rule it cites on ``sheet`` (None for a rule every sheet shares)."""
     return [{"ok": r.ok, "message": r.message, "rule": sheet.cite(r.option)} for r in answer.reasons]
 

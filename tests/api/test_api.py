@@ -9,7 +9,7 @@ import pytest
 
 from scorepad.rules import OPTIONS, PRESETS, Deal, judge
 from scorepad.rules.catalogue import options_by_group
-from tests.hardening import api_game, assert_error_shape, bearer, db_state
+from tests.helpers import api_game, assert_error_shape, bearer, db_state
 
 pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLite and on PostgreSQL
 
@@ -39,7 +39,7 @@ BAD_DEAL = two_player_deal(bea_melds=("Q Q 2 2",))  # common: more naturals than
 
 
 def assert_error(response, status: int, field: str | None = None) -> dict:
-    """The one error shape, a problem (:func:`tests.hardening.assert_error_shape`): its ``error``."""
+    """The one error shape, a problem (:func:`tests.helpers.assert_error_shape`): its ``error``."""
     assert response.status_code == status, response.get_data(as_text=True)
     return assert_error_shape(response, status, field)
 

@@ -30,7 +30,7 @@ import pytest
 from scorepad.app import create_app
 from tests.api.test_api import BAD_DEAL, two_player_deal
 from tests.api.test_rescore_export import BY_HAND
-from tests.hardening import bearer, valid_deal, violating_deal
+from tests.helpers import bearer, valid_deal, violating_deal
 
 ROOT = Path(__file__).resolve().parents[2]
 API = "/api/v1"

@@ -23,7 +23,7 @@ from scorepad.rules.cards import Cards
 from scorepad.rules.game import Game
 from scorepad.rules.limits import MAX_CARD_STRING, MAX_IMPORT_BYTES
 from scorepad.storage import cache, reading
-from tests.hardening import (
+from tests.helpers import (
     ANN_BEA,
     api_game,
     assert_error_shape,

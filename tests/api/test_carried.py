@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.api.test_openapi import assert_meets
-from tests.hardening import api_game, assert_error_shape, bearer
+from tests.helpers import api_game, assert_error_shape, bearer
 from tests.rules.test_dispute import CLUB, HOME, banded_game
 
 API = "/api/v1"

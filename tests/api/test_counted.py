@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.api.test_openapi import assert_meets, documented
-from tests.hardening import api_game, assert_error_shape, bearer
+from tests.helpers import api_game, assert_error_shape, bearer
 from tests.rules.test_counted import BENCH
 
 API = "/api/v1"

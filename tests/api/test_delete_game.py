@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.hardening import api_game, assert_error_shape, bearer, valid_deal
+from tests.helpers import api_game, assert_error_shape, bearer, valid_deal
 
 API = "/api/v1"
 

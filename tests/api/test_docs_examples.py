@@ -69,7 +69,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.hardening import served
+from tests.helpers import served
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "api.md"

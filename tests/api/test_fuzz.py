@@ -42,7 +42,7 @@ from hypothesis import strategies as st
 
 from scorepad.api.problems import TYPES
 from scorepad.app import create_app
-from tests.hardening import (
+from tests.helpers import (
     ANN_BEA,
     api_game,
     assert_error_shape,

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.hardening import (
+from tests.helpers import (
     ANN_BEA,
     ProductionServer,
     api_game,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.hardening import ANN_BEA, api_game, assert_error_shape, bearer, db_state, valid_deal
+from tests.helpers import ANN_BEA, api_game, assert_error_shape, bearer, db_state, valid_deal
 
 pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLite and on PostgreSQL
 

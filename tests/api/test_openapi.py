@@ -16,7 +16,7 @@ from referencing.jsonschema import DRAFT202012
 
 from scorepad.rules import limits
 from scorepad.rules.catalogue import OPTIONS
-from tests.hardening import bearer, valid_deal
+from tests.helpers import bearer, valid_deal
 
 DOC = "urn:scorepad:openapi"  # the document's address for resolving its $refs
 

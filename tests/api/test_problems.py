@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from scorepad.api.problems import TYPES
-from tests.hardening import ANN_BEA, api_game, assert_error_shape, bearer, valid_deal
+from tests.helpers import ANN_BEA, api_game, assert_error_shape, bearer, valid_deal
 
 API = "/api/v1"
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "api.md"

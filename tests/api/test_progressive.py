@@ -8,7 +8,7 @@ import json
 import re
 
 from scorepad.rules import PRESETS
-from tests.hardening import api_game, bearer, grant
+from tests.helpers import api_game, bearer, grant
 from tests.rules.test_progressive import DEAL_TOTALS, FINAL, GAME_FILE, five_and_five
 
 API = "/api/v1"

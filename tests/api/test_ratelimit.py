@@ -12,7 +12,7 @@ import pytest
 
 from scorepad.app import StartupError
 from scorepad.storage import cache
-from tests.hardening import ANN_BEA, api_game, assert_error_shape, bearer, form_fields, grant, text_of, valid_deal
+from tests.helpers import ANN_BEA, api_game, assert_error_shape, bearer, form_fields, grant, text_of, valid_deal
 
 API = "/api/v1"
 OTHER = {"REMOTE_ADDR": "10.9.8.7"}

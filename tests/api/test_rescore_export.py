@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.api.test_api import BAD_DEAL, two_player_deal
-from tests.hardening import api_game, bearer, valid_deal
+from tests.helpers import api_game, bearer, valid_deal
 
 pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLite and on PostgreSQL
 

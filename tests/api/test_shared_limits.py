@@ -24,7 +24,7 @@ import pytest
 
 from scorepad.app import StartupError
 from scorepad.ratelimit import REDIS_TIMEOUT, OneLineAMinute
-from tests.hardening import (
+from tests.helpers import (
     ANN_BEA,
     ProductionServer,
     RedisServer,

@@ -14,7 +14,7 @@ from typing import Any
 from tests.cli.test_cli import run, write
 from tests.cli.test_commands import load, new_game
 from tests.cli.test_commands import write as write_text
-from tests.hardening import db_state
+from tests.helpers import db_state
 
 
 def kings_and_queens(number: int | None, opening: bool = True) -> dict[str, Any]:

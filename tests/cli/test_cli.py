@@ -2,7 +2,7 @@
 
 Exit status: 0 when everything is valid, 1 when the referee found violations, 2 when the
 input cannot be read (a message naming the file and the field, never a traceback).
-Most tests call :func:`scorepad.cli.main` in process; a few run the real entry point.
+Most tests call :func:`scorepad.cli.scorepad_command` in process; a few run the real entry point.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from scorepad.cli.main import main
+from scorepad.cli.scorepad_command import main
 from scorepad.rules import PRESETS
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from scorepad.cli.main import main
+from scorepad.cli.scorepad_command import main
 from scorepad.rules import Meld, preset
 from scorepad.rules.catalogue import OPTION_BY_NAME
 from scorepad.rules.dispute import rescore_game, sheet_name
 from scorepad.rules.game import Game
 from scorepad.rules.questions import ask_go_out
-from scorepad.rules.referee import can_meld
+from scorepad.rules.rulings import can_meld
 from tests.api.test_rescore_export import BY_HAND, exported_game
 
 DATA = Path(__file__).parent.parent / "data"

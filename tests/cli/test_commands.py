@@ -8,7 +8,7 @@ import json
 import pytest
 
 from scorepad.storage import reading
-from tests.hardening import db_state
+from tests.helpers import db_state
 
 pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLite and on PostgreSQL
 

@@ -11,7 +11,7 @@ import pytest
 from scorepad.app import StartupError
 from scorepad.storage import reading
 from tests.cli.test_commands import new_game
-from tests.hardening import db_state, sql
+from tests.helpers import db_state, sql
 
 pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLite and on PostgreSQL
 

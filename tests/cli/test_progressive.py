@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from scorepad.cli.main import main
+from scorepad.cli.scorepad_command import main
 from scorepad.rules import PRESETS
 from tests.rules.test_progressive import DEAL_TOTALS, FINAL, GAME_FILE
 

@@ -29,9 +29,9 @@ import pytest
 import segno
 from pypdf import PdfReader
 
-from scorepad.cli.serve import lan_address, url_of
+from scorepad.cli.flask_serve import lan_address, url_of
 from scorepad.web.common import qr
-from tests.hardening import ANN_BEA, ProductionServer, valid_deal
+from tests.helpers import ANN_BEA, ProductionServer, valid_deal
 
 ROOT = Path(__file__).resolve().parents[2]
 ADVERTISED = "192.0.2.7"

@@ -21,7 +21,7 @@ from scorepad.paper.house_rules import house_rules
 from scorepad.paper.pad import score_pad
 from scorepad.rules import OPTIONS, PRESETS, load_sheet
 from scorepad.rules.game import Game
-from tests.hardening import api_game
+from tests.helpers import api_game
 
 ROOT = Path(__file__).resolve().parents[2]
 API = "/api/v1"

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from scorepad.rules import PRESETS
-from tests.hardening import api_game
+from tests.helpers import api_game
 from tests.paper.test_pdf import get_pdf, page_count, record, text_of
 from tests.rules.test_progressive import GAME_FILE
 

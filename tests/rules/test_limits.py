@@ -33,7 +33,7 @@ from scorepad.rules.limits import (
     MAX_SHEET_DEALS,
     MAX_SIDES,
 )
-from tests.hardening import api_game, assert_error_shape, bearer, form_fields, text_of, valid_deal
+from tests.helpers import api_game, assert_error_shape, bearer, form_fields, text_of, valid_deal
 
 ROOT = Path(__file__).resolve().parents[2]
 API = "/api/v1"

@@ -15,7 +15,7 @@ import re
 import pytest
 from pypdf import PdfReader
 
-from scorepad.cli.main import main
+from scorepad.cli.scorepad_command import main
 from scorepad.rules.game import Game
 from scorepad.storage import reading
 

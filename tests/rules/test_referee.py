@@ -10,7 +10,7 @@ import pytest
 
 from scorepad.rules import Card, Cards, Meld, Rank, load_sheet, preset
 from scorepad.rules.choices import Books, LastCard, OpeningPileCards
-from scorepad.rules.referee import Answer, can_go_out, can_meld, can_take_pile, meets_minimum
+from scorepad.rules.rulings import Ruling, can_go_out, can_meld, can_take_pile, meets_minimum
 
 PRESET_IDS = ("common", "pagat", "bicycle", "gather-together")
 
@@ -19,20 +19,20 @@ def meld(cards: str) -> Meld:
     return Meld.from_json(cards)
 
 
-def assert_no(answer: Answer, option: str | None) -> None:
+def assert_no(answer: Ruling, option: str | None) -> None:
     """A no: failed reasons come first, and one of them cites ``option``."""
     assert answer.yes is False
     assert answer.reasons[0].ok is False
     assert option in failed_options(answer)
 
 
-def assert_yes(answer: Answer) -> None:
+def assert_yes(answer: Ruling) -> None:
     assert answer.yes is True
     assert answer.reasons, "a yes still gives its reasons"
     assert all(r.ok for r in answer.reasons)
 
 
-def failed_options(answer: Answer) -> list[str | None]:
+def failed_options(answer: Ruling) -> list[str | None]:
     return [r.option for r in answer.reasons if not r.ok]
 
 

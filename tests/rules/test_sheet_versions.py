@@ -23,7 +23,7 @@ from scorepad.rules.catalogue import OPTION_BY_NAME
 from scorepad.rules.errors import SheetError
 from scorepad.rules.sheet import SHEET_SCHEMA
 from scorepad.storage import db
-from tests.hardening import api_game
+from tests.helpers import api_game
 
 API = "/api/v1"
 PARTNERS = [{"name": "North-South", "players": ["Ann", "Cal"]}, {"name": "East-West", "players": ["Bea", "Dan"]}]

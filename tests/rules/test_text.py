@@ -20,7 +20,7 @@ import pytest
 
 from scorepad.rules import Deal, ReadError
 from scorepad.rules.text import check_text, untyped
-from tests.hardening import ANN_BEA, api_game, assert_error_shape, bearer, dump, form_fields, grant, text_of, valid_deal
+from tests.helpers import ANN_BEA, api_game, assert_error_shape, bearer, dump, form_fields, grant, text_of, valid_deal
 
 ROOT = Path(__file__).resolve().parents[2]
 SURROGATE, NUL, BELL, ESC, TAB, CR = "\udc00", "\x00", "\x07", "\x1b", "\t", "\r"

@@ -17,13 +17,13 @@ from pypdf import PdfReader
 
 from scorepad.api.openapi import document
 from scorepad.app import create_app
-from scorepad.cli.main import main
+from scorepad.cli.scorepad_command import main
 from scorepad.rules import PRESETS, Deal, load_sheet, preset, score, validate
 from scorepad.rules.books import HeldBooks, books_short, books_toward, side_books
 from scorepad.rules.choices import Books, CountAs, DecksRule, FootWhen, PartnerFoot
 from scorepad.rules.errors import SheetError
 from scorepad.rules.questions import ask_go_out
-from scorepad.rules.referee import can_go_out
+from scorepad.rules.rulings import can_go_out
 
 NEW_OPTIONS = ("decks_by_players", "special_books_dirty", "special_book_wilds", "three_books",
                "red_three_penalty_foot_when", "black_three_in_foot", "special_books_count_as", "wild_books_count_as")

@@ -11,7 +11,7 @@ import pytest
 
 from scorepad.app import create_app
 from scorepad.storage.cache import BUILD_WAIT, BUILD_WAITERS, Busy, ByteCache
-from tests.hardening import api_game, bearer, valid_deal
+from tests.helpers import api_game, bearer, valid_deal
 
 
 def test_one_builds_at_a_time_and_those_that_waited_find_what_it_built():

@@ -9,7 +9,7 @@ import sys
 
 from scorepad.app import create_app
 from scorepad.storage.cache import ByteCache
-from tests.hardening import api_game, valid_deal
+from tests.helpers import api_game, valid_deal
 
 ACE = "\U0001F0A1"  # 🂡, the ace of spades: a character past U+FFFF
 

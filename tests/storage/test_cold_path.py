@@ -19,7 +19,7 @@ from scorepad.rules.cards import Rank
 from scorepad.rules.deal import Meld
 from scorepad.rules.limits import MAX_COUNT, MAX_NUMBER
 from scorepad.storage import reading
-from tests.hardening import api_game, bearer, violating_deal
+from tests.helpers import api_game, bearer, violating_deal
 
 API = "/api/v1"
 COUNTS = [0, 1, 5, -1, MAX_COUNT, -MAX_COUNT, MAX_COUNT + 1, -MAX_COUNT - 1, True, False, 2.0, "3", None]

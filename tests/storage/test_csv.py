@@ -9,7 +9,7 @@ import io
 import pytest
 
 from scorepad.storage.document import spreadsheet_safe
-from tests.hardening import bearer
+from tests.helpers import bearer
 
 SIDES = [{"name": "a;=1+1;", "players": ["Ann"]}, {"name": "b,-2", "players": ["Bea"]}]
 

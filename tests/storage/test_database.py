@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from scorepad.storage import db
-from tests.hardening import api_game, dump, form_fields, grant
+from tests.helpers import api_game, dump, form_fields, grant
 from tests.storage.test_crash import HOST, call, free_port, serve
 from tests.storage.test_two_phones import OPEN_ENDED, TWO, _page_deal, deal_body, marker_of
 

@@ -11,7 +11,7 @@ import pytest
 
 from scorepad.storage import db, reading, writing
 from scorepad.storage.errors import Conflict, Gone
-from tests.hardening import ANN_BEA, REPEAT, api_game, bearer, sql, valid_deal
+from tests.helpers import ANN_BEA, REPEAT, api_game, bearer, sql, valid_deal
 
 pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLite and on PostgreSQL
 

@@ -21,7 +21,7 @@ import pytest
 
 from scorepad.storage import backup, reading, writing
 from scorepad.storage.errors import Full
-from tests.hardening import api_game, assert_error_shape, bearer, db_state
+from tests.helpers import api_game, assert_error_shape, bearer, db_state
 
 pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLite and on PostgreSQL
 

@@ -17,7 +17,7 @@ import pytest
 
 from scorepad.app import create_app
 from scorepad.rules import preset
-from tests.hardening import REPEAT, api_game, bearer, forms_of, valid_deal
+from tests.helpers import REPEAT, api_game, bearer, forms_of, valid_deal
 
 
 @pytest.fixture

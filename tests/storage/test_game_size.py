@@ -15,7 +15,7 @@ import pytest
 
 from scorepad.app import create_app
 from scorepad.storage import db, writing
-from tests.hardening import api_game, assert_error_shape, bearer, dump, form_fields, grant, text_of
+from tests.helpers import api_game, assert_error_shape, bearer, dump, form_fields, grant, text_of
 
 API = "/api/v1"
 REASON = "we let the table's melds stand"

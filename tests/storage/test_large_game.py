@@ -13,7 +13,7 @@ import pytest
 from pypdf import PdfReader
 
 from scorepad.app import create_app
-from tests.hardening import (
+from tests.helpers import (
     GAME_BYTES,
     LARGE_SHEET,
     ProductionServer,

@@ -17,7 +17,7 @@ import pytest
 from scorepad.app import StartupError, create_app
 from scorepad.storage import db, idempotency, reading, writing
 from scorepad.storage.idempotency import KeptAnswer
-from tests.hardening import sql
+from tests.helpers import sql
 
 ROOT = Path(__file__).resolve().parents[2]
 NEWEST = db.migrations()[-1][0]

@@ -22,7 +22,7 @@ import pytest
 from scorepad.app import StartupError, create_app
 from tests import postgres
 from tests.conftest import TEST_CONFIG
-from tests.hardening import api_game, assert_error_shape, bearer, db_state, dump, form_fields, free_port, grant
+from tests.helpers import api_game, assert_error_shape, bearer, db_state, dump, form_fields, free_port, grant
 from tests.storage.test_exchange import deal, export, full_game, import_, post_deal
 from tests.storage.test_two_phones import _page_deal
 

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 import pytest
 
 from scorepad.storage import db, idempotency, reading
-from tests.hardening import api_game, bearer, valid_deal
+from tests.helpers import api_game, bearer, valid_deal
 from tests.web.test_counted import BENCH_FORM, counted_game, new_form
 
 pytestmark = pytest.mark.backends("sqlite")  # SQLite's trace of statements

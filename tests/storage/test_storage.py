@@ -17,7 +17,7 @@ from scorepad.api.errors import ERROR_STATUS
 from scorepad.cli.errors import EXIT_CODES
 from scorepad.storage import backup, cache, checks, db, document, errors, idempotency, reading, writing
 from scorepad.web.errors import STATUS
-from tests.hardening import ANN_BEA, valid_deal
+from tests.helpers import ANN_BEA, valid_deal
 
 pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLite and on PostgreSQL
 

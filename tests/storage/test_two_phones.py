@@ -23,8 +23,8 @@ import pytest
 
 from scorepad.storage import cache, db, reading, writing
 from scorepad.storage.errors import KeyReplaced
-from tests.hardening import api_game, bearer, db_state, served
-from tests.hardening import valid_deal as deal
+from tests.helpers import api_game, bearer, db_state, served
+from tests.helpers import valid_deal as deal
 from tests.web.test_pages import fields, start, text, valid_deal
 
 pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLite and on PostgreSQL

@@ -1,7 +1,7 @@
 """Two app servers, one PostgreSQL database: what a host serving many tables runs.
 
 Both servers are the production server (granian) in processes of their own
-(:class:`tests.hardening.ProductionServer`), on one new database of the test worker's throwaway
+(:class:`tests.helpers.ProductionServer`), on one new database of the test worker's throwaway
 PostgreSQL cluster. Phones race across them through the JSON API: every write is applied
 once or refused (409, or 412 for ``If-Match``), never lost and never doubled, whichever
 server each write came to; an ``Idempotency-Key`` sent to both at the same moment makes
@@ -31,7 +31,7 @@ from pypdf import PdfReader
 
 from scorepad.storage import db
 from scorepad.storage.reading import history, load_game
-from tests.hardening import ProductionServer, bearer, text_of
+from tests.helpers import ProductionServer, bearer, text_of
 from tests.storage.test_two_phones import OPEN_ENDED, TWO, deal_body, marker_of
 
 API = "/api/v1"

@@ -17,7 +17,7 @@ import pytest
 from scorepad.storage import db, idempotency, reading, writing
 from scorepad.storage.errors import Rejected
 from scorepad.storage.idempotency import KeptAnswer, KeyTaken, Once
-from tests.hardening import ANN_BEA, sql, valid_deal
+from tests.helpers import ANN_BEA, sql, valid_deal
 
 pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLite and on PostgreSQL
 

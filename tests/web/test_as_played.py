@@ -18,7 +18,7 @@ import pytest
 
 from scorepad.rules import Deal, judge
 from scorepad.storage import checks, writing
-from tests.hardening import api_game, db_state
+from tests.helpers import api_game, db_state
 
 API = "/api/v1"
 TWO = [{"name": "Ann", "players": ["Ann"]}, {"name": "Bea", "players": ["Bea"]}]

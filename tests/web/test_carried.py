@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 
-from tests.hardening import api_game, db_state, form_fields, grant, text_of
+from tests.helpers import api_game, db_state, form_fields, grant, text_of
 from tests.rules.test_dispute import CLUB, HOME, banded_game
 
 ANN_BEA = [{"name": "Ann", "players": ["Ann"]}, {"name": "Bea", "players": ["Bea"]}]

@@ -11,7 +11,7 @@ import re
 import pytest
 
 from tests.api.test_counted import DEAL, SIDES, bench_game
-from tests.hardening import api_game, db_state, form_fields, grant
+from tests.helpers import api_game, db_state, form_fields, grant
 from tests.web.test_pages import game_id_of
 
 

@@ -30,7 +30,7 @@ if not CHROMIUM.exists():
 from axe_playwright_python.sync_playwright import Axe  # noqa: E402
 from playwright.sync_api import Browser, BrowserContext, Page, expect  # noqa: E402
 
-from tests.hardening import served  # noqa: E402
+from tests.helpers import served  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "test-output" / "dark"

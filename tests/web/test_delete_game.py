@@ -4,7 +4,7 @@ every page of the game then answers 410 saying it was deleted and when."""
 
 from __future__ import annotations
 
-from tests.hardening import api_game, form_fields, grant, text_of, valid_deal
+from tests.helpers import api_game, form_fields, grant, text_of, valid_deal
 
 
 def test_only_an_editor_is_offered_delete_and_a_page_asks_before_anything_is_deleted(client, viewer):

@@ -21,7 +21,7 @@ import pytest
 from scorepad.rules import load_sheet, preset
 from scorepad.rules.catalogue import OPTION_BY_NAME
 from scorepad.rules.dispute import compare_sheets
-from tests.hardening import api_game, dump
+from tests.helpers import api_game, dump
 from tests.web.test_pages import forms_of
 
 DATA = Path(__file__).parent.parent / "data"

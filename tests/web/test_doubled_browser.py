@@ -22,7 +22,7 @@ if not CHROMIUM.exists():
 
 from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
 
-from tests.hardening import Restartable  # noqa: E402
+from tests.helpers import Restartable  # noqa: E402
 from tests.web.test_live import CHROMIUM_ARGS, in_own_thread  # noqa: E402
 from tests.web.test_offline_browser import PHONE, draft_of, new_game, open_form, type_deal  # noqa: E402
 

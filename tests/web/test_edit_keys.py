@@ -9,7 +9,7 @@ import pytest
 
 from scorepad.access import MAX_GAMES_REMEMBERED
 from scorepad.storage import reading
-from tests.hardening import ANN_BEA, api_game, bearer, form_fields, grant, sql, text_of, valid_deal
+from tests.helpers import ANN_BEA, api_game, bearer, form_fields, grant, sql, text_of, valid_deal
 
 
 def _session(app, response) -> dict:

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from tests.hardening import api_game, text_of
+from tests.helpers import api_game, text_of
 
 DATA = Path(__file__).parent.parent / "data"
 THREE = [{"name": name, "players": [name]} for name in ("Ann", "Bea", "Cal")]

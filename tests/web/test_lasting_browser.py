@@ -29,7 +29,7 @@ if not CHROMIUM.exists():
 from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
 
 from tests.cli.test_serve import ADVERTISED, Serve  # noqa: E402
-from tests.hardening import ANN_BEA, served  # noqa: E402
+from tests.helpers import ANN_BEA, served  # noqa: E402
 from tests.web.test_live import CHROMIUM_ARGS, in_own_thread  # noqa: E402
 
 PHONE = dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)

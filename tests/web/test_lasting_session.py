@@ -13,7 +13,7 @@ from email.utils import parsedate_to_datetime
 
 from scorepad.access import MAX_GAMES_REMEMBERED
 from scorepad.rules.limits import MAX_GAME_ID, MAX_GAMES_WATCHED, MAX_NAME
-from tests.hardening import api_game, form_fields, grant
+from tests.helpers import api_game, form_fields, grant
 
 COOKIE_LIMIT = 4000  # bytes of one Set-Cookie a browser is sure to keep (RFC 6265 asks for 4,096 at least)
 

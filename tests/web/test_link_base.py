@@ -13,7 +13,7 @@ from pypdf import PdfReader
 from scorepad import links
 from scorepad.app import StartupError
 from scorepad.web.common import qr
-from tests.hardening import api_game, grant
+from tests.helpers import api_game, grant
 
 LAN = "http://192.168.1.20:8000/"
 PUBLIC = "https://scores.example.org/"

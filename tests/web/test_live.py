@@ -25,7 +25,7 @@ if not CHROMIUM.exists():
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
-from tests.hardening import served  # noqa: E402
+from tests.helpers import served  # noqa: E402
 from tests.storage.test_two_phones import TWO, deal_body  # noqa: E402
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from tests.hardening import api_game, form_fields, grant, text_of, valid_deal
+from tests.helpers import api_game, form_fields, grant, text_of, valid_deal
 
 
 def new_deal_form(client, game_id: str) -> dict[str, str]:

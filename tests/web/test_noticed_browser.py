@@ -21,7 +21,7 @@ if not CHROMIUM.exists():
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
-from tests.hardening import served, valid_deal  # noqa: E402
+from tests.helpers import served, valid_deal  # noqa: E402
 
 PHONE = dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
 SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "noticed"

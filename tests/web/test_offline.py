@@ -12,7 +12,7 @@ import sqlite3
 import struct
 from typing import Any
 
-from tests.hardening import api_game, bearer, db_state, form_fields, grant, text_of
+from tests.helpers import api_game, bearer, db_state, form_fields, grant, text_of
 from tests.web.test_counted import BENCH_FORM, counted_game, new_form
 
 
@@ -141,7 +141,7 @@ def test_a_forms_key_is_scoped_to_its_page_and_game_never_the_apis(client, app):
 
 
 def _api_deal() -> dict[str, Any]:
-    from tests.hardening import valid_deal
+    from tests.helpers import valid_deal
 
     return valid_deal(None)
 

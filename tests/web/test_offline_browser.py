@@ -1,6 +1,6 @@
 """Never lose a deal, in a real browser (issue 12, section 1): a phone (Debian's Chromium at
 390 x 844, Playwright) records a deal while the server (the production server, flask serve, on one
-fixed port over one SQLite file: :class:`tests.hardening.Restartable`) goes away and comes
+fixed port over one SQLite file: :class:`tests.helpers.Restartable`) goes away and comes
 back, or answers a save whose answer never reaches the phone. Each ends with one deal and one
 history entry. Also: a draft offered back after the browser is closed and opened again, the
 offline page for a page the server cannot give, and the manifest and service worker.
@@ -25,7 +25,7 @@ if not CHROMIUM.exists():
 
 from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
 
-from tests.hardening import ANN_BEA, Restartable  # noqa: E402
+from tests.helpers import ANN_BEA, Restartable  # noqa: E402
 from tests.web.test_live import CHROMIUM_ARGS, in_own_thread  # noqa: E402
 
 PHONE: dict[str, Any] = dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)

@@ -17,7 +17,7 @@ from pypdf import PdfReader
 
 from scorepad.app import StartupError
 from scorepad.web.common import qr
-from tests.hardening import ANN_BEA, REPEAT, api_game, bearer, form_fields, text_of, valid_deal
+from tests.helpers import ANN_BEA, REPEAT, api_game, bearer, form_fields, text_of, valid_deal
 
 HOST = "scores.example.org"
 HTTPS = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": HOST}

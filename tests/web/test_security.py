@@ -34,7 +34,7 @@ from markupsafe import escape
 from pypdf import PdfReader
 
 from scorepad.web import paper
-from tests.hardening import api_game, assert_error_shape, bearer, form_fields, grant, text_of, valid_deal
+from tests.helpers import api_game, assert_error_shape, bearer, form_fields, grant, text_of, valid_deal
 
 SCRIPT = "<script>alert(1)</script>"
 IMG = '"><img src=x onerror=alert(1)>'

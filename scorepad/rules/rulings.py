@@ -2,9 +2,9 @@
 
 Four questions come up at every table: is this meld legal (:func:`can_meld`), may we go
 out (:func:`can_go_out`), may I take the pile (:func:`can_take_pile`), and do these first
-melds meet the minimum (:func:`meets_minimum`). Each returns an :class:`Answer`: ``yes``,
+melds meet the minimum (:func:`meets_minimum`). Each returns a :class:`Ruling`: ``yes``,
 and the :class:`Reason` values behind it, the failed ones first. A reason names the sheet
-option it rests on, and :meth:`Answer.to_json` adds what the sheet says about it.
+option it rests on, and :meth:`Ruling.to_json` adds what the sheet says about it.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ class Reason(NamedTuple):
     option: str | None = None
 
 
-class Answer(NamedTuple):
+class Ruling(NamedTuple):
     """A yes or no, with every reason the referee weighed."""
 
     yes: bool
@@ -60,9 +60,9 @@ class Answer(NamedTuple):
         return " ".join(r.message for r in self.reasons)
 
 
-def _answer(reasons: list[Reason]) -> Answer:
+def _answer(reasons: list[Reason]) -> Ruling:
     ordered = [r for r in reasons if not r.ok] + [r for r in reasons if r.ok]
-    return Answer(all(r.ok for r in reasons), tuple(ordered))
+    return Ruling(all(r.ok for r in reasons), tuple(ordered))
 
 
 def _meld_reasons(sheet: RuleSheet, meld: Meld) -> list[Reason]:
@@ -81,7 +81,7 @@ def _meld_reasons(sheet: RuleSheet, meld: Meld) -> list[Reason]:
 
 
 def can_meld(sheet: RuleSheet, meld: Meld, *, adding_to: Meld | None = None,
-             table: Sequence[Meld] = ()) -> Answer:
+             table: Sequence[Meld] = ()) -> Ruling:
     """Is this meld legal, new or added to ``adding_to``? ``table`` is the side's other melds.
 
     >>> from scorepad.rules import preset
@@ -111,7 +111,7 @@ def can_meld(sheet: RuleSheet, meld: Meld, *, adding_to: Meld | None = None,
 def can_go_out(sheet: RuleSheet, deal: int, *, melds: Sequence[Meld] = (), books: Books | HeldBooks | None = None,
                foot_played: bool = True, partners_picked_up: Sequence[bool] = (),
                partners_played: Sequence[bool] | None = None,
-               permission: bool | None = None, last_card: LastCard | None = None) -> Answer:
+               permission: bool | None = None, last_card: LastCard | None = None) -> Ruling:
     """May a player of this side go out now?
 
     Give the side's ``melds`` (or its ``books`` counted by kind: ``special`` for clean books of
@@ -187,7 +187,7 @@ def last_card_reason(sheet: RuleSheet, last_card: LastCard) -> list[Reason]:
 
 def can_take_pile(sheet: RuleSheet, deal: int, *, top_card: Card, pair: int, wilds: int = 0,
                   opened: bool, pile_size: int, pile_has_wild: bool = False,
-                  table: Sequence[Meld] = ()) -> Answer:
+                  table: Sequence[Meld] = ()) -> Ruling:
     """May this player take the discard pile instead of drawing?
 
     ``pair``: natural cards of the top card's rank in the hand; ``wilds``: wild cards in
@@ -330,7 +330,7 @@ def meld_points(sheet: RuleSheet, melds: Sequence[Meld]) -> int:
 
 
 def meets_minimum(sheet: RuleSheet, deal: int, melds: Sequence[Meld], *, top_card: Card | None = None,
-                  buried: Cards = EMPTY, running_total: int = 0) -> Answer:
+                  buried: Cards = EMPTY, running_total: int = 0) -> Ruling:
     """Do these first melds, laid together, meet the deal's opening minimum?
 
     ``melds`` are all the cards laid, including the pile's ``top_card`` when it was taken
@@ -373,5 +373,5 @@ def meets_minimum(sheet: RuleSheet, deal: int, melds: Sequence[Meld], *, top_car
     return _answer(reasons)
 
 
-__all__ = ["Answer", "Reason", "can_go_out", "can_meld", "can_take_pile", "last_card_reason", "meets_minimum",
+__all__ = ["Ruling", "Reason", "can_go_out", "can_meld", "can_take_pile", "last_card_reason", "meets_minimum",
            "meld_points", "permission_reason"]
