@@ -220,7 +220,7 @@ def current() -> ByteCache:
         return _in_use.get()
     except LookupError:
         raise RuntimeError("no database is in use here, so no cache: run this inside the app's context, or "
-                           "inside `with db.using(db.database(setting)):`") from None
+                           "inside `with db.using(backends.database(setting)):`") from None
 
 
 def use(cache: ByteCache) -> Token[ByteCache]:

@@ -1,8 +1,8 @@
 """The database: SQLite by default, or PostgreSQL; migrated by numbered files; every query by name.
 
-The setting DATABASE names it: a file (SQLite, built in) or a ``postgresql://`` URL
-(:mod:`.postgresql`, with the ``postgresql`` extra: psycopg and its pool). :func:`database`
-builds the :class:`Database` a setting names; both kinds answer the same calls.
+The setting DATABASE names it: a file (SQLite, built in: :class:`Database`, here) or a
+``postgresql://`` URL (:mod:`.postgresql`, with the ``postgresql`` extra: psycopg and its
+pool). :func:`.backends.database` builds the one a setting names; both kinds answer the same calls.
 
 Every statement the app runs is in :data:`QUERIES` (:mod:`.queries`), with ``?`` parameters,
 in SQL both backends read; :data:`POSTGRESQL` holds the few written otherwise there.
@@ -253,7 +253,7 @@ class Database:
     ``busy_timeout`` (seconds a write waits for another's lock) and the ``cache`` of what is
     built from it once per revision. Each thread holds one connection at a time
     (:meth:`connection`), until :meth:`release`. This class is SQLite's; :mod:`.postgresql`'s
-    answers the same calls. Build either with :func:`database`.
+    answers the same calls. Build either with :func:`.backends.database`.
 
     The app factory builds one per app from its settings and puts it in use for each app
     context (:func:`using`); a script or a test may do the same without any app.
@@ -272,8 +272,8 @@ class Database:
         return f"Database({self.path!r})"
 
     def open(self) -> int:
-        """Create the file if missing and migrate it (see :func:`open_database`)."""
-        return open_database(self.path)
+        """Create the file if missing and migrate it (see :func:`open_file`)."""
+        return open_file(Path(self.path))
 
     def close(self) -> None:
         """Let go of what the database holds open (nothing to do for a file: connections close with their threads)."""
@@ -331,26 +331,6 @@ class Database:
             conn.execute("ROLLBACK")
 
 
-def is_url(setting: str | Path) -> bool:
-    """Whether the DATABASE setting names a PostgreSQL database rather than a file."""
-    return str(setting).startswith(("postgresql://", "postgres://"))
-
-
-def database(setting: str | Path, busy_timeout: float = BUSY_TIMEOUT, cache: ByteCache | None = None,
-             pool_size: int | None = None, max_bytes: int | None = None) -> Database:
-    """The :class:`Database` the DATABASE setting names: a ``postgresql://`` URL (with the
-    ``postgresql`` extra installed; ``pool_size`` connections at most) or a SQLite file (which
-    may grow to ``max_bytes``, DATABASE_MAX_BYTES, at most)."""
-    if not is_url(setting):
-        return Database(setting, busy_timeout, cache, max_bytes)
-    try:
-        from .postgresql import PostgreSQL
-    except ImportError as err:
-        raise Unusable(f"DATABASE names a PostgreSQL database, and psycopg is not installed ({err}): "
-                       "pip install 'scorepad[postgresql]'") from None
-    return PostgreSQL(str(setting), busy_timeout, cache, pool_size)
-
-
 # The database in use here: a context variable, so each thread (each request, in a server)
 # and each app context sees its own, and two apps in one process never share one by accident.
 _in_use: ContextVar[Database] = ContextVar("scorepad.storage.db")
@@ -362,7 +342,7 @@ def current() -> Database:
         return _in_use.get()
     except LookupError:
         raise RuntimeError("no database is in use here: run this inside the app's context, or inside "
-                           "`with db.using(db.database(setting)):`") from None
+                           "`with db.using(backends.database(setting)):`") from None
 
 
 @dataclass(frozen=True)
@@ -540,20 +520,9 @@ def _begin_immediate(conn: sqlite3.Connection, wait: float, usual: float) -> Non
         conn.execute(f"PRAGMA busy_timeout = {int(usual * 1000):d}")
 
 
-def open_database(setting: str | Path) -> int:
+def open_file(database: Path) -> int:
     """Create the file if missing, migrate it, and check this process can write it; returns
-    its schema version. A file it cannot use raises :class:`Unusable`, naming the file.
-    A ``postgresql://`` URL is migrated likewise (:mod:`.postgresql`)."""
-    if is_url(setting):
-        found = database(setting)
-        try:
-            return found.open()
-        finally:
-            found.close()
-    return _open_file(Path(setting))
-
-
-def _open_file(database: Path) -> int:
+    its schema version. A file it cannot use raises :class:`Unusable`, naming the file."""
     try:
         database.parent.mkdir(parents=True, exist_ok=True)
         if database.exists() and not os.access(database, os.W_OK):  # SQLite would open it read-only

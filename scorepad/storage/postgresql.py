@@ -1,7 +1,7 @@
 """PostgreSQL as the database, for a host serving many tables from several app servers.
 
 The DATABASE setting ``postgresql://user:password@host:port/name`` chooses it (see
-:func:`scorepad.storage.db.database`); it needs the ``postgresql`` extra (psycopg 3 and
+:func:`scorepad.storage.backends.database`); it needs the ``postgresql`` extra (psycopg 3 and
 psycopg-pool). It answers the same calls as SQLite's :class:`~scorepad.storage.db.Database`,
 so storage's queries, its write path and its revision check run unchanged:
 
