@@ -79,8 +79,8 @@ def backup(source: str | Path, target: str | Path, force: bool = False) -> Backu
                 check = [row[0] for row in dst.execute("PRAGMA integrity_check")]
                 if check != ["ok"]:
                     raise Unusable(f"the copy failed its integrity check: {'; '.join(check[:5])}")
-                games = dst.execute("SELECT COUNT(*) FROM game").fetchone()[0]
-                deals = dst.execute("SELECT COUNT(*) FROM deal").fetchone()[0]
+                games: int = dst.execute("SELECT COUNT(*) FROM game").fetchone()[0]
+                deals: int = dst.execute("SELECT COUNT(*) FROM deal").fetchone()[0]
             finally:
                 dst.close()
         finally:

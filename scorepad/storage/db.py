@@ -39,10 +39,11 @@ from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar, Token
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from decimal import Decimal
 from importlib import resources
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from . import cache, queries
 from .cache import ByteCache
@@ -51,6 +52,9 @@ from .errors import OutOfSpace as OutOfSpace
 from .errors import Unreachable as Unreachable
 from .errors import Unusable as Unusable
 from .throttled_log import ThrottledLog
+
+if TYPE_CHECKING:  # PostgreSQL's connection, for get_db()'s type: psycopg is an optional extra
+    import psycopg
 
 # Every statement by name: .queries (re-exported here, where the functions that run them are).
 QUERIES: dict[str, str] = queries.QUERIES
@@ -102,6 +106,8 @@ def _wal(conn: sqlite3.Connection, wait: float) -> None:
 class Row(Protocol):
     """A row as both backends give it: by column name or position, ``keys()`` and ``dict(row)``."""
 
+    # Any: a column's value has its column's type (TEXT, INTEGER...), which the code that
+    # named the query knows and reads it as; this protocol serves every query.
     def __getitem__(self, key: int | str) -> Any: ...
 
     def keys(self) -> list[str]: ...
@@ -113,15 +119,22 @@ class Cursor(Protocol):
     @property
     def rowcount(self) -> int: ...
 
-    def fetchone(self) -> Any: ...
+    def fetchone(self) -> Row | None: ...
 
-    def fetchall(self) -> list[Any]: ...
+    def fetchall(self) -> list[Row]: ...
+
+
+class Rows(Protocol):
+    """What a migration's statement gives back: its rows, each its columns' values in order."""
+
+    # Any: a column's value has its column's type, which the migration reads it as (see Row).
+    def fetchall(self) -> Sequence[Sequence[Any]]: ...
 
 
 class Connection(Protocol):
     """What a Python migration's ``upgrade(conn)`` is given: ``execute`` with ``?`` parameters."""
 
-    def execute(self, sql: str, parameters: Sequence[Any] = ..., /) -> Any: ...
+    def execute(self, sql: str, parameters: Sequence[object] = ..., /) -> Rows: ...
 
 
 def migrations(backend: str = "sqlite") -> list[tuple[int, str, str]]:
@@ -227,7 +240,7 @@ def _adopt(conn: sqlite3.Connection, known: list[tuple[int, str, str]], version:
         raise
 
 
-def apply(conn: Any, name: str, text: str) -> None:
+def apply(conn: Connection, name: str, text: str) -> None:
     """Run one migration inside the caller's transaction: its SQL, or its ``upgrade(conn)``."""
     if name.endswith(".py"):
         importlib.import_module(f"scorepad.storage.migrations.{name[:-3]}").upgrade(conn)
@@ -286,7 +299,7 @@ class Database:
             conn = self._local.conn = connect(self.path, self.busy_timeout, self.max_bytes)
         return conn
 
-    def execute(self, name: str, params: Sequence[Any]) -> Cursor:
+    def execute(self, name: str, params: Sequence[object]) -> Cursor:
         """Run the named query on this thread's connection."""
         try:
             return self.connection().execute(QUERIES[name], params)
@@ -307,7 +320,7 @@ class Database:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         return conn is not None and conn.in_transaction
 
-    def transaction(self) -> AbstractContextManager[Any]:
+    def transaction(self) -> AbstractContextManager[object]:
         """One write transaction (see :class:`_SqliteWrite`)."""
         return _SqliteWrite(self)
 
@@ -389,7 +402,7 @@ def busy_timeout() -> float:
     return current().busy_timeout
 
 
-def get_db() -> Any:
+def get_db() -> sqlite3.Connection | psycopg.Connection[Row]:
     """This thread's connection to the database in use (sqlite3's or psycopg's)."""
     return current().connection()
 
@@ -405,9 +418,13 @@ def one(name: str, *params: object) -> Row | None:
     return row
 
 
-def value(name: str, *params: object) -> Any:
-    """The first column of a named query that always returns one row (an aggregate)."""
-    return current().execute(name, params).fetchone()[0]
+def value(name: str, *params: object) -> int | Decimal:
+    """The first column of a named query that always returns one row (an aggregate: a count,
+    a sum; PostgreSQL gives a sum of big integers as a Decimal)."""
+    row = current().execute(name, params).fetchone()
+    assert row is not None, f"{name} returned no row: value() is for an aggregate"
+    found: int | Decimal = row[0]
+    return found
 
 
 def run(name: str, *params: object) -> int:
@@ -415,7 +432,7 @@ def run(name: str, *params: object) -> int:
     return current().execute(name, params).rowcount
 
 
-def transaction() -> AbstractContextManager[Any]:
+def transaction() -> AbstractContextManager[object]:
     """``with transaction():`` runs the block as one write transaction on the database in use."""
     return current().transaction()
 
