@@ -47,7 +47,7 @@ prints, then a line of record p50 / p99, throughput (requests a second), errors,
 doubled; the end prints the medians and the target: "PostgreSQL median record p99 X ms vs
 SQLite Y ms: within 2x: yes/no" (printed, never enforced). The database may hold other
 data: the check reads only the games this run created, through the store's named queries
-(on either backend, ``db.using(db.database(setting))``): each acknowledged deal must be
+(on either backend, ``db.using(backends.database(setting))``): each acknowledged deal must be
 stored with the body answered (else lost); a deal number with more than one ``record``
 entry in the history, more deals or history entries in a game than deals acknowledged,
 or a revision beyond the writes its phone made, is doubled. A throwaway PostgreSQL::
@@ -298,13 +298,14 @@ def check_database(setting: str | Path, acked: list[tuple[str, int, int, dict[st
     the history, more deals or history entries than deals acknowledged, or a revision beyond
     the writes sent (a game starts at revision 0; each deal recorded moves it on by one)."""
     from scorepad.storage import db
+    from scorepad.storage.backends import database as named
 
     mine: dict[str, list[tuple[int, int, dict[str, Any]]]] = defaultdict(list)
     for game_id, number, revision, deal in acked:
         mine[game_id].append((number, revision, deal))
     lost: list[str] = []
     doubled: list[str] = []
-    database = db.database(setting)
+    database = named(setting)
     try:
         with db.using(database):
             for game_id in sorted(set(writes) | set(mine)):
@@ -831,9 +832,9 @@ def backends(url: str, servers: int, threads: int, clients: int, games: int, max
              folder: Path) -> bool:
     """Three runs each, interleaved: SQLite (a fresh file) on one server, PostgreSQL (``url``)
     on ``servers``; each run's figures, then the medians and the target."""
-    from scorepad.storage import db
+    from scorepad.storage.backends import database
 
-    print(f"\nSQLite (a fresh file each run) on one server, PostgreSQL ({db.database(url).path}) on {servers}; "
+    print(f"\nSQLite (a fresh file each run) on one server, PostgreSQL ({database(url).path}) on {servers}; "
           f"{BACKEND_RUNS} runs each, interleaved", flush=True)
     plan = [("SQLite", None, 1), ("PostgreSQL", url, servers)] * BACKEND_RUNS
     rows: list[tuple[str, int, float, float, float, int, int, int]] = []

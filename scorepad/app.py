@@ -20,7 +20,7 @@ from . import access, api, links, ratelimit
 from .api import problems
 from .cli import flask_commands, flask_serve
 from .retry import typed_again
-from .storage import cache, db
+from .storage import backends, cache, db
 from .web import common, deals, exchange, games, installable, paper, referee, sheets
 
 PACKAGE = Path(__file__).resolve().parent
@@ -234,13 +234,13 @@ def _database(app: Flask) -> None:
     app.config.setdefault("BUILD_WAIT", cache.BUILD_WAIT)
     kept = cache.ByteCache(int(app.config["CACHE_BYTES"]), float(app.config["BUILD_WAIT"]))
     pool = app.config.get("POOL_SIZE")
-    if app.config["DATABASE_MAX_BYTES"] is not None and db.is_url(app.config["DATABASE"]):
+    if app.config["DATABASE_MAX_BYTES"] is not None and backends.is_url(app.config["DATABASE"]):
         raise StartupError("DATABASE_MAX_BYTES (SCOREPAD_DATABASE_MAX_BYTES) caps a SQLite file; on PostgreSQL "
                            "leave it unset and give the database a disk (or tablespace) of its own")
     pool_size = None if pool is None else _whole("POOL_SIZE", pool, 1, "how many connections to PostgreSQL a "
                                                  "process may hold")
     try:
-        database = db.database(app.config["DATABASE"], float(app.config["BUSY_TIMEOUT"]), kept, pool_size,
+        database = backends.database(app.config["DATABASE"], float(app.config["BUSY_TIMEOUT"]), kept, pool_size,
                                app.config["DATABASE_MAX_BYTES"])
         database.open()
     except db.Unusable as err:

@@ -30,7 +30,7 @@ import pytest
 from flask import Flask
 
 from scorepad.app import create_app
-from scorepad.storage import db
+from scorepad.storage import backends
 from tests import postgres
 from tests.helpers import Nginx, ProductionServer, RedisServer
 
@@ -44,7 +44,7 @@ def migrated_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A database file with every migration applied (by the app's own start-up code), made
     once a session; tests get copies, never this file."""
     path = tmp_path_factory.mktemp("template") / "scorepad.sqlite"
-    db.open_database(path)
+    backends.open_database(path)
     assert not Path(f"{path}-wal").exists()  # closed and checkpointed: the one file is the database
     return path
 
@@ -84,7 +84,7 @@ def migrated_postgresql(postgresql: Any) -> str:
     """The name of a PostgreSQL database with every migration applied (by the app's own
     start-up code), made once a worker; tests get copies."""
     url = postgresql.new_database()
-    db.open_database(url)
+    backends.open_database(url)
     return url.rsplit("/", 1)[1]
 
 
@@ -104,8 +104,8 @@ def database_setting(backend: str, tmp_path: Path, migrated_database: Path,
 
 @pytest.fixture
 def database(database_setting: str) -> Any:
-    """This test's database (:func:`scorepad.storage.db.database`), without any app; closed after."""
-    found = db.database(database_setting)
+    """This test's database (:func:`scorepad.storage.backends.database`), without any app; closed after."""
+    found = backends.database(database_setting)
     yield found
     found.close()
 
@@ -120,7 +120,7 @@ def make_app(database_setting: str, migrated_database: Path) -> Any:
 
     def make(**config: Any) -> Flask:
         database = str(config.pop("DATABASE", database_setting))
-        if not db.is_url(database) and not Path(database).exists():
+        if not backends.is_url(database) and not Path(database).exists():
             shutil.copyfile(migrated_database, database)
         app = create_app({**TEST_CONFIG, "DATABASE": database, **config})
         made.append(app)

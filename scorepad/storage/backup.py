@@ -19,7 +19,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import db
+from . import backends, db
 from .errors import Invalid, Unusable
 
 
@@ -49,8 +49,8 @@ def backup(source: str | Path, target: str | Path, force: bool = False) -> Backu
     ``target`` is refused unless ``force``. A ``target`` that is the database or one of the
     files SQLite keeps beside it, or that exists and is not a regular file, is always refused.
     """
-    if db.is_url(source):
-        raise BackupError(use_pg_dump(db.database(source).path))
+    if backends.is_url(source):
+        raise BackupError(use_pg_dump(backends.database(source).path))
     source, target = Path(source), Path(target)
     if not source.is_file():
         raise BackupError(f"there is no database at {source}")
@@ -79,8 +79,8 @@ def backup(source: str | Path, target: str | Path, force: bool = False) -> Backu
                 check = [row[0] for row in dst.execute("PRAGMA integrity_check")]
                 if check != ["ok"]:
                     raise Unusable(f"the copy failed its integrity check: {'; '.join(check[:5])}")
-                games = dst.execute("SELECT COUNT(*) FROM game").fetchone()[0]
-                deals = dst.execute("SELECT COUNT(*) FROM deal").fetchone()[0]
+                games: int = dst.execute("SELECT COUNT(*) FROM game").fetchone()[0]
+                deals: int = dst.execute("SELECT COUNT(*) FROM deal").fetchone()[0]
             finally:
                 dst.close()
         finally:

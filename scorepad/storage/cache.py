@@ -77,13 +77,15 @@ class ByteCache:
         self.budget, self.build_wait = budget, build_wait
         self.used = 0
         self.builds = 0  # documents built through built(): what the cache spared is the requests less these
-        self._entries: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+        self._entries: OrderedDict[Hashable, tuple[object, int]] = OrderedDict()
         self._lock = threading.Lock()
         self._building = threading.Semaphore(1)
         self._waiting = 0  # requests waiting for the build turn now for another key, at most BUILD_WAITERS
         self._building_key: Hashable | None = None  # what the turn's holder is building, if it said
 
-    def get(self, key: Hashable) -> Any | None:
+    # Any: what a key's kind keeps (a game's record, a page's bytes, a PDF) is known to the
+    # code that builds that kind of key, which reads the value as it; the cache keeps every kind.
+    def get(self, key: Hashable) -> Any:
         """The value kept under ``key`` (now the most recently used), or None."""
         with self._lock:
             found = self._entries.get(key)
@@ -92,8 +94,8 @@ class ByteCache:
             self._entries.move_to_end(key)
             return found[0]
 
-    def put(self, key: Hashable, value: Any, size: int | None = None,
-            replaces: Callable[[Any], bool] | None = None) -> bool:
+    def put(self, key: Hashable, value: object, size: int | None = None,
+            replaces: Callable[[Any], bool] | None = None) -> bool:  # Any: the value kept, as get()'s
         """Keep ``value`` under ``key``, evicting the least recently used entries to fit.
         With ``replaces``, a value already kept stays unless ``replaces(it)`` is true."""
         size = size_of(value) if size is None else max(0, int(size))
@@ -142,13 +144,13 @@ class ByteCache:
         kept for the next request unless ``keep(value)`` says not (an error page). A request
         that waited finds what the one before it built. With ``key`` None (an answer that
         depends on this request) it is built in the turn and not kept."""
-        found = None if key is None else self.get(key)
+        found: T | None = None if key is None else self.get(key)  # what build() made for this key before
         if found is not None:
-            return found  # type: ignore[no-any-return]
+            return found
         with self.gate(key=key):
-            found = None if key is None else self.get(key)
-            if found is not None:
-                return found  # type: ignore[no-any-return]
+            waited_for: T | None = None if key is None else self.get(key)  # built while this one waited
+            if waited_for is not None:
+                return waited_for
             value = build()
             with self._lock:
                 self.builds += 1
@@ -192,7 +194,7 @@ class ByteCache:
     def __contains__(self, key: Hashable) -> bool:
         return key in self._entries
 
-    def values(self) -> list[Any]:
+    def values(self) -> list[object]:
         """Every value kept, least recently used first (a copy: for tests and inspection)."""
         with self._lock:
             return [value for value, _ in self._entries.values()]
@@ -220,7 +222,7 @@ def current() -> ByteCache:
         return _in_use.get()
     except LookupError:
         raise RuntimeError("no database is in use here, so no cache: run this inside the app's context, or "
-                           "inside `with db.using(db.database(setting)):`") from None
+                           "inside `with db.using(backends.database(setting)):`") from None
 
 
 def use(cache: ByteCache) -> Token[ByteCache]:

@@ -1,8 +1,8 @@
 """The database: SQLite by default, or PostgreSQL; migrated by numbered files; every query by name.
 
-The setting DATABASE names it: a file (SQLite, built in) or a ``postgresql://`` URL
-(:mod:`.postgresql`, with the ``postgresql`` extra: psycopg and its pool). :func:`database`
-builds the :class:`Database` a setting names; both kinds answer the same calls.
+The setting DATABASE names it: a file (SQLite, built in: :class:`Database`, here) or a
+``postgresql://`` URL (:mod:`.postgresql`, with the ``postgresql`` extra: psycopg and its
+pool). :func:`.backends.database` builds the one a setting names; both kinds answer the same calls.
 
 Every statement the app runs is in :data:`QUERIES` (:mod:`.queries`), with ``?`` parameters,
 in SQL both backends read; :data:`POSTGRESQL` holds the few written otherwise there.
@@ -39,10 +39,11 @@ from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar, Token
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from decimal import Decimal
 from importlib import resources
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from . import cache, queries
 from .cache import ByteCache
@@ -51,6 +52,9 @@ from .errors import OutOfSpace as OutOfSpace
 from .errors import Unreachable as Unreachable
 from .errors import Unusable as Unusable
 from .throttled_log import ThrottledLog
+
+if TYPE_CHECKING:  # PostgreSQL's connection, for get_db()'s type: psycopg is an optional extra
+    import psycopg
 
 # Every statement by name: .queries (re-exported here, where the functions that run them are).
 QUERIES: dict[str, str] = queries.QUERIES
@@ -102,6 +106,8 @@ def _wal(conn: sqlite3.Connection, wait: float) -> None:
 class Row(Protocol):
     """A row as both backends give it: by column name or position, ``keys()`` and ``dict(row)``."""
 
+    # Any: a column's value has its column's type (TEXT, INTEGER...), which the code that
+    # named the query knows and reads it as; this protocol serves every query.
     def __getitem__(self, key: int | str) -> Any: ...
 
     def keys(self) -> list[str]: ...
@@ -113,15 +119,22 @@ class Cursor(Protocol):
     @property
     def rowcount(self) -> int: ...
 
-    def fetchone(self) -> Any: ...
+    def fetchone(self) -> Row | None: ...
 
-    def fetchall(self) -> list[Any]: ...
+    def fetchall(self) -> list[Row]: ...
+
+
+class Rows(Protocol):
+    """What a migration's statement gives back: its rows, each its columns' values in order."""
+
+    # Any: a column's value has its column's type, which the migration reads it as (see Row).
+    def fetchall(self) -> Sequence[Sequence[Any]]: ...
 
 
 class Connection(Protocol):
     """What a Python migration's ``upgrade(conn)`` is given: ``execute`` with ``?`` parameters."""
 
-    def execute(self, sql: str, parameters: Sequence[Any] = ..., /) -> Any: ...
+    def execute(self, sql: str, parameters: Sequence[object] = ..., /) -> Rows: ...
 
 
 def migrations(backend: str = "sqlite") -> list[tuple[int, str, str]]:
@@ -227,7 +240,7 @@ def _adopt(conn: sqlite3.Connection, known: list[tuple[int, str, str]], version:
         raise
 
 
-def apply(conn: Any, name: str, text: str) -> None:
+def apply(conn: Connection, name: str, text: str) -> None:
     """Run one migration inside the caller's transaction: its SQL, or its ``upgrade(conn)``."""
     if name.endswith(".py"):
         importlib.import_module(f"scorepad.storage.migrations.{name[:-3]}").upgrade(conn)
@@ -253,7 +266,7 @@ class Database:
     ``busy_timeout`` (seconds a write waits for another's lock) and the ``cache`` of what is
     built from it once per revision. Each thread holds one connection at a time
     (:meth:`connection`), until :meth:`release`. This class is SQLite's; :mod:`.postgresql`'s
-    answers the same calls. Build either with :func:`database`.
+    answers the same calls. Build either with :func:`.backends.database`.
 
     The app factory builds one per app from its settings and puts it in use for each app
     context (:func:`using`); a script or a test may do the same without any app.
@@ -272,8 +285,8 @@ class Database:
         return f"Database({self.path!r})"
 
     def open(self) -> int:
-        """Create the file if missing and migrate it (see :func:`open_database`)."""
-        return open_database(self.path)
+        """Create the file if missing and migrate it (see :func:`open_file`)."""
+        return open_file(Path(self.path))
 
     def close(self) -> None:
         """Let go of what the database holds open (nothing to do for a file: connections close with their threads)."""
@@ -286,7 +299,7 @@ class Database:
             conn = self._local.conn = connect(self.path, self.busy_timeout, self.max_bytes)
         return conn
 
-    def execute(self, name: str, params: Sequence[Any]) -> Cursor:
+    def execute(self, name: str, params: Sequence[object]) -> Cursor:
         """Run the named query on this thread's connection."""
         try:
             return self.connection().execute(QUERIES[name], params)
@@ -307,7 +320,7 @@ class Database:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         return conn is not None and conn.in_transaction
 
-    def transaction(self) -> AbstractContextManager[Any]:
+    def transaction(self) -> AbstractContextManager[object]:
         """One write transaction (see :class:`_SqliteWrite`)."""
         return _SqliteWrite(self)
 
@@ -331,26 +344,6 @@ class Database:
             conn.execute("ROLLBACK")
 
 
-def is_url(setting: str | Path) -> bool:
-    """Whether the DATABASE setting names a PostgreSQL database rather than a file."""
-    return str(setting).startswith(("postgresql://", "postgres://"))
-
-
-def database(setting: str | Path, busy_timeout: float = BUSY_TIMEOUT, cache: ByteCache | None = None,
-             pool_size: int | None = None, max_bytes: int | None = None) -> Database:
-    """The :class:`Database` the DATABASE setting names: a ``postgresql://`` URL (with the
-    ``postgresql`` extra installed; ``pool_size`` connections at most) or a SQLite file (which
-    may grow to ``max_bytes``, DATABASE_MAX_BYTES, at most)."""
-    if not is_url(setting):
-        return Database(setting, busy_timeout, cache, max_bytes)
-    try:
-        from .postgresql import PostgreSQL
-    except ImportError as err:
-        raise Unusable(f"DATABASE names a PostgreSQL database, and psycopg is not installed ({err}): "
-                       "pip install 'scorepad[postgresql]'") from None
-    return PostgreSQL(str(setting), busy_timeout, cache, pool_size)
-
-
 # The database in use here: a context variable, so each thread (each request, in a server)
 # and each app context sees its own, and two apps in one process never share one by accident.
 _in_use: ContextVar[Database] = ContextVar("scorepad.storage.db")
@@ -362,7 +355,7 @@ def current() -> Database:
         return _in_use.get()
     except LookupError:
         raise RuntimeError("no database is in use here: run this inside the app's context, or inside "
-                           "`with db.using(db.database(setting)):`") from None
+                           "`with db.using(backends.database(setting)):`") from None
 
 
 @dataclass(frozen=True)
@@ -409,7 +402,7 @@ def busy_timeout() -> float:
     return current().busy_timeout
 
 
-def get_db() -> Any:
+def get_db() -> sqlite3.Connection | psycopg.Connection[Row]:
     """This thread's connection to the database in use (sqlite3's or psycopg's)."""
     return current().connection()
 
@@ -425,9 +418,13 @@ def one(name: str, *params: object) -> Row | None:
     return row
 
 
-def value(name: str, *params: object) -> Any:
-    """The first column of a named query that always returns one row (an aggregate)."""
-    return current().execute(name, params).fetchone()[0]
+def value(name: str, *params: object) -> int | Decimal:
+    """The first column of a named query that always returns one row (an aggregate: a count,
+    a sum; PostgreSQL gives a sum of big integers as a Decimal)."""
+    row = current().execute(name, params).fetchone()
+    assert row is not None, f"{name} returned no row: value() is for an aggregate"
+    found: int | Decimal = row[0]
+    return found
 
 
 def run(name: str, *params: object) -> int:
@@ -435,7 +432,7 @@ def run(name: str, *params: object) -> int:
     return current().execute(name, params).rowcount
 
 
-def transaction() -> AbstractContextManager[Any]:
+def transaction() -> AbstractContextManager[object]:
     """``with transaction():`` runs the block as one write transaction on the database in use."""
     return current().transaction()
 
@@ -540,20 +537,9 @@ def _begin_immediate(conn: sqlite3.Connection, wait: float, usual: float) -> Non
         conn.execute(f"PRAGMA busy_timeout = {int(usual * 1000):d}")
 
 
-def open_database(setting: str | Path) -> int:
+def open_file(database: Path) -> int:
     """Create the file if missing, migrate it, and check this process can write it; returns
-    its schema version. A file it cannot use raises :class:`Unusable`, naming the file.
-    A ``postgresql://`` URL is migrated likewise (:mod:`.postgresql`)."""
-    if is_url(setting):
-        found = database(setting)
-        try:
-            return found.open()
-        finally:
-            found.close()
-    return _open_file(Path(setting))
-
-
-def _open_file(database: Path) -> int:
+    its schema version. A file it cannot use raises :class:`Unusable`, naming the file."""
     try:
         database.parent.mkdir(parents=True, exist_ok=True)
         if database.exists() and not os.access(database, os.W_OK):  # SQLite would open it read-only

@@ -1,7 +1,7 @@
 """PostgreSQL as the database, for a host serving many tables from several app servers.
 
 The DATABASE setting ``postgresql://user:password@host:port/name`` chooses it (see
-:func:`scorepad.storage.db.database`); it needs the ``postgresql`` extra (psycopg 3 and
+:func:`scorepad.storage.backends.database`); it needs the ``postgresql`` extra (psycopg 3 and
 psycopg-pool). It answers the same calls as SQLite's :class:`~scorepad.storage.db.Database`,
 so storage's queries, its write path and its revision check run unchanged:
 
@@ -81,7 +81,7 @@ class _Described(Protocol):
     def description(self) -> list[Column] | None: ...
 
 
-def _rows(cursor: _Described) -> Callable[[Sequence[object]], Row]:
+def _rows(cursor: _Described) -> Callable[[Sequence[object]], db.Row]:
     """psycopg's row factory for :class:`Row`: the column names read once a statement."""
     names = {column.name: i for i, column in enumerate(cursor.description or ())}
     return lambda values: Row(names, values)
@@ -169,7 +169,7 @@ class PostgreSQL(db.Database):
         super().__init__(url, busy_timeout, cache)
         self.url, self.path = url, _public(url)  # the key caches name it by carries no password
         self.pool_size = pool_size or POOL_SIZE
-        self._pool: ConnectionPool[psycopg.Connection[Row]] | None = None
+        self._pool: ConnectionPool[psycopg.Connection[db.Row]] | None = None
         self._pool_guard = threading.Lock()
         self._sql = {name: translate(db.POSTGRESQL.get(name, sql)) for name, sql in db.QUERIES.items()}
 
@@ -194,7 +194,7 @@ class PostgreSQL(db.Database):
                 self._pool.close()
                 self._pool = None
 
-    def _the_pool(self) -> ConnectionPool[psycopg.Connection[Row]]:
+    def _the_pool(self) -> ConnectionPool[psycopg.Connection[db.Row]]:
         with self._pool_guard:
             if self._pool is None:
                 # A server gone: the pool tries again, waiting longer each time, for at most half
@@ -209,9 +209,9 @@ class PostgreSQL(db.Database):
                 self._pool.open(wait=False)
             return self._pool
 
-    def connection(self) -> psycopg.Connection[Row]:  # type: ignore[override]
+    def connection(self) -> psycopg.Connection[db.Row]:  # type: ignore[override]  # the base is SQLite's
         """This thread's connection, taken from the pool on first use until :meth:`release`."""
-        conn: psycopg.Connection[Row] | None = getattr(self._local, "conn", None)
+        conn: psycopg.Connection[db.Row] | None = getattr(self._local, "conn", None)
         if conn is None:
             with _answers(self):
                 conn = self._local.conn = self._the_pool().getconn()
@@ -222,10 +222,10 @@ class PostgreSQL(db.Database):
             return self.connection().execute(self._sql[name], parameters(params))
 
     def in_transaction(self) -> bool:
-        conn: psycopg.Connection[Row] | None = getattr(self._local, "conn", None)
+        conn: psycopg.Connection[db.Row] | None = getattr(self._local, "conn", None)
         return conn is not None and conn.info.transaction_status != TransactionStatus.IDLE
 
-    def transaction(self) -> AbstractContextManager[psycopg.Connection[Row]]:
+    def transaction(self) -> AbstractContextManager[psycopg.Connection[db.Row]]:
         """One write transaction (READ COMMITTED): see the module's docstring."""
         return self._within("BEGIN")
 
@@ -239,7 +239,7 @@ class PostgreSQL(db.Database):
             yield
 
     @contextmanager
-    def _within(self, begin: str) -> Iterator[psycopg.Connection[Row]]:
+    def _within(self, begin: str) -> Iterator[psycopg.Connection[db.Row]]:
         conn = self.connection()
         with _answers(self):
             conn.execute(begin)
@@ -251,7 +251,7 @@ class PostgreSQL(db.Database):
         with _answers(self):
             conn.execute("COMMIT")
 
-    def _rollback(self, conn: psycopg.Connection[Row]) -> None:
+    def _rollback(self, conn: psycopg.Connection[db.Row]) -> None:
         if conn.closed:
             return
         try:
@@ -261,7 +261,7 @@ class PostgreSQL(db.Database):
 
     def release(self) -> None:
         """Give this thread's connection back to the pool, leaving no transaction open."""
-        conn: psycopg.Connection[Row] | None = getattr(self._local, "conn", None)
+        conn: psycopg.Connection[db.Row] | None = getattr(self._local, "conn", None)
         if conn is None:
             return
         self._local.conn = None

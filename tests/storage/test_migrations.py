@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from scorepad.app import StartupError, create_app
-from scorepad.storage import db, idempotency, reading, writing
+from scorepad.storage import backends, db, idempotency, reading, writing
 from scorepad.storage.idempotency import KeptAnswer
 from tests.helpers import sql
 
@@ -61,7 +61,7 @@ def test_a_number_with_two_migrations_for_one_backend_is_refused(tmp_path, monke
 def test_the_schema_version_table_lists_every_migration_applied(database_setting):
     rows = sql(database_setting, "SELECT version, name FROM schema_version ORDER BY version")
     assert [tuple(r) for r in rows] == [(n, name) for n, name, _ in db.migrations(
-        "postgresql" if db.is_url(database_setting) else "sqlite")]
+        "postgresql" if backends.is_url(database_setting) else "sqlite")]
 
 
 def test_a_file_from_before_schema_version_is_given_the_table_with_what_it_had(tmp_path):
@@ -74,7 +74,7 @@ def test_a_file_from_before_schema_version_is_given_the_table_with_what_it_had(t
             conn.execute(statement)
         conn.execute(f"PRAGMA user_version = {number}")
     conn.close()
-    assert db.open_database(path) == NEWEST
+    assert backends.open_database(path) == NEWEST
     rows = sql(str(path), "SELECT version, applied_at FROM schema_version ORDER BY version")
     assert [v for v, _ in rows] == list(range(1, NEWEST + 1))
     assert [at for _, at in rows[:2]] == ["before schema_version"] * 2
@@ -91,7 +91,7 @@ def test_servers_starting_at_once_on_postgresql_migrate_it_once(postgresql):
     """Four processes start the app on one new PostgreSQL database at once, ten times: all
     start, and each database ends with every migration applied once and the same tables."""
     reference = postgresql.new_database()
-    db.open_database(reference)
+    backends.open_database(reference)
     expected = _shape(reference)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     starters = [subprocess.Popen([sys.executable, "-c", STARTER], cwd=ROOT, env=env, text=True,
@@ -147,14 +147,14 @@ def test_a_sqlite_file_whose_schema_version_is_past_this_version_is_refused(tmp_
     sql(str(path), "INSERT INTO schema_version (version, name, applied_at) VALUES (?, 'from the future', 'x')",
         (NEWEST + 1,))
     with pytest.raises(db.Unusable, match=f"newer version of scorepad \\(schema {NEWEST + 1}"):
-        db.open_database(path)
+        backends.open_database(path)
 
 
 def _run_migration(database_setting: str, number: int) -> None:
     """Apply migration ``number`` alone to the database, in a transaction, as start-up does."""
-    _, name, text = next(m for m in db.migrations("postgresql" if db.is_url(database_setting) else "sqlite")
+    _, name, text = next(m for m in db.migrations("postgresql" if backends.is_url(database_setting) else "sqlite")
                          if m[0] == number)
-    if db.is_url(database_setting):
+    if backends.is_url(database_setting):
         import psycopg
 
         from scorepad.storage.postgresql import Qmark
@@ -176,7 +176,7 @@ def test_migration_0005_takes_the_edit_keys_out_of_answers_kept_the_old_way_and_
     """Kept answers written before 0005 (a new game's held its edit key and edit link) lose
     every copy of the key; a game write's row is scoped to the game's edit key (its holder's
     retry still finds it), a new game's to no client (who sent it cannot be told)."""
-    with db.using(db.database(database_setting)) as found:
+    with db.using(backends.database(database_setting)) as found:
         game = writing.create_game("Friday", "common", [{"name": "Ann", "players": ["Ann"]},
                                                       {"name": "Bea", "players": ["Bea"]}])
     found.close()
@@ -198,7 +198,7 @@ def test_migration_0005_takes_the_edit_keys_out_of_answers_kept_the_old_way_and_
     assert rows["api.record_deal"] == (reading.key_digest(game.edit_key), {"number": 1, "revision": 1})
     assert game.edit_key not in json.dumps(sql(database_setting, "SELECT * FROM idempotency_key"))
     assert sql(database_setting, "SELECT COUNT(*) FROM replaced_edit_key") == [(0,)]
-    with db.using(db.database(database_setting)) as found:  # the game's key holder's retry is answered from it
+    with db.using(backends.database(database_setting)) as found:  # the game's key holder's retry is answered from it
         replayed = idempotency.once(idempotency.Once("api.record_deal", game.id, "k", "d", lambda _: (201, "{}"),
                                          client=reading.key_digest(game.edit_key)), lambda _: pytest.fail("written"))
     found.close()

@@ -26,14 +26,14 @@ STORAGE = ROOT / "scorepad" / "storage"
 
 WITHOUT_FLASK = """
 import json, sys
-from scorepad.storage import db, document, reading, writing
+from scorepad.storage import backends, db, document, reading, writing
 
-database = db.database(sys.argv[1], busy_timeout=1.0)
+database = backends.database(sys.argv[1], busy_timeout=1.0)
 database.open()
 with db.using(database):
     game = writing.create_game("Friday", "common", json.loads(sys.argv[2]))
     writing.record_deal(game.id, json.loads(sys.argv[3]))
-with db.using(db.database(sys.argv[1])):  # another object on the same database, its cache empty
+with db.using(backends.database(sys.argv[1])):  # another object on the same database, its cache empty
     again = reading.load_game(game.id)
     csv = document.scores_csv(again)
 loaded = sorted({name.split(".")[0] for name in sys.modules} & {"flask", "click", "werkzeug", "wtforms"})

@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
-from scorepad.storage import db
+from scorepad.storage import backends, db
 from scorepad.storage.reading import history, load_game
 from tests.helpers import ProductionServer, bearer, text_of
 from tests.storage.test_two_phones import OPEN_ENDED, TWO, deal_body, marker_of
@@ -111,7 +111,7 @@ def new_game(server: ProductionServer, name: str) -> tuple[str, str]:
 @contextmanager
 def reading(url: str) -> Iterator[None]:
     """The store, on the servers' database, as the app reads it (not from their caches)."""
-    database = db.database(url)
+    database = backends.database(url)
     try:
         with db.using(database):
             yield

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from scorepad.storage import db, idempotency, reading, writing
+from scorepad.storage import backends, db, idempotency, reading, writing
 from scorepad.storage.errors import Rejected
 from scorepad.storage.idempotency import KeptAnswer, KeyTaken, Once
 from tests.helpers import ANN_BEA, sql, valid_deal
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLi
 @pytest.fixture
 def database(database_setting: str) -> Iterator[str]:
     """This test's database in use (its setting: a file, or a PostgreSQL URL)."""
-    with db.using(db.database(database_setting)) as found:
+    with db.using(backends.database(database_setting)) as found:
         yield database_setting
     found.close()
 
@@ -40,7 +40,7 @@ def run(database: str, statement: str, *params: Any) -> None:
 
 def refusing_keys(database: str) -> str:
     """A trigger that fails every key kept after its row is in; the statement that drops it."""
-    if db.is_url(database):
+    if backends.is_url(database):
         run(database, "CREATE FUNCTION no_keys() RETURNS trigger LANGUAGE plpgsql AS "
                       "$$ BEGIN RAISE EXCEPTION 'no keys'; END $$")
         run(database, "CREATE TRIGGER no_keys AFTER INSERT ON idempotency_key FOR EACH ROW EXECUTE FUNCTION no_keys()")

@@ -12,7 +12,6 @@ left as it was: its game fails as it did before, and the others start.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from ...rules import ReadError, load_sheet
 from ..db import Connection
@@ -26,7 +25,7 @@ def upgrade(conn: Connection) -> None:
         conn.execute("UPDATE history SET before = ?, after = ? WHERE id = ?", (_full(before), _full(after), entry_id))
 
 
-def _full(text: Any) -> Any:
+def _full(text: str | None) -> str | None:
     if text is None:
         return None
     try:

@@ -20,8 +20,8 @@ replaced, so a phone still holding one is told so rather than refused without a 
 from __future__ import annotations
 
 import json
-from typing import Any
 
+from ...rules.read import JSON
 from ..db import Connection
 from ..reading import key_digest
 
@@ -66,7 +66,7 @@ def without_edit_keys(body: str, edit_key: str | None) -> str:
     return json.dumps(_dropped(data, secrets), sort_keys=True, separators=(",", ":"))
 
 
-def _dropped(value: Any, secrets: set[str]) -> Any:
+def _dropped(value: JSON, secrets: set[str]) -> JSON:
     """``value`` with every entry or item holding one of ``secrets`` left out, and ``edit_key``."""
     if isinstance(value, dict):
         return {k: _dropped(v, secrets) for k, v in value.items() if k != "edit_key" and not _holds(v, secrets)}
@@ -75,5 +75,5 @@ def _dropped(value: Any, secrets: set[str]) -> Any:
     return value
 
 
-def _holds(value: Any, secrets: set[str]) -> bool:
+def _holds(value: JSON, secrets: set[str]) -> bool:
     return isinstance(value, str) and any(s in value for s in secrets)
