@@ -7,6 +7,8 @@ PostgreSQL database)."""
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 import json
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -304,3 +306,15 @@ def test_expired_keys_are_forgotten_by_the_index_on_their_time_and_a_key_is_foun
     assert "SEARCH" in forget and "idempotency_key_by_time" in forget, forget
     found = plan("idempotency_get", "r", "g", "c", "k", "x")
     assert "SEARCH" in found and "SCAN" not in found, found
+
+
+def test_storage_is_handed_no_answer_to_keep():
+    """Storage takes no callback from a door: a write made once (:class:`Once`) holds only the
+    route, game, key, digest and client, and no public write of :mod:`.writing` takes a
+    callable (an answer, a status, a body to keep), so nothing below the doors builds a reply."""
+    assert [(f.name, f.type) for f in dataclasses.fields(Once)] == [
+        ("route", "str"), ("game_id", "str"), ("key", "str"), ("digest", "str"), ("client", "str")]
+    for name, function in inspect.getmembers(writing, inspect.isfunction):
+        if function.__module__ == writing.__name__ and not name.startswith("_"):
+            for parameter in inspect.signature(function).parameters.values():
+                assert "Callable" not in str(parameter.annotation), (name, parameter)
