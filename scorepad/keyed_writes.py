@@ -1,8 +1,9 @@
 """Writes made once per idempotency key, the doors' side (the pages' deal form and edit-link
 form, the API's ``Idempotency-Key``): what a key may be (:data:`KEY`), a request in a digest
 (:func:`digest_of`), and a door's write made once on the request's route (:func:`make_once`).
-Storage keeps the key with the write (:mod:`scorepad.storage.idempotency`); each door says
-what a key kept for another request, or one still being written, means to it.
+Storage keeps the key with what the write made (:mod:`scorepad.storage.idempotency`); each
+door answers a replay from that fact as it answered the first request, and says what a key
+kept for another request, or one still being written, means to it.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from flask import request
 
 from .rules.limits import MAX_IDEMPOTENCY_KEY
 from .storage import idempotency
-from .storage.idempotency import KeptAnswer, KeyTaken, Once
+from .storage.idempotency import KeyTaken, Made, Once
 
 T = TypeVar("T")
 
@@ -37,11 +38,10 @@ def digest_of(parts: object, compact: bool = False) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def make_once(game_id: str, key: str, digest: str, client: str, answer: Callable[[T], tuple[int, str]],
-              write: Callable[[Once[T]], T]) -> KeptAnswer | KeyTaken:
+def make_once(game_id: str, key: str, digest: str, client: str, write: Callable[[Once[T]], T]) -> T | Made | KeyTaken:
     """``write``, made at most once per ``key`` of ``client`` on this request's route (its
     endpoint) and game (``""`` for a new one), the request standing as ``digest``
-    (:func:`scorepad.storage.idempotency.once`); ``answer`` is the status and body the door
-    answers its result with, kept with the key."""
-    keyed = Once(request.endpoint or request.path, game_id, key, digest, answer, client=client)
+    (:func:`scorepad.storage.idempotency.once`): what it returns, or what the first request
+    with the key made (:class:`~scorepad.storage.idempotency.Made`), or why neither."""
+    keyed: Once[T] = Once(request.endpoint or request.path, game_id, key, digest, client=client)
     return idempotency.once(keyed, write)

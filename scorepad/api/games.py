@@ -291,7 +291,19 @@ def record_deal(game_id: str) -> ResponseReturnValue:
         made = partial(writing.record_deal, game_id, deal, as_played, once=once, repeat=repeat, key=bearer_key())
         return http.conditional(game_id, revision, made)  # made(base): based on the revision sent
 
-    return http.write_once(record, lambda saved: (201, _saved_body(saved)), lambda body: _deal_location(game_id, body))
+    return http.write_once(record, lambda saved: (201, _saved_body(_as_recorded(saved))),
+                           lambda body: _deal_location(game_id, body))
+
+
+def _as_recorded(saved: DealRecord | idempotency.Made) -> DealRecord:
+    """The deal a save recorded; for a replay, the deal as the first request recorded it
+    (:func:`scorepad.storage.idempotency.deal_made`)."""
+    if not isinstance(saved, idempotency.Made):
+        return saved
+    found = idempotency.deal_made(saved)
+    if found is None:  # the game was deleted meanwhile (which forgets its keys)
+        http.missing(saved.game_id)
+    return found
 
 
 def _deal_with_history(game_id: str, record: DealRecord) -> dict[str, Any]:

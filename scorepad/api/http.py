@@ -194,46 +194,41 @@ def client_scope(game_id: str) -> str:
     return f"{said.split(' ', 1)[0]} {digest.hexdigest()}"
 
 
-def write_once(write: Callable[[idempotency.Once[T] | None], T], answer: Callable[[T], tuple[int, dict[str, Any]]],
+def write_once(write: Callable[[idempotency.Once[T] | None], T],
+               answer: Callable[[T | idempotency.Made], tuple[int, dict[str, Any]]],
                headers: Callable[[dict[str, Any]], dict[str, str]],
                reveal: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> ResponseReturnValue:
     """The request's write, ``write(once)``, answered with ``answer(result)`` (its status and
-    JSON body) and ``headers(body)``. Without an ``Idempotency-Key``, ``once`` is None. With
-    one, the write is made at most once per key, client (:func:`client_scope`), route and
-    game (:func:`scorepad.storage.idempotency.once`): the same request sent again by the same
-    client gets the first answer again, with ``Idempotent-Replayed: true``, and writes
-    nothing; the key sent with another request is a 422, and while the first request with it
-    is still being written here, a 409 (both naming the header). ``answer`` is what is kept,
-    so never an edit key: ``reveal(body)`` adds it to every answer sent, the first and each
-    replay (:func:`with_edit_key`)."""
+    JSON body), ``reveal(body)`` when given (:func:`with_edit_key`) and ``headers(body)``.
+    Without an ``Idempotency-Key``, ``once`` is None. With one, the write is made at most
+    once per key, client (:func:`client_scope`), route and game
+    (:func:`scorepad.storage.idempotency.once`): the same request sent again by the same
+    client writes nothing and is answered from what the first one made (``answer`` is given
+    that :class:`~scorepad.storage.idempotency.Made`), as the first was, with
+    ``Idempotent-Replayed: true``; the key sent with another request is a 422, and while the
+    first request with it is still being written here, a 409 (both naming the header). Only
+    what the write made is kept with the key, never an answer, so never an edit key:
+    ``reveal`` adds it to every answer sent, the first and each replay."""
     key = idempotency_key()
     if key is None:
-        status, body = answer(write(None))
-        body = reveal(body) if reveal else body
-        return jsonify(body), status, headers(body)
-
-    def text(result: T) -> tuple[int, str]:
-        status, body = answer(result)
-        return status, jsonify(body).get_data(as_text=True)
-
-    game_id = (request.view_args or {}).get("game_id", "")
-    found = keyed_writes.make_once(game_id, key, request_digest(), client_scope(game_id), text, write)
-    if found is idempotency.KeyTaken.REUSED:
-        raise ApiError(422, "Idempotency-Key", "was sent before with another request (another body, method or "
-                       "path): send a new key with each new request", problem="idempotency-key-reused")
-    if found is idempotency.KeyTaken.IN_PROGRESS:
-        raise ApiError(409, "Idempotency-Key", "the first request with this key is still being processed; "
-                       "send it again in a moment for its answer", {"Retry-After": "1"},
-                       problem="request-in-progress")
-    if reveal is None:
-        response = current_app.response_class(found.body, found.status, headers(json.loads(found.body)),
-                                              mimetype="application/json")
+        found: T | idempotency.Made = write(None)
     else:
-        body = reveal(json.loads(found.body))
-        response = jsonify(body)
-        response.status_code = found.status
-        response.headers.update(headers(body))
-    if found.replayed:
+        game_id = (request.view_args or {}).get("game_id", "")
+        made = keyed_writes.make_once(game_id, key, request_digest(), client_scope(game_id), write)
+        if made is idempotency.KeyTaken.REUSED:
+            raise ApiError(422, "Idempotency-Key", "was sent before with another request (another body, method or "
+                           "path): send a new key with each new request", problem="idempotency-key-reused")
+        if made is idempotency.KeyTaken.IN_PROGRESS:
+            raise ApiError(409, "Idempotency-Key", "the first request with this key is still being processed; "
+                           "send it again in a moment for its answer", {"Retry-After": "1"},
+                           problem="request-in-progress")
+        found = made
+    status, body = answer(found)
+    body = reveal(body) if reveal else body
+    response = jsonify(body)
+    response.status_code = status
+    response.headers.update(headers(body))
+    if isinstance(found, idempotency.Made):
         response.headers["Idempotent-Replayed"] = "true"
     return response
 
@@ -313,16 +308,17 @@ def view_url(found: GameRecord) -> str:
     return page_url("/games/{}", found.id)
 
 
-def game_answer(found: GameRecord) -> dict[str, Any]:
-    """What a new game's creator, or whoever replaced its edit key, is answered, as it is
-    kept with an ``Idempotency-Key``: its id, view and API links and revision, without the
-    edit key (:func:`with_edit_key` adds it to what is sent)."""
-    return {"id": found.id, "view_url": view_url(found), "api_url": links.external_url("api.get_game",
-                                                                                       game_id=found.id),
-            "revision": found.revision}
+def game_answer(found: GameRecord | idempotency.Made) -> dict[str, Any]:
+    """What a new game's creator, or whoever replaced its edit key, is answered, the game as
+    the write left it (or as the first request with the ``Idempotency-Key`` made it): its
+    id, view and API links and revision, without the edit key (:func:`with_edit_key` adds it
+    to what is sent)."""
+    game_id = found.game_id if isinstance(found, idempotency.Made) else found.id
+    return {"id": game_id, "view_url": page_url("/games/{}", game_id),
+            "api_url": links.external_url("api.get_game", game_id=game_id), "revision": found.revision}
 
 
-def new_game(found: GameRecord) -> tuple[int, dict[str, Any]]:
+def new_game(found: GameRecord | idempotency.Made) -> tuple[int, dict[str, Any]]:
     """The answer to a new game, created or imported: 201 and :func:`game_answer`."""
     return 201, game_answer(found)
 
@@ -331,7 +327,7 @@ def with_edit_key(body: dict[str, Any]) -> dict[str, Any]:
     """``body`` (:func:`game_answer`) with the game's edit key as it is now and the edit
     link holding it, rebuilt from the game: the first answer, or a replay to the client
     that sent the request (its ``Idempotency-Key`` is scoped to that client). A replay is
-    only found until the game's key is next replaced (which forgets every answer kept for the
+    only found until the game's key is next replaced (which forgets every key kept for the
     game before it), so it never hands out a key made after the request it replays."""
     found = game(body["id"])
     return {**body, "edit_url": page_url("/games/{}/edit/{}", found.id, found.edit_key), "edit_key": found.edit_key}

@@ -41,17 +41,23 @@ QUERIES: dict[str, str] = {
                          "+ COALESCE(length(CAST(old_totals AS BLOB)), 0) "
                          "+ COALESCE(length(CAST(new_totals AS BLOB)), 0) "
                          "+ COALESCE(length(CAST(reason AS BLOB)), 0) + ?2), 0) FROM history WHERE game_id = ?1)",
-    # A write made once per idempotency key (idempotency.once): the answer kept for the key, when
-    # written at or after ?4; keys written before a time are forgotten (by the index on at).
-    "idempotency_get": "SELECT digest, status, body FROM idempotency_key "
+    # A write made once per idempotency key (idempotency.once): what the write kept for the key
+    # made, when written at or after ?5; keys written before a time are forgotten (by the index on at).
+    "idempotency_get": "SELECT digest, kind, made_game, deal, revision FROM idempotency_key "
                        "WHERE route = ? AND game_id = ? AND client = ? AND key = ? AND at >= ?",
     # A key kept meanwhile by another process's write (PostgreSQL writes to two games at once)
-    # inserts nothing: the write then rolls back and answers what that one kept. A key kept
-    # before ?9 has expired, not yet forgotten (idempotency._time_to_forget): it is written over.
-    "idempotency_insert": "INSERT INTO idempotency_key (route, game_id, client, key, digest, status, body, at) "
-                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (route, game_id, client, key) DO UPDATE "
-                          "SET digest = excluded.digest, status = excluded.status, body = excluded.body, "
-                          "at = excluded.at WHERE idempotency_key.at < ?",
+    # inserts nothing: the write then rolls back and answers what that one made. A key kept
+    # before ?11 has expired, not yet forgotten (idempotency._time_to_forget): it is written over.
+    "idempotency_insert": "INSERT INTO idempotency_key (route, game_id, client, key, digest, kind, made_game, deal, "
+                          "revision, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (route, game_id, client, "
+                          "key) DO UPDATE SET digest = excluded.digest, kind = excluded.kind, made_game = "
+                          "excluded.made_game, deal = excluded.deal, revision = excluded.revision, at = excluded.at "
+                          "WHERE idempotency_key.at < ?",
+    # A deal as a write made once left it (idempotency.deal_made): its history entry at that
+    # revision, and how many entries the deal had by then.
+    "history_made": "SELECT after, reason, (SELECT COUNT(*) FROM history WHERE game_id = ?1 AND deal_number = ?2 "
+                    "AND revision <= ?3) AS size FROM history WHERE game_id = ?1 AND deal_number = ?2 "
+                    "AND revision = ?3",
     "idempotency_forget": "DELETE FROM idempotency_key WHERE at < ?",
     # A game's edit key replaced (writing.replace_edit_key): the old key's digest is kept, so
     # whoever still holds it is told that it was replaced, and when.
@@ -61,11 +67,11 @@ QUERIES: dict[str, str] = {
     # Deleting a game (writing.delete_game): the game's row, only at the revision the deletion
     # was based on (or, for flask purge, only if it has still not changed since ?2), its
     # deals, history and replaced keys with it (ON DELETE CASCADE); its id is kept as
-    # deleted. The kept answers about it are those of its writes and those naming it, quoted
-    # (?2: the answer to the request that created it).
+    # deleted. The keys kept about it are those of its writes and those that made it (a
+    # create's or an import's).
     "game_delete_at": "DELETE FROM game WHERE id = ? AND revision = ?",
     "game_delete_unchanged": "DELETE FROM game WHERE id = ? AND updated_at < ?",
-    "idempotency_forget_game": "DELETE FROM idempotency_key WHERE game_id = ?1 OR instr(body, ?2) > 0",
+    "idempotency_forget_game": "DELETE FROM idempotency_key WHERE game_id = ?1 OR made_game = ?1",
     "deleted_insert": "INSERT INTO deleted_game (id, deleted_at, why) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
     "deleted_get": "SELECT deleted_at, why FROM deleted_game WHERE id = ?",
     # Games not changed since ?1, oldest first, after (?2, ?3) in that order (flask purge, by
@@ -87,5 +93,4 @@ POSTGRESQL: dict[str, str] = {
                          "COALESCE(octet_length(before), 0) + COALESCE(octet_length(after), 0) "
                          "+ COALESCE(octet_length(old_totals), 0) + COALESCE(octet_length(new_totals), 0) "
                          "+ COALESCE(octet_length(reason), 0) + ?2), 0) FROM history WHERE game_id = ?1)",
-    "idempotency_forget_game": "DELETE FROM idempotency_key WHERE game_id = ?1 OR strpos(body, ?2) > 0",
 }

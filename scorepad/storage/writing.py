@@ -8,7 +8,8 @@ leave the game holding more than :data:`MAX_GAME_BYTES`; a correction that chang
 writes nothing. A write is prepared against the game as read, then made only if the
 revision is still the one it was prepared against (:func:`_write`). Creating, importing,
 recording and correcting a deal and replacing the edit key may be made once per
-idempotency key (:mod:`.idempotency`): its key is kept in the write's transaction.
+idempotency key (:mod:`.idempotency`): its key is kept, with what the write made, in the
+write's transaction.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from ..rules.verdict import Verdict
 from . import db
 from .checks import judge_for_game, read_deal, read_game_name, read_reason_field, read_sides
 from .errors import AlreadyRecorded, Conflict, Full, Invalid, KeyReplaced, NotFound, SameAsPrevious
-from .idempotency import Once, keep_answer, stop_if_kept
+from .idempotency import Kind, Made, Once, keep, stop_if_kept
 from .reading import (
     DealRecord,
     GameRecord,
@@ -83,7 +84,7 @@ def create_game(name: Any, sheet_data: Any, sides_data: Any, once: Once[GameReco
                         Game(sheet, tuple(side["name"] for side in sides)))
     with db.transaction():
         db.run("game_insert", game_id, key, name, _stored(sheet), json.dumps(sides), now, now)
-        keep_answer(once, record, key)
+        keep(once, Made(Kind.GAME_CREATED, game_id, None, 0))
     remember(record)
     return record
 
@@ -109,7 +110,7 @@ def import_game(name: Any, sheet: RuleSheet, sides_data: Any, created_at: str, d
             db.run("game_touch", now, game_id)
         _check_size(game_id)
         record: GameRecord = read_afresh(game_id, judged)  # type: ignore[assignment]  # just written
-        keep_answer(once, record, key)
+        keep(once, Made(Kind.GAME_IMPORTED, game_id, None, record.revision))
     remember(record)  # once committed: a record cached inside the transaction could outlive a failed commit
     return record
 
@@ -181,7 +182,7 @@ class _Unchanged(Generic[T]):
 
 def _write(game_id: str, based_on: int | None,
            prepare: Callable[[GameRecord], Callable[[str], tuple[T, list[DealRecord], int]] | _Unchanged[T]],
-           once: Once[T] | None = None, key: str | None = None) -> T:
+           once: Once[T] | None = None, key: str | None = None, kind: Kind = Kind.DEAL_RECORDED) -> T:
     """One write to a game, in two steps. ``prepare(game)`` reads and judges the request
     against the game as read, outside the write lock (it may raise: nothing is written),
     and returns ``apply``, or :class:`_Unchanged` when the write would change nothing (then
@@ -196,7 +197,8 @@ def _write(game_id: str, based_on: int | None,
     stands is cached, so the next read of it neither reads nor judges its deals again.
 
     With ``once``, the write is made once per its key (:func:`once`): the key is looked for
-    before the write, and kept inside its transaction with its answer. A request with the key
+    before the write, and kept inside its transaction with what it made (a ``kind`` of write
+    to the deal written, at the revision it made). A request with the key
     that another process made meanwhile (while this one waited for the write lock) moved the
     game's revision on, so it is found there (:func:`_moved`), or else when its key is kept.
     """
@@ -213,7 +215,7 @@ def _write(game_id: str, based_on: int | None,
                 if not db.run("game_touch_at", now, game_id, game.revision):
                     _moved(game_id, based_on, once)
                 result, deals, number = apply(now)
-                keep_answer(once, result)
+                keep(once, Made(kind, game_id, number, game.revision + 1))
                 _check_size(game_id)
         except _Moved:
             continue
@@ -338,7 +340,7 @@ def update_deal(game_id: str, number: int, data: Any, as_played: Any = None,
             return saved, [d for d in game.deals if d.number != number] + [saved], number
         return apply
 
-    return _write(game_id, based_on, prepare, once, key)
+    return _write(game_id, based_on, prepare, once, key, Kind.DEAL_CORRECTED)
 
 
 def delete_deal(game_id: str, number: int, based_on: int | None = None, key: str | None = None) -> int:
@@ -394,11 +396,11 @@ def replace_edit_key(game_id: str, once: Once[GameRecord] | None = None, key: st
     """Give the game a new edit key: the old one changes nothing from now on (its digest is
     kept, so :func:`replaced_at` can say when it was replaced), and a ``rekey`` entry goes
     into the history (without either key). Returns the game with its new key. Made once per
-    ``once``'s key (:func:`once`), whose answer must not hold the new key. Every answer kept
-    before it for the game (its writes, earlier replacements, the request that created or
-    imported it) is forgotten: each was made under a key that no longer works, so sent again,
-    it is a new request (refused for the replaced key; a create makes a new game). With
-    ``key``, the key the door allowed it with (:func:`_fresh`)."""
+    ``once``'s key (:func:`once`). Every key kept before it for the game (its writes,
+    earlier replacements, the request that created or imported it) is forgotten: each was
+    made under a key that no longer works, so sent again, it is a new request (refused for
+    the replaced key; a create makes a new game). With ``key``, the key the door allowed it
+    with (:func:`_fresh`)."""
     first = True
     while True:
         game = _fresh(game_id, None, once, key, first)
@@ -413,10 +415,10 @@ def replace_edit_key(game_id: str, once: Once[GameRecord] | None = None, key: st
                 db.run("edit_key_replaced", game_id, key_digest(game.edit_key), now)
                 _history(game, None, "rekey", now, None, None, None, None, None)
                 record = dataclasses.replace(game, edit_key=new_key, revision=game.revision + 1, updated_at=now)
-                # Every answer kept for the game's earlier writes and the one of the request that made
-                # it were given under a key that no longer works: none is replayed from now on.
-                db.run("idempotency_forget_game", game_id, json.dumps(game_id))
-                keep_answer(once, record, new_key)
+                # Every key kept for the game's earlier writes and the one of the request that made
+                # it were sent under an edit key that no longer works: none is replayed from now on.
+                db.run("idempotency_forget_game", game_id)
+                keep(once, Made(Kind.EDIT_KEY_REPLACED, game_id, None, record.revision))
                 _check_size(game_id)
         except _Moved:
             continue
@@ -429,7 +431,7 @@ EDITOR, RETENTION = "editor", "retention"  # why a game was deleted (errors.DELE
 
 
 def delete_game(game_id: str, based_on: int | None = None, key: str | None = None) -> str:
-    """Delete the game for its editor: its deals, its history, the answers kept for its
+    """Delete the game for its editor: its deals, its history, the keys kept for its
     writes and the one of the request that created it, and everything the cache holds of it.
     Its id is kept as deleted, so its links answer :class:`Gone`. A write like the others:
     one based on a revision the game has moved past is refused (:class:`Conflict`). Returns
@@ -453,9 +455,9 @@ def delete_game(game_id: str, based_on: int | None = None, key: str | None = Non
 
 
 def _remove(game_id: str, now: str, why: str) -> None:
-    """Inside the transaction that deleted the game's row: the answers kept about it, and its
+    """Inside the transaction that deleted the game's row: the keys kept about it, and its
     id kept as deleted (its deals, history and replaced keys went with the row: ON DELETE CASCADE)."""
-    db.run("idempotency_forget_game", game_id, json.dumps(game_id))
+    db.run("idempotency_forget_game", game_id)
     db.run("deleted_insert", game_id, now, why)
 
 

@@ -13,7 +13,6 @@ only enhance (``static/deal.js`` keeps a draft in the browser and retries a save
 from __future__ import annotations
 
 import dataclasses
-import json
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -210,7 +209,8 @@ def _write(page: DealPage, data: dict[str, Any], as_played: str | None) -> DealP
     hidden ``idempotency_key`` field), the save is made once per key (:func:`idempotency.once`,
     scoped by this route, the game and the edit key this phone holds, so never one of the
     API's keys, nor once the key is replaced): the same form sent again
-    after its answer was lost ends on the saved deal, and nothing is written twice."""
+    after its answer was lost ends on the saved deal (:func:`_saved`, from what the first
+    save made), and nothing is written twice."""
     game, number, editing = page.game, page.number, page.editing
     based_on = read_revision(page.meta.revision.data)
     key = request.headers.get("Idempotency-Key") or page.meta.idempotency_key.data or None
@@ -224,33 +224,39 @@ def _write(page: DealPage, data: dict[str, Any], as_played: str | None) -> DealP
             return writing.record_deal(game.id, data, as_played=as_played, based_on=based_on, once=once, repeat=repeat,
                                      key=access.key_held(game.id))
 
-    def answer(saved: DealRecord) -> tuple[int, str]:
-        if editing and saved.revision == game.revision:  # the same deal as recorded: nothing was written
-            said = f"Deal {number} unchanged: it was already recorded just so."
-        else:
-            said = f"Deal {saved.number} {'corrected' if editing else 'saved'}."
-        return 303, json.dumps({"number": saved.number, "message": said})
-
     try:
         if key is None:
-            body = answer(write(None))[1]
+            saved: DealRecord | idempotency.Made = write(None)
         else:
             sent = [request.path, data, as_played, based_on] + (["repeat"] if repeat else [])
             found = keyed_writes.make_once(game.id, key, keyed_writes.digest_of(sent),
                                            client=reading.key_digest(game.edit_key),  # the key this phone holds
-                                           answer=answer, write=write)
+                                           write=write)
             if found is idempotency.KeyTaken.REUSED:
                 return _key_reused(page)
             if found is idempotency.KeyTaken.IN_PROGRESS:
                 return typed_again(503, "Still saving", "This deal is being saved just now. Send it again in a "
                                    "moment to see it saved; it will not be saved twice.", retry_after=1)
-            body = found.body
+            saved = found
     except (StorageError, OutOfSpace) as err:
         return _refused(page, err, as_played is not None)
-    said = json.loads(body)
-    if ("ok", said["message"]) not in map(tuple, session.get("_flashes", [])):  # the first answer's came through
-        flash(said["message"], "ok")
-    return redirect(url_for("games.game", game_id=game.id, _anchor=f"deal-{said['number']}"), 303)
+    return _saved(game, editing, saved)
+
+
+def _saved(game: GameRecord, editing: bool, saved: DealRecord | idempotency.Made) -> Response:
+    """The answer to a saved deal: the game page at the deal, flashing what was saved; the
+    same to a form sent again after its answer was lost (``saved`` is then what the first
+    save made), its flash not shown twice."""
+    if isinstance(saved, idempotency.Made):
+        number, said = saved.deal, (f"Deal {saved.deal} "
+                                    f"{'corrected' if saved.kind is idempotency.Kind.DEAL_CORRECTED else 'saved'}.")
+    elif editing and saved.revision == game.revision:  # the same deal as recorded: nothing was written
+        number, said = saved.number, f"Deal {saved.number} unchanged: it was already recorded just so."
+    else:
+        number, said = saved.number, f"Deal {saved.number} {'corrected' if editing else 'saved'}."
+    if ("ok", said) not in map(tuple, session.get("_flashes", [])):  # the first answer's came through
+        flash(said, "ok")
+    return redirect(url_for("games.game", game_id=game.id, _anchor=f"deal-{number}"), 303)
 
 
 def _refused(page: DealPage, err: StorageError | OutOfSpace, as_played: bool) -> DealPage:

@@ -8,7 +8,6 @@ Every read and write goes through :mod:`scorepad.storage.writing`; who may write
 from __future__ import annotations
 
 import hashlib
-import json
 
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
@@ -186,7 +185,7 @@ def replace_edit_link(game_id: str) -> ResponseReturnValue:
     it), the same form sent again with the old key does not meet "this link was replaced"
     but is given the game's key as it is now, and shows the new link. Another phone holding
     the old key, with a form of its own, is told the link was replaced. A later replacement
-    forgets the kept answer (:func:`writing.replace_edit_key`), so a replay never gets a newer key.
+    forgets the kept key (:func:`writing.replace_edit_key`), so a replay never gets a newer key.
     The same form sent again once its answer came through (this phone holds the key it made)
     replaces nothing either: the session remembers which form made it."""
     game = access.game_or_404(game_id)
@@ -215,7 +214,7 @@ def replace_edit_link(game_id: str) -> ResponseReturnValue:
         else:
             found = keyed_writes.make_once(game.id, key, hashlib.sha256(request.path.encode()).hexdigest(),
                                            client=reading.key_digest(held),  # the key this phone held
-                                           answer=lambda made: (303, json.dumps({"id": made.id})), write=write)
+                                           write=write)
             if found is idempotency.KeyTaken.IN_PROGRESS:
                 return typed_again(503, "Still replacing", "The edit link is being replaced just now. Send this "
                                    "again in a moment to see the new link; it will not be replaced twice.",
@@ -227,7 +226,8 @@ def replace_edit_link(game_id: str) -> ResponseReturnValue:
     except StorageError as err:
         flash(f"The edit link was not replaced: {err.message}. The edit link as it was still works.", "error")
         return redirect(url_for("games.game", game_id=game.id), 303)
-    # The game's key now is the one this replacement made: a later one forgets the kept answer.
+    # Made now or replayed, the game's key now is the one this replacement made: a later one
+    # forgets the kept key. The answer is the game page with the new link, either way.
     return _link_replaced(access.game_or_404(game.id), key)
 
 

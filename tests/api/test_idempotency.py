@@ -39,8 +39,8 @@ NEW_GAME = {"name": "Friday", "sheet": "common", "sides": ANN_BEA}
 
 
 def keys_kept(app) -> list[tuple[Any, ...]]:
-    """Every kept key: (route, game_id, key, status), oldest first."""
-    return sql(app.config["DATABASE"], "SELECT route, game_id, key, status FROM idempotency_key ORDER BY at, route, "
+    """Every kept key: (route, game_id, key, kind: what its write made), oldest first."""
+    return sql(app.config["DATABASE"], "SELECT route, game_id, key, kind FROM idempotency_key ORDER BY at, route, "
                "game_id, key")
 
 
@@ -186,7 +186,9 @@ def test_an_expired_key_no_longer_replays_and_is_forgotten(app, client):
     assert again.status_code == 201 and "Idempotent-Replayed" not in again.headers
     assert again.get_json()["id"] != first.get_json()["id"]
     assert game_count(app) == 2
-    assert [status for *_, status in keys_kept(app)] == [201]  # the expired key forgotten, the new one kept
+    # the expired key forgotten, the new one kept, with the game the new request made
+    assert [kind for *_, kind in keys_kept(app)] == ["game created"]
+    assert sql(app.config["DATABASE"], "SELECT made_game FROM idempotency_key") == [(again.get_json()["id"],)]
     assert send(client, f"{API}/games", {**NEW_GAME, "name": "Another body, as a new request may have"},
                 {}).get_data() == again.get_data()
 
@@ -379,7 +381,8 @@ def from_address(app, address: str):
 
 
 def kept_bodies(app) -> str:
-    return json.dumps(sql(app.config["DATABASE"], "SELECT body FROM idempotency_key"))
+    """Everything kept with the keys, every column of every row (what each write made: no answer is kept)."""
+    return json.dumps(sql(app.config["DATABASE"], "SELECT * FROM idempotency_key"))
 
 
 def edit_keys(app) -> list[str]:

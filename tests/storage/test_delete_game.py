@@ -19,12 +19,12 @@ API = "/api/v1"
 
 
 def rows_of(database: str, game_id: str) -> dict[str, int]:
-    """How many rows of each table hold something of the game (the kept answers: those of
-    its writes, and those naming it, as the answer to its creation does)."""
+    """How many rows of each table hold something of the game (the kept keys: those of its
+    writes, and those that made it, as its creation's does: the game it made is the fact kept)."""
     found = {table: sql(database, f"SELECT COUNT(*) FROM {table} WHERE {column} = ?", (game_id,))[0][0]
              for table, column in (("game", "id"), ("deal", "game_id"), ("history", "game_id"))}
-    found["idempotency_key"] = sql(database, "SELECT COUNT(*) FROM idempotency_key WHERE game_id = ? OR body LIKE ?",
-                                   (game_id, f'%{game_id}%'))[0][0]
+    found["idempotency_key"] = sql(database, "SELECT COUNT(*) FROM idempotency_key WHERE game_id = ? OR made_game = ?",
+                                   (game_id, game_id))[0][0]
     return found
 
 

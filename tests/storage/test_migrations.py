@@ -16,8 +16,8 @@ import pytest
 
 from scorepad.app import StartupError, create_app
 from scorepad.storage import backends, db, idempotency, reading, writing
-from scorepad.storage.idempotency import KeptAnswer
-from tests.helpers import sql
+from scorepad.storage.idempotency import Kind, Made
+from tests.helpers import sql, valid_deal
 
 ROOT = Path(__file__).resolve().parents[2]
 NEWEST = db.migrations()[-1][0]
@@ -175,7 +175,9 @@ def _run_migration(database_setting: str, number: int) -> None:
 def test_migration_0005_takes_the_edit_keys_out_of_answers_kept_the_old_way_and_scopes_each_row(database_setting):
     """Kept answers written before 0005 (a new game's held its edit key and edit link) lose
     every copy of the key; a game write's row is scoped to the game's edit key (its holder's
-    retry still finds it), a new game's to no client (who sent it cannot be told)."""
+    retry still finds it), a new game's to no client (who sent it cannot be told). Through
+    0007 (answers become what the write made) the holder's retry is still given what the
+    first request made, and nothing is written."""
     with db.using(backends.database(database_setting)) as found:
         game = writing.create_game("Friday", "common", [{"name": "Ann", "players": ["Ann"]},
                                                       {"name": "Bea", "players": ["Bea"]}])
@@ -198,8 +200,58 @@ def test_migration_0005_takes_the_edit_keys_out_of_answers_kept_the_old_way_and_
     assert rows["api.record_deal"] == (reading.key_digest(game.edit_key), {"number": 1, "revision": 1})
     assert game.edit_key not in json.dumps(sql(database_setting, "SELECT * FROM idempotency_key"))
     assert sql(database_setting, "SELECT COUNT(*) FROM replaced_edit_key") == [(0,)]
+    _run_migration(database_setting, 7)
     with db.using(backends.database(database_setting)) as found:  # the game's key holder's retry is answered from it
-        replayed = idempotency.once(idempotency.Once("api.record_deal", game.id, "k", "d", lambda _: (201, "{}"),
-                                         client=reading.key_digest(game.edit_key)), lambda _: pytest.fail("written"))
+        replayed = idempotency.once(idempotency.Once("api.record_deal", game.id, "k", "d",
+                                                     client=reading.key_digest(game.edit_key)),
+                                    lambda _: pytest.fail("written"))
     found.close()
-    assert isinstance(replayed, KeptAnswer) and replayed.replayed and json.loads(replayed.body)["number"] == 1
+    assert replayed == Made(Kind.DEAL_RECORDED, game.id, 1, 1)
+
+
+OLD_KEYS = ("CREATE TABLE idempotency_key (route TEXT NOT NULL, game_id TEXT NOT NULL, client TEXT NOT NULL, "
+            "key TEXT NOT NULL, digest TEXT NOT NULL, status INTEGER NOT NULL, body TEXT NOT NULL, at TEXT NOT NULL, "
+            "PRIMARY KEY (route, game_id, client, key))")  # the table as 0005 made it
+
+
+@pytest.mark.backends
+def test_migration_0007_keeps_what_each_kept_answer_says_was_made_and_drops_what_cannot_be_read(database_setting):
+    """Each answer kept before 0007 becomes the fact its write made, read from its body by its
+    route: a game's id and revision (the API's create, import and rekey), a deal's number
+    and revision (the API's record), and for the pages' answers, which held no revision, the
+    revision of the history entry their write made. A body that cannot be read, or a route
+    no door has, is dropped. A retry of each converted one is still given what it made."""
+    with db.using(backends.database(database_setting)) as found:
+        game = writing.create_game("Friday", "common", [{"name": "Ann", "players": ["Ann"]},
+                                                      {"name": "Bea", "players": ["Bea"]}])
+        writing.record_deal(game.id, valid_deal(1))  # revision 1
+        writing.replace_edit_key(game.id)  # revision 2
+    found.close()
+    client = reading.key_digest(game.edit_key)
+    for statement in ("DROP TABLE idempotency_key", OLD_KEYS):
+        sql(database_setting, statement)
+    at = db.applied_now()
+    kept = [("api.create_game", "", "session s", 201, {"id": game.id, "revision": 0, "view_url": "http://h/g"}),
+            ("api.import_api", "", "session s", 201, {"id": game.id, "revision": 0}),
+            ("api.record_deal", game.id, client, 201, {"number": 1, "revision": 1, "history_size": 1}),
+            ("api.replace_edit_key", game.id, client, 200, {"id": game.id, "revision": 2}),
+            ("deals.new_deal", game.id, client, 303, {"number": 1, "message": "Deal 1 saved."}),
+            ("deals.edit_deal", game.id, client, 303, {"number": 1, "message": "Deal 1 corrected."}),  # no such edit
+            ("games.replace_edit_link", game.id, client, 303, {"id": game.id}),
+            ("api.record_deal", "other", client, 201, {"number": "one"}),
+            ("old.route", game.id, client, 201, {"id": game.id, "revision": 1})]
+    for n, (route, game_id, scope, status, body) in enumerate(kept):
+        sql(database_setting, "INSERT INTO idempotency_key (route, game_id, client, key, digest, status, body, at) "
+            "VALUES (?, ?, ?, ?, 'd', ?, ?, ?)", (route, game_id, scope, f"k{n}", status, json.dumps(body), at))
+    sql(database_setting, "INSERT INTO idempotency_key (route, game_id, client, key, digest, status, body, at) "
+        "VALUES ('api.create_game', '', 'session s', 'text', 'd', 201, 'not JSON', ?)", (at,))
+    _run_migration(database_setting, 7)
+    rows = sql(database_setting, "SELECT key, kind, made_game, deal, revision, at FROM idempotency_key ORDER BY key")
+    assert rows == [("k0", "game created", game.id, None, 0, at), ("k1", "game imported", game.id, None, 0, at),
+                    ("k2", "deal recorded", game.id, 1, 1, at), ("k3", "edit key replaced", game.id, None, 2, at),
+                    ("k4", "deal recorded", game.id, 1, 1, at), ("k6", "edit key replaced", game.id, None, 2, at)]
+    with db.using(backends.database(database_setting)) as found:
+        replayed = idempotency.once(idempotency.Once("deals.new_deal", game.id, "k4", "d", client=client),
+                                    lambda _: pytest.fail("written"))
+    found.close()
+    assert replayed == Made(Kind.DEAL_RECORDED, game.id, 1, 1)

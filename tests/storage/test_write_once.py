@@ -1,12 +1,14 @@
 """Writes made once per idempotency key (:func:`scorepad.storage.idempotency.once`), in storage
-alone, with no web framework: the key is kept with the answer in the write's own
-transaction, replayed within 24 hours, refused for another request or while the first is
-being written, and forgotten (by its time's index) once expired. A real database (a SQLite
-file in the test's folder, and a PostgreSQL database); the answers are the test's own."""
+alone, with no web framework: the key is kept with what its write made (a :class:`Made`,
+never an answer nor a secret) in the write's own transaction, given again within 24 hours,
+refused for another request or while the first is being written, and forgotten (by its
+time's index) once expired. A real database (a SQLite file in the test's folder, and a
+PostgreSQL database)."""
 
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -14,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from scorepad.storage import backends, db, idempotency, reading, writing
+from scorepad.storage import backends, db, document, idempotency, reading, writing
 from scorepad.storage.errors import Rejected
-from scorepad.storage.idempotency import KeptAnswer, KeyTaken, Once
+from scorepad.storage.idempotency import KeyTaken, Kind, Made, Once
 from tests.helpers import ANN_BEA, sql, valid_deal
 
 pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLite and on PostgreSQL
@@ -50,13 +52,11 @@ def refusing_keys(database: str) -> str:
 
 
 def game_once(key: str = "k", digest: str = "d", client: str = "client A") -> Once[reading.GameRecord]:
-    return Once("create", "", key, digest, lambda game: (201, json.dumps({"id": game.id, "revision": game.revision})),
-                client=client)
+    return Once("create", "", key, digest, client=client)
 
 
 def deal_once(game_id: str, key: str = "k", digest: str = "d", client: str = "client A") -> Once[reading.DealRecord]:
-    return Once("deals", game_id, key, digest,
-                lambda deal: (201, json.dumps({"number": deal.number, "revision": deal.revision})), client=client)
+    return Once("deals", game_id, key, digest, client=client)
 
 
 def create(keyed: Once[reading.GameRecord] | None) -> reading.GameRecord:
@@ -64,13 +64,13 @@ def create(keyed: Once[reading.GameRecord] | None) -> reading.GameRecord:
 
 
 def test_a_write_made_once_is_answered_the_same_again_and_writes_nothing(database):
+    """The first request gets what its write returns; the same request again, what that write
+    made (the game, at its revision), and nothing is written."""
     first = idempotency.once(game_once(), create)
     again = idempotency.once(game_once(), create)
-    assert isinstance(first, KeptAnswer) and isinstance(again, KeptAnswer)
-    assert (first.status, first.replayed) == (201, False)
-    assert (again.status, again.body, again.replayed) == (first.status, first.body, True)
-    game_id = json.loads(first.body)["id"]
-    assert rows(database, "SELECT id FROM game") == [(game_id,)]
+    assert isinstance(first, reading.GameRecord)
+    assert again == Made(Kind.GAME_CREATED, first.id, None, first.revision)
+    assert rows(database, "SELECT id FROM game") == [(first.id,)]
 
 
 def test_a_key_kept_for_another_request_is_refused_and_nothing_is_written(database):
@@ -86,29 +86,90 @@ def test_a_key_is_one_routes_and_one_games(database):
     for keyed in (deal_once(game.id), deal_once(other.id), game_once()):
         written = idempotency.once(keyed, lambda k: writing.record_deal(k.game_id, valid_deal(1), once=k)
                              if k.route == "deals" else create(k))
-        assert isinstance(written, KeptAnswer) and not written.replayed
+        assert isinstance(written, (reading.DealRecord, reading.GameRecord))  # made now, not made before
     assert len(rows(database, "SELECT * FROM idempotency_key")) == 3
 
 
 def test_the_same_key_from_another_client_is_another_key_and_makes_its_own_write(database):
     mine = idempotency.once(game_once(client="session A"), create)
     theirs = idempotency.once(game_once(client="address B"), create)
-    assert isinstance(mine, KeptAnswer) and isinstance(theirs, KeptAnswer) and not theirs.replayed
-    assert json.loads(mine.body)["id"] != json.loads(theirs.body)["id"]
+    assert isinstance(mine, reading.GameRecord) and isinstance(theirs, reading.GameRecord)  # each made now
+    assert mine.id != theirs.id
     assert rows(database, "SELECT COUNT(*) FROM game") == [(2,)]
     again = idempotency.once(game_once(client="session A"), create)
-    assert isinstance(again, KeptAnswer) and again.replayed and again.body == mine.body
+    assert again == Made(Kind.GAME_CREATED, mine.id, None, 0)
     assert sorted(rows(database, "SELECT client, key FROM idempotency_key")) == [("address B", "k"), ("session A", "k")]
 
 
-def test_an_answer_holding_the_edit_key_is_never_kept_and_nothing_is_written(database):
-    before = rows(database, "SELECT COUNT(*) FROM game")
-    leaky = Once("create", "", "k", "d", lambda game: (201, json.dumps({"id": game.id, "edit_key": game.edit_key})),
-                 client="session A")
-    with pytest.raises(RuntimeError, match="edit key"):
-        idempotency.once(leaky, create)
-    assert rows(database, "SELECT COUNT(*) FROM game") == before
-    assert rows(database, "SELECT * FROM idempotency_key") == []
+FACT_COLUMNS = ["route", "game_id", "client", "key", "digest", "kind", "made_game", "deal", "revision", "at"]
+
+
+def test_every_kind_of_keyed_write_keeps_its_fact_and_no_secret_nor_any_http_text(database):
+    """Each write made once (a game created, imported, a deal recorded, corrected, the edit key
+    replaced) keeps its key with what it made: its kind, its game, its deal, the revision it
+    made. Read whole after each, the table holds only those columns (no status, no body),
+    no edit key the game had or has, and no JSON text (no answer)."""
+    def table() -> list[tuple[Any, ...]]:
+        return rows(database, "SELECT route, game_id, client, key, digest, kind, made_game, deal, revision, at "
+                              "FROM idempotency_key ORDER BY at, key")
+
+    columns = [row[1] for row in sql(database, "SELECT * FROM pragma_table_info('idempotency_key')")] \
+        if not backends.is_url(database) else [row[0] for row in sql(
+            database, "SELECT column_name FROM information_schema.columns WHERE table_name = 'idempotency_key' "
+                      "ORDER BY ordinal_position")]
+    assert columns == FACT_COLUMNS
+    def check(key: str, fact: tuple[Any, ...]) -> None:
+        kept = table()
+        assert [row[5:9] for row in kept if row[3] == key] == [fact]
+        everything = json.dumps(rows(database, "SELECT * FROM idempotency_key"))
+        for (secret,) in rows(database, "SELECT edit_key FROM game"):
+            assert secret not in everything
+        for row in kept:
+            for value in row:
+                assert not (isinstance(value, str) and value.lstrip().startswith(("{", "["))), value  # no JSON body
+
+    made = idempotency.once(game_once("create"), create)
+    assert isinstance(made, reading.GameRecord)
+    check("create", ("game created", made.id, None, 0))
+    exported = document.export_game(made.id)
+    imported = idempotency.once(game_once("import"), lambda k: document.import_document(exported, k))
+    assert isinstance(imported, reading.GameRecord)
+    check("import", ("game imported", imported.id, None, imported.revision))
+    client = reading.key_digest(made.edit_key)
+    idempotency.once(Once("record", made.id, "record", "d", client=client),
+                     lambda k: writing.record_deal(made.id, valid_deal(1), once=k))
+    check("record", ("deal recorded", made.id, 1, 1))
+    corrected = valid_deal(1)
+    corrected["sides"][1]["melds"] = ["J J J J J J J"]
+    idempotency.once(Once("correct", made.id, "correct", "d", client=client),
+                     lambda k: writing.update_deal(made.id, 1, corrected, once=k))
+    check("correct", ("deal corrected", made.id, 1, 2))
+    rekeyed = idempotency.once(Once("rekey", made.id, "rekey", "d", client=client),
+                               lambda k: writing.replace_edit_key(made.id, k))
+    assert isinstance(rekeyed, reading.GameRecord) and rekeyed.edit_key != made.edit_key
+    check("rekey", ("edit key replaced", made.id, None, 3))
+    everything = json.dumps(rows(database, "SELECT * FROM idempotency_key"))
+    assert made.edit_key not in everything and rekeyed.edit_key not in everything  # the replaced key too
+
+
+def test_a_deal_made_once_is_given_again_as_it_was_recorded_even_once_corrected_since(database):
+    """What a deal's write made names the deal and the revision: :func:`idempotency.deal_made`
+    gives the deal as recorded then (its body, as-played reason and history size at that
+    revision), not as it stands after a later correction."""
+    game = create(None)
+    keyed = Once("record", game.id, "k", "d", client=reading.key_digest(game.edit_key))
+    first = idempotency.once(keyed, lambda k: writing.record_deal(game.id, valid_deal(1), once=k))
+    assert isinstance(first, reading.DealRecord)
+    corrected = valid_deal(1)
+    corrected["sides"][1]["melds"] = ["J J J J J J J"]
+    writing.update_deal(game.id, 1, corrected)
+    again = idempotency.once(keyed, lambda k: pytest.fail("written again"))
+    assert again == Made(Kind.DEAL_RECORDED, game.id, 1, 1)
+    made = idempotency.deal_made(again)
+    assert made is not None and (made.number, made.revision, made.history_size, made.as_played) == (1, 1, 1, None)
+    assert made.deal.to_json(with_sheet=False) == first.deal.to_json(with_sheet=False)
+    assert made.verdict.to_json() == first.verdict.to_json()
+    assert reading.load_game(game.id).deal(1).history_size == 2  # corrected since
 
 
 def test_replacing_the_edit_key_refuses_the_old_one_and_says_so_in_the_history(database):
@@ -125,22 +186,18 @@ def test_replacing_the_edit_key_refuses_the_old_one_and_says_so_in_the_history(d
     assert [c["message"] for c in reading.changes_since(game.id, 0)] == ["the edit link was replaced"]
 
 
-def test_a_replaced_edit_key_made_once_keeps_an_answer_without_the_new_key(database):
+def test_a_replaced_edit_key_made_once_keeps_what_it_made_without_the_new_key(database):
+    """A replacement made once is not made again: the same request gets what it made (the
+    game at the revision it made), and the new key is kept nowhere with the key."""
     game = create(None)
-    keyed = Once("rekey", game.id, "k", "d", lambda found: (200, json.dumps({"id": found.id,
-                                                                             "revision": found.revision})),
-                 client=reading.key_digest(game.edit_key))
+    keyed = Once("rekey", game.id, "k", "d", client=reading.key_digest(game.edit_key))
     first = idempotency.once(keyed, lambda k: writing.replace_edit_key(game.id, k))
     again = idempotency.once(keyed, lambda k: writing.replace_edit_key(game.id, k))
-    assert isinstance(first, KeptAnswer) and isinstance(again, KeptAnswer) and again.replayed
+    assert isinstance(first, reading.GameRecord)
+    assert again == Made(Kind.EDIT_KEY_REPLACED, game.id, None, 1)
     assert reading.load_game(game.id).revision == 1  # replaced once
     new_key = reading.load_game(game.id).edit_key
-    assert new_key not in json.dumps(rows(database, "SELECT * FROM idempotency_key"))
-    leaky = dataclasses.replace(keyed, key="k2", answer=lambda found: (200, json.dumps({"key": found.edit_key})),
-                                client=reading.key_digest(new_key))
-    with pytest.raises(RuntimeError, match="edit key"):
-        idempotency.once(leaky, lambda k: writing.replace_edit_key(game.id, k))
-    assert reading.load_game(game.id).edit_key == new_key  # the failed write wrote nothing
+    assert new_key == first.edit_key and new_key not in json.dumps(rows(database, "SELECT * FROM idempotency_key"))
 
 
 @pytest.mark.backends("sqlite")  # SQLite's trace of statements
@@ -180,7 +237,9 @@ def test_a_write_whose_key_cannot_be_kept_is_not_written_at_all(database):
     assert rows(database, "SELECT * FROM idempotency_key") == []
     run(database, drop)
     written = idempotency.once(deal_once(game.id), lambda k: writing.record_deal(game.id, valid_deal(1), once=k))
-    assert isinstance(written, KeptAnswer) and json.loads(written.body) == {"number": 1, "revision": 1}
+    assert isinstance(written, reading.DealRecord) and (written.number, written.revision) == (1, 1)
+    assert rows(database, "SELECT kind, made_game, deal, revision FROM idempotency_key") == [
+        ("deal recorded", game.id, 1, 1)]
 
 
 def test_a_create_whose_key_cannot_be_kept_makes_no_game(database):
@@ -212,10 +271,10 @@ def test_while_a_key_is_being_written_the_same_key_is_in_progress(database):
 
     first = idempotency.once(game_once(), write)
     assert seen["same"] is KeyTaken.IN_PROGRESS
-    assert isinstance(seen["other"], KeptAnswer) and not seen["other"].replayed
-    assert isinstance(first, KeptAnswer) and not first.replayed
+    assert isinstance(seen["other"], reading.GameRecord)  # made now
+    assert isinstance(first, reading.GameRecord)
     again = idempotency.once(game_once(), create)
-    assert isinstance(again, KeptAnswer) and again.replayed and again.body == first.body
+    assert again == Made(Kind.GAME_CREATED, first.id, None, 0)
 
 
 def test_an_expired_key_is_ignored_and_forgotten_by_the_next_keyed_write(database):
@@ -227,9 +286,9 @@ def test_an_expired_key_is_ignored_and_forgotten_by_the_next_keyed_write(databas
     run(database, "UPDATE idempotency_key SET at = ? WHERE key = 'old'", expired)
     run(database, "UPDATE idempotency_key SET at = ? WHERE key = 'recent'", recent)
     replayed = idempotency.once(game_once("recent"), create)
-    assert isinstance(replayed, KeptAnswer) and replayed.replayed
+    assert isinstance(replayed, Made)
     again = idempotency.once(game_once("old", digest="another request"), create)  # expired: a new write, not REUSED
-    assert isinstance(again, KeptAnswer) and not again.replayed
+    assert isinstance(again, reading.GameRecord)
     assert len(rows(database, "SELECT * FROM game")) == 3
     kept = dict(rows(database, "SELECT key, at FROM idempotency_key"))
     assert kept["recent"] == recent and kept["old"] >= now.isoformat(timespec="seconds")  # the expired row forgotten
@@ -247,3 +306,15 @@ def test_expired_keys_are_forgotten_by_the_index_on_their_time_and_a_key_is_foun
     assert "SEARCH" in forget and "idempotency_key_by_time" in forget, forget
     found = plan("idempotency_get", "r", "g", "c", "k", "x")
     assert "SEARCH" in found and "SCAN" not in found, found
+
+
+def test_storage_is_handed_no_answer_to_keep():
+    """Storage takes no callback from a door: a write made once (:class:`Once`) holds only the
+    route, game, key, digest and client, and no public write of :mod:`.writing` takes a
+    callable (an answer, a status, a body to keep), so nothing below the doors builds a reply."""
+    assert [(f.name, f.type) for f in dataclasses.fields(Once)] == [
+        ("route", "str"), ("game_id", "str"), ("key", "str"), ("digest", "str"), ("client", "str")]
+    for name, function in inspect.getmembers(writing, inspect.isfunction):
+        if function.__module__ == writing.__name__ and not name.startswith("_"):
+            for parameter in inspect.signature(function).parameters.values():
+                assert "Callable" not in str(parameter.annotation), (name, parameter)
