@@ -37,10 +37,11 @@ def _read_json(path: str) -> JSON:
     except (OSError, UnicodeDecodeError) as err:
         raise Unreadable(f"cannot read {path}: {getattr(err, 'strerror', None) or err}") from None
     try:
-        return json.loads(text)
+        data: JSON = json.loads(text)
     except json.JSONDecodeError as err:
         raise Unreadable(f"{_name(path)} is not valid JSON: {err.msg} at line {err.lineno}, "
                          f"column {err.colno}") from None
+    return data
 
 
 def _name(path: str) -> str:

@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from scorepad.storage import db, idempotency, reading, writing
+from scorepad.storage import db, idempotency, reading
+from scorepad.storage import sent as writing
 from scorepad.storage.errors import Rejected
 from scorepad.storage.idempotency import KeptAnswer, KeyTaken, Once
 from tests.hardening import ANN_BEA, sql, valid_deal
