@@ -9,7 +9,8 @@ Each refusal is a storage error naming the field (:mod:`.errors`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Protocol
 
 from ..rules import Deal, ReadError, RuleSheet, judge, load_sheet
@@ -35,12 +36,21 @@ def never_as_played(problem: Problem) -> bool:
 
 
 
-def read_sheet(data: object, field: str = "sheet") -> RuleSheet:
-    """A sheet as sent (a preset id, or a sheet object)."""
+@contextmanager
+def _invalid(field: str = "") -> Iterator[None]:
+    """What the rules core cannot read, as a write is refused: :class:`Invalid` naming the
+    field (``field`` when the core names none). The one place these readers turn a ReadError
+    into storage's error, which every door already answers through its own table."""
     try:
-        return load_sheet(data)
+        yield
     except ReadError as err:
         raise Invalid(err.field or field, err.reason) from None
+
+
+def read_sheet(data: object, field: str = "sheet") -> RuleSheet:
+    """A sheet as sent (a preset id, or a sheet object)."""
+    with _invalid(field):
+        return load_sheet(data)
 
 
 def read_sides(data: object, sheet: RuleSheet) -> list[GameSide]:
@@ -82,20 +92,16 @@ def read_sides(data: object, sheet: RuleSheet) -> list[GameSide]:
 
 
 def read_game_name(value: object, where: str) -> str:
-    try:
+    with _invalid():
         return read_name(value, where, MAX_NAME)
-    except ReadError as err:
-        raise Invalid(err.field, err.reason) from None
 
 
 def read_deal(game: GameRecord, data: object, number: int | None) -> Deal:
     """A deal for this game from its canonical JSON (without a sheet)."""
     if isinstance(data, dict) and "sheet" in data:
         raise Invalid("sheet", "a game's deals use the game's sheet; leave 'sheet' out")
-    try:
+    with _invalid("deal"):
         deal = Deal.from_json(data, game.sheet, number=number)
-    except ReadError as err:
-        raise Invalid(err.field or "deal", err.reason) from None
     if number is not None and deal.number != number:
         raise Invalid("deal", f"this is deal {number}, not {deal.number}")
     return deal
@@ -176,10 +182,8 @@ def read_reason_field(value: object, field: str = "as_played.reason",
             ask: str = "say briefly why the deal stands as played") -> str | None:
     if value is None:
         return None
-    try:
+    with _invalid():
         return read_reason(value, field, MAX_REASON, ask)
-    except ReadError as err:
-        raise Invalid(err.field, err.reason) from None
 
 
 def read_amend_reason(value: object) -> str:
