@@ -389,7 +389,8 @@ def build_largest_game(database: Path) -> tuple[str, str]:
     sys.path.insert(0, str(ROOT))
     from scorepad.app import create_app
     from scorepad.rules.limits import MAX_DEALS as MAX_DEALS_TO_TARGET
-    from scorepad.storage import db, writing
+    from scorepad.storage import db
+    from scorepad.storage import sent as writing
     from scorepad.storage.errors import Full
 
     t0 = time.perf_counter()

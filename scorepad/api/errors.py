@@ -1,11 +1,13 @@
 """What the JSON API answers to each error: the table of storage errors to statuses and
 problem types (:data:`ERRORS`), and the blueprint's handlers that answer each as a problem
-(``application/problem+json``, :mod:`.problems`)."""
+(``application/problem+json``, :mod:`.problems`), input the rules core cannot read
+(:class:`ReadError`) among them: the routes read their input and leave its errors to these."""
 
 from __future__ import annotations
 
 from flask import Response, jsonify, request
 
+from ..rules import ReadError
 from ..storage.checks import never_as_played
 from ..storage.errors import (
     AlreadyRecorded,
@@ -62,6 +64,13 @@ def refused(err: ApiError | StorageError) -> Response:
                                **err.extensions)
     status, slug = error_kind(err)
     return problems.answer(status, err.message, err.field, slug)
+
+
+@bp.errorhandler(ReadError)
+def unreadable(err: ReadError) -> Response:
+    """Input the rules core cannot read: a 400 naming the field (``invalid-field``), or the
+    body as a whole (``invalid-body``) when it names none."""
+    return problems.answer(400, err.reason, err.field, problems.for_status(400, err.field))
 
 
 @bp.errorhandler(Conflict)

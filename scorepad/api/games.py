@@ -19,19 +19,19 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from functools import partial
-from typing import Any
 
 from flask import Response, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 
 from .. import builds
 from ..access import bearer_key
-from ..rules import PRESETS, Deal, ReadError, Verdict, judge
+from ..rules import PRESETS, Deal, Verdict, judge
 from ..rules.catalogue import options_by_group
 from ..rules.limits import MAX_GAME_PROBLEMS_LISTED, MAX_PROBLEMS_LISTED
+from ..rules.read import JSON
+from ..rules.sheet import Preset
 from ..rules.views import DealRow
-from ..storage import cache, db, idempotency, reading, writing
+from ..storage import cache, checks, db, idempotency, reading, writing
 from ..storage.errors import AlreadyRecorded, SameAsPrevious
 from ..storage.idempotency import Once
 from ..storage.reading import DealRecord, GameRecord
@@ -43,8 +43,8 @@ from .http import ApiError
 # -- reading requests ---------------------------------------------------------------------------
 
 
-def _as_played(value: Any) -> object:  # the reason as sent: the store reads it, naming as_played.reason
-    """The reason from ``{"reason": "..."}``; the store checks the reason itself."""
+def _as_played(value: JSON) -> JSON:  # the reason as sent: checks reads it, naming as_played.reason
+    """The reason from ``{"reason": "..."}``; :func:`.checks.read_reason_field` reads the reason itself."""
     if value is None:
         return None
     if not isinstance(value, dict):
@@ -52,10 +52,10 @@ def _as_played(value: Any) -> object:  # the reason as sent: the store reads it,
     for key in value:
         if key != "reason":
             raise ApiError(400, f"as_played.{key}", "is not a field here; expected reason")
-    return value.get("reason", "")  # an empty reason is refused by the store, naming as_played.reason
+    return value.get("reason", "")  # an empty reason is refused when read, naming as_played.reason
 
 
-def _deal_body(*extra: str) -> tuple[dict[str, Any], object, int | None, dict[str, Any]]:
+def _deal_body(*extra: str) -> tuple[dict[str, JSON], JSON, int | None, dict[str, JSON]]:
     """A game's deal from the body: the deal itself, the as-played reason, the revision, and
     the ``extra`` fields the route allows besides (``repeat``), as sent."""
     data = http.body(("deal", "ending", "went_out", "sides", "last_card", "permission", "as_played", "revision",
@@ -65,7 +65,7 @@ def _deal_body(*extra: str) -> tuple[dict[str, Any], object, int | None, dict[st
         {k: data[k] for k in extra if k in data}
 
 
-def _repeat(value: Any) -> bool:
+def _repeat(value: JSON) -> bool:
     """``repeat``: true records a deal the same as the one before it (the table played it again)."""
     if value is None:
         return False
@@ -74,7 +74,7 @@ def _repeat(value: Any) -> bool:
     return value
 
 
-def _deal_json(record: DealRecord | DealRow, history_size: int, most: int | None = None) -> dict[str, Any]:
+def _deal_json(record: DealRecord | DealRow, history_size: int, most: int | None = None) -> dict[str, JSON]:
     """A recorded deal (the store's record or the view's row); with ``most``, its report lists
     at most that many problems (violations first, then warnings, then the rules not checked) and
     counts the rest in ``problems_omitted`` (0 when none is left out)."""
@@ -82,7 +82,7 @@ def _deal_json(record: DealRecord | DealRow, history_size: int, most: int | None
             "report": _report(record.verdict, most), "as_played": record.as_played, "history_size": history_size}
 
 
-def _report(verdict: Verdict, most: int | None) -> dict[str, Any]:
+def _report(verdict: Verdict, most: int | None) -> dict[str, JSON]:
     """The verdict's JSON with ``problems_omitted``: every problem, or at most ``most`` (violations,
     then warnings, then the rules not checked)."""
     report = verdict.report
@@ -99,7 +99,7 @@ def _report(verdict: Verdict, most: int | None) -> dict[str, Any]:
             "sides": [side.to_json() for side in verdict.breakdown.sides]}
 
 
-def game_json(game: GameRecord, with_links: bool = True) -> dict[str, Any]:
+def game_json(game: GameRecord, with_links: bool = True) -> dict[str, object]:
     """Everything anyone with the view link may see; never the edit key. Each deal lists
     at most :data:`MAX_PROBLEMS_LISTED` problems, fewer when the game has more than 20
     deals (:data:`MAX_GAME_PROBLEMS_LISTED` in all); its own URL lists them all. The rows,
@@ -125,7 +125,7 @@ def game_json(game: GameRecord, with_links: bool = True) -> dict[str, Any]:
     }
 
 
-def _game_url(game_id: str, *rest: Any) -> str:
+def _game_url(game_id: str, *rest: object) -> str:
     return url_for("api.get_game", game_id=game_id) + "".join(f"/{part}" for part in rest)
 
 
@@ -136,14 +136,10 @@ def _game_url(game_id: str, *rest: Any) -> str:
 def score_deal() -> ResponseReturnValue:
     """Validate and score one deal under the sheet it names; nothing is saved."""
     data = http.body(("sheet", "deal", "ending", "went_out", "sides", "last_card", "permission"))
-    try:
-        deal = Deal.from_json(data)
-    except ReadError as err:
-        raise ApiError(400, err.field, err.reason) from None
-    return jsonify(judge(deal).to_json())
+    return jsonify(judge(Deal.from_json(data)).to_json())
 
 
-def _preset_json(preset: Any) -> dict[str, Any]:
+def _preset_json(preset: Preset) -> dict[str, JSON]:
     return {"id": preset.id, "title": preset.title, "source": preset.source.title, "source_url": preset.source.url,
             "preset_version": preset.version, "not_stated": dict(preset.not_stated), "fixed": list(preset.fixed)}
 
@@ -177,8 +173,13 @@ def create_game() -> ResponseReturnValue:
     for key in ("name", "sheet", "sides"):
         if key not in data:
             raise ApiError(400, key, "is missing")
-    return http.write_once(lambda once: writing.create_game(data["name"], data["sheet"], data["sides"], once),
-                           http.new_game, http.new_game_headers, http.with_edit_key)
+
+    def create(once: Once[GameRecord] | None) -> GameRecord:
+        sheet = checks.read_sheet(data["sheet"])
+        sides = checks.read_sides(data["sides"], sheet)  # first: a game named after its sides shows their own error
+        return writing.create_game(checks.read_game_name(data["name"], "name"), sheet, sides, once)
+
+    return http.write_once(create, http.new_game, http.new_game_headers, http.with_edit_key)
 
 
 @bp.get("/games/<game_id>")
@@ -236,9 +237,12 @@ def amend_sheet(game_id: str) -> ResponseReturnValue:
     data = http.body(("sheet", "reason", "revision"))
     if "sheet" not in data:
         raise ApiError(400, "sheet", "is missing: a preset id, or a sheet object")
-    game = http.conditional(game_id, http.revision(data.get("revision")),
-                            lambda base: writing.amend_sheet(game_id, data["sheet"], data.get("reason"), base,
-                                                           bearer_key()))
+
+    def amend(base: int | None) -> GameRecord:
+        reason = checks.read_amend_reason(data.get("reason"))
+        return writing.amend_sheet(game_id, checks.read_sheet(data["sheet"]), reason, base, bearer_key())
+
+    game = http.conditional(game_id, http.revision(data.get("revision")), amend)
     return jsonify(game_json(game))
 
 
@@ -265,11 +269,11 @@ def replace_edit_key(game_id: str) -> ResponseReturnValue:
 # -- routes: deals ------------------------------------------------------------------------------
 
 
-def _saved_body(record: DealRecord) -> dict[str, Any]:
+def _saved_body(record: DealRecord) -> dict[str, JSON]:
     return {**_deal_json(record, record.history_size), "revision": record.revision}
 
 
-def _deal_location(game_id: str, body: dict[str, Any]) -> dict[str, str]:
+def _deal_location(game_id: str, body: dict[str, JSON]) -> dict[str, str]:
     return {"Location": _game_url(game_id, "deals", body["number"])}
 
 
@@ -283,13 +287,17 @@ def record_deal(game_id: str) -> ResponseReturnValue:
     """The deal the body names (``deal``), else the next; never another number. Already recorded:
     a 409 deal-recorded with both deals; the same as the deal before it: a 422 same-as-previous,
     unless ``"repeat": true``."""
-    http.editable(game_id)
+    game = http.editable(game_id)
     deal, as_played, revision, extra = _deal_body("repeat")
     repeat = _repeat(extra.get("repeat"))
 
     def record(once: Once[DealRecord] | None) -> DealRecord:
-        made = partial(writing.record_deal, game_id, deal, as_played, once=once, repeat=repeat, key=bearer_key())
-        return http.conditional(game_id, revision, made)  # made(base): based on the revision sent
+        def made(base: int | None) -> DealRecord:  # based on the revision sent
+            reason = checks.read_reason_field(as_played)
+            read = checks.read_new_deal(game, deal)
+            return writing.record_deal(game_id, read, reason, base, once=once, repeat=repeat, key=bearer_key(),
+                                       named=checks.names_its_number(deal))
+        return http.conditional(game_id, revision, made)
 
     return http.write_once(record, lambda saved: (201, _saved_body(_as_recorded(saved))),
                            lambda body: _deal_location(game_id, body))
@@ -306,7 +314,7 @@ def _as_recorded(saved: DealRecord | idempotency.Made) -> DealRecord:
     return found
 
 
-def _deal_with_history(game_id: str, record: DealRecord) -> dict[str, Any]:
+def _deal_with_history(game_id: str, record: DealRecord) -> dict[str, object]:
     """A recorded deal as GET .../deals/<n> gives it: every problem, and its history."""
     return {**_deal_json(record, record.history_size), "history": reading.history(game_id, record.number)}
 
@@ -351,11 +359,15 @@ def same_as_previous(err: SameAsPrevious) -> Response:
 
 @bp.put("/games/<game_id>/deals/<int:number>")
 def correct_deal(game_id: str, number: int) -> ResponseReturnValue:
-    http.editable(game_id)
+    game = http.editable(game_id)
     deal, as_played, revision, _ = _deal_body()
-    record = http.conditional(game_id, revision,
-                              lambda base: writing.update_deal(game_id, number, deal, as_played, base,
-                                                               key=bearer_key()))
+
+    def correct(base: int | None) -> DealRecord:
+        reason = checks.read_reason_field(as_played)
+        read = checks.read_correction(game, deal, number)
+        return writing.update_deal(game_id, number, read, reason, base, key=bearer_key())
+
+    record = http.conditional(game_id, revision, correct)
     return _saved(game_id, record, 200)
 
 

@@ -1,6 +1,6 @@
 """What every route of the JSON API reads and writes the same way: the error the API raises
 (:class:`ApiError`, answered as a problem by :mod:`scorepad.api`), the request's body (:func:`body`, with
-:func:`check_values`), a change's base revision (from the body or ``If-Match``:
+:func:`scorepad.rules.read.check_values`), a change's base revision (from the body or ``If-Match``:
 :func:`conditional`), a write made once per ``Idempotency-Key`` (:func:`write_once`), the
 game an id names and whether the request may change it, and a game's links and the answer
 to a new game.
@@ -24,8 +24,9 @@ from flask_limiter.util import get_remote_address
 
 from .. import keyed_writes, links
 from ..access import bearer_key, key_matches, session_client
-from ..rules import ReadError, read
+from ..rules import read
 from ..rules.limits import MAX_IDEMPOTENCY_KEY
+from ..rules.read import JSON
 from ..storage import idempotency, reading
 from ..storage.errors import Conflict
 from ..storage.reading import GameRecord
@@ -39,7 +40,7 @@ class ApiError(Exception):
     the status alone does not say which, and ``extensions`` the members that type carries."""
 
     def __init__(self, status: int, field: str | None, message: str,
-                 headers: dict[str, str] | None = None, *, problem: str | None = None, **extensions: Any) -> None:
+                 headers: dict[str, str] | None = None, *, problem: str | None = None, **extensions: object) -> None:
         super().__init__(message)
         self.status, self.field, self.message, self.headers = status, field, message, headers or {}
         self.problem, self.extensions = problem, extensions
@@ -48,7 +49,7 @@ class ApiError(Exception):
 # -- reading requests ---------------------------------------------------------------------------
 
 
-def body(allowed: Iterable[str]) -> dict[str, Any]:
+def body(allowed: Iterable[str]) -> dict[str, JSON]:
     """The request's JSON object, holding only ``allowed`` keys; a 400 naming what is wrong."""
     raw = request.get_data(cache=True)
     if not raw.strip():
@@ -56,7 +57,7 @@ def body(allowed: Iterable[str]) -> dict[str, Any]:
     if not request.is_json:
         raise ApiError(400, None, "send the body as JSON, with the header Content-Type: application/json")
     try:
-        data = request.get_json(silent=True)
+        data: JSON = request.get_json(silent=True)
         if data is None:
             data = json.loads(raw)  # either valid JSON null, or this says why it is not JSON
     except RecursionError:
@@ -67,7 +68,7 @@ def body(allowed: Iterable[str]) -> dict[str, Any]:
         raise ApiError(400, None, f"the body is not valid JSON: {reason}{where}") from None
     if not isinstance(data, dict):
         raise ApiError(400, None, f"the body must be a JSON object, not {_json_kind(data)}")
-    check_values(data)
+    read.check_values(data)  # what it cannot use is a 400 naming the field (errors.unreadable)
     allowed = tuple(allowed)
     for key in data:
         if key not in allowed:
@@ -76,7 +77,7 @@ def body(allowed: Iterable[str]) -> dict[str, Any]:
     return data
 
 
-def _json_kind(value: Any) -> str:
+def _json_kind(value: JSON) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -88,15 +89,7 @@ def _json_kind(value: Any) -> str:
     return "a list"
 
 
-def check_values(data: Any) -> None:
-    """Refuse bodies no deal or sheet needs (:func:`scorepad.rules.read.check_values`): a 400."""
-    try:
-        read.check_values(data)
-    except ReadError as err:
-        raise ApiError(400, err.field or None, err.reason) from None
-
-
-def revision(value: Any, field: str = "revision") -> int | None:
+def revision(value: JSON, field: str = "revision") -> int | None:
     """The revision a change is based on, when the client gives one."""
     if value is None:
         return None

@@ -32,14 +32,6 @@ T = TypeVar("T")
 # -- sheets and games from requests ----------------------------------------------------------------
 
 
-def _read(fn: Callable[[], T]) -> T:
-    """Run a reader; input it cannot use is a 400 naming the field."""
-    try:
-        return fn()
-    except ReadError as err:
-        raise ApiError(400, err.field or None, err.reason) from None
-
-
 def _question(name: str) -> Response:
     ask, fields = QUESTIONS[name]
     data = http.body(("sheet", "game", *fields))
@@ -51,8 +43,8 @@ def _question(name: str) -> Response:
         game = http.game(data["game"].strip())
         sheet, context = game.sheet, Context(game)
     else:
-        sheet, context = _read(lambda: read_sheet(data.get("sheet"))), Context()
-    answer = _read(lambda: ask(sheet, data, False, context))
+        sheet, context = read_sheet(data.get("sheet")), Context()
+    answer = ask(sheet, data, False, context)
     return jsonify(answer.to_json(sheet))
 
 
@@ -102,7 +94,7 @@ def explain() -> Response:
     data = http.body(("deal",))
     if "deal" not in data:
         raise ApiError(400, "deal", "is missing: a deal with its sheet, as for /api/v1/score")
-    deal = _read(lambda: _within("deal", lambda: Deal.from_json(data["deal"])))
+    deal = _within("deal", lambda: Deal.from_json(data["deal"]))
     return jsonify(explain_json(deal))
 
 
@@ -115,6 +107,8 @@ def explain_recorded(game_id: str, number: int) -> Response:
 
 
 def _within(prefix: str, fn: Callable[[], T]) -> T:
+    """``fn()``, its :class:`ReadError` placed under ``prefix`` (the part of the body it read):
+    caught here to add that context, then answered as every other (:func:`.errors.unreadable`)."""
     try:
         return fn()
     except ReadError as err:
@@ -126,11 +120,11 @@ def rescore() -> Response:
     data = http.body(("sheet", "deal", "game"))
     if ("deal" in data) == ("game" in data):
         raise ApiError(400, "deal", "give a deal (with its own sheet) or a game, one of them")
-    other = _read(lambda: read_sheet(data.get("sheet")))
+    other = read_sheet(data.get("sheet"))
     if "deal" in data:
-        deal = _read(lambda: _within("deal", lambda: Deal.from_json(data["deal"])))
+        deal = _within("deal", lambda: Deal.from_json(data["deal"]))
         return jsonify(rescore_deal(deal, other).to_json())
-    game = _read(lambda: _within("game", lambda: read_game(data["game"])))  # a game file or an export
+    game = _within("game", lambda: read_game(data["game"]))  # a game file or an export
     return jsonify(rescore_game(game, other).to_json())
 
 
@@ -141,9 +135,9 @@ def rescore_recorded(game_id: str) -> Response:
     and the question as read: the sheet's canonical form and the deal's number (any other
     field is ignored), so ``?sheet=pagat&deal=1&x=1`` is ``?deal=01&sheet=pagat``."""
     game = http.game(game_id)
-    other = _read(lambda: read_sheet(request.args.get("sheet"), "sheet", text=True))
+    other = read_sheet(request.args.get("sheet"), "sheet", text=True)
     number = request.args.get("deal")
-    n = None if blank(number) else _read(lambda: read_int(number, "deal", 1, MAX_DEALS, forms=True))
+    n = None if blank(number) else read_int(number, "deal", 1, MAX_DEALS, forms=True)
     if n is not None and game.deal(n) is None:
         raise ApiError(404, "deal", f"deal {n} is not recorded")
 
@@ -161,6 +155,6 @@ def rescore_recorded(game_id: str) -> Response:
 
 @bp.get("/referee/compare")
 def compare() -> Response:
-    a = _read(lambda: read_sheet(request.args.get("a"), "a", text=True))
-    b = _read(lambda: read_sheet(request.args.get("b"), "b", text=True))
+    a = read_sheet(request.args.get("a"), "a", text=True)
+    b = read_sheet(request.args.get("b"), "b", text=True)
     return jsonify(compare_sheets(a, b).to_json())

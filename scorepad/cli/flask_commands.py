@@ -31,9 +31,10 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from .. import links
+from ..rules import Deal
 from ..rules.read import JSON
 from ..rules.verdict import Verdict
-from ..storage import db, reading, writing
+from ..storage import checks, db, reading, writing
 from ..storage.backup import BackupError, backup
 from ..storage.document import export_game, import_document, parse_text
 from ..storage.errors import AlreadyRecorded, Refused, Rejected, SameAsPrevious, StorageError, Unusable
@@ -187,11 +188,17 @@ def game_new(name: str, sheet: str, sides: tuple[str, ...]) -> None:
     sheet_data: object = sheet
     if sheet == "-" or Path(sheet).is_file():
         sheet_data = _read_json(sheet, "sheet")
-    game = _store_call(writing.create_game, name, sheet_data, [_side(s) for s in sides])
+    game = _store_call(_create_game, name, sheet_data, [_side(s) for s in sides])
     click.echo(f"id: {game.id}")
     click.echo(f"view: {links.game_link(game.id)}")
     click.echo(f"edit key: {game.edit_key}")
     click.echo(f"edit: {links.game_link(game.id, 'edit', game.edit_key)}")
+
+
+def _create_game(name: str, sheet_data: object, sides_data: object) -> GameRecord:
+    sheet = checks.read_sheet(sheet_data)
+    sides = checks.read_sides(sides_data, sheet)  # first: a game named after its sides shows their own error
+    return writing.create_game(checks.read_game_name(name, "name"), sheet, sides)
 
 
 @game_group.command("list")
@@ -343,7 +350,8 @@ def deal_record(game_id: str, source: str, as_played: str | None, repeat: bool) 
     verdict. Exit 4 when that deal is recorded already (both are shown); 1 when it is the same
     as the deal before it (--repeat records it) or breaks the sheet."""
     _save_deal(game_id, source, as_played, "recorded",
-               lambda data: writing.record_deal(game_id, data, as_played, repeat=repeat))
+               lambda game, data: writing.record_deal(game_id, *_read_new(game, data, as_played), repeat=repeat,
+                                                      named=checks.names_its_number(data)))
 
 
 @deal_group.command("correct")
@@ -355,17 +363,28 @@ def deal_record(game_id: str, source: str, as_played: str | None, repeat: bool) 
 def deal_correct(game_id: str, number: int, source: str, as_played: str | None) -> None:
     """Correct deal N; the old version stays in its history. Prints the verdict."""
     _save_deal(game_id, source, as_played, "corrected",
-               lambda data: writing.update_deal(game_id, number, data, as_played))
+               lambda game, data: writing.update_deal(game_id, number, *_read_correction(game, data, number,
+                                                                                        as_played)))
+
+
+def _read_new(game: GameRecord, data: object, as_played: str | None) -> tuple[Deal, str | None]:
+    reason = checks.read_reason_field(as_played)
+    return checks.read_new_deal(game, data), reason
+
+
+def _read_correction(game: GameRecord, data: object, number: int, as_played: str | None) -> tuple[Deal, str | None]:
+    reason = checks.read_reason_field(as_played)
+    return checks.read_correction(game, data, number), reason
 
 
 def _save_deal(game_id: str, source: str, as_played: str | None, done: str,
-               save: Callable[[object], DealRecord]) -> None:
+               save: Callable[[GameRecord, object], DealRecord]) -> None:
     """What ``deal record`` and ``deal correct`` do: read the deal in ``source``, ``save`` it,
     and print the verdict and totals; or why it was not saved, exiting as the refusal says."""
-    _game(game_id)
+    game = _game(game_id)
     data = _read_json(source, "deal")
     try:
-        record = _store_call(save, data)
+        record = _store_call(save, game, data)
     except Rejected as err:
         _rejected(err, as_played)
     except AlreadyRecorded as err:

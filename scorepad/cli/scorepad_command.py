@@ -10,7 +10,8 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
@@ -37,10 +38,11 @@ def _read_json(path: str) -> JSON:
     except (OSError, UnicodeDecodeError) as err:
         raise Unreadable(f"cannot read {path}: {getattr(err, 'strerror', None) or err}") from None
     try:
-        return json.loads(text)
+        data: JSON = json.loads(text)
     except json.JSONDecodeError as err:
         raise Unreadable(f"{_name(path)} is not valid JSON: {err.msg} at line {err.lineno}, "
                          f"column {err.colno}") from None
+    return data
 
 
 def _name(path: str) -> str:
@@ -53,10 +55,19 @@ def _sheet_arg(value: str) -> RuleSheet:
         return load_sheet(value)
     if value != "-" and not Path(value).exists():
         raise Unreadable(f"{value!r} is neither a preset ({', '.join(sorted(PRESETS))}) nor a sheet file")
-    try:
+    with _reading(value):
         return load_sheet(_read_json(value))
+
+
+@contextmanager
+def _reading(path: str) -> Iterator[None]:
+    """What the rules core cannot read in the file ``path``: :class:`Unreadable`, naming the
+    file and the field (exit 2). The one place the commands turn a ReadError into their answer,
+    but for ``referee``'s, which names the option it came in by."""
+    try:
+        yield
     except ReadError as err:
-        raise Unreadable(f"{_name(value)}: {err}") from None
+        raise Unreadable(f"{_name(path)}: {err}") from None
 
 
 # -- output ----------------------------------------------------------------------------------
@@ -97,10 +108,8 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> int:
     sheet = _sheet_arg(args.sheet) if args.sheet else None
     if sheet is not None and isinstance(data, dict):
         data = {k: v for k, v in data.items() if k != "sheet"}
-    try:
+    with _reading(args.deal):
         verdict = judge(Deal.from_json(data, sheet))
-    except ReadError as err:
-        raise Unreadable(f"{_name(args.deal)}: {err}") from None
     if args.json:
         json.dump(verdict.to_json(), out, indent=2)
         print(file=out)
@@ -110,10 +119,8 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_game(args: argparse.Namespace, out: TextIO) -> int:
-    try:
+    with _reading(args.game):
         game = read_game(_read_json(args.game))  # a game file, or a game's export as it is
-    except ReadError as err:
-        raise Unreadable(f"{_name(args.game)}: {err}") from None
     view = view_of(game)  # a file's deals hold no "as played" reasons
     result, upcoming = view.result, view.next_deal
     if args.json:
@@ -217,13 +224,11 @@ def _books_arg(value: str) -> dict[str, str]:
 def _cmd_rescore(args: argparse.Namespace, out: TextIO) -> int:
     data = _read_json(args.file)
     other = _sheet_arg(args.sheet)
-    try:
+    with _reading(args.file):
         if isinstance(data, dict) and ("deals" in data or "format" in data):  # a game file or an export
             change: GameRescore | DealRescore = rescore_game(read_game(data), other)
         else:
             change = rescore_deal(Deal.from_json(data), other)
-    except ReadError as err:
-        raise Unreadable(f"{_name(args.file)}: {err}") from None
     deals = change.deals if isinstance(change, GameRescore) else (change,)
     illegal = any(d.new_violations for d in deals) or (isinstance(change, GameRescore) and bool(change.new_problems))
     if args.json:

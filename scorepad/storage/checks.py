@@ -1,5 +1,7 @@
-"""What a write to a game is given, checked before anything is written: the sides of a new
-game, a deal of this game (its sides and players), a name, a reason; and the referee's gate,
+"""What a write to a game is given, read at the door and checked before anything is written:
+the sheet and sides of a new game, a deal of this game (its sides and players), a name, a
+reason (each door reads them into these values, once; the writes of :mod:`.writing` take
+the values); and the referee's gate,
 which refuses a deal with violations unless it is saved as played, with a reason
 (:func:`refusal`), and never lets one stand that cannot be scored (:func:`never_as_played`).
 Each refusal is a storage error naming the field (:mod:`.errors`).
@@ -7,15 +9,17 @@ Each refusal is a storage error naming the field (:mod:`.errors`).
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Protocol
 
-from ..rules import Deal, ReadError, RuleSheet, judge
+from ..rules import Deal, ReadError, RuleSheet, judge, load_sheet
 from ..rules.limits import MAX_NAME, MAX_PER_SIDE, MAX_REASON, MAX_SIDES, MIN_SIDES
 from ..rules.problems import Problem
 from ..rules.text import read_name, read_reason
 from ..rules.verdict import Verdict
-from .errors import Invalid, Rejected
-from .reading import GameRecord
+from .errors import Full, Invalid, NotFound, Rejected
+from .reading import GameRecord, GameSide
 
 # Problems no reason lets stand, so a deal with one is never saved "as played": the deal is
 # not one of this game's (its number; with ``game.*``, its sides and players), or it cannot
@@ -32,11 +36,28 @@ def never_as_played(problem: Problem) -> bool:
 
 
 
-def read_sides(data: Any, sheet: RuleSheet) -> list[dict[str, Any]]:
+@contextmanager
+def _invalid(field: str = "") -> Iterator[None]:
+    """What the rules core cannot read, as a write is refused: :class:`Invalid` naming the
+    field (``field`` when the core names none). The one place these readers turn a ReadError
+    into storage's error, which every door already answers through its own table."""
+    try:
+        yield
+    except ReadError as err:
+        raise Invalid(err.field or field, err.reason) from None
+
+
+def read_sheet(data: object, field: str = "sheet") -> RuleSheet:
+    """A sheet as sent (a preset id, or a sheet object)."""
+    with _invalid(field):
+        return load_sheet(data)
+
+
+def read_sides(data: object, sheet: RuleSheet) -> list[GameSide]:
     """Sides as ``[{"name", "players": [names]}]``, checked against the sheet's table."""
     if not isinstance(data, list) or not MIN_SIDES <= len(data) <= MAX_SIDES:
         raise Invalid("sides", f"give from {MIN_SIDES} to {MAX_SIDES} sides")
-    sides: list[dict[str, Any]] = []
+    sides: list[GameSide] = []
     side_names: set[str] = set()
     player_names: set[str] = set()
     for i, side in enumerate(data):
@@ -70,24 +91,52 @@ def read_sides(data: Any, sheet: RuleSheet) -> list[dict[str, Any]]:
     return sides
 
 
-def read_game_name(value: Any, where: str) -> str:
-    try:
+def read_game_name(value: object, where: str) -> str:
+    with _invalid():
         return read_name(value, where, MAX_NAME)
-    except ReadError as err:
-        raise Invalid(err.field, err.reason) from None
 
 
-def read_deal(game: GameRecord, data: Any, number: int | None) -> Deal:
+def read_deal(game: GameRecord, data: object, number: int | None) -> Deal:
     """A deal for this game from its canonical JSON (without a sheet)."""
     if isinstance(data, dict) and "sheet" in data:
         raise Invalid("sheet", "a game's deals use the game's sheet; leave 'sheet' out")
-    try:
+    with _invalid("deal"):
         deal = Deal.from_json(data, game.sheet, number=number)
-    except ReadError as err:
-        raise Invalid(err.field or "deal", err.reason) from None
     if number is not None and deal.number != number:
         raise Invalid("deal", f"this is deal {number}, not {deal.number}")
     return deal
+
+
+def names_its_number(data: object) -> bool:
+    """Whether a new deal as sent names its number (``deal``): else it is the game's next."""
+    return isinstance(data, dict) and "deal" in data
+
+
+def read_new_deal(game: GameRecord, data: object) -> Deal:
+    """A new deal for this game: the one ``data`` names (its ``deal``), else the game's next."""
+    named = names_its_number(data)
+    if not named and game.next_number is None:
+        raise Full("deal", "the game is over")
+    return read_deal(game, data, None if named else game.next_number)
+
+
+def read_correction(game: GameRecord, data: object, number: int) -> Deal:
+    """Deal ``number`` of this game corrected: there must be one to correct."""
+    if game.deal(number) is None:
+        raise NotFound("deal", f"deal {number} is not recorded")
+    return read_deal(game, data, number)
+
+
+def as_game_reads_it(game: GameRecord, deal: Deal, number: int | None) -> Deal:
+    """``deal`` (read at the door against the game as it stood) as this game reads it now:
+    read again when its sheet was amended since, or when ``number`` (the game's next, for a
+    deal that names none) moved on; as it is otherwise."""
+    if deal.sheet == game.sheet and (number is None or deal.number == number):
+        return deal
+    data = deal.to_json(with_sheet=False)
+    if number is not None:
+        del data["deal"]
+    return read_deal(game, data, number)
 
 
 def game_problems(game: Table, deal: Deal) -> list[Problem]:
@@ -110,7 +159,7 @@ class Table(Protocol):
     """What :func:`game_problems` and :func:`refusal` read of a game: its sides."""
 
     @property
-    def sides(self) -> list[dict[str, Any]]: ...
+    def sides(self) -> Sequence[GameSide]: ...
 
 
 def refusal(game: Table, deal: Deal, verdict: Verdict | None = None) -> Rejected | None:
@@ -129,11 +178,17 @@ def judge_for_game(game: GameRecord, deal: Deal, as_played: str | None) -> Verdi
     return verdict
 
 
-def read_reason_field(value: Any, field: str = "as_played.reason",
+def read_reason_field(value: object, field: str = "as_played.reason",
             ask: str = "say briefly why the deal stands as played") -> str | None:
     if value is None:
         return None
-    try:
+    with _invalid():
         return read_reason(value, field, MAX_REASON, ask)
-    except ReadError as err:
-        raise Invalid(err.field, err.reason) from None
+
+
+def read_amend_reason(value: object) -> str:
+    """Why the table changes the game's sheet: a reason is required."""
+    reason = read_reason_field(value, "reason", "say why the table changed the sheet")
+    if reason is None:
+        raise Invalid("reason", "say why the table changed the sheet")
+    return reason

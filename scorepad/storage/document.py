@@ -50,7 +50,7 @@ from ..rules.read import JSON, check_values
 from ..rules.text import check_text, read_reason
 from . import checks, db, idempotency, reading, writing
 from .errors import Invalid, Refused
-from .reading import GameRecord
+from .reading import GameRecord, GameSide
 
 FORMAT = "scorepad.game"
 VERSION = 1
@@ -91,7 +91,8 @@ def export_document(game: GameRecord, entries: Sequence[Mapping[str, JSON]]) -> 
                           "history": by_deal.pop(r.number, [])} for r in game.view.rows]
     return {
         "format": FORMAT, "version": VERSION, "name": game.name, "sheet": game.sheet.to_json(),
-        "sides": [*game.sides], "created_at": game.created_at, "exported_at": _now(), "deals": deals,
+        "sides": [{"name": side["name"], "players": [*side["players"]]} for side in game.sides],
+        "created_at": game.created_at, "exported_at": _now(), "deals": deals,
         "deleted_deals": [{"number": n, "history": h} for n, h in sorted(by_deal.items())],
         "amendments": amendments,
     }
@@ -165,12 +166,10 @@ def scores_csv(game: GameRecord) -> str:
 class _Table:
     """What :func:`checks.game_problems` reads of a game: its sides."""
 
-    sides: list[dict[str, JSON]]
+    sides: list[GameSide]
 
 
-# A history entry or amendment as the store keeps it: deal_number, action, at, before, after
-# (each a deal or sheet as JSON text), old_totals, new_totals (JSON text), reason.
-EntryRow = tuple[int | None, str, str, str | None, str | None, str | None, str | None, str | None]
+EntryRow = writing.HistoryRow  # a history entry or amendment as the store keeps it
 
 
 @dataclass
@@ -179,7 +178,7 @@ class Imported:
 
     name: JSON  # as the document gives it: the store reads it as a new game's name
     sheet: RuleSheet
-    sides: list[dict[str, JSON]]
+    sides: list[GameSide]
     created_at: str
     exported_at: str | None
     deals: list[tuple[int, str, str | None]] = field(default_factory=list)
@@ -509,7 +508,8 @@ def import_document(data: JSON, once: idempotency.Once[GameRecord] | None = None
     :func:`scorepad.storage.idempotency.once`)."""
     doc = read_document(data)
     note = "Imported from a scorepad export" + (f" made {doc.exported_at}" if doc.exported_at else "")
-    return writing.import_game(doc.name, doc.sheet, doc.sides, doc.created_at, doc.deals, doc.entries, note,
+    name = checks.read_game_name(doc.name, "name")
+    return writing.import_game(name, doc.sheet, doc.sides, doc.created_at, doc.deals, doc.entries, note,
                              doc.verdicts, once)
 
 

@@ -16,11 +16,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property
-from typing import Any
+from typing import Any, TypedDict
 
 from ..rules import Deal, ReadError, RuleSheet, judge, load_sheet
 from ..rules.game import Game
 from ..rules.limits import MAX_GAME_ID
+from ..rules.read import JSON
 from ..rules.text import readable
 from ..rules.verdict import Verdict
 from ..rules.views import GameView, view_of
@@ -43,13 +44,20 @@ class DealRecord:
             self.verdict = judge(self.deal)
 
 
+class GameSide(TypedDict):
+    """One side of a game's table, as the game keeps it: its name and its players, in seat order."""
+
+    name: str
+    players: list[str]
+
+
 @dataclass
 class GameRecord:
     id: str
     edit_key: str
     name: str
     sheet: RuleSheet
-    sides: list[dict[str, Any]]
+    sides: list[GameSide]
     revision: int
     created_at: str
     updated_at: str
@@ -114,9 +122,9 @@ def key_digest(edit_key: str) -> str:
 _ESCAPE = re.compile(r"\\[ubfnrt]")
 
 
-def _stored_json(text: str) -> Any:
+def _stored_json(text: str) -> JSON:
     """Stored JSON read back, through :func:`readable` when it holds any escaped character."""
-    data = json.loads(text)
+    data: JSON = json.loads(text)
     return readable(data) if _ESCAPE.search(text) else data
 
 
@@ -125,7 +133,7 @@ def _record(row: db.Row, deals: list[db.Row], history_counts: dict[int, int],
     """The record of a game's rows; ``judged`` holds verdicts already found, by stored body.
     Text is read through readable(): a name stored before names were checked still loads."""
     sheet = load_sheet(json.loads(row["sheet"]), stored=True)
-    sides = readable(json.loads(row["sides"]))
+    sides: list[GameSide] = readable(json.loads(row["sides"]))
     found = [judged.get(deal_row["body"]) for deal_row in deals] if judged else []
     known = [v for v in found if v is not None and v.deal.sheet == sheet]
     if len(known) != len(deals):
@@ -197,25 +205,32 @@ def recent_games(ids: list[str], limit: int = 20) -> list[GameRecord]:
     return [g for g in (load_game(game_id) for game_id in ids[:limit]) if g is not None]
 
 
-def history(game_id: str, deal_number: int | None = None) -> list[dict[str, Any]]:
+# A history entry as :func:`history` gives it: the entry's row (deal_number, action, at, reason,
+# revision) with its deals or sheets (before, after) and totals (old_totals, new_totals) read.
+# Any: the pages add their own keys to it (web.common.history_entries), read as they are set.
+Entry = dict[str, Any]
+
+
+def history(game_id: str, deal_number: int | None = None) -> list[Entry]:
     """The game's history entries, oldest first; an amendment's sheets as preset + changes."""
     rows = (db.query("history_of_game", game_id) if deal_number is None
             else db.query("history_of_deal", game_id, deal_number))
     return _entries(rows)
 
 
-def amendments(game_id: str) -> list[dict[str, Any]]:
+def amendments(game_id: str) -> list[Entry]:
     """The game's amendments of its sheet, oldest first, as :func:`history` gives them
     (without reading every deal the history holds)."""
     return _entries(db.query("amendments_of_game", game_id))
 
 
-def _entries(rows: list[db.Row]) -> list[dict[str, Any]]:
+def _entries(rows: list[db.Row]) -> list[Entry]:
     out = []
     for row in rows:
-        entry = dict(row)
+        entry: Entry = {key: row[key] for key in row.keys()}
         for key in ("before", "after", "old_totals", "new_totals"):
-            entry[key] = readable(json.loads(entry[key])) if entry[key] else None
+            stored = entry[key]
+            entry[key] = readable(json.loads(stored)) if isinstance(stored, str) and stored else None
             if entry["action"] == "amend" and key in ("before", "after") and entry[key] is not None:
                 entry[key] = _brief(entry[key])
         entry["reason"] = readable(entry["reason"], True)
@@ -223,7 +238,7 @@ def _entries(rows: list[db.Row]) -> list[dict[str, Any]]:
     return out
 
 
-def _brief(stored: Any) -> Any:
+def _brief(stored: JSON) -> JSON:
     """A stored sheet as the API shows it (preset + changes); left as it is if unreadable."""
     try:
         return load_sheet(stored, stored=True).to_json()
@@ -234,12 +249,12 @@ def _brief(stored: Any) -> Any:
 _DONE = {"record": "recorded", "edit": "corrected", "delete": "deleted"}
 
 
-def changes_since(game_id: str, revision: int) -> list[dict[str, Any]]:
+def changes_since(game_id: str, revision: int) -> list[dict[str, JSON]]:
     """What happened to the game after ``revision``, oldest first: each change's
     ``revision``, ``action``, ``deal`` (its number, or None for the sheet), ``at``, the
     deal's ``totals`` (after the change; before it, for a deletion), ``reason``, and a
     ``message`` in words (``deal 3 was recorded``)."""
-    out = []
+    out: list[dict[str, JSON]] = []
     for row in db.query("history_since", game_id, revision):
         action, number = row["action"], row["deal_number"]
         if action == "amend":

@@ -22,18 +22,19 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any, Generic, TypeVar
 
-from ..rules import Deal, ReadError, RuleSheet, load_sheet
+from ..rules import Deal, RuleSheet
 from ..rules.game import Game
 from ..rules.limits import ENTRY_BYTES as ENTRY_BYTES
 from ..rules.limits import MAX_GAME_BYTES as MAX_GAME_BYTES
 from ..rules.verdict import Verdict
 from . import db
-from .checks import judge_for_game, read_deal, read_game_name, read_reason_field, read_sides
+from .checks import as_game_reads_it, judge_for_game, read_sides
 from .errors import AlreadyRecorded, Conflict, Full, Invalid, KeyReplaced, NotFound, SameAsPrevious
 from .idempotency import Kind, Made, Once, keep, stop_if_kept
 from .reading import (
     DealRecord,
     GameRecord,
+    GameSide,
     Unchanged,
     cached_game,
     changes_since,
@@ -64,6 +65,11 @@ def _after_write(game: GameRecord, deals: list[DealRecord], number: int, updated
                                history_counts=counts)
 
 
+# A history entry as :func:`import_game` writes it: deal_number, action, at, before, after
+# (each a deal or sheet as JSON text), old_totals, new_totals (JSON text), reason.
+HistoryRow = tuple[int | None, str, str, str | None, str | None, str | None, str | None, str | None]
+
+
 def _stored(sheet: RuleSheet) -> str:
     """A sheet as the database keeps it: every option (see ``RuleSheet.to_stored_json``)."""
     return json.dumps(sheet.to_stored_json())
@@ -71,14 +77,9 @@ def _stored(sheet: RuleSheet) -> str:
 
 
 
-def create_game(name: Any, sheet_data: Any, sides_data: Any, once: Once[GameRecord] | None = None) -> GameRecord:
-    """A new game, with a new id and edit key; made once per ``once``'s key (:func:`once`)."""
-    try:
-        sheet = load_sheet(sheet_data)
-    except ReadError as err:
-        raise Invalid(err.field or "sheet", err.reason) from None
-    sides = read_sides(sides_data, sheet)  # first: a game named after its sides shows their own error
-    name = read_game_name(name, "name")
+def create_game(name: str, sheet: RuleSheet, sides: list[GameSide], once: Once[GameRecord] | None = None) -> GameRecord:
+    """A new game, with a new id and edit key; made once per ``once``'s key (:func:`once`).
+    The door reads what it is given (:mod:`.checks`: the sheet, then the sides, then the name)."""
     game_id, key, now = new_id(), new_id(), stamp_now()
     record = GameRecord(game_id, key, name, sheet, sides, 0, now, now, [],
                         Game(sheet, tuple(side["name"] for side in sides)))
@@ -89,17 +90,15 @@ def create_game(name: Any, sheet_data: Any, sides_data: Any, once: Once[GameReco
     return record
 
 
-def import_game(name: Any, sheet: RuleSheet, sides_data: Any, created_at: str, deals: list[tuple[int, str, str | None]],
-                entries: list[tuple[Any, ...]], note: str, judged: Mapping[str, Verdict] | None = None,
-                once: Once[GameRecord] | None = None) -> GameRecord:
+def import_game(name: str, sheet: RuleSheet, sides: list[GameSide], created_at: str,
+                deals: list[tuple[int, str, str | None]], entries: list[HistoryRow], note: str,
+                judged: Mapping[str, Verdict] | None = None, once: Once[GameRecord] | None = None) -> GameRecord:
     """A new game (new id and key) from an export that :mod:`scorepad.storage.document` has read and
     judged: ``deals`` as (number, canonical body, as-played reason), ``entries`` as the
     history's (deal_number, action, at, before, after, old_totals, new_totals, reason), in
     order, then an ``import`` entry saying so. Each entry adds 1 to the revision, as a write does.
     ``judged`` holds the deals' verdicts by body, so the new game is not judged again. Made
     once per ``once``'s key (:func:`once`)."""
-    name = read_game_name(name, "name")
-    sides = read_sides(sides_data, sheet)
     game_id, key, now = new_id(), new_id(), stamp_now()
     with db.transaction():
         db.run("game_insert", game_id, key, name, _stored(sheet), json.dumps(sides), created_at, now)
@@ -243,44 +242,45 @@ def _history(game: GameRecord, number: int | None, action: str, now: str, before
              game.revision + 1)
 
 
-def record_deal(game_id: str, data: Any, as_played: Any = None, based_on: int | None = None,
-                once: Once[DealRecord] | None = None, repeat: bool = False, key: str | None = None) -> DealRecord:
-    """Validate and save a new deal: the deal ``data`` names (its ``deal``), else the game's
-    next. A save is never moved to another number: when that deal is recorded already, it is
+def record_deal(game_id: str, deal: Deal, as_played: str | None = None, based_on: int | None = None,
+                once: Once[DealRecord] | None = None, repeat: bool = False, key: str | None = None,
+                named: bool = True) -> DealRecord:
+    """Validate and save a new deal, as the door read it (:func:`.checks.read_new_deal`): the
+    deal it names (``named``: its ``deal``), else the game's next (read again when the next
+    moved on, or the sheet was amended, meanwhile: :func:`.checks.as_game_reads_it`). A save
+    is never moved to another number: when that deal is recorded already, it is
     :class:`AlreadyRecorded` (rather than the :class:`Conflict` of a stale revision, which it
     explains), with the deal as saved beside the one sent. A deal whose every side and ending
     equal the deal recorded just before it is :class:`SameAsPrevious`, unless ``repeat`` says
     the table played it again; one with violations and no reason, :class:`Rejected`. Made
     once per ``once``'s key (:func:`once`)."""
-    as_played = read_reason_field(as_played)
-    named = isinstance(data, dict) and "deal" in data
 
     def prepare(game: GameRecord) -> Callable[[str], tuple[DealRecord, list[DealRecord], int]]:
         if not named and game.next_number is None:
             raise Full("deal", "the game is over")
-        deal = read_deal(game, data, None if named else game.next_number)
-        _not_recorded(game, deal, as_played)
+        deal_now = as_game_reads_it(game, deal, None if named else game.next_number)
+        _not_recorded(game, deal_now, as_played)
         if game.next_number is None:
             raise Full("deal", "the game is over")
         if not repeat:
-            _not_repeated(game, deal)
-        verdict = judge_for_game(game, deal, as_played)
-        body = json.dumps(deal.to_json(with_sheet=False))
+            _not_repeated(game, deal_now)
+        verdict = judge_for_game(game, deal_now, as_played)
+        body = json.dumps(deal_now.to_json(with_sheet=False))
         kept = as_played if not verdict.ok else None
-        earlier = game.history_counts.get(deal.number, 0)  # deleted, now recorded again
-        saved = DealRecord(deal.number, deal, kept, earlier + 1, game.revision + 1, verdict, len(body))
+        earlier = game.history_counts.get(deal_now.number, 0)  # deleted, now recorded again
+        saved = DealRecord(deal_now.number, deal_now, kept, earlier + 1, game.revision + 1, verdict, len(body))
 
         def apply(now: str) -> tuple[DealRecord, list[DealRecord], int]:
-            db.run("deal_insert", game_id, deal.number, body, kept)
-            _history(game, deal.number, "record", now, None, body, None, verdict, kept)
-            return saved, [*game.deals, saved], deal.number
+            db.run("deal_insert", game_id, deal_now.number, body, kept)
+            _history(game, deal_now.number, "record", now, None, body, None, verdict, kept)
+            return saved, [*game.deals, saved], deal_now.number
         return apply
 
     try:
         return _write(game_id, based_on, prepare, once, key)
     except Conflict as stale:
         if named:  # stale because another phone recorded this very deal: say that
-            _recorded_meanwhile(game_id, data, as_played)
+            _recorded_meanwhile(game_id, deal, as_played)
         raise stale from None
 
 
@@ -294,14 +294,14 @@ def _not_recorded(game: GameRecord, deal: Deal, as_played: str | None) -> None:
                           entries[-1]["at"] if entries else None, game.game.judge(deal), as_played)
 
 
-def _recorded_meanwhile(game_id: str, data: Any, as_played: str | None) -> None:
+def _recorded_meanwhile(game_id: str, deal: Deal, as_played: str | None) -> None:
     """After a stale write of a new deal that names its number: :class:`AlreadyRecorded` when
     that deal is recorded now (nothing, when the deal cannot be read or is not recorded)."""
     game = load_game(game_id)
     if game is None:
         return
     try:
-        deal = read_deal(game, data, None)
+        deal = as_game_reads_it(game, deal, None)
     except Invalid:
         return
     _not_recorded(game, deal, as_played)
@@ -314,25 +314,25 @@ def _not_repeated(game: GameRecord, deal: Deal) -> None:
         raise SameAsPrevious(deal.number, previous.number, game.game.judge(deal))
 
 
-def update_deal(game_id: str, number: int, data: Any, as_played: Any = None,
+def update_deal(game_id: str, number: int, deal: Deal, as_played: str | None = None,
                 based_on: int | None = None, once: Once[DealRecord] | None = None,
                 key: str | None = None) -> DealRecord:
     """Correct a recorded deal; the old and new versions go into its history. The same deal
     with the same as-played reason changes nothing: the stored deal, at the game's revision.
-    Made once per ``once``'s key (:func:`once`)."""
-    as_played = read_reason_field(as_played)
+    Made once per ``once``'s key (:func:`once`). ``deal`` as the door read it
+    (:func:`.checks.read_deal`), read again when the sheet was amended meanwhile."""
 
     def prepare(game: GameRecord) -> Callable[[str], tuple[DealRecord, list[DealRecord], int]] | _Unchanged[DealRecord]:
         old = game.deal(number)
         if old is None:
             raise NotFound("deal", f"deal {number} is not recorded")
-        deal = read_deal(game, data, number)
-        verdict = judge_for_game(game, deal, as_played)
-        before, after = json.dumps(old.deal.to_json(with_sheet=False)), json.dumps(deal.to_json(with_sheet=False))
+        deal_now = as_game_reads_it(game, deal, number)
+        verdict = judge_for_game(game, deal_now, as_played)
+        before, after = json.dumps(old.deal.to_json(with_sheet=False)), json.dumps(deal_now.to_json(with_sheet=False))
         kept = as_played if not verdict.ok else None
         if (before, kept) == (after, old.as_played):
             return _Unchanged(dataclasses.replace(old, revision=game.revision))
-        saved = DealRecord(number, deal, kept, old.history_size + 1, game.revision + 1, verdict, len(after))
+        saved = DealRecord(number, deal_now, kept, old.history_size + 1, game.revision + 1, verdict, len(after))
 
         def apply(now: str) -> tuple[DealRecord, list[DealRecord], int]:
             db.run("deal_update", after, kept, game_id, number)
@@ -361,16 +361,10 @@ def delete_deal(game_id: str, number: int, based_on: int | None = None, key: str
     return _write(game_id, based_on, prepare, key=key)
 
 
-def amend_sheet(game_id: str, sheet_data: Any, reason: Any, based_on: int | None = None,
+def amend_sheet(game_id: str, sheet: RuleSheet, reason: str, based_on: int | None = None,
                 key: str | None = None) -> GameRecord:
-    """Change the game's frozen sheet: an explicit act, kept in the game's history."""
-    reason = read_reason_field(reason, "reason", "say why the table changed the sheet")
-    if reason is None:
-        raise Invalid("reason", "say why the table changed the sheet")
-    try:
-        sheet = load_sheet(sheet_data)
-    except ReadError as err:
-        raise Invalid(err.field or "sheet", err.reason) from None
+    """Change the game's frozen sheet: an explicit act, kept in the game's history. The door
+    reads the reason (:func:`.checks.read_amend_reason`), then the sheet (:func:`.checks.read_sheet`)."""
     first = True
     while True:
         game = _fresh(game_id, based_on, key=key, first=first)

@@ -16,7 +16,6 @@ import dataclasses
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
@@ -90,7 +89,7 @@ class DealPage:
     message: str | None = None
     message_ok: bool = False
     message_at: str | None = None  # the id of the control the message is about
-    conflict: dict[str, Any] | None = None
+    conflict: dict[str, object] | None = None
     recorded: Recorded | None = None  # the deal's number was recorded first by another phone
     repeat_of: int | None = None  # the deal is the same as this one, recorded before it: confirm
     status: int = 200
@@ -131,7 +130,7 @@ def _more(page: DealPage) -> DealPage:
     return page
 
 
-def _read(page: DealPage) -> dict[str, Any] | None:
+def _read(page: DealPage) -> dict[str, object] | None:
     """The deal as typed, in canonical JSON, naming the deal it is (None: some input says why
     it cannot be read)."""
     return page.form.to_json(page.number)
@@ -202,7 +201,7 @@ ACTIONS: dict[str, Callable[[DealPage], DealPage | Response]] = {
     "more": _more, "check": _check, "save": _save, "as_played": _save_as_played, "repeat": _save_again}
 
 
-def _write(page: DealPage, data: dict[str, Any], as_played: str | None) -> DealPage | Response:
+def _write(page: DealPage, data: dict[str, object], as_played: str | None) -> DealPage | Response:
     """Record or correct the deal through the store; the form again, saying why, if it is not saved.
 
     With the form's idempotency key (the ``Idempotency-Key`` header a script sends, else the
@@ -218,11 +217,14 @@ def _write(page: DealPage, data: dict[str, Any], as_played: str | None) -> DealP
 
     def write(once: idempotency.Once[DealRecord] | None) -> DealRecord:
         with ahead_is_stale(game.id, based_on):
+            reason = checks.read_reason_field(as_played)
             if editing:
-                return writing.update_deal(game.id, number, data, as_played=as_played, based_on=based_on, once=once,
-                                         key=access.key_held(game.id))
-            return writing.record_deal(game.id, data, as_played=as_played, based_on=based_on, once=once, repeat=repeat,
-                                     key=access.key_held(game.id))
+                corrected = checks.read_correction(game, data, number)
+                return writing.update_deal(game.id, number, corrected, as_played=reason, based_on=based_on, once=once,
+                                           key=access.key_held(game.id))
+            return writing.record_deal(game.id, checks.read_new_deal(game, data), as_played=reason, based_on=based_on,
+                                       once=once, repeat=repeat, key=access.key_held(game.id),
+                                       named=checks.names_its_number(data))
 
     try:
         if key is None:
@@ -307,9 +309,10 @@ def _conflict(page: DealPage, err: Conflict) -> DealPage:
         return _already_recorded(page, None)
     page.meta.revision.data = str(now.revision)
     changes = [dict(c, text=f"{c['message']} {ago(c['at'])}".strip())
-               for c in reading.changes_since(game.id, err.based_on) if c["revision"] <= now.revision]
-    conflict = {"changes": changes, "standings": now.view.result.standings,
-                "last": now.deals[-1].number if now.deals else None}
+               for c in reading.changes_since(game.id, err.based_on)
+               if isinstance(c["revision"], int) and c["revision"] <= now.revision]
+    conflict: dict[str, object] = {"changes": changes, "standings": now.view.result.standings,
+                                   "last": now.deals[-1].number if now.deals else None}
     return dataclasses.replace(  # the same deal's form: a save is never moved to another number
         page, game=now, status=409, conflict=conflict,
         message=f"Not saved: the game changed since you loaded it. {what_changed(changes)}; here is the game now. "

@@ -18,7 +18,7 @@ from ..links import external_url
 from ..retry import typed_again
 from ..rules import PRESETS
 from ..rules.views import GameView
-from ..storage import cache, db, idempotency, reading, writing
+from ..storage import cache, checks, db, idempotency, reading, writing
 from ..storage.errors import Conflict, KeyReplaced, NotFound, StorageError
 from ..storage.reading import GameRecord
 from .chart import running_totals_chart
@@ -60,7 +60,9 @@ def new_game() -> ResponseReturnValue:
         try:
             sides_json = sides.to_json()
             name = form.name.data.strip() if form.name.data and form.name.data.strip() else sides.game_name()
-            game = writing.create_game(name or "Hand and Foot", editor.sheet_json(), sides_json)
+            sheet = checks.read_sheet(editor.sheet_json())
+            table = checks.read_sides(sides_json, sheet)  # first: a game named after its sides shows their own error
+            game = writing.create_game(checks.read_game_name(name or "Hand and Foot", "name"), sheet, table)
         except StorageError as err:
             status = status_of(err)
             if err.field.startswith("sides"):

@@ -10,7 +10,7 @@ from flask.typing import ResponseReturnValue
 from .. import access
 from ..rules import PRESETS
 from ..rules.catalogue import options_by_group
-from ..storage import reading, writing
+from ..storage import checks, reading, writing
 from ..storage.errors import Conflict, StorageError
 from .common import ahead_is_stale, editable, read_revision, sheet_changes, what_changed
 from .errors import status as status_of
@@ -60,8 +60,9 @@ def amend_sheet(game_id: str) -> ResponseReturnValue:
         based_on = read_revision(form.revision.data)
         try:
             with ahead_is_stale(game.id, based_on):
-                writing.amend_sheet(game.id, editor.sheet_json(), reason, based_on=based_on,
-                                  key=access.key_held(game.id))
+                said = checks.read_amend_reason(reason)
+                writing.amend_sheet(game.id, checks.read_sheet(editor.sheet_json()), said, based_on=based_on,
+                                    key=access.key_held(game.id))
         except Conflict as err:
             status = 409
             form.revision.data = str(err.revision)

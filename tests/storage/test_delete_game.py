@@ -9,7 +9,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from scorepad.storage import db, reading, writing
+from scorepad.storage import db, reading
+from scorepad.storage import sent as writing
 from scorepad.storage.errors import Conflict, Gone
 from tests.helpers import ANN_BEA, REPEAT, api_game, bearer, sql, valid_deal
 

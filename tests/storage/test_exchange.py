@@ -19,7 +19,8 @@ from typing import Any
 
 import pytest
 
-from scorepad.storage import backup, reading, writing
+from scorepad.storage import backup, reading
+from scorepad.storage import sent as writing
 from scorepad.storage.errors import Full
 from tests.helpers import api_game, assert_error_shape, bearer, db_state
 

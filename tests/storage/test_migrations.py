@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from scorepad.app import StartupError, create_app
-from scorepad.storage import backends, db, idempotency, reading, writing
+from scorepad.storage import backends, db, idempotency, reading
+from scorepad.storage import sent as writing
 from scorepad.storage.idempotency import Kind, Made
 from tests.helpers import sql, valid_deal
 

@@ -15,7 +15,8 @@ import pytest
 
 from scorepad.api.errors import ERROR_STATUS
 from scorepad.cli.errors import EXIT_CODES
-from scorepad.storage import backup, cache, checks, db, document, errors, idempotency, reading, writing
+from scorepad.storage import backup, cache, checks, db, document, errors, idempotency, reading
+from scorepad.storage import sent as writing
 from scorepad.web.errors import STATUS
 from tests.helpers import ANN_BEA, valid_deal
 
@@ -26,7 +27,8 @@ STORAGE = ROOT / "scorepad" / "storage"
 
 WITHOUT_FLASK = """
 import json, sys
-from scorepad.storage import backends, db, document, reading, writing
+from scorepad.storage import backends, db, document, reading
+from scorepad.storage import sent as writing
 
 database = backends.database(sys.argv[1], busy_timeout=1.0)
 database.open()

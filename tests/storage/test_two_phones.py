@@ -21,7 +21,8 @@ from typing import Any
 
 import pytest
 
-from scorepad.storage import cache, db, reading, writing
+from scorepad.storage import cache, db, reading
+from scorepad.storage import sent as writing
 from scorepad.storage.errors import KeyReplaced
 from tests.helpers import api_game, bearer, db_state, served
 from tests.helpers import valid_deal as deal

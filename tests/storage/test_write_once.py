@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from scorepad.storage import backends, db, document, idempotency, reading, writing
+from scorepad.storage import backends, db, document, idempotency, reading
+from scorepad.storage import sent as writing
 from scorepad.storage.errors import Rejected
 from scorepad.storage.idempotency import KeyTaken, Kind, Made, Once
 from tests.helpers import ANN_BEA, sql, valid_deal

@@ -17,7 +17,8 @@ import re
 import pytest
 
 from scorepad.rules import Deal, judge
-from scorepad.storage import checks, writing
+from scorepad.storage import checks
+from scorepad.storage import sent as writing
 from tests.helpers import api_game, db_state
 
 API = "/api/v1"

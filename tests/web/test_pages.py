@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from scorepad.rules import Problem, preset
-from scorepad.storage import reading, writing
+from scorepad.storage import reading
+from scorepad.storage import sent as writing
 from scorepad.web.forms.deal import DealForm
 
 DATA = Path(__file__).parent.parent / "data"

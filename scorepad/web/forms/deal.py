@@ -13,7 +13,7 @@ going out) is in :mod:`.deal_shown`; the small forms around a deal in :mod:`.dea
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +23,7 @@ from ...rules.choices import LastCard, OpeningBy, OpeningWho, PartnerFoot
 from ...rules.deal import Meld
 from ...rules.limits import MAX_COUNT, MAX_INPUT, MAX_MELD_ROWS
 from ...rules.problems import Problem
+from ...storage.reading import GameSide
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "wild")
 TOP_CARDS = (*RANKS[:-1], "2", "JK")  # a pile's top card that can be melded
@@ -115,7 +116,7 @@ class DealForm:
 
     TOP_CARDS, LAST_CARD, PERMISSION = TOP_CARDS, LAST_CARD, PERMISSION  # the choices the template offers
 
-    def __init__(self, game_sides: list[dict[str, Any]], sheet: RuleSheet) -> None:
+    def __init__(self, game_sides: Sequence[GameSide], sheet: RuleSheet) -> None:
         self.sheet = sheet
         self.sides: list[SideBlock] = []
         for i, side in enumerate(game_sides):
@@ -134,14 +135,14 @@ class DealForm:
     # -- building ------------------------------------------------------------------------
 
     @classmethod
-    def blank(cls, game_sides: list[dict[str, Any]], sheet: RuleSheet) -> DealForm:
+    def blank(cls, game_sides: Sequence[GameSide], sheet: RuleSheet) -> DealForm:
         form = cls(game_sides, sheet)
         for side in form.sides:
             side.rows = [MeldRow(k) for k in range(rows_per_side(len(form.sides)))]
         return form
 
     @classmethod
-    def from_deal(cls, game_sides: list[dict[str, Any]], sheet: RuleSheet, deal: dict[str, Any]) -> DealForm:
+    def from_deal(cls, game_sides: Sequence[GameSide], sheet: RuleSheet, deal: dict[str, Any]) -> DealForm:
         """The form filled in from a recorded deal's canonical JSON."""
         form = cls(game_sides, sheet)
         by_name = {s["name"]: s for s in deal.get("sides", [])}
@@ -183,7 +184,7 @@ class DealForm:
         return form
 
     @classmethod
-    def from_form(cls, game_sides: list[dict[str, Any]], sheet: RuleSheet, data: Mapping[str, str],
+    def from_form(cls, game_sides: Sequence[GameSide], sheet: RuleSheet, data: Mapping[str, str],
                   more_rows: bool = False, itemise: int | None = None) -> DealForm:
         """The form as posted. A side is counted when its ``s{i}-mode`` says ``count`` (as the
         form sends it by default), else itemised; ``itemise`` switches that side to meld rows."""
@@ -511,7 +512,7 @@ def _get(data: Mapping[str, str], key: str) -> str:
     return str(data.get(key, "")).strip()[:MAX_INPUT]
 
 
-def _shown(value: Any) -> str:
+def _shown(value: object) -> str:
     return str(value) if value else ""
 
 
@@ -524,7 +525,7 @@ def _opening_shown(opening: Any) -> tuple[str, str]:
     return melds, top if isinstance(top, str) else "yes" if top is True else ""
 
 
-def _bounded(value: Any, default: int) -> int:
+def _bounded(value: object, default: int) -> int:
     try:
         n = int(str(value))
     except (TypeError, ValueError):

@@ -3,15 +3,14 @@
 
 from __future__ import annotations
 
-from flask_wtf import FlaskForm
 from wtforms import HiddenField, StringField
 from wtforms.validators import Optional, Regexp
 
 from ...rules.limits import MAX_IDEMPOTENCY_KEY
-from . import PlainText
+from . import FlaskForm, PlainText
 
 
-class DealMetaForm(FlaskForm):  # type: ignore[misc]  # flask_wtf ships no types: FlaskForm is Any
+class DealMetaForm(FlaskForm):
     """The CSRF token, the game's revision, the form's idempotency key (a save sent twice is
     made once), the number of the new deal the form was opened for (a save is never moved to
     another), whether the table confirmed a deal the same as the one before it, and the
@@ -24,7 +23,7 @@ class DealMetaForm(FlaskForm):  # type: ignore[misc]  # flask_wtf ships no types
     reason = StringField("Reason", [PlainText(multiline=True)])
 
 
-class ConfirmForm(FlaskForm):  # type: ignore[misc]  # as above
+class ConfirmForm(FlaskForm):
     revision = HiddenField()
 
 

@@ -22,7 +22,7 @@ import dataclasses
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from wtforms import HiddenField, SelectField, StringField
 
@@ -32,6 +32,8 @@ from ...rules.catalogue import Option, options_by_group
 from ...rules.limits import MAX_SHEET_DEALS
 from ...rules.read import JSON
 from . import FlaskForm, PlainText, preset_choices
+
+AnOption = Option[Any]  # Any: the editor lays out options of every type of value alike (as rules.catalogue.OPTIONS)
 
 
 class AmendForm(FlaskForm):
@@ -324,7 +326,7 @@ def _box_id(lay: Layout, prefix: str, sub: str) -> str:
 class OptionField:
     """One option's controls: its rows of boxes, whether it differs from the preset, its errors."""
 
-    option: Option
+    option: AnOption
     shape: str  # scalar, props, set, rows, per_deal
     rows: list[Row]
     preset_words: str | None = None
@@ -370,7 +372,7 @@ class OptionField:
         self.errors.append((box.id, message))
 
 
-def _make_field(option: Option, shown: Mapping[str, Shown], preset: Mapping[str, Shown] | None,
+def _make_field(option: AnOption, shown: Mapping[str, Shown], preset: Mapping[str, Shown] | None,
                 rows: int) -> OptionField:
     lay = LAYOUTS[option.name]
     shape = ("per_deal" if isinstance(lay, Rows) and lay.per_deal else
@@ -390,7 +392,7 @@ def _make_field(option: Option, shown: Mapping[str, Shown], preset: Mapping[str,
     return OptionField(option, shape, out)
 
 
-def _rows_for(option: Option, value: JSON, deals: int) -> int:
+def _rows_for(option: AnOption, value: JSON, deals: int) -> int:
     """How many rows an array option shows for its JSON value: a row per deal (or per item
     when there are more) for a per-deal option, else a row per item and a blank one to add."""
     lay = LAYOUTS[option.name]
@@ -435,7 +437,7 @@ class SheetEditor:
         """(box id, message) for every box with an error, in reading order: the error summary."""
         return [("sheet-errors", e) for e in self.errors] + [pair for f in self.fields for pair in f.errors]
 
-    def choice_words(self, option: Option, value: str) -> str:
+    def choice_words(self, option: AnOption, value: str) -> str:
         """What a select's choice says to players: the option's words for that value, under this
         sheet (or the preset's, while the form cannot be read); the value is the choice's JSON."""
         sheet = self.sheet or (PRESETS[self.preset_id].sheet if self.preset_id in PRESETS else PRESETS["common"].sheet)
@@ -503,7 +505,7 @@ class SheetEditor:
         return editor
 
 
-def _read_option(option: Option, shown: Mapping[str, Shown], rows: int, base: RuleSheet | None,
+def _read_option(option: AnOption, shown: Mapping[str, Shown], rows: int, base: RuleSheet | None,
                  preset: Mapping[str, Shown] | None, data: dict[str, JSON]) -> OptionField:
     """One option's field as posted; its JSON value goes in ``data`` when it reads and differs
     from the preset's."""
