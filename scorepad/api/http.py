@@ -16,7 +16,7 @@ import hmac
 import json
 import re
 from collections.abc import Callable, Iterable
-from typing import Any, NoReturn, TypeVar
+from typing import NoReturn, TypeVar
 
 from flask import current_app, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
@@ -188,9 +188,9 @@ def client_scope(game_id: str) -> str:
 
 
 def write_once(write: Callable[[idempotency.Once[T] | None], T],
-               answer: Callable[[T | idempotency.Made], tuple[int, dict[str, Any]]],
-               headers: Callable[[dict[str, Any]], dict[str, str]],
-               reveal: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> ResponseReturnValue:
+               answer: Callable[[T | idempotency.Made], tuple[int, dict[str, JSON]]],
+               headers: Callable[[dict[str, JSON]], dict[str, str]],
+               reveal: Callable[[dict[str, JSON]], dict[str, JSON]] | None = None) -> ResponseReturnValue:
     """The request's write, ``write(once)``, answered with ``answer(result)`` (its status and
     JSON body), ``reveal(body)`` when given (:func:`with_edit_key`) and ``headers(body)``.
     Without an ``Idempotency-Key``, ``once`` is None. With one, the write is made at most
@@ -301,7 +301,7 @@ def view_url(found: GameRecord) -> str:
     return page_url("/games/{}", found.id)
 
 
-def game_answer(found: GameRecord | idempotency.Made) -> dict[str, Any]:
+def game_answer(found: GameRecord | idempotency.Made) -> dict[str, JSON]:
     """What a new game's creator, or whoever replaced its edit key, is answered, the game as
     the write left it (or as the first request with the ``Idempotency-Key`` made it): its
     id, view and API links and revision, without the edit key (:func:`with_edit_key` adds it
@@ -311,21 +311,21 @@ def game_answer(found: GameRecord | idempotency.Made) -> dict[str, Any]:
             "api_url": links.external_url("api.get_game", game_id=game_id), "revision": found.revision}
 
 
-def new_game(found: GameRecord | idempotency.Made) -> tuple[int, dict[str, Any]]:
+def new_game(found: GameRecord | idempotency.Made) -> tuple[int, dict[str, JSON]]:
     """The answer to a new game, created or imported: 201 and :func:`game_answer`."""
     return 201, game_answer(found)
 
 
-def with_edit_key(body: dict[str, Any]) -> dict[str, Any]:
+def with_edit_key(body: dict[str, JSON]) -> dict[str, JSON]:
     """``body`` (:func:`game_answer`) with the game's edit key as it is now and the edit
     link holding it, rebuilt from the game: the first answer, or a replay to the client
     that sent the request (its ``Idempotency-Key`` is scoped to that client). A replay is
     only found until the game's key is next replaced (which forgets every key kept for the
     game before it), so it never hands out a key made after the request it replays."""
-    found = game(body["id"])
+    found = game(str(body["id"]))  # game_answer wrote it: the game's id
     return {**body, "edit_url": page_url("/games/{}/edit/{}", found.id, found.edit_key), "edit_key": found.edit_key}
 
 
-def new_game_headers(body: dict[str, Any]) -> dict[str, str]:
+def new_game_headers(body: dict[str, JSON]) -> dict[str, str]:
     """Where the new game of ``body`` is, and no-store: the body holds the edit key."""
     return {"Location": url_for("api.get_game", game_id=body["id"]), "Cache-Control": "no-store"}

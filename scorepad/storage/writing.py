@@ -20,7 +20,7 @@ import logging
 import secrets
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from ..rules import Deal, RuleSheet
 from ..rules.game import Game
@@ -134,7 +134,7 @@ def _check_revision(game: GameRecord, based_on: int | None) -> None:
         raise Conflict(based_on, game.revision, changes_since(game.id, based_on))
 
 
-def _fresh(game_id: str, based_on: int | None, once: Once[Any] | None = None, key: str | None = None,
+def _fresh(game_id: str, based_on: int | None, once: Once[object] | None = None, key: str | None = None,
            first: bool = False) -> GameRecord:
     """The game as it stands, for a write about to be prepared (again, after another write came
     first). With ``key``, the edit key the door allowed the write with: :class:`KeyReplaced`
@@ -222,7 +222,7 @@ def _write(game_id: str, based_on: int | None,
         return result
 
 
-def _moved(game_id: str, based_on: int | None, once: Once[Any] | None = None) -> None:
+def _moved(game_id: str, based_on: int | None, once: Once[object] | None = None) -> None:
     """Inside a write's transaction, when the game has moved past the revision the write was
     prepared against: the key kept by the write that moved it (:func:`.stop_if_kept`; on PostgreSQL
     seen only now), or no game (:class:`NotFound`), or a stale write (:class:`Conflict`, when

@@ -142,6 +142,7 @@ class DealForm:
         return form
 
     @classmethod
+    # Any: the deal's JSON as the form builds it, nested dicts filled in place (Deal.from_json reads it)
     def from_deal(cls, game_sides: Sequence[GameSide], sheet: RuleSheet, deal: dict[str, Any]) -> DealForm:
         """The form filled in from a recorded deal's canonical JSON."""
         form = cls(game_sides, sheet)
@@ -283,6 +284,7 @@ class DealForm:
 
     # -- reading into canonical JSON ----------------------------------------------------------
 
+    # Any: the deal's JSON as the form builds it, nested dicts filled in place (Deal.from_json reads it)
     def to_json(self, number: int | None = None, need_ending: bool = True) -> dict[str, Any] | None:
         """The canonical deal (without a sheet), or None when some input cannot be read;
         each such input then carries its message. Without ``need_ending`` (a preview while
@@ -304,6 +306,7 @@ class DealForm:
             sides.append({"name": side.name, "melds": melds, "red_threes": red or 0, "players": players})
         for side, out in zip(self.sides, sides, strict=True):
             self._openings(side, out)
+        # Any: the deal's JSON as the form builds it, nested dicts filled in place (Deal.from_json reads it)
         deal: dict[str, Any] = {}
         if number is not None:
             deal["deal"] = number
@@ -319,6 +322,7 @@ class DealForm:
         deal["sides"] = sides
         return None if self.form_errors else deal
 
+    # Any: the deal's JSON as the form builds it, nested dicts filled in place (Deal.from_json reads it)
     def _openings(self, side: SideBlock, out: dict[str, Any]) -> None:
         """The side's opening, or each player's, into its JSON: melds typed as card strings split by ";"."""
         opening = self._opening(side.opening, side.pile_top, side.problems)
@@ -329,6 +333,7 @@ class DealForm:
             if opening is not None:
                 player_out["opening"] = opening
 
+    # Any: the deal's JSON as the form builds it, nested dicts filled in place (Deal.from_json reads it)
     def _opening(self, text: str, top: str, problems: dict[str, list[str]]) -> dict[str, Any] | None:
         melds = [part.strip() for part in re.split(r"[;\n]+", text) if part.strip()]
         if not melds:
@@ -339,8 +344,10 @@ class DealForm:
             return {"melds": melds}
         return {"melds": melds, "pile_top": True if top == "yes" else top}  # "yes": the card not said
 
+    # Any: the deal's JSON as the form builds it, nested dicts filled in place (Deal.from_json reads it)
     def _counted(self, side: SideBlock) -> dict[str, Any]:
         """A counted side: books by kind, melded points, red threes; each player's points left."""
+        # Any: the deal's JSON as the form builds it, nested dicts filled in place (Deal.from_json reads it)
         books: dict[str, Any] = {}
         for key in self.book_keys:
             n = self._count(side.books.get(key, ""), side.problems, "books", f"{self.book_label(key)} books")
@@ -356,6 +363,7 @@ class DealForm:
         red = self._count(side.red_threes, side.problems, "red_threes", "Red threes laid")
         players = []
         for player in side.players:
+            # Any: the deal's JSON as the form builds it, nested dicts filled in place (Deal.from_json reads it)
             out: dict[str, Any] = {"name": player.name, "foot_picked_up": player.picked}
             out["cards_left_points"] = self._count(player.points, player.problems, "cards_left", "Points left") or 0
             red_left = self._count(player.red_left, player.problems, "cards_left", "Red threes left")
@@ -365,6 +373,7 @@ class DealForm:
         return {"name": side.name, "books": books, "meld_points": points or 0, "red_threes": red or 0,
                 "players": players}
 
+    # Any: the deal's JSON as the form builds it, nested dicts filled in place (Deal.from_json reads it)
     def _meld(self, row: MeldRow) -> dict[str, Any] | None:
         if row.blank:
             return None
@@ -373,6 +382,7 @@ class DealForm:
             if any(counts.values()):
                 self._error_list(row.problems, "Give the cards or the counts, not both.")
                 return None
+            # Any: the deal's JSON as the form builds it, nested dicts filled in place (Deal.from_json reads it)
             meld: dict[str, Any] = {"cards": row.cards}
             if row.rank:
                 meld["rank"] = row.rank
@@ -384,12 +394,14 @@ class DealForm:
         meld.update({k: v for k, v in counts.items() if v})
         return meld
 
+    # Any: the deal's JSON as the form builds it, nested dicts filled in place (Deal.from_json reads it)
     def _player(self, side: SideBlock, player: PlayerBlock) -> dict[str, Any]:
         counts: dict[str, int] = {}
         for card, text in player.counts.items():
             n = self._count(text, player.problems, "cards_left", f"{card_label(card)} left")
             if n:
                 counts[card] = n
+        # Any: the deal's JSON as the form builds it, nested dicts filled in place (Deal.from_json reads it)
         cards_left: Any = counts
         if player.left:
             try:
@@ -486,6 +498,7 @@ class DealForm:
         return f"s{side.index}"
 
 
+# Any: the deal's JSON as the form builds it, nested dicts filled in place (Deal.from_json reads it)
 def _with_foot_and_cut(out: dict[str, Any], player: PlayerBlock) -> dict[str, Any]:
     """A player's JSON, counted or itemised, with what both record alike: the unopened foot,
     the cut bonus and a foot picked up but not played from."""
@@ -516,6 +529,7 @@ def _shown(value: object) -> str:
     return str(value) if value else ""
 
 
+# Any: the deal's JSON as the form builds it, nested dicts filled in place (Deal.from_json reads it)
 def _opening_shown(opening: Any) -> tuple[str, str]:
     """A recorded opening as the form shows it: its melds as card strings split by ";", and the top card."""
     if not isinstance(opening, Mapping):
