@@ -19,7 +19,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from . import access, api, links, ratelimit
 from .api import problems
 from .cli import flask_commands, flask_serve
-from .retry import typed_again
+from .retry import send_again_page
 from .storage import backends, cache, db
 from .web import common, deals, exchange, games, installable, paper, referee, sheets
 
@@ -321,7 +321,7 @@ def _error_handlers(app: Flask) -> None:
     app.register_error_handler(db.Unreachable, _busy("The database cannot be reached", "The server cannot reach "
                                                      "its database just now. Nothing was saved; send it again in "
                                                      "a moment."))
-    app.register_error_handler(cache.Busy, _busy("Busy for a moment", "The server is making another document "
+    app.register_error_handler(cache.BuildBusy, _busy("Busy for a moment", "The server is making another document "
                                                  "just now. Nothing is wrong: ask again in a moment."))
     app.register_error_handler(db.OutOfSpace, _out_of_space)
     app.register_error_handler(Exception, _unexpected)
@@ -366,7 +366,7 @@ def _busy(title: str, words: str) -> Callable[[Exception], ResponseReturnValue]:
     def answer(err: Exception) -> ResponseReturnValue:
         if problems.wanted():
             return problems.answer(503, str(err), None, "busy", {"Retry-After": "1"})
-        return typed_again(503, title, words, retry_after=1)
+        return send_again_page(503, title, words, retry_after=1)
     return answer
 
 
@@ -374,7 +374,7 @@ def _out_of_space(err: db.OutOfSpace) -> ResponseReturnValue:
     """507: nothing saved, a form kept to send again (storage logged it, once a minute)."""
     if problems.wanted():
         return problems.answer(507, str(err), None, "out-of-space")
-    return typed_again(507, "The server is out of space", "The server has no room left to save anything. "
+    return send_again_page(507, "The server is out of space", "The server has no room left to save anything. "
                        "Nothing was saved; send it again once whoever runs the server has freed space.")
 
 

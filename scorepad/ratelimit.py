@@ -51,7 +51,7 @@ from limits.errors import ConfigurationError
 from werkzeug.exceptions import HTTPException, TooManyRequests
 
 from . import builds
-from .retry import typed_again
+from .retry import send_again_page
 from .storage.throttled_log import Throttle
 
 # Endpoints under each limit; only the methods that change something count.
@@ -251,7 +251,7 @@ class Limited:
         """The page's 429: why, and what was typed, kept to send again."""
         _, title, words = WORDS[self.scope]
         done = "Nothing was made" if self.scope == "build" else "Nothing was saved"
-        return typed_again(429, title, f"{words}: at most {self.rate}. {done}; send it again "
+        return send_again_page(429, title, f"{words}: at most {self.rate}. {done}; send it again "
                            f"in {_wait_words(self.retry_after)}.", self.retry_after)
 
 

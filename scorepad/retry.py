@@ -1,7 +1,7 @@
 """A page that keeps what was typed when a form could not be handled now.
 
 When the server refuses a form for a reason that passes (too many requests, the database
-busy), the player must not lose the deal they just typed. :func:`typed_again` answers with
+busy), the player must not lose the deal they just typed. :func:`send_again_page` answers with
 a page that says why, and holds every field that was sent as hidden inputs behind a
 "Send it again" button that posts them back to the same address. Files cannot be carried
 over: the page says to choose them again. A question asked in a query (a rescore page's
@@ -13,7 +13,7 @@ from __future__ import annotations
 from flask import Response, make_response, render_template, request
 
 
-def typed_again(code: int, title: str, message: str, retry_after: int | None = None) -> Response:
+def send_again_page(code: int, title: str, message: str, retry_after: int | None = None) -> Response:
     """The HTML answer ``code`` for this request, with the posted form (or a GET's query) kept for a resend."""
     asked = request.method == "GET"
     sent = request.args if asked else request.form if request.method == "POST" else None

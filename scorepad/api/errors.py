@@ -15,12 +15,12 @@ from ..storage.errors import (
     Conflict,
     Full,
     Gone,
+    ImportRefused,
     Invalid,
     KeyReplaced,
     NotFound,
     OutOfSpace,
-    Refused,
-    Rejected,
+    RuleViolations,
     SameAsPrevious,
     StorageError,
     Unusable,
@@ -36,8 +36,9 @@ from .http import ApiError, PreconditionFailed
 # Unusable stops the app at start-up.
 ERRORS: dict[type[Exception], tuple[int, str | None]] = {
     Invalid: (400, "invalid-field"), NotFound: (404, "not-found"), Gone: (410, "gone"),
-    Conflict: (409, "stale-revision"), Full: (409, "no-room"), Rejected: (422, "rule-violations"),
-    Refused: (422, "import-refused"), Busy: (503, "busy"), OutOfSpace: (507, "out-of-space"), Unusable: (500, None),
+    Conflict: (409, "stale-revision"), Full: (409, "no-room"), RuleViolations: (422, "rule-violations"),
+    ImportRefused: (422, "import-refused"), Busy: (503, "busy"), OutOfSpace: (507, "out-of-space"),
+    Unusable: (500, None),
     AlreadyRecorded: (409, "deal-recorded"), SameAsPrevious: (422, "same-as-previous"),
     KeyReplaced: (401, "edit-key-replaced"),
 }
@@ -88,8 +89,8 @@ def gone(err: Gone) -> Response:
     return problems.answer(status, err.message, None, slug, deleted_at=err.at)
 
 
-@bp.errorhandler(Rejected)
-def rejected(err: Rejected) -> Response:
+@bp.errorhandler(RuleViolations)
+def rejected(err: RuleViolations) -> Response:
     """A deal not saved (422): the report, every problem (each saying whether it can
     ever be saved as played), and ``may_save_as_played`` for the deal as a whole."""
     n = len(err.problems)
@@ -110,8 +111,8 @@ def rejected(err: Rejected) -> Response:
                            problems=[{**p.to_json(), "never_as_played": p in never} for p in err.problems])
 
 
-@bp.errorhandler(Refused)
-def refused_import(err: Refused) -> Response:
+@bp.errorhandler(ImportRefused)
+def refused_import(err: ImportRefused) -> Response:
     """An import with a deal the referee will not let in (422): the deal's number and its problems."""
     status, slug = error_kind(err)
     return problems.answer(status, err.message, err.field, slug, deal=err.number,

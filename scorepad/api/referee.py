@@ -142,7 +142,7 @@ def rescore_recorded(game_id: str) -> Response:
         raise ApiError(404, "deal", f"deal {n} is not recorded")
 
     def build() -> bytes:
-        change = rescore_game(game.game, other)
+        change = rescore_game(game.rules, other)
         if n is None:
             return jsonify(change.to_json()).get_data()
         found = change.deal(n)  # judged as a deal of the game, as the game judges it

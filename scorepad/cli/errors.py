@@ -11,12 +11,12 @@ from ..storage.errors import (
     Conflict,
     Full,
     Gone,
+    ImportRefused,
     Invalid,
     KeyReplaced,
     NotFound,
     OutOfSpace,
-    Refused,
-    Rejected,
+    RuleViolations,
     SameAsPrevious,
     Unusable,
 )
@@ -28,8 +28,8 @@ EXIT_FAILED = 1  # the database itself cannot be used (as when the app cannot st
 
 EXIT_CODES: dict[type[Exception], int] = {
     Invalid: EXIT_UNUSABLE, NotFound: EXIT_UNUSABLE, Gone: EXIT_UNUSABLE, Conflict: EXIT_UNUSABLE,
-    Full: EXIT_UNUSABLE, Refused: EXIT_UNUSABLE, OutOfSpace: EXIT_NO_SPACE,
-    Rejected: EXIT_VIOLATIONS,  # each command shows the verdict itself, then exits with this
+    Full: EXIT_UNUSABLE, ImportRefused: EXIT_UNUSABLE, OutOfSpace: EXIT_NO_SPACE,
+    RuleViolations: EXIT_VIOLATIONS,  # each command shows the verdict itself, then exits with this
     Busy: EXIT_BUSY, Unusable: EXIT_FAILED,
     AlreadyRecorded: EXIT_RECORDED,
     SameAsPrevious: EXIT_VIOLATIONS,  # not saved as sent; --repeat records it

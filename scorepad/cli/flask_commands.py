@@ -37,7 +37,7 @@ from ..rules.verdict import Verdict
 from ..storage import checks, db, reading, writing
 from ..storage.backup import BackupError, backup
 from ..storage.document import export_game, import_document, parse_text
-from ..storage.errors import AlreadyRecorded, Refused, Rejected, SameAsPrevious, StorageError, Unusable
+from ..storage.errors import AlreadyRecorded, ImportRefused, RuleViolations, SameAsPrevious, StorageError, Unusable
 from ..storage.reading import DealRecord, GameRecord
 from .errors import EXIT_UNUSABLE, EXIT_VIOLATIONS, exit_code, failure
 from .output import problem_words, standing, verdict_summary
@@ -64,12 +64,12 @@ class CommandError(click.ClickException):
 
 def _store_call(fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     """Call the store; its refusals are printed, exiting as :data:`.errors.EXIT_CODES` says
-    (a deal's :class:`Rejected` is left to the command, which shows the verdict)."""
+    (a deal's :class:`RuleViolations` is left to the command, which shows the verdict)."""
     try:
         return fn(*args, **kwargs)
-    except (Rejected, AlreadyRecorded, SameAsPrevious):  # each command shows them itself
+    except (RuleViolations, AlreadyRecorded, SameAsPrevious):  # each command shows them itself
         raise
-    except Refused as err:
+    except ImportRefused as err:
         lines = [f"{err.field}: {err.message}"] + [f"  - {problem_words(p)}" for p in err.problems]
         raise failure(err, "\n".join(lines)) from None
     except (StorageError, db.Busy, db.OutOfSpace) as err:
@@ -129,7 +129,7 @@ def _echo_saved(game_id: str, record: DealRecord, done: str) -> None:
     _echo_totals(game_id)
 
 
-def _rejected(err: Rejected, as_played: str | None) -> NoReturn:
+def _rejected(err: RuleViolations, as_played: str | None) -> NoReturn:
     n = len(err.problems)
     never = err.never_as_played
     why = (f"{len(never)} of them can never be saved as played, whatever the reason: correct "
@@ -385,7 +385,7 @@ def _save_deal(game_id: str, source: str, as_played: str | None, done: str,
     data = _read_json(source, "deal")
     try:
         record = _store_call(save, game, data)
-    except Rejected as err:
+    except RuleViolations as err:
         _rejected(err, as_played)
     except AlreadyRecorded as err:
         _already_recorded(game_id, err)

@@ -1,7 +1,7 @@
 """Text a person typed: names, reasons and card strings hold no character nobody types.
 
 Every text field is checked here, once, by :func:`check_text`, whichever way it came in (the
-API, a form, an import, the command line). Refused are lone UTF-16 surrogates (Unicode
+API, a form, an import, the command line). ImportRefused are lone UTF-16 surrogates (Unicode
 category ``Cs``: they cannot be written as UTF-8, so no page showing one could be sent) and
 control characters (``Cc``, NUL included: some databases cannot store NUL, and a name never
 needs one). A multi-line field (a reason) may hold line feeds (``\\n``) and nothing else of

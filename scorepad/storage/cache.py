@@ -50,7 +50,7 @@ BUILD_WAITERS = 2
 T = TypeVar("T")
 
 
-class Busy(errors.Busy):
+class BuildBusy(errors.Busy):
     """A request waited :data:`BUILD_WAIT` seconds for its turn to build a heavy document:
     nothing is wrong, and the same request may be sent again in a moment."""
 
@@ -122,7 +122,7 @@ class ByteCache:
             with self._lock:
                 counted = key is None or key != self._building_key
                 if counted and self._waiting >= BUILD_WAITERS:
-                    raise Busy()
+                    raise BuildBusy()
                 self._waiting += counted
             try:
                 got = self._building.acquire(timeout=self.build_wait if wait is None else wait)
@@ -130,7 +130,7 @@ class ByteCache:
                 with self._lock:
                     self._waiting -= counted
             if not got:
-                raise Busy()
+                raise BuildBusy()
         self._building_key = key
         try:
             yield

@@ -18,7 +18,7 @@ from ..rules.limits import MAX_NAME, MAX_PER_SIDE, MAX_REASON, MAX_SIDES, MIN_SI
 from ..rules.problems import Problem
 from ..rules.text import read_name, read_reason
 from ..rules.verdict import Verdict
-from .errors import Full, Invalid, NotFound, Rejected
+from .errors import Full, Invalid, NotFound, RuleViolations
 from .reading import GameRecord, GameSide
 
 # Problems no reason lets stand, so a deal with one is never saved "as played": the deal is
@@ -162,17 +162,17 @@ class Table(Protocol):
     def sides(self) -> Sequence[GameSide]: ...
 
 
-def refusal(game: Table, deal: Deal, verdict: Verdict | None = None) -> Rejected | None:
+def rule_violations(game: Table, deal: Deal, verdict: Verdict | None = None) -> RuleViolations | None:
     """Why this game would refuse this deal sent without a reason (None: it would save it),
     judged by the referee unless ``verdict`` is given. ``game`` needs only its ``sides``."""
     verdict = judge(deal) if verdict is None else verdict
     problems = list(verdict.report.violations) + game_problems(game, deal)
-    return Rejected(verdict, problems, [p for p in problems if never_as_played(p)]) if problems else None
+    return RuleViolations(verdict, problems, [p for p in problems if never_as_played(p)]) if problems else None
 
 
 def judge_for_game(game: GameRecord, deal: Deal, as_played: str | None) -> Verdict:
-    verdict = game.game.judge(deal)
-    refused = refusal(game, deal, verdict)
+    verdict = game.rules.judge(deal)
+    refused = rule_violations(game, deal, verdict)
     if refused is not None and not (as_played and refused.may_save_as_played):
         raise refused
     return verdict

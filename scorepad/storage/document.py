@@ -25,7 +25,7 @@ was made before presets had versions, from version 1), the sides as
 a new game's, each deal by ``Deal.from_json`` under the game's sheet and sides. A deal
 with violations needs its ``as_played`` reason, unless it was legal under the sheet in
 force when it was saved (a later amendment made it illegal); otherwise the import is
-refused (:class:`~scorepad.storage.errors.Refused`, naming the deal). Anything unreadable
+refused (:class:`~scorepad.storage.errors.ImportRefused`, naming the deal). Anything unreadable
 is :class:`~scorepad.storage.errors.Invalid`, naming the field. The referee rescores a
 document as it stands (:func:`read_game`): read the same way, but not judged.
 
@@ -49,7 +49,7 @@ from ..rules.limits import MAX_DEALS, MAX_POINTS, MAX_REASON
 from ..rules.read import JSON, check_values
 from ..rules.text import check_text, read_reason
 from . import checks, db, idempotency, reading, writing
-from .errors import Invalid, Refused
+from .errors import ImportRefused, Invalid
 from .reading import GameRecord, GameSide
 
 FORMAT = "scorepad.game"
@@ -332,7 +332,7 @@ def _acceptable(deal: Deal, table: _Table, as_played: str | None,
     """Whether the store would have saved this deal, the problems found, and its verdict
     (``totals``: each side's total before it, for minimums that follow the running total)."""
     verdict = judge(deal, totals)
-    refused = checks.refusal(table, deal, verdict)
+    refused = checks.rule_violations(table, deal, verdict)
     if refused is None:
         return True, [], verdict
     return bool(as_played) and refused.may_save_as_played, refused.problems, verdict
@@ -350,7 +350,7 @@ def _sheet_when_saved(number: int, ordered: list[_Entry], sheet: RuleSheet) -> R
 
 def read_document(data: JSON) -> Imported:
     """Read and judge an export document; :class:`Invalid` naming the field, or
-    :class:`Refused` naming the deal the referee will not let in. Its parts are read in
+    :class:`ImportRefused` naming the deal the referee will not let in. Its parts are read in
     the order they are written, so the first thing wrong is the one named."""
     doc, deals, ordered = _read(data)
     table = _Table(doc.sides)
@@ -477,7 +477,7 @@ def _history(item: dict[str, JSON], sheet: RuleSheet, number: int, where: str) -
 def _admitted(deal: _Deal, table: _Table, ordered: list[_Entry], sheet: RuleSheet,
               totals: Mapping[str, int]) -> Verdict:
     """The deal's verdict, when the store would have saved it (under the sheet in force
-    when it was saved, if not under the game's; ``totals`` before it); else :class:`Refused`,
+    when it was saved, if not under the game's; ``totals`` before it); else :class:`ImportRefused`,
     naming it."""
     ok, problems, verdict = _acceptable(deal.deal, table, deal.as_played, totals)
     if not ok:
@@ -486,7 +486,7 @@ def _admitted(deal: _Deal, table: _Table, ordered: list[_Entry], sheet: RuleShee
             again = Deal.from_json(deal.deal.to_json(with_sheet=False), then, deal.number)
             ok = _acceptable(again, table, deal.as_played, totals)[0]
     if not ok:
-        raise Refused(deal.where, _refusal(deal, problems), deal.number, problems)
+        raise ImportRefused(deal.where, _refusal(deal, problems), deal.number, problems)
     return verdict
 
 

@@ -14,10 +14,10 @@ and the pages' HTTP statuses, the command line's exit codes.
   more than the limit.
 - :class:`AlreadyRecorded`: a new deal whose number is recorded already (another phone saved
   it first); it carries that deal and the one sent, side by side.
-- :class:`Rejected`: a deal that breaks the rules, not saved; whether it may be saved as played.
+- :class:`RuleViolations`: a deal that breaks the rules, not saved; whether it may be saved as played.
 - :class:`SameAsPrevious`: a new deal the same as the deal recorded just before it, not saved
   unless the request says it was played again (``repeat``).
-- :class:`Refused`: an export document whose deal the referee will not let in.
+- :class:`ImportRefused`: an export document whose deal the referee will not let in.
 - :class:`KeyReplaced`: the edit key a write was allowed with was replaced before the write
   was made (another phone replaced the edit link in the moment between).
 
@@ -111,7 +111,7 @@ class AlreadyRecorded(StorageError):
         self.yours, self.as_played = yours, as_played
 
 
-class Rejected(StorageError):
+class RuleViolations(StorageError):
     """A deal with violations, not saved: the referee's verdict, every problem, and those
     of them no reason lets stand (``never_as_played``). Every door reads
     ``may_save_as_played`` to decide whether to offer saving it as played."""
@@ -153,7 +153,7 @@ class KeyReplaced(StorageError):
         self.at = at
 
 
-class Refused(StorageError):
+class ImportRefused(StorageError):
     """An export document with a deal the referee will not let in: ``field`` names the deal
     in the document, ``number`` is its number, ``problems`` say why. Nothing was imported."""
 
@@ -193,7 +193,7 @@ class Unusable(Exception):
     """The database file cannot be used: the message names the file, says why and what to do."""
 
 
-ERRORS: tuple[type[Exception], ...] = (Invalid, NotFound, Gone, Conflict, Full, Rejected, Refused, Busy, OutOfSpace,
-                                       Unusable, AlreadyRecorded, SameAsPrevious, KeyReplaced)
-"""Every error storage raises (some as subclasses: ``cache.Busy`` and ``Unreachable`` are ``Busy``): each
+ERRORS: tuple[type[Exception], ...] = (Invalid, NotFound, Gone, Conflict, Full, RuleViolations, ImportRefused, Busy,
+                                       OutOfSpace, Unusable, AlreadyRecorded, SameAsPrevious, KeyReplaced)
+"""Every error storage raises (some as subclasses: ``cache.BuildBusy``, ``Unreachable`` are ``Busy``): each
 interface's table gives each of them its answer."""

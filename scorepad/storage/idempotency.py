@@ -170,7 +170,7 @@ def deal_made(made: Made) -> DealRecord | None:
     if game is None or row is None or not row["after"]:
         return None
     deal = read_deal(game, json.loads(row["after"]), made.deal)
-    return DealRecord(made.deal, deal, row["reason"], row["size"], made.revision, game.game.judge(deal),
+    return DealRecord(made.deal, deal, row["reason"], row["size"], made.revision, game.rules.judge(deal),
                       len(row["after"]))
 
 

@@ -62,7 +62,7 @@ class GameRecord:
     created_at: str
     updated_at: str
     deals: list[DealRecord]
-    game: Game  # the rules' view of the same deals, judged once
+    rules: Game  # the rules core's game of the same deals, judged once (it judges a deal in it)
     # How many history entries each deal number has, recorded or deleted (a deal recorded
     # again after a deletion goes on counting from its earlier entries).
     history_counts: dict[int, int] = dataclasses.field(default_factory=dict)
@@ -71,7 +71,7 @@ class GameRecord:
     def view(self) -> GameView:
         """The game as every output shows it (rows, totals, result, next deal, problems),
         worked out once per revision: the record is cached per revision, and the view with it."""
-        return view_of(self.game, [d.as_played for d in self.deals])
+        return view_of(self.rules, [d.as_played for d in self.deals])
 
     @property
     def side_names(self) -> tuple[str, ...]:
@@ -79,7 +79,7 @@ class GameRecord:
 
     def totals_before(self, number: int) -> dict[str, int]:
         """Each side's total from the deals recorded before deal ``number`` (the rules' game decides)."""
-        return self.game.totals_before(number)
+        return self.rules.totals_before(number)
 
     def deal(self, number: int) -> DealRecord | None:
         return next((d for d in self.deals if d.number == number), None)
@@ -87,7 +87,7 @@ class GameRecord:
     @property
     def next_number(self) -> int | None:
         """The next deal's number, or None when the game is over (the rules' game decides)."""
-        return self.game.next_deal
+        return self.rules.next_deal
 
 
 def stamp_now() -> str:

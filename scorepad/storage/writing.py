@@ -61,7 +61,7 @@ def _after_write(game: GameRecord, deals: list[DealRecord], number: int, updated
     deals = sorted(deals, key=lambda d: d.number)
     played = Game(game.sheet, game.side_names, tuple(d.deal for d in deals), tuple(d.verdict for d in deals))
     counts = {**game.history_counts, number: game.history_counts.get(number, 0) + 1}
-    return dataclasses.replace(game, revision=game.revision + 1, updated_at=updated_at, deals=deals, game=played,
+    return dataclasses.replace(game, revision=game.revision + 1, updated_at=updated_at, deals=deals, rules=played,
                                history_counts=counts)
 
 
@@ -252,7 +252,7 @@ def record_deal(game_id: str, deal: Deal, as_played: str | None = None, based_on
     :class:`AlreadyRecorded` (rather than the :class:`Conflict` of a stale revision, which it
     explains), with the deal as saved beside the one sent. A deal whose every side and ending
     equal the deal recorded just before it is :class:`SameAsPrevious`, unless ``repeat`` says
-    the table played it again; one with violations and no reason, :class:`Rejected`. Made
+    the table played it again; one with violations and no reason, :class:`RuleViolations`. Made
     once per ``once``'s key (:func:`once`)."""
 
     def prepare(game: GameRecord) -> Callable[[str], tuple[DealRecord, list[DealRecord], int]]:
@@ -291,7 +291,7 @@ def _not_recorded(game: GameRecord, deal: Deal, as_played: str | None) -> None:
         return
     entries = db.query("history_of_deal", game.id, deal.number)
     raise AlreadyRecorded(deal.number, game.revision, found.verdict, found.as_played,
-                          entries[-1]["at"] if entries else None, game.game.judge(deal), as_played)
+                          entries[-1]["at"] if entries else None, game.rules.judge(deal), as_played)
 
 
 def _recorded_meanwhile(game_id: str, deal: Deal, as_played: str | None) -> None:
@@ -311,7 +311,7 @@ def _not_repeated(game: GameRecord, deal: Deal) -> None:
     """A new deal that ends just as the deal recorded before it (by number) did is :class:`SameAsPrevious`."""
     previous = max((d for d in game.deals if d.number < deal.number), key=lambda d: d.number, default=None)
     if previous is not None and deal.repeats(previous.deal):
-        raise SameAsPrevious(deal.number, previous.number, game.game.judge(deal))
+        raise SameAsPrevious(deal.number, previous.number, game.rules.judge(deal))
 
 
 def update_deal(game_id: str, number: int, deal: Deal, as_played: str | None = None,

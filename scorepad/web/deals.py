@@ -22,13 +22,13 @@ from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response
 
 from .. import access, keyed_writes
-from ..retry import typed_again
+from ..retry import send_again_page
 from ..rules.dispute import sheet_name
 from ..rules.limits import MAX_DEALS, MAX_IDEMPOTENCY_KEY
 from ..rules.problems import Problem
 from ..rules.verdict import Verdict
 from ..storage import checks, idempotency, reading, writing
-from ..storage.errors import AlreadyRecorded, Conflict, Gone, OutOfSpace, Rejected, SameAsPrevious, StorageError
+from ..storage.errors import AlreadyRecorded, Conflict, Gone, OutOfSpace, RuleViolations, SameAsPrevious, StorageError
 from ..storage.reading import DealRecord, GameRecord
 from .common import (
     ago,
@@ -101,7 +101,7 @@ class DealPage:
         if not self.editing:
             self.meta.deal_number.data = str(number)
         context = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "status"}
-        rules = game.game.deal_rules(number)
+        rules = game.rules.deal_rules(number)
         context.update(
             groups=card_groups(sheet), ranks=RANKS + tuple(card.value for card, _ in sheet.three_books),
             card_label=card_label, rules=rules,
@@ -156,8 +156,8 @@ def _check(page: DealPage) -> DealPage:
     except StorageError as err:
         page.form.place(err.field, err.message)
         return _unreadable(page, status_of(err))
-    verdict = page.game.game.judge(deal)
-    refused = checks.refusal(page.game, deal, verdict)
+    verdict = page.game.rules.judge(deal)
+    refused = checks.rule_violations(page.game, deal, verdict)
     problems = refused.problems if refused else []
     page.judged(verdict, problems)
     n = len(problems)
@@ -237,7 +237,7 @@ def _write(page: DealPage, data: dict[str, object], as_played: str | None) -> De
             if found is idempotency.KeyTaken.REUSED:
                 return _key_reused(page)
             if found is idempotency.KeyTaken.IN_PROGRESS:
-                return typed_again(503, "Still saving", "This deal is being saved just now. Send it again in a "
+                return send_again_page(503, "Still saving", "This deal is being saved just now. Send it again in a "
                                    "moment to see it saved; it will not be saved twice.", retry_after=1)
             saved = found
     except (StorageError, OutOfSpace) as err:
@@ -263,7 +263,7 @@ def _saved(game: GameRecord, editing: bool, saved: DealRecord | idempotency.Made
 
 def _refused(page: DealPage, err: StorageError | OutOfSpace, as_played: bool) -> DealPage:
     """The form again, saying why the store did not save it."""
-    if isinstance(err, Rejected):
+    if isinstance(err, RuleViolations):
         return _rejected(page, err)
     if isinstance(err, AlreadyRecorded):
         return _already_recorded(page, err.yours)
@@ -289,7 +289,7 @@ def _key_reused(page: DealPage) -> DealPage:
                 "with the game as it now stands: check it, then save again.")
 
 
-def _rejected(page: DealPage, err: Rejected) -> DealPage:
+def _rejected(page: DealPage, err: RuleViolations) -> DealPage:
     """The referee refused the deal: its problems on the form, and whether it may stand as played."""
     page.judged(err.verdict, err.problems)
     n = len(err.problems)
@@ -334,7 +334,7 @@ def _already_recorded(page: DealPage, yours: Verdict | None) -> DealPage:
     if yours is None:
         data = _read(page)
         try:
-            yours = now.game.judge(checks.read_deal(now, data, page.number)) if data is not None else None
+            yours = now.rules.judge(checks.read_deal(now, data, page.number)) if data is not None else None
         except StorageError:
             yours = None
     entries = reading.history(now.id, page.number)
@@ -447,11 +447,11 @@ def preview(game_id: str, number: int) -> ResponseReturnValue:
     except StorageError as err:
         error = f"{err.message} ({err.field})" if err.field else err.message
         return render_template("deals/_live.html", error=error)
-    verdict = game.game.judge(deal)
-    refused = checks.refusal(game, deal, verdict)
+    verdict = game.rules.judge(deal)
+    refused = checks.rule_violations(game, deal, verdict)
     problems = form.place_problems(refused.problems if refused else [])
     warnings = [(form.place_problem(p), p.message) for p in verdict.report.warnings]
-    outs = going_out(game.game.deal_rules(number).going_out_books, game.sheet, deal, form.sides)
+    outs = going_out(game.rules.deal_rules(number).going_out_books, game.sheet, deal, form.sides)
     return render_template("deals/_live.html", sides=verdict.breakdown.sides, problems=problems, warnings=warnings,
                            outs=outs)
 
@@ -462,7 +462,7 @@ def deal(game_id: str, number: int) -> ResponseReturnValue:
     record = access.deal_or_404(game, number)
     verdict = record.verdict
     return render_template("deals/deal.html", game=game, record=record, verdict=verdict,
-                           rules=game.game.deal_rules(number),
+                           rules=game.rules.deal_rules(number),
                            sides=explained_sides(verdict, game.sheet), sheet_title=sheet_name(game.sheet),
                            presets=preset_choices(),
                            history=history_entries(game, reading.history(game.id, number)),

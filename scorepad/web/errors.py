@@ -9,18 +9,18 @@ from ..storage.errors import (
     Conflict,
     Full,
     Gone,
+    ImportRefused,
     Invalid,
     KeyReplaced,
     NotFound,
     OutOfSpace,
-    Refused,
-    Rejected,
+    RuleViolations,
     SameAsPrevious,
     Unusable,
 )
 
 STATUS: dict[type[Exception], int] = {
-    Invalid: 400, NotFound: 404, Gone: 410, Conflict: 409, Full: 409, Rejected: 422, Refused: 422,
+    Invalid: 400, NotFound: 404, Gone: 410, Conflict: 409, Full: 409, RuleViolations: 422, ImportRefused: 422,
     Busy: 503,  # answered by the app's handler (scorepad.app): the form comes back to send again
     OutOfSpace: 507,  # likewise (the deal form comes back itself, with the message)
     Unusable: 500,  # found at start-up, which it stops

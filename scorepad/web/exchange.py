@@ -18,7 +18,7 @@ from .. import access, downloads
 from ..rules import Problem
 from ..rules.limits import MAX_IMPORT_BYTES
 from ..storage.document import export_game, import_document, parse_text
-from ..storage.errors import Invalid, Refused, StorageError
+from ..storage.errors import ImportRefused, Invalid, StorageError
 from .errors import status
 from .forms import FileField, FlaskForm
 
@@ -79,7 +79,7 @@ def import_page() -> ResponseReturnValue:
             raise Invalid("file", "choose the exported file, or paste its text")
         game = import_document(data)
     except StorageError as err:
-        if isinstance(err, Refused):
+        if isinstance(err, ImportRefused):
             problems = err.problems
         error = {"status": status(err), "field": err.field or None, "message": err.message}
         return render_template("exchange/import.html", form=form, error=error, problems=problems), status(err)

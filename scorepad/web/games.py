@@ -15,7 +15,7 @@ from werkzeug.wrappers import Response
 
 from .. import access, builds, keyed_writes
 from ..links import external_url
-from ..retry import typed_again
+from ..retry import send_again_page
 from ..rules import PRESETS
 from ..rules.views import GameView
 from ..storage import cache, checks, db, idempotency, reading, writing
@@ -218,7 +218,7 @@ def replace_edit_link(game_id: str) -> ResponseReturnValue:
                                            client=reading.key_digest(held),  # the key this phone held
                                            write=write)
             if found is idempotency.KeyTaken.IN_PROGRESS:
-                return typed_again(503, "Still replacing", "The edit link is being replaced just now. Send this "
+                return send_again_page(503, "Still replacing", "The edit link is being replaced just now. Send this "
                                    "again in a moment to see the new link; it will not be replaced twice.",
                                    retry_after=1)
             if found is idempotency.KeyTaken.REUSED:  # the digest is the path's: only another game's form

@@ -329,9 +329,9 @@ def _rescore_page(game: GameRecord, asked: RescoreQuestion) -> str:
         context["game_short"] = "This game" if short_name(other) != short_name(game.sheet) else "This game's sheet"
         context["comparison"] = compare_sheets(game.sheet, other)
         if number is None:
-            context["change"] = rescore_game(game.game, other)
+            context["change"] = rescore_game(game.rules, other)
         else:
-            context["deal_change"] = rescore_game(game.game, other).deal(number)  # as a deal of the game
+            context["deal_change"] = rescore_game(game.rules, other).deal(number)  # as a deal of the game
     return render_template("referee/rescore.html", **context)
 
 

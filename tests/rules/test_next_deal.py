@@ -71,8 +71,8 @@ def test_the_rules_game_and_the_store_say_deal_2_with_its_minimum_and_the_totals
         record = reading.load_game(game)
     assert [d.number for d in record.deals] == [1, 3]
     assert record.game.totals() == {"Ann": 70, "Bea": 80}
-    assert record.next_number == record.game.next_deal == 2
-    assert record.totals_before(2) == record.game.totals_before(2) == {"Ann": 40, "Bea": 30}
+    assert record.next_number == record.rules.next_deal == 2
+    assert record.totals_before(2) == record.rules.totals_before(2) == {"Ann": 40, "Bea": 30}
     assert record.game.opening_minimum("Ann") == 90
     assert record.game.upcoming().to_json() == NEXT
     again = Game.from_json(json.loads(json.dumps(record.game.to_json())))  # the game as a file

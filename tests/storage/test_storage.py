@@ -128,7 +128,7 @@ def _storage_errors() -> set[type[BaseException]]:
 @pytest.mark.parametrize("table", [ERROR_STATUS, STATUS, EXIT_CODES], ids=["api", "pages", "cli"])
 def test_each_interface_answers_every_storage_error_from_its_one_table(table):
     kinds = _storage_errors()
-    assert set(errors.ERRORS) <= kinds and backup.BackupError in kinds and cache.Busy in kinds
+    assert set(errors.ERRORS) <= kinds and backup.BackupError in kinds and cache.BuildBusy in kinds
     every = [kind for kind in kinds if kind is not errors.StorageError]
     assert all(any(k in table for k in kind.__mro__) for kind in every), [
         kind for kind in every if not any(k in table for k in kind.__mro__)]

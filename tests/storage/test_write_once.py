@@ -18,7 +18,7 @@ import pytest
 
 from scorepad.storage import backends, db, document, idempotency, reading
 from scorepad.storage import sent as writing
-from scorepad.storage.errors import Rejected
+from scorepad.storage.errors import RuleViolations
 from scorepad.storage.idempotency import KeyTaken, Kind, Made, Once
 from tests.helpers import ANN_BEA, sql, valid_deal
 
@@ -255,7 +255,7 @@ def test_a_refused_write_keeps_no_key_and_runs_again_when_sent_again(database):
     broken = valid_deal(1)
     broken["sides"][1]["melds"] = ["A A 2 2"]
     for _ in range(2):  # not IN_PROGRESS, nor a replay: judged again, refused again
-        with pytest.raises(Rejected):
+        with pytest.raises(RuleViolations):
             idempotency.once(deal_once(game.id), lambda k: writing.record_deal(game.id, broken, once=k))
         assert rows(database, "SELECT * FROM idempotency_key") == []
 

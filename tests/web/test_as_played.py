@@ -60,13 +60,13 @@ def test_the_store_decides_once_which_problems_no_reason_lets_stand(app):
     with app.app_context():
         game = writing.create_game("Friday", "common", TWO)
         for body, codes in NEVER.values():
-            refused = checks.refusal(game, Deal.from_json({**body, "sheet": "common"}))
+            refused = checks.rule_violations(game, Deal.from_json({**body, "sheet": "common"}))
             assert refused is not None and not refused.may_save_as_played
             assert {p.code for p in refused.never_as_played} == codes
-        refused = checks.refusal(game, Deal.from_json({**RULE_BROKEN, "sheet": "common"}))
+        refused = checks.rule_violations(game, Deal.from_json({**RULE_BROKEN, "sheet": "common"}))
         assert refused.may_save_as_played and refused.never_as_played == []
         assert [p.code for p in refused.problems] == ["meld.wild_ratio"]
-        assert checks.refusal(game, Deal.from_json({**deal(), "sheet": "common"})) is None
+        assert checks.rule_violations(game, Deal.from_json({**deal(), "sheet": "common"})) is None
         assert judge(Deal.from_json({**deal(), "sheet": "common"})).ok
 
 
