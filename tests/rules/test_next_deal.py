@@ -70,12 +70,12 @@ def test_the_rules_game_and_the_store_say_deal_2_with_its_minimum_and_the_totals
     with app.app_context():
         record = reading.load_game(game)
     assert [d.number for d in record.deals] == [1, 3]
-    assert record.game.totals() == {"Ann": 70, "Bea": 80}
+    assert record.rules.totals() == {"Ann": 70, "Bea": 80}
     assert record.next_number == record.rules.next_deal == 2
     assert record.totals_before(2) == record.rules.totals_before(2) == {"Ann": 40, "Bea": 30}
-    assert record.game.opening_minimum("Ann") == 90
-    assert record.game.upcoming().to_json() == NEXT
-    again = Game.from_json(json.loads(json.dumps(record.game.to_json())))  # the game as a file
+    assert record.rules.opening_minimum("Ann") == 90
+    assert record.rules.upcoming().to_json() == NEXT
+    again = Game.from_json(json.loads(json.dumps(record.rules.to_json())))  # the game as a file
     assert again.upcoming().to_json() == NEXT
 
 
@@ -114,7 +114,7 @@ def test_the_flask_cli_says_the_same_next_deal(app, game):
 def test_the_scorepad_game_cli_says_the_same_next_deal(app, game, tmp_path):
     with app.app_context():
         path = tmp_path / "game.json"
-        path.write_text(json.dumps(reading.load_game(game).game.to_json()), encoding="utf-8")
+        path.write_text(json.dumps(reading.load_game(game).rules.to_json()), encoding="utf-8")
     out = io.StringIO()
     main(["game", str(path), "--json"], out=out)
     assert json.loads(out.getvalue())["next_deal"] == NEXT

@@ -259,8 +259,8 @@ def test_the_cached_game_after_each_write_is_the_game_read_afresh(app, phone):
         assert (cached.revision, cached.updated_at) == (fresh.revision, fresh.updated_at)
         assert [(d.number, d.deal, d.as_played, d.history_size, d.verdict.to_json()) for d in cached.deals] == \
                [(d.number, d.deal, d.as_played, d.history_size, d.verdict.to_json()) for d in fresh.deals]
-        assert cached.game.running_totals() == fresh.game.running_totals()
-        assert cached.game.result() == fresh.game.result()
+        assert cached.rules.running_totals() == fresh.rules.running_totals()
+        assert cached.rules.result() == fresh.rules.result()
 
 
 # -- a stale form in the pages --------------------------------------------------------------------

@@ -437,7 +437,7 @@ def test_a_game_ending_level_shows_a_tie(client, app):
     with app.test_request_context():
         for deal in game_data["deals"]:
             writing.record_deal(game_id, deal)
-        result = reading.load_game(game_id).game.result()
+        result = reading.load_game(game_id).rules.result()
     assert result.tie
     page = text(client.get(f"/games/{game_id}"))
     top = result.standings[0].total
