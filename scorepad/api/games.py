@@ -240,7 +240,9 @@ def amend_sheet(game_id: str) -> ResponseReturnValue:
 
     def amend(base: int | None) -> GameRecord:
         reason = checks.read_amend_reason(data.get("reason"))
-        return writing.amend_sheet(game_id, checks.read_sheet(data["sheet"]), reason, base, bearer_key())
+        with checks.stale_first(game_id, base):
+            sheet = checks.read_sheet(data["sheet"])
+        return writing.amend_sheet(game_id, sheet, reason, base, bearer_key())
 
     game = http.conditional(game_id, http.revision(data.get("revision")), amend)
     return jsonify(game_json(game))
@@ -294,7 +296,8 @@ def record_deal(game_id: str) -> ResponseReturnValue:
     def record(once: Once[DealRecord] | None) -> DealRecord:
         def made(base: int | None) -> DealRecord:  # based on the revision sent
             reason = checks.read_reason_field(as_played)
-            read = checks.read_new_deal(game, deal)
+            with checks.stale_first(game_id, base):
+                read = checks.read_new_deal(game, deal)
             return writing.record_deal(game_id, read, reason, base, once=once, repeat=repeat, key=bearer_key(),
                                        named=checks.names_its_number(deal))
         return http.conditional(game_id, revision, made)
@@ -364,7 +367,8 @@ def correct_deal(game_id: str, number: int) -> ResponseReturnValue:
 
     def correct(base: int | None) -> DealRecord:
         reason = checks.read_reason_field(as_played)
-        read = checks.read_correction(game, deal, number)
+        with checks.stale_first(game_id, base):
+            read = checks.read_correction(game, deal, number)
         return writing.update_deal(game_id, number, read, reason, base, key=bearer_key())
 
     record = http.conditional(game_id, revision, correct)

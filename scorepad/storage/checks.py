@@ -18,8 +18,8 @@ from ..rules.limits import MAX_NAME, MAX_PER_SIDE, MAX_REASON, MAX_SIDES, MIN_SI
 from ..rules.problems import Problem
 from ..rules.text import read_name, read_reason
 from ..rules.verdict import Verdict
-from .errors import Full, Invalid, NotFound, RuleViolations
-from .reading import GameRecord, GameSide
+from .errors import Conflict, Full, Invalid, NotFound, RuleViolations
+from .reading import GameRecord, GameSide, changes_since, revision
 
 # Problems no reason lets stand, so a deal with one is never saved "as played": the deal is
 # not one of this game's (its number; with ``game.*``, its sides and players), or it cannot
@@ -110,6 +110,32 @@ def read_deal(game: GameRecord, data: object, number: int | None) -> Deal:
 def names_its_number(data: object) -> bool:
     """Whether a new deal as sent names its number (``deal``): else it is the game's next."""
     return isinstance(data, dict) and "deal" in data
+
+
+def refuse_if_stale(game_id: str, based_on: int | None, now: int) -> None:
+    """A write based on a revision the game (at revision ``now``) has moved past is stale
+    (:class:`Conflict`); one based on a revision the game has not reached cannot be read
+    (:class:`Invalid`)."""
+    if based_on is not None and based_on > now:
+        raise Invalid("revision", f"is {based_on}, ahead of the game's revision {now}: send the "
+                      "revision the game had when you loaded it")
+    if based_on is not None and based_on != now:
+        raise Conflict(based_on, now, changes_since(game_id, based_on))
+
+
+@contextmanager
+def stale_first(game_id: str, based_on: int | None) -> Iterator[None]:
+    """Reading at the door what a write based on a revision was sent: when it cannot be read,
+    or does not fit the game, and the game has moved past ``based_on``, the write is refused
+    as stale, as the store refuses a stale write before reading anything of it. Only a
+    request that fails to read costs the look at the revision."""
+    try:
+        yield
+    except (Invalid, Full, NotFound):
+        found = revision(game_id) if based_on is not None else None
+        if found is not None:
+            refuse_if_stale(game_id, based_on, found[0])
+        raise
 
 
 def read_new_deal(game: GameRecord, data: object) -> Deal:

@@ -28,7 +28,7 @@ from ..rules.limits import ENTRY_BYTES as ENTRY_BYTES
 from ..rules.limits import MAX_GAME_BYTES as MAX_GAME_BYTES
 from ..rules.verdict import Verdict
 from . import db
-from .checks import as_game_reads_it, judge_for_game, read_sides
+from .checks import as_game_reads_it, judge_for_game, read_sides, refuse_if_stale
 from .errors import AlreadyRecorded, Conflict, Full, Invalid, KeyReplaced, NotFound, SameAsPrevious
 from .idempotency import Kind, Made, Once, keep, stop_if_kept
 from .reading import (
@@ -124,16 +124,6 @@ def _check_size(game_id: str) -> None:
                          "start a new game to go on (an export keeps this one)")
 
 
-def _check_revision(game: GameRecord, based_on: int | None) -> None:
-    """A write based on a revision the game has moved past is stale (:class:`Conflict`); one
-    based on a revision the game has not reached cannot be read (:class:`Invalid`)."""
-    if based_on is not None and based_on > game.revision:
-        raise Invalid("revision", f"is {based_on}, ahead of the game's revision {game.revision}: send the "
-                      "revision the game had when you loaded it")
-    if based_on is not None and based_on != game.revision:
-        raise Conflict(based_on, game.revision, changes_since(game.id, based_on))
-
-
 def _fresh(game_id: str, based_on: int | None, once: Once[object] | None = None, key: str | None = None,
            first: bool = False) -> GameRecord:
     """The game as it stands, for a write about to be prepared (again, after another write came
@@ -157,7 +147,7 @@ def _fresh(game_id: str, based_on: int | None, once: Once[object] | None = None,
         raise KeyReplaced(replaced_at(game_id, key) or stamp_now())
     if based_on is not None and based_on != game.revision:
         stop_if_kept(once)
-    _check_revision(game, based_on)
+    refuse_if_stale(game.id, based_on, game.revision)
     return game
 
 

@@ -218,13 +218,13 @@ def _write(page: DealPage, data: dict[str, object], as_played: str | None) -> De
     def write(once: idempotency.Once[DealRecord] | None) -> DealRecord:
         with ahead_is_stale(game.id, based_on):
             reason = checks.read_reason_field(as_played)
+            with checks.stale_first(game.id, based_on):
+                read = checks.read_correction(game, data, number) if editing else checks.read_new_deal(game, data)
             if editing:
-                corrected = checks.read_correction(game, data, number)
-                return writing.update_deal(game.id, number, corrected, as_played=reason, based_on=based_on, once=once,
+                return writing.update_deal(game.id, number, read, as_played=reason, based_on=based_on, once=once,
                                            key=access.key_held(game.id))
-            return writing.record_deal(game.id, checks.read_new_deal(game, data), as_played=reason, based_on=based_on,
-                                       once=once, repeat=repeat, key=access.key_held(game.id),
-                                       named=checks.names_its_number(data))
+            return writing.record_deal(game.id, read, as_played=reason, based_on=based_on, once=once, repeat=repeat,
+                                       key=access.key_held(game.id), named=checks.names_its_number(data))
 
     try:
         if key is None:

@@ -61,8 +61,9 @@ def amend_sheet(game_id: str) -> ResponseReturnValue:
         try:
             with ahead_is_stale(game.id, based_on):
                 said = checks.read_amend_reason(reason)
-                writing.amend_sheet(game.id, checks.read_sheet(editor.sheet_json()), said, based_on=based_on,
-                                    key=access.key_held(game.id))
+                with checks.stale_first(game.id, based_on):
+                    sheet = checks.read_sheet(editor.sheet_json())
+                writing.amend_sheet(game.id, sheet, said, based_on=based_on, key=access.key_held(game.id))
         except Conflict as err:
             status = 409
             form.revision.data = str(err.revision)

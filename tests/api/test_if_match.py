@@ -150,3 +150,28 @@ def test_two_phones_with_the_same_etag_save_exactly_one_write(client):
                          headers=bearer(key) | {"If-Match": tag})
     assert (first.status_code, second.status_code) == (201, 412)
     assert [d["number"] for d in client.get(f"{API}/games/{game_id}").get_json()["deals"]] == [1]
+
+
+UNREADABLE = [  # each write with a part that cannot be read: (method, path, body, the field named)
+    ("post", "/deals", {**valid_deal(2), "sides": "two"}, "sides"),
+    ("put", "/deals/1", {**CORRECTED, "sides": "two"}, "sides"),
+    ("put", "/sheet", {"sheet": {"preset": "common", "cut_bonus": "lots"}, "reason": "house"}, "sheet.cut_bonus"),
+]
+
+
+@pytest.mark.parametrize("method, path, body, field", UNREADABLE, ids=["record", "correct", "amend"])
+def test_a_stale_write_is_refused_as_stale_before_what_it_sent_is_read(app, client, method, path, body, field):
+    """A write based on a revision the game has moved past is a 409 with what changed, even
+    when what it sent cannot be read: the phone must load the game again first, as the store
+    has always refused a stale write before reading it. Based on the current revision, the
+    same body is the 400 naming its field."""
+    game_id, key = api_game(client)
+    client.post(f"{API}/games/{game_id}/deals", json=valid_deal(1), headers=bearer(key))  # now revision 1
+    before = db_state(app)
+    stale = write(client, game_id, key, method, path, body, revision=0)
+    assert stale.status_code == 409, stale.get_data(as_text=True)
+    assert stale.get_json()["type"] == "/api/v1/problems/stale-revision"
+    assert [(c["revision"], c["action"]) for c in stale.get_json()["changes"]] == [(1, "record")]
+    current = write(client, game_id, key, method, path, body, revision=1)
+    assert current.status_code == 400 and current.get_json()["field"].startswith(field), current.get_json()
+    assert db_state(app) == before
