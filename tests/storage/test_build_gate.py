@@ -10,7 +10,7 @@ import time
 import pytest
 
 from scorepad.app import create_app
-from scorepad.storage.cache import BUILD_WAIT, BUILD_WAITERS, Busy, ByteCache
+from scorepad.storage.cache import BUILD_WAIT, BUILD_WAITERS, BuildBusy, ByteCache
 from tests.helpers import api_game, bearer, valid_deal
 
 
@@ -49,7 +49,7 @@ def test_a_waiter_gives_up_after_its_wait_and_the_turn_is_not_lost():
     kept = ByteCache(1024)
     with kept.gate():
         started = time.monotonic()
-        with pytest.raises(Busy):
+        with pytest.raises(BuildBusy):
             with kept.gate(wait=0.2):
                 pass
         assert 0.15 < time.monotonic() - started < 2
@@ -117,7 +117,7 @@ def test_past_build_waiters_waiting_for_other_documents_a_request_is_told_at_onc
     def ask(key: str) -> None:
         try:
             got[key] = kept.built(key, lambda: key.encode())
-        except Busy:
+        except BuildBusy:
             got[key] = "busy"
 
     waiters = [threading.Thread(target=ask, args=(key,)) for key in ("b", "c")]
