@@ -390,8 +390,8 @@ def build_largest_game(database: Path) -> tuple[str, str]:
     from scorepad.app import create_app
     from scorepad.rules.limits import MAX_DEALS as MAX_DEALS_TO_TARGET
     from scorepad.storage import db
-    from scorepad.storage import sent as writing
     from scorepad.storage.errors import Full
+    from tests import json_writes as writing
 
     t0 = time.perf_counter()
     app = create_app({"DATABASE": str(database), "SECRET_KEY": "build", "RATELIMIT_ENABLED": False})

@@ -10,8 +10,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from scorepad.storage import db, reading
-from scorepad.storage import sent as writing
 from scorepad.storage.errors import Conflict, Gone
+from tests import json_writes as writing
 from tests.helpers import ANN_BEA, REPEAT, api_game, bearer, sql, valid_deal
 
 pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLite and on PostgreSQL

@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from scorepad.storage import backup, reading
-from scorepad.storage import sent as writing
 from scorepad.storage.errors import Full
+from tests import json_writes as writing
 from tests.helpers import api_game, assert_error_shape, bearer, db_state
 
 pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLite and on PostgreSQL

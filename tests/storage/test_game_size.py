@@ -15,7 +15,7 @@ import pytest
 
 from scorepad.app import create_app
 from scorepad.storage import db
-from scorepad.storage import sent as writing
+from tests import json_writes as writing
 from tests.helpers import api_game, assert_error_shape, bearer, dump, form_fields, grant, text_of
 
 API = "/api/v1"

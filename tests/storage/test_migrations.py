@@ -16,8 +16,8 @@ import pytest
 
 from scorepad.app import StartupError, create_app
 from scorepad.storage import backends, db, idempotency, reading
-from scorepad.storage import sent as writing
 from scorepad.storage.idempotency import Kind, Made
+from tests import json_writes as writing
 from tests.helpers import sql, valid_deal
 
 ROOT = Path(__file__).resolve().parents[2]

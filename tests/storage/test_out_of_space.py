@@ -26,7 +26,7 @@ from flask import Flask
 
 from scorepad.app import StartupError
 from scorepad.storage import db
-from scorepad.storage import sent as writing
+from tests import json_writes as writing
 from tests.helpers import api_game, assert_error_shape, bearer, dump, form_fields, grant, sql, text_of
 from tests.storage.test_two_phones import OPEN_ENDED, TWO, _page_deal
 

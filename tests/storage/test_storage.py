@@ -16,8 +16,8 @@ import pytest
 from scorepad.api.errors import ERROR_STATUS
 from scorepad.cli.errors import EXIT_CODES
 from scorepad.storage import backup, cache, checks, db, document, errors, idempotency, reading
-from scorepad.storage import sent as writing
 from scorepad.web.errors import STATUS
+from tests import json_writes as writing
 from tests.helpers import ANN_BEA, valid_deal
 
 pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLite and on PostgreSQL
@@ -28,7 +28,7 @@ STORAGE = ROOT / "scorepad" / "storage"
 WITHOUT_FLASK = """
 import json, sys
 from scorepad.storage import backends, db, document, reading
-from scorepad.storage import sent as writing
+from tests import json_writes as writing
 
 database = backends.database(sys.argv[1], busy_timeout=1.0)
 database.open()

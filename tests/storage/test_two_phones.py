@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 
 from scorepad.storage import cache, db, reading
-from scorepad.storage import sent as writing
 from scorepad.storage.errors import KeyReplaced
+from tests import json_writes as writing
 from tests.helpers import api_game, bearer, db_state, served
 from tests.helpers import valid_deal as deal
 from tests.web.test_pages import fields, start, text, valid_deal

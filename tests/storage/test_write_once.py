@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from scorepad.storage import backends, db, document, idempotency, reading
-from scorepad.storage import sent as writing
 from scorepad.storage.errors import RuleViolations
 from scorepad.storage.idempotency import KeyTaken, Kind, Made, Once
+from tests import json_writes as writing
 from tests.helpers import ANN_BEA, sql, valid_deal
 
 pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLite and on PostgreSQL

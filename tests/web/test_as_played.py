@@ -18,7 +18,7 @@ import pytest
 
 from scorepad.rules import Deal, judge
 from scorepad.storage import checks
-from scorepad.storage import sent as writing
+from tests import json_writes as writing
 from tests.helpers import api_game, db_state
 
 API = "/api/v1"

@@ -17,8 +17,8 @@ import pytest
 
 from scorepad.rules import Problem, preset
 from scorepad.storage import reading
-from scorepad.storage import sent as writing
 from scorepad.web.forms.deal import DealForm
+from tests import json_writes as writing
 
 DATA = Path(__file__).parent.parent / "data"
 SCRIPT_NAME = "<script>alert(1)</script>"

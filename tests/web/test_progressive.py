@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from scorepad.storage import sent as writing
+from tests import json_writes as writing
 from tests.rules.test_progressive import FINAL, GAME_FILE
 from tests.web.test_pages import deal_form, fill, own_game, pills, start, text
 

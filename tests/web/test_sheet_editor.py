@@ -14,8 +14,8 @@ import pytest
 
 from scorepad.rules import OPTIONS, PRESETS, RuleSheet, load_sheet
 from scorepad.rules.choices import PerDeal
-from scorepad.storage import sent as writing
 from scorepad.web.forms.sheet_editor import LAYOUTS, Props, Rows, Scalar, SetOf, layout
+from tests import json_writes as writing
 from tests.web.test_pages import fields, load, text
 
 

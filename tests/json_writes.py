@@ -1,23 +1,24 @@
-"""The writes of :mod:`.writing`, given what was sent (JSON as a client sends it) rather than
-the values a door reads: each read (:mod:`.checks`), then made, refusing what cannot be read
-as :class:`~.errors.Invalid` naming the field, as the doors do. For scripts, tests and
-benchmarks that hold a deal, a sheet or sides as JSON; the doors read their input themselves.
-The writes that are given no input are :mod:`.writing`'s own, here under the same names.
+"""The writes of :mod:`scorepad.storage.writing`, given what a client sends (JSON) rather than
+the values a door reads: each read (:mod:`scorepad.storage.checks`, refusing what cannot be
+read as ``Invalid`` naming the field, as the doors do), then made. For the tests and
+benchmarks that hold a deal, a sheet or sides as JSON (``from tests import json_writes as
+writing``); storage itself takes only the rules core's values. The writes that are given no
+input are ``writing``'s own, here under the same names.
 """
 
 from __future__ import annotations
 
-from . import checks, reading, writing
-from .idempotency import Once
-from .reading import DealRecord, GameRecord
-from .writing import EDITOR as EDITOR
-from .writing import ENTRY_BYTES as ENTRY_BYTES
-from .writing import MAX_GAME_BYTES as MAX_GAME_BYTES
-from .writing import RETENTION as RETENTION
-from .writing import delete_deal as delete_deal
-from .writing import delete_game as delete_game
-from .writing import purge as purge
-from .writing import replace_edit_key as replace_edit_key
+from scorepad.storage import checks, reading, writing
+from scorepad.storage.idempotency import Once
+from scorepad.storage.reading import DealRecord, GameRecord
+from scorepad.storage.writing import EDITOR as EDITOR
+from scorepad.storage.writing import ENTRY_BYTES as ENTRY_BYTES
+from scorepad.storage.writing import MAX_GAME_BYTES as MAX_GAME_BYTES
+from scorepad.storage.writing import RETENTION as RETENTION
+from scorepad.storage.writing import delete_deal as delete_deal
+from scorepad.storage.writing import delete_game as delete_game
+from scorepad.storage.writing import purge as purge
+from scorepad.storage.writing import replace_edit_key as replace_edit_key
 
 
 def create_game(name: object, sheet: object, sides: object, once: Once[GameRecord] | None = None) -> GameRecord:
