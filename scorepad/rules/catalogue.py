@@ -35,6 +35,7 @@ from .choices import (
     PileBlocker,
     PileNeeds,
     PileTake,
+    RedThreeMode,
     SecondMeld,
     SpecialWilds,
     StockOut,
@@ -57,6 +58,8 @@ class Sheet(Protocol):
     def decks_rule(self) -> DecksRule: ...
     @property
     def wild_books(self) -> bool: ...
+    @property
+    def red_three_mode(self) -> RedThreeMode: ...
     @property
     def pile_take(self) -> PileTake: ...
     @property
@@ -130,6 +133,15 @@ def _yes_no(yes: str, no: str) -> Callable[[bool, Sheet], str]:
     return lambda value, sheet: yes if value else no
 
 
+def _signed(n: int) -> str:
+    return _points(n) if n >= 0 else f"minus {_points(-n)}"
+
+
+def _words_mixed_wild(value: int | None, sheet: Sheet) -> str:
+    words = "as any wild book" if value is None else _points(value)
+    return words if sheet.wild_books else f"{words} (wild books not allowed)"
+
+
 def _words_card_values(values: CardValues, sheet: Sheet) -> str:
     groups: dict[int, list[str]] = {}
     for card in (Card.JOKER, Card.TWO, *NATURALS, Card.BLACK_THREE):
@@ -190,6 +202,7 @@ def _words_blockers(blockers: frozenset[PileBlocker], sheet: Sheet) -> str:
 
 
 _COUNT = readers.whole_number(0, 100_000)
+_NOT_LAID = " (not used: red threes are never laid)"
 _BONUS = readers.whole_number(-100_000, 100_000)
 
 # Every option, in the order a player reads a sheet. A new option is one entry here (its
@@ -309,6 +322,11 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
            help="Bonus for a book of wild cards only.",
            read=_COUNT,
            words=lambda v, s: _points(v) if s.wild_books else f"{_points(v)} (wild books not allowed)"),
+    Option(name="wild_book_mixed_bonus", group="books", label="Mixed wild book", default=None,
+           help="Bonus for a wild book that mixes 2s and jokers, in place of the wild-book bonus (which a wild "
+                "book of 2s only or of jokers only keeps); null for the wild-book bonus.",
+           read=readers.optional(_COUNT),
+           words=_words_mixed_wild),
     Option(name="special_books", group="books", label="Special books", default=(),
            help="Bonus for a clean book of a named rank, in place of the clean-book bonus, "
                 "such as 1,000 points for a clean book of 7s.",
@@ -340,15 +358,39 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
            read=readers.per_deal(_COUNT),
            words=lambda v, s: _by_deal(v, _points),
            write=readers.write_per_deal(int)),
+    Option(name="first_meld_bonus", group="books", label="First to meld", default=0,
+           help="Bonus to the side of the player who laid down first in the deal (a deal names them in "
+                "first_meld); 0 for none.",
+           read=_COUNT,
+           words=lambda v, s: _points(v) if v else "none"),
     # Red and black threes
+    Option(name="red_three_mode", group="threes", label="Red threes", default=RedThreeMode.LAID,
+           help="'laid' (laid on the table at once and replaced, for their bonus) or 'held' (never laid: a red "
+                "three is kept, or discarded, and costs its penalty if still in a hand or an unopened foot).",
+           read=readers.choice(RedThreeMode),
+           words=lambda v, s: {RedThreeMode.LAID: "laid at once and replaced, for their bonus",
+                               RedThreeMode.HELD: "never laid: held, and charged if still held at the end"}[v]),
     Option(name="red_three_bonus", group="threes", label="Red three laid", default=100,
            help="Bonus for each red three laid on the table; negative on a sheet that takes points off for them.",
            read=_BONUS,
-           words=lambda v, s: _points(v) if v >= 0 else f"minus {_points(-v)}"),
+           words=lambda v, s: _signed(v) + ("" if s.red_three_mode is RedThreeMode.LAID else _NOT_LAID)),
+    Option(name="red_three_bonus_not_out", group="threes", label="Red three laid, side not out", default=None,
+           help="What each red three laid earns a side none of whose players went out (the stock ran out, or "
+                "another side went out); null for the same as any red three laid.",
+           read=readers.optional(_BONUS),
+           words=lambda v, s: ("as any red three laid" if v is None else _signed(v))
+                              + ("" if s.red_three_mode is RedThreeMode.LAID else _NOT_LAID)),
     Option(name="red_three_penalty_hand", group="threes", label="Red three left in a hand", default=0,
            help="Points taken off for each red three still in a hand when the deal ends.",
            read=_COUNT,
            words=lambda v, s: f"minus {_points(v)}" if v else "nothing"),
+    Option(name="red_three_penalty_hand_when", group="threes", label="Red three in a hand: when it costs",
+           default=FootWhen.ANY_ENDING,
+           help="'any-ending' (however the deal ends) or 'opponents-out' (only when a player of another side "
+                "went out, catching it in the hand).",
+           read=readers.choice(FootWhen),
+           words=lambda v, s: {FootWhen.ANY_ENDING: "however the deal ends",
+                               FootWhen.OPPONENTS_OUT: "only when a player of another side went out"}[v]),
     Option(name="red_three_penalty_foot", group="threes", label="Red three in a foot never picked up", default=0,
            help="Points taken off for each red three in a foot that was never picked up.",
            read=_COUNT,

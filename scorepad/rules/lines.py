@@ -44,6 +44,9 @@ class Tally(NamedTuple):
     special_dirty: dict[Card, int]  # dirty books of a rank special_books_dirty prices, by rank
     threes: dict[Card, int]  # books of threes three_books prices, by card (3R, 3B)
     buried: bool  # whether a red three in an unopened foot costs its penalty (red_three_penalty_foot_when)
+    wild_mixed: int  # wild books mixing 2s and jokers, where wild_book_mixed_bonus prices them (not in wild_books)
+    first_meld: str | None  # the name of the side's player who laid down first, if the deal says one did
+    caught: bool  # whether a red three in a hand costs its penalty (red_three_penalty_hand_when)
 
     @classmethod
     def of(cls, deal: Deal, side: Side) -> Tally:
@@ -57,6 +60,8 @@ class Tally(NamedTuple):
         special: dict[Card, int] = {}
         special_dirty: dict[Card, int] = {}
         threes: dict[Card, int] = {}
+        mixed = 0
+        mixed_priced = sheet.wild_book_mixed_bonus is not None
         for meld in side.melds:
             if meld.rank is not wild:
                 melded[_RANK_INDEX[meld.rank]] += meld.naturals
@@ -78,18 +83,23 @@ class Tally(NamedTuple):
                 special_dirty[card] = special_dirty.get(card, 0) + 1
             elif kind is dirty:
                 dirty_books += 1
+            elif mixed_priced and meld.twos and meld.jokers:
+                mixed += 1
             else:
                 wild_books += 1
+        went_out = _went_out(deal, side)
+        # made as a tuple: cls(...) costs a call more
         return tuple.__new__(cls, (sheet, deal.number, side, melded, clean_books, dirty_books, wild_books,
-                                   special, _went_out(deal, side), special_dirty, threes,
-                                   _buried(deal, side)))  # made as a tuple: cls(...) costs a call more
+                                   special, went_out, special_dirty, threes, _buried(deal, side, went_out),
+                                   mixed, _named(deal.first_meld, side), _caught(deal, went_out)))
 
     @classmethod
     def _counted(cls, deal: Deal, side: Side) -> Tally:
         """A counted side's tally: its books as given, no card melded one by one (its
         ``meld_points`` has a line of its own); a special book (or a book of threes) of a rank
         the sheet names no bonus for is a clean book, and a dirty special book one, as an
-        itemised one is."""
+        itemised one is; so is a mixed wild book (``wild_mixed``) a wild book where the sheet prices
+        none apart."""
         sheet, books = deal.sheet, side.books
         assert books is not None
         clean, dirty = books.clean, books.dirty
@@ -111,8 +121,13 @@ class Tally(NamedTuple):
                 clean += n
             else:
                 threes[rank.card] = n
-        return cls(sheet, deal.number, side, [0] * len(CARDS), clean, dirty, books.wild, special,
-                   _went_out(deal, side), special_dirty, threes, _buried(deal, side))
+        wild, mixed = books.wild, books.wild_mixed
+        if sheet.wild_book_mixed_bonus is None:  # every wild book scores alike: a mixed one is any wild book
+            wild, mixed = wild + mixed, 0
+        went_out = _went_out(deal, side)
+        return cls(sheet, deal.number, side, [0] * len(CARDS), clean, dirty, wild, special, went_out,
+                   special_dirty, threes, _buried(deal, side, went_out), mixed, _named(deal.first_meld, side),
+                   _caught(deal, went_out))
 
 
 class PadLine(NamedTuple):
@@ -269,23 +284,57 @@ _MAX_PLANS = 256  # sheets and deals kept at once; past that the plans are made 
 
 def _went_out(deal: Deal, side: Side) -> str | None:
     """The name of this side's player who went out, if one did."""
-    if deal.ending is not _WENT_OUT or deal.went_out is None:
+    if deal.ending is not _WENT_OUT:
         return None
-    key = deal.went_out.strip().casefold()
+    return _named(deal.went_out, side)
+
+
+def _named(name: str | None, side: Side) -> str | None:
+    """The player of this side a deal names (``went_out``, ``first_meld``), as the side spells
+    the name; None when no player of the side has it."""
+    if name is None:
+        return None
+    key = name.strip().casefold()
     for player in side.players:
         if player.name.casefold() == key:
             return player.name
     return None
 
 
-def _buried(deal: Deal, side: Side) -> bool:
+def _opponent_out(deal: Deal, went_out: str | None) -> bool:
+    """Whether a player of another side than this one (whose own player who went out is
+    ``went_out``) went out."""
+    if deal.ending is not _WENT_OUT or deal.went_out is None or went_out is not None:
+        return False
+    return deal.find_player(deal.went_out) is not None
+
+
+def _buried(deal: Deal, side: Side, went_out: str | None) -> bool:
     """Whether a red three in this side's unopened feet costs its penalty: however the deal
     ended, or (``opponents-out``) only when a player of another side went out."""
     if deal.sheet.red_three_penalty_foot_when is not FootWhen.OPPONENTS_OUT:
         return True
-    if deal.ending is not _WENT_OUT or deal.went_out is None or _went_out(deal, side) is not None:
-        return False
-    return deal.find_player(deal.went_out) is not None
+    return _opponent_out(deal, went_out)
+
+
+def _caught(deal: Deal, went_out: str | None) -> bool:
+    """Whether a red three still in a hand of this side costs its penalty: however the deal
+    ended, or (``red_three_penalty_hand_when`` opponents-out) only when a player of another
+    side went out, catching it there."""
+    if deal.sheet.red_three_penalty_hand_when is not FootWhen.OPPONENTS_OUT:
+        return True
+    return _opponent_out(deal, went_out)
+
+
+def _laid_each(sheet: RuleSheet, deal: int) -> int:
+    """What a red three laid earns a side none of whose players went out."""
+    bonus = sheet.red_three_bonus_not_out
+    return sheet.red_three_bonus if bonus is None else bonus
+
+
+def _mixed_each(sheet: RuleSheet, deal: int) -> int:
+    bonus = sheet.wild_book_mixed_bonus
+    return sheet.wild_book_bonus if bonus is None else bonus
 
 
 def _melded(tally: Tally) -> list[Item]:
@@ -396,11 +445,26 @@ SCORE_LINES: tuple[ScoreLine, ...] = (
               items=_three_books, pad_items=_three_pad, scores=lambda s: bool(s.three_books)),
     ScoreLine(code="books.wild", label="Wild books", option="wild_book_bonus",
               count=attrgetter("wild_books"), pad="Wild books", pad_when=lambda s: s.wild_books),
+    ScoreLine(code="books.wild_mixed", label="Mixed wild books", option="wild_book_mixed_bonus",
+              count=attrgetter("wild_mixed"), each=_mixed_each, pad="Mixed wild books",
+              pad_when=lambda s: s.prices_mixed_wild, scores=lambda s: s.wild_book_mixed_bonus is not None),
+    # Red threes laid: each at red_three_bonus, or, where red_three_bonus_not_out says, at that for a
+    # side none of whose players went out. A held sheet's pad prints neither (a laid one is a violation).
     ScoreLine(code="red_threes.laid", label="Red threes laid", option="red_three_bonus",
-              count=attrgetter("side.red_threes"), pad="Red threes laid"),
+              count=lambda t: t.side.red_threes if t.went_out is not None or t.sheet.red_three_bonus_not_out is None
+              else 0, pad="Red threes laid", pad_when=lambda s: s.lays_red_threes),
+    ScoreLine(code="red_threes.laid_not_out", label="Red threes laid, side not out", option="red_three_bonus_not_out",
+              count=lambda t: t.side.red_threes if t.went_out is None else 0, each=_laid_each,
+              pad="Red threes laid, side not out",
+              pad_when=lambda s: s.lays_red_threes and s.red_three_bonus_not_out is not None,
+              scores=lambda s: s.red_three_bonus_not_out is not None),
     ScoreLine(code="going_out", label="Going out", option="going_out_bonus",
               count=lambda t: 0 if t.went_out is None else 1, each=lambda s, deal: s.going_out_bonus.at(deal),
               scored_to=lambda t: t.went_out, pad="Going out", once=True),
+    ScoreLine(code="first_meld", label="First to meld", option="first_meld_bonus",
+              count=lambda t: 0 if t.first_meld is None else 1, scored_to=attrgetter("first_meld"),
+              pad="First to meld", once=True, pad_when=lambda s: s.first_meld_bonus > 0,
+              scores=lambda s: bool(s.first_meld_bonus)),
     # Each player's own lines
     ScoreLine(code="cut_bonus", label="Cut bonus", option="cut_bonus",
               player_count=lambda t, p: 1 if p.cut_bonus and t.sheet.cut_bonus else 0,
@@ -412,7 +476,7 @@ SCORE_LINES: tuple[ScoreLine, ...] = (
               player_items=lambda t, p: [(f"{p.name}'s hand: points", 1, -p.cards_left_points)]
               if p.cards_left_points else []),
     ScoreLine(code="red_threes.hand", label="{player}'s hand: red threes", option="red_three_penalty_hand",
-              player_count=lambda t, p: p.red_threes_in_hand,
+              player_count=lambda t, p: p.red_threes_in_hand if t.caught else 0,
               each=lambda s, deal: -s.red_three_penalty_hand,
               pad="Red threes left in a hand", pad_when=lambda s: s.red_three_penalty_hand > 0),
     ScoreLine(code="foot", label="{player}'s unopened foot", option="card_values", foot=True,

@@ -12,8 +12,9 @@ Codes: ``meld.rank``, ``meld.size``, ``meld.wild_ratio``, ``meld.duplicate_rank`
 ``went_out.partner_foot``, ``went_out.cards_left``, ``went_out.player``,
 ``went_out.last_card``, ``went_out.permission``, ``opening.minimum``, ``opening.pile``,
 ``deal.number``, ``deal.ending``, ``table.players``, ``table.sides``, ``side.players``,
-``side.name``, ``player.name``, ``count.negative``, ``cut_bonus``, ``counted.meld_points``;
-warnings ``red_three.in_hand``, ``side.no_melds`` and ``counted.unchecked``.
+``side.name``, ``player.name``, ``count.negative``, ``cut_bonus``, ``counted.meld_points``,
+``red_three.laid``, ``first_meld.player``, ``first_meld.bonus``; warnings ``red_three.in_hand``
+(only where red threes are laid), ``side.no_melds`` and ``counted.unchecked``.
 
 The opening minimum, the pile before opening, how the last card went and the partner's
 permission are judged only when the deal carries them (a side's or player's ``opening``, the
@@ -127,6 +128,7 @@ def validate(deal: Deal, totals_before: Mapping[str, int] | None = None) -> Repo
         _check_side(sheet, side, f"sides[{i}]", found, warnings, alone)
     _check_supply(deal, found)
     _check_ending(deal, found)
+    _check_first_meld(deal, found)
     unchecked: list[Unchecked] = []
     _check_openings(deal, totals_before, found, unchecked)
     _check_going_out(deal, found, unchecked)
@@ -191,6 +193,11 @@ def _check_side(sheet: RuleSheet, side: Side, where: str, found: list[Problem], 
     if side.red_threes < 0:
         found.append(Problem("count.negative", "Red threes laid cannot be negative.", None,
                              f"{where}.red_threes", name, field="red_threes"))
+    elif side.red_threes and not sheet.lays_red_threes:
+        found.append(Problem("red_three.laid", f"{name} laid {side.red_threes} red three"
+                             f"{'s' if side.red_threes != 1 else ''}, but on this sheet red threes are never laid "
+                             f"({sheet.cite('red_three_mode')}).", "red_three_mode", f"{where}.red_threes", name,
+                             field="red_threes"))
     if side.books is not None:
         if not side.meld_points and not side.books.total:
             warnings.append(Problem("side.no_melds", f"{name} melded nothing this deal; check no book or "
@@ -207,7 +214,7 @@ def _check_counted(sheet: RuleSheet, side: Side, books: BookCounts, where: str, 
     """A counted side: no negative count, wild books only where the sheet allows them, and
     melded points its books could hold; then the warning that its melds go unchecked."""
     name, here = side.name, f"{where}.books"
-    counts = [("clean", books.clean), ("dirty", books.dirty), ("wild", books.wild)]
+    counts = [("clean", books.clean), ("dirty", books.dirty), ("wild", books.wild), ("wild_mixed", books.wild_mixed)]
     counts += [(f"{key}.{rank.value}", n) for key, ranks in (("special", books.special),
                ("special_dirty", books.special_dirty), ("threes", books.threes)) for rank, n in ranks]
     for key, n in counts:
@@ -218,9 +225,10 @@ def _check_counted(sheet: RuleSheet, side: Side, books: BookCounts, where: str, 
     if side.meld_points < 0:
         found.append(Problem("count.negative", f"{name}'s melded points cannot be negative.", None,
                              f"{where}.meld_points", name, field="meld_points"))
-    elif books.wild > 0 and not sheet.wild_books:
+    elif (books.wild > 0 or books.wild_mixed > 0) and not sheet.wild_books:
         found.append(Problem("meld.rank", "This sheet does not allow a meld of wild cards only, so no wild book.",
-                             "wild_books", f"{here}.wild", name, field="books"))
+                             "wild_books", f"{here}.{'wild' if books.wild > 0 else 'wild_mixed'}", name,
+                             field="books"))
     else:
         _check_meld_points(sheet, side, books, where, found)
     warnings.append(Problem("counted.unchecked", f"The melds of {name} are counted, not listed, so the referee "
@@ -300,7 +308,7 @@ def _check_player(sheet: RuleSheet, player: Player, here: str, side: str, found:
         found.append(Problem("foot.size", f"{player.name}'s unopened foot holds {player.foot.total} cards; "
                              f"a foot is dealt {sheet.foot_size}.", "foot_size", f"{here}.foot", side, player.name,
                              field="foot"))
-    if player.red_threes_in_hand > 0:
+    if player.red_threes_in_hand > 0 and sheet.lays_red_threes:  # held, one is only its penalty
         key = "red_threes_left" if player.counted else "cards_left"
         warnings.append(Problem("red_three.in_hand", f"{player.name} still holds a red three; red threes are "
                                 "laid at once, so check it was not missed.", "red_three_penalty_hand",
@@ -338,7 +346,8 @@ def _counted_supply(deal: Deal, available: Cards, used: Cards, decks: int) -> It
         if side.books is None:
             continue
         counted = side.books
-        clean, dirty, wild = max(counted.clean, 0), max(counted.dirty, 0), max(counted.wild, 0)
+        clean, dirty = max(counted.clean, 0), max(counted.dirty, 0)
+        wild = max(counted.wild, 0) + max(counted.wild_mixed, 0)
         for rank, n in counted.special:
             special[rank] = special.get(rank, 0) + max(n, 0)
             clean += max(n, 0)
@@ -403,6 +412,19 @@ def _check_ending(deal: Deal, found: list[Problem]) -> None:
                              f"{side.name} has {held}{_counting(sheet, held)}.", "books_to_go_out",
                              f"sides[{i}].{_books_key(side)}", side.name, player.name, field=_books_key(side)))
     found.extend(_partner_feet(sheet, side, i, j))
+
+
+def _check_first_meld(deal: Deal, found: list[Problem]) -> None:
+    """A deal's ``first_meld`` names one of its players, on a sheet with a bonus for it."""
+    name = deal.first_meld
+    if name is None:
+        return
+    if not deal.sheet.first_meld_bonus:
+        found.append(Problem("first_meld.bonus", f"{name} is named as first to meld, but this sheet has no bonus "
+                             "for it: leave it empty.", "first_meld_bonus", "first_meld", field="first_meld"))
+    elif deal.find_player(name) is None:
+        found.append(Problem("first_meld.player", f"{name!r}, named as first to meld, is not a player in this deal.",
+                             None, "first_meld", field="first_meld"))
 
 
 def _counting(sheet: RuleSheet, held: HeldBooks) -> str:
