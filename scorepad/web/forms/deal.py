@@ -125,6 +125,8 @@ class DealForm:
         self.ending = ""  # "stock", or "p{side}-{player}"
         self.last_card = ""  # "", or how the last card went: discard, meld
         self.permission = ""  # "", or asked-yes, asked-no, not-asked
+        self.first_meld = ""  # "", or the key of the player who laid down first ("s0-p1")
+        self.first_meld_problems: list[str] = []
         self.top: list[str] = []
         self.ending_problems: list[str] = []
         self.warnings: list[str] = []
@@ -152,7 +154,7 @@ class DealForm:
             side.rows = []
             side.itemised = "books" not in data
             books = data.get("books", {})
-            side.books = {k: _shown(books.get(k)) for k in ("clean", "dirty", "wild")}
+            side.books = {k: _shown(books.get(k)) for k in ("clean", "dirty", "wild", "wild_mixed")}
             side.books.update({k: _shown(n) for k, n in books.get("special", {}).items()})
             side.books.update({f"d{k}": _shown(n) for k, n in books.get("special_dirty", {}).items()})
             side.books.update({k: _shown(n) for k, n in books.get("threes", {}).items()})
@@ -178,6 +180,7 @@ class DealForm:
                 player.red_left = _shown(p.get("red_threes_left"))
                 player.opening, player.pile_top = _opening_shown(p.get("opening"))
         form.last_card, form.permission = deal.get("last_card", ""), deal.get("permission", "")
+        form.first_meld = form.player_key(deal["first_meld"]) or "" if deal.get("first_meld") else ""
         if deal.get("ending") == "stock_out":
             form.ending = "stock"
         elif deal.get("went_out"):
@@ -218,6 +221,7 @@ class DealForm:
                 player.opening, player.pile_top = _get(data, f"{p}-open"), _get(data, f"{p}-top")
         form.ending = _get(data, "ending")
         form.last_card, form.permission = _get(data, "last_card"), _get(data, "permission")
+        form.first_meld = _get(data, "first_meld")
         return form
 
     # -- what the referee needs, where the sheet has the rule --------------------------------
@@ -254,15 +258,28 @@ class DealForm:
         return self.sheet.go_out_partner_foot is PartnerFoot.PLAYED and len(side.players) > 1
 
     @property
+    def asks_first_meld(self) -> bool:
+        """Whether the form asks who laid down first: on a sheet with a bonus for it (``first_meld_bonus``),
+        or for a deal that names one already."""
+        return self.sheet.first_meld_bonus > 0 or bool(self.first_meld)
+
+    def shows_red_threes(self, side: SideBlock) -> bool:
+        """Whether a side's "Red threes laid" box shows: where red threes are laid (``red_three_mode``),
+        or where the deal records some laid already (held, a violation to correct)."""
+        return self.sheet.lays_red_threes or _count_or_zero(side.red_threes)
+
+    @property
     def asks_permission(self) -> bool:
         return self.sheet.go_out_permission and any(len(side.players) > 1 for side in self.sides)
 
     @property
     def book_keys(self) -> tuple[str, ...]:
-        """A counted side's kinds of book: clean, dirty, wild, each special rank (``7``), each
+        """A counted side's kinds of book: clean, dirty, wild, mixed wild where the sheet prices a
+        wild book mixing 2s and jokers apart (``wild_mixed``), each special rank (``7``), each
         rank a dirty book of has its own bonus (``d7``), then each kind of three booked (``3R``)."""
         sheet = self.sheet
-        return ("clean", "dirty", "wild", *(card.value for card, _ in sheet.special_books),
+        mixed = ("wild_mixed",) if sheet.prices_mixed_wild else ()
+        return ("clean", "dirty", "wild", *mixed, *(card.value for card, _ in sheet.special_books),
                 *(f"d{card.value}" for card, _ in sheet.special_books_dirty),
                 *(card.value for card, _ in sheet.three_books))
 
@@ -271,6 +288,8 @@ class DealForm:
         """A counted kind of book as its box names it: "clean", "7s", "dirty 7s", "red 3s"."""
         if key in ("clean", "dirty", "wild"):
             return key
+        if key == "wild_mixed":
+            return "mixed wild"
         if key.startswith("d"):
             return f"dirty {card_label(key[1:])}"
         return card_label(key)
@@ -319,6 +338,9 @@ class DealForm:
             deal.update(ending="went_out", went_out=went)
         deal.update({key: value for key, value in (("last_card", self.last_card), ("permission", self.permission))
                      if value})
+        first = next((p.name for s in self.sides for p in s.players if p.key == self.first_meld), None)
+        if first is not None:
+            deal["first_meld"] = first
         deal["sides"] = sides
         return None if self.form_errors else deal
 
@@ -353,7 +375,7 @@ class DealForm:
             n = self._count(side.books.get(key, ""), side.problems, "books", f"{self.book_label(key)} books")
             if not n:
                 continue
-            if key in ("clean", "dirty", "wild"):
+            if key in ("clean", "dirty", "wild", "wild_mixed"):
                 books[key] = n
             elif key.startswith("d"):
                 books.setdefault("special_dirty", {})[key[1:]] = n
@@ -454,6 +476,9 @@ class DealForm:
         if parts[:1] in (["went_out"], ["ending"], ["last_card"], ["permission"]):
             self.ending_problems.append(message)
             return "ending"
+        if parts[:1] == ["first_meld"]:
+            self.first_meld_problems.append(message)
+            return "first-meld"
         self.top.append(message)
         return TOP
 
@@ -463,6 +488,9 @@ class DealForm:
         if problem.field in ("went_out", "ending", "last_card", "permission"):
             self.ending_problems.append(problem.message)
             return "ending"
+        if problem.field == "first_meld":
+            self.first_meld_problems.append(problem.message)
+            return "first-meld"
         side = next((s for s in self.sides if s.name == problem.side), None)
         if side is None:
             self.top.append(problem.message)
