@@ -349,3 +349,17 @@ def test_every_new_option_is_in_the_catalogue_with_a_default_that_keeps_stored_s
         "wild_books", "wild_book_mixed_bonus", "first_meld_bonus", "red_three_mode", "red_three_bonus_not_out",
         "red_three_penalty_hand", "red_three_penalty_hand_when"]
     assert load_sheet(every.to_stored_json(), stored=True) == every
+
+
+def test_scorepad_sheet_prints_every_new_option_in_words(tmp_path, capsys):
+    path = tmp_path / "sheet.json"
+    path.write_text(json.dumps({"preset": "common", "red_three_mode": "held", "red_three_bonus_not_out": 50,
+                                "red_three_penalty_hand": 500, "red_three_penalty_hand_when": "opponents-out",
+                                "wild_books": True, "wild_book_mixed_bonus": 1300, "first_meld_bonus": 100}),
+                    encoding="utf-8")
+    assert main(["sheet", str(path)]) == 0
+    printed = capsys.readouterr().out
+    for name in NEW_OPTIONS:
+        assert OPTION_BY_NAME[name].label in printed, name
+    assert "never laid: held, and charged if still held at the end" in printed
+    assert "only when a player of another side went out" in printed

@@ -7,7 +7,9 @@ new options as the catalogue says."""
 from __future__ import annotations
 
 import io
+import json
 
+from markupsafe import escape
 from pypdf import PdfReader
 
 from scorepad.rules import load_sheet
@@ -133,6 +135,22 @@ def test_the_sheet_editor_offers_every_new_option_and_reads_it_back(client, app)
     client.get(f"/games/{game.id}/edit/{game.edit_key}")
     data = fields(text(client.get(f"/games/{game.id}/sheet/amend")), action=f"/games/{game.id}/sheet/amend")
     assert load(app, game_of(create(client, data, sheet))).sheet == sheet
+    compare = client.get("/sheets/compare", query_string={"a": json.dumps(EVERY_NEW), "b": "common"})
+    assert compare.status_code == 200
+    for name in ("red_three_mode", "red_three_bonus_not_out", "red_three_penalty_hand_when", "wild_book_mixed_bonus",
+                 "first_meld_bonus"):
+        assert str(escape(sheet.cite(name).label)) in compare.get_data(as_text=True), name
+
+
+def itemised(client, sheet) -> str:
+    _, page, action = deal_form(client, sheet)
+    return client.post(action, data=dict(form_fields(page, action), action="itemise-s0")).get_data(as_text=True)
+
+
+def test_the_deal_form_says_when_a_red_three_in_a_hand_costs(client):
+    assert "Red threes, minus 500 if another side goes out" in itemised(
+        client, {**HELD, "red_three_penalty_hand_when": "opponents-out"})
+    assert "Red threes, minus 500<" in itemised(client, HELD)
 
 
 def test_the_pad_and_the_house_rules_leave_the_laid_bonus_off_a_held_sheet(client):
