@@ -59,4 +59,5 @@ def test_a_deal_scores_under_a_sheet_file_with_house_rules(tmp_path):
 def test_a_house_rule_too_long_is_exit_2_naming_it(tmp_path, capsys):
     code, _out = run("sheet", sheet_file(tmp_path, {"preset": "common", "house_rules": [RULES[0], "r" * 201]}))
     assert code == 2
-    assert "house.json: sheet.house_rules[1]: is 201 characters; a house rule has at most 200" in capsys.readouterr().err
+    said = capsys.readouterr().err
+    assert "house.json: sheet.house_rules[1]: is 201 characters; a house rule has at most 200" in said
