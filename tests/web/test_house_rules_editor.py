@@ -6,6 +6,7 @@ are posted as the page renders them."""
 from __future__ import annotations
 
 import html
+import json
 import re
 
 from scorepad.rules import PRESETS, load_sheet
@@ -101,3 +102,11 @@ def test_the_referee_desk_carries_house_rules_typed_in_its_editor(client):
     assert answered.count(f">{SPLIT}</textarea>") == 1
     # each question's form carries the sheet, its house rule with it
     assert f'"house_rules":["{SPLIT}"]' in answered
+
+
+def test_the_compare_page_names_house_rules_as_the_one_difference(client):
+    b = json.dumps({"preset": "progressive", "house_rules": [SPLIT]})
+    page = html.unescape(text(client.get("/sheets/compare", query_string={"a": "progressive", "b": b})))
+    said = " ".join(re.sub(r"<[^>]+>", " ", page).split())
+    assert "They differ in 1 option, in 1 group" in said
+    assert f"House rules {FOOT_RULE} {SPLIT}" in said
