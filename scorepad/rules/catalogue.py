@@ -184,7 +184,7 @@ def _words_count_as(kind: str) -> Callable[[CountAs, Sheet], str]:
 
 def _words_house_rules(rules: tuple[str, ...], sheet: Sheet) -> str:
     """Each rule as a sentence of its own, in order; "none" for none."""
-    return " ".join(rule if rule[-1] in ".!?…" else f"{rule}." for rule in rules) or "none"
+    return " ".join(rule if rule.endswith((".", "!", "?", "…")) else f"{rule}." for rule in rules) or "none"
 
 
 def _words_blockers(blockers: frozenset[PileBlocker], sheet: Sheet) -> str:

@@ -9,8 +9,8 @@ what blocks the pile), an object with fixed properties one box per property (car
 special books; a blank box leaves that property out), a value or an array of it ("one value
 or one per deal") a row for each deal (a blank row is the deal before's value), an array of
 free text one text area, an item a line (house rules), and any other array a row per item
-with a blank one to add (bands). The one thing a schema cannot
-tell, how many deals the rows cover, comes from the sheet's number of deals.
+with a blank one to add (bands). The one thing a schema cannot tell, how many deals the
+rows cover, comes from the sheet's number of deals.
 
 The boxes are read back into the option's JSON, which ``load_sheet`` checks, so every rule
 stays in the rules core; a box that cannot be read keeps what was typed and carries a
