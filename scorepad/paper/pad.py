@@ -64,7 +64,7 @@ def deal_conditions(sheet: RuleSheet, deal: int) -> str:
     else:
         opening = f"Opening minimum by the side's total before the deal ({who}): {sheet.describe('opening_bands')}"
     bonus = num(sheet.going_out_bonus_at(deal))
-    out = f"{opening}. To go out: {sheet.going_out_books(deal)} books. Going out +{bonus}."
+    out = f"{opening}. To go out: {sheet.going_out_books(deal).books}. Going out +{bonus}."
     extras = []
     if not sheet.draws_per_turn.single:
         extras.append(f"draw {sheet.draws_per_turn.at(deal)}")

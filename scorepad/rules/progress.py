@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from .books import books_toward, side_books
-from .choices import Books
+from .books import books_toward, by_rank_progress, side_books
+from .choices import Books, book_of
 from .deal import Deal
 from .rulings import can_go_out
 from .sheet import RuleSheet
@@ -39,8 +39,10 @@ def going_out_progress(sheet: RuleSheet, deal: Deal, need: Books, side: int) -> 
                                        ("special", need.special)) if n]
     recorded = deal.sides[side]
     books = side_books(sheet, recorded)
-    held = asdict(books_toward(sheet, need, books))  # as the verdict counts them
-    progress = ", ".join(f"{kind} {held[kind]}/{n}" for kind, n in kinds) or "no books needed"
+    toward = books_toward(sheet, need, books)  # as the verdict counts them
+    held = asdict(toward)
+    progress = ", ".join([*(f"{kind} {held[kind]}/{n}" for kind, n in kinds),
+                          *([by_rank] if (by_rank := by_rank_progress(need, toward)) else [])]) or "no books needed"
     why: list[str] = []
     for i, player in enumerate(recorded.players):
         partners = [p for j, p in enumerate(recorded.players) if j != i]
@@ -53,8 +55,12 @@ def going_out_progress(sheet: RuleSheet, deal: Deal, need: Books, side: int) -> 
         for reason in answer.reasons:
             if reason.ok:
                 continue
-            text = (", ".join(f"{n - held[kind]} more {kind} book{'s' if n - held[kind] > 1 else ''}"
-                              for kind, n in kinds if held[kind] < n)
+            text = (", ".join([*(f"{n - held[kind]} more {kind} book{'s' if n - held[kind] > 1 else ''}"
+                                 for kind, n in kinds if held[kind] < n),
+                               *(f"{n - toward.named_count(card)} more {book_of(card, 1)[2:]}"
+                                 if n - toward.named_count(card) == 1 else
+                                 f"{n - toward.named_count(card)} more {book_of(card, 2)[2:]}"
+                                 for card, n in need.named if toward.named_count(card) < n)])
                     if reason.option == "books_to_go_out" else f"{player.name}: {reason.message}")
             if text not in why:
                 why.append(text)

@@ -50,6 +50,7 @@ from .choices import (
     StockOut,
     Upcard,
     WildRatio,
+    book_of,
 )
 from .errors import SheetError
 from .published import PUBLISHED, Source
@@ -375,6 +376,11 @@ def _check_going_out_books(sheet: RuleSheet) -> None:
             raise SheetError(where, "asks for a wild book, but this sheet does not allow melds of wild cards")
         if books.special and not (sheet.special_books or sheet.three_books):
             raise SheetError(where, "asks for a special book, but this sheet names none (special_books, three_books)")
+        for card, _ in books.named:
+            if not sheet.is_special_rank(card):
+                raise SheetError(f"{where}.special.{card.value}", f"asks for {book_of(card, 1)}, but "
+                                 f"{'three_books' if card in (Card.RED_THREE, Card.BLACK_THREE) else 'special_books'}"
+                                 " names no such book")
 
 
 def _check_special(sheet: RuleSheet) -> None:

@@ -36,7 +36,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 
-from .books import HeldBooks, books_short, books_toward, cheapest_books, meld_points_step, side_books
+from .books import (
+    HeldBooks,
+    books_short,
+    books_toward,
+    cheapest_books,
+    meld_points_step,
+    missing_by_rank,
+    side_books,
+)
 from .cards import CARDS, NATURALS, Card, Cards, Rank
 from .choices import (
     Books,
@@ -398,9 +406,12 @@ def _check_ending(deal: Deal, found: list[Problem]) -> None:
                              player.name, field="foot_picked_up"))
     need = sheet.going_out_books(deal.number)
     held = side_books(sheet, side)
-    if books_short(need, books_toward(sheet, need, held)) != Books():
-        found.append(Problem("went_out.books", f"To go out in deal {deal.number} a side needs {need} books; "
-                             f"{side.name} has {held}{_counting(sheet, held)}.", "books_to_go_out",
+    toward = books_toward(sheet, need, held)
+    if books_short(need, toward) != Books():
+        missing = missing_by_rank(need, toward)
+        found.append(Problem("went_out.books", f"To go out in deal {deal.number} a side needs {need.books}; "
+                             f"{side.name} has {held}{_counting(sheet, held)}"
+                             f"{': ' + missing if missing else ''}.", "books_to_go_out",
                              f"sides[{i}].{_books_key(side)}", side.name, player.name, field=_books_key(side)))
     found.extend(_partner_feet(sheet, side, i, j))
 

@@ -104,7 +104,9 @@ def test_every_option_has_a_control_and_none_is_a_json_text_field(client):
                 continue
             assert not isinstance(parsed, (dict, list)), f"{name} holds JSON: {value}"
         option_boxes = [v for v in values if v[0].startswith("opt-") and v[1] not in ("checkbox", "select")]
-        assert option_boxes and all(kind == "number" for _, kind, _ in option_boxes)
+        # every box a number, but the special books to go out: a number, or counts by rank ("7: 1, 5: 1")
+        assert option_boxes and all(kind == "number" or kind == "text" and re.fullmatch(
+            r"opt-books_to_go_out-\d+-special", name) for name, kind, _ in option_boxes)
 
 
 class Inputs(HTMLParser):

@@ -53,8 +53,9 @@ class Unreadable(Exception):
 
 @dataclass(frozen=True)
 class Scalar:
-    """One box: ``int`` (a number box within bounds), ``choice`` (a select) or ``bool`` (a
-    checkbox); ``optional`` when blank means none (null)."""
+    """One box: ``int`` (a number box within bounds), ``choice`` (a select), ``bool`` (a
+    checkbox) or ``counts`` (a text box: a number, or counts by key such as "7: 1, 5: 1");
+    ``optional`` when blank means none (null)."""
 
     kind: str
     lo: int | None = None
@@ -65,6 +66,8 @@ class Scalar:
     def show(self, value: JSON) -> Shown:
         if self.kind == "bool":
             return bool(value)
+        if self.kind == "counts" and isinstance(value, dict):
+            return ", ".join(f"{key}: {n}" for key, n in value.items())
         return "" if value is None else str(value)
 
     def read(self, raw: Shown) -> JSON:
@@ -74,6 +77,8 @@ class Scalar:
         text = str(raw).strip()
         if self.kind == "choice":
             return text
+        if self.kind == "counts" and ":" in text:
+            return _counts(text)
         if not text:
             if self.optional:
                 return None
@@ -82,6 +87,20 @@ class Scalar:
         if not re.fullmatch(r"[+-]?\d{1,9}", plain):
             raise Unreadable(f"must be a whole number, not {text if len(text) <= 20 else text[:19] + '…'!r}")
         return int(plain)
+
+
+def _counts(text: str) -> JSON:
+    """A box of counts by key, "7: 1, 5: 1", as the object ``{"7": 1, "5": 1}`` (the rules core
+    checks each key and count)."""
+    out: dict[str, JSON] = {}
+    for part in (p.strip() for p in text.split(",")):
+        key, _, n = part.partition(":")
+        if not part:
+            continue
+        if not key.strip() or not re.fullmatch(r"\d{1,3}", n.strip()):
+            raise Unreadable(f"gives counts by rank, such as 7: 1, 5: 1, not {part[:20]!r}")
+        out[key.strip().upper()] = int(n.strip())
+    return out
 
 
 @dataclass(frozen=True)
@@ -143,6 +162,8 @@ def layout(schema: Mapping[str, JSON]) -> Layout:  # noqa: C901 - one branch per
         if len(parts) == 2 and isinstance(inner[0], Scalar) and inner[0].kind == "choice" \
                 and inner[1] == Scalar("bool"):
             return inner[0]  # words, or the yes/no an older sheet wrote: the editor writes words
+        if len(parts) == 2 and isinstance(inner[0], Scalar) and inner[0].kind == "int" and isinstance(inner[1], Props):
+            return dataclasses.replace(inner[0], kind="counts")  # a number, or counts by key ("7: 1, 5: 1")
         raise NoControl(f"no control for {schema}")
     kind = schema.get("type")
     if kind == "integer":
