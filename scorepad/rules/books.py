@@ -9,7 +9,7 @@ Read by the deal's verdict (:mod:`.validate`), the referee's "may we go out?"
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from math import gcd
 from typing import NamedTuple
 
@@ -17,6 +17,7 @@ from .cards import CARDS, NATURALS, WILDS, Card, Rank
 from .choices import Books, CountAs, book_of, rank_words
 from .deal import BookCounts, BookKind, Meld, Side
 from .melds import wild_limit_problems
+from .problems import Problem
 from .sheet import RuleSheet
 
 
@@ -188,6 +189,39 @@ def missing_by_rank(need: Books, toward: Books) -> str:
 def by_rank_progress(need: Books, toward: Books) -> str:
     """Each book asked for by rank, held/needed: "sevens 1/1, fives 0/1"."""
     return ", ".join(f"{rank_words(card)} {toward.named_count(card)}/{n}" for card, n in need.named if n)
+
+
+def books_per_rank_problems(sheet: RuleSheet, side: Side, where: str) -> Iterator[Problem]:
+    """More books of one rank than ``max_books_per_rank`` allows a side: itemised, on the first meld
+    past the limit; counted, on the count by rank (books counted as plain clean or dirty give no rank)."""
+    most = sheet.max_books_per_rank
+    if most is None:
+        return
+    if side.books is None:
+        seen: dict[Rank, int] = {}
+        for index, meld in enumerate(side.melds):
+            if meld.rank is Rank.WILD or meld.book_kind(sheet) is None:
+                continue
+            seen[meld.rank] = seen.get(meld.rank, 0) + 1
+            if seen[meld.rank] == most + 1:
+                n = sum(1 for m in side.melds if m.rank is meld.rank and m.book_kind(sheet) is not None)
+                yield _too_many(sheet, side.name, meld.rank.card, n, f"{where}.melds[{index}]", index)
+        return
+    counts: dict[Card, list[tuple[str, int]]] = {}
+    for key, ranks in (("special", side.books.special), ("special_dirty", side.books.special_dirty),
+                       ("threes", side.books.threes)):
+        for rank, n in ranks:
+            counts.setdefault(rank.card, []).append((key, n))
+    for card, given in counts.items():
+        n = sum(count for _, count in given)
+        if n > most:
+            yield _too_many(sheet, side.name, card, n, f"{where}.books.{given[0][0]}.{card.value}", None)
+
+
+def _too_many(sheet: RuleSheet, side: str, card: Card, n: int, here: str, meld: int | None) -> Problem:
+    return Problem("meld.books_per_rank", f"{side} has {book_of(card, n)}; a side may make at most "
+                   f"{sheet.max_books_per_rank} of a rank.", "max_books_per_rank", here, side, None, meld,
+                   "melds" if meld is not None else "books")
 
 
 def cheapest_books(sheet: RuleSheet, books: BookCounts) -> int:

@@ -21,6 +21,7 @@ from operator import attrgetter
 from typing import NamedTuple
 
 from .cards import CARDS, NATURALS, Card, Cards, Rank
+from .catalogue import cap_words
 from .choices import FootWhen
 from .deal import BookKind, Deal, Ending, Player, Side
 from .sheet import RuleSheet
@@ -44,6 +45,7 @@ class Tally(NamedTuple):
     special_dirty: dict[Card, int]  # dirty books of a rank special_books_dirty prices, by rank
     threes: dict[Card, int]  # books of threes three_books prices, by card (3R, 3B)
     buried: bool  # whether a red three in an unopened foot costs its penalty (red_three_penalty_foot_when)
+    capped: tuple[tuple[str, int, int], ...] = ()  # books past a cap of book_caps: (its key, how many, the cap)
 
     @classmethod
     def of(cls, deal: Deal, side: Side) -> Tally:
@@ -80,9 +82,12 @@ class Tally(NamedTuple):
                 dirty_books += 1
             else:
                 wild_books += 1
+        capped: tuple[tuple[str, int, int], ...] = ()
+        if sheet.book_caps:
+            wild_books, capped = _cap(sheet, wild_books, special, special_dirty, threes)
         return tuple.__new__(cls, (sheet, deal.number, side, melded, clean_books, dirty_books, wild_books,
                                    special, _went_out(deal, side), special_dirty, threes,
-                                   _buried(deal, side)))  # made as a tuple: cls(...) costs a call more
+                                   _buried(deal, side), capped))  # made as a tuple: cls(...) costs a call more
 
     @classmethod
     def _counted(cls, deal: Deal, side: Side) -> Tally:
@@ -111,8 +116,42 @@ class Tally(NamedTuple):
                 clean += n
             else:
                 threes[rank.card] = n
-        return cls(sheet, deal.number, side, [0] * len(CARDS), clean, dirty, books.wild, special,
-                   _went_out(deal, side), special_dirty, threes, _buried(deal, side))
+        wild, capped = _cap(sheet, books.wild, special, special_dirty, threes) if sheet.book_caps else (books.wild, ())
+        return cls(sheet, deal.number, side, [0] * len(CARDS), clean, dirty, wild, special,
+                   _went_out(deal, side), special_dirty, threes, _buried(deal, side), capped)
+
+
+def _cap(sheet: RuleSheet, wild: int, special: dict[Card, int], special_dirty: dict[Card, int],
+         threes: dict[Card, int]) -> tuple[int, tuple[tuple[str, int, int], ...]]:
+    """A side's books under the sheet's ``book_caps``: the wild books that keep their bonus, and
+    the books past each cap, (key, how many, the cap). ``special``, ``special_dirty`` and
+    ``threes`` are cut, in place, to the books that keep theirs: of a rank whose clean and
+    dirty books share a cap, the better paid keep it."""
+    past: list[tuple[str, int, int]] = []
+    for key, cap in sheet.book_caps:
+        if key == "wild":
+            if wild > cap:
+                past.append((key, wild - cap, cap))
+                wild = cap
+            continue
+        card = Card(key)
+        clean, dirty = (threes if card in _THREE_CARDS else special).get(card, 0), special_dirty.get(card, 0)
+        if clean + dirty <= cap:
+            continue
+        if (sheet.special_bonus(card) or sheet.three_bonus(card) or 0) >= (sheet.special_dirty_bonus(card) or 0):
+            kept_clean = min(clean, cap)
+            kept_dirty = cap - kept_clean
+        else:
+            kept_dirty = min(dirty, cap)
+            kept_clean = cap - kept_dirty
+        for books, kept in ((threes if card in _THREE_CARDS else special, kept_clean), (special_dirty, kept_dirty)):
+            if card in books:
+                if kept:
+                    books[card] = kept
+                else:
+                    del books[card]
+        past.append((key, clean + dirty - cap, cap))
+    return wild, tuple(past)
 
 
 class PadLine(NamedTuple):
@@ -329,6 +368,11 @@ def _three_pad(sheet: RuleSheet) -> Iterator[PadLine]:
         yield PadLine(f"Books of {card.noun} × {bonus:,}", True)
 
 
+def _capped(tally: Tally) -> list[Item]:
+    """Books past a cap: their cards are scored with the rest, their bonus is 0."""
+    return [(f"{cap_words(key).capitalize()} past the cap of {cap} (no bonus)", n, 0) for key, n, cap in tally.capped]
+
+
 def _foot(tally: Tally, player: Player) -> list[Item]:
     """An unopened foot's cards, a line per value; its black threes apart when the sheet
     prices them on their own line (``black_three_in_foot``)."""
@@ -369,6 +413,7 @@ _RED_THREE = _INDEX[Card.RED_THREE]
 # access is slow): the enum members scoring tests, each rank's place in CARDS, each card's
 # code, and the melded-card lines in the order they print (ranks high to low, black threes,
 # then 2s and jokers).
+_THREE_CARDS = (Card.RED_THREE, Card.BLACK_THREE)
 _RANK_INDEX: dict[Rank, int] = {rank: _INDEX[rank.card] for rank in Rank if rank is not Rank.WILD}
 _CODES = tuple(card.value for card in CARDS)
 _CLEAN, _DIRTY = BookKind.CLEAN, BookKind.DIRTY
@@ -396,6 +441,8 @@ SCORE_LINES: tuple[ScoreLine, ...] = (
               items=_three_books, pad_items=_three_pad, scores=lambda s: bool(s.three_books)),
     ScoreLine(code="books.wild", label="Wild books", option="wild_book_bonus",
               count=attrgetter("wild_books"), pad="Wild books", pad_when=lambda s: s.wild_books),
+    ScoreLine(code="books.capped", label="Books past a cap", option="book_caps", items=_capped,
+              scores=lambda s: bool(s.book_caps)),  # the pad says the caps above its deals (paper.pad)
     ScoreLine(code="red_threes.laid", label="Red threes laid", option="red_three_bonus",
               count=attrgetter("side.red_threes"), pad="Red threes laid"),
     ScoreLine(code="going_out", label="Going out", option="going_out_bonus",

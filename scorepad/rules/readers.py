@@ -234,6 +234,29 @@ read_special_books = _bonus_by_rank(NATURALS, MAX_SPECIAL_BOOKS, '{"7": 1000}', 
 read_special_books_dirty = _bonus_by_rank(NATURALS, MAX_SPECIAL_BOOKS, '{"7": 500}', _BOOKABLE)
 read_three_books = _bonus_by_rank((Card.BLACK_THREE, Card.RED_THREE), MAX_THREE_BOOKS, '{"3R": 1000, "3B": 500}',
                                    "is not a book of threes: 3R (red threes) or 3B (black threes)")
+_CAP = whole_number(0, 20)
+CAP_KEYS = ("wild", *(card.value for card in _NAMED_RANKS))  # what book_caps may cap: wild books, books of a rank
+
+
+@reads({"type": "object", "maxProperties": len(CAP_KEYS), "properties": {key: _CAP.schema for key in CAP_KEYS},
+         "additionalProperties": False})
+def read_book_caps(value: object, name: str, base: object = None) -> tuple[tuple[str, int], ...]:
+    """Books of a kind that score a bonus, at most: ``{"wild": 3, "7": 2}``; wild first, then ranks high to low."""
+    if isinstance(value, tuple):
+        value = dict(value)
+    if not isinstance(value, Mapping):
+        raise _fail(name, 'must be an object of books that score a bonus, at most, such as {"wild": 3, "7": 2}')
+    _at_most(value, name, len(CAP_KEYS), "caps")
+    out: dict[str, int] = {}
+    for key, cap in value.items():
+        code = str(key).upper() if str(key).lower() != "wild" else "wild"
+        if code not in CAP_KEYS:
+            raise _fail(f"{name}.{key}", "is not wild (wild books) or a rank a book is of "
+                        "(A K Q J 10 9 8 7 6 5 4, 3R, 3B)")
+        out[code] = _CAP(cap, f"{name}.{key}")
+    return tuple(sorted(out.items(), key=lambda pair: CAP_KEYS.index(pair[0])))
+
+
 _DECKS = whole_number(1, 12)
 _PLAYER_COUNTS = tuple(str(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1))
 

@@ -96,6 +96,10 @@ def can_meld(sheet: RuleSheet, meld: Meld, *, adding_to: Meld | None = None,
         if open_same and sheet.second_meld is SecondMeld.AFTER_BOOK and meld.rank is not Rank.THREE:
             reasons.append(Reason(False, f"The side already has an unfinished meld of {meld.rank.noun}: add to it; "
                                   "a second meld of a rank may start only once the first is a book.", "second_meld"))
+        same = sum(1 for m in table if m.rank is meld.rank)
+        if sheet.max_books_per_rank is not None and meld.rank is not Rank.WILD and same >= sheet.max_books_per_rank:
+            reasons.append(Reason(False, f"The side already has {same} melds of {meld.rank.noun}, and a side may make "
+                                  f"at most {sheet.max_books_per_rank} books of a rank.", "max_books_per_rank"))
         return _answer(reasons)
     if meld.rank is not adding_to.rank and meld.naturals:
         return _answer([Reason(False, f"{meld.rank.noun.capitalize()} cannot go on a meld of {adding_to.rank.noun}.")])

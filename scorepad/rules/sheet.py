@@ -81,6 +81,7 @@ class RuleSheet:
     book_size: int
     book_growth: BookGrowth
     second_meld: SecondMeld
+    max_books_per_rank: int | None
     wild_ratio: WildRatio
     max_wilds: int | None
     min_naturals_with_wilds: int
@@ -93,6 +94,7 @@ class RuleSheet:
     special_books_dirty: tuple[tuple[Card, int], ...]
     special_book_wilds: SpecialWilds
     three_books: tuple[tuple[Card, int], ...]
+    book_caps: tuple[tuple[str, int], ...]
     going_out_bonus: PerDeal[int]
     # Red and black threes
     red_three_bonus: int
@@ -263,6 +265,10 @@ class RuleSheet:
         """The bonus for a book of red or black threes when ``three_books`` allows one."""
         return dict(self.three_books).get(three)
 
+    def cap(self, key: str) -> int | None:
+        """How many books of a kind (``"wild"``, or a rank's code) score a bonus, when ``book_caps`` caps them."""
+        return dict(self.book_caps).get(key)
+
     def is_special_rank(self, rank: Card) -> bool:
         """Whether a book of ``rank`` is a special book (``special_books`` names it, or
         ``three_books`` allows books of it): what ``special_book_wilds`` and
@@ -360,6 +366,7 @@ def _check_sheet(sheet: RuleSheet) -> None:
                             "give one value for every deal, or a single value for all")
     _check_going_out_books(sheet)
     _check_special(sheet)
+    _check_caps(sheet)
     if sheet.decks_rule is DecksRule.BY_PLAYERS:
         table = dict(sheet.decks_by_players)
         missing = [n for n in range(sheet.min_players, sheet.max_players + 1) if n not in table]
@@ -381,6 +388,16 @@ def _check_going_out_books(sheet: RuleSheet) -> None:
                 raise SheetError(f"{where}.special.{card.value}", f"asks for {book_of(card, 1)}, but "
                                  f"{'three_books' if card in (Card.RED_THREE, Card.BLACK_THREE) else 'special_books'}"
                                  " names no such book")
+
+
+def _check_caps(sheet: RuleSheet) -> None:
+    """A cap names wild books on a sheet that has them, or a rank whose books score as books of it."""
+    for key, _ in sheet.book_caps:
+        if key == "wild" and not sheet.wild_books:
+            raise SheetError("book_caps.wild", "caps wild books, but this sheet does not allow melds of wild cards")
+        if key != "wild" and not sheet.is_special_rank(Card(key)):
+            raise SheetError(f"book_caps.{key}", f"caps {book_of(Card(key), 2)[2:]}, but neither special_books nor "
+                             "three_books names them: only a special book's bonus is capped")
 
 
 def _check_special(sheet: RuleSheet) -> None:

@@ -7,7 +7,7 @@ names the side, player or meld it concerns and the input (``field``: ``cards_lef
 speaks to players in plain words and cites the sheet option it rests on (``option`` is
 None for a rule every sheet shares, such as "threes are never melded").
 
-Codes: ``meld.rank``, ``meld.size``, ``meld.wild_ratio``, ``meld.duplicate_rank``,
+Codes: ``meld.rank``, ``meld.size``, ``meld.wild_ratio``, ``meld.duplicate_rank``, ``meld.books_per_rank``,
 ``supply``, ``foot.size``, ``foot.picked_up``, ``foot.played``, ``went_out.books``,
 ``went_out.partner_foot``, ``went_out.cards_left``, ``went_out.player``,
 ``went_out.last_card``, ``went_out.permission``, ``opening.minimum``, ``opening.pile``,
@@ -38,6 +38,7 @@ from functools import lru_cache
 
 from .books import (
     HeldBooks,
+    books_per_rank_problems,
     books_short,
     books_toward,
     cheapest_books,
@@ -196,6 +197,7 @@ def _check_side(sheet: RuleSheet, side: Side, where: str, found: list[Problem], 
     else:
         _check_melds(sheet, side, where, found, alone)
         found.extend(duplicate_rank_problems(sheet, side.melds, f"{where}.melds", name))
+    found.extend(books_per_rank_problems(sheet, side, where))
     if side.red_threes < 0:
         found.append(Problem("count.negative", "Red threes laid cannot be negative.", None,
                              f"{where}.red_threes", name, field="red_threes"))

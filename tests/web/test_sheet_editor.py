@@ -71,7 +71,18 @@ ROUND_TWO = {
 }
 
 
-@pytest.mark.parametrize("custom", [CUSTOM, ROUND_TWO, {"preset": "common", "special_books": {"7": 1000},
+# Hand, Knee and Foot's books (issue 23): special books asked for by rank, in one box of counts
+# ("7: 1, 5: 1") beside numbers in other deals, caps on the books that score a bonus (a box per
+# kind) and at most three books of a rank.
+ROUND_THREE = {
+    "preset": "common", "wild_books": True, "special_books": {"7": 5000, "5": 3000}, "three_books": {"3R": 1000},
+    "books_to_go_out": [{"clean": 1, "dirty": 1, "wild": 1, "special": {"7": 1, "5": 1}}, {"clean": 1, "special": 2},
+                        {"clean": 1, "dirty": 1, "special": {"3R": 1}}, {"clean": 2, "dirty": 2}],
+    "book_caps": {"wild": 3, "7": 2, "5": 2}, "max_books_per_rank": 3,
+}
+
+
+@pytest.mark.parametrize("custom", [CUSTOM, ROUND_TWO, ROUND_THREE, {"preset": "common", "special_books": {"7": 1000},
                                                         "special_book_wilds": "never"}])
 def test_a_sheet_changing_every_structured_option_round_trips_through_the_amend_page(client, app, custom):
     sheet = load_sheet(custom)

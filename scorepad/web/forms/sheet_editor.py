@@ -90,17 +90,11 @@ class Scalar:
 
 
 def _counts(text: str) -> JSON:
-    """A box of counts by key, "7: 1, 5: 1", as the object ``{"7": 1, "5": 1}`` (the rules core
-    checks each key and count)."""
-    out: dict[str, JSON] = {}
-    for part in (p.strip() for p in text.split(",")):
-        key, _, n = part.partition(":")
-        if not part:
-            continue
-        if not key.strip() or not re.fullmatch(r"\d{1,3}", n.strip()):
-            raise Unreadable(f"gives counts by rank, such as 7: 1, 5: 1, not {part[:20]!r}")
-        out[key.strip().upper()] = int(n.strip())
-    return out
+    """ "7: 1, 5: 1" as ``{"7": 1, "5": 1}`` (the rules core checks each key and count)."""
+    pairs = [part.partition(":") for part in text.split(",") if part.strip()]
+    if any(not key.strip() or not re.fullmatch(r"\s*\d{1,3}\s*", n) for key, _, n in pairs):
+        raise Unreadable("gives counts by rank, such as 7: 1, 5: 1")
+    return {key.strip().upper(): int(n) for key, _, n in pairs}
 
 
 @dataclass(frozen=True)
