@@ -469,8 +469,11 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
     # Going out
     Option(name="books_to_go_out", group="going_out", label="Books needed to go out",
            default=PerDeal((Books(clean=1, dirty=1),)),
-           help="Books the side needs before a player may go out: one requirement or one per deal. "
-                "A clean book does not stand in for a dirty one.",
+           help="Books the side needs before a player may go out: one requirement or one per deal, such as "
+                "{\"clean\": 1, \"dirty\": 1, \"wild\": 1, \"special\": {\"7\": 1, \"5\": 1}}. 'special' is a number "
+                "of books of ranks special_books names (of threes only on a sheet whose special_books names none), or "
+                "books by rank: a rank named is filled only by a book of it, clean or, where special_books_dirty "
+                "prices it, dirty (3R or 3B: a book of those threes). A clean book does not stand in for a dirty one.",
            read=readers.per_deal(readers.read_books),
            words=lambda v, s: _by_deal(v),
            write=readers.write_per_deal(lambda books: {**books.to_json()})),
