@@ -361,10 +361,10 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
            write=lambda v: {card.value: bonus for card, bonus in v}),
     Option(name="book_caps", group="books", label="Books that score a bonus, at most", default=(),
            help="How many books of a kind score their bonus, for each side in each deal, such as "
-                "{\"wild\": 3, \"7\": 2, \"5\": 2}: 'wild' for wild books, or a rank special_books or three_books "
-                "names (its clean books, and its dirty ones where special_books_dirty prices them). Books past the "
-                "cap still score their cards, and count toward going out, but earn no bonus (a line of their own "
-                "says so); the books that keep a bonus are the best paid.",
+                "{\"wild\": 3, \"7\": 2, \"5\": 2}: 'wild' for wild books, or a rank (A to 4, 3R, 3B) for every book "
+                "of it, clean or dirty. Books past the cap still score their cards and count toward going out, but "
+                "earn no bonus (a line of their own says so); the best paid keep theirs. A counted side's books "
+                "counted only as clean or dirty give no rank: a cap on a rank reaches those counted by rank.",
            read=readers.read_book_caps,
            words=_words_caps,
            write=lambda v: dict(v)),

@@ -84,7 +84,8 @@ class Tally(NamedTuple):
                 wild_books += 1
         capped: tuple[tuple[str, int, int], ...] = ()
         if sheet.book_caps:
-            wild_books, capped = _cap(sheet, wild_books, special, special_dirty, threes)
+            wild_books, clean_books, dirty_books, capped = _cap(
+                sheet, (wild_books, clean_books, dirty_books), special, special_dirty, threes, _plain(sheet, side))
         return tuple.__new__(cls, (sheet, deal.number, side, melded, clean_books, dirty_books, wild_books,
                                    special, _went_out(deal, side), special_dirty, threes,
                                    _buried(deal, side), capped))  # made as a tuple: cls(...) costs a call more
@@ -101,32 +102,57 @@ class Tally(NamedTuple):
         special: dict[Card, int] = {}
         special_dirty: dict[Card, int] = {}
         threes: dict[Card, int] = {}
+        plain: dict[Card, list[int]] = {}  # books of a rank scored as plain clean and dirty books: [clean, dirty]
         for rank, n in books.special:
             if sheet.special_bonus(rank.card) is None:
                 clean += n
+                plain.setdefault(rank.card, [0, 0])[0] += n
             else:
                 special[rank.card] = n
         for rank, n in books.special_dirty:
             if sheet.special_dirty_bonus(rank.card) is None:
                 dirty += n
+                plain.setdefault(rank.card, [0, 0])[1] += n
             else:
                 special_dirty[rank.card] = n
         for rank, n in books.threes:
             if sheet.three_bonus(rank.card) is None:
                 clean += n
+                plain.setdefault(rank.card, [0, 0])[0] += n
             else:
                 threes[rank.card] = n
-        wild, capped = _cap(sheet, books.wild, special, special_dirty, threes) if sheet.book_caps else (books.wild, ())
+        wild, capped = books.wild, _NONE_CAPPED
+        if sheet.book_caps:
+            wild, clean, dirty, capped = _cap(sheet, (wild, clean, dirty), special, special_dirty, threes, plain)
         return cls(sheet, deal.number, side, [0] * len(CARDS), clean, dirty, wild, special,
                    _went_out(deal, side), special_dirty, threes, _buried(deal, side), capped)
 
 
-def _cap(sheet: RuleSheet, wild: int, special: dict[Card, int], special_dirty: dict[Card, int],
-         threes: dict[Card, int]) -> tuple[int, tuple[tuple[str, int, int], ...]]:
-    """A side's books under the sheet's ``book_caps``: the wild books that keep their bonus, and
-    the books past each cap, (key, how many, the cap). ``special``, ``special_dirty`` and
-    ``threes`` are cut, in place, to the books that keep theirs: of a rank whose clean and
-    dirty books share a cap, the better paid keep it."""
+def _plain(sheet: RuleSheet, side: Side) -> dict[Card, list[int]]:
+    """An itemised side's books of each capped rank that score as plain clean and dirty books:
+    rank -> [clean, dirty] (read only where the sheet has ``book_caps``)."""
+    plain: dict[Card, list[int]] = {}
+    for meld in side.melds:
+        kind, card = meld.book_kind(sheet), meld.rank.card
+        if kind is None or kind is BookKind.WILD or sheet.cap(card.value) is None:
+            continue
+        if kind is _CLEAN and (meld.rank is _THREE or not sheet.is_special_rank(card)):
+            plain.setdefault(card, [0, 0])[0] += 1
+        elif kind is _DIRTY and sheet.special_dirty_bonus(card) is None:
+            plain.setdefault(card, [0, 0])[1] += 1
+    return plain
+
+
+Capped = tuple[tuple[str, int, int], ...]  # books past each cap: (its key in book_caps, how many, the cap)
+
+
+def _cap(sheet: RuleSheet, counts: tuple[int, int, int], special: dict[Card, int], special_dirty: dict[Card, int],
+         threes: dict[Card, int], plain: dict[Card, list[int]]) -> tuple[int, int, int, Capped]:
+    """A side's books under the sheet's ``book_caps``: its wild, plain clean and plain dirty books
+    that keep their bonus, and the books past each cap, (key, how many, the cap). ``special``,
+    ``special_dirty`` and ``threes`` are cut, in place, to the books that keep theirs. A cap on
+    a rank counts every book of it, whatever it scores as; the best paid keep their bonus."""
+    wild, clean, dirty = counts
     past: list[tuple[str, int, int]] = []
     for key, cap in sheet.book_caps:
         if key == "wild":
@@ -135,23 +161,30 @@ def _cap(sheet: RuleSheet, wild: int, special: dict[Card, int], special_dirty: d
                 wild = cap
             continue
         card = Card(key)
-        clean, dirty = (threes if card in _THREE_CARDS else special).get(card, 0), special_dirty.get(card, 0)
-        if clean + dirty <= cap:
+        plain_clean, plain_dirty = plain.get(card, (0, 0))
+        kinds: list[tuple[int, dict[Card, int] | str, int]] = [  # (bonus each, where they are counted, how many)
+            (sheet.three_bonus(card) or 0, threes, threes.get(card, 0)),
+            (sheet.special_bonus(card) or 0, special, special.get(card, 0)),
+            (sheet.special_dirty_bonus(card) or 0, special_dirty, special_dirty.get(card, 0)),
+            (sheet.clean_book_bonus, "clean", plain_clean), (sheet.dirty_book_bonus, "dirty", plain_dirty)]
+        over = sum(n for _, _, n in kinds) - cap
+        if over <= 0:
             continue
-        if (sheet.special_bonus(card) or sheet.three_bonus(card) or 0) >= (sheet.special_dirty_bonus(card) or 0):
-            kept_clean = min(clean, cap)
-            kept_dirty = cap - kept_clean
-        else:
-            kept_dirty = min(dirty, cap)
-            kept_clean = cap - kept_dirty
-        for books, kept in ((threes if card in _THREE_CARDS else special, kept_clean), (special_dirty, kept_dirty)):
-            if card in books:
+        left = cap
+        for _, books, n in sorted(kinds, key=lambda kind: -kind[0]):  # stable: clean before dirty at one price
+            kept = min(n, left)
+            left -= kept
+            if isinstance(books, dict) and n:
                 if kept:
                     books[card] = kept
                 else:
                     del books[card]
-        past.append((key, clean + dirty - cap, cap))
-    return wild, tuple(past)
+            elif books == "clean":
+                clean -= n - kept
+            elif books == "dirty":
+                dirty -= n - kept
+        past.append((key, over, cap))
+    return wild, clean, dirty, tuple(past)
 
 
 class PadLine(NamedTuple):
@@ -413,7 +446,7 @@ _RED_THREE = _INDEX[Card.RED_THREE]
 # access is slow): the enum members scoring tests, each rank's place in CARDS, each card's
 # code, and the melded-card lines in the order they print (ranks high to low, black threes,
 # then 2s and jokers).
-_THREE_CARDS = (Card.RED_THREE, Card.BLACK_THREE)
+_NONE_CAPPED: Capped = ()
 _RANK_INDEX: dict[Rank, int] = {rank: _INDEX[rank.card] for rank in Rank if rank is not Rank.WILD}
 _CODES = tuple(card.value for card in CARDS)
 _CLEAN, _DIRTY = BookKind.CLEAN, BookKind.DIRTY

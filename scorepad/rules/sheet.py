@@ -366,7 +366,6 @@ def _check_sheet(sheet: RuleSheet) -> None:
                             "give one value for every deal, or a single value for all")
     _check_going_out_books(sheet)
     _check_special(sheet)
-    _check_caps(sheet)
     if sheet.decks_rule is DecksRule.BY_PLAYERS:
         table = dict(sheet.decks_by_players)
         missing = [n for n in range(sheet.min_players, sheet.max_players + 1) if n not in table]
@@ -388,16 +387,6 @@ def _check_going_out_books(sheet: RuleSheet) -> None:
                 raise SheetError(f"{where}.special.{card.value}", f"asks for {book_of(card, 1)}, but "
                                  f"{'three_books' if card in (Card.RED_THREE, Card.BLACK_THREE) else 'special_books'}"
                                  " names no such book")
-
-
-def _check_caps(sheet: RuleSheet) -> None:
-    """A cap names wild books on a sheet that has them, or a rank whose books score as books of it."""
-    for key, _ in sheet.book_caps:
-        if key == "wild" and not sheet.wild_books:
-            raise SheetError("book_caps.wild", "caps wild books, but this sheet does not allow melds of wild cards")
-        if key != "wild" and not sheet.is_special_rank(Card(key)):
-            raise SheetError(f"book_caps.{key}", f"caps {book_of(Card(key), 2)[2:]}, but neither special_books nor "
-                             "three_books names them: only a special book's bonus is capped")
 
 
 def _check_special(sheet: RuleSheet) -> None:

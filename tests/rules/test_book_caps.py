@@ -103,18 +103,33 @@ def test_caps_are_said_on_the_sheet_and_on_the_pad():
     assert [line.label for line in pad_lines(sheet, 1)] == [line.label for line in pad_lines(load_sheet(HKF), 1)]
 
 
-def test_a_cap_names_wild_books_where_the_sheet_has_them_or_a_special_rank():
-    with pytest.raises(SheetError) as wild:
-        load_sheet({"preset": "common", "book_caps": {"wild": 3}})
-    assert wild.value.field == "sheet.book_caps.wild"
-    with pytest.raises(SheetError) as kings:
-        load_sheet({**CAPPED, "book_caps": {"K": 2}})
-    assert kings.value.field == "sheet.book_caps.K"
-    assert "neither special_books nor three_books names them" in kings.value.reason
+def test_a_cap_on_a_rank_counts_every_book_of_it_and_the_dearest_keep_their_bonus():
+    # Kings are no special rank: two clean books (500) and a dirty one (300), at most 2 paid.
+    sheet = {**CAPPED, "book_caps": {"K": 2}}
+    deal = deal_of(sheet, [KINGS, KINGS, "K K K K K 2 JK", QUEENS, WILD, SEVENS, FIVES])
+    lines = lines_of(deal)
+    assert lines["Clean books"] == (2, 500, 1000)
+    assert lines["Dirty books"] == (1, 300, 300)  # the queens'; the dirty kings' 300 is past the cap
+    assert lines["Books of kings past the cap of 2 (no bonus)"] == (1, 0, 0)
+    # kings 19 × 10, queens 50, sevens 35, fives 35, 2s (1 + 2 + 3) × 20, jokers (1 + 4) × 50;
+    # clean 2 × 500, dirty 300, wild 2,500, sevens 5,000, fives 3,000, going out 200
+    assert score(deal).sides[0].total == 190 + 50 + 35 + 35 + 120 + 250 + 1000 + 300 + 2500 + 5000 + 3000 + 200
+    # A counted side's kings counted by rank (special, for a rank with no bonus: clean books) are capped too.
+    counted = deal_of(sheet, books={"clean": 1, "dirty": 1, "wild": 1, "special": {"K": 3, "7": 1, "5": 1}},
+                      meld_points=1000)
+    assert lines_of(counted)["Clean books"] == (3, 500, 1500)  # 1 + 3 of kings, one of them past the cap
+    assert lines_of(counted)["Books of kings past the cap of 2 (no bonus)"] == (1, 0, 0)
+
+
+def test_a_cap_reads_wild_or_a_rank():
+    assert load_sheet({**CAPPED, "book_caps": {"WILD": 3, "7": 0, "k": 1}}).book_caps == (
+        ("wild", 3), ("K", 1), ("7", 0))
     with pytest.raises(SheetError) as joker:
         load_sheet({**CAPPED, "book_caps": {"JK": 2}})
     assert joker.value.field == "sheet.book_caps.JK"
-    assert load_sheet({**CAPPED, "book_caps": {"WILD": 3, "7": 0}}).book_caps == (("wild", 3), ("7", 0))
+    with pytest.raises(SheetError) as many:
+        load_sheet({**CAPPED, "book_caps": {"7": 21}})
+    assert many.value.field == "sheet.book_caps.7"
 
 
 # -- max_books_per_rank ----------------------------------------------------------------------------
