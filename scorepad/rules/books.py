@@ -182,7 +182,7 @@ def missing_by_rank(need: Books, toward: Books) -> str:
     for card, n in need.named:
         has = toward.named_count(card)
         if has < n:
-            said.append(f"no {book_of(card, 1)[2:]}" if n == 1 else f"{has} of {book_of(card, n)}")
+            said.append(f"no book of {rank_words(card)}" if n == 1 else f"{has} of {book_of(card, n)}")
     return ", ".join(said)
 
 

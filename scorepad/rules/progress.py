@@ -16,7 +16,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from .books import books_toward, by_rank_progress, side_books
-from .choices import Books, book_of
+from .cards import Card
+from .choices import Books, rank_words
 from .deal import Deal
 from .rulings import can_go_out
 from .sheet import RuleSheet
@@ -57,11 +58,14 @@ def going_out_progress(sheet: RuleSheet, deal: Deal, need: Books, side: int) -> 
                 continue
             text = (", ".join([*(f"{n - held[kind]} more {kind} book{'s' if n - held[kind] > 1 else ''}"
                                  for kind, n in kinds if held[kind] < n),
-                               *(f"{n - toward.named_count(card)} more {book_of(card, 1)[2:]}"
-                                 if n - toward.named_count(card) == 1 else
-                                 f"{n - toward.named_count(card)} more {book_of(card, 2)[2:]}"
+                               *(_more(card, n - toward.named_count(card))
                                  for card, n in need.named if toward.named_count(card) < n)])
                     if reason.option == "books_to_go_out" else f"{player.name}: {reason.message}")
             if text not in why:
                 why.append(text)
     return GoingOutProgress(progress, tuple(why))
+
+
+def _more(card: Card, n: int) -> str:
+    """Books of a rank still missing: "1 more book of fives", "2 more books of sevens"."""
+    return f"{n} more {'book' if n == 1 else 'books'} of {rank_words(card)}"

@@ -174,3 +174,14 @@ def test_the_deal_forms_progress_shows_each_rank_asked_for():
     # the second sevens book counts as a clean book (special_books_count_as: clean), never as fives
     assert progress.progress == "clean 2/1, dirty 1/1, wild 1/1, sevens 1/1, fives 0/1"
     assert progress.why_not == ("1 more book of fives",)
+
+
+def test_two_books_of_a_rank_asked_for_say_how_many_are_missing():
+    sheet = {**HKF, "books_to_go_out": {"clean": 1, "dirty": 1, "special": {"7": 2}}}
+    assert load_sheet(sheet).describe("books_to_go_out") == "1 clean + 1 dirty + 2 books of sevens"
+    (problem,) = validate(deal_of(sheet, [KINGS, QUEENS, SEVENS])).violations
+    assert problem.message.endswith(": 1 of 2 books of sevens.")
+    assert validate(deal_of(sheet, [KINGS, QUEENS, SEVENS, SEVENS])).codes() == []
+    read = load_sheet(sheet)
+    progress = going_out_progress(read, deal_of(sheet, [KINGS, QUEENS]), read.going_out_books(1), 0)
+    assert (progress.progress, progress.why_not) == ("clean 1/1, dirty 1/1, sevens 0/2", ("2 more books of sevens",))

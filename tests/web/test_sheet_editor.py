@@ -14,7 +14,7 @@ import pytest
 
 from scorepad.rules import OPTIONS, PRESETS, RuleSheet, load_sheet
 from scorepad.rules.choices import PerDeal
-from scorepad.web.forms.sheet_editor import LAYOUTS, Props, Rows, Scalar, SetOf, layout
+from scorepad.web.forms.sheet_editor import LAYOUTS, Props, Rows, Scalar, SetOf, Unreadable, layout
 from tests import json_writes as writing
 from tests.web.test_pages import fields, load, text
 
@@ -287,3 +287,12 @@ def test_a_select_says_each_choice_in_the_sheets_words_and_posts_its_value(clien
                        "top-if-full": "the top 7 cards, only when that many are there",
                        "whole": "the whole pile", "never": "never"}
     assert 'value="top-if-full" selected' in select.group(0)
+
+
+def test_the_box_of_special_books_to_go_out_takes_a_number_or_counts_by_rank():
+    box = LAYOUTS["books_to_go_out"].item.props[-1][1]
+    assert box.kind == "counts"
+    assert (box.read("2"), box.read("7: 1, 5: 1"), box.read(" 3r:1 ")) == (2, {"7": 1, "5": 1}, {"3R": 1})
+    assert box.show({"7": 1, "5": 1}) == "7: 1, 5: 1" and box.show(2) == "2"
+    with pytest.raises(Unreadable):
+        box.read("7: one")
