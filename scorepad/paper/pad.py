@@ -115,8 +115,8 @@ def score_pad(sheet: RuleSheet, paper: str = "letter", game: GameInfo | None = N
     if sheet.special_books:
         intro.append("A clean book of a special rank scores its own bonus, not the clean-book bonus")
     if sheet.book_caps:
-        intro.append(f"{esc(sheet.describe('book_caps')).capitalize()}: books past these score their cards only "
-                     "(count them apart, × 0)")
+        intro.append(f"{esc(sheet.describe('book_caps')).capitalize()}: books past these score their cards, "
+                     "no bonus")
     intro.append("For each line, write how many in <b>no.</b> and the points in <b>points</b>; "
                  "take the cards left off")
     if game is not None and game.next_deal:

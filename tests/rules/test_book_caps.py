@@ -209,7 +209,8 @@ def test_the_new_options_are_on_the_house_rule_sheet_the_comparison_the_api_and_
     assert api["books_to_go_out"]["special"] == {"7": 1, "5": 1}
     pad = client.get(f"/games/{game}/pad.pdf")
     pad_text = " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(pad.data)).pages).split())
-    assert "A bonus for at most 3 wild books; 2 books each of sevens, fives: books past these score" in pad_text
+    assert ("A bonus for at most 3 wild books; 2 books each of sevens, fives: books past these score their cards, "
+            "no bonus.") in pad_text
     assert "To go out: 1 clean + 1 dirty + 1 wild + a book of sevens + a book of fives." in pad_text
 
 
