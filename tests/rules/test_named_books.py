@@ -185,3 +185,15 @@ def test_two_books_of_a_rank_asked_for_say_how_many_are_missing():
     read = load_sheet(sheet)
     progress = going_out_progress(read, deal_of(sheet, [KINGS, QUEENS]), read.going_out_books(1), 0)
     assert (progress.progress, progress.why_not) == ("clean 1/1, dirty 1/1, sevens 0/2", ("2 more books of sevens",))
+
+
+def test_a_dirty_book_of_a_rank_fills_its_requirement_when_that_frees_a_clean_one():
+    # 1 clean + 1 dirty + a book of sevens, held: a clean and a dirty book of sevens (priced) and
+    # a dirty book of queens. The dirty sevens fill the sevens, the clean sevens the clean book:
+    # nothing short. (The clean sevens filling the sevens would leave no clean book.)
+    sheet = {**HKF, "special_books_dirty": {"7": 2500},
+             "books_to_go_out": {"clean": 1, "dirty": 1, "special": {"7": 1}}}
+    assert validate(deal_of(sheet, ["7 7 7 7 7 2 JK", SEVENS, QUEENS])).codes() == []
+    held = HeldBooks(dirty=1, special=1, special_dirty=1, ranks=((Card.SEVEN, 1, 1),))
+    need = Books(clean=1, dirty=1, named=((Card.SEVEN, 1),))
+    assert books_toward(load_sheet(sheet), need, held) == Books(clean=1, dirty=1, named=((Card.SEVEN, 1),))
