@@ -14,17 +14,18 @@ from scorepad.rules.lines import SCORE_LINES, ScoreLine, pad_lines
 # Every kind of line at once: melds and books of each kind (clean and dirty special books of
 # sevens, a book of black threes), red threes laid, going out, a cut bonus, cards and red
 # threes in a hand and in an unopened foot, a black three in an unopened foot, a wild book of
-# 2s only and one mixing 2s and jokers, the first to meld; East-West counted (melded points,
-# points left in a hand, red threes laid by a side not out).
+# 2s only and two mixing 2s and jokers (the second past the cap of two), the first to meld;
+# East-West counted (melded points, points left in a hand, red threes laid by a side not out).
 SHEET = {"preset": "pagat", "special_books": {"7": 1000}, "special_books_dirty": {"7": 500},
          "three_books": {"3B": 500}, "black_three_in_foot": 100, "cut_bonus": 300, "red_three_penalty_hand": 50,
-         "wild_book_mixed_bonus": 1300, "red_three_bonus_not_out": 50, "first_meld_bonus": 100}
+         "book_caps": {"wild": 2}, "wild_book_mixed_bonus": 1300, "red_three_bonus_not_out": 50,
+         "first_meld_bonus": 100}
 EVERYTHING = {
     "sheet": SHEET, "deal": 1, "ending": "went_out", "went_out": "Ann", "first_meld": "Bea",
     "sides": [
         {"name": "North-South", "red_threes": 1,
          "melds": ["K K K K K K K", "Q Q Q Q Q 2 2", "7 7 7 7 7 7 7", "2 2 2 2 JK JK JK", "7 7 7 7 7 2 2",
-                   "3Bx7", "2x7"],
+                   "3Bx7", "2 2 2 JK JK JK JK", "2x7"],
          "players": [{"name": "Ann", "foot_picked_up": True, "cut_bonus": True},
                      {"name": "Cal", "foot_picked_up": True, "cards_left": "A 3R 4"}]},
         {"name": "East-West", "books": {}, "meld_points": 30, "red_threes": 1,

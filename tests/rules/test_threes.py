@@ -203,6 +203,8 @@ def test_without_a_bonus_for_a_side_not_out_every_red_three_laid_earns_the_bonus
     sheet = load_sheet({"preset": "common", "red_three_bonus_not_out": 50})
     assert [label for label, _ in pad_lines(sheet, 1) if label.startswith("Red threes laid")] == [
         "Red threes laid × 100", "Red threes laid, side not out × 50"]
+    # null says what red_three_bonus says: the house-rule sheet leaves it off, and prints it once set
+    assert preset("common").unused("red_three_bonus_not_out") and not sheet.unused("red_three_bonus_not_out")
 
 
 # -- wild_book_mixed_bonus ----------------------------------------------------------------------
@@ -286,6 +288,8 @@ def test_mixed_wild_books_where_wild_books_are_not_allowed_are_refused_and_the_b
     assert (problem.code, problem.where) == ("meld.rank", "sides[0].books.wild_mixed")
     common = load_sheet({"preset": "common", "wild_book_mixed_bonus": 1300})
     assert common.unused("wild_book_mixed_bonus") and not common.prices_mixed_wild
+    assert load_sheet({"preset": "common", "wild_books": True}).unused("wild_book_mixed_bonus")  # null: as any
+    assert not load_sheet({"preset": "common", **APP}).unused("wild_book_mixed_bonus")
     assert "Mixed wild books × 1,300" not in [label for label, _ in pad_lines(common, 1)]
     assert "Mixed wild books × 1,300" in [label for label, _ in pad_lines(load_sheet({"preset": "common", **APP}), 1)]
 
