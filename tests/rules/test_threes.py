@@ -367,3 +367,19 @@ def test_scorepad_sheet_prints_every_new_option_in_words(tmp_path, capsys):
         assert OPTION_BY_NAME[name].label in printed, name
     assert "never laid: held, and charged if still held at the end" in printed
     assert "only when a player of another side went out" in printed
+
+
+def test_a_cap_on_wild_books_counts_mixed_ones_too_and_keeps_the_better_paid():
+    capped = {**APP, "book_caps": {"wild": 1}}
+    data = wild_deal(capped, "2x4 JKx3").to_json()
+    data["sides"][0]["melds"].append("2x7")  # a wild book of 2s only besides the mixed one
+    deal = Deal.from_json(data)
+    lines = lines_of(deal)
+    assert lines["Wild books"] == (1, 1500, 1500)  # the book of one kind keeps its bonus
+    assert "Mixed wild books" not in lines
+    assert lines["Wild books past the cap of 1 (no bonus)"] == (1, 0, 0)
+    # Ann's books: BOOKS; the mixed book's cards 4 x 20 + 3 x 50 and the 2s' book 7 x 20, one wild bonus
+    assert score(deal).totals()["Ann"] == BOOKS + 4 * 20 + 3 * 50 + 7 * 20 + 1500
+    # where a mixed book pays more, it is the one kept
+    dearer = Deal.from_json({**data, "sheet": {**data["sheet"], "wild_book_mixed_bonus": 2000}})
+    assert lines_of(dearer)["Mixed wild books"] == (1, 2000, 2000) and "Wild books" not in lines_of(dearer)
