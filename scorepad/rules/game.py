@@ -54,6 +54,16 @@ def _side_name(side: object, field: str) -> str:
     return read_name(side, field, MAX_NAME)
 
 
+def _read_ended(ended: object, sheet: RuleSheet) -> bool:
+    """A game file's ``ended``: true only for a game on an open sheet (the table ended it)."""
+    if not isinstance(ended, bool):
+        raise ReadError("ended", "must be true (the table ended the game) or false")
+    if ended and sheet.game_length is not GameLength.OPEN:
+        raise ReadError("ended", f"only a game on an open sheet is ended by the table; this sheet plays "
+                        f"{sheet.describe('game_length')}")
+    return ended
+
+
 # A deal as a game's export lists it: the deal, with its number, as-played reason and history.
 DEAL_ENTRY_KEYS = ("number", "deal", "as_played", "history")
 
@@ -210,13 +220,7 @@ class Game:
             names = tuple(_side_name(side, f"sides[{i}]") for i, side in enumerate(sides))
         else:
             raise ReadError("sides", f"must be a list of at most {MAX_SIDES} sides")
-        ended = data.get("ended", False)
-        if not isinstance(ended, bool):
-            raise ReadError("ended", "must be true (the table ended the game) or false")
-        if ended and sheet.game_length is not GameLength.OPEN:
-            raise ReadError("ended", f"only a game on an open sheet is ended by the table; this sheet plays "
-                            f"{sheet.describe('game_length')}")
-        return cls(sheet, names, tuple(deals), ended=ended)
+        return cls(sheet, names, tuple(deals), ended=_read_ended(data.get("ended", False), sheet))
 
     def to_json(self) -> dict[str, JSON]:
         """The game file :meth:`from_json` reads; ``ended`` only when the table ended it."""
