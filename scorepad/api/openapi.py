@@ -243,7 +243,8 @@ def schemas() -> Schema:
                       deals=array(obj(("number", "deal"), False, number=DEAL_NUMBER, deal=ref("Deal"),
                                       as_played=nullable(STRING), history=array(entry)), MAX_DEALS),
                       deleted_deals=array(obj(("number",), False, number=DEAL_NUMBER, history=array(entry))),
-                      amendments=array(entry)),
+                      amendments=array(entry),
+                      ended_at={**TIME, "description": "when the table ended the game (game length `open`)"}),
         "Answer": obj(("yes", "reasons"), yes=BOOLEAN, reasons=array(obj(
             ("ok", "message", "option", "label", "sheet_says"), ok=BOOLEAN, message=STRING, option=nullable(STRING),
             label=nullable(STRING), sheet_says=nullable(STRING)))),

@@ -95,16 +95,20 @@ def create_game(name: str, sheet: RuleSheet, sides: list[GameSide], once: Once[G
 
 def import_game(name: str, sheet: RuleSheet, sides: list[GameSide], created_at: str,
                 deals: list[tuple[int, str, str | None]], entries: list[HistoryRow], note: str,
-                judged: Mapping[str, Verdict] | None = None, once: Once[GameRecord] | None = None) -> GameRecord:
+                judged: Mapping[str, Verdict] | None = None, once: Once[GameRecord] | None = None,
+                ended_at: str | None = None) -> GameRecord:
     """A new game (new id and key) from an export that :mod:`scorepad.storage.document` has read and
     judged: ``deals`` as (number, canonical body, as-played reason), ``entries`` as the
     history's (deal_number, action, at, before, after, old_totals, new_totals, reason), in
     order, then an ``import`` entry saying so. Each entry adds 1 to the revision, as a write does.
-    ``judged`` holds the deals' verdicts by body, so the new game is not judged again. Made
-    once per ``once``'s key (:func:`once`)."""
+    ``judged`` holds the deals' verdicts by body, so the new game is not judged again.
+    ``ended_at``: when the table ended the game (an open sheet's). Made once per ``once``'s
+    key (:func:`once`)."""
     game_id, key, now = new_id(), new_id(), stamp_now()
     with db.transaction():
         db.run("game_insert", game_id, key, name, _stored(sheet), json.dumps(sides), created_at, now)
+        if ended_at is not None:
+            db.run("game_set_ended", ended_at, game_id)
         for number, body, as_played in deals:
             db.run("deal_insert", game_id, number, body, as_played)
         for entry in [*entries, (None, "import", now, None, None, None, None, note)]:

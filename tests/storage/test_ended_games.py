@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorepad.storage import backends, db, idempotency, reading
-from scorepad.storage.errors import Conflict, Full
+from scorepad.storage import backends, db, document, idempotency, reading
+from scorepad.storage.errors import Conflict, Full, Invalid
 from scorepad.storage.idempotency import Kind, Made, Once
 from tests import json_writes as writing
 from tests.helpers import ANN_BEA, valid_deal
@@ -139,3 +139,25 @@ def test_amending_an_ended_game_to_a_sheet_of_four_deals_leaves_it_to_that_sheet
         assert amended.ended_at is None and amended.next_number == 3  # deal 3 of 4
         writing.amend_sheet(game_id, OPEN, "back to the clock")
         assert reading.load_game(game_id).view.result.over is False  # not ended again by the amendment
+
+
+def test_an_ended_game_exported_and_imported_comes_back_ended(database):
+    with db.using(database):
+        game_id = open_game()
+        assert "ended_at" not in document.export_game(game_id)  # a game going on exports what it always did
+        writing.end_game(game_id)
+        exported = document.export_game(game_id)
+        assert exported["ended_at"] == reading.load_game(game_id).ended_at
+        again = document.import_document(exported)
+        assert again.ended_at == exported["ended_at"] and again.view.result.winner == "Ann"
+        assert document.read_game(exported).result().over is True  # the referee's rescore reads it too
+
+
+def test_an_export_of_a_game_of_four_deals_saying_ended_is_refused(database):
+    with db.using(database):
+        game = writing.create_game("Friday", "common", ANN_BEA)
+        writing.record_deal(game.id, valid_deal(1))
+        exported = {**document.export_game(game.id), "ended_at": "2026-12-01T21:30:00+00:00"}
+        with pytest.raises(Invalid) as err:
+            document.import_document(exported)
+        assert err.value.field == "ended_at"
