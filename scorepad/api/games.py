@@ -8,8 +8,9 @@ field (a body that is not JSON, a missing key, an unknown game). A deal the refe
 is a 422 with the verdict and the problems besides the error. A write based on a revision
 the game has moved past is a 409 with the game's ``revision`` now and the ``changes`` since;
 a 412 when the revision came as the game's ETag in ``If-Match``. Creating a game, recording
-a deal, replacing the edit key and ending or reopening a game take an ``Idempotency-Key``, which makes them at most once
-for the client that sent it (:func:`.http.write_once`). See ``docs/api.md``.
+a deal, replacing the edit key and ending or reopening a game take an ``Idempotency-Key``,
+which makes them at most once for the client that sent it (:func:`.http.write_once`). See
+``docs/api.md``.
 
 A game's JSON is built once per revision and kept in the app's cache (:mod:`scorepad.storage.cache`)
 without its links: ``view_url`` is added as each response is written (:mod:`scorepad.links`).
