@@ -8,8 +8,12 @@ sheet ends it is never ended by hand (exit 2, the field named).
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from tests.cli.test_cli import DATA, run
+from tests.cli.test_cli import write as write_file
 from tests.cli.test_commands import load, new_game, write
 from tests.helpers import valid_deal
 
@@ -62,3 +66,17 @@ def test_a_game_of_four_deals_is_not_ended_by_hand(app, runner, tmp_path):
         refused = runner.invoke(args=["game", command, game_id])
         assert refused.exit_code == 2 and "game_length:" in refused.output and "'open'" in refused.output
     assert load(app, game_id).revision == 1
+
+
+# -- `scorepad game FILE`: a game file says "ended" ---------------------------------------------------
+
+
+def test_scorepad_game_of_an_open_file_names_the_leader_until_the_file_says_ended(tmp_path):
+    data = json.loads((DATA / "game-four-deals.json").read_text(encoding="utf-8"))
+    data["sheet"] = OPEN
+    code, out = run("game", write_file(tmp_path, "rally.json", data))
+    # Bea 1,825 to Ann 1,590 after four deals: she leads; deal 5 keeps deal 4's minimum, 150.
+    assert code == 0 and "The game goes on. Bea leads; the table ends the game" in out
+    assert "Deal 5 is next: opening minimum Ann 150, Bea 150" in out
+    code, out = run("game", write_file(tmp_path, "ended.json", {**data, "ended": True}))
+    assert code == 0 and out.rstrip().endswith("Game over: Bea wins with 1,825.")
