@@ -53,8 +53,9 @@ class Unreadable(Exception):
 
 @dataclass(frozen=True)
 class Scalar:
-    """One box: ``int`` (a number box within bounds), ``choice`` (a select) or ``bool`` (a
-    checkbox); ``optional`` when blank means none (null)."""
+    """One box: ``int`` (a number box within bounds; with ``choices``, a box that also takes
+    those words), ``choice`` (a select) or ``bool`` (a checkbox); ``optional`` when blank means
+    none (null)."""
 
     kind: str
     lo: int | None = None
@@ -72,23 +73,26 @@ class Scalar:
         if self.kind == "bool":
             return bool(raw)
         text = str(raw).strip()
-        if self.kind == "choice":
-            return text
+        if self.kind == "choice" or text.lower() in self.choices:
+            return text.lower() if self.kind == "int" else text
         if not text:
             if self.optional:
                 return None
             raise Unreadable("needs a number")
         plain = text.replace(",", "").replace(" ", "")
         if not re.fullmatch(r"[+-]?\d{1,9}", plain):
-            raise Unreadable(f"must be a whole number, not {text if len(text) <= 20 else text[:19] + '…'!r}")
+            words = "".join(f" or {word!r}" for word in self.choices)
+            raise Unreadable(f"must be a whole number{words}, not {text if len(text) <= 20 else text[:19] + '…'!r}")
         return int(plain)
 
 
 @dataclass(frozen=True)
 class Props:
-    """An object with fixed properties: a box each, a blank box leaving its property out."""
+    """An object with fixed properties: a box each, a blank box leaving its property out;
+    ``spread`` when one word may stand for every property (each box shows it)."""
 
     props: tuple[tuple[str, Scalar], ...]
+    spread: bool = False
 
 
 @dataclass(frozen=True)
@@ -143,6 +147,12 @@ def layout(schema: Mapping[str, JSON]) -> Layout:  # noqa: C901 - one branch per
         if len(parts) == 2 and isinstance(inner[0], Scalar) and inner[0].kind == "choice" \
                 and inner[1] == Scalar("bool"):
             return inner[0]  # words, or the yes/no an older sheet wrote: the editor writes words
+        if len(parts) == 2 and isinstance(inner[0], Scalar) and inner[0].kind == "choice" \
+                and isinstance(inner[1], Props) and all(sub == inner[0] for _, sub in inner[1].props):
+            return dataclasses.replace(inner[1], spread=True)  # one word, or one for each part: a select each
+        if len(parts) == 2 and isinstance(inner[0], Scalar) and inner[0].kind == "int" \
+                and isinstance(inner[1], Scalar) and inner[1].kind == "choice":
+            return dataclasses.replace(inner[0], choices=inner[1].choices)  # a number, or a word
         raise NoControl(f"no control for {schema}")
     kind = schema.get("type")
     if kind == "integer":
@@ -212,6 +222,8 @@ def _shown(lay: Layout, prefix: str, value: JSON, rows: int) -> dict[str, Shown]
     if isinstance(lay, Scalar):
         return {prefix: lay.show(value)}
     if isinstance(lay, Props):
+        if lay.spread and isinstance(value, str):  # one word for every property
+            return {f"{prefix}-{key}": sub.show(value) for key, sub in lay.props}
         given = value if isinstance(value, dict) else {}  # None: no property given
         return {f"{prefix}-{key}": sub.show(given.get(key)) for key, sub in lay.props}
     if isinstance(lay, SetOf):
