@@ -406,7 +406,10 @@ def _what_is_taken(sheet: RuleSheet, deal: int, count: int, pile_size: int, open
         reasons.append(Reason(True, "If the top card cannot then be melded as the sheet asks, the take fails: "
                               f"the cards go back and the side loses {sheet.pile_take_penalty:,} points.",
                               "pile_take_penalty"))
-    if not opened:
+    if not opened and sheet.opening_book(deal):
+        reasons.append(Reason(True, "Your first melds must still include a complete book; any card may be in it.",
+                              "opening_minimums"))
+    elif not opened:
         minimum = sheet.opening_minimum(deal)
         counts = "counts" if sheet.opening_pile_cards is OpeningPileCards.TOP_CARD else "does not count"
         reasons.append(Reason(True, f"Your first melds must still reach {minimum}; the top card {counts} toward it "
@@ -448,6 +451,23 @@ def _hand_cards(made: Meld) -> str:
     return f"{said} and the wild card" if made.wilds else said
 
 
+def pile_meld_lacking(sheet: RuleSheet, top: Card, melds: Sequence[Meld]) -> str | None:
+    """What meld ``melds`` (first melds laid with the pile's top card) lack for the top card as ``pile_needs``
+    takes it with cards from the hand, in words; None when one of them could be it. For a natural pair, or
+    the top card melded any way, a meld holding the top card is enough (checked apart, as ever)."""
+    needs = sheet.pile_needs
+    if not top.is_natural or needs in (PileNeeds.NATURAL_PAIR, PileNeeds.MELD_TOP_CARD):
+        return None
+    rank = Rank(top.value)
+    if needs is PileNeeds.ONE_NATURAL:
+        if any(m.rank is rank and m.naturals >= 2 for m in melds):
+            return None
+        return f"{rank.noun} holding the top card and another natural one from the hand"
+    if any(m.rank is rank and (m.naturals >= 3 or m.naturals >= 2 and m.wilds >= 1) for m in melds):
+        return None
+    return f"{rank.noun} holding the top card with two natural ones, or one and a wild card, from the hand"
+
+
 def meld_points(sheet: RuleSheet, melds: Sequence[Meld]) -> int:
     """The card points of some melds (bonuses never count toward a minimum)."""
     return sum(sum(sheet.value(card) * n for card, n in meld.cards().items()) for meld in melds)
@@ -481,21 +501,28 @@ def meets_minimum(sheet: RuleSheet, deal: int, melds: Sequence[Meld], *, top_car
             else f"deal {deal}")
     option = "opening_bands" if sheet.opening_by.value == "running-total" else "opening_minimums"
     who = "each player's" if sheet.opening_who is OpeningWho.PLAYER else "the side's"
-    reasons.append(Reason(counted >= minimum, f"The minimum for {who} first melds at {when} is {minimum}; "
-                          f"these count {counted}.", option))
+    book = sheet.opening_book(deal)
+    if book:
+        books = sum(1 for meld in melds if meld.book_kind(sheet) is not None)
+        reasons.append(Reason(books > 0, f"In deal {deal} {who} first melds must include a complete book "
+                              f"({sheet.book_size} cards) instead of a number of points; these hold "
+                              f"{'a book' if books == 1 else f'{books} books' if books else 'none'}.", option))
+    else:
+        reasons.append(Reason(counted >= minimum, f"The minimum for {who} first melds at {when} is {minimum}; "
+                              f"these count {counted}.", option))
     if sheet.pile_needs_opened and (top_card is not None or buried):
         reasons.append(Reason(False, "On this sheet the pile may be taken only once the first melds are down, so "
                               "first melds hold no card from it: they count only the cards from the hand.",
                               "pile_needs_opened"))
-    elif top_card is not None:
+    elif top_card is not None and not book:
         rule = "the top card counts" if top_counts else "no card from the pile counts"
         reasons.append(Reason(True, f"With the pile's top card they are worth {without_top + top_points}, "
                               f"without it {without_top}: {rule}.", "opening_pile_cards"))
-    if buried:
+    if buried and not book:
         reasons.append(Reason(True, f"Cards buried in the pile ({buried_points} points) never count toward the "
                               "minimum.", "opening_pile_cards"))
     return _answer(reasons)
 
 
 __all__ = ["Ruling", "Reason", "can_go_out", "can_meld", "can_take_pile", "last_card_reason", "meets_minimum",
-           "meld_points", "permission_reason"]
+           "meld_points", "permission_reason", "pile_meld_lacking"]
