@@ -341,8 +341,8 @@ def _one_natural(sheet: RuleSheet, top_card: Card, pair: int, table: Sequence[Me
     """One natural card of the top card's rank in the hand, shown and melded with it at once (``pile_needs``);
     where the top card starts a new meld, that meld needs the sheet's fewest cards, from the hand or the pile."""
     rank = Rank(top_card.value)
-    reasons = [Reason(pair >= 1, f"Taking it needs one natural {top_card.noun} from the hand, shown and melded "
-                      f"with the top card; you hold {pair}.", "pile_needs")]
+    reasons = [Reason(pair >= 1, f"Taking it needs one natural card of the top card's rank ({top_card.noun}) from "
+                      f"the hand, shown and melded with the top card; you hold {pair}.", "pile_needs")]
     if pair < 1:
         return reasons
     if sheet.pile_new_meld:
