@@ -52,7 +52,8 @@ def test_the_blank_pad_prints_every_bonus_and_penalty_this_sheet_scores():
     assert labels == [
         "Melded card points", "Clean books × 500", "Clean books of 7s × 1,000", "Dirty books × 300",
         "Dirty books of 7s × 500", "Books of black threes × 500",
-        "Wild books × 1,500", "Red threes laid × 100", "Going out (+100)", "Failed takes of the pile × -100", "Cut bonus (+300)",
+        "Wild books × 1,500", "Red threes laid × 100", "Going out (+100)", "Failed takes of the pile × -100",
+        "Cut bonus (+300)",
         "Cards left in hands and feet (minus)", "Red threes left in a hand × -50",
         "Black threes in an unopened foot × -100", "Red threes in an unopened foot × -100"]
 

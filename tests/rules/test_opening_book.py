@@ -11,12 +11,11 @@ from typing import Any
 
 import pytest
 
-from scorepad.paper.pad import deal_conditions
 from scorepad.rules import Deal, Meld, SheetError, load_sheet, validate
+from scorepad.rules.cards import Card
 from scorepad.rules.choices import OpeningBook, PerDeal
 from scorepad.rules.game import Game
 from scorepad.rules.rulings import can_take_pile, meets_minimum
-from scorepad.rules.cards import Card
 from tests.rules.test_validate import BASE
 
 FIVE = {"preset": "common", "deals": 5, "opening_minimums": [50, 90, 120, 150, "book"]}
@@ -90,11 +89,6 @@ def test_the_next_deal_says_a_complete_book():
     assert fifth.to_json()["opening_book"] is True and "opening_book" not in fourth.to_json()
     assert "opening minimum a complete book" in fifth.words()
     assert fifth.opening_words == "a complete book" and fourth.opening_words == "150"
-
-
-def test_the_pad_prints_the_book_for_the_fifth_deal():
-    assert deal_conditions(SHEET, 5).startswith("Opening: the first melds include a complete book")
-    assert deal_conditions(SHEET, 4).startswith("Opening minimum 150")
 
 
 def test_taking_the_pile_before_opening_in_the_fifth_deal_says_a_book_is_still_needed():
