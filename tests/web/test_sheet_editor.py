@@ -104,7 +104,9 @@ def test_every_option_has_a_control_and_none_is_a_json_text_field(client):
                 continue
             assert not isinstance(parsed, (dict, list)), f"{name} holds JSON: {value}"
         option_boxes = [v for v in values if v[0].startswith("opt-") and v[1] not in ("checkbox", "select")]
-        assert option_boxes and all(kind == "number" for _, kind, _ in option_boxes)
+        # a number box, or (a minimum by deal, which may be the word "book") a box that takes a number or a word
+        assert option_boxes and all(kind == "number" or kind == "text" and name.startswith("opt-opening_minimums-")
+                                    for name, kind, _ in option_boxes)
 
 
 class Inputs(HTMLParser):
@@ -136,7 +138,7 @@ def test_number_boxes_carry_the_options_bounds_and_ask_for_the_number_keyboard(c
     parser.feed(text(client.get("/new")))
     boxes = {a["name"]: a for a in parser.attrs if a.get("type") == "number"}
     assert boxes["opt-hand_size"]["min"] == "1" and boxes["opt-hand_size"]["max"] == "30"
-    assert boxes["opt-opening_minimums-2"]["min"] == "0" and boxes["opt-opening_minimums-2"]["max"] == "10000"
+    assert boxes["opt-draws_per_turn-2"]["min"] == "1" and boxes["opt-draws_per_turn-2"]["max"] == "10"
     assert boxes["opt-card_values-JK"]["max"] == "10000" and boxes["opt-max_wilds"]["placeholder"] == "none"
     assert all(a.get("inputmode") == "numeric" for a in boxes.values())
 
