@@ -13,7 +13,7 @@ from scorepad.rules import load_sheet
 from scorepad.rules.catalogue import OPTION_BY_NAME
 from scorepad.rules.choices import BookGrowth, GrowthByKind, OpeningBook, PerDeal
 from scorepad.web.forms.sheet_editor import LAYOUTS, Props, Rows, Scalar
-from tests.helpers import form_fields
+from tests.helpers import api_game, form_fields, grant
 from tests.web.test_counted import BENCH_FORM, words
 from tests.web.test_desk import API, as_query, page_answer
 from tests.web.test_pages import fields, game_id_of, load, text
@@ -179,3 +179,19 @@ def test_the_desk_warns_of_the_penalty_before_a_take(client):
                                             "pile_size": 9}).get_json()
     (said,) = [r for r in body["reasons"] if r["option"] == "pile_take_penalty"]
     assert said["ok"] and "loses 100 points" in said["message"] and said["sheet_says"] == "minus 100 points each"
+
+
+def test_the_game_page_and_the_deal_form_name_the_complete_book_of_the_fifth_deal(client):
+    # Four deals of Ann going out with a clean and a dirty book (her first melds not given), then deal 5.
+    played = {"ending": "went_out", "went_out": "Ann", "sides": [
+        {"name": "Ann", "melds": ["K K K K K K K", "Q Q Q Q Q 2 2"],
+         "players": [{"name": "Ann", "foot_picked_up": True}]},
+        {"name": "Bea", "melds": ["9 9 9"], "players": [{"name": "Bea", "foot_picked_up": True}]}]}
+    game_id, key = api_game(client, "Five", FIVE, deals=[{**played, "deal": n} for n in range(1, 5)])
+    game = words(client.get(f"/games/{game_id}").get_data(as_text=True))
+    assert "Deal 5 next" in game and "a complete book, for every side" in game
+    grant(client, game_id, key)
+    form = words(client.get(f"/games/{game_id}/deals/new").get_data(as_text=True))
+    assert "Opening a complete book" in form
+    body = client.get(f"/api/v1/games/{game_id}").get_json()
+    assert body["next_deal"]["opening_book"] is True and body["next_deal"]["opening_minimums"] == {"Ann": 0, "Bea": 0}
