@@ -236,7 +236,8 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
            words=lambda v, s: str(v) if s.decks_rule is DecksRule.FIXED else f"{v} (not used)"),
     Option(name="decks_by_players", group="table", label="Decks by number of players", default=(),
            help="Decks in the pack for each number of players, such as {\"4\": 5, \"6\": 6}, when the "
-                "number of decks is 'by-players'; it must give every number of players the sheet allows.",
+                "number of decks is 'by-players'; it must give every number of players the sheet seats (each splitting "
+                "into two or more sides of a size it allows).",
            read=readers.read_decks_by_players,
            words=_words_decks_by_players,
            write=lambda v: {str(players): decks for players, decks in v}),

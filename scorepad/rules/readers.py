@@ -247,6 +247,8 @@ def read_book_growth(value: object, name: str, base: object = None) -> BookGrowt
     """One word for every book ('closed', 'naturals', 'any'), or one for each kind,
     ``{"clean": "naturals", "dirty": "closed"}``; the same word for both is that word."""
     if isinstance(value, GrowthByKind):
+        if value.clean is value.dirty:  # a sheet built in Python: it must hold the one word, as reading gives
+            raise _fail(name, f"is {value.clean.value!r} for both kinds of book: give the one word")
         value = value.to_json()
     if not isinstance(value, Mapping):
         return _GROWTH(value, name)

@@ -166,3 +166,11 @@ def test_a_legal_meld_past_the_book_cites_book_growth_not_meld_min():
     assert reason.message.startswith("8 cards: a book of 7 grown past its size")
     # the near twin: a meld within a book still cites meld_min
     assert [r.option for r in can_meld(sheet("naturals"), meld("Kx5")).reasons] == ["meld_min"]
+
+
+def test_a_sheet_built_in_python_holds_the_one_word_where_both_kinds_grow_alike():
+    with pytest.raises(SheetError) as err:
+        load_sheet("common").replace(book_growth=GrowthByKind(BookGrowth.ANY, BookGrowth.ANY))
+    assert err.value.field == "book_growth" and "give the one word" in err.value.reason
+    assert load_sheet("common").replace(book_growth=GrowthByKind(BookGrowth.ANY, BookGrowth.CLOSED)).growth(True) \
+        is BookGrowth.CLOSED
