@@ -24,7 +24,7 @@ from tests.web.test_sheet_editor import create, game_of
 
 def test_book_growth_is_a_select_for_each_kind_and_one_word_fills_both():
     lay = LAYOUTS["book_growth"]
-    assert isinstance(lay, Props) and lay.spread
+    assert isinstance(lay, Props)
     assert [key for key, _ in lay.props] == ["clean", "dirty"]
     assert all(sub.kind == "choice" and sub.choices == ("closed", "naturals", "any") for _, sub in lay.props)
 

@@ -7,9 +7,10 @@ schema's bounds (blank for none when it may be null), one of a few words a selec
 checkbox, an array of unique items a checkbox for each item it may hold (players per side,
 what blocks the pile), an object with fixed properties one box per property (card values,
 special books; a blank box leaves that property out), a value or an array of it ("one value
-or one per deal") a row for each deal (a blank row is the deal before's value), and any
-other array a row per item with a blank one to add (bands). The one thing a schema cannot
-tell, how many deals the rows cover, comes from the sheet's number of deals.
+or one per deal") a row for each deal (a blank row is the deal before's value), an array of
+free text one text area, an item a line (house rules), and any other array a row per item
+with a blank one to add (bands). The one thing a schema cannot tell, how many deals the
+rows cover, comes from the sheet's number of deals.
 
 The boxes are read back into the option's JSON, which ``load_sheet`` checks, so every rule
 stays in the rules core; a box that cannot be read keeps what was typed and carries a
@@ -53,9 +54,9 @@ class Unreadable(Exception):
 
 @dataclass(frozen=True)
 class Scalar:
-    """One box: ``int`` (a number box within bounds; with ``choices``, a box that also takes
-    those words), ``choice`` (a select) or ``bool`` (a checkbox); ``optional`` when blank means
-    none (null)."""
+    """One box: ``int`` (a number box within bounds, also taking the words of ``choices``), ``choice`` (a select),
+    ``bool`` (a checkbox) or ``lines`` (a text area, a list of text an item a line, each of at most ``hi``
+    characters); ``optional`` when blank means none (null)."""
 
     kind: str
     lo: int | None = None
@@ -66,12 +67,16 @@ class Scalar:
     def show(self, value: JSON) -> Shown:
         if self.kind == "bool":
             return bool(value)
+        if self.kind == "lines":
+            return "\n".join(str(line) for line in value) if isinstance(value, list) else ""
         return "" if value is None else str(value)
 
     def read(self, raw: Shown) -> JSON:
         """The JSON value of the box's text (None for a blank that may be blank)."""
         if self.kind == "bool":
             return bool(raw)
+        if self.kind == "lines":  # a blank line is no item; the rules core reads each line
+            return [line.strip() for line in str(raw).splitlines() if line.strip()]
         text = str(raw).strip()
         if self.kind == "choice" or text.lower() in self.choices:
             return text.lower() if self.kind == "int" else text
@@ -88,11 +93,9 @@ class Scalar:
 
 @dataclass(frozen=True)
 class Props:
-    """An object with fixed properties: a box each, a blank box leaving its property out;
-    ``spread`` when one word may stand for every property (each box shows it)."""
+    """An object with fixed properties: a box each, a blank box leaving its property out."""
 
     props: tuple[tuple[str, Scalar], ...]
-    spread: bool = False
 
 
 @dataclass(frozen=True)
@@ -144,15 +147,13 @@ def layout(schema: Mapping[str, JSON]) -> Layout:  # noqa: C901 - one branch per
             return inner[1]
         if len(parts) == 2 and isinstance(inner[1], Rows) and inner[1].item == inner[0]:
             return dataclasses.replace(inner[1], per_deal=True)  # one value, or one per deal
-        if len(parts) == 2 and isinstance(inner[0], Scalar) and inner[0].kind == "choice" \
-                and inner[1] == Scalar("bool"):
-            return inner[0]  # words, or the yes/no an older sheet wrote: the editor writes words
-        if len(parts) == 2 and isinstance(inner[0], Scalar) and inner[0].kind == "choice" \
-                and isinstance(inner[1], Props) and all(sub == inner[0] for _, sub in inner[1].props):
-            return dataclasses.replace(inner[1], spread=True)  # one word, or one for each part: a select each
-        if len(parts) == 2 and isinstance(inner[0], Scalar) and inner[0].kind == "int" \
-                and isinstance(inner[1], Scalar) and inner[1].kind == "choice":
-            return dataclasses.replace(inner[0], choices=inner[1].choices)  # a number, or a word
+        first, second = (inner[0], inner[1]) if len(parts) == 2 and isinstance(inner[0], Scalar) else (Scalar(""), None)
+        if first.kind == "choice" and second == Scalar("bool"):
+            return first  # words, or the yes/no an older sheet wrote: the editor writes words
+        if first.kind == "choice" and isinstance(second, Props) and all(sub == first for _, sub in second.props):
+            return second  # one word, or one for each part: a select each, the word showing in each
+        if first.kind == "int" and isinstance(second, Scalar) and second.kind == "choice":
+            return dataclasses.replace(first, choices=second.choices)  # a number, or a word
         raise NoControl(f"no control for {schema}")
     kind = schema.get("type")
     if kind == "integer":
@@ -168,7 +169,10 @@ def layout(schema: Mapping[str, JSON]) -> Layout:  # noqa: C901 - one branch per
         if len(scalars) == len(props):
             return Props(scalars)
     if kind == "array":
-        item = layout(_schema(schema["items"]))
+        items = _schema(schema["items"])
+        if items.get("type") == "string" and "enum" not in items:  # free text: a line each
+            return Scalar("lines", hi=_bound(items.get("maxLength")))
+        item = layout(items)
         if schema.get("uniqueItems") and isinstance(item, Scalar):
             if item.kind == "choice":
                 return SetOf(item.choices, numbers=False)
@@ -222,9 +226,8 @@ def _shown(lay: Layout, prefix: str, value: JSON, rows: int) -> dict[str, Shown]
     if isinstance(lay, Scalar):
         return {prefix: lay.show(value)}
     if isinstance(lay, Props):
-        if lay.spread and isinstance(value, str):  # one word for every property
-            return {f"{prefix}-{key}": sub.show(value) for key, sub in lay.props}
-        given = value if isinstance(value, dict) else {}  # None: no property given
+        # one word (for each part alike) shows in every box; None: no property given
+        given = {k: value for k, _ in lay.props} if isinstance(value, str) else value if isinstance(value, dict) else {}
         return {f"{prefix}-{key}": sub.show(given.get(key)) for key, sub in lay.props}
     if isinstance(lay, SetOf):
         held = {str(v) for v in (value if isinstance(value, list) else [value])}
@@ -369,6 +372,9 @@ class OptionField:
         path = path[len("sheet."):] if path.startswith("sheet.") else path
         sub = path[len(self.name):] if path.startswith(self.name) else ""
         box, where = self.box, self.name
+        line = re.fullmatch(r"\[(\d+)\]", sub) if self.box.kind == "lines" else None
+        if line:  # a text area's item: the rule on that line, blank lines not counted
+            where, sub = f"rule {int(line.group(1)) + 1}", ""
         if sub:
             wanted = _box_id(LAYOUTS[self.name], self.id, sub)
             exact = [b for b in self.boxes if b.id == wanted]
