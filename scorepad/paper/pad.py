@@ -59,7 +59,9 @@ def deal_conditions(sheet: RuleSheet, deal: int) -> str:
     'Opening minimum 90 (the side, once). To go out: 2 clean + 2 dirty + 1 wild books. Going out +100.'
     """
     who = sheet.describe("opening_who")
-    if sheet.opening_by is OpeningBy.DEAL:
+    if sheet.opening_book(deal):
+        opening = f"Opening: the first melds include a complete book ({who})"
+    elif sheet.opening_by is OpeningBy.DEAL:
         opening = f"Opening minimum {sheet.opening_minimum(deal)} ({who})"
     else:
         opening = f"Opening minimum by the side's total before the deal ({who}): {sheet.describe('opening_bands')}"

@@ -481,6 +481,10 @@ SCORE_LINES: tuple[ScoreLine, ...] = (
     ScoreLine(code="going_out", label="Going out", option="going_out_bonus",
               count=lambda t: 0 if t.went_out is None else 1, each=lambda s, deal: s.going_out_bonus.at(deal),
               scored_to=lambda t: t.went_out, pad="Going out", once=True),
+    ScoreLine(code="pile.failed_takes", label="Failed takes of the pile", option="pile_take_penalty",
+              count=attrgetter("side.failed_takes"), each=lambda s, deal: -s.pile_take_penalty,
+              pad="Failed takes of the pile", pad_when=lambda s: s.pile_take_penalty > 0,
+              scores=lambda s: bool(s.pile_take_penalty)),
     # Each player's own lines
     ScoreLine(code="cut_bonus", label="Cut bonus", option="cut_bonus",
               player_count=lambda t, p: 1 if p.cut_bonus and t.sheet.cut_bonus else 0,

@@ -61,7 +61,7 @@ from .deal import BookCounts, Deal, Ending, Opening, Permission, Player, Side
 from .limits import MAX_DEALS
 from .melds import duplicate_rank_problems, meld_problems, most_wilds_in_book
 from .problems import Problem, Report, Unchecked
-from .rulings import last_card_reason, meets_minimum, permission_reason
+from .rulings import last_card_reason, meets_minimum, permission_reason, pile_meld_lacking
 from .sheet import RuleSheet
 
 
@@ -203,6 +203,9 @@ def _check_side(sheet: RuleSheet, side: Side, where: str, found: list[Problem], 
     if side.red_threes < 0:
         found.append(Problem("count.negative", "Red threes laid cannot be negative.", None,
                              f"{where}.red_threes", name, field="red_threes"))
+    if side.failed_takes < 0:
+        found.append(Problem("count.negative", "Failed takes of the pile cannot be negative.", None,
+                             f"{where}.failed_takes", name, field="failed_takes"))
     if side.books is not None:
         if not side.meld_points and not side.books.total:
             warnings.append(Problem("side.no_melds", f"{name} melded nothing this deal; check no book or "
@@ -482,7 +485,7 @@ def _check_openings(deal: Deal, totals_before: Mapping[str, int] | None, found: 
             minimum = max(band.minimum for band in sheet.opening_bands)
         for owner, player, opening, where in _openings(sheet, side, f"sides[{i}]", found):
             if opening is None:
-                if minimum > 0:
+                if minimum > 0 or sheet.opening_book(deal.number):
                     unchecked.append(Unchecked("opening", option, f"{owner}'s first melds are not given, so the "
                                                f"opening minimum ({sheet.cite(option)}) is not checked.",
                                                where, side.name, player))
@@ -530,6 +533,13 @@ def _opening_problems(sheet: RuleSheet, deal: int, opening: Opening, running: in
         yield Problem("opening.pile", f"{owner}'s first melds hold no {top.noun}, but the pile's top card was "
                       f"one: the top card taken is melded at once ({sheet.cite('pile_needs')}).", "pile_needs",
                       f"{where}.pile_top", side, player, field="opening")
+        return
+    short = pile_meld_lacking(sheet, top, opening.melds) if isinstance(top, Card) and not sheet.pile_needs_opened \
+        else None  # where the pile waits for the first melds, the answer below says so
+    if short is not None:
+        yield Problem("opening.pile", f"{owner}'s first melds hold no meld of {short}, but the pile's top card was "
+                      f"taken with them ({sheet.cite('pile_needs')}).", "pile_needs", f"{where}.pile_top", side,
+                      player, field="opening")
         return
     # The card not said (true): judged as the cheapest card laid, so only a sure shortfall is refused.
     top_card = top if isinstance(top, Card) else \

@@ -107,8 +107,9 @@ class DealPage:
             card_label=card_label, rules=rules,
             outs=going_out(rules.going_out_books, sheet, self.preview.deal if self.preview else None, self.form.sides),
             # Counts chosen in one touch: naturals 0 to a book (at most 7+), wild cards 0-3+ and 0-2+
-            # (a meld rarely holds more), red threes 0-6+; what the script's segments offer.
-            segs=f"naturals:{min(sheet.book_size, 7)} twos:3 jokers:2 red_threes:6 b:6",
+            # (a meld rarely holds more), red threes 0-6+, failed takes of the pile 0-3+; what the
+            # script's segments offer.
+            segs=f"naturals:{min(sheet.book_size, 7)} twos:3 jokers:2 red_threes:6 b:6 failed:3",
             action=(url_for("deals.edit_deal", game_id=game.id, number=number) if self.editing
                     else url_for("deals.new_deal", game_id=game.id)),
         )
