@@ -59,7 +59,9 @@ def deal_conditions(sheet: RuleSheet, deal: int) -> str:
     'Opening minimum 90 (the side, once). To go out: 2 clean + 2 dirty + 1 wild books. Going out +100.'
     """
     who = sheet.describe("opening_who")
-    if sheet.opening_by is OpeningBy.DEAL:
+    if sheet.opening_book(deal):
+        opening = f"Opening: the first melds include a complete book ({who})"
+    elif sheet.opening_by is OpeningBy.DEAL:
         opening = f"Opening minimum {sheet.opening_minimum(deal)} ({who})"
     else:
         opening = f"Opening minimum by the side's total before the deal ({who}): {sheet.describe('opening_bands')}"
@@ -110,6 +112,9 @@ def score_pad(sheet: RuleSheet, paper: str = "letter", game: GameInfo | None = N
     if sheet.game_length is GameLength.TARGET:
         intro.append(f"<b>Play to {num(sheet.target_score)}</b>: the game ends after the deal in which a side "
                      f"reaches it; {len(_pad_deals(sheet))} deals here, carry the total to a new pad if needed")
+    elif sheet.game_length is GameLength.OPEN:
+        intro.append(f"<b>Played until the table ends the game</b>; {len(_pad_deals(sheet))} deals here, carry "
+                     "the total to a new pad if needed. The highest total then wins")
     else:
         intro.append(f"<b>{sheet.deals} deals.</b> The highest total wins")
     if sheet.special_books:

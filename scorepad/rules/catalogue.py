@@ -26,7 +26,9 @@ from .choices import (
     DecksRule,
     FootWhen,
     GameLength,
+    GrowthByKind,
     LastCard,
+    OpeningBook,
     OpeningBy,
     OpeningPileCards,
     OpeningWho,
@@ -164,6 +166,20 @@ def _words_side_sizes(sizes: tuple[int, ...], sheet: Sheet) -> str:
     return " or ".join(names[s] for s in sizes)
 
 
+_GROWTH_WORDS = {BookGrowth.CLOSED: "takes no more cards", BookGrowth.NATURALS: "may keep growing with natural cards",
+                 BookGrowth.ANY: "may keep growing with any card"}
+
+
+def _words_book_growth(growth: BookGrowth | GrowthByKind, sheet: Sheet) -> str:
+    if isinstance(growth, BookGrowth):
+        return f"a book {_GROWTH_WORDS[growth]}"
+    return f"a clean book {_GROWTH_WORDS[growth.clean]}; a dirty or wild book {_GROWTH_WORDS[growth.dirty]}"
+
+
+def _words_minimum(minimum: int | OpeningBook) -> str:
+    return "a complete book" if isinstance(minimum, OpeningBook) else str(minimum)
+
+
 def _words_wild_ratio(ratio: WildRatio, sheet: Sheet) -> str:
     return {WildRatio.TWICE: "at least twice as many natural cards as wild cards",
             WildRatio.MORE: "more natural cards than wild cards",
@@ -258,7 +274,8 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
            words=lambda v, s: str(v) if s.decks_rule is DecksRule.FIXED else f"{v} (not used)"),
     Option(name="decks_by_players", group="table", label="Decks by number of players", default=(),
            help="Decks in the pack for each number of players, such as {\"4\": 5, \"6\": 6}, when the "
-                "number of decks is 'by-players'; it must give every number of players the sheet allows.",
+                "number of decks is 'by-players'; it must give every number of players the sheet seats (each splitting "
+                "into two or more sides of a size it allows).",
            read=readers.read_decks_by_players,
            words=_words_decks_by_players,
            write=lambda v: {str(players): decks for players, decks in v}),
@@ -305,12 +322,18 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
            read=readers.whole_number(3, 13),
            words=lambda v, s: str(v)),
     Option(name="book_growth", group="melds", label="Books past full size", default=BookGrowth.CLOSED,
-           help="'closed' (a book takes no more cards), 'naturals' (natural cards only) or 'any'.",
-           read=readers.choice(BookGrowth),
-           words=lambda v, s: {
-               BookGrowth.CLOSED: "a book takes no more cards",
-               BookGrowth.NATURALS: "a book may keep growing with natural cards",
-               BookGrowth.ANY: "a book may keep growing with any card"}[v]),
+           help="'closed' (a book takes no more cards), 'naturals' (natural cards only) or 'any'; or one for "
+                "each kind, such as {\"clean\": \"naturals\", \"dirty\": \"closed\"}. A meld past a book's size "
+                "is judged by the kind it is now (a clean book that takes a wild card is dirty); a wild book "
+                "grows as dirty books do.",
+           read=readers.read_book_growth,
+           words=_words_book_growth,
+           write=readers.write_book_growth),
+    Option(name="no_wild_on_clean_book", group="melds", label="No wild card onto a clean book", default=False,
+           help="Whether a finished clean book may take natural cards only, even where dirty books take wild "
+                "cards (a meld recorded at the end cannot show it: a dirty one may have been dirty from the start).",
+           read=readers.true_false,
+           words=_yes_no("a clean book takes natural cards only", "as books past full size says")),
     Option(name="second_meld", group="melds", label="A second meld of a rank", default=SecondMeld.AFTER_BOOK,
            help="'after-book' (only once the first is a book) or 'anytime'.",
            read=readers.choice(SecondMeld),
@@ -454,10 +477,11 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
            words=lambda v, s: {OpeningBy.DEAL: "the deal number",
                                OpeningBy.RUNNING_TOTAL: "the running total"}[v]),
     Option(name="opening_minimums", group="opening", label="Minimum by deal", default=PerDeal((50, 90, 120, 150)),
-           help="Points the first melds must reach: one number, or one for each deal.",
-           read=readers.per_deal(readers.whole_number(0, 10_000)),
-           words=lambda v, s: _by_deal(v),
-           write=readers.write_per_deal(int)),
+           help="Points the first melds must reach: one number, or one for each deal; 'book' for a deal whose "
+                "first melds must include a complete book instead.",
+           read=readers.per_deal(readers.read_minimum),
+           words=lambda v, s: _by_deal(v, _words_minimum),
+           write=readers.write_per_deal(_plain)),
     Option(name="opening_bands", group="opening", label="Minimum by running total",
            default=(Band(2500, 50), Band(5000, 90), Band(7500, 120), Band(None, 150)),
            help="Used when the minimum is set by running total: bands that rise with the total.",
@@ -495,11 +519,25 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
            write=readers.write_per_deal(int)),
     Option(name="pile_needs", group="pile", label="What taking the pile needs", default=PileNeeds.NATURAL_PAIR,
            help="'natural-pair' (two natural cards of the top card's rank from the hand, melded with it "
-                "at once) or 'meld-top-card' (the top card must be melded at once, any legal way).",
+                "at once), 'natural-and-wild' (two such naturals, or one and a wild card, from the hand, melded "
+                "with it at once), 'one-natural' (one natural of its rank from the hand, shown, then melded with it) "
+                "or 'meld-top-card' (the top card must be melded at once, any legal way).",
            read=readers.choice(PileNeeds),
            words=lambda v, s: {
                PileNeeds.NATURAL_PAIR: "a natural pair of the top card's rank from the hand, melded with it at once",
+               PileNeeds.NATURAL_AND_WILD: "two naturals of the top card's rank, or one and a wild card, from the "
+                                           "hand, melded with it at once",
+               PileNeeds.ONE_NATURAL: "one natural of the top card's rank from the hand, melded with it at once",
                PileNeeds.MELD_TOP_CARD: "the top card melded at once"}[v]),
+    Option(name="pile_new_meld", group="pile", label="The top card starts a new meld", default=False,
+           help="Whether the pile's top card must start a new meld, never go onto a meld already on the table.",
+           read=readers.true_false,
+           words=_yes_no("yes, never onto a meld on the table", "no")),
+    Option(name="pile_take_penalty", group="pile", label="A failed take of the pile", default=0,
+           help="Points taken off a side for each time one of its players took the pile and could not meld "
+                "the top card as the sheet asks (a side's failed_takes); 0 for none.",
+           read=_COUNT,
+           words=lambda v, s: f"minus {_points(v)} each" if v else "nothing"),
     Option(name="pile_needs_opened", group="pile", label="Only after opening", default=True,
            help="Whether the side must already have met its opening minimum to take the pile.",
            read=readers.true_false,
@@ -567,10 +605,14 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
                StockOut.ENDS_DEAL: "the deal ends and nobody gets the going-out bonus",
                StockOut.RESHUFFLE: "the discard pile is reshuffled and play goes on"}[v]),
     Option(name="game_length", group="game", label="Game length", default=GameLength.DEALS,
-           help="'deals' (a fixed number of deals) or 'target' (play until a side reaches the target score).",
+           help="'deals' (a fixed number of deals), 'target' (play until a side reaches the target score) "
+                "or 'open' (play until the table ends the game, as a club game under a time limit does: any "
+                "number of deals, each per-deal value keeping its last one; the game page's \"End the game "
+                "here\" ends it, \"Reopen\" undoes that).",
            read=readers.choice(GameLength),
-           words=lambda v, s: f"{s.deals} deals" if v is GameLength.DEALS
-                                 else f"until a side reaches {s.target_score:,}"),
+           words=lambda v, s: {GameLength.DEALS: f"{s.deals} deals",
+                               GameLength.TARGET: f"until a side reaches {s.target_score:,}",
+                               GameLength.OPEN: "until the table ends the game"}[v]),
     Option(name="deals", group="game", label="Deals in a game", default=4,
            help="The number of deals when the game has a fixed length.",
            read=readers.whole_number(1, 20),

@@ -382,7 +382,9 @@ class Side:
     """A side: one player, or partners who share melds, books and score.
 
     A counted side gives ``books`` and ``meld_points`` (the points of every card it melded)
-    and no melds; an itemised side gives ``melds``, and ``books`` is None.
+    and no melds; an itemised side gives ``melds``, and ``books`` is None. ``failed_takes``
+    counts the times one of its players took the pile and could not meld the top card as the
+    sheet asks (each costs the sheet's ``pile_take_penalty``).
     """
 
     name: str
@@ -393,6 +395,7 @@ class Side:
     meld_points: int = 0
     opening: Opening | None = None
     running_total: int | None = None  # the side's total before a standalone deal (a game knows its own)
+    failed_takes: int = 0  # times a player took the pile and could not meld its top card (pile_take_penalty)
 
     @property
     def counted(self) -> bool:
@@ -403,8 +406,8 @@ class Side:
     def from_json(cls, data: object, field: str = "") -> Side:
         if not isinstance(data, Mapping):
             raise ReadError(field, 'must be an object such as {"name": "North-South", "melds": [], "players": []}')
-        only(data, ("name", "melds", "books", "meld_points", "red_threes", "players", "opening", "running_total"),
-              field)
+        only(data, ("name", "melds", "books", "meld_points", "red_threes", "players", "opening", "running_total",
+                    "failed_takes"), field)
         books, points = _counts(data, field)
         melds = [_canonical_meld(m) or Meld.from_json(m, f"{at(field, 'melds')}[{i}]")
                  for i, m in enumerate(read_list(data.get("melds", []), at(field, "melds"), MAX_MELDS, "melds"))]
@@ -418,7 +421,7 @@ class Side:
                             f"to {MAX_POINTS:,}")
         return cls(_name(data.get("name"), at(field, "name")), tuple(melds), tuple(players),
                    read_count(data.get("red_threes", 0), at(field, "red_threes")), books, points,
-                   _opening(data, field), running)
+                   _opening(data, field), running, read_count(data.get("failed_takes", 0), at(field, "failed_takes")))
 
     def to_json(self) -> dict[str, JSON]:
         out: dict[str, JSON] = {"name": self.name}
@@ -431,6 +434,8 @@ class Side:
             out["opening"] = self.opening.to_json()
         if self.running_total is not None:
             out["running_total"] = self.running_total
+        if self.failed_takes:
+            out["failed_takes"] = self.failed_takes
         return out
 
 

@@ -558,6 +558,10 @@ SCORE_LINES: tuple[ScoreLine, ...] = (
               count=lambda t: 0 if t.first_meld is None else 1, scored_to=attrgetter("first_meld"),
               pad="First to meld", once=True, pad_when=lambda s: s.first_meld_bonus > 0,
               scores=lambda s: bool(s.first_meld_bonus)),
+    ScoreLine(code="pile.failed_takes", label="Failed takes of the pile", option="pile_take_penalty",
+              count=attrgetter("side.failed_takes"), each=lambda s, deal: -s.pile_take_penalty,
+              pad="Failed takes of the pile", pad_when=lambda s: s.pile_take_penalty > 0,
+              scores=lambda s: bool(s.pile_take_penalty)),
     # Each player's own lines
     ScoreLine(code="cut_bonus", label="Cut bonus", option="cut_bonus",
               player_count=lambda t, p: 1 if p.cut_bonus and t.sheet.cut_bonus else 0,

@@ -50,6 +50,7 @@ from .books import (
 from .cards import CARDS, NATURALS, Card, Cards, Rank
 from .choices import (
     Books,
+    GameLength,
     LastCard,
     OpeningBy,
     OpeningWho,
@@ -61,7 +62,7 @@ from .deal import BookCounts, Deal, Ending, Opening, Permission, Player, Side
 from .limits import MAX_DEALS
 from .melds import duplicate_rank_problems, meld_problems, most_wilds_in_book
 from .problems import Problem, Report, Unchecked
-from .rulings import last_card_reason, meets_minimum, permission_reason
+from .rulings import last_card_reason, meets_minimum, permission_reason, pile_meld_lacking
 from .sheet import RuleSheet
 
 
@@ -151,8 +152,9 @@ def _check_number(deal: Deal, found: list[Problem]) -> None:
         found.append(Problem("deal.number", f"Deal {deal.number} is not in this game: deals are numbered {span}.",
                              "deals" if last is not None else "game_length", "deal"))
     elif last is None and deal.number > MAX_DEALS:
+        kind = "the table ends" if deal.sheet.game_length is GameLength.OPEN else "played to a target"
         found.append(Problem("deal.number", f"Deal {deal.number} is past the {MAX_DEALS} deals "
-                             "scorepad keeps for a game played to a target.", "game_length", "deal"))
+                             f"scorepad keeps for a game {kind}.", "game_length", "deal"))
 
 
 def _check_table(deal: Deal, found: list[Problem]) -> None:
@@ -208,6 +210,9 @@ def _check_side(sheet: RuleSheet, side: Side, where: str, found: list[Problem], 
                              f"{'s' if side.red_threes != 1 else ''}, but on this sheet red threes are never laid "
                              f"({sheet.cite('red_three_mode')}).", "red_three_mode", f"{where}.red_threes", name,
                              field="red_threes"))
+    if side.failed_takes < 0:
+        found.append(Problem("count.negative", "Failed takes of the pile cannot be negative.", None,
+                             f"{where}.failed_takes", name, field="failed_takes"))
     if side.books is not None:
         if not side.meld_points and not side.books.total:
             warnings.append(Problem("side.no_melds", f"{name} melded nothing this deal; check no book or "
@@ -502,7 +507,7 @@ def _check_openings(deal: Deal, totals_before: Mapping[str, int] | None, found: 
             minimum = max(band.minimum for band in sheet.opening_bands)
         for owner, player, opening, where in _openings(sheet, side, f"sides[{i}]", found):
             if opening is None:
-                if minimum > 0:
+                if minimum > 0 or sheet.opening_book(deal.number):
                     unchecked.append(Unchecked("opening", option, f"{owner}'s first melds are not given, so the "
                                                f"opening minimum ({sheet.cite(option)}) is not checked.",
                                                where, side.name, player))
@@ -550,6 +555,13 @@ def _opening_problems(sheet: RuleSheet, deal: int, opening: Opening, running: in
         yield Problem("opening.pile", f"{owner}'s first melds hold no {top.noun}, but the pile's top card was "
                       f"one: the top card taken is melded at once ({sheet.cite('pile_needs')}).", "pile_needs",
                       f"{where}.pile_top", side, player, field="opening")
+        return
+    short = pile_meld_lacking(sheet, top, opening.melds) if isinstance(top, Card) and not sheet.pile_needs_opened \
+        else None  # where the pile waits for the first melds, the answer below says so
+    if short is not None:
+        yield Problem("opening.pile", f"{owner}'s first melds hold no meld of {short}, but the pile's top card was "
+                      f"taken with them ({sheet.cite('pile_needs')}).", "pile_needs", f"{where}.pile_top", side,
+                      player, field="opening")
         return
     # The card not said (true): judged as the cheapest card laid, so only a sure shortfall is refused.
     top_card = top if isinstance(top, Card) else \

@@ -107,8 +107,9 @@ class DealPage:
             card_label=card_label, rules=rules,
             outs=going_out(rules.going_out_books, sheet, self.preview.deal if self.preview else None, self.form.sides),
             # Counts chosen in one touch: naturals 0 to a book (at most 7+), wild cards 0-3+ and 0-2+
-            # (a meld rarely holds more), red threes 0-6+; what the script's segments offer.
-            segs=f"naturals:{min(sheet.book_size, 7)} twos:3 jokers:2 red_threes:6 b:6",
+            # (a meld rarely holds more), red threes 0-6+, failed takes of the pile 0-3+; what the
+            # script's segments offer.
+            segs=f"naturals:{min(sheet.book_size, 7)} twos:3 jokers:2 red_threes:6 b:6 failed:3",
             action=(url_for("deals.edit_deal", game_id=game.id, number=number) if self.editing
                     else url_for("deals.new_deal", game_id=game.id)),
         )
@@ -424,7 +425,8 @@ def new_deal(game_id: str) -> ResponseReturnValue:
     game = editable(game_id)
     number = (_form_number() if request.method == "POST" else None) or game.next_number
     if number is None:
-        flash("The game is over: correct a deal instead of adding one.", "info")
+        flash("The table ended the game: reopen it (on the game page) to record another deal." if game.ended_at
+              else "The game is over: correct a deal instead of adding one.", "info")
         return redirect(url_for("games.game", game_id=game.id), 303)
     if request.method == "POST":
         return _posted(game, number, editing=False)

@@ -19,7 +19,7 @@ from typing import Any
 
 from ...rules import ReadError, RuleSheet
 from ...rules.cards import CARDS, Cards
-from ...rules.choices import LastCard, OpeningBy, OpeningWho, PartnerFoot
+from ...rules.choices import LastCard, OpeningBook, OpeningBy, OpeningWho, PartnerFoot
 from ...rules.deal import Meld
 from ...rules.limits import MAX_COUNT, MAX_INPUT, MAX_MELD_ROWS
 from ...rules.problems import Problem
@@ -85,6 +85,7 @@ class SideBlock:
     rows: list[MeldRow]
     players: list[PlayerBlock]
     red_threes: str = ""
+    failed_takes: str = ""  # failed takes of the pile, where the sheet charges for them
     itemised: bool = False  # False: counted (books, meld_points, points left)
     books: dict[str, str] = field(default_factory=dict)  # clean, dirty, wild, special ranks, d+rank, 3R/3B
     meld_points: str = ""
@@ -167,6 +168,7 @@ class DealForm:
                 extra = max(2, rows_per_side(len(form.sides)) - len(side.rows))
                 side.rows += [MeldRow(len(side.rows) + k) for k in range(extra)]
             side.red_threes = _shown(data.get("red_threes"))
+            side.failed_takes = _shown(data.get("failed_takes"))
             side.opening, side.pile_top = _opening_shown(data.get("opening"))
             players = {p["name"]: p for p in data.get("players", [])}
             for player in side.players:
@@ -206,6 +208,7 @@ class DealForm:
                                  _get(data, f"{s}-m{k}-cards"))
                          for k in range(count)]
             side.red_threes = _get(data, f"{s}-red_threes")
+            side.failed_takes = _get(data, f"{s}-failed")
             side.opening, side.pile_top = _get(data, f"{s}-open"), _get(data, f"{s}-top")
             for player in side.players:
                 p = player.key
@@ -228,11 +231,11 @@ class DealForm:
 
     @property
     def asks_opening(self) -> bool:
-        """Whether the sheet has an opening minimum above nothing (in some deal, or band)."""
+        """Whether the sheet has an opening minimum above nothing (in some deal, or band; a complete book is one)."""
         sheet = self.sheet
-        minimums = ([band.minimum for band in sheet.opening_bands] if sheet.opening_by is OpeningBy.RUNNING_TOTAL
-                    else list(sheet.opening_minimums.values))
-        return max(minimums, default=0) > 0
+        if sheet.opening_by is OpeningBy.RUNNING_TOTAL:
+            return max((band.minimum for band in sheet.opening_bands), default=0) > 0
+        return any(isinstance(m, OpeningBook) or m > 0 for m in sheet.opening_minimums.values)
 
     def opens_by_player(self, side: SideBlock) -> bool:
         """Whether each player of this side meets the minimum (the sheet's ``opening_who``), not the side once."""
@@ -247,6 +250,11 @@ class DealForm:
     def shows_going_out(self) -> bool:
         """The deal's last card and permission are offered once a side is itemised (or either is given)."""
         return any(side.itemised for side in self.sides) or bool(self.last_card or self.permission)
+
+    @property
+    def asks_failed_takes(self) -> bool:
+        """Whether the sheet charges for a failed take of the pile (``pile_take_penalty``): each side's count."""
+        return self.sheet.pile_take_penalty > 0
 
     @property
     def asks_last_card(self) -> bool:
@@ -325,6 +333,9 @@ class DealForm:
             sides.append({"name": side.name, "melds": melds, "red_threes": red or 0, "players": players})
         for side, out in zip(self.sides, sides, strict=True):
             self._openings(side, out)
+            failed = self._count(side.failed_takes, side.problems, "failed_takes", "Failed takes of the pile")
+            if failed:
+                out["failed_takes"] = failed
         # Any: the deal's JSON as the form builds it, nested dicts filled in place (Deal.from_json reads it)
         deal: dict[str, Any] = {}
         if number is not None:
@@ -540,7 +551,7 @@ def _with_foot_and_cut(out: dict[str, Any], player: PlayerBlock) -> dict[str, An
 
 
 # Where a message shows within a side and a player: the input a field names (else the whole).
-SIDE_FIELDS = ("melds", "red_threes", "books", "meld_points")
+SIDE_FIELDS = ("melds", "red_threes", "books", "meld_points", "failed_takes")
 PLAYER_FIELDS = {"foot_picked_up": "picked", "foot_played": "picked", "cut_bonus": "cut", "cards_left": "cards_left",
                  "foot": "foot", "cards_left_points": "cards_left", "red_threes_left": "cards_left",
                  "opening": "opening"}
