@@ -21,10 +21,10 @@ from operator import attrgetter
 from typing import NamedTuple
 
 from .cards import CARDS, NATURALS, Card, Cards, Rank
-from .catalogue import cap_words
 from .choices import FootWhen
 from .deal import BookKind, Deal, Ending, Player, Side
 from .sheet import RuleSheet
+from .wording import cap_words
 
 Item = tuple[str, int, int]  # one itemised line: label, count, points each
 

@@ -243,8 +243,9 @@ class RuleSheet:
                 or (name == "red_three_penalty_foot_when" and not self.red_three_penalty_foot)
                 or (name == "red_three_penalty_hand_when" and not self.red_three_penalty_hand)
                 or (name in ("red_three_bonus", "red_three_bonus_not_out") and self.red_three_mode is RedThreeMode.HELD)
-                # null: the same as red_three_bonus and wild_book_bonus, which say it already
+                # null: the same as red_three_bonus and wild_book_bonus, which say it already; 0: no such bonus
                 or (name == "red_three_bonus_not_out" and self.red_three_bonus_not_out is None)
+                or (name == "first_meld_bonus" and not self.first_meld_bonus)
                 or (name == "wild_book_mixed_bonus" and not self.prices_mixed_wild)
                 or (name == "opening_bands" and self.opening_by is OpeningBy.DEAL)
                 or (name == "opening_minimums" and self.opening_by is OpeningBy.RUNNING_TOTAL)

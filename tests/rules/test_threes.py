@@ -315,6 +315,8 @@ def test_a_deal_that_names_nobody_first_scores_no_first_meld_line():
     assert score(deal).totals() == {"Ann": 1060, "Bea": 10}
     assert "First to meld (+100)" in [label for label, _ in pad_lines(deal.sheet, 1)]
     assert "First to meld (+100)" not in [label for label, _ in pad_lines(preset("common"), 1)]
+    # no bonus, no rule: the house-rule sheet says nothing of it
+    assert preset("common").unused("first_meld_bonus") and not deal.sheet.unused("first_meld_bonus")
 
 
 def test_first_meld_must_be_a_name():
@@ -365,7 +367,7 @@ def test_scorepad_sheet_prints_every_new_option_in_words(tmp_path, capsys):
     printed = capsys.readouterr().out
     for name in NEW_OPTIONS:
         assert OPTION_BY_NAME[name].label in printed, name
-    assert "never laid: held, and charged if still held at the end" in printed
+    assert "never laid; charged if still held" in printed
     assert "only when a player of another side went out" in printed
 
 
