@@ -138,6 +138,13 @@ def _words_card_values(values: CardValues, sheet: Sheet) -> str:
     return "; ".join(f"{' '.join(cards)}: {p}" for p, cards in groups.items())
 
 
+def _words_knee(sizes: PerDeal[int]) -> str:
+    """A knee's cards, or no knee, in every deal or deal by deal."""
+    if not any(sizes.values):
+        return "no knee"
+    return _by_deal(sizes, lambda n: str(n) if n else "no knee")
+
+
 def _words_decks(rule: DecksRule, sheet: Sheet) -> str:
     return {DecksRule.PLAYERS_PLUS_ONE: "one more deck than there are players",
             DecksRule.PER_PLAYER: "one deck per player",
@@ -232,6 +239,12 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
            help="Cards dealt to each player's hand.",
            read=readers.whole_number(1, 30),
            words=lambda v, s: str(v)),
+    Option(name="knee_size", group="table", label="Cards in the knee", default=PerDeal((0,)),
+           help="Cards dealt to each player's knee, a third pile played after the hand and before the foot "
+                "(hand, knee and foot); 0 for no knee. One number, or one per deal.",
+           read=readers.per_deal(readers.whole_number(0, 30)),
+           words=lambda v, s: _words_knee(v),
+           write=readers.write_per_deal(int)),
     Option(name="foot_size", group="table", label="Cards in the foot", default=11,
            help="Cards dealt to each player's foot.",
            read=readers.whole_number(1, 30),
@@ -454,7 +467,8 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
            read=readers.choice(CountAs),
            words=_words_count_as("wild books")),
     Option(name="go_out_foot", group="going_out", label="Foot played first", default=True,
-           help="Whether the player going out must have picked up and played their foot.",
+           help="Whether the player going out must have picked up and played their foot (and, in a deal with a "
+                "knee, the knee before it).",
            read=readers.true_false,
            words=_yes_no("yes", "no")),
     Option(name="go_out_partner_foot", group="going_out", label="Partner's foot", default=PartnerFoot.NO,

@@ -70,6 +70,7 @@ class RuleSheet:
     decks_by_players: tuple[tuple[int, int], ...]
     jokers_per_deck: int
     hand_size: int
+    knee_size: PerDeal[int]
     foot_size: int
     card_values: CardValues
     cut_bonus: int
@@ -228,12 +229,28 @@ class RuleSheet:
                 or (name == "opening_minimums" and self.opening_by is OpeningBy.RUNNING_TOTAL)
                 or (name == "target_score" and self.game_length is GameLength.DEALS)
                 or (name == "deals" and self.game_length is GameLength.TARGET)
-                or (name == "pile_cards" and self.pile_take in (PileTake.WHOLE, PileTake.NEVER)))
+                or (name == "pile_cards" and self.pile_take in (PileTake.WHOLE, PileTake.NEVER))
+                or (name == "knee_size" and not self.has_knee))
 
     @property
     def individuals(self) -> bool:
         """True when every player plays alone (no partnerships)."""
         return self.side_sizes == (1,)
+
+    @property
+    def has_knee(self) -> bool:
+        """Whether any deal on this sheet deals each player a knee (a third pile, ``knee_size``)."""
+        return any(self.knee_size.values)
+
+    def knee_at(self, deal: int) -> int:
+        """The cards of each player's knee in this deal; 0 where the deal has no knee.
+
+        >>> from scorepad.rules import preset
+        >>> sheet = preset("common").replace(hand_size=15, knee_size=PerDeal((13, 0)))
+        >>> sheet.knee_at(1), sheet.knee_at(2), sheet.has_knee, preset("common").has_knee
+        (13, 0, True, False)
+        """
+        return self.knee_size.at(deal)
 
     def decks_for(self, players: int) -> int:
         """How many decks the pack has for this many players."""
@@ -352,7 +369,8 @@ def _check_sheet(sheet: RuleSheet) -> None:
         raise SheetError("min_naturals_with_wilds", "would leave no room for a wild card in a book")
     _check_bands(sheet.opening_bands)
     if sheet.game_length is GameLength.DEALS:
-        for name in ("draws_per_turn", "going_out_bonus", "opening_minimums", "pile_cards", "books_to_go_out"):
+        for name in ("knee_size", "draws_per_turn", "going_out_bonus", "opening_minimums", "pile_cards",
+                     "books_to_go_out"):
             schedule: PerDeal[object] = getattr(sheet, name)
             if not schedule.single and len(schedule.values) < sheet.deals:
                 raise SheetError(name, f"lists {len(schedule.values)} deals but the game has {sheet.deals}; "

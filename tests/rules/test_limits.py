@@ -198,6 +198,7 @@ OVERSIZE: dict[str, Any] = {
     "opening_minimums": [50] * (MAX_SHEET_DEALS + 1),
     "going_out_bonus": [100] * (MAX_SHEET_DEALS + 1),
     "draws_per_turn": [2] * (MAX_SHEET_DEALS + 1),
+    "knee_size": [13] * (MAX_SHEET_DEALS + 1),
     "pile_cards": [7] * (MAX_SHEET_DEALS + 1),
     "books_to_go_out": [{"clean": 1, "dirty": 1}] * (MAX_SHEET_DEALS + 1),
     "side_sizes": [1, 2, 3, 4, 2],
