@@ -67,6 +67,8 @@ class Sheet(Protocol):
     def deals(self) -> int: ...
     @property
     def target_score(self) -> int: ...
+    @property
+    def has_knee(self) -> bool: ...
 
 
 GROUPS: tuple[tuple[str, str], ...] = (
@@ -136,6 +138,11 @@ def _words_card_values(values: CardValues, sheet: Sheet) -> str:
         groups.setdefault(values[card], []).append(
             "black 3" if card is Card.BLACK_THREE else "joker" if card is Card.JOKER else card.value)
     return "; ".join(f"{' '.join(cards)}: {p}" for p, cards in groups.items())
+
+
+def _and_knee(sheet: Sheet) -> str:
+    """What a foot's penalty adds on a sheet with a knee: the knee never picked up pays it too."""
+    return ", in a knee never picked up too" if sheet.has_knee else ""
 
 
 def _words_knee(sizes: PerDeal[int]) -> str:
@@ -363,9 +370,9 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
            read=_COUNT,
            words=lambda v, s: f"minus {_points(v)}" if v else "nothing"),
     Option(name="red_three_penalty_foot", group="threes", label="Red three in a foot never picked up", default=0,
-           help="Points taken off for each red three in a foot that was never picked up.",
+           help="Points taken off for each red three in a foot (or a knee) that was never picked up.",
            read=_COUNT,
-           words=lambda v, s: f"minus {_points(v)}" if v else "nothing"),
+           words=lambda v, s: f"minus {_points(v)}{_and_knee(s)}" if v else "nothing"),
     Option(name="red_three_penalty_foot_when", group="threes", label="Red three in a foot: when it costs",
            default=FootWhen.ANY_ENDING,
            help="'any-ending' (however the deal ends) or 'opponents-out' (only when a player of another side "
@@ -375,10 +382,10 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
                                FootWhen.OPPONENTS_OUT: "only when a player of another side went out"}[v]),
     Option(name="black_three_in_foot", group="threes", label="Black three in a foot never picked up",
            default=None,
-           help="Points taken off for each black three in a foot never picked up, on a line of its own; "
-                "null for its card value, as any card left.",
+           help="Points taken off for each black three in a foot (or a knee) never picked up, on a line of its "
+                "own; null for its card value, as any card left.",
            read=readers.optional(_COUNT),
-           words=lambda v, s: "its card value" if v is None else f"minus {_points(v)}"),
+           words=lambda v, s: "its card value" if v is None else f"minus {_points(v)}{_and_knee(s)}"),
     # Opening minimums
     Option(name="opening_by", group="opening", label="Minimum set by", default=OpeningBy.DEAL,
            help="'deal' (a minimum for each deal) or 'running-total' (by the side's total so far).",
