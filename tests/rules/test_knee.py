@@ -14,11 +14,15 @@ from __future__ import annotations
 
 import copy
 import io
+import json
 from typing import Any
 
 import pytest
 from pypdf import PdfReader
 
+from scorepad.api.openapi import document
+from scorepad.app import create_app
+from scorepad.cli.scorepad_command import main
 from scorepad.paper.house_rules import house_rules
 from scorepad.paper.pad import deal_conditions
 from scorepad.rules import Deal, load_sheet, preset, score, validate
@@ -318,3 +322,21 @@ def test_a_sheet_without_a_knee_scores_exactly_as_before():
                                     # jacks 30 - A 20 - 3B 5 - the foot (JK 50, A 20, 10 10 10 8 8 50, 7 6 5 15)
                                     "Bea": 30 - 20 - 5 - 50 - 20 - 50 - 15}
     assert not {"knee", "black_threes.knee", "red_threes.knee"} & {step.code for step in plan(deal.sheet, 1).player}
+
+
+def test_knee_size_is_on_the_comparison_the_api_the_command_and_the_openapi_document(tmp_path, capsys):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "s.sqlite"), "SECRET_KEY": "t"})
+    client = app.test_client()
+    compare = client.get("/sheets/compare", query_string={"a": json.dumps(HKF), "b": "common"})
+    assert compare.status_code == 200 and "Cards in the knee" in compare.get_data(as_text=True)
+    listed = {option["name"]: option for group in client.get("/api/v1/sheets/common").get_json()["groups"]
+              for option in group["options"]}
+    assert listed["knee_size"]["label"] == "Cards in the knee" and listed["knee_size"]["words"] == "no knee"
+    path = tmp_path / "hkf.json"
+    path.write_text(json.dumps(HKF), encoding="utf-8")
+    assert main(["sheet", str(path)]) == 0
+    assert "* Cards in the knee: 13" in capsys.readouterr().out
+    assert main(["referee", "go-out", "--sheet", str(path), "--books", "1,1", "--knee-not-played"]) != 0
+    assert "The knee, and then the foot, must be picked up and played" in capsys.readouterr().out
+    option = document()["components"]["schemas"]["SheetObject"]["properties"]["knee_size"]
+    assert option["title"] == "Cards in the knee" and option["default"] == 0
