@@ -57,6 +57,7 @@ def test_the_deal_form_asks_for_the_knee_only_in_a_deal_with_one(client):
     game_id = knee_game(client)
     page, form = new_form(client, game_id)
     assert words(page).count("Picked up the knee") == 2  # Ann's and Bea's
+    assert "Deal 1 of 4 Hand 15, knee 13, foot 11 Draw 2" in words(page)
     assert form["s0-p0-knee_picked"] == form["s1-p0-knee_picked"] == "1"  # ticked, as the foot's box
     assert 'name="s1-p0-knee"' in page and 'placeholder="13 cards: 3R J Ax2 …"' in page
     common = knee_game(client, "common")
