@@ -145,12 +145,12 @@ def can_go_out(sheet: RuleSheet, deal: int, *, melds: Sequence[Meld] = (), books
                       + (" A clean book does not stand in for a dirty one."
                          if toward.dirty < need.dirty <= toward.clean + toward.dirty - need.clean else ""),
                       "books_to_go_out")]
+    knee = foot_played if knee_played is None else knee_played
     if sheet.go_out_foot and sheet.knee_at(deal):
-        knee = foot_played if knee_played is None else knee_played
         reasons.append(Reason(knee, "The knee has been picked up and played." if knee
                               else "The knee, and then the foot, must be picked up and played before going out.",
                               "go_out_foot"))
-    if sheet.go_out_foot:
+    if sheet.go_out_foot and (knee or foot_played or not sheet.knee_at(deal)):  # the knee's reason says the foot
         reasons.append(Reason(foot_played, "The foot has been picked up and played." if foot_played
                               else "The foot must be picked up and played before going out.", "go_out_foot"))
     if sheet.go_out_partner_foot is not PartnerFoot.NO and partners_picked_up:

@@ -262,8 +262,13 @@ def test_the_referee_asks_for_the_knee_before_going_out_in_a_deal_with_one():
     assert not waiting.yes
     assert waiting.reasons[0] == (False, "The knee, and then the foot, must be picked up and played before going out.",
                                   "go_out_foot")
-    # the knee as the foot when not said: a foot not played means the knee may not have been either
-    assert [r.ok for r in can_go_out(sheet, 1, books=Books(1, 1), foot_played=False).reasons][:2] == [False, False]
+    # the knee as the foot when not said; one reason says both (the foot comes after the knee)
+    assert [r.message for r in can_go_out(sheet, 1, books=Books(1, 1), foot_played=False).reasons if not r.ok] == [
+        "The knee, and then the foot, must be picked up and played before going out."]
+    assert [r.message for r in can_go_out(sheet, 1, books=Books(1, 1), foot_played=False, knee_played=True).reasons
+            if not r.ok] == ["The foot must be picked up and played before going out."]
+    assert [r.message for r in can_go_out(sheet, 1, books=Books(1, 1)).reasons[1:3]] == [
+        "The knee has been picked up and played.", "The foot has been picked up and played."]
     # a deal without a knee asks nothing of one
     tail = load_sheet({"preset": "common", "knee_size": [13, 0, 0, 0]})
     assert can_go_out(tail, 2, books=Books(1, 1), knee_played=False).yes
