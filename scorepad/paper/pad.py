@@ -64,7 +64,7 @@ def deal_conditions(sheet: RuleSheet, deal: int) -> str:
     else:
         opening = f"Opening minimum by the side's total before the deal ({who}): {sheet.describe('opening_bands')}"
     bonus = num(sheet.going_out_bonus_at(deal))
-    out = f"{opening}. To go out: {sheet.going_out_books(deal)} books. Going out +{bonus}."
+    out = f"{opening}. To go out: {sheet.going_out_books(deal).books}. Going out +{bonus}."
     extras = []
     if sheet.knee_at(deal):
         extras.append(f"hand {sheet.hand_size}, knee {sheet.knee_at(deal)}, foot {sheet.foot_size}")
@@ -121,6 +121,9 @@ def score_pad(sheet: RuleSheet, paper: str = "letter", game: GameInfo | None = N
     if sheet.has_knee:
         intro.append("Each player is dealt a hand, a knee and a foot, played in that order; an unopened knee "
                      "counts against as an unopened foot does")
+    if sheet.book_caps:
+        intro.append(f"{esc(sheet.describe('book_caps')).capitalize()}: books past these score their cards, "
+                     "no bonus")
     intro.append("For each line, write how many in <b>no.</b> and the points in <b>points</b>; "
                  "take the cards left off")
     if game is not None and game.next_deal:

@@ -1,5 +1,6 @@
 """The published sheets scorepad ships, as data: each one's source, its options in every
-version ever released, the points its source leaves unsaid and its fixed rules.
+version ever released (its rules of play that no other option says among them, as its
+``house_rules``) and the points its source leaves unsaid.
 
 A preset's values are never edited once released: a change is a new version
 (:data:`_REVISIONS`), and every version stays, so a sheet made from version 1 keeps being
@@ -81,7 +82,8 @@ def _progressive_options() -> dict[str, object]:
                    books_to_go_out=PerDeal(tuple(Books(clean=n, dirty=n) for n in (3, 4, 5, 6))),
                    going_out_bonus=PerDeal((300, 400, 500, 600)), special_books=((Card.SEVEN, 1000),),
                    wild_books=True, wild_book_bonus=1500, opening_who=OpeningWho.SIDE, pile_take=PileTake.TOP,
-                   pile_needs_opened=False, go_out_partner_foot=PartnerFoot.PICKED_UP, go_out_permission=True)
+                   pile_needs_opened=False, go_out_partner_foot=PartnerFoot.PICKED_UP, go_out_permission=True,
+                   house_rules=("A player picks up the foot only once every card of the hand has been played.",))
     return options
 
 
@@ -160,12 +162,6 @@ _PRESETS: tuple[tuple[str, str, str, dict[str, object], dict[str, str]], ...] = 
      }),
 )
 
-# Rules of play a preset's source states that no option says and no recorded deal can break,
-# printed with its sheet (Preset.fixed), by preset id.
-_FIXED: dict[str, tuple[str, ...]] = {
-    "progressive": ("A player picks up the foot only once every card of the hand has been played.",),
-}
-
 # Each later version of a preset, as the options it changes from the version before, in
 # order: (preset id, {option: value}). Never edit a released version's values (the
 # presets above are version 1); add a version here, so stored games keep theirs.
@@ -181,8 +177,8 @@ _REVISIONS: tuple[tuple[str, dict[str, object]], ...] = (
 class Published:
     """A published sheet, as data: ``first`` is every option's value (Python values) in its
     version 1, ``revisions`` what each later version changes from the one before, in order;
-    ``not_stated`` what we chose where the source is silent, and why; ``fixed`` the source's
-    rules no option says (see :class:`~.sheet.Preset`)."""
+    ``not_stated`` what we chose where the source is silent, and why. The source's rules of
+    play that no other option says are its ``house_rules`` (see :class:`~.sheet.Preset`)."""
 
     id: str
     title: str
@@ -190,10 +186,9 @@ class Published:
     first: Mapping[str, object]
     not_stated: Mapping[str, str]
     revisions: tuple[Mapping[str, object], ...] = ()
-    fixed: tuple[str, ...] = ()
 
 
 PUBLISHED: dict[str, Published] = {
     id_: Published(id_, title, SOURCES[source], options, silent,
-                   tuple(changes for revised, changes in _REVISIONS if revised == id_), _FIXED.get(id_, ()))
+                   tuple(changes for revised, changes in _REVISIONS if revised == id_))
     for id_, title, source, options, silent in _PRESETS}

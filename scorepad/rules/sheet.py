@@ -50,6 +50,7 @@ from .choices import (
     StockOut,
     Upcard,
     WildRatio,
+    book_of,
 )
 from .errors import SheetError
 from .published import PUBLISHED, Source
@@ -81,6 +82,7 @@ class RuleSheet:
     book_size: int
     book_growth: BookGrowth
     second_meld: SecondMeld
+    max_books_per_rank: int | None
     wild_ratio: WildRatio
     max_wilds: int | None
     min_naturals_with_wilds: int
@@ -93,6 +95,7 @@ class RuleSheet:
     special_books_dirty: tuple[tuple[Card, int], ...]
     special_book_wilds: SpecialWilds
     three_books: tuple[tuple[Card, int], ...]
+    book_caps: tuple[tuple[str, int], ...]
     going_out_bonus: PerDeal[int]
     # Red and black threes
     red_three_bonus: int
@@ -126,6 +129,8 @@ class RuleSheet:
     game_length: GameLength
     deals: int
     target_score: int
+    # House rules: the table's own rules of play, printed, never checked or scored
+    house_rules: tuple[str, ...]
     # Which preset (and which version of it) this sheet starts from; not options.
     preset: str | None = field(default=None, compare=False)
     preset_version: int | None = field(default=None, compare=False)
@@ -279,6 +284,10 @@ class RuleSheet:
         """The bonus for a book of red or black threes when ``three_books`` allows one."""
         return dict(self.three_books).get(three)
 
+    def cap(self, key: str) -> int | None:
+        """How many books of a kind (``"wild"``, or a rank's code) score a bonus, when ``book_caps`` caps them."""
+        return dict(self.book_caps).get(key)
+
     def is_special_rank(self, rank: Card) -> bool:
         """Whether a book of ``rank`` is a special book (``special_books`` names it, or
         ``three_books`` allows books of it): what ``special_book_wilds`` and
@@ -393,6 +402,11 @@ def _check_going_out_books(sheet: RuleSheet) -> None:
             raise SheetError(where, "asks for a wild book, but this sheet does not allow melds of wild cards")
         if books.special and not (sheet.special_books or sheet.three_books):
             raise SheetError(where, "asks for a special book, but this sheet names none (special_books, three_books)")
+        for card, _ in books.named:
+            if not sheet.is_special_rank(card):
+                raise SheetError(f"{where}.special.{card.value}", f"asks for {book_of(card, 1)}, but "
+                                 f"{'three_books' if card in (Card.RED_THREE, Card.BLACK_THREE) else 'special_books'}"
+                                 " names no such book")
 
 
 def _check_special(sheet: RuleSheet) -> None:
@@ -415,9 +429,9 @@ class Preset:
 
     ``sheet`` is the preset today, version ``version``; ``versions`` keeps every version
     ever released (1, 2, ...), so sheets made from an earlier one still compare with it.
-    ``fixed`` holds the source's rules that no option says and no recorded deal can break
-    (how play goes, such as when the foot may be picked up), each a plain sentence: they are
-    printed with the sheet, never scored or checked.
+    The source's rules of play that no other option says and no recorded deal can break
+    (such as when the foot may be picked up) are the sheet's ``house_rules``, so a table may
+    edit or drop them; a stored sheet written before that option reads its preset's.
     """
 
     id: str
@@ -427,7 +441,6 @@ class Preset:
     not_stated: Mapping[str, str]  # option -> what we chose, and why
     version: int = UNVERSIONED
     versions: Mapping[int, RuleSheet] = field(default_factory=dict)
-    fixed: tuple[str, ...] = ()
 
     def revised(self, **changes: Any) -> Preset:  # Any: as RuleSheet.replace
         """The preset with one more version: today's values with ``changes`` (Python values)."""
@@ -441,7 +454,7 @@ def _presets() -> dict[str, Preset]:
     for id_, published in PUBLISHED.items():
         first = RuleSheet(**published.first, preset=id_, preset_version=UNVERSIONED)  # type: ignore[arg-type]  # object: checked by RuleSheet
         found = Preset(id_, published.title, published.source, first, published.not_stated, UNVERSIONED,
-                       {UNVERSIONED: first}, published.fixed)
+                       {UNVERSIONED: first})
         for changes in published.revisions:
             found = found.revised(**changes)
         out[id_] = found

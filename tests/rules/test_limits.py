@@ -136,6 +136,7 @@ DOC_BOUNDS: dict[str, tuple[int, ...]] = {
     "`three_books`": (limits.MAX_THREE_BOOKS,),
     "`decks_by_players`": (limits.MAX_DECKS_BY_PLAYERS,),
     "`pile_blocked_by`": (limits.MAX_PILE_BLOCKERS,),
+    "`house_rules`": (limits.MAX_HOUSE_RULES, limits.MAX_HOUSE_RULE),
     "a game's stored deals and history (a write past it is a 409 naming `game`)": (limits.MAX_GAME_BYTES,),
     "an import's body (the export of the fullest game)": (limits.MAX_IMPORT_BYTES,),
 }
@@ -206,8 +207,10 @@ OVERSIZE: dict[str, Any] = {
     "special_books": {**{rank: 1000 for rank in RANKS}, "k": 900},
     "special_books_dirty": {**{rank: 500 for rank in RANKS}, "k": 400},
     "three_books": {"3R": 1000, "3B": 500, "3r": 900},
+    "book_caps": {"wild": 3, **{rank: 2 for rank in RANKS}, "3R": 1, "3B": 1, "k": 1},
     "decks_by_players": {**{str(n): 5 for n in range(limits.MIN_PLAYERS, MAX_PLAYERS + 1)}, "13": 6},
     "pile_blocked_by": ["black-three", "red-three", "wild", "wild"],
+    "house_rules": [f"House rule {n}." for n in range(limits.MAX_HOUSE_RULES + 1)],
 }
 
 
@@ -288,12 +291,14 @@ def largest_sheet(**changes: Any) -> dict[str, Any]:
         "special_books": {rank: 100_000 - i for i, rank in enumerate(RANKS)},
         "special_books_dirty": {rank: 99_000 - i for i, rank in enumerate(RANKS)},
         "three_books": {"3R": 100_000, "3B": 99_999},
+        "book_caps": {"wild": 20, **{rank: 20 for rank in RANKS}, "3R": 20, "3B": 20},
         "going_out_bonus": [100_000 - i for i in range(n)], "opening_by": "running-total",
         "opening_minimums": [10_000 - i for i in range(n)],
         "opening_bands": [{"below": -100_000 + i * 55_555, "minimum": 10_000 - i} for i in range(MAX_BANDS - 1)]
         + [{"minimum": 9_999}],
         "pile_cards": [200 - i for i in range(n)], "books_to_go_out": [{"clean": 20, "dirty": 20, "wild": 20}] * n,
         "pile_blocked_by": ["black-three", "red-three", "wild"], "game_length": "deals", "deals": 20,
+        "house_rules": [f"{i:02d} " + "w" * (limits.MAX_HOUSE_RULE - 3) for i in range(limits.MAX_HOUSE_RULES)],
     }
     sheet.update(changes)
     return sheet

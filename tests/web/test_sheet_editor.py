@@ -14,7 +14,7 @@ import pytest
 
 from scorepad.rules import OPTIONS, PRESETS, RuleSheet, load_sheet
 from scorepad.rules.choices import PerDeal
-from scorepad.web.forms.sheet_editor import LAYOUTS, Props, Rows, Scalar, SetOf, layout
+from scorepad.web.forms.option_controls import LAYOUTS, Props, Rows, Scalar, SetOf, Unreadable, layout
 from tests import json_writes as writing
 from tests.web.test_pages import fields, load, text
 
@@ -71,7 +71,18 @@ ROUND_TWO = {
 }
 
 
-@pytest.mark.parametrize("custom", [CUSTOM, ROUND_TWO, {"preset": "common", "special_books": {"7": 1000},
+# Hand, Knee and Foot's books (issue 23): special books asked for by rank, in one box of counts
+# ("7: 1, 5: 1") beside numbers in other deals, caps on the books that score a bonus (a box per
+# kind) and at most three books of a rank.
+ROUND_THREE = {
+    "preset": "common", "wild_books": True, "special_books": {"7": 5000, "5": 3000}, "three_books": {"3R": 1000},
+    "books_to_go_out": [{"clean": 1, "dirty": 1, "wild": 1, "special": {"7": 1, "5": 1}}, {"clean": 1, "special": 2},
+                        {"clean": 1, "dirty": 1, "special": {"3R": 1}}, {"clean": 2, "dirty": 2}],
+    "book_caps": {"wild": 3, "7": 2, "5": 2}, "max_books_per_rank": 3,
+}
+
+
+@pytest.mark.parametrize("custom", [CUSTOM, ROUND_TWO, ROUND_THREE, {"preset": "common", "special_books": {"7": 1000},
                                                         "special_book_wilds": "never"}])
 def test_a_sheet_changing_every_structured_option_round_trips_through_the_amend_page(client, app, custom):
     sheet = load_sheet(custom)
@@ -92,7 +103,8 @@ def test_every_option_has_a_control_and_none_is_a_json_text_field(client):
     assert set(LAYOUTS) == {o.name for o in OPTIONS}
     for preset_id in PRESETS:
         page = text(client.get(f"/new?preset={preset_id}"))
-        assert "<textarea" not in page
+        # the one text area is the house rules, one a line: sentences, never JSON
+        assert re.findall(r'<textarea[^>]*name="([^"]+)"', page) == ["opt-house_rules"]
         values = Inputs.of(page)
         assert values, "the page has inputs"
         for name, kind, value in values:
@@ -104,7 +116,9 @@ def test_every_option_has_a_control_and_none_is_a_json_text_field(client):
                 continue
             assert not isinstance(parsed, (dict, list)), f"{name} holds JSON: {value}"
         option_boxes = [v for v in values if v[0].startswith("opt-") and v[1] not in ("checkbox", "select")]
-        assert option_boxes and all(kind == "number" for _, kind, _ in option_boxes)
+        # every box a number, but the special books to go out: a number, or counts by rank ("7: 1, 5: 1")
+        assert option_boxes and all(kind == "number" or kind == "text" and re.fullmatch(
+            r"opt-books_to_go_out-\d+-special", name) for name, kind, _ in option_boxes)
 
 
 class Inputs(HTMLParser):
@@ -253,6 +267,8 @@ def test_controls_come_from_the_shape_of_the_schema_so_a_new_option_needs_no_cod
     pair = {"type": "object", "properties": {"x": count, "y": {"type": "boolean"}}}
     assert layout(pair) == Props((("x", Scalar("int", 0, 9)), ("y", Scalar("bool"))))
     assert layout({"type": "array", "items": pair, "maxItems": 3}) == Rows(layout(pair), 3)
+    assert layout({"type": "array", "items": {"type": "string", "maxLength": 80}, "maxItems": 5}) == \
+        Scalar("lines", hi=80)  # free text: a text area, one item a line
 
 
 def test_a_form_without_the_sheets_boxes_is_refused_naming_them_never_a_500(client):
@@ -274,3 +290,12 @@ def test_a_select_says_each_choice_in_the_sheets_words_and_posts_its_value(clien
                        "top-if-full": "the top 7 cards, only when that many are there",
                        "whole": "the whole pile", "never": "never"}
     assert 'value="top-if-full" selected' in select.group(0)
+
+
+def test_the_box_of_special_books_to_go_out_takes_a_number_or_counts_by_rank():
+    box = LAYOUTS["books_to_go_out"].item.props[-1][1]
+    assert box.kind == "counts"
+    assert (box.read("2"), box.read("7: 1, 5: 1"), box.read(" 3r:1 ")) == (2, {"7": 1, "5": 1}, {"3R": 1})
+    assert box.show({"7": 1, "5": 1}) == "7: 1, 5: 1" and box.show(2) == "2"
+    with pytest.raises(Unreadable):
+        box.read("7: one")
