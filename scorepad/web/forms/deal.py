@@ -64,6 +64,8 @@ class PlayerBlock:
     foot: str = ""
     cut: bool = False
     unplayed: bool = False  # picked up the foot but played nothing from it (foot_played false)
+    knee_picked: bool = True  # in a deal with a knee: picked up the knee
+    knee: str = ""  # the unopened knee's cards
     points: str = ""  # a counted side's player: points left in hand
     red_left: str = ""  # and red threes still held
     opening: str = ""  # first melds as card strings split by ";", where each player meets the minimum
@@ -117,8 +119,9 @@ class DealForm:
 
     TOP_CARDS, LAST_CARD, PERMISSION = TOP_CARDS, LAST_CARD, PERMISSION  # the choices the template offers
 
-    def __init__(self, game_sides: Sequence[GameSide], sheet: RuleSheet) -> None:
+    def __init__(self, game_sides: Sequence[GameSide], sheet: RuleSheet, number: int | None = None) -> None:
         self.sheet = sheet
+        self.number = number  # the deal's number: where the sheet deals a knee in some deals only
         self.sides: list[SideBlock] = []
         for i, side in enumerate(game_sides):
             players = [PlayerBlock(i, j, name) for j, name in enumerate(side["players"])]
@@ -136,17 +139,18 @@ class DealForm:
     # -- building ------------------------------------------------------------------------
 
     @classmethod
-    def blank(cls, game_sides: Sequence[GameSide], sheet: RuleSheet) -> DealForm:
-        form = cls(game_sides, sheet)
+    def blank(cls, game_sides: Sequence[GameSide], sheet: RuleSheet, number: int | None = None) -> DealForm:
+        form = cls(game_sides, sheet, number)
         for side in form.sides:
             side.rows = [MeldRow(k) for k in range(rows_per_side(len(form.sides)))]
         return form
 
     @classmethod
     # Any: the deal's JSON as the form builds it, nested dicts filled in place (Deal.from_json reads it)
-    def from_deal(cls, game_sides: Sequence[GameSide], sheet: RuleSheet, deal: dict[str, Any]) -> DealForm:
+    def from_deal(cls, game_sides: Sequence[GameSide], sheet: RuleSheet, deal: dict[str, Any],
+                  number: int | None = None) -> DealForm:
         """The form filled in from a recorded deal's canonical JSON."""
-        form = cls(game_sides, sheet)
+        form = cls(game_sides, sheet, number if number is not None else deal.get("deal"))
         by_name = {s["name"]: s for s in deal.get("sides", [])}
         for side in form.sides:
             data = by_name.get(side.name, {})
@@ -176,6 +180,9 @@ class DealForm:
                 player.foot = str(Cards.from_json(p.get("foot")))
                 player.cut = bool(p.get("cut_bonus"))
                 player.unplayed = p.get("foot_played") is False
+                knee_picked = p.get("knee_picked_up")
+                player.knee_picked = player.picked if knee_picked is None else bool(knee_picked)
+                player.knee = str(Cards.from_json(p.get("knee")))
                 player.points = _shown(p.get("cards_left_points"))
                 player.red_left = _shown(p.get("red_threes_left"))
                 player.opening, player.pile_top = _opening_shown(p.get("opening"))
@@ -188,10 +195,10 @@ class DealForm:
 
     @classmethod
     def from_form(cls, game_sides: Sequence[GameSide], sheet: RuleSheet, data: Mapping[str, str],
-                  more_rows: bool = False, itemise: int | None = None) -> DealForm:
+                  more_rows: bool = False, itemise: int | None = None, number: int | None = None) -> DealForm:
         """The form as posted. A side is counted when its ``s{i}-mode`` says ``count`` (as the
         form sends it by default), else itemised; ``itemise`` switches that side to meld rows."""
-        form = cls(game_sides, sheet)
+        form = cls(game_sides, sheet, number)
         for side in form.sides:
             s = f"s{side.index}"
             side.itemised = _get(data, f"{s}-mode") != "count" or side.index == itemise
@@ -216,6 +223,8 @@ class DealForm:
                 player.foot = _get(data, f"{p}-foot")
                 player.cut = f"{p}-cut" in data
                 player.unplayed = f"{p}-unplayed" in data
+                player.knee_picked = f"{p}-knee_picked" in data
+                player.knee = _get(data, f"{p}-knee")
                 player.points = _get(data, f"{p}-pts")
                 player.red_left = _get(data, f"{p}-red_left")
                 player.opening, player.pile_top = _get(data, f"{p}-open"), _get(data, f"{p}-top")
@@ -251,6 +260,12 @@ class DealForm:
     def asks_failed_takes(self) -> bool:
         """Whether the sheet charges for a failed take of the pile (``pile_take_penalty``): each side's count."""
         return self.sheet.pile_take_penalty > 0
+
+    @property
+    def knee_size(self) -> int:
+        """The knee's cards in this deal (the sheet's ``knee_size``): above 0, each player says
+        whether the knee was picked up and, if not, its cards; 0, the form asks nothing of a knee."""
+        return self.sheet.knee_at(self.number) if self.number is not None else 0
 
     @property
     def asks_last_card(self) -> bool:
@@ -380,7 +395,7 @@ class DealForm:
             red_left = self._count(player.red_left, player.problems, "cards_left", "Red threes left")
             if red_left:
                 out["red_threes_left"] = red_left
-            players.append(_with_foot_and_cut(out, player))
+            players.append(_with_foot_and_cut(out, player, self.knee_size > 0))
         return {"name": side.name, "books": books, "meld_points": points or 0, "red_threes": red or 0,
                 "players": players}
 
@@ -420,7 +435,7 @@ class DealForm:
             except ReadError as err:
                 self._error(player.problems, "cards_left", f"Cards left: {err.reason}")
         return _with_foot_and_cut({"name": player.name, "foot_picked_up": player.picked, "cards_left": cards_left},
-                                  player)
+                                  player, self.knee_size > 0)
 
     def _count(self, text: str, problems: dict[str, list[str]] | None, key: str | None, what: str,
                row: MeldRow | None = None) -> int | None:
@@ -510,9 +525,14 @@ class DealForm:
 
 
 # Any: the deal's JSON as the form builds it, nested dicts filled in place (Deal.from_json reads it)
-def _with_foot_and_cut(out: dict[str, Any], player: PlayerBlock) -> dict[str, Any]:
-    """A player's JSON, counted or itemised, with what both record alike: the unopened foot,
-    the cut bonus and a foot picked up but not played from."""
+def _with_foot_and_cut(out: dict[str, Any], player: PlayerBlock, knee: bool) -> dict[str, Any]:
+    """A player's JSON, counted or itemised, with what both record alike: the unopened foot
+    (and, in a deal with a ``knee``, whether it was picked up and the unopened knee), the cut
+    bonus and a foot picked up but not played from."""
+    if knee:
+        out["knee_picked_up"] = player.knee_picked
+        if not player.knee_picked and player.knee:
+            out["knee"] = player.knee
     if not player.picked and player.foot:
         out["foot"] = player.foot
     if player.cut:
@@ -526,7 +546,7 @@ def _with_foot_and_cut(out: dict[str, Any], player: PlayerBlock) -> dict[str, An
 SIDE_FIELDS = ("melds", "red_threes", "books", "meld_points", "failed_takes")
 PLAYER_FIELDS = {"foot_picked_up": "picked", "foot_played": "picked", "cut_bonus": "cut", "cards_left": "cards_left",
                  "foot": "foot", "cards_left_points": "cards_left", "red_threes_left": "cards_left",
-                 "opening": "opening"}
+                 "opening": "opening", "knee_picked_up": "knee_picked", "knee": "knee"}
 
 
 def _get(data: Mapping[str, str], key: str) -> str:
