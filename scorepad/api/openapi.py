@@ -99,6 +99,10 @@ def schemas() -> Schema:
                  cut_bonus=BOOLEAN, opening=opening,
                  foot_played={**nullable(BOOLEAN), "description": "whether the player played from the foot; "
                               "absent or null: as foot_picked_up"},
+                 knee_picked_up={**nullable(BOOLEAN), "description": "in a deal with a knee (the sheet's "
+                                 "knee_size): whether the player picked up the knee; absent or null: as "
+                                 "foot_picked_up. A deal without a knee leaves it out"},
+                 knee={**cards, "description": "the unopened knee's cards, when knee_picked_up is false"},
                  cards_left_points={**COUNTED, "description": "counted entry: the hand's points, not cards_left"},
                  red_threes_left={**COUNT, "description": "counted entry: red threes still in the hand"})
     player["not"] = {"required": ["cards_left", "cards_left_points"]}
@@ -289,7 +293,7 @@ QUESTION_FIELDS: dict[str, Schema] = {
     "meld": ref("Meld"), "adding_to": ref("Meld"), "table": ref("Melds"), "melds": ref("Melds"),
     "deal": DEAL_NUMBER, "books": obj(**{kind: BY_RANK_COUNT if kind in BY_RANK else between(0, MAX_MELDS)
                                          for kind in BOOK_KINDS}),
-    "foot_played": BOOLEAN, "partners_picked_up": array(BOOLEAN, MAX_PER_SIDE - 1),
+    "foot_played": BOOLEAN, "knee_played": BOOLEAN, "partners_picked_up": array(BOOLEAN, MAX_PER_SIDE - 1),
     "partners_played": nullable(array(BOOLEAN, MAX_PER_SIDE - 1)), "permission": nullable(BOOLEAN),
     "last_card": nullable({"enum": ["meld", "discard"]}), "top_card": {"enum": [c.value for c in CARDS]},
     "pair": {**between(0, MAX_COUNT), "description": "natural cards of the top card's rank in the hand"},

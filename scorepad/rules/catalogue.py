@@ -142,6 +142,12 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
            help="Cards dealt to each player's hand.",
            read=readers.whole_number(1, 30),
            words=lambda v, s: str(v)),
+    Option(name="knee_size", group="table", label="Cards in the knee", default=PerDeal((0,)),
+           help="Cards dealt to each player's knee, a third pile played after the hand and before the foot "
+                "(hand, knee and foot); 0 for no knee. One number, or one per deal.",
+           read=readers.per_deal(readers.whole_number(0, 30)),
+           words=lambda v, s: say.knee(v),
+           write=readers.write_per_deal(int)),
     Option(name="foot_size", group="table", label="Cards in the foot", default=11,
            help="Cards dealt to each player's foot.",
            read=readers.whole_number(1, 30),
@@ -309,9 +315,9 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
            words=lambda v, s: {FootWhen.ANY_ENDING: "however the deal ends",
                                FootWhen.OPPONENTS_OUT: "only when a player of another side went out"}[v]),
     Option(name="red_three_penalty_foot", group="threes", label="Red three in a foot never picked up", default=0,
-           help="Points taken off for each red three in a foot that was never picked up.",
+           help="Points taken off for each red three in a foot (or a knee) that was never picked up.",
            read=_COUNT,
-           words=lambda v, s: f"minus {say.points(v)}" if v else "nothing"),
+           words=lambda v, s: f"minus {say.points(v)}{say.and_knee(s)}" if v else "nothing"),
     Option(name="red_three_penalty_foot_when", group="threes", label="Red three in a foot: when it costs",
            default=FootWhen.ANY_ENDING,
            help="'any-ending' (however the deal ends) or 'opponents-out' (only when a player of another side "
@@ -321,10 +327,10 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
                                FootWhen.OPPONENTS_OUT: "only when a player of another side went out"}[v]),
     Option(name="black_three_in_foot", group="threes", label="Black three in a foot never picked up",
            default=None,
-           help="Points taken off for each black three in a foot never picked up, on a line of its own; "
-                "null for its card value, as any card left.",
+           help="Points taken off for each black three in a foot (or a knee) never picked up, on a line of its "
+                "own; null for its card value, as any card left.",
            read=readers.optional(_COUNT),
-           words=lambda v, s: "its card value" if v is None else f"minus {say.points(v)}"),
+           words=lambda v, s: "its card value" if v is None else f"minus {say.points(v)}{say.and_knee(s)}"),
     # Opening minimums
     Option(name="opening_by", group="opening", label="Minimum set by", default=OpeningBy.DEAL,
            help="'deal' (a minimum for each deal) or 'running-total' (by the side's total so far).",
@@ -431,7 +437,8 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
            read=readers.choice(CountAs),
            words=say.count_as("wild books")),
     Option(name="go_out_foot", group="going_out", label="Foot played first", default=True,
-           help="Whether the player going out must have picked up and played their foot.",
+           help="Whether the player going out must have picked up and played their foot (and, in a deal with a "
+                "knee, the knee before it).",
            read=readers.true_false,
            words=say.yes_no("yes", "no")),
     Option(name="go_out_partner_foot", group="going_out", label="Partner's foot", default=PartnerFoot.NO,

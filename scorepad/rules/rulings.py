@@ -134,12 +134,14 @@ def _book_refuses(sheet: RuleSheet, book: Meld, added: Meld) -> Reason | None:
 def can_go_out(sheet: RuleSheet, deal: int, *, melds: Sequence[Meld] = (), books: Books | HeldBooks | None = None,
                foot_played: bool = True, partners_picked_up: Sequence[bool] = (),
                partners_played: Sequence[bool] | None = None,
-               permission: bool | None = None, last_card: LastCard | None = None) -> Ruling:
+               permission: bool | None = None, last_card: LastCard | None = None,
+               knee_played: bool | None = None) -> Ruling:
     """May a player of this side go out now?
 
     Give the side's ``melds`` (or its ``books`` counted by kind: ``special`` for clean books of
     a special rank, a :class:`~.books.HeldBooks` for dirty ones too), whether the player has
-    picked up and played the foot, each partner's foot (picked up or not; ``partners_played``,
+    picked up and played the foot (and, in a deal with a knee, ``knee_played``: the knee before it;
+    not given, as ``foot_played``), each partner's foot (picked up or not; ``partners_played``,
     when given, whether each played from it), whether the partner said yes, and how the last
     card would go (melded or discarded). Books count as the deal's verdict counts them
     (:func:`~.books.books_toward`).
@@ -168,7 +170,12 @@ def can_go_out(sheet: RuleSheet, deal: int, *, melds: Sequence[Meld] = (), books
                       + (" A clean book does not stand in for a dirty one."
                          if toward.dirty < need.dirty <= toward.clean + toward.dirty - need.clean else ""),
                       "books_to_go_out")]
-    if sheet.go_out_foot:
+    knee = foot_played if knee_played is None else knee_played
+    if sheet.go_out_foot and sheet.knee_at(deal):
+        reasons.append(Reason(knee, "The knee has been picked up and played." if knee
+                              else "The knee, and then the foot, must be picked up and played before going out.",
+                              "go_out_foot"))
+    if sheet.go_out_foot and (knee or foot_played or not sheet.knee_at(deal)):  # the knee's reason says the foot
         reasons.append(Reason(foot_played, "The foot has been picked up and played." if foot_played
                               else "The foot must be picked up and played before going out.", "go_out_foot"))
     if sheet.go_out_partner_foot is not PartnerFoot.NO and partners_picked_up:

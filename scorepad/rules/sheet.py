@@ -75,6 +75,7 @@ class RuleSheet:
     decks_by_players: tuple[tuple[int, int], ...]
     jokers_per_deck: int
     hand_size: int
+    knee_size: PerDeal[int]
     foot_size: int
     card_values: CardValues
     cut_bonus: int
@@ -253,7 +254,8 @@ class RuleSheet:
                 or (name == "deals" and self.game_length is not GameLength.DEALS)
                 or (name == "pile_cards" and self.pile_take in (PileTake.WHOLE, PileTake.NEVER))
                 or (name in ("pile_new_meld", "pile_take_penalty") and self.pile_take is PileTake.NEVER)
-                or (name == "no_wild_on_clean_book" and self.growth(dirty=False) is not BookGrowth.ANY))
+                or (name == "no_wild_on_clean_book" and self.growth(dirty=False) is not BookGrowth.ANY)
+                or (name == "knee_size" and not self.has_knee))
 
     def seatable(self) -> tuple[int, ...]:
         """The numbers of players the sheet can seat: from the fewest to the most, each splitting
@@ -270,6 +272,21 @@ class RuleSheet:
     def individuals(self) -> bool:
         """True when every player plays alone (no partnerships)."""
         return self.side_sizes == (1,)
+
+    @property
+    def has_knee(self) -> bool:
+        """Whether any deal on this sheet deals each player a knee (a third pile, ``knee_size``)."""
+        return any(self.knee_size.values)
+
+    def knee_at(self, deal: int) -> int:
+        """The cards of each player's knee in this deal; 0 where the deal has no knee.
+
+        >>> from scorepad.rules import preset
+        >>> sheet = preset("common").replace(hand_size=15, knee_size=PerDeal((13, 0)))
+        >>> sheet.knee_at(1), sheet.knee_at(2), sheet.has_knee, preset("common").has_knee
+        (13, 0, True, False)
+        """
+        return self.knee_size.at(deal)
 
     def decks_for(self, players: int) -> int:
         """How many decks the pack has for this many players."""
@@ -290,6 +307,20 @@ class RuleSheet:
         """Whether red threes are laid on the table for their bonus (``red_three_mode`` laid),
         not held."""
         return self.red_three_mode is RedThreeMode.LAID
+
+    @property
+    def mixed_wild_bonus(self) -> int:
+        """What a wild book mixing 2s and jokers earns: ``wild_book_mixed_bonus``, or where null
+        the wild-book bonus."""
+        bonus = self.wild_book_mixed_bonus
+        return self.wild_book_bonus if bonus is None else bonus
+
+    @property
+    def not_out_red_three_bonus(self) -> int:
+        """What a red three laid earns a side none of whose players went out:
+        ``red_three_bonus_not_out``, or where null ``red_three_bonus``."""
+        bonus = self.red_three_bonus_not_out
+        return self.red_three_bonus if bonus is None else bonus
 
     @property
     def prices_mixed_wild(self) -> bool:
@@ -420,7 +451,8 @@ def _check_sheet(sheet: RuleSheet) -> None:
         raise SheetError("min_naturals_with_wilds", "would leave no room for a wild card in a book")
     _check_bands(sheet.opening_bands)
     if sheet.game_length is GameLength.DEALS:
-        for name in ("draws_per_turn", "going_out_bonus", "opening_minimums", "pile_cards", "books_to_go_out"):
+        for name in ("knee_size", "draws_per_turn", "going_out_bonus", "opening_minimums", "pile_cards",
+                     "books_to_go_out"):
             schedule: PerDeal[object] = getattr(sheet, name)
             if not schedule.single and len(schedule.values) < sheet.deals:
                 raise SheetError(name, f"lists {len(schedule.values)} deals but the game has {sheet.deals}; "

@@ -8,7 +8,8 @@ speaks to players in plain words and cites the sheet option it rests on (``optio
 None for a rule every sheet shares, such as "threes are never melded").
 
 Codes: ``meld.rank``, ``meld.size``, ``meld.wild_ratio``, ``meld.duplicate_rank``, ``meld.books_per_rank``,
-``supply``, ``foot.size``, ``foot.picked_up``, ``foot.played``, ``went_out.books``,
+``supply``, ``foot.size``, ``foot.picked_up``, ``foot.played``, ``knee.size``, ``knee.picked_up``
+(the knee's, :mod:`.knee`), ``went_out.books``,
 ``went_out.partner_foot``, ``went_out.cards_left``, ``went_out.player``,
 ``went_out.last_card``, ``went_out.permission``, ``opening.minimum``, ``opening.pile``,
 ``deal.number``, ``deal.ending``, ``table.players``, ``table.sides``, ``side.players``,
@@ -58,6 +59,7 @@ from .choices import (
 )
 from .counted_checks import check_counted, counted_supply
 from .deal import Deal, Ending, Opening, Permission, Player, Side
+from .knee import knee_problems, went_out_knee
 from .limits import MAX_DEALS
 from .melds import duplicate_rank_problems, meld_problems
 from .problems import Problem, Report, Unchecked
@@ -86,9 +88,9 @@ def _pack(decks: int, jokers_per_deck: int) -> Cards:
 
 
 def deal_cards(deal: Deal) -> Cards:
-    """Every card the deal records: melded, laid red threes, in hands and unopened feet."""
+    """Every card the deal records: melded, laid red threes, in hands, unopened knees and feet."""
     tabled = [0] * len(CARDS)  # melded cards and red threes laid
-    held: list[tuple[int, ...]] = []  # each hand, and each foot never picked up
+    held: list[tuple[int, ...]] = []  # each hand, and each knee and foot never picked up
     for side in deal.sides:
         for meld in side.melds:
             if meld.rank is not Rank.WILD:
@@ -101,6 +103,8 @@ def deal_cards(deal: Deal) -> Cards:
             held.append(player.cards_left.counts())
             if not player.foot_picked_up:
                 held.append(player.foot.counts())
+            if player.knee and not player.picked_knee:
+                held.append(player.knee.counts())
     return Cards._of(tuple(map(sum, zip(tabled, *held, strict=True))))  # each kind, summed over every group
 
 
@@ -135,6 +139,8 @@ def validate(deal: Deal, totals_before: Mapping[str, int] | None = None) -> Repo
     alone: dict[int, list[Problem]] = {}
     for i, side in enumerate(deal.sides):
         _check_side(sheet, side, f"sides[{i}]", found, warnings, alone)
+    if sheet.has_knee or any(p.knee or p.knee_picked_up is not None for _, _, p in deal.players()):
+        found.extend(knee_problems(deal))
     _check_supply(deal, found)
     _check_ending(deal, found)
     _check_first_meld(deal, found)
@@ -317,6 +323,7 @@ def _check_ending(deal: Deal, found: list[Problem]) -> None:
         found.append(Problem("went_out.cards_left", f"{player.name} went out without picking up the foot; the "
                              "foot must be played first.", "go_out_foot", f"{here}.foot_picked_up", side.name,
                              player.name, field="foot_picked_up"))
+    found.extend(went_out_knee(deal, i, j))
     need = sheet.going_out_books(deal.number)
     held = side_books(sheet, side)
     toward = books_toward(sheet, need, held)

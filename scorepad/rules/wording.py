@@ -52,6 +52,8 @@ class Sheet(Protocol):
     def deals(self) -> int: ...
     @property
     def target_score(self) -> int: ...
+    @property
+    def has_knee(self) -> bool: ...
 
 
 def points(n: int) -> str:
@@ -83,6 +85,18 @@ def card_values(values: CardValues, sheet: Sheet) -> str:
         groups.setdefault(values[card], []).append(
             "black 3" if card is Card.BLACK_THREE else "joker" if card is Card.JOKER else card.value)
     return "; ".join(f"{' '.join(cards)}: {p}" for p, cards in groups.items())
+
+
+def and_knee(sheet: Sheet) -> str:
+    """What a foot's penalty adds on a sheet with a knee: the knee never picked up pays it too."""
+    return ", in a knee never picked up too" if sheet.has_knee else ""
+
+
+def knee(sizes: PerDeal[int]) -> str:
+    """A knee's cards, or no knee, in every deal or deal by deal."""
+    if not any(sizes.values):
+        return "no knee"
+    return by_deal(sizes, lambda n: str(n) if n else "no knee")
 
 
 def decks(rule: DecksRule, sheet: Sheet) -> str:

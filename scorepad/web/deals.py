@@ -41,7 +41,8 @@ from .common import (
 )
 from .errors import status as status_of
 from .forms import preset_choices
-from .forms.deal import NO_ENDING, RANKS, DealForm, card_label
+from .forms.deal import NO_ENDING, RANKS, DealForm
+from .forms.deal_blocks import card_label
 from .forms.deal_meta import ConfirmForm, DealMetaForm
 from .forms.deal_shown import card_groups, going_out
 
@@ -393,7 +394,7 @@ def _posted(game: GameRecord, number: int, editing: bool) -> ResponseReturnValue
     if itemise is not None:
         action = "more"  # the same form again, that side now in meld rows; nothing else changes
     form = DealForm.from_form(game.sides, game.sheet, request.form, more_rows=action == "more" and itemise is None,
-                              itemise=itemise)
+                              itemise=itemise, number=number)
     done = ACTIONS.get(action, _save)(DealPage(game, form, meta, number, editing))
     return done.render() if isinstance(done, DealPage) else done
 
@@ -431,7 +432,7 @@ def new_deal(game_id: str) -> ResponseReturnValue:
     if request.method == "POST":
         return _posted(game, number, editing=False)
     meta = DealMetaForm(revision=str(game.revision))
-    return DealPage(game, DealForm.blank(game.sides, game.sheet), meta, number, editing=False).render()
+    return DealPage(game, DealForm.blank(game.sides, game.sheet, number), meta, number, editing=False).render()
 
 
 @bp.post("/games/<game_id>/deals/<int:number>/preview")
@@ -440,7 +441,7 @@ def preview(game_id: str, number: int) -> ResponseReturnValue:
     fragment the form shows under its inputs: read by the same reader as a saved deal,
     nothing saved. The deal need not say yet who went out."""
     game = access.game_or_404(game_id)
-    form = DealForm.from_form(game.sides, game.sheet, request.form)
+    form = DealForm.from_form(game.sides, game.sheet, request.form, number=number)
     data = form.to_json(need_ending=False)
     if data is None:
         return render_template("deals/_live.html", error=form.form_errors[0])
@@ -486,7 +487,7 @@ def edit_deal(game_id: str, number: int) -> ResponseReturnValue:
     if request.method == "POST":
         return _posted(game, number, editing=True)
     meta = DealMetaForm(revision=str(game.revision), reason=record.as_played or "")
-    form = DealForm.from_deal(game.sides, game.sheet, record.deal.to_json(with_sheet=False))
+    form = DealForm.from_deal(game.sides, game.sheet, record.deal.to_json(with_sheet=False), number)
     return DealPage(game, form, meta, number, editing=True, preview=record.verdict,
                     can_play=bool(record.as_played)).render()
 

@@ -6,15 +6,15 @@ player where the sheet's minimum is each player's, and the pile's top card among
 deal's last card and the partner's permission where the sheet has those rules); and who went
 out; the referee's problems are placed back next to the field each one concerns.
 
-What the form shows beside its boxes (the cards left by value, each side's progress toward
-going out) is in :mod:`.deal_shown`; the small forms around a deal in :mod:`.deal_meta`.
+What the form holds for each side, meld row and player is in :mod:`.deal_blocks`; what it
+shows beside its boxes (the cards left by value, each side's progress toward going out) in
+:mod:`.deal_shown`; the small forms around a deal in :mod:`.deal_meta`.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from ...rules import ReadError, RuleSheet
@@ -24,6 +24,7 @@ from ...rules.deal import Meld
 from ...rules.limits import MAX_COUNT, MAX_INPUT, MAX_MELD_ROWS
 from ...rules.problems import Problem
 from ...storage.reading import GameSide
+from .deal_blocks import MeldRow, PlayerBlock, SideBlock, card_label, count_or_zero, rows_per_side
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "wild")
 TOP_CARDS = (*RANKS[:-1], "2", "JK")  # a pile's top card that can be melded
@@ -38,87 +39,14 @@ PERMISSION = (("asked-yes", "Asked: yes"), ("asked-no", "Asked: no"), ("not-aske
 TOP = "top"
 
 
-@dataclass
-class MeldRow:
-    index: int
-    rank: str = ""
-    naturals: str = ""
-    twos: str = ""
-    jokers: str = ""
-    cards: str = ""
-    problems: list[str] = field(default_factory=list)
-
-    @property
-    def blank(self) -> bool:
-        return not (self.cards or any(_count_or_zero(v) for v in (self.naturals, self.twos, self.jokers)))
-
-
-@dataclass
-class PlayerBlock:
-    side: int
-    index: int
-    name: str
-    picked: bool = True
-    counts: dict[str, str] = field(default_factory=dict)
-    left: str = ""
-    foot: str = ""
-    cut: bool = False
-    unplayed: bool = False  # picked up the foot but played nothing from it (foot_played false)
-    points: str = ""  # a counted side's player: points left in hand
-    red_left: str = ""  # and red threes still held
-    opening: str = ""  # first melds as card strings split by ";", where each player meets the minimum
-    pile_top: str = ""  # the pile's top card among them, or ""
-    problems: dict[str, list[str]] = field(default_factory=dict)
-
-    @property
-    def key(self) -> str:
-        return f"s{self.side}-p{self.index}"
-
-    def problems_at(self, *keys: str) -> list[str]:
-        return [m for k in keys for m in self.problems.get(k, [])]
-
-
-@dataclass
-class SideBlock:
-    index: int
-    name: str
-    rows: list[MeldRow]
-    players: list[PlayerBlock]
-    red_threes: str = ""
-    failed_takes: str = ""  # failed takes of the pile, where the sheet charges for them
-    itemised: bool = False  # False: counted (books, meld_points, points left)
-    books: dict[str, str] = field(default_factory=dict)  # clean, dirty, wild, special ranks, d+rank, 3R/3B
-    meld_points: str = ""
-    opening: str = ""  # the side's first melds as card strings split by ";"
-    pile_top: str = ""  # the pile's top card among them, or ""
-    problems: dict[str, list[str]] = field(default_factory=dict)
-    row_of_meld: list[int] = field(default_factory=list)  # canonical meld index -> row index
-
-    def problems_at(self, *keys: str) -> list[str]:
-        return [m for k in keys for m in self.problems.get(k, [])]
-
-
-CARD_LABELS = {"JK": "Jokers", "2": "2s", "3B": "Black 3s", "3R": "Red 3s", "A": "Aces", "K": "Kings",
-               "Q": "Queens", "J": "Jacks"}
-
-
-def card_label(code: str) -> str:
-    return CARD_LABELS.get(code, f"{code}s")
-
-
-def rows_per_side(sides: int) -> int:
-    """Blank meld rows a side starts with: eight for two sides, fewer for more (the page stays
-    small; "More meld rows" adds some)."""
-    return max(3, min(8, 18 // max(sides, 1)))
-
-
 class DealForm:
     """A deal as typed on the phone: read into canonical JSON, problems placed by field."""
 
     TOP_CARDS, LAST_CARD, PERMISSION = TOP_CARDS, LAST_CARD, PERMISSION  # the choices the template offers
 
-    def __init__(self, game_sides: Sequence[GameSide], sheet: RuleSheet) -> None:
+    def __init__(self, game_sides: Sequence[GameSide], sheet: RuleSheet, number: int | None = None) -> None:
         self.sheet = sheet
+        self.number = number  # the deal's number: where the sheet deals a knee in some deals only
         self.sides: list[SideBlock] = []
         for i, side in enumerate(game_sides):
             players = [PlayerBlock(i, j, name) for j, name in enumerate(side["players"])]
@@ -138,17 +66,18 @@ class DealForm:
     # -- building ------------------------------------------------------------------------
 
     @classmethod
-    def blank(cls, game_sides: Sequence[GameSide], sheet: RuleSheet) -> DealForm:
-        form = cls(game_sides, sheet)
+    def blank(cls, game_sides: Sequence[GameSide], sheet: RuleSheet, number: int | None = None) -> DealForm:
+        form = cls(game_sides, sheet, number)
         for side in form.sides:
             side.rows = [MeldRow(k) for k in range(rows_per_side(len(form.sides)))]
         return form
 
     @classmethod
     # Any: the deal's JSON as the form builds it, nested dicts filled in place (Deal.from_json reads it)
-    def from_deal(cls, game_sides: Sequence[GameSide], sheet: RuleSheet, deal: dict[str, Any]) -> DealForm:
+    def from_deal(cls, game_sides: Sequence[GameSide], sheet: RuleSheet, deal: dict[str, Any],
+                  number: int | None = None) -> DealForm:
         """The form filled in from a recorded deal's canonical JSON."""
-        form = cls(game_sides, sheet)
+        form = cls(game_sides, sheet, number if number is not None else deal.get("deal"))
         by_name = {s["name"]: s for s in deal.get("sides", [])}
         for side in form.sides:
             data = by_name.get(side.name, {})
@@ -178,6 +107,9 @@ class DealForm:
                 player.foot = str(Cards.from_json(p.get("foot")))
                 player.cut = bool(p.get("cut_bonus"))
                 player.unplayed = p.get("foot_played") is False
+                knee_picked = p.get("knee_picked_up")
+                player.knee_picked = player.picked if knee_picked is None else bool(knee_picked)
+                player.knee = str(Cards.from_json(p.get("knee")))
                 player.points = _shown(p.get("cards_left_points"))
                 player.red_left = _shown(p.get("red_threes_left"))
                 player.opening, player.pile_top = _opening_shown(p.get("opening"))
@@ -191,10 +123,10 @@ class DealForm:
 
     @classmethod
     def from_form(cls, game_sides: Sequence[GameSide], sheet: RuleSheet, data: Mapping[str, str],
-                  more_rows: bool = False, itemise: int | None = None) -> DealForm:
+                  more_rows: bool = False, itemise: int | None = None, number: int | None = None) -> DealForm:
         """The form as posted. A side is counted when its ``s{i}-mode`` says ``count`` (as the
         form sends it by default), else itemised; ``itemise`` switches that side to meld rows."""
-        form = cls(game_sides, sheet)
+        form = cls(game_sides, sheet, number)
         for side in form.sides:
             s = f"s{side.index}"
             side.itemised = _get(data, f"{s}-mode") != "count" or side.index == itemise
@@ -219,6 +151,8 @@ class DealForm:
                 player.foot = _get(data, f"{p}-foot")
                 player.cut = f"{p}-cut" in data
                 player.unplayed = f"{p}-unplayed" in data
+                player.knee_picked = f"{p}-knee_picked" in data
+                player.knee = _get(data, f"{p}-knee")
                 player.points = _get(data, f"{p}-pts")
                 player.red_left = _get(data, f"{p}-red_left")
                 player.opening, player.pile_top = _get(data, f"{p}-open"), _get(data, f"{p}-top")
@@ -257,6 +191,12 @@ class DealForm:
         return self.sheet.pile_take_penalty > 0
 
     @property
+    def knee_size(self) -> int:
+        """The knee's cards in this deal (the sheet's ``knee_size``): above 0, each player says
+        whether the knee was picked up and, if not, its cards; 0, the form asks nothing of a knee."""
+        return self.sheet.knee_at(self.number) if self.number is not None else 0
+
+    @property
     def asks_last_card(self) -> bool:
         return self.sheet.last_card is not LastCard.EITHER
 
@@ -274,7 +214,7 @@ class DealForm:
     def shows_red_threes(self, side: SideBlock) -> bool:
         """Whether a side's "Red threes laid" box shows: where red threes are laid (``red_three_mode``),
         or where the deal records some laid already (held, a violation to correct)."""
-        return self.sheet.lays_red_threes or _count_or_zero(side.red_threes)
+        return self.sheet.lays_red_threes or count_or_zero(side.red_threes)
 
     @property
     def asks_permission(self) -> bool:
@@ -402,7 +342,7 @@ class DealForm:
             red_left = self._count(player.red_left, player.problems, "cards_left", "Red threes left")
             if red_left:
                 out["red_threes_left"] = red_left
-            players.append(_with_foot_and_cut(out, player))
+            players.append(_with_foot_and_cut(out, player, self.knee_size > 0))
         return {"name": side.name, "books": books, "meld_points": points or 0, "red_threes": red or 0,
                 "players": players}
 
@@ -442,7 +382,7 @@ class DealForm:
             except ReadError as err:
                 self._error(player.problems, "cards_left", f"Cards left: {err.reason}")
         return _with_foot_and_cut({"name": player.name, "foot_picked_up": player.picked, "cards_left": cards_left},
-                                  player)
+                                  player, self.knee_size > 0)
 
     def _count(self, text: str, problems: dict[str, list[str]] | None, key: str | None, what: str,
                row: MeldRow | None = None) -> int | None:
@@ -538,9 +478,14 @@ class DealForm:
 
 
 # Any: the deal's JSON as the form builds it, nested dicts filled in place (Deal.from_json reads it)
-def _with_foot_and_cut(out: dict[str, Any], player: PlayerBlock) -> dict[str, Any]:
-    """A player's JSON, counted or itemised, with what both record alike: the unopened foot,
-    the cut bonus and a foot picked up but not played from."""
+def _with_foot_and_cut(out: dict[str, Any], player: PlayerBlock, knee: bool) -> dict[str, Any]:
+    """A player's JSON, counted or itemised, with what both record alike: the unopened foot
+    (and, in a deal with a ``knee``, whether it was picked up and the unopened knee), the cut
+    bonus and a foot picked up but not played from."""
+    if knee:
+        out["knee_picked_up"] = player.knee_picked
+        if not player.knee_picked and player.knee:
+            out["knee"] = player.knee
     if not player.picked and player.foot:
         out["foot"] = player.foot
     if player.cut:
@@ -554,7 +499,7 @@ def _with_foot_and_cut(out: dict[str, Any], player: PlayerBlock) -> dict[str, An
 SIDE_FIELDS = ("melds", "red_threes", "books", "meld_points", "failed_takes")
 PLAYER_FIELDS = {"foot_picked_up": "picked", "foot_played": "picked", "cut_bonus": "cut", "cards_left": "cards_left",
                  "foot": "foot", "cards_left_points": "cards_left", "red_threes_left": "cards_left",
-                 "opening": "opening"}
+                 "opening": "opening", "knee_picked_up": "knee_picked", "knee": "knee"}
 
 
 def _get(data: Mapping[str, str], key: str) -> str:
@@ -586,9 +531,3 @@ def _bounded(value: object, default: int) -> int:
     # As many rows as the page can have shown: a deal's melds (at most MAX_MELDS, however it
     # was recorded) and two blank rows; "More meld rows" adds rows up to the same bound.
     return max(1, min(n, MAX_MELD_ROWS))
-
-
-def _count_or_zero(text: str) -> bool:
-    """True when a count box holds anything but blank or zero."""
-    return bool(text.strip()) and text.strip() not in ("0", "-0")
-

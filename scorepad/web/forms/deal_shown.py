@@ -10,7 +10,7 @@ from ...rules import Books, Deal, RuleSheet
 from ...rules.cards import NATURALS, Card
 from ...rules.choices import FootWhen
 from ...rules.progress import going_out_progress
-from .deal import SideBlock
+from .deal_blocks import SideBlock
 
 
 @dataclass
