@@ -59,8 +59,8 @@ def _as_played(value: JSON) -> JSON:  # the reason as sent: checks reads it, nam
 def _deal_body(*extra: str) -> tuple[dict[str, JSON], JSON, int | None, dict[str, JSON]]:
     """A game's deal from the body: the deal itself, the as-played reason, the revision, and
     the ``extra`` fields the route allows besides (``repeat``), as sent."""
-    data = http.body(("deal", "ending", "went_out", "sides", "last_card", "permission", "as_played", "revision",
-                      "sheet", *extra))
+    data = http.body(("deal", "ending", "went_out", "sides", "last_card", "permission", "first_meld", "as_played",
+                      "revision", "sheet", *extra))
     deal = {k: v for k, v in data.items() if k not in ("as_played", "revision", *extra)}
     return deal, _as_played(data.get("as_played")), http.revision(data.get("revision")), \
         {k: data[k] for k in extra if k in data}
@@ -136,7 +136,7 @@ def _game_url(game_id: str, *rest: object) -> str:
 @bp.post("/score")
 def score_deal() -> ResponseReturnValue:
     """Validate and score one deal under the sheet it names; nothing is saved."""
-    data = http.body(("sheet", "deal", "ending", "went_out", "sides", "last_card", "permission"))
+    data = http.body(("sheet", "deal", "ending", "went_out", "sides", "last_card", "permission", "first_meld"))
     return jsonify(judge(Deal.from_json(data)).to_json())
 
 

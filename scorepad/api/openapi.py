@@ -117,7 +117,9 @@ def schemas() -> Schema:
                                "rank; not also in dirty"},
                 threes={"type": "object", "propertyNames": {"enum": [Rank.RED_THREE.value, Rank.BLACK_THREE.value]},
                         "additionalProperties": COUNT, "description": "books of threes the sheet's three_books "
-                        "allows, by colour"})
+                        "allows, by colour"},
+                wild_mixed={**COUNT, "description": "wild books mixing 2s and jokers, where the sheet's "
+                            "wild_book_mixed_bonus prices them; not also in wild"})
     deal_side = obj(("name",), name=ref("Name"), melds=array(ref("Meld"), MAX_MELDS),
                     books={**books, "description": "counted entry: books by kind (a missing key is 0), instead of "
                            "melds"},
@@ -136,7 +138,9 @@ def schemas() -> Schema:
                     "last_card": {"enum": ["discard", "meld"],
                                   "description": "how the player who went out played the last card"},
                     "permission": {"enum": ["asked-yes", "asked-no", "not-asked"],
-                                   "description": "whether the player who went out asked a partner, and the answer"}}
+                                   "description": "whether the player who went out asked a partner, and the answer"},
+                    "first_meld": {**nullable(ref("Name")), "description": "the player who laid down first, where "
+                                   "the sheet has a first_meld_bonus (to that player's side)"}}
     said: Schema = {"code": STRING, "message": STRING, "option": nullable(STRING), "where": nullable(STRING),
                     "side": nullable(STRING), "player": nullable(STRING), "meld": nullable(INTEGER)}
     rule_problem = obj(("code", "message"), **said)

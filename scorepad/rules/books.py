@@ -96,7 +96,7 @@ def side_books(sheet: RuleSheet, side: Side) -> HeldBooks:
                 dirty += n
             else:
                 clean += n
-    return held_by_rank(clean, dirty, books.wild, ranks)
+    return held_by_rank(clean, dirty, books.wild + books.wild_mixed, ranks)
 
 
 def books_toward(sheet: RuleSheet, need: Books, held: HeldBooks) -> Books:
@@ -228,7 +228,8 @@ def cheapest_books(sheet: RuleSheet, books: BookCounts) -> int:
     """The fewest card points these books can hold under the sheet: each book has
     ``book_size`` cards; a clean book the cheapest natural rank's, a special book its own
     rank's, a dirty book the cheapest mix of naturals and wild cards the wild limit allows
-    (at least one wild), a wild book the cheapest wild cards.
+    (at least one wild), a wild book the cheapest wild cards (a mixed one, ``wild_mixed``, at
+    least one of each kind).
 
     >>> from scorepad.rules import preset
     >>> cheapest_books(preset("common"), BookCounts(clean=3, dirty=2))  # 3 × 7 × 5 + 2 × (6 × 5 + 20)
@@ -242,8 +243,9 @@ def cheapest_books(sheet: RuleSheet, books: BookCounts) -> int:
                 default=(size - 1) * natural + wild)
     special = sum(max(n, 0) * size * values[rank.card] for rank, n in (*books.special, *books.threes))
     dirty_books = max(books.dirty, 0) + sum(max(n, 0) for _, n in books.special_dirty)
+    mixed = (size - 1) * wild + max(values[card] for card in WILDS)  # one 2 and one joker at the least
     return (max(books.clean, 0) * size * natural + special + dirty_books * dirty
-            + max(books.wild, 0) * size * wild)
+            + max(books.wild, 0) * size * wild + max(books.wild_mixed, 0) * mixed)
 
 
 def meld_points_step(sheet: RuleSheet) -> int:

@@ -4,7 +4,8 @@ its help, its default, how it is read from JSON and checked, written back, and p
 The sheet (:class:`~.sheet.RuleSheet`) checks and writes itself through :data:`OPTIONS`; the
 editor, the printed sheet, the API (and its description, :meth:`Option.schema`), the compare
 page and the command line all read it. A new option is one entry of :data:`OPTIONS` (its
-default is what every sheet stored before it means) and a field of ``RuleSheet``.
+default is what every sheet stored before it means) and a field of ``RuleSheet``; the words
+its values share with other options are in :mod:`.wording`.
 """
 
 from __future__ import annotations
@@ -12,23 +13,20 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, TypeVar
 
 from . import readers
-from .cards import NATURALS, Card
+from . import wording as say
 from .choices import (
     STANDARD_VALUES,
     Band,
     BookGrowth,
     Books,
-    CardValues,
     CountAs,
     DecksRule,
     FootWhen,
     GameLength,
-    GrowthByKind,
     LastCard,
-    OpeningBook,
     OpeningBy,
     OpeningPileCards,
     OpeningWho,
@@ -37,41 +35,18 @@ from .choices import (
     PileBlocker,
     PileNeeds,
     PileTake,
+    RedThreeMode,
     SecondMeld,
     SpecialWilds,
     StockOut,
     Upcard,
     WildRatio,
-    rank_words,
 )
 from .limits import MAX_PLAYERS, MIN_PLAYERS
 from .read import JSON
+from .wording import Sheet
 
 V = TypeVar("V")
-
-
-class Sheet(Protocol):
-    """What an option's words read of the sheet it is on (a :class:`~.sheet.RuleSheet`): the
-    options that change how another option is put into words."""
-
-    @property
-    def decks(self) -> int: ...
-    @property
-    def decks_rule(self) -> DecksRule: ...
-    @property
-    def wild_books(self) -> bool: ...
-    @property
-    def pile_take(self) -> PileTake: ...
-    @property
-    def pile_cards(self) -> PerDeal[int]: ...
-    @property
-    def game_length(self) -> GameLength: ...
-    @property
-    def deals(self) -> int: ...
-    @property
-    def target_score(self) -> int: ...
-    @property
-    def has_knee(self) -> bool: ...
 
 
 GROUPS: tuple[tuple[str, str], ...] = (
@@ -122,129 +97,8 @@ class Option(Generic[V]):
 
 
 
-def _points(n: int) -> str:
-    return f"{n:,} points" if n != 1 else "1 point"
-
-
-def _by_deal(value: PerDeal[V], fmt: Callable[[V], str] = str) -> str:
-    if value.single:
-        return fmt(value.values[0])
-    return ", ".join(f"deal {i} {fmt(v)}" for i, v in enumerate(value.values, 1))
-
-
-def _yes_no(yes: str, no: str) -> Callable[[bool, Sheet], str]:
-    return lambda value, sheet: yes if value else no
-
-
-def _words_card_values(values: CardValues, sheet: Sheet) -> str:
-    groups: dict[int, list[str]] = {}
-    for card in (Card.JOKER, Card.TWO, *NATURALS, Card.BLACK_THREE):
-        groups.setdefault(values[card], []).append(
-            "black 3" if card is Card.BLACK_THREE else "joker" if card is Card.JOKER else card.value)
-    return "; ".join(f"{' '.join(cards)}: {p}" for p, cards in groups.items())
-
-
-def _and_knee(sheet: Sheet) -> str:
-    """What a foot's penalty adds on a sheet with a knee: the knee never picked up pays it too."""
-    return ", in a knee never picked up too" if sheet.has_knee else ""
-
-
-def _words_knee(sizes: PerDeal[int]) -> str:
-    """A knee's cards, or no knee, in every deal or deal by deal."""
-    if not any(sizes.values):
-        return "no knee"
-    return _by_deal(sizes, lambda n: str(n) if n else "no knee")
-
-
-def _words_decks(rule: DecksRule, sheet: Sheet) -> str:
-    return {DecksRule.PLAYERS_PLUS_ONE: "one more deck than there are players",
-            DecksRule.PER_PLAYER: "one deck per player",
-            DecksRule.FIXED: f"always {sheet.decks} decks",
-            DecksRule.BY_PLAYERS: "by the number of players, from the table"}[rule]
-
-
-def _words_side_sizes(sizes: tuple[int, ...], sheet: Sheet) -> str:
-    names = {1: "individuals", 2: "partnerships of 2", 3: "partnerships of 3", 4: "partnerships of 4"}
-    return " or ".join(names[s] for s in sizes)
-
-
-_GROWTH_WORDS = {BookGrowth.CLOSED: "takes no more cards", BookGrowth.NATURALS: "may keep growing with natural cards",
-                 BookGrowth.ANY: "may keep growing with any card"}
-
-
-def _words_book_growth(growth: BookGrowth | GrowthByKind, sheet: Sheet) -> str:
-    if isinstance(growth, BookGrowth):
-        return f"a book {_GROWTH_WORDS[growth]}"
-    return f"a clean book {_GROWTH_WORDS[growth.clean]}; a dirty or wild book {_GROWTH_WORDS[growth.dirty]}"
-
-
-def _words_minimum(minimum: int | OpeningBook) -> str:
-    return "a complete book" if isinstance(minimum, OpeningBook) else str(minimum)
-
-
-def _words_wild_ratio(ratio: WildRatio, sheet: Sheet) -> str:
-    return {WildRatio.TWICE: "at least twice as many natural cards as wild cards",
-            WildRatio.MORE: "more natural cards than wild cards",
-            WildRatio.AT_LEAST: "never more wild cards than natural cards",
-            WildRatio.NONE: "no ratio"}[ratio]
-
-
-def _words_bands(bands: tuple[Band, ...], sheet: Sheet) -> str:
-    return "; ".join(f"below {b.below:,}: {b.minimum}" if b.below is not None else f"otherwise {b.minimum}"
-                     for b in bands)
-
-
-def _words_rank_bonuses(what: str) -> Callable[[tuple[tuple[Card, int], ...], Sheet], str]:
-    def words(bonuses: tuple[tuple[Card, int], ...], sheet: Sheet) -> str:
-        return "; ".join(f"{what} of {card.noun}: {_points(bonus)}" for card, bonus in bonuses) or "none"
-    return words
-
-
-def _words_caps(caps: tuple[tuple[str, int], ...], sheet: Sheet) -> str:
-    """Caps alike said once: "a bonus for at most 3 wild books; 2 books each of sevens, fives"."""
-    by_cap: dict[int, list[str]] = {}
-    for key, cap in caps:
-        by_cap.setdefault(cap, []).append(key)
-    said = []
-    for cap, keys in by_cap.items():
-        ranks = [rank_words(Card(key)) for key in keys if key != "wild"]
-        said += [f"{cap} wild books"] if "wild" in keys else []
-        said += [f"{cap} books {'each ' if len(ranks) > 1 else ''}of {', '.join(ranks)}"] if ranks else []
-    return "a bonus for at most " + "; ".join(said) if said else "no cap"
-
-
-def cap_words(key: str) -> str:
-    """What a key of ``book_caps`` caps, in words: "wild books", "books of sevens"."""
-    return "wild books" if key == "wild" else f"books of {rank_words(Card(key))}"
-
-
-def _words_decks_by_players(table: tuple[tuple[int, int], ...], sheet: Sheet) -> str:
-    words = "; ".join(f"{players} players: {decks}" for players, decks in table) or "none"
-    return words if sheet.decks_rule is DecksRule.BY_PLAYERS else f"{words} (not used)"
-
-
-def _words_count_as(kind: str) -> Callable[[CountAs, Sheet], str]:
-    def words(value: CountAs, sheet: Sheet) -> str:
-        return {CountAs.CLEAN: f"{kind} beyond those asked for count as clean books",
-                CountAs.DIRTY: f"{kind} beyond those asked for count as dirty books",
-                CountAs.NONE: f"{kind} count only where asked for by name"}[value]
-    return words
-
-
-def _words_house_rules(rules: tuple[str, ...], sheet: Sheet) -> str:
-    """Each rule as a sentence of its own, in order; "none" for none."""
-    return " ".join(rule if rule.endswith((".", "!", "?", "…")) else f"{rule}." for rule in rules) or "none"
-
-
-def _words_blockers(blockers: frozenset[PileBlocker], sheet: Sheet) -> str:
-    if not blockers:
-        return "nothing"
-    names = {PileBlocker.BLACK_THREE: "a black three", PileBlocker.RED_THREE: "a red three",
-             PileBlocker.WILD: "a wild card"}
-    return " or ".join(names[b] for b in sorted(blockers, key=list(PileBlocker).index)) + " on top"
-
-
 _COUNT = readers.whole_number(0, 100_000)
+_NOT_LAID = " (not used: red threes are never laid)"
 _BONUS = readers.whole_number(-100_000, 100_000)
 
 # Every option, in the order a player reads a sheet. A new option is one entry here (its
@@ -262,13 +116,13 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
     Option(name="side_sizes", group="table", label="Players per side", default=(1, 2),
            help="1 for individuals, 2 to 4 for partnerships; list several if the sheet allows them.",
            read=readers.read_side_sizes,
-           words=_words_side_sizes,
+           words=say.side_sizes,
            write=list),
     Option(name="decks_rule", group="table", label="Number of decks", default=DecksRule.PLAYERS_PLUS_ONE,
            help="'players+1', 'per-player', 'fixed' (then 'decks' gives the number) or 'by-players' "
                 "(then 'decks_by_players' gives the number for each number of players).",
            read=readers.choice(DecksRule),
-           words=_words_decks),
+           words=say.decks),
     Option(name="decks", group="table", label="Decks (when fixed)", default=5,
            help="Decks in the pack when the number is fixed.",
            read=readers.whole_number(1, 12),
@@ -278,7 +132,7 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
                 "number of decks is 'by-players'; it must give every number of players the sheet seats (each splitting "
                 "into two or more sides of a size it allows).",
            read=readers.read_decks_by_players,
-           words=_words_decks_by_players,
+           words=say.decks_by_players,
            write=lambda v: {str(players): decks for players, decks in v}),
     Option(name="jokers_per_deck", group="table", label="Jokers per deck", default=2,
            help="Jokers shuffled in with each deck.",
@@ -292,7 +146,7 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
            help="Cards dealt to each player's knee, a third pile played after the hand and before the foot "
                 "(hand, knee and foot); 0 for no knee. One number, or one per deal.",
            read=readers.per_deal(readers.whole_number(0, 30)),
-           words=lambda v, s: _words_knee(v),
+           words=lambda v, s: say.knee(v),
            write=readers.write_per_deal(int)),
     Option(name="foot_size", group="table", label="Cards in the foot", default=11,
            help="Cards dealt to each player's foot.",
@@ -301,12 +155,12 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
     Option(name="card_values", group="table", label="Card values", default=STANDARD_VALUES,
            help="Points of each card, melded or left in hand. A black three left in hand counts against.",
            read=readers.read_card_values,
-           words=_words_card_values,
+           words=say.card_values,
            write=lambda v: v.to_json()),
     Option(name="cut_bonus", group="table", label="Cut bonus", default=0,
            help="Points to a player who picks up exactly the cards for their hand and foot when cutting; 0 for none.",
            read=_COUNT,
-           words=lambda v, s: _points(v) if v else "none"),
+           words=lambda v, s: say.points(v) if v else "none"),
     Option(name="upcard", group="table", label="First upcard", default=Upcard.BURY_WILD_THREE,
            help="What happens when the first card turned up is a wild card or a three.",
            read=readers.choice(Upcard),
@@ -317,7 +171,7 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
     Option(name="draws_per_turn", group="table", label="Cards drawn per turn", default=PerDeal((2,)),
            help="Cards drawn from the stock each turn.",
            read=readers.per_deal(readers.whole_number(1, 10)),
-           words=lambda v, s: _by_deal(v),
+           words=lambda v, s: say.by_deal(v),
            write=readers.write_per_deal(int)),
     # Melds and wild cards
     Option(name="meld_min", group="melds", label="Fewest cards in a meld", default=3,
@@ -334,13 +188,13 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
                 "is judged by the kind it is now (a clean book that takes a wild card is dirty); a wild book "
                 "grows as dirty books do.",
            read=readers.read_book_growth,
-           words=_words_book_growth,
+           words=say.book_growth,
            write=readers.write_book_growth),
     Option(name="no_wild_on_clean_book", group="melds", label="No wild card onto a clean book", default=False,
            help="Whether a finished clean book may take natural cards only, even where dirty books take wild "
                 "cards (a meld recorded at the end cannot show it: a dirty one may have been dirty from the start).",
            read=readers.true_false,
-           words=_yes_no("a clean book takes natural cards only", "as books past full size says")),
+           words=say.yes_no("a clean book takes natural cards only", "as books past full size says")),
     Option(name="second_meld", group="melds", label="A second meld of a rank", default=SecondMeld.AFTER_BOOK,
            help="'after-book' (only once the first is a book) or 'anytime'.",
            read=readers.choice(SecondMeld),
@@ -356,7 +210,7 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
            help="'twice' (naturals at least twice the wilds), 'more' (naturals outnumber wilds), "
                 "'at-least' (wilds never outnumber naturals) or 'none'.",
            read=readers.choice(WildRatio),
-           words=_words_wild_ratio),
+           words=say.wild_ratio),
     Option(name="max_wilds", group="melds", label="Most wild cards in a meld", default=3,
            help="A number; none (a blank box, null in JSON) for no limit.",
            read=readers.optional(readers.whole_number(0, 13)),
@@ -368,31 +222,36 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
     Option(name="wild_books", group="melds", label="Melds of wild cards only", default=False,
            help="Whether 2s and jokers may be melded alone, building a wild book.",
            read=readers.true_false,
-           words=_yes_no("allowed", "not allowed")),
+           words=say.yes_no("allowed", "not allowed")),
     # Books and bonuses
     Option(name="clean_book_bonus", group="books", label="Clean book", default=500,
            help="Bonus for a book with no wild card.",
            read=_COUNT,
-           words=lambda v, s: _points(v)),
+           words=lambda v, s: say.points(v)),
     Option(name="dirty_book_bonus", group="books", label="Dirty book", default=300,
            help="Bonus for a book holding wild cards.",
            read=_COUNT,
-           words=lambda v, s: _points(v)),
+           words=lambda v, s: say.points(v)),
     Option(name="wild_book_bonus", group="books", label="Wild book", default=1500,
            help="Bonus for a book of wild cards only.",
            read=_COUNT,
-           words=lambda v, s: _points(v) if s.wild_books else f"{_points(v)} (wild books not allowed)"),
+           words=lambda v, s: say.points(v) if s.wild_books else f"{say.points(v)} (wild books not allowed)"),
+    Option(name="wild_book_mixed_bonus", group="books", label="Mixed wild book", default=None,
+           help="Bonus for a wild book that mixes 2s and jokers, in place of the wild-book bonus (which a wild "
+                "book of 2s only or of jokers only keeps); null for the wild-book bonus.",
+           read=readers.optional(_COUNT),
+           words=say.mixed_wild),
     Option(name="special_books", group="books", label="Special books", default=(),
            help="Bonus for a clean book of a named rank, in place of the clean-book bonus, "
                 "such as 1,000 points for a clean book of 7s.",
            read=readers.read_special_books,
-           words=_words_rank_bonuses("clean book"),
+           words=say.rank_bonuses("clean book"),
            write=lambda v: {card.value: bonus for card, bonus in v}),
     Option(name="special_books_dirty", group="books", label="Dirty special books", default=(),
            help="Bonus for a dirty book of a rank named in special_books, in place of the dirty-book bonus, "
                 "such as {\"7\": 500}; a rank not named here scores a dirty book of it as any dirty book.",
            read=readers.read_special_books_dirty,
-           words=_words_rank_bonuses("dirty book"),
+           words=say.rank_bonuses("dirty book"),
            write=lambda v: {card.value: bonus for card, bonus in v}),
     Option(name="special_book_wilds", group="books", label="Wild cards in a special book",
            default=SpecialWilds.ALLOWED,
@@ -406,7 +265,7 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
                 "threes named here may be melded (as 3R or 3B) and their books are special books. Threes are "
                 "never melded with wild cards, and melded threes score their card values (a red three 0).",
            read=readers.read_three_books,
-           words=_words_rank_bonuses("book"),
+           words=say.rank_bonuses("book"),
            write=lambda v: {card.value: bonus for card, bonus in v}),
     Option(name="book_caps", group="books", label="Books that score a bonus, at most", default=(),
            help="How many books of a kind score their bonus, for each side in each deal, such as "
@@ -415,26 +274,50 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
                 "earn no bonus (a line of their own says so); the best paid keep theirs. A counted side's books "
                 "counted only as clean or dirty give no rank: a cap on a rank reaches those counted by rank.",
            read=readers.read_book_caps,
-           words=_words_caps,
+           words=say.caps,
            write=lambda v: dict(v)),
     Option(name="going_out_bonus", group="books", label="Going out", default=PerDeal((100,)),
            help="Bonus to the side of the player who goes out.",
            read=readers.per_deal(_COUNT),
-           words=lambda v, s: _by_deal(v, _points),
+           words=lambda v, s: say.by_deal(v, say.points),
            write=readers.write_per_deal(int)),
+    Option(name="first_meld_bonus", group="books", label="First to meld", default=0,
+           help="Bonus to the side of the player who laid down first in the deal (a deal names them in "
+                "first_meld); 0 for none.",
+           read=_COUNT,
+           words=lambda v, s: say.points(v) if v else "none"),
     # Red and black threes
+    Option(name="red_three_mode", group="threes", label="Red threes", default=RedThreeMode.LAID,
+           help="'laid' (laid on the table at once and replaced, for their bonus) or 'held' (never laid: a red "
+                "three is kept, or discarded, and costs its penalty if still in a hand or an unopened foot).",
+           read=readers.choice(RedThreeMode),
+           words=lambda v, s: {RedThreeMode.LAID: "laid at once, for a bonus",
+                               RedThreeMode.HELD: "never laid; charged if still held"}[v]),
     Option(name="red_three_bonus", group="threes", label="Red three laid", default=100,
            help="Bonus for each red three laid on the table; negative on a sheet that takes points off for them.",
            read=_BONUS,
-           words=lambda v, s: _points(v) if v >= 0 else f"minus {_points(-v)}"),
+           words=lambda v, s: say.signed(v) + ("" if s.red_three_mode is RedThreeMode.LAID else _NOT_LAID)),
+    Option(name="red_three_bonus_not_out", group="threes", label="Red three laid, side not out", default=None,
+           help="What each red three laid earns a side none of whose players went out (the stock ran out, or "
+                "another side went out); null for the same as any red three laid.",
+           read=readers.optional(_BONUS),
+           words=lambda v, s: ("as any red three laid" if v is None else say.signed(v))
+                              + ("" if s.red_three_mode is RedThreeMode.LAID else _NOT_LAID)),
     Option(name="red_three_penalty_hand", group="threes", label="Red three left in a hand", default=0,
            help="Points taken off for each red three still in a hand when the deal ends.",
            read=_COUNT,
-           words=lambda v, s: f"minus {_points(v)}" if v else "nothing"),
+           words=lambda v, s: f"minus {say.points(v)}" if v else "nothing"),
+    Option(name="red_three_penalty_hand_when", group="threes", label="Red three in a hand: when it costs",
+           default=FootWhen.ANY_ENDING,
+           help="'any-ending' (however the deal ends) or 'opponents-out' (only when a player of another side "
+                "went out, catching it in the hand).",
+           read=readers.choice(FootWhen),
+           words=lambda v, s: {FootWhen.ANY_ENDING: "however the deal ends",
+                               FootWhen.OPPONENTS_OUT: "only when a player of another side went out"}[v]),
     Option(name="red_three_penalty_foot", group="threes", label="Red three in a foot never picked up", default=0,
            help="Points taken off for each red three in a foot (or a knee) that was never picked up.",
            read=_COUNT,
-           words=lambda v, s: f"minus {_points(v)}{_and_knee(s)}" if v else "nothing"),
+           words=lambda v, s: f"minus {say.points(v)}{say.and_knee(s)}" if v else "nothing"),
     Option(name="red_three_penalty_foot_when", group="threes", label="Red three in a foot: when it costs",
            default=FootWhen.ANY_ENDING,
            help="'any-ending' (however the deal ends) or 'opponents-out' (only when a player of another side "
@@ -447,7 +330,7 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
            help="Points taken off for each black three in a foot (or a knee) never picked up, on a line of its "
                 "own; null for its card value, as any card left.",
            read=readers.optional(_COUNT),
-           words=lambda v, s: "its card value" if v is None else f"minus {_points(v)}{_and_knee(s)}"),
+           words=lambda v, s: "its card value" if v is None else f"minus {say.points(v)}{say.and_knee(s)}"),
     # Opening minimums
     Option(name="opening_by", group="opening", label="Minimum set by", default=OpeningBy.DEAL,
            help="'deal' (a minimum for each deal) or 'running-total' (by the side's total so far).",
@@ -458,13 +341,13 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
            help="Points the first melds must reach: one number, or one for each deal; 'book' for a deal whose "
                 "first melds must include a complete book instead.",
            read=readers.per_deal(readers.read_minimum),
-           words=lambda v, s: _by_deal(v, _words_minimum),
+           words=lambda v, s: say.by_deal(v, say.minimum),
            write=readers.write_per_deal(_plain)),
     Option(name="opening_bands", group="opening", label="Minimum by running total",
            default=(Band(2500, 50), Band(5000, 90), Band(7500, 120), Band(None, 150)),
            help="Used when the minimum is set by running total: bands that rise with the total.",
            read=readers.read_bands,
-           words=_words_bands,
+           words=say.bands,
            write=lambda v: [
                {"below": b.below, "minimum": b.minimum} if b.below is not None else {"minimum": b.minimum}
                for b in v]),
@@ -486,14 +369,14 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
                 "'whole' or 'never'.",
            read=readers.choice(PileTake),
            words=lambda v, s: {
-               PileTake.TOP: f"the top {_by_deal(s.pile_cards)} cards (all if fewer)",
-               PileTake.TOP_IF_FULL: f"the top {_by_deal(s.pile_cards)} cards, only when that many are there",
+               PileTake.TOP: f"the top {say.by_deal(s.pile_cards)} cards (all if fewer)",
+               PileTake.TOP_IF_FULL: f"the top {say.by_deal(s.pile_cards)} cards, only when that many are there",
                PileTake.WHOLE: "the whole pile",
                PileTake.NEVER: "never"}[v]),
     Option(name="pile_cards", group="pile", label="Cards taken from the pile", default=PerDeal((7,)),
            help="How many cards a player takes, top card included; one number or one per deal.",
            read=readers.per_deal(readers.whole_number(1, 200)),
-           words=lambda v, s: _by_deal(v),
+           words=lambda v, s: say.by_deal(v),
            write=readers.write_per_deal(int)),
     Option(name="pile_needs", group="pile", label="What taking the pile needs", default=PileNeeds.NATURAL_PAIR,
            help="'natural-pair' (two natural cards of the top card's rank from the hand, melded with it "
@@ -510,26 +393,26 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
     Option(name="pile_new_meld", group="pile", label="The top card starts a new meld", default=False,
            help="Whether the pile's top card must start a new meld, never go onto a meld already on the table.",
            read=readers.true_false,
-           words=_yes_no("yes, never onto a meld on the table", "no")),
+           words=say.yes_no("yes, never onto a meld on the table", "no")),
     Option(name="pile_take_penalty", group="pile", label="A failed take of the pile", default=0,
            help="Points taken off a side for each time one of its players took the pile and could not meld "
                 "the top card as the sheet asks (a side's failed_takes); 0 for none.",
            read=_COUNT,
-           words=lambda v, s: f"minus {_points(v)} each" if v else "nothing"),
+           words=lambda v, s: f"minus {say.points(v)} each" if v else "nothing"),
     Option(name="pile_needs_opened", group="pile", label="Only after opening", default=True,
            help="Whether the side must already have met its opening minimum to take the pile.",
            read=readers.true_false,
-           words=_yes_no("yes, the first melds must be down", "no")),
+           words=say.yes_no("yes, the first melds must be down", "no")),
     Option(name="pile_blocked_by", group="pile", label="The pile is blocked by",
            default=frozenset({PileBlocker.BLACK_THREE, PileBlocker.RED_THREE, PileBlocker.WILD}),
            help="Cards that block the pile when on top: 'black-three', 'red-three', 'wild'.",
            read=readers.read_blockers,
-           words=_words_blockers,
+           words=say.blockers,
            write=lambda v: sorted(b.value for b in v)),
     Option(name="pile_frozen_by_wild", group="pile", label="A wild card freezes the pile", default=False,
            help="Whether a wild card in the pile means it may be taken only with a natural pair.",
            read=readers.true_false,
-           words=_yes_no("yes", "no")),
+           words=say.yes_no("yes", "no")),
     # Going out
     Option(name="books_to_go_out", group="going_out", label="Books needed to go out",
            default=PerDeal((Books(clean=1, dirty=1),)),
@@ -539,7 +422,7 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
                 "books by rank: a rank named is filled only by a book of it, clean or, where special_books_dirty "
                 "prices it, dirty (3R or 3B: a book of those threes). A clean book does not stand in for a dirty one.",
            read=readers.per_deal(readers.read_books),
-           words=lambda v, s: _by_deal(v),
+           words=lambda v, s: say.by_deal(v),
            write=readers.write_per_deal(lambda books: {**books.to_json()})),
     Option(name="special_books_count_as", group="going_out", label="Special books toward going out",
            default=CountAs.CLEAN,
@@ -547,17 +430,17 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
                 "books needed to go out, once any 'special' books asked for are filled: 'clean', 'dirty' or "
                 "'none'. A dirty special book never counts as clean: with 'clean' or 'dirty' it counts as dirty.",
            read=readers.choice(CountAs),
-           words=_words_count_as("special books")),
+           words=say.count_as("special books")),
     Option(name="wild_books_count_as", group="going_out", label="Wild books toward going out", default=CountAs.NONE,
            help="What a wild book counts as toward the books needed to go out, once any 'wild' books asked for "
                 "are filled: 'clean', 'dirty' or 'none' (only toward a wild book asked for).",
            read=readers.choice(CountAs),
-           words=_words_count_as("wild books")),
+           words=say.count_as("wild books")),
     Option(name="go_out_foot", group="going_out", label="Foot played first", default=True,
            help="Whether the player going out must have picked up and played their foot (and, in a deal with a "
                 "knee, the knee before it).",
            read=readers.true_false,
-           words=_yes_no("yes", "no")),
+           words=say.yes_no("yes", "no")),
     Option(name="go_out_partner_foot", group="going_out", label="Partner's foot", default=PartnerFoot.NO,
            help="What every partner must have done with their foot before a player may go out: 'no' (nothing), "
                 "'picked-up' or 'played' (picked up and played from it; a deal says so with a player's "
@@ -568,7 +451,7 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
     Option(name="go_out_permission", group="going_out", label="Ask partner's permission", default=False,
            help="Whether a player must ask a partner 'may I go out?' and be told yes.",
            read=readers.true_false,
-           words=_yes_no("yes", "no")),
+           words=say.yes_no("yes", "no")),
     Option(name="last_card", group="going_out", label="The last card", default=LastCard.EITHER,
            help="'either' (melded or discarded), 'discard' (must be discarded) or 'meld' (must be melded).",
            read=readers.choice(LastCard),
@@ -606,7 +489,7 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
                 "running into the foot, which way cards pass), a sentence each: printed with the sheet, never "
                 "checked or scored.",
            read=readers.read_house_rules,
-           words=_words_house_rules,
+           words=say.house_rules,
            write=list),
 )
 

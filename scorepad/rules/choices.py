@@ -149,8 +149,16 @@ class CountAs(Choice):
     NONE = "none"
 
 
+class RedThreeMode(Choice):
+    """What a red three is on a sheet: laid at once for its bonus, or held, never laid."""
+
+    LAID = "laid"  # laid at once, replaced, red_three_bonus each
+    HELD = "held"  # never laid: a red three still in a hand or an unopened foot costs its penalty
+
+
 class FootWhen(Choice):
-    """When a red three in a foot never picked up costs its penalty."""
+    """When a red three costs its penalty: in a foot never picked up
+    (``red_three_penalty_foot_when``), or still in a hand (``red_three_penalty_hand_when``)."""
 
     OPPONENTS_OUT = "opponents-out"
     ANY_ENDING = "any-ending"

@@ -314,7 +314,7 @@ class Player:
 
 _MAY_BE_NULL = ("foot_played", "knee_picked_up")  # true, false, or null: not said
 
-BOOK_KEYS = ("clean", "dirty", "wild", "special", "special_dirty", "threes")
+BOOK_KEYS = ("clean", "dirty", "wild", "special", "special_dirty", "threes", "wild_mixed")
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,7 +322,9 @@ class BookCounts:
     """A counted side's books by kind. Each map counts books by rank, and none of them is also
     in ``clean`` or ``dirty``: ``special`` clean books of a rank the sheet names a bonus for
     (``special_books``), ``special_dirty`` dirty books of such a rank (``special_books_dirty``),
-    ``threes`` books of red (3R) or black (3B) threes (``three_books``).
+    ``threes`` books of red (3R) or black (3B) threes (``three_books``); and ``wild_mixed``
+    counts wild books mixing 2s and jokers, not also in ``wild``, where the sheet prices them
+    apart (``wild_book_mixed_bonus``; elsewhere every wild book may go in ``wild``).
 
     >>> BookCounts.from_json({"clean": 3, "dirty": 2, "special": {"7": 1}}).to_json()
     {'clean': 3, 'dirty': 2, 'wild': 0, 'special': {'7': 1}}
@@ -336,11 +338,12 @@ class BookCounts:
     special: tuple[tuple[Rank, int], ...] = ()
     special_dirty: tuple[tuple[Rank, int], ...] = ()
     threes: tuple[tuple[Rank, int], ...] = ()
+    wild_mixed: int = 0
 
     @property
     def total(self) -> int:
-        return self.clean + self.dirty + self.wild + sum(n for _, n in (*self.special, *self.special_dirty,
-                                                                        *self.threes))
+        return self.clean + self.dirty + self.wild + self.wild_mixed + sum(
+            n for _, n in (*self.special, *self.special_dirty, *self.threes))
 
     @classmethod
     def from_json(cls, data: object, field: str = "") -> BookCounts:
@@ -350,16 +353,18 @@ class BookCounts:
         only(data, BOOK_KEYS, field)
         clean, dirty, wild = (read_count(data.get(key, 0), at(field, key)) for key in BOOK_KEYS[:3])
         return cls(clean, dirty, wild, _by_rank(data, "special", field), _by_rank(data, "special_dirty", field),
-                   _by_rank(data, "threes", field))
+                   _by_rank(data, "threes", field), read_count(data.get("wild_mixed", 0), at(field, "wild_mixed")))
 
     def to_json(self) -> dict[str, JSON]:
-        """Every kind; ``special_dirty`` and ``threes`` only when they count a book (deals before them
-        had neither)."""
+        """Every kind; ``special_dirty``, ``threes`` and ``wild_mixed`` only when they count a book
+        (deals before them had none)."""
         out: dict[str, JSON] = {"clean": self.clean, "dirty": self.dirty, "wild": self.wild,
                                "special": {_RANK_CODES[rank]: n for rank, n in self.special}}
         for key, counts in (("special_dirty", self.special_dirty), ("threes", self.threes)):
             if counts:
                 out[key] = {_RANK_CODES[rank]: n for rank, n in counts}
+        if self.wild_mixed:
+            out["wild_mixed"] = self.wild_mixed
         return out
 
 
@@ -499,6 +504,7 @@ class Deal:
     went_out: str | None = None
     last_card: LastCard | None = None  # how the player who went out played the last card: discard or meld
     permission: Permission | None = None
+    first_meld: str | None = None  # the player who laid down first, where the sheet has a bonus for it
 
     @classmethod
     def from_json(cls, data: object, sheet: RuleSheet | None = None, number: int | None = None) -> Deal:
@@ -512,7 +518,7 @@ class Deal:
         """
         if not isinstance(data, Mapping):
             raise ReadError("", "a deal must be a JSON object")
-        only(data, ("sheet", "deal", "ending", "went_out", "sides", "last_card", "permission"), "")
+        only(data, ("sheet", "deal", "ending", "went_out", "sides", "last_card", "permission", "first_meld"), "")
         if "sheet" in data:
             if sheet is not None:
                 raise ReadError("sheet", "a deal in a game is played under the game's sheet; leave 'sheet' out")
@@ -528,18 +534,13 @@ class Deal:
             ending = Ending(ending_text)
         except ValueError:
             raise ReadError("ending", f"must be 'went_out' or 'stock_out', not {ending_text!r}") from None
-        went_out = data.get("went_out")
-        if went_out is not None and not isinstance(went_out, str):
-            raise ReadError("went_out", "must be the name of the player who went out")
-        if went_out is not None and len(went_out.strip()) > MAX_NAME:
-            raise ReadError("went_out", f"must be a player's name, at most {MAX_NAME} characters")
-        if went_out is not None:
-            check_text(went_out, "went_out")
+        went_out = _player_named(data, "went_out", "the player who went out")
         sides = tuple(Side.from_json(s, f"sides[{i}]")
                       for i, s in enumerate(read_list(data.get("sides"), "sides", MAX_SIDES, "sides")))
         return cls(sheet, number, ending, sides, went_out,
                    read_choice(data, "last_card", LastCard, ("discard", "meld")),
-                   read_choice(data, "permission", Permission, tuple(p.value for p in Permission)))
+                   read_choice(data, "permission", Permission, tuple(p.value for p in Permission)),
+                   _player_named(data, "first_meld", "the player who laid down first"))
 
     def to_json(self, with_sheet: bool = True) -> dict[str, JSON]:
         """The canonical JSON form; without the sheet for a deal stored in a game."""
@@ -553,6 +554,8 @@ class Deal:
             out["last_card"] = self.last_card.value
         if self.permission is not None:
             out["permission"] = self.permission.value
+        if self.first_meld is not None:
+            out["first_meld"] = self.first_meld
         out["sides"] = [s.to_json() for s in self.sides]
         return out
 
@@ -560,8 +563,8 @@ class Deal:
         """Whether this deal ended just as ``other`` did, whatever their numbers: every side
         (melds, red threes, each player's hand and foot) and the ending the same, as when one
         deal is saved twice."""
-        return (self.ending, self.went_out, self.last_card, self.permission, self.sides) == \
-            (other.ending, other.went_out, other.last_card, other.permission, other.sides)
+        return (self.ending, self.went_out, self.last_card, self.permission, self.first_meld, self.sides) == \
+            (other.ending, other.went_out, other.last_card, other.permission, other.first_meld, other.sides)
 
     def players(self) -> list[tuple[int, int, Player]]:
         """(side index, player index, player) for every player, in seat order."""
@@ -578,6 +581,19 @@ class Deal:
 
 def _name(value: object, field: str) -> str:
     return read_name(value, field, MAX_NAME)
+
+
+def _player_named(data: Mapping[str, object], key: str, who: str) -> str | None:
+    """A deal's ``went_out`` or ``first_meld``: a player's name as given, or None (whether the
+    deal has such a player is the referee's to say)."""
+    name = data.get(key)
+    if name is not None and not isinstance(name, str):
+        raise ReadError(key, f"must be the name of {who}")
+    if name is not None and len(name.strip()) > MAX_NAME:
+        raise ReadError(key, f"must be a player's name, at most {MAX_NAME} characters")
+    if name is not None:
+        check_text(name, key)
+    return name
 
 
 __all__ = ["BookCounts", "BookKind", "Deal", "Ending", "Meld", "Opening", "Permission", "Player", "Side"]

@@ -2,7 +2,7 @@
 
 :data:`SCORE_LINES` lists each kind of line once, in the order a score shows them: its code
 and label, the sheet option that prices it, how many a side has in a deal (counted from a
-:class:`Tally`, what the side brought to the deal's end) and how the blank score pad prints
+:class:`~.tally.Tally`, what the side brought to the deal's end) and how the blank score pad prints
 it. :func:`scorepad.rules.score.score` walks the table for each side and each player (as
 :func:`plan` resolved it once for the sheet), and :func:`pad_lines` walks it for the pad, so
 the two cannot drift apart. A new bonus is one entry here, beside its option in the
@@ -21,170 +21,10 @@ from operator import attrgetter
 from typing import NamedTuple
 
 from .cards import CARDS, NATURALS, Card, Cards, Rank
-from .catalogue import cap_words
-from .choices import FootWhen
-from .deal import BookKind, Deal, Ending, Player, Side
+from .deal import Player
 from .sheet import RuleSheet
-
-Item = tuple[str, int, int]  # one itemised line: label, count, points each
-
-
-class Tally(NamedTuple):
-    """What one side brought to the end of a deal, counted once for all its lines (a
-    player's own lines read the :class:`~.deal.Player` beside it)."""
-
-    sheet: RuleSheet
-    deal: int  # the deal's number
-    side: Side
-    melded: list[int]  # cards melded, by place in CARDS
-    clean_books: int  # books of each kind, special books left out
-    dirty_books: int
-    wild_books: int
-    special: dict[Card, int]  # clean books of a rank the sheet names a bonus for, by rank
-    went_out: str | None  # the name of the side's player who went out, if one did
-    special_dirty: dict[Card, int]  # dirty books of a rank special_books_dirty prices, by rank
-    threes: dict[Card, int]  # books of threes three_books prices, by card (3R, 3B)
-    buried: bool  # whether a red three in an unopened foot costs its penalty (red_three_penalty_foot_when)
-    capped: tuple[tuple[str, int, int], ...] = ()  # books past a cap of book_caps: (its key, how many, the cap)
-
-    @classmethod
-    def of(cls, deal: Deal, side: Side) -> Tally:
-        """The side's tally: its melds counted once, by card and by kind of book."""
-        sheet = deal.sheet
-        if side.books is not None:
-            return cls._counted(deal, side)
-        melded = [0] * len(CARDS)
-        clean, dirty, wild = _CLEAN, _DIRTY, _WILD_RANK
-        clean_books = dirty_books = wild_books = 0
-        special: dict[Card, int] = {}
-        special_dirty: dict[Card, int] = {}
-        threes: dict[Card, int] = {}
-        for meld in side.melds:
-            if meld.rank is not wild:
-                melded[_RANK_INDEX[meld.rank]] += meld.naturals
-            melded[_TWO] += meld.twos
-            melded[_JOKER] += meld.jokers
-            kind = meld.book_kind(sheet)
-            if kind is None:
-                continue
-            card = meld.rank.card
-            if kind is clean and sheet.three_books and meld.rank is not _THREE \
-                    and sheet.three_bonus(card) is not None:
-                threes[card] = threes.get(card, 0) + 1
-            elif kind is clean and sheet.special_books and meld.rank is not _THREE \
-                    and sheet.special_bonus(card) is not None:
-                special[card] = special.get(card, 0) + 1
-            elif kind is clean:
-                clean_books += 1
-            elif kind is dirty and sheet.special_books_dirty and sheet.special_dirty_bonus(card) is not None:
-                special_dirty[card] = special_dirty.get(card, 0) + 1
-            elif kind is dirty:
-                dirty_books += 1
-            else:
-                wild_books += 1
-        capped: tuple[tuple[str, int, int], ...] = ()
-        if sheet.book_caps:
-            wild_books, clean_books, dirty_books, capped = _cap(
-                sheet, (wild_books, clean_books, dirty_books), special, special_dirty, threes, _plain(sheet, side))
-        return tuple.__new__(cls, (sheet, deal.number, side, melded, clean_books, dirty_books, wild_books,
-                                   special, _went_out(deal, side), special_dirty, threes,
-                                   _buried(deal, side), capped))  # made as a tuple: cls(...) costs a call more
-
-    @classmethod
-    def _counted(cls, deal: Deal, side: Side) -> Tally:
-        """A counted side's tally: its books as given, no card melded one by one (its
-        ``meld_points`` has a line of its own); a special book (or a book of threes) of a rank
-        the sheet names no bonus for is a clean book, and a dirty special book one, as an
-        itemised one is."""
-        sheet, books = deal.sheet, side.books
-        assert books is not None
-        clean, dirty = books.clean, books.dirty
-        special: dict[Card, int] = {}
-        special_dirty: dict[Card, int] = {}
-        threes: dict[Card, int] = {}
-        plain: dict[Card, list[int]] = {}  # books of a rank scored as plain clean and dirty books: [clean, dirty]
-        for rank, n in books.special:
-            if sheet.special_bonus(rank.card) is None:
-                clean += n
-                plain.setdefault(rank.card, [0, 0])[0] += n
-            else:
-                special[rank.card] = n
-        for rank, n in books.special_dirty:
-            if sheet.special_dirty_bonus(rank.card) is None:
-                dirty += n
-                plain.setdefault(rank.card, [0, 0])[1] += n
-            else:
-                special_dirty[rank.card] = n
-        for rank, n in books.threes:
-            if sheet.three_bonus(rank.card) is None:
-                clean += n
-                plain.setdefault(rank.card, [0, 0])[0] += n
-            else:
-                threes[rank.card] = n
-        wild, capped = books.wild, _NONE_CAPPED
-        if sheet.book_caps:
-            wild, clean, dirty, capped = _cap(sheet, (wild, clean, dirty), special, special_dirty, threes, plain)
-        return cls(sheet, deal.number, side, [0] * len(CARDS), clean, dirty, wild, special,
-                   _went_out(deal, side), special_dirty, threes, _buried(deal, side), capped)
-
-
-def _plain(sheet: RuleSheet, side: Side) -> dict[Card, list[int]]:
-    """An itemised side's books of each capped rank that score as plain clean and dirty books:
-    rank -> [clean, dirty] (read only where the sheet has ``book_caps``)."""
-    plain: dict[Card, list[int]] = {}
-    for meld in side.melds:
-        kind, card = meld.book_kind(sheet), meld.rank.card
-        if kind is None or kind is BookKind.WILD or sheet.cap(card.value) is None:
-            continue
-        if kind is _CLEAN and (meld.rank is _THREE or not sheet.is_special_rank(card)):
-            plain.setdefault(card, [0, 0])[0] += 1
-        elif kind is _DIRTY and sheet.special_dirty_bonus(card) is None:
-            plain.setdefault(card, [0, 0])[1] += 1
-    return plain
-
-
-Capped = tuple[tuple[str, int, int], ...]  # books past each cap: (its key in book_caps, how many, the cap)
-
-
-def _cap(sheet: RuleSheet, counts: tuple[int, int, int], special: dict[Card, int], special_dirty: dict[Card, int],
-         threes: dict[Card, int], plain: dict[Card, list[int]]) -> tuple[int, int, int, Capped]:
-    """A side's books under the sheet's ``book_caps``: its wild, plain clean and plain dirty books
-    that keep their bonus, and the books past each cap, (key, how many, the cap). ``special``,
-    ``special_dirty`` and ``threes`` are cut, in place, to the books that keep theirs. A cap on
-    a rank counts every book of it, whatever it scores as; the best paid keep their bonus."""
-    wild, clean, dirty = counts
-    past: list[tuple[str, int, int]] = []
-    for key, cap in sheet.book_caps:
-        if key == "wild":
-            if wild > cap:
-                past.append((key, wild - cap, cap))
-                wild = cap
-            continue
-        card = Card(key)
-        plain_clean, plain_dirty = plain.get(card, (0, 0))
-        kinds: list[tuple[int, dict[Card, int] | str, int]] = [  # (bonus each, where they are counted, how many)
-            (sheet.three_bonus(card) or 0, threes, threes.get(card, 0)),
-            (sheet.special_bonus(card) or 0, special, special.get(card, 0)),
-            (sheet.special_dirty_bonus(card) or 0, special_dirty, special_dirty.get(card, 0)),
-            (sheet.clean_book_bonus, "clean", plain_clean), (sheet.dirty_book_bonus, "dirty", plain_dirty)]
-        over = sum(n for _, _, n in kinds) - cap
-        if over <= 0:
-            continue
-        left = cap
-        for _, books, n in sorted(kinds, key=lambda kind: -kind[0]):  # stable: clean before dirty at one price
-            kept = min(n, left)
-            left -= kept
-            if isinstance(books, dict) and n:
-                if kept:
-                    books[card] = kept
-                else:
-                    del books[card]
-            elif books == "clean":
-                clean -= n - kept
-            elif books == "dirty":
-                dirty -= n - kept
-        past.append((key, over, cap))
-    return wild, clean, dirty, tuple(past)
+from .tally import Item, Tally
+from .wording import cap_words
 
 
 class PadLine(NamedTuple):
@@ -342,27 +182,6 @@ _PLANS: dict[tuple[int, int], Plan] = {}
 _MAX_PLANS = 256  # sheets and deals kept at once; past that the plans are made afresh
 
 
-def _went_out(deal: Deal, side: Side) -> str | None:
-    """The name of this side's player who went out, if one did."""
-    if deal.ending is not _WENT_OUT or deal.went_out is None:
-        return None
-    key = deal.went_out.strip().casefold()
-    for player in side.players:
-        if player.name.casefold() == key:
-            return player.name
-    return None
-
-
-def _buried(deal: Deal, side: Side) -> bool:
-    """Whether a red three in this side's unopened feet costs its penalty: however the deal
-    ended, or (``opponents-out``) only when a player of another side went out."""
-    if deal.sheet.red_three_penalty_foot_when is not FootWhen.OPPONENTS_OUT:
-        return True
-    if deal.ending is not _WENT_OUT or deal.went_out is None or _went_out(deal, side) is not None:
-        return False
-    return deal.find_player(deal.went_out) is not None
-
-
 def _melded(tally: Tally) -> list[Item]:
     """A line for each rank melded, then black threes, 2s and jokers."""
     points, melded = tally.sheet.card_values.points, tally.melded
@@ -474,11 +293,8 @@ _RED_THREE = _INDEX[Card.RED_THREE]
 # access is slow): the enum members scoring tests, each rank's place in CARDS, each card's
 # code, and the melded-card lines in the order they print (ranks high to low, black threes,
 # then 2s and jokers).
-_NONE_CAPPED: Capped = ()
 _RANK_INDEX: dict[Rank, int] = {rank: _INDEX[rank.card] for rank in Rank if rank is not Rank.WILD}
 _CODES = tuple(card.value for card in CARDS)
-_CLEAN, _DIRTY = BookKind.CLEAN, BookKind.DIRTY
-_WILD_RANK, _THREE, _WENT_OUT = Rank.WILD, Rank.THREE, Ending.WENT_OUT
 _VALUED = tuple(i for i in range(len(CARDS)) if i != _RED_THREE)  # red threes have a line of their own
 _MELDED_LINES = tuple((_INDEX[card], f"Melded {card.noun}")
                       for card in (*NATURALS, Card.RED_THREE, Card.BLACK_THREE, Card.TWO, Card.JOKER))
@@ -502,13 +318,29 @@ SCORE_LINES: tuple[ScoreLine, ...] = (
               items=_three_books, pad_items=_three_pad, scores=lambda s: bool(s.three_books)),
     ScoreLine(code="books.wild", label="Wild books", option="wild_book_bonus",
               count=attrgetter("wild_books"), pad="Wild books", pad_when=lambda s: s.wild_books),
+    ScoreLine(code="books.wild_mixed", label="Mixed wild books", option="wild_book_mixed_bonus",
+              count=attrgetter("wild_mixed"), each=lambda s, deal: s.mixed_wild_bonus, pad="Mixed wild books",
+              pad_when=lambda s: s.prices_mixed_wild, scores=lambda s: s.wild_book_mixed_bonus is not None),
     ScoreLine(code="books.capped", label="Books past a cap", option="book_caps", items=_capped,
               scores=lambda s: bool(s.book_caps)),  # the pad says the caps above its deals (paper.pad)
+    # Red threes laid: each at red_three_bonus, or, where red_three_bonus_not_out says, at that for a
+    # side none of whose players went out. A held sheet's pad prints neither (a laid one is a violation).
     ScoreLine(code="red_threes.laid", label="Red threes laid", option="red_three_bonus",
-              count=attrgetter("side.red_threes"), pad="Red threes laid"),
+              count=lambda t: t.side.red_threes if t.went_out is not None or t.sheet.red_three_bonus_not_out is None
+              else 0, pad="Red threes laid", pad_when=lambda s: s.lays_red_threes),
+    ScoreLine(code="red_threes.laid_not_out", label="Red threes laid, side not out", option="red_three_bonus_not_out",
+              count=lambda t: t.side.red_threes if t.went_out is None else 0,
+              each=lambda s, deal: s.not_out_red_three_bonus,
+              pad="Red threes laid, side not out",
+              pad_when=lambda s: s.lays_red_threes and s.red_three_bonus_not_out is not None,
+              scores=lambda s: s.red_three_bonus_not_out is not None),
     ScoreLine(code="going_out", label="Going out", option="going_out_bonus",
               count=lambda t: 0 if t.went_out is None else 1, each=lambda s, deal: s.going_out_bonus.at(deal),
               scored_to=lambda t: t.went_out, pad="Going out", once=True),
+    ScoreLine(code="first_meld", label="First to meld", option="first_meld_bonus",
+              count=lambda t: 0 if t.first_meld is None else 1, scored_to=attrgetter("first_meld"),
+              pad="First to meld", once=True, pad_when=lambda s: s.first_meld_bonus > 0,
+              scores=lambda s: bool(s.first_meld_bonus)),
     ScoreLine(code="pile.failed_takes", label="Failed takes of the pile", option="pile_take_penalty",
               count=attrgetter("side.failed_takes"), each=lambda s, deal: -s.pile_take_penalty,
               pad="Failed takes of the pile", pad_when=lambda s: s.pile_take_penalty > 0,
@@ -524,7 +356,7 @@ SCORE_LINES: tuple[ScoreLine, ...] = (
               player_items=lambda t, p: [(f"{p.name}'s hand: points", 1, -p.cards_left_points)]
               if p.cards_left_points else []),
     ScoreLine(code="red_threes.hand", label="{player}'s hand: red threes", option="red_three_penalty_hand",
-              player_count=lambda t, p: p.red_threes_in_hand,
+              player_count=lambda t, p: p.red_threes_in_hand if t.caught else 0,
               each=lambda s, deal: -s.red_three_penalty_hand,
               pad="Red threes left in a hand", pad_when=lambda s: s.red_three_penalty_hand > 0),
     ScoreLine(code="knee", label="{player}'s unopened knee", option="card_values", player_items=_knee,

@@ -15,7 +15,8 @@ VIOLATION_CODES = (
     "went_out.partner_foot", "went_out.cards_left",
     "went_out.player", "went_out.last_card", "went_out.permission", "opening.minimum", "opening.pile",
     "deal.number", "deal.ending", "table.players", "table.sides", "side.players",
-    "side.name", "player.name", "count.negative", "cut_bonus", "counted.meld_points",
+    "side.name", "player.name", "count.negative", "cut_bonus", "counted.meld_points", "red_three.laid",
+    "first_meld.player", "first_meld.bonus",
 )
 # What a deal may leave unsaid, so the referee cannot judge it: the rule each one is (its ``what``).
 UNCHECKED = ("opening", "last_card", "permission")

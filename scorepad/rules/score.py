@@ -14,8 +14,9 @@ from operator import attrgetter
 from typing import NamedTuple
 
 from .deal import Deal, Player, Side
-from .lines import Plan, PlayerStep, Tally, plan
+from .lines import Plan, PlayerStep, plan
 from .read import JSON
+from .tally import Tally
 
 
 class Line(NamedTuple):

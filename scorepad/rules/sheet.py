@@ -47,6 +47,7 @@ from .choices import (
     PileBlocker,
     PileNeeds,
     PileTake,
+    RedThreeMode,
     SecondMeld,
     SpecialWilds,
     StockOut,
@@ -95,15 +96,20 @@ class RuleSheet:
     clean_book_bonus: int
     dirty_book_bonus: int
     wild_book_bonus: int
+    wild_book_mixed_bonus: int | None
     special_books: tuple[tuple[Card, int], ...]
     special_books_dirty: tuple[tuple[Card, int], ...]
     special_book_wilds: SpecialWilds
     three_books: tuple[tuple[Card, int], ...]
     book_caps: tuple[tuple[str, int], ...]
     going_out_bonus: PerDeal[int]
+    first_meld_bonus: int
     # Red and black threes
+    red_three_mode: RedThreeMode
     red_three_bonus: int
+    red_three_bonus_not_out: int | None
     red_three_penalty_hand: int
+    red_three_penalty_hand_when: FootWhen
     red_three_penalty_foot: int
     red_three_penalty_foot_when: FootWhen
     black_three_in_foot: int | None
@@ -236,6 +242,12 @@ class RuleSheet:
                 or (name in ("special_book_wilds", "special_books_count_as") and not special)
                 or (name == "wild_books_count_as" and not self.wild_books)
                 or (name == "red_three_penalty_foot_when" and not self.red_three_penalty_foot)
+                or (name == "red_three_penalty_hand_when" and not self.red_three_penalty_hand)
+                or (name in ("red_three_bonus", "red_three_bonus_not_out") and self.red_three_mode is RedThreeMode.HELD)
+                # null: the same as red_three_bonus and wild_book_bonus, which say it already; 0: no such bonus
+                or (name == "red_three_bonus_not_out" and self.red_three_bonus_not_out is None)
+                or (name == "first_meld_bonus" and not self.first_meld_bonus)
+                or (name == "wild_book_mixed_bonus" and not self.prices_mixed_wild)
                 or (name == "opening_bands" and self.opening_by is OpeningBy.DEAL)
                 or (name == "opening_minimums" and self.opening_by is OpeningBy.RUNNING_TOTAL)
                 or (name == "target_score" and self.game_length is not GameLength.TARGET)
@@ -289,6 +301,32 @@ class RuleSheet:
 
     def value(self, card: Card) -> int:
         return self.card_values[card]
+
+    @property
+    def lays_red_threes(self) -> bool:
+        """Whether red threes are laid on the table for their bonus (``red_three_mode`` laid),
+        not held."""
+        return self.red_three_mode is RedThreeMode.LAID
+
+    @property
+    def mixed_wild_bonus(self) -> int:
+        """What a wild book mixing 2s and jokers earns: ``wild_book_mixed_bonus``, or where null
+        the wild-book bonus."""
+        bonus = self.wild_book_mixed_bonus
+        return self.wild_book_bonus if bonus is None else bonus
+
+    @property
+    def not_out_red_three_bonus(self) -> int:
+        """What a red three laid earns a side none of whose players went out:
+        ``red_three_bonus_not_out``, or where null ``red_three_bonus``."""
+        bonus = self.red_three_bonus_not_out
+        return self.red_three_bonus if bonus is None else bonus
+
+    @property
+    def prices_mixed_wild(self) -> bool:
+        """Whether a wild book mixing 2s and jokers scores its own bonus
+        (``wild_book_mixed_bonus``), so a counted side tells such books apart."""
+        return self.wild_books and self.wild_book_mixed_bonus is not None
 
     def special_bonus(self, rank: Card) -> int | None:
         """The bonus for a clean book of ``rank`` when the sheet names one."""

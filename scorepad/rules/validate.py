@@ -13,8 +13,9 @@ Codes: ``meld.rank``, ``meld.size``, ``meld.wild_ratio``, ``meld.duplicate_rank`
 ``went_out.partner_foot``, ``went_out.cards_left``, ``went_out.player``,
 ``went_out.last_card``, ``went_out.permission``, ``opening.minimum``, ``opening.pile``,
 ``deal.number``, ``deal.ending``, ``table.players``, ``table.sides``, ``side.players``,
-``side.name``, ``player.name``, ``count.negative``, ``cut_bonus``, ``counted.meld_points``;
-warnings ``red_three.in_hand``, ``side.no_melds`` and ``counted.unchecked``.
+``side.name``, ``player.name``, ``count.negative``, ``cut_bonus``, ``counted.meld_points``,
+``red_three.laid``, ``first_meld.player``, ``first_meld.bonus``; warnings ``red_three.in_hand``
+(only where red threes are laid), ``side.no_melds`` and ``counted.unchecked``.
 
 The opening minimum, the pile before opening, how the last card went and the partner's
 permission are judged only when the deal carries them (a side's or player's ``opening``, the
@@ -25,7 +26,8 @@ listed in :attr:`Report.not_checked` (an :class:`Unchecked`), neither a violatio
 
 A counted side (books by kind and melded points, see :class:`~.deal.BookCounts`) is checked as
 far as counts allow: its books for going out, the pack's supply of books, red threes and points,
-and whether its melded points could be the points of its books (:func:`cheapest_books`).
+and whether its melded points could be the points of its books (:func:`~.books.cheapest_books`);
+those checks of counts are in :mod:`.counted_checks`.
 
 What a side's books count for toward going out is one function, :func:`books_toward` (special
 and wild books as the sheet's ``special_books_count_as`` and ``wild_books_count_as`` say),
@@ -42,12 +44,10 @@ from .books import (
     books_per_rank_problems,
     books_short,
     books_toward,
-    cheapest_books,
-    meld_points_step,
     missing_by_rank,
     side_books,
 )
-from .cards import CARDS, NATURALS, Card, Cards, Rank
+from .cards import CARDS, Card, Cards, Rank
 from .choices import (
     Books,
     GameLength,
@@ -55,13 +55,13 @@ from .choices import (
     OpeningBy,
     OpeningWho,
     PartnerFoot,
-    SpecialWilds,
     StockOut,
 )
-from .deal import BookCounts, Deal, Ending, Opening, Permission, Player, Side
+from .counted_checks import check_counted, counted_supply
+from .deal import Deal, Ending, Opening, Permission, Player, Side
 from .knee import knee_problems, went_out_knee
 from .limits import MAX_DEALS
-from .melds import duplicate_rank_problems, meld_problems, most_wilds_in_book
+from .melds import duplicate_rank_problems, meld_problems
 from .problems import Problem, Report, Unchecked
 from .rulings import last_card_reason, meets_minimum, permission_reason, pile_meld_lacking
 from .sheet import RuleSheet
@@ -143,6 +143,7 @@ def validate(deal: Deal, totals_before: Mapping[str, int] | None = None) -> Repo
         found.extend(knee_problems(deal))
     _check_supply(deal, found)
     _check_ending(deal, found)
+    _check_first_meld(deal, found)
     unchecked: list[Unchecked] = []
     _check_openings(deal, totals_before, found, unchecked)
     _check_going_out(deal, found, unchecked)
@@ -201,7 +202,7 @@ def _check_side(sheet: RuleSheet, side: Side, where: str, found: list[Problem], 
     """The rules one side breaks on its own: its melds, its red threes, each of its players."""
     name = side.name
     if side.books is not None:
-        _check_counted(sheet, side, side.books, where, found, warnings)
+        check_counted(sheet, side, side.books, where, found, warnings)
     else:
         _check_melds(sheet, side, where, found, alone)
         found.extend(duplicate_rank_problems(sheet, side.melds, f"{where}.melds", name))
@@ -209,6 +210,11 @@ def _check_side(sheet: RuleSheet, side: Side, where: str, found: list[Problem], 
     if side.red_threes < 0:
         found.append(Problem("count.negative", "Red threes laid cannot be negative.", None,
                              f"{where}.red_threes", name, field="red_threes"))
+    elif side.red_threes and not sheet.lays_red_threes:
+        found.append(Problem("red_three.laid", f"{name} laid {side.red_threes} red three"
+                             f"{'s' if side.red_threes != 1 else ''}, but on this sheet red threes are never laid "
+                             f"({sheet.cite('red_three_mode')}).", "red_three_mode", f"{where}.red_threes", name,
+                             field="red_threes"))
     if side.failed_takes < 0:
         found.append(Problem("count.negative", "Failed takes of the pile cannot be negative.", None,
                              f"{where}.failed_takes", name, field="failed_takes"))
@@ -221,62 +227,6 @@ def _check_side(sheet: RuleSheet, side: Side, where: str, found: list[Problem], 
                                 None, f"{where}.melds", name, field="melds"))
     for j, player in enumerate(side.players):
         _check_player(sheet, player, f"{where}.players[{j}]", name, found, warnings)
-
-
-def _check_counted(sheet: RuleSheet, side: Side, books: BookCounts, where: str, found: list[Problem],
-                   warnings: list[Problem]) -> None:
-    """A counted side: no negative count, wild books only where the sheet allows them, and
-    melded points its books could hold; then the warning that its melds go unchecked."""
-    name, here = side.name, f"{where}.books"
-    counts = [("clean", books.clean), ("dirty", books.dirty), ("wild", books.wild)]
-    counts += [(f"{key}.{rank.value}", n) for key, ranks in (("special", books.special),
-               ("special_dirty", books.special_dirty), ("threes", books.threes)) for rank, n in ranks]
-    for key, n in counts:
-        if n < 0:
-            found.append(Problem("count.negative", f"{name}'s {key.split('.')[-1]} books cannot be "
-                                 "negative.", None, f"{here}.{key}", name, field="books"))
-    found.extend(_counted_special(sheet, side, books, here))
-    if side.meld_points < 0:
-        found.append(Problem("count.negative", f"{name}'s melded points cannot be negative.", None,
-                             f"{where}.meld_points", name, field="meld_points"))
-    elif books.wild > 0 and not sheet.wild_books:
-        found.append(Problem("meld.rank", "This sheet does not allow a meld of wild cards only, so no wild book.",
-                             "wild_books", f"{here}.wild", name, field="books"))
-    else:
-        _check_meld_points(sheet, side, books, where, found)
-    warnings.append(Problem("counted.unchecked", f"The melds of {name} are counted, not listed, so the referee "
-                            "cannot check each meld (its size and wild cards).", None, here, name, field="books"))
-
-
-def _counted_special(sheet: RuleSheet, side: Side, books: BookCounts, here: str) -> Iterator[Problem]:
-    """Counted books of threes the sheet does not book, and dirty special books where a special
-    book never holds wild cards."""
-    for rank, n in books.threes:
-        if n > 0 and sheet.three_bonus(rank.card) is None:
-            yield Problem("meld.rank", f"This sheet has no books of {rank.noun}." if sheet.three_books else
-                          "Threes are never melded on this sheet, so there is no book of threes.",
-                          "three_books" if sheet.three_books else None, f"{here}.threes.{rank.value}", side.name,
-                          field="books")
-    if sheet.special_book_wilds is SpecialWilds.NEVER:
-        for rank, n in books.special_dirty:
-            if n > 0 and sheet.special_bonus(rank.card) is not None:
-                yield Problem("meld.wild_ratio", f"On this sheet a book of {rank.noun} (a special book) never holds "
-                              "wild cards, so there is no dirty one.", "special_book_wilds",
-                              f"{here}.special_dirty.{rank.value}", side.name, field="books")
-
-
-def _check_meld_points(sheet: RuleSheet, side: Side, books: BookCounts, where: str, found: list[Problem]) -> None:
-    """Melded points at least the cheapest its books can hold, and a sum card values can make."""
-    points, least, step = side.meld_points, cheapest_books(sheet, books), meld_points_step(sheet)
-    if points < least:
-        found.append(Problem("counted.meld_points", f"{side.name}'s books hold at least {least:,} card points "
-                             f"on this sheet ({sheet.book_size} cards a book, at the cheapest card values), "
-                             f"but the melded points say {points:,}.", "card_values", f"{where}.meld_points",
-                             side.name, field="meld_points"))
-    elif step > 1 and points % step:
-        found.append(Problem("counted.meld_points", f"Every meldable card is worth a multiple of {step} points, "
-                             f"so melded points are too; {points:,} is not.", "card_values",
-                             f"{where}.meld_points", side.name, field="meld_points"))
 
 
 def _check_melds(sheet: RuleSheet, side: Side, where: str, found: list[Problem],
@@ -321,7 +271,7 @@ def _check_player(sheet: RuleSheet, player: Player, here: str, side: str, found:
         found.append(Problem("foot.size", f"{player.name}'s unopened foot holds {player.foot.total} cards; "
                              f"a foot is dealt {sheet.foot_size}.", "foot_size", f"{here}.foot", side, player.name,
                              field="foot"))
-    if player.red_threes_in_hand > 0:
+    if player.red_threes_in_hand > 0 and sheet.lays_red_threes:  # held, one is only its penalty
         key = "red_threes_left" if player.counted else "cards_left"
         warnings.append(Problem("red_three.in_hand", f"{player.name} still holds a red three; red threes are "
                                 "laid at once, so check it was not missed.", "red_three_penalty_hand",
@@ -342,51 +292,7 @@ def _check_supply(deal: Deal, found: list[Problem]) -> None:
             found.append(Problem("supply", f"This deal records {need} {card.noun}, but {decks} deck"
                                  f"{'s' if decks != 1 else ''} hold only {have}.", option, "sides"))
     if any(side.counted for side in deal.sides) or any(p.counted for _, _, p in deal.players()):
-        found.extend(_counted_supply(deal, available, used, decks))
-
-
-def _counted_supply(deal: Deal, available: Cards, used: Cards, decks: int) -> Iterator[Problem]:
-    """Counted books and points the pack cannot hold, beside the cards the deal lists one by one."""
-    sheet = deal.sheet
-    size, most = sheet.book_size, most_wilds_in_book(sheet)
-    packs = f"{decks} deck{'s' if decks != 1 else ''}"
-    spare = [have - need for have, need in zip(available.counts(), used.counts(), strict=True)]
-    naturals = sum(spare[_INDEX[card]] for card in NATURALS)
-    wilds = spare[_TWO] + spare[_JOKER]
-    need_naturals = need_wilds = books = 0
-    special: dict[Rank, int] = {}
-    for side in deal.sides:
-        if side.books is None:
-            continue
-        counted = side.books
-        clean, dirty, wild = max(counted.clean, 0), max(counted.dirty, 0), max(counted.wild, 0)
-        for rank, n in counted.special:
-            special[rank] = special.get(rank, 0) + max(n, 0)
-            clean += max(n, 0)
-        dirty += sum(max(n, 0) for _, n in counted.special_dirty)
-        for rank, n in counted.threes:  # threes are no natural cards: only their own count
-            special[rank] = special.get(rank, 0) + max(n, 0)
-        need_naturals += clean * size + dirty * (size - most)
-        need_wilds += wild * size + dirty
-        books += clean + dirty + wild
-    for rank, n in special.items():
-        if n * size > spare[_INDEX[rank.card]]:
-            yield Problem("supply", f"This deal counts {n} {'' if rank.is_threes else 'special '}book"
-                          f"{'s' if n != 1 else ''} of {rank.noun}, "
-                          f"{n * size} cards, but {packs} hold only {max(spare[_INDEX[rank.card]], 0)} more "
-                          f"{rank.noun}.", "decks_rule", "sides")
-    if need_naturals > naturals or need_wilds > wilds or books * size > naturals + wilds:
-        yield Problem("supply", f"This deal counts {books} books, at least {need_naturals} natural and "
-                      f"{need_wilds} wild cards, but {packs} hold only {max(naturals, 0)} natural and "
-                      f"{max(wilds, 0)} wild cards more.", "decks_rule", "sides")
-    values = sheet.card_values.points
-    held = sum(n * v for n, v in zip(available.counts(), values, strict=True))
-    counted_points = sum(max(side.meld_points, 0) for side in deal.sides)
-    counted_points += sum(max(p.cards_left_points or 0, 0) for _, _, p in deal.players())
-    listed = sum(n * v for n, v in zip(used.counts(), values, strict=True))
-    if counted_points + listed > held:
-        yield Problem("supply", f"This deal counts {counted_points + listed:,} card points, but {packs} hold only "
-                      f"{held:,}.", "card_values", "sides")
+        found.extend(counted_supply(deal, available, used, decks))
 
 
 def _check_ending(deal: Deal, found: list[Problem]) -> None:
@@ -428,6 +334,19 @@ def _check_ending(deal: Deal, found: list[Problem]) -> None:
                              f"{': ' + missing if missing else ''}.", "books_to_go_out",
                              f"sides[{i}].{_books_key(side)}", side.name, player.name, field=_books_key(side)))
     found.extend(_partner_feet(sheet, side, i, j))
+
+
+def _check_first_meld(deal: Deal, found: list[Problem]) -> None:
+    """A deal's ``first_meld`` names one of its players, on a sheet with a bonus for it."""
+    name = deal.first_meld
+    if name is None:
+        return
+    if not deal.sheet.first_meld_bonus:
+        found.append(Problem("first_meld.bonus", f"{name} is named as first to meld, but this sheet has no bonus "
+                             "for it: leave it empty.", "first_meld_bonus", "first_meld", field="first_meld"))
+    elif deal.find_player(name) is None:
+        found.append(Problem("first_meld.player", f"{name!r}, named as first to meld, is not a player in this deal.",
+                             None, "first_meld", field="first_meld"))
 
 
 def _counting(sheet: RuleSheet, held: HeldBooks) -> str:

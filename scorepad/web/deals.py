@@ -41,7 +41,8 @@ from .common import (
 )
 from .errors import status as status_of
 from .forms import preset_choices
-from .forms.deal import NO_ENDING, RANKS, DealForm, card_label
+from .forms.deal import NO_ENDING, RANKS, DealForm
+from .forms.deal_blocks import card_label
 from .forms.deal_meta import ConfirmForm, DealMetaForm
 from .forms.deal_shown import card_groups, going_out
 

@@ -174,13 +174,21 @@ def test_the_house_rule_sheet_of_every_preset_states_every_option_its_title_sour
 
 @pytest.mark.parametrize("options, moot", [
     ({"preset": "common"}, ["Decks (when fixed)", "Decks by number of players", "Cards in the knee",
-                            "No wild card onto a clean book", "Wild cards in a special book",
-                            "Red three in a foot: when it costs", "Minimum by running total",
-                            "Special books toward going out", "Wild books toward going out", "Target score"]),
+                            "No wild card onto a clean book", "Mixed wild book", "Wild cards in a special book",
+                            "First to meld", "Red three laid, side not out",
+                            "Red three in a hand: when it costs", "Red three in a foot: when it costs",
+                            "Minimum by running total", "Special books toward going out",
+                            "Wild books toward going out", "Target score"]),
     ({"preset": "pagat", "game_length": "target", "pile_take": "whole"},
-     ["Decks by number of players", "Cards in the knee", "No wild card onto a clean book",
-      "Wild cards in a special book", "Minimum by running total",
+     ["Decks by number of players", "Cards in the knee", "No wild card onto a clean book", "Mixed wild book",
+      "Wild cards in a special book", "First to meld", "Red three laid, side not out",
+      "Red three in a hand: when it costs", "Minimum by running total",
       "Cards taken from the pile", "Special books toward going out", "Deals in a game"]),
+    # issue 23: red threes held, what one laid earns is moot; a mixed wild book priced apart is said
+    ({"preset": "pagat", "red_three_mode": "held", "red_three_penalty_hand": 500, "wild_book_mixed_bonus": 1300},
+     ["Decks by number of players", "Cards in the knee", "No wild card onto a clean book",
+      "Wild cards in a special book", "First to meld", "Red three laid", "Red three laid, side not out",
+      "Minimum by running total", "Special books toward going out", "Target score"]),
 ])
 def test_the_house_rule_sheet_leaves_out_options_another_option_makes_moot(options, moot):
     """The common preset counts decks from the players, plays four deals, takes its minimums

@@ -485,6 +485,19 @@ CASES = [
      [sheet(books_to_go_out={"clean": 3, "dirty": 2})],
      [sheet(books_to_go_out={"clean": 3, "dirty": 2}, wild_books_count_as="clean")],
      [("went_out.books", "books_to_go_out", "sides[0].melds", "North-South", "Ann")]),
+    # -- issue 23: red threes held, the first to meld ---------------------------------------
+    # Common: Ann laid a red three; where red threes are held that is a violation, and the near
+    # twin keeps it in her hand instead (a penalty at most, never a warning)
+    ("red_three.laid-red-threes-held-are-never-laid", "common",
+     [sheet(red_three_mode="held")],
+     [sheet(red_three_mode="held"), put("sides.0.red_threes", 0), put("sides.1.players.0.cards_left", "A 3B 3R")],
+     [("red_three.laid", "red_three_mode", "sides[0].red_threes", "Ann", None)]),
+    ("first_meld.player-names-a-player-of-the-deal", "common",
+     [sheet(first_meld_bonus=100), put("first_meld", "Cy")], [sheet(first_meld_bonus=100), put("first_meld", "bea")],
+     [("first_meld.player", None, "first_meld", None, None)]),
+    ("first_meld.bonus-only-where-the-sheet-pays-one", "common",
+     [put("first_meld", "Bea")], [put("first_meld", "Bea"), sheet(first_meld_bonus=100)],
+     [("first_meld.bonus", "first_meld_bonus", "first_meld", None, None)]),
 ]
 
 

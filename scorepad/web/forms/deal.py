@@ -6,15 +6,15 @@ player where the sheet's minimum is each player's, and the pile's top card among
 deal's last card and the partner's permission where the sheet has those rules); and who went
 out; the referee's problems are placed back next to the field each one concerns.
 
-What the form shows beside its boxes (the cards left by value, each side's progress toward
-going out) is in :mod:`.deal_shown`; the small forms around a deal in :mod:`.deal_meta`.
+What the form holds for each side, meld row and player is in :mod:`.deal_blocks`; what it
+shows beside its boxes (the cards left by value, each side's progress toward going out) in
+:mod:`.deal_shown`; the small forms around a deal in :mod:`.deal_meta`.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from ...rules import ReadError, RuleSheet
@@ -24,6 +24,7 @@ from ...rules.deal import Meld
 from ...rules.limits import MAX_COUNT, MAX_INPUT, MAX_MELD_ROWS
 from ...rules.problems import Problem
 from ...storage.reading import GameSide
+from .deal_blocks import MeldRow, PlayerBlock, SideBlock, card_label, count_or_zero, rows_per_side
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "wild")
 TOP_CARDS = (*RANKS[:-1], "2", "JK")  # a pile's top card that can be melded
@@ -36,82 +37,6 @@ PERMISSION = (("asked-yes", "Asked: yes"), ("asked-no", "Asked: no"), ("not-aske
 
 # Where a problem shows: on the form as a whole, the ending, a side, a meld row or a player.
 TOP = "top"
-
-
-@dataclass
-class MeldRow:
-    index: int
-    rank: str = ""
-    naturals: str = ""
-    twos: str = ""
-    jokers: str = ""
-    cards: str = ""
-    problems: list[str] = field(default_factory=list)
-
-    @property
-    def blank(self) -> bool:
-        return not (self.cards or any(_count_or_zero(v) for v in (self.naturals, self.twos, self.jokers)))
-
-
-@dataclass
-class PlayerBlock:
-    side: int
-    index: int
-    name: str
-    picked: bool = True
-    counts: dict[str, str] = field(default_factory=dict)
-    left: str = ""
-    foot: str = ""
-    cut: bool = False
-    unplayed: bool = False  # picked up the foot but played nothing from it (foot_played false)
-    knee_picked: bool = True  # in a deal with a knee: picked up the knee
-    knee: str = ""  # the unopened knee's cards
-    points: str = ""  # a counted side's player: points left in hand
-    red_left: str = ""  # and red threes still held
-    opening: str = ""  # first melds as card strings split by ";", where each player meets the minimum
-    pile_top: str = ""  # the pile's top card among them, or ""
-    problems: dict[str, list[str]] = field(default_factory=dict)
-
-    @property
-    def key(self) -> str:
-        return f"s{self.side}-p{self.index}"
-
-    def problems_at(self, *keys: str) -> list[str]:
-        return [m for k in keys for m in self.problems.get(k, [])]
-
-
-@dataclass
-class SideBlock:
-    index: int
-    name: str
-    rows: list[MeldRow]
-    players: list[PlayerBlock]
-    red_threes: str = ""
-    failed_takes: str = ""  # failed takes of the pile, where the sheet charges for them
-    itemised: bool = False  # False: counted (books, meld_points, points left)
-    books: dict[str, str] = field(default_factory=dict)  # clean, dirty, wild, special ranks, d+rank, 3R/3B
-    meld_points: str = ""
-    opening: str = ""  # the side's first melds as card strings split by ";"
-    pile_top: str = ""  # the pile's top card among them, or ""
-    problems: dict[str, list[str]] = field(default_factory=dict)
-    row_of_meld: list[int] = field(default_factory=list)  # canonical meld index -> row index
-
-    def problems_at(self, *keys: str) -> list[str]:
-        return [m for k in keys for m in self.problems.get(k, [])]
-
-
-CARD_LABELS = {"JK": "Jokers", "2": "2s", "3B": "Black 3s", "3R": "Red 3s", "A": "Aces", "K": "Kings",
-               "Q": "Queens", "J": "Jacks"}
-
-
-def card_label(code: str) -> str:
-    return CARD_LABELS.get(code, f"{code}s")
-
-
-def rows_per_side(sides: int) -> int:
-    """Blank meld rows a side starts with: eight for two sides, fewer for more (the page stays
-    small; "More meld rows" adds some)."""
-    return max(3, min(8, 18 // max(sides, 1)))
 
 
 class DealForm:
@@ -129,6 +54,8 @@ class DealForm:
         self.ending = ""  # "stock", or "p{side}-{player}"
         self.last_card = ""  # "", or how the last card went: discard, meld
         self.permission = ""  # "", or asked-yes, asked-no, not-asked
+        self.first_meld = ""  # "", or the key of the player who laid down first ("s0-p1")
+        self.first_meld_problems: list[str] = []
         self.top: list[str] = []
         self.ending_problems: list[str] = []
         self.warnings: list[str] = []
@@ -157,7 +84,7 @@ class DealForm:
             side.rows = []
             side.itemised = "books" not in data
             books = data.get("books", {})
-            side.books = {k: _shown(books.get(k)) for k in ("clean", "dirty", "wild")}
+            side.books = {k: _shown(books.get(k)) for k in ("clean", "dirty", "wild", "wild_mixed")}
             side.books.update({k: _shown(n) for k, n in books.get("special", {}).items()})
             side.books.update({f"d{k}": _shown(n) for k, n in books.get("special_dirty", {}).items()})
             side.books.update({k: _shown(n) for k, n in books.get("threes", {}).items()})
@@ -187,6 +114,7 @@ class DealForm:
                 player.red_left = _shown(p.get("red_threes_left"))
                 player.opening, player.pile_top = _opening_shown(p.get("opening"))
         form.last_card, form.permission = deal.get("last_card", ""), deal.get("permission", "")
+        form.first_meld = form.player_key(deal["first_meld"]) or "" if deal.get("first_meld") else ""
         if deal.get("ending") == "stock_out":
             form.ending = "stock"
         elif deal.get("went_out"):
@@ -230,6 +158,7 @@ class DealForm:
                 player.opening, player.pile_top = _get(data, f"{p}-open"), _get(data, f"{p}-top")
         form.ending = _get(data, "ending")
         form.last_card, form.permission = _get(data, "last_card"), _get(data, "permission")
+        form.first_meld = _get(data, "first_meld")
         return form
 
     # -- what the referee needs, where the sheet has the rule --------------------------------
@@ -277,15 +206,28 @@ class DealForm:
         return self.sheet.go_out_partner_foot is PartnerFoot.PLAYED and len(side.players) > 1
 
     @property
+    def asks_first_meld(self) -> bool:
+        """Whether the form asks who laid down first: on a sheet with a bonus for it (``first_meld_bonus``),
+        or for a deal that names one already."""
+        return self.sheet.first_meld_bonus > 0 or bool(self.first_meld)
+
+    def shows_red_threes(self, side: SideBlock) -> bool:
+        """Whether a side's "Red threes laid" box shows: where red threes are laid (``red_three_mode``),
+        or where the deal records some laid already (held, a violation to correct)."""
+        return self.sheet.lays_red_threes or count_or_zero(side.red_threes)
+
+    @property
     def asks_permission(self) -> bool:
         return self.sheet.go_out_permission and any(len(side.players) > 1 for side in self.sides)
 
     @property
     def book_keys(self) -> tuple[str, ...]:
-        """A counted side's kinds of book: clean, dirty, wild, each special rank (``7``), each
+        """A counted side's kinds of book: clean, dirty, wild, mixed wild where the sheet prices a
+        wild book mixing 2s and jokers apart (``wild_mixed``), each special rank (``7``), each
         rank a dirty book of has its own bonus (``d7``), then each kind of three booked (``3R``)."""
         sheet = self.sheet
-        return ("clean", "dirty", "wild", *(card.value for card, _ in sheet.special_books),
+        mixed = ("wild_mixed",) if sheet.prices_mixed_wild else ()
+        return ("clean", "dirty", "wild", *mixed, *(card.value for card, _ in sheet.special_books),
                 *(f"d{card.value}" for card, _ in sheet.special_books_dirty),
                 *(card.value for card, _ in sheet.three_books))
 
@@ -294,6 +236,8 @@ class DealForm:
         """A counted kind of book as its box names it: "clean", "7s", "dirty 7s", "red 3s"."""
         if key in ("clean", "dirty", "wild"):
             return key
+        if key == "wild_mixed":
+            return "mixed wild"
         if key.startswith("d"):
             return f"dirty {card_label(key[1:])}"
         return card_label(key)
@@ -345,6 +289,9 @@ class DealForm:
             deal.update(ending="went_out", went_out=went)
         deal.update({key: value for key, value in (("last_card", self.last_card), ("permission", self.permission))
                      if value})
+        first = next((p.name for s in self.sides for p in s.players if p.key == self.first_meld), None)
+        if first is not None:
+            deal["first_meld"] = first
         deal["sides"] = sides
         return None if self.form_errors else deal
 
@@ -379,7 +326,7 @@ class DealForm:
             n = self._count(side.books.get(key, ""), side.problems, "books", f"{self.book_label(key)} books")
             if not n:
                 continue
-            if key in ("clean", "dirty", "wild"):
+            if key in ("clean", "dirty", "wild", "wild_mixed"):
                 books[key] = n
             elif key.startswith("d"):
                 books.setdefault("special_dirty", {})[key[1:]] = n
@@ -480,6 +427,9 @@ class DealForm:
         if parts[:1] in (["went_out"], ["ending"], ["last_card"], ["permission"]):
             self.ending_problems.append(message)
             return "ending"
+        if parts[:1] == ["first_meld"]:
+            self.first_meld_problems.append(message)
+            return "first-meld"
         self.top.append(message)
         return TOP
 
@@ -489,6 +439,9 @@ class DealForm:
         if problem.field in ("went_out", "ending", "last_card", "permission"):
             self.ending_problems.append(problem.message)
             return "ending"
+        if problem.field == "first_meld":
+            self.first_meld_problems.append(problem.message)
+            return "first-meld"
         side = next((s for s in self.sides if s.name == problem.side), None)
         if side is None:
             self.top.append(problem.message)
@@ -578,9 +531,3 @@ def _bounded(value: object, default: int) -> int:
     # As many rows as the page can have shown: a deal's melds (at most MAX_MELDS, however it
     # was recorded) and two blank rows; "More meld rows" adds rows up to the same bound.
     return max(1, min(n, MAX_MELD_ROWS))
-
-
-def _count_or_zero(text: str) -> bool:
-    """True when a count box holds anything but blank or zero."""
-    return bool(text.strip()) and text.strip() not in ("0", "-0")
-

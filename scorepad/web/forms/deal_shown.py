@@ -8,8 +8,9 @@ from dataclasses import dataclass
 
 from ...rules import Books, Deal, RuleSheet
 from ...rules.cards import NATURALS, Card
+from ...rules.choices import FootWhen
 from ...rules.progress import going_out_progress
-from .deal import SideBlock
+from .deal_blocks import SideBlock
 
 
 @dataclass
@@ -28,7 +29,8 @@ def card_groups(sheet: RuleSheet) -> list[CardGroup]:
     out = [CardGroup(f"{value} each", tuple(cards)) for value, cards in sorted(groups.items(), reverse=True)]
     out.append(CardGroup(f"Black threes, {sheet.value(Card.BLACK_THREE)} each", (Card.BLACK_THREE.value,)))
     penalty = sheet.red_three_penalty_hand
-    out.append(CardGroup(f"Red threes, minus {penalty}" if penalty else "Red threes", (Card.RED_THREE.value,)))
+    when = " if another side goes out" if sheet.red_three_penalty_hand_when is FootWhen.OPPONENTS_OUT else ""
+    out.append(CardGroup(f"Red threes, minus {penalty}{when}" if penalty else "Red threes", (Card.RED_THREE.value,)))
     return out
 
 

@@ -1,0 +1,255 @@
+"""What one side brought to the end of a deal, counted once for all its score lines
+(:class:`Tally`): its melded cards, its books by kind (under the sheet's caps), who of it went
+out and laid down first, and whether its red threes still held cost their penalty. The table
+of lines (:mod:`.lines`) counts each line from it.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .cards import CARDS, Card, Rank
+from .choices import FootWhen
+from .deal import BookKind, Deal, Ending, Side
+from .sheet import RuleSheet
+
+Item = tuple[str, int, int]  # one itemised line: label, count, points each
+
+
+class Tally(NamedTuple):
+    """What one side brought to the end of a deal, counted once for all its lines (a
+    player's own lines read the :class:`~.deal.Player` beside it)."""
+
+    sheet: RuleSheet
+    deal: int  # the deal's number
+    side: Side
+    melded: list[int]  # cards melded, by place in CARDS
+    clean_books: int  # books of each kind, special books left out
+    dirty_books: int
+    wild_books: int
+    special: dict[Card, int]  # clean books of a rank the sheet names a bonus for, by rank
+    went_out: str | None  # the name of the side's player who went out, if one did
+    special_dirty: dict[Card, int]  # dirty books of a rank special_books_dirty prices, by rank
+    threes: dict[Card, int]  # books of threes three_books prices, by card (3R, 3B)
+    buried: bool  # whether a red three in an unopened foot costs its penalty (red_three_penalty_foot_when)
+    wild_mixed: int  # wild books mixing 2s and jokers, where wild_book_mixed_bonus prices them (not in wild_books)
+    first_meld: str | None  # the name of the side's player who laid down first, if the deal says one did
+    caught: bool  # whether a red three in a hand costs its penalty (red_three_penalty_hand_when)
+    capped: tuple[tuple[str, int, int], ...] = ()  # books past a cap of book_caps: (its key, how many, the cap)
+
+    @classmethod
+    def of(cls, deal: Deal, side: Side) -> Tally:
+        """The side's tally: its melds counted once, by card and by kind of book."""
+        sheet = deal.sheet
+        if side.books is not None:
+            return cls._counted(deal, side)
+        melded = [0] * len(CARDS)
+        clean, dirty, wild = _CLEAN, _DIRTY, _WILD_RANK
+        clean_books = dirty_books = wild_books = 0
+        special: dict[Card, int] = {}
+        special_dirty: dict[Card, int] = {}
+        threes: dict[Card, int] = {}
+        mixed = 0
+        mixed_priced = sheet.wild_book_mixed_bonus is not None
+        for meld in side.melds:
+            if meld.rank is not wild:
+                melded[_RANK_INDEX[meld.rank]] += meld.naturals
+            melded[_TWO] += meld.twos
+            melded[_JOKER] += meld.jokers
+            kind = meld.book_kind(sheet)
+            if kind is None:
+                continue
+            card = meld.rank.card
+            if kind is clean and sheet.three_books and meld.rank is not _THREE \
+                    and sheet.three_bonus(card) is not None:
+                threes[card] = threes.get(card, 0) + 1
+            elif kind is clean and sheet.special_books and meld.rank is not _THREE \
+                    and sheet.special_bonus(card) is not None:
+                special[card] = special.get(card, 0) + 1
+            elif kind is clean:
+                clean_books += 1
+            elif kind is dirty and sheet.special_books_dirty and sheet.special_dirty_bonus(card) is not None:
+                special_dirty[card] = special_dirty.get(card, 0) + 1
+            elif kind is dirty:
+                dirty_books += 1
+            elif mixed_priced and meld.twos and meld.jokers:
+                mixed += 1
+            else:
+                wild_books += 1
+        capped: tuple[tuple[str, int, int], ...] = ()
+        if sheet.book_caps:
+            kept, clean_books, dirty_books, capped = _cap(
+                sheet, (wild_books + mixed, clean_books, dirty_books), special, special_dirty, threes,
+                _plain(sheet, side))
+            wild_books, mixed = _keep_wild(sheet, kept, wild_books, mixed)
+        went_out = _went_out(deal, side)
+        # made as a tuple: cls(...) costs a call more
+        return tuple.__new__(cls, (sheet, deal.number, side, melded, clean_books, dirty_books, wild_books,
+                                   special, went_out, special_dirty, threes, _buried(deal, side, went_out),
+                                   mixed, _named(deal.first_meld, side), _caught(deal, went_out), capped))
+
+    @classmethod
+    def _counted(cls, deal: Deal, side: Side) -> Tally:
+        """A counted side's tally: its books as given, no card melded one by one (its
+        ``meld_points`` has a line of its own); a special book (or a book of threes) of a rank
+        the sheet names no bonus for is a clean book, and a dirty special book one, as an
+        itemised one is; so is a mixed wild book (``wild_mixed``) a wild book where the sheet prices
+        none apart."""
+        sheet, books = deal.sheet, side.books
+        assert books is not None
+        clean, dirty = books.clean, books.dirty
+        special: dict[Card, int] = {}
+        special_dirty: dict[Card, int] = {}
+        threes: dict[Card, int] = {}
+        plain: dict[Card, list[int]] = {}  # books of a rank scored as plain clean and dirty books: [clean, dirty]
+        for rank, n in books.special:
+            if sheet.special_bonus(rank.card) is None:
+                clean += n
+                plain.setdefault(rank.card, [0, 0])[0] += n
+            else:
+                special[rank.card] = n
+        for rank, n in books.special_dirty:
+            if sheet.special_dirty_bonus(rank.card) is None:
+                dirty += n
+                plain.setdefault(rank.card, [0, 0])[1] += n
+            else:
+                special_dirty[rank.card] = n
+        for rank, n in books.threes:
+            if sheet.three_bonus(rank.card) is None:
+                clean += n
+                plain.setdefault(rank.card, [0, 0])[0] += n
+            else:
+                threes[rank.card] = n
+        wild, mixed, capped = books.wild, books.wild_mixed, _NONE_CAPPED
+        if sheet.wild_book_mixed_bonus is None:  # every wild book scores alike: a mixed one is any wild book
+            wild, mixed = wild + mixed, 0
+        if sheet.book_caps:
+            kept, clean, dirty, capped = _cap(sheet, (wild + mixed, clean, dirty), special, special_dirty, threes,
+                                              plain)
+            wild, mixed = _keep_wild(sheet, kept, wild, mixed)
+        went_out = _went_out(deal, side)
+        return cls(sheet, deal.number, side, [0] * len(CARDS), clean, dirty, wild, special, went_out,
+                   special_dirty, threes, _buried(deal, side, went_out), mixed, _named(deal.first_meld, side),
+                   _caught(deal, went_out), capped)
+
+
+def _keep_wild(sheet: RuleSheet, kept: int, pure: int, mixed: int) -> tuple[int, int]:
+    """The wild books of one kind and the mixed ones that keep their bonus when ``kept`` of them
+    do under a cap on wild books (``book_caps``): the better paid first."""
+    if sheet.mixed_wild_bonus > sheet.wild_book_bonus:
+        mixed_kept = min(mixed, kept)
+        return kept - mixed_kept, mixed_kept
+    pure_kept = min(pure, kept)
+    return pure_kept, kept - pure_kept
+
+
+def _plain(sheet: RuleSheet, side: Side) -> dict[Card, list[int]]:
+    """An itemised side's books of each capped rank that score as plain clean and dirty books:
+    rank -> [clean, dirty] (read only where the sheet has ``book_caps``)."""
+    plain: dict[Card, list[int]] = {}
+    for meld in side.melds:
+        kind, card = meld.book_kind(sheet), meld.rank.card
+        if kind is None or kind is BookKind.WILD or sheet.cap(card.value) is None:
+            continue
+        if kind is _CLEAN and (meld.rank is _THREE or not sheet.is_special_rank(card)):
+            plain.setdefault(card, [0, 0])[0] += 1
+        elif kind is _DIRTY and sheet.special_dirty_bonus(card) is None:
+            plain.setdefault(card, [0, 0])[1] += 1
+    return plain
+
+
+Capped = tuple[tuple[str, int, int], ...]  # books past each cap: (its key in book_caps, how many, the cap)
+
+
+def _cap(sheet: RuleSheet, counts: tuple[int, int, int], special: dict[Card, int], special_dirty: dict[Card, int],
+         threes: dict[Card, int], plain: dict[Card, list[int]]) -> tuple[int, int, int, Capped]:
+    """A side's books under the sheet's ``book_caps``: its wild, plain clean and plain dirty books
+    that keep their bonus, and the books past each cap, (key, how many, the cap). ``special``,
+    ``special_dirty`` and ``threes`` are cut, in place, to the books that keep theirs. A cap on
+    a rank counts every book of it, whatever it scores as; the best paid keep their bonus."""
+    wild, clean, dirty = counts
+    past: list[tuple[str, int, int]] = []
+    for key, cap in sheet.book_caps:
+        if key == "wild":
+            if wild > cap:
+                past.append((key, wild - cap, cap))
+                wild = cap
+            continue
+        card = Card(key)
+        plain_clean, plain_dirty = plain.get(card, (0, 0))
+        kinds: list[tuple[int, dict[Card, int] | str, int]] = [  # (bonus each, where they are counted, how many)
+            (sheet.three_bonus(card) or 0, threes, threes.get(card, 0)),
+            (sheet.special_bonus(card) or 0, special, special.get(card, 0)),
+            (sheet.special_dirty_bonus(card) or 0, special_dirty, special_dirty.get(card, 0)),
+            (sheet.clean_book_bonus, "clean", plain_clean), (sheet.dirty_book_bonus, "dirty", plain_dirty)]
+        over = sum(n for _, _, n in kinds) - cap
+        if over <= 0:
+            continue
+        left = cap
+        for _, books, n in sorted(kinds, key=lambda kind: -kind[0]):  # stable: clean before dirty at one price
+            kept = min(n, left)
+            left -= kept
+            if isinstance(books, dict) and n:
+                if kept:
+                    books[card] = kept
+                else:
+                    del books[card]
+            elif books == "clean":
+                clean -= n - kept
+            elif books == "dirty":
+                dirty -= n - kept
+        past.append((key, over, cap))
+    return wild, clean, dirty, tuple(past)
+
+
+def _went_out(deal: Deal, side: Side) -> str | None:
+    """The name of this side's player who went out, if one did."""
+    if deal.ending is not _WENT_OUT:
+        return None
+    return _named(deal.went_out, side)
+
+
+def _named(name: str | None, side: Side) -> str | None:
+    """The player of this side a deal names (``went_out``, ``first_meld``), as the side spells
+    the name; None when no player of the side has it."""
+    if name is None:
+        return None
+    key = name.strip().casefold()
+    for player in side.players:
+        if player.name.casefold() == key:
+            return player.name
+    return None
+
+
+def _opponent_out(deal: Deal, went_out: str | None) -> bool:
+    """Whether a player of another side than this one (whose own player who went out is
+    ``went_out``) went out."""
+    if deal.ending is not _WENT_OUT or deal.went_out is None or went_out is not None:
+        return False
+    return deal.find_player(deal.went_out) is not None
+
+
+def _buried(deal: Deal, side: Side, went_out: str | None) -> bool:
+    """Whether a red three in this side's unopened feet costs its penalty: however the deal
+    ended, or (``opponents-out``) only when a player of another side went out."""
+    if deal.sheet.red_three_penalty_foot_when is not FootWhen.OPPONENTS_OUT:
+        return True
+    return _opponent_out(deal, went_out)
+
+
+def _caught(deal: Deal, went_out: str | None) -> bool:
+    """Whether a red three still in a hand of this side costs its penalty: however the deal
+    ended, or (``red_three_penalty_hand_when`` opponents-out) only when a player of another
+    side went out, catching it there."""
+    if deal.sheet.red_three_penalty_hand_when is not FootWhen.OPPONENTS_OUT:
+        return True
+    return _opponent_out(deal, went_out)
+
+
+_INDEX = {card: i for i, card in enumerate(CARDS)}
+_TWO, _JOKER = _INDEX[Card.TWO], _INDEX[Card.JOKER]
+# Looked up once here rather than for every deal and meld (enum attribute access is slow).
+_NONE_CAPPED: Capped = ()
+_RANK_INDEX: dict[Rank, int] = {rank: _INDEX[rank.card] for rank in Rank if rank is not Rank.WILD}
+_CLEAN, _DIRTY = BookKind.CLEAN, BookKind.DIRTY
+_WILD_RANK, _THREE, _WENT_OUT = Rank.WILD, Rank.THREE, Ending.WENT_OUT
