@@ -282,7 +282,7 @@ class RuleSheet:
         """The cards of each player's knee in this deal; 0 where the deal has no knee.
 
         >>> from scorepad.rules import preset
-        >>> sheet = preset("common").replace(hand_size=15, knee_size=PerDeal((13, 0)))
+        >>> sheet = preset("common").replace(hand_size=15, knee_size=PerDeal((13, 0, 13, 0)))
         >>> sheet.knee_at(1), sheet.knee_at(2), sheet.has_knee, preset("common").has_knee
         (13, 0, True, False)
         """

@@ -257,7 +257,8 @@ def _random(path: Path) -> str:
 
 def _truncated(path: Path) -> str:
     conn = _migrated(path)
-    conn.executemany("INSERT INTO game VALUES (?, 'k', 'n', '\"common\"', '[]', 0, 'a', 'a')",
+    conn.executemany("INSERT INTO game (id, edit_key, name, sheet, sides, revision, created_at, updated_at)"
+                     " VALUES (?, 'k', 'n', '\"common\"', '[]', 0, 'a', 'a')",
                      [(f"g{i}" + "x" * 500,) for i in range(200)])
     conn.close()
     path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
