@@ -337,12 +337,17 @@ def _check_bands(bands: tuple[Band, ...]) -> None:
 
 
 
+def _seated(sheet: RuleSheet) -> list[int]:
+    """The numbers of players the sheet can seat: two or more sides of one of its side sizes."""
+    return [n for n in range(sheet.min_players, sheet.max_players + 1)
+            if any(n % size == 0 and n // size >= 2 for size in sheet.side_sizes)]
+
+
 def _check_sheet(sheet: RuleSheet) -> None:
     """Checks that involve more than one option."""
     if sheet.min_players > sheet.max_players:
         raise SheetError("min_players", f"{sheet.min_players} is more than the most players, {sheet.max_players}")
-    if not any(n % size == 0 and n // size >= 2
-               for n in range(sheet.min_players, sheet.max_players + 1) for size in sheet.side_sizes):
+    if not _seated(sheet):
         raise SheetError("side_sizes", "no number of players on this sheet splits into two or more such sides")
     if sheet.meld_min > sheet.book_size:
         raise SheetError("meld_min", f"a meld of {sheet.meld_min} cannot be smaller than a book of {sheet.book_size}")
@@ -361,7 +366,7 @@ def _check_sheet(sheet: RuleSheet) -> None:
     _check_special(sheet)
     if sheet.decks_rule is DecksRule.BY_PLAYERS:
         table = dict(sheet.decks_by_players)
-        missing = [n for n in range(sheet.min_players, sheet.max_players + 1) if n not in table]
+        missing = [n for n in _seated(sheet) if n not in table]
         if missing:
             raise SheetError("decks_by_players", f"gives no number of decks for {missing[0]} players; the sheet is "
                         f"for {sheet.min_players} to {sheet.max_players}")
