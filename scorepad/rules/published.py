@@ -166,6 +166,19 @@ _FIXED: dict[str, tuple[str, ...]] = {
     "progressive": ("A player picks up the foot only once every card of the hand has been played.",),
 }
 
+# The groups the presets are chosen from, in the order a page lists them: (id, title).
+GROUPS: tuple[tuple[str, str], ...] = (
+    ("books", "Books and rules pages"),
+    ("card-rooms", "Card rooms and house sheets"),
+    ("online", "Apps and online"),
+)
+
+# Each preset's group (an id of GROUPS): where its source was published.
+_GROUP: dict[str, str] = {
+    "common": "books", "pagat": "books", "bicycle": "books", "gather-together": "books",
+    "progressive": "card-rooms",
+}
+
 # Each later version of a preset, as the options it changes from the version before, in
 # order: (preset id, {option: value}). Never edit a released version's values (the
 # presets above are version 1); add a version here, so stored games keep theirs.
@@ -182,7 +195,8 @@ class Published:
     """A published sheet, as data: ``first`` is every option's value (Python values) in its
     version 1, ``revisions`` what each later version changes from the one before, in order;
     ``not_stated`` what we chose where the source is silent, and why; ``fixed`` the source's
-    rules no option says (see :class:`~.sheet.Preset`)."""
+    rules no option says (see :class:`~.sheet.Preset`); ``group`` the id of its group in
+    :data:`GROUPS` (a book or rules page, a card room's sheet, an app or online table)."""
 
     id: str
     title: str
@@ -191,9 +205,11 @@ class Published:
     not_stated: Mapping[str, str]
     revisions: tuple[Mapping[str, object], ...] = ()
     fixed: tuple[str, ...] = ()
+    group: str = "books"
 
 
 PUBLISHED: dict[str, Published] = {
     id_: Published(id_, title, SOURCES[source], options, silent,
-                   tuple(changes for revised, changes in _REVISIONS if revised == id_), _FIXED.get(id_, ()))
+                   tuple(changes for revised, changes in _REVISIONS if revised == id_), _FIXED.get(id_, ()),
+                   _GROUP[id_])
     for id_, title, source, options, silent in _PRESETS}

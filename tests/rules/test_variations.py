@@ -299,7 +299,8 @@ def test_a_decks_table_need_not_give_a_number_of_players_the_side_sizes_never_se
     sheet = load_sheet({"preset": "common", "min_players": 4, "max_players": 6, "side_sizes": [2],
                         "decks_rule": "by-players", "decks_by_players": {"4": 6, "6": 8}})
     assert (sheet.decks_for(4), sheet.decks_for(6)) == (6, 8)
-    with pytest.raises(SheetError) as refused:  # its near-twin: 6 players (3 sides of 2) are seated, so they need a number
+    # its near-twin: 6 players (three sides of 2) can be seated, so the table needs their number
+    with pytest.raises(SheetError) as refused:
         load_sheet({"preset": "common", "min_players": 4, "max_players": 6, "side_sizes": [2],
                     "decks_rule": "by-players", "decks_by_players": {"4": 6}})
     assert "6 players" in refused.value.reason
