@@ -35,6 +35,7 @@ from ..rules.limits import (
     MIN_SIDES,
 )
 from ..rules.problems import UNCHECKED
+from ..rules.published import GROUPS
 from ..rules.questions import BOOK_KINDS, QUESTIONS
 from ..rules.read import JSON
 from .blueprint import bp
@@ -153,7 +154,10 @@ def schemas() -> Schema:
                       "not_stated": {"type": "object", "additionalProperties": STRING},
                       "fixed": {**array(STRING), "description": "rules of play the source states that no option "
                                                                  "says and no recorded deal can break: printed, never "
-                                                                 "checked"}}
+                                                                 "checked"},
+                      "group": {"type": "string", "enum": [group for group, _ in GROUPS],
+                                "description": "where its source was published: books and rules pages, card rooms "
+                                               "and house sheets, apps and online"}}
     write: Schema = {**deal, "revision": REVISION, "as_played": obj(  # a deal sent to record or correct
         ("reason",), reason={"type": "string", "minLength": 1, "maxLength": MAX_REASON})}
     return {

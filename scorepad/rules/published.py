@@ -56,6 +56,10 @@ SOURCES: dict[str, Source] = {source.id: source for source in (
            "https://www.gathertogethergames.com/hand-and-foot"),
     Source("progressive", "IndyBlue's progressive rules, published with the hand-foot-scoring score keeper",
            "https://github.com/scottherren/hand-foot-scoring"),
+    Source("drwingnut", "drwingnut.info: Hand & Foot card game (a family's partnership rules)",
+           "https://www.drwingnut.info/?p=8904"),
+    Source("bga", "Board Game Arena: Hand and Foot, the game's help page",
+           "https://en.doc.boardgamearena.com/Gamehelphandandfoot"),
 )}
 
 
@@ -82,6 +86,25 @@ def _progressive_options() -> dict[str, object]:
                    going_out_bonus=PerDeal((300, 400, 500, 600)), special_books=((Card.SEVEN, 1000),),
                    wild_books=True, wild_book_bonus=1500, opening_who=OpeningWho.SIDE, pile_take=PileTake.TOP,
                    pile_needs_opened=False, go_out_partner_foot=PartnerFoot.PICKED_UP, go_out_permission=True)
+    return options
+
+
+def _drwingnut_options() -> dict[str, object]:
+    """A family's partnership rules: one clean and two dirty books to go out, natural sevens
+    1,500, fewer decks than players at six."""
+    options = _common_options()
+    options.update(min_players=3, max_players=6, decks_rule=DecksRule.BY_PLAYERS,
+                   decks_by_players=((3, 3), (4, 4), (5, 4), (6, 5)), special_books=((Card.SEVEN, 1500),),
+                   opening_minimums=PerDeal((60, 90, 120, 150)), opening_who=OpeningWho.SIDE,
+                   books_to_go_out=PerDeal((Books(clean=1, dirty=2),)), go_out_foot=False)
+    return options
+
+
+def _bga_options() -> dict[str, object]:
+    """Board Game Arena's table, with the contract its help page calls common for teams of two."""
+    options = _common_options()
+    options.update(max_players=12, side_sizes=(1, 2, 3, 4), wild_books=True, wild_book_bonus=1500,
+                   books_to_go_out=PerDeal((Books(clean=2, dirty=2, wild=1),)))
     return options
 
 
@@ -158,12 +181,64 @@ _PRESETS: tuple[tuple[str, str, str, dict[str, object], dict[str, str]], ...] = 
          "last_card": "not stated: the most common choice",
          "stock_out": "not stated: the most common choice",
      }),
+    ("drwingnut", "drwingnut's family rules (partnerships, natural sevens 1,500)", "drwingnut",
+     _drwingnut_options(), {
+         "decks_by_players": "the post: 4 decks for 4 players, 5 for 6; not stated for 3 or 5 played singly: "
+                             "3 and 4, still fewer decks than players",
+         "card_values": "not readable (the chart is cut off): the standard values",
+         "wild_ratio": "not stated beyond at most 3 wild cards in a set: naturals outnumber wilds, the most "
+                       "common limit",
+         "special_books": "\"a natural book of sevens\": a book of sevens with a wild card is a dirty book",
+         "red_three_bonus": "not readable: 100 for each red three laid, the most common value",
+         "red_three_penalty_hand": "not readable: no penalty, the most common choice",
+         "red_three_penalty_foot": "not readable: no penalty, the most common choice",
+         "pile_take": "not readable: the most common choice",
+         "pile_needs": "not readable: the most common choice",
+         "pile_needs_opened": "not readable: the most common choice",
+         "pile_blocked_by": "not readable: the most common choice",
+         "going_out_bonus": "not readable: 100, the most common value",
+         "go_out_partner_foot": "not stated: no rule",
+         "go_out_permission": "not stated: no need to ask",
+         "last_card": "not stated: melded or discarded",
+         "stock_out": "not stated: the deal ends",
+         "cut_bonus": "not stated: no cut bonus",
+     }),
+    ("bga", "Board Game Arena (2 clean + 2 dirty + 1 wild)", "bga",
+     _bga_options(), {
+         "max_players": "the site seats 2 to 7 players singly and up to 12 in teams",
+         "decks_rule": "\"usually one or two decks more than the players\": one more",
+         "jokers_per_deck": "2, as dealt; the site's option of extra jokers is a table's change",
+         "hand_size": "house rules give 11 or 13: 11, the most common",
+         "foot_size": "house rules give 11 or 13: 11, the most common",
+         "upcard": "turning a card up is optional on the site: when one is, a wild card or a three is buried",
+         "book_growth": "\"or sometimes more\" under house rules: a book takes no more cards, the most common",
+         "wild_ratio": "not readable: the most common limit",
+         "max_wilds": "not readable: the most common limit",
+         "books_to_go_out": "the contract is the table's choice; the page's common one for teams of two",
+         "red_three_penalty_hand": "not readable: no penalty, the most common choice",
+         "red_three_penalty_foot": "not readable: no penalty, the most common choice",
+         "opening_minimums": "not readable: 50, 90, 120 and 150, the most common",
+         "opening_who": "not readable: each player, the most common choice",
+         "pile_take": "not readable: the most common choice",
+         "pile_needs": "not readable: the most common choice",
+         "pile_needs_opened": "not readable: the most common choice",
+         "go_out_partner_foot": "not readable: no rule",
+         "go_out_permission": "not readable: no need to ask",
+         "last_card": "not readable: melded or discarded",
+         "cut_bonus": "not stated: no cut bonus",
+     }),
 )
 
 # Rules of play a preset's source states that no option says and no recorded deal can break,
 # printed with its sheet (Preset.fixed), by preset id.
 _FIXED: dict[str, tuple[str, ...]] = {
     "progressive": ("A player picks up the foot only once every card of the hand has been played.",),
+    "drwingnut": ("A player may go out without playing the foot, but only once the hand has been played.",
+                  "Of a player's two piles of 11, the one with the lower bottom card is the hand."),
+    "bga": ("Walking: a player who discards the last card of the hand picks up the foot but plays from it only "
+            "on the next turn.",
+            "Running: a player who plays out the hand without a discard picks up the foot and plays on at once.",
+            "Red threes are laid and replaced at the start of their owner's turn."),
 }
 
 # The groups the presets are chosen from, in the order a page lists them: (id, title).
@@ -176,7 +251,8 @@ GROUPS: tuple[tuple[str, str], ...] = (
 # Each preset's group (an id of GROUPS): where its source was published.
 _GROUP: dict[str, str] = {
     "common": "books", "pagat": "books", "bicycle": "books", "gather-together": "books",
-    "progressive": "card-rooms",
+    "progressive": "card-rooms", "drwingnut": "card-rooms",
+    "bga": "online",
 }
 
 # Each later version of a preset, as the options it changes from the version before, in

@@ -216,7 +216,8 @@ SHEETS: dict[str, dict[str, object]] = {
         "opening_minimums": [60, 90, 120, 150], "opening_who": "side",
         "books_to_go_out": {"clean": 1, "dirty": 2},
         "go_out_foot": False,
-        "house_rules": ["A player may go out without playing the foot, but only once the hand is played out."],
+        "house_rules": ["A player may go out without playing the foot, but only once the hand has been played.",
+                        "Of a player's two piles of 11, the one with the lower bottom card is the hand."],
     },
     # txnetstars: 14 and 14, a split stock, books needed only in the fourth deal.
     "txnetstars": {
