@@ -181,7 +181,7 @@ _PRESETS: tuple[tuple[str, str, str, dict[str, object], dict[str, str]], ...] = 
          "last_card": "not stated: the most common choice",
          "stock_out": "not stated: the most common choice",
      }),
-    ("drwingnut", "drwingnut's family rules (partnerships, natural sevens 1,500)", "drwingnut",
+    ("drwingnut", "drwingnut, family partnerships", "drwingnut",
      _drwingnut_options(), {
          "decks_by_players": "the post: 4 decks for 4 players, 5 for 6; not stated for 3 or 5 played singly: "
                              "3 and 4, still fewer decks than players",
@@ -203,7 +203,7 @@ _PRESETS: tuple[tuple[str, str, str, dict[str, object], dict[str, str]], ...] = 
          "stock_out": "not stated: the deal ends",
          "cut_bonus": "not stated: no cut bonus",
      }),
-    ("bga", "Board Game Arena (2 clean + 2 dirty + 1 wild)", "bga",
+    ("bga", "Board Game Arena", "bga",
      _bga_options(), {
          "max_players": "the site seats 2 to 7 players singly and up to 12 in teams",
          "decks_rule": "\"usually one or two decks more than the players\": one more",
