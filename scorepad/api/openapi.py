@@ -17,7 +17,7 @@ from flask import Response, current_app
 
 from ..rules import PRESETS
 from ..rules.cards import CARDS, Rank
-from ..rules.catalogue import OPTIONS
+from ..rules.catalogue import OPTION_BY_NAME, OPTIONS
 from ..rules.limits import (
     MAX_CARD_STRING,
     MAX_COUNT,
@@ -152,9 +152,10 @@ def schemas() -> Schema:
     preset: Schema = {"id": ref("PresetId"), "title": STRING, "source": STRING, "source_url": nullable(STRING),
                       "preset_version": INTEGER,
                       "not_stated": {"type": "object", "additionalProperties": STRING},
-                      "fixed": {**array(STRING), "description": "rules of play the source states that no option "
-                                                                 "says and no recorded deal can break: printed, never "
-                                                                 "checked"},
+                      "house_rules": {**OPTION_BY_NAME["house_rules"].schema(),
+                                      "description": "the preset's own rules of play that no other option says and "
+                                                     "no recorded deal can break (its sheet's house_rules): printed, "
+                                                     "never checked"},
                       "group": {"type": "string", "enum": [group for group, _ in GROUPS],
                                 "description": "where its source was published: books and rules pages, card rooms "
                                                "and house sheets, apps and online"}}

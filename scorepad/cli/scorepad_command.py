@@ -85,12 +85,15 @@ def _print_sheet(sheet: RuleSheet, out: TextIO) -> None:
     print(f"{title}{' (changed)' if changed else ''}", file=out)
     if base:
         print(f"Preset: {base.id}, version {sheet.preset_version}; source: {base.source}", file=out)
-        for rule in base.fixed:
-            print(f"Always, on this sheet: {rule}", file=out)
     for _, group_title, options in options_by_group():
         print(f"\n{group_title}", file=out)
         for option in options:
             mark = "*" if option.name in changed else " "
+            if option.name == "house_rules" and sheet.house_rules:  # one line each, as printed
+                print(f" {mark} {option.label}:", file=out)
+                for rule in sheet.house_rules:
+                    print(f"     - {rule}", file=out)
+                continue
             note = base.not_stated.get(option.name) if base and option.name not in changed else None
             print(f" {mark} {option.label}: {sheet.describe(option.name)}" + (f"  [{note}]" if note else ""),
                   file=out)

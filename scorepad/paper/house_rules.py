@@ -3,9 +3,10 @@
 Every option that applies to the sheet in plain words (one that another option makes moot,
 ``RuleSheet.unused``, is left out), grouped as a player reads a sheet, the card values,
 what the table changed against its preset (marked ``* CHANGED`` and listed ``preset value →
-new value``), the preset's title, source, fixed rules and the points its source leaves
-unsaid, lines for the players to sign, and the game's view link as a QR code. The text shrinks step by step
-(never below 7 pt) until it fits the page. A pure function of a rule sheet (and a game's
+new value``), the table's house rules under the options (one line each), the preset's
+title, source and the points its source leaves unsaid, lines for the players to sign, and
+the game's view link as a QR code. The text shrinks step by step (never below 7 pt) until
+it fits the page. A pure function of a rule sheet (and a game's
 name and sides): :mod:`scorepad.web.paper` serves it.
 
 >>> from scorepad.rules import preset
@@ -19,6 +20,7 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
@@ -128,7 +130,10 @@ def _sheet_items(sheet: RuleSheet, fonts: Fonts, size: float, width: float, fit:
             items.append(Paragraph(
                 f"<b>* {esc(c.label)}</b>: {esc(_clip(c.preset_value, 60))} {fonts.arrow} "
                 f"<b>{esc(_clip(c.value, 80))}</b>", st["option"]))
-    for _group, title, options in options_by_group():
+    for group, title, options in options_by_group():
+        if group == "house":
+            items += _house_rule_lines(sheet, title, "house_rules" in changes, st)
+            continue
         items.append(Heading(esc(title), st["group"]))
         for option in options:
             if sheet.unused(option.name) and not (fit.short_changes and option.name in changes):
@@ -150,6 +155,20 @@ def _sheet_items(sheet: RuleSheet, fonts: Fonts, size: float, width: float, fit:
                 items.append(Paragraph("JK: joker. 3B: black three, which counts against when left in a hand."
                                        + (" *: changed by this table." if "card_values" in changes else ""),
                                        st["option"]))
+    return items
+
+
+def _house_rule_lines(sheet: RuleSheet, title: str, changed: bool, st: dict[str, ParagraphStyle]) -> list[Flowable]:
+    """The table's own rules of play, under the options: one line each, never cut short
+    (nothing, not even the heading, for a sheet that has none unless the table dropped its
+    preset's)."""
+    if not sheet.house_rules and not changed:
+        return []
+    items: list[Flowable] = [Heading(f"* {esc(title)} CHANGED" if changed else esc(title), st["group"])]
+    items += [Paragraph(f"• {esc(rule)}", st["option"])
+              for rule in sheet.house_rules]
+    if not sheet.house_rules:
+        items.append(Paragraph("None: the table dropped its preset's.", st["option"]))
     return items
 
 
@@ -288,8 +307,6 @@ class _SheetPage:
             if preset.not_stated:
                 about += " <i>(In brackets and italics: where the source says nothing, what the preset chose.)</i>"
             lines.append(Paragraph(about, st["base"]))
-            if preset.fixed:
-                lines.append(Paragraph(f"<b>Always, on this sheet:</b> {esc(' '.join(preset.fixed))}", st["base"]))
         else:
             lines.append(Paragraph("<b>Preset:</b> none; every option was set by the table.", st["base"]))
         if game is not None:
@@ -356,7 +373,7 @@ def house_rules(sheet: RuleSheet, paper: str = "letter", game: GameInfo | None =
     columns; at 7 pt it tries four columns, then marks the changed options in place only
     (with the preset's value) instead of listing them first, then tightens the lines. Only
     a sheet no table could play (fifty-deal lists, twenty opening bands) has its longest
-    values cut short, ending in "…".
+    values cut short, ending in "…" (never a house rule).
     """
     return _fit_house_rules(sheet, paper, game).render()
 

@@ -78,6 +78,7 @@ GROUPS: tuple[tuple[str, str], ...] = (
     ("pile", "Taking the pile"),
     ("going_out", "Going out"),
     ("game", "Scoring and game length"),
+    ("house", "House rules"),
 )
 
 
@@ -179,6 +180,11 @@ def _words_count_as(kind: str) -> Callable[[CountAs, Sheet], str]:
                 CountAs.DIRTY: f"{kind} beyond those asked for count as dirty books",
                 CountAs.NONE: f"{kind} count only where asked for by name"}[value]
     return words
+
+
+def _words_house_rules(rules: tuple[str, ...], sheet: Sheet) -> str:
+    """Each rule as a sentence of its own, in order; "none" for none."""
+    return " ".join(rule if rule.endswith((".", "!", "?", "…")) else f"{rule}." for rule in rules) or "none"
 
 
 def _words_blockers(blockers: frozenset[PileBlocker], sheet: Sheet) -> str:
@@ -495,6 +501,14 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
            help="The total that ends the game when it plays to a target; highest total wins.",
            read=readers.whole_number(1, 1_000_000),
            words=lambda v, s: f"{v:,}"),
+    # House rules
+    Option(name="house_rules", group="house", label="House rules", default=(),
+           help="The table's own rules of play that no recorded deal shows (how the stock is split, walking or "
+                "running into the foot, which way cards pass), a sentence each: printed with the sheet, never "
+                "checked or scored.",
+           read=readers.read_house_rules,
+           words=_words_house_rules,
+           write=list),
 )
 
 OPTION_BY_NAME: dict[str, Option[Any]] = {option.name: option for option in OPTIONS}  # Any: as OPTIONS

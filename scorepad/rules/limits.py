@@ -53,6 +53,8 @@ MAX_SPECIAL_BOOKS = 11  # entries in special_books: one per rank that can be boo
 MAX_THREE_BOOKS = 2  # entries in three_books: one each of red threes (3R) and black threes (3B)
 MAX_DECKS_BY_PLAYERS = MAX_PLAYERS - MIN_PLAYERS + 1  # entries in decks_by_players: one per number of players
 MAX_PILE_BLOCKERS = 3  # entries in pile_blocked_by: one each of black-three, red-three, wild
+MAX_HOUSE_RULES = 12  # sentences in house_rules: a published sheet needs a few; twelve still fit the house-rule page
+MAX_HOUSE_RULE = 200  # characters in one house rule: a sentence, as a reason is, printed on one or two lines
 
 # -- what one answer lists -----------------------------------------------------------------------
 

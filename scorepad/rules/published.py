@@ -1,5 +1,6 @@
 """The published sheets scorepad ships, as data: each one's source, its options in every
-version ever released, the points its source leaves unsaid and its fixed rules.
+version ever released (its rules of play that no other option says among them, as its
+``house_rules``) and the points its source leaves unsaid.
 
 A preset's values are never edited once released: a change is a new version
 (:data:`_REVISIONS`), and every version stays, so a sheet made from version 1 keeps being
@@ -85,7 +86,8 @@ def _progressive_options() -> dict[str, object]:
                    books_to_go_out=PerDeal(tuple(Books(clean=n, dirty=n) for n in (3, 4, 5, 6))),
                    going_out_bonus=PerDeal((300, 400, 500, 600)), special_books=((Card.SEVEN, 1000),),
                    wild_books=True, wild_book_bonus=1500, opening_who=OpeningWho.SIDE, pile_take=PileTake.TOP,
-                   pile_needs_opened=False, go_out_partner_foot=PartnerFoot.PICKED_UP, go_out_permission=True)
+                   pile_needs_opened=False, go_out_partner_foot=PartnerFoot.PICKED_UP, go_out_permission=True,
+                   house_rules=("A player picks up the foot only once every card of the hand has been played.",))
     return options
 
 
@@ -96,7 +98,9 @@ def _drwingnut_options() -> dict[str, object]:
     options.update(min_players=3, max_players=6, decks_rule=DecksRule.BY_PLAYERS,
                    decks_by_players=((3, 3), (4, 4), (5, 4), (6, 5)), special_books=((Card.SEVEN, 1500),),
                    opening_minimums=PerDeal((60, 90, 120, 150)), opening_who=OpeningWho.SIDE,
-                   books_to_go_out=PerDeal((Books(clean=1, dirty=2),)), go_out_foot=False)
+                   books_to_go_out=PerDeal((Books(clean=1, dirty=2),)), go_out_foot=False,
+                   house_rules=("A player may go out without playing the foot, but only once the hand has been played.",
+                                "Of a player's two piles of 11, the one with the lower bottom card is the hand."))
     return options
 
 
@@ -104,7 +108,13 @@ def _bga_options() -> dict[str, object]:
     """Board Game Arena's table, with the contract its help page calls common for teams of two."""
     options = _common_options()
     options.update(max_players=12, side_sizes=(1, 2, 3, 4), wild_books=True, wild_book_bonus=1500,
-                   books_to_go_out=PerDeal((Books(clean=2, dirty=2, wild=1),)))
+                   books_to_go_out=PerDeal((Books(clean=2, dirty=2, wild=1),)),
+                   house_rules=(
+                       "Walking: a player who discards the last card of the hand picks up the foot but plays from it "
+                       "only on the next turn.",
+                       "Running: a player who plays out the hand without a discard picks up the foot and plays on at "
+                       "once.",
+                       "Red threes are laid and replaced at the start of their owner's turn."))
     return options
 
 
@@ -229,18 +239,6 @@ _PRESETS: tuple[tuple[str, str, str, dict[str, object], dict[str, str]], ...] = 
      }),
 )
 
-# Rules of play a preset's source states that no option says and no recorded deal can break,
-# printed with its sheet (Preset.fixed), by preset id.
-_FIXED: dict[str, tuple[str, ...]] = {
-    "progressive": ("A player picks up the foot only once every card of the hand has been played.",),
-    "drwingnut": ("A player may go out without playing the foot, but only once the hand has been played.",
-                  "Of a player's two piles of 11, the one with the lower bottom card is the hand."),
-    "bga": ("Walking: a player who discards the last card of the hand picks up the foot but plays from it only "
-            "on the next turn.",
-            "Running: a player who plays out the hand without a discard picks up the foot and plays on at once.",
-            "Red threes are laid and replaced at the start of their owner's turn."),
-}
-
 # The groups the presets are chosen from, in the order a page lists them: (id, title).
 GROUPS: tuple[tuple[str, str], ...] = (
     ("books", "Books and rules pages"),
@@ -270,9 +268,10 @@ _REVISIONS: tuple[tuple[str, dict[str, object]], ...] = (
 class Published:
     """A published sheet, as data: ``first`` is every option's value (Python values) in its
     version 1, ``revisions`` what each later version changes from the one before, in order;
-    ``not_stated`` what we chose where the source is silent, and why; ``fixed`` the source's
-    rules no option says (see :class:`~.sheet.Preset`); ``group`` the id of its group in
-    :data:`GROUPS` (a book or rules page, a card room's sheet, an app or online table)."""
+    ``not_stated`` what we chose where the source is silent, and why; ``group`` the id of its
+    group in :data:`GROUPS` (a book or rules page, a card room's sheet, an app or online table).
+    The source's rules of play that no other option says are its ``house_rules`` (see
+    :class:`~.sheet.Preset`)."""
 
     id: str
     title: str
@@ -280,12 +279,10 @@ class Published:
     first: Mapping[str, object]
     not_stated: Mapping[str, str]
     revisions: tuple[Mapping[str, object], ...] = ()
-    fixed: tuple[str, ...] = ()
     group: str = "books"
 
 
 PUBLISHED: dict[str, Published] = {
     id_: Published(id_, title, SOURCES[source], options, silent,
-                   tuple(changes for revised, changes in _REVISIONS if revised == id_), _FIXED.get(id_, ()),
-                   _GROUP[id_])
+                   tuple(changes for revised, changes in _REVISIONS if revised == id_), _GROUP[id_])
     for id_, title, source, options, silent in _PRESETS}

@@ -19,6 +19,8 @@ from .limits import (
     MAX_BANDS,
     MAX_CARD_VALUES,
     MAX_DECKS_BY_PLAYERS,
+    MAX_HOUSE_RULE,
+    MAX_HOUSE_RULES,
     MAX_PER_SIDE,
     MAX_PILE_BLOCKERS,
     MAX_PLAYERS,
@@ -29,6 +31,7 @@ from .limits import (
     MIN_PLAYERS,
 )
 from .read import JSON
+from .text import untyped
 
 
 def _fail(name: str, reason: str) -> SheetError:
@@ -283,3 +286,31 @@ def read_blockers(value: object, name: str, base: object = None) -> frozenset[Pi
     _at_most(value, name, MAX_PILE_BLOCKERS, "cards")
     read = choice(PileBlocker)
     return frozenset(read(v, f"{name}[{i}]") for i, v in enumerate(value))
+
+
+@reads({"type": "array", "maxItems": MAX_HOUSE_RULES,
+        "items": {"type": "string", "maxLength": MAX_HOUSE_RULE}})
+def read_house_rules(value: object, name: str, base: object = None) -> tuple[str, ...]:
+    """Sentences of the table's own rules of play: each stripped, a blank one dropped, each
+    of at most :data:`~.limits.MAX_HOUSE_RULE` characters on one line; at most
+    :data:`~.limits.MAX_HOUSE_RULES` of them. A bad one is named by its place as sent
+    (``house_rules[3]``)."""
+    if not isinstance(value, (list, tuple)):
+        raise _fail(name, 'must be a list of sentences, such as ["The stock is split in two."]')
+    rules = []
+    for i, rule in enumerate(value):
+        where = f"{name}[{i}]"
+        if not isinstance(rule, str):
+            raise _fail(where, f"must be a sentence (text), not {rule!r:.40}")
+        rule = rule.strip()
+        odd = untyped(rule)
+        if odd is not None:
+            raise _fail(where, f"holds U+{ord(odd):04X}, which nobody types (a house rule is one line of text)")
+        if len(rule) > MAX_HOUSE_RULE:
+            raise _fail(where, f"is {len(rule):,} characters; a house rule has at most {MAX_HOUSE_RULE} "
+                               f"(this one begins “{rule[:30].rstrip()}…”)")
+        if rule:
+            rules.append(rule)
+    if len(rules) > MAX_HOUSE_RULES:
+        raise _fail(name, f"lists {len(rules):,} house rules; a sheet lists at most {MAX_HOUSE_RULES}")
+    return tuple(rules)

@@ -125,6 +125,8 @@ class RuleSheet:
     game_length: GameLength
     deals: int
     target_score: int
+    # House rules: the table's own rules of play, printed, never checked or scored
+    house_rules: tuple[str, ...]
     # Which preset (and which version of it) this sheet starts from; not options.
     preset: str | None = field(default=None, compare=False)
     preset_version: int | None = field(default=None, compare=False)
@@ -402,10 +404,10 @@ class Preset:
 
     ``sheet`` is the preset today, version ``version``; ``versions`` keeps every version
     ever released (1, 2, ...), so sheets made from an earlier one still compare with it.
-    ``fixed`` holds the source's rules that no option says and no recorded deal can break
-    (how play goes, such as when the foot may be picked up), each a plain sentence: they are
-    printed with the sheet, never scored or checked. ``group`` is where its source was
-    published (:func:`presets_by_group`).
+    The source's rules of play that no other option says and no recorded deal can break
+    (such as when the foot may be picked up) are the sheet's ``house_rules``, so a table may
+    edit or drop them; a stored sheet written before that option reads its preset's. ``group``
+    is where its source was published (:func:`presets_by_group`).
     """
 
     id: str
@@ -415,7 +417,6 @@ class Preset:
     not_stated: Mapping[str, str]  # option -> what we chose, and why
     version: int = UNVERSIONED
     versions: Mapping[int, RuleSheet] = field(default_factory=dict)
-    fixed: tuple[str, ...] = ()
     group: str = "books"
 
     def revised(self, **changes: Any) -> Preset:  # Any: as RuleSheet.replace
@@ -430,7 +431,7 @@ def _presets() -> dict[str, Preset]:
     for id_, published in PUBLISHED.items():
         first = RuleSheet(**published.first, preset=id_, preset_version=UNVERSIONED)  # type: ignore[arg-type]  # object: checked by RuleSheet
         found = Preset(id_, published.title, published.source, first, published.not_stated, UNVERSIONED,
-                       {UNVERSIONED: first}, published.fixed, published.group)
+                       {UNVERSIONED: first}, group=published.group)
         for changes in published.revisions:
             found = found.revised(**changes)
         out[id_] = found

@@ -33,7 +33,7 @@ def sheet(game_id: str) -> str:
                                       for o in options]))
     amendments = [dict(e, changes=sheet_changes(e["before"], e["after"])) for e in reading.amendments(game.id)]
     return render_template("sheets/sheet.html", game=game, groups=groups, preset=preset, changes=list(changed.values()),
-                           amendments=amendments, can_edit=access.can_edit(game))
+                           amendments=amendments, can_edit=access.can_edit(game), house_rules=sheet.house_rules)
 
 
 @bp.route("/games/<game_id>/sheet/amend", methods=["GET", "POST"])

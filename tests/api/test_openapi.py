@@ -158,6 +158,10 @@ BOUNDS: dict[str, list[tuple[str, Any]]] = {
     "MAX_THREE_BOOKS": [(f"{OPTION}/three_books/maxProperties", limits.MAX_THREE_BOOKS)],
     "MAX_DECKS_BY_PLAYERS": [(f"{OPTION}/decks_by_players/maxProperties", limits.MAX_DECKS_BY_PLAYERS)],
     "MAX_PILE_BLOCKERS": [(f"{OPTION}/pile_blocked_by/maxItems", limits.MAX_PILE_BLOCKERS)],
+    "MAX_HOUSE_RULES": [(f"{OPTION}/house_rules/maxItems", limits.MAX_HOUSE_RULES),
+                        (f"{SCHEMAS}/Preset/properties/house_rules/maxItems", limits.MAX_HOUSE_RULES)],
+    "MAX_HOUSE_RULE": [(f"{OPTION}/house_rules/items/maxLength", limits.MAX_HOUSE_RULE),
+                       (f"{SCHEMAS}/Preset/properties/house_rules/items/maxLength", limits.MAX_HOUSE_RULE)],
     "MAX_IDEMPOTENCY_KEY": [("/components/parameters/IdempotencyKey/schema/maxLength", limits.MAX_IDEMPOTENCY_KEY)],
 }
 # The bounds no schema keyword states, and why; a bound added to limits.py must go in one of the two.

@@ -1,4 +1,4 @@
-"""The progressive preset through the JSON API: its sheet with the fixed rule, and a four-deal
+"""The progressive preset through the JSON API: its sheet with its house rule, and a four-deal
 game recorded deal by deal, each next deal asking more (tests/data/game-progressive.json,
 worked by hand in tests/rules/test_progressive.py)."""
 
@@ -15,17 +15,19 @@ API = "/api/v1"
 FOOT_RULE = "A player picks up the foot only once every card of the hand has been played."
 
 
-def test_the_progressive_sheet_lists_its_fixed_rule_and_rising_values(client):
+def test_the_progressive_sheet_lists_its_house_rule_and_rising_values(client):
     listed = {s["id"]: s for s in client.get(f"{API}/sheets").get_json()["sheets"]}
-    assert listed["progressive"]["fixed"] == [FOOT_RULE]
+    assert listed["progressive"]["house_rules"] == [FOOT_RULE]
     assert listed["progressive"]["title"] == "Progressive house sheet (individuals or partnerships of 2)"
-    assert all(listed[other]["fixed"] == [] for other in ("common", "pagat", "bicycle", "gather-together"))
+    assert all(listed[other]["house_rules"] == [] for other in ("common", "pagat", "bicycle", "gather-together"))
+    assert all("fixed" not in item for item in listed.values())  # the house rules say it, once
     body = client.get(f"{API}/sheets/progressive").get_json()
-    assert body["fixed"] == [FOOT_RULE]
+    assert body["house_rules"] == body["sheet"]["house_rules"] == [FOOT_RULE]
     assert body["not_stated"] == dict(PRESETS["progressive"].not_stated)
     words = {o["name"]: o["words"] for group in body["groups"] for o in group["options"]}
     assert words["going_out_bonus"] == "deal 1 300 points, deal 2 400 points, deal 3 500 points, deal 4 600 points"
     assert words["draws_per_turn"] == "deal 1 3, deal 2 4, deal 3 5, deal 4 6"
+    assert words["house_rules"] == FOOT_RULE
 
 
 def test_a_four_deal_progressive_game_scores_through_the_api_each_next_deal_asking_more(client):

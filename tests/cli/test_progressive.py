@@ -41,11 +41,13 @@ def test_scorepad_sheet_progressive_json_gives_the_preset_in_full():
     assert (sheet["min_players"], sheet["max_players"], sheet["side_sizes"]) == (2, 6, [1, 2])
 
 
-def test_scorepad_sheet_progressive_prints_its_fixed_rule_and_what_it_chose_where_the_sheet_is_silent():
+def test_scorepad_sheet_progressive_prints_its_house_rule_and_what_it_chose_where_the_sheet_is_silent():
     code, out = run("sheet", "progressive")
     assert code == 0
     assert out.startswith("Progressive house sheet (individuals or partnerships of 2)\n")
-    assert "Always, on this sheet: A player picks up the foot only once every card of the hand has been played." in out
+    assert out.endswith("\nHouse rules\n   House rules:\n"
+                        "     - A player picks up the foot only once every card of the hand has been played.\n")
+    assert out.count("A player picks up the foot") == 1
     assert "Books needed to go out: deal 1 3 clean + 3 dirty, deal 2 4 clean + 4 dirty, deal 3 5 clean + 5 dirty, " \
            "deal 4 6 clean + 6 dirty" in out
     for note in PRESETS["progressive"].not_stated.values():

@@ -1,4 +1,4 @@
-"""The progressive preset on paper: its house-rule sheet on one page with its fixed rule, and
+"""The progressive preset on paper: its house-rule sheet on one page with its house rule, and
 score pads whose every deal block gives that deal's rising requirements. Real PDF text."""
 
 from __future__ import annotations
@@ -20,19 +20,23 @@ CONDITIONS = [f"Opening minimum {minimum} (the side, once). To go out: {books} c
 
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
-def test_the_progressive_house_rule_sheet_is_one_page_with_its_fixed_rule(client, paper):
+def test_the_progressive_house_rule_sheet_is_one_page_with_its_house_rule(client, paper):
     body = get_pdf(client, f"/sheets/progressive.pdf?paper={paper}")
     assert page_count(body) == 1
     text = text_of(body)
-    assert f"Always, on this sheet: {FOOT_RULE}" in text
+    # under the options, on a line of its own, once
+    assert text.index("Scoring and game length") < text.index(f"House rules • {FOOT_RULE}")
+    assert text.count(FOOT_RULE) == 1
     for note in PRESETS["progressive"].not_stated.values():
         assert " ".join(note.split()) in text
     assert "Cards drawn per turn: deal 1 3, deal 2 4, deal 3 5, deal 4 6" in text
     assert "Going out: deal 1 300 points, deal 2 400 points, deal 3 500 points, deal 4 600 points" in text
 
 
-def test_the_fixed_rule_is_printed_only_for_the_preset_that_has_it(client):
-    assert "Always, on this sheet" not in text_of(get_pdf(client, "/sheets/common.pdf"))
+def test_a_sheet_without_house_rules_prints_no_house_rules_heading(client):
+    text = text_of(get_pdf(client, "/sheets/common.pdf"))
+    assert "House rules: Common rules" in text  # the title
+    assert "House rules •" not in text and "Always, on this sheet" not in text
 
 
 def test_a_progressive_games_house_rules_stay_on_one_page_with_its_sides_and_link(client):

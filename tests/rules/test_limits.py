@@ -136,6 +136,7 @@ DOC_BOUNDS: dict[str, tuple[int, ...]] = {
     "`three_books`": (limits.MAX_THREE_BOOKS,),
     "`decks_by_players`": (limits.MAX_DECKS_BY_PLAYERS,),
     "`pile_blocked_by`": (limits.MAX_PILE_BLOCKERS,),
+    "`house_rules`": (limits.MAX_HOUSE_RULES, limits.MAX_HOUSE_RULE),
     "a game's stored deals and history (a write past it is a 409 naming `game`)": (limits.MAX_GAME_BYTES,),
     "an import's body (the export of the fullest game)": (limits.MAX_IMPORT_BYTES,),
 }
@@ -207,6 +208,7 @@ OVERSIZE: dict[str, Any] = {
     "three_books": {"3R": 1000, "3B": 500, "3r": 900},
     "decks_by_players": {**{str(n): 5 for n in range(limits.MIN_PLAYERS, MAX_PLAYERS + 1)}, "13": 6},
     "pile_blocked_by": ["black-three", "red-three", "wild", "wild"],
+    "house_rules": [f"House rule {n}." for n in range(limits.MAX_HOUSE_RULES + 1)],
 }
 
 
@@ -293,6 +295,7 @@ def largest_sheet(**changes: Any) -> dict[str, Any]:
         + [{"minimum": 9_999}],
         "pile_cards": [200 - i for i in range(n)], "books_to_go_out": [{"clean": 20, "dirty": 20, "wild": 20}] * n,
         "pile_blocked_by": ["black-three", "red-three", "wild"], "game_length": "deals", "deals": 20,
+        "house_rules": [f"{i:02d} " + "w" * (limits.MAX_HOUSE_RULE - 3) for i in range(limits.MAX_HOUSE_RULES)],
     }
     sheet.update(changes)
     return sheet

@@ -75,10 +75,9 @@ def test_every_preset_is_in_one_group_and_the_groups_list_every_preset_once():
 @pytest.mark.parametrize(("preset_id", "set_id"), [("drwingnut", "drwingnut"), ("bga", "bga")])
 def test_a_preset_plays_as_its_published_set_is_held(preset_id, set_id):
     """The preset and the published set's sheet (tests/rules/test_published.py) agree on every
-    option; the set's house rules are the preset's fixed rules."""
-    held = {k: v for k, v in test_published.SHEETS[set_id].items() if k != "house_rules"}
-    assert load_sheet(held).replace(preset=preset_id, preset_version=1) == preset(preset_id)
-    assert list(PRESETS[preset_id].fixed) == test_published.SHEETS[set_id]["house_rules"]
+    option, its house rules too."""
+    held = load_sheet(test_published.SHEETS[set_id])
+    assert held.replace(preset=preset_id, preset_version=1) == preset(preset_id)
 
 
 # -- drwingnut: a four-deal game ------------------------------------------------------------------
@@ -137,7 +136,7 @@ def test_drwingnut_deals_fewer_decks_than_players_at_six():
     sheet = preset("drwingnut")
     assert [sheet.decks_for(n) for n in (3, 4, 5, 6)] == [3, 4, 4, 5]
     assert sheet.special_bonus(Card.SEVEN) == 1500
-    assert PRESETS["drwingnut"].fixed[0].startswith("A player may go out without playing the foot")
+    assert sheet.house_rules[0].startswith("A player may go out without playing the foot")
 
 
 # -- Board Game Arena: a four-deal game -----------------------------------------------------------
@@ -189,8 +188,8 @@ def test_bga_the_contract_needs_the_wild_book():
     assert game("bga", short).verdicts[0].report.codes() == ["went_out.books"]
 
 
-def test_bga_walking_and_running_are_its_fixed_rules_and_it_seats_up_to_twelve_in_teams():
+def test_bga_walking_and_running_are_its_house_rules_and_it_seats_up_to_twelve_in_teams():
     found = PRESETS["bga"]
-    assert [rule.split(":")[0] for rule in found.fixed[:2]] == ["Walking", "Running"]
+    assert [rule.split(":")[0] for rule in found.sheet.house_rules[:2]] == ["Walking", "Running"]
     assert (found.sheet.max_players, found.sheet.side_sizes) == (12, (1, 2, 3, 4))
     assert found.sheet.go_out_partner_foot is PartnerFoot.NO

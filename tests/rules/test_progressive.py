@@ -97,11 +97,11 @@ def test_progressive_melds_start_with_three_cards():
     assert "meld_min" in FOUND.not_stated  # a reading of the sheet, said as such
 
 
-def test_the_foot_after_the_hand_is_a_fixed_rule_of_the_preset_not_an_option():
+def test_the_foot_after_the_hand_is_a_house_rule_of_the_preset_printed_never_checked():
     # "The foot may be picked up only after every card of the hand has been laid down":
     # nothing a deal records shows when a foot was picked up, so it is printed, never checked.
-    assert FOUND.fixed == ("A player picks up the foot only once every card of the hand has been played.",)
-    assert all(not PRESETS[other].fixed for other in ("common", "pagat", "bicycle", "gather-together"))
+    assert SHEET.house_rules == ("A player picks up the foot only once every card of the hand has been played.",)
+    assert all(not PRESETS[other].sheet.house_rules for other in ("common", "pagat", "bicycle", "gather-together"))
 
 
 # -- what the sheet leaves unsaid: declared, with VARIATIONS.md's most common value ----------------

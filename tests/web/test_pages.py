@@ -37,6 +37,7 @@ class _Forms(HTMLParser):
         self._select_value: str | None = None
         self._option: dict[str, Any] | None = None
         self._first_option: str | None = None
+        self._textarea: str | None = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {k: (v if v is not None else "") for k, v in attrs}
@@ -58,10 +59,13 @@ class _Forms(HTMLParser):
         elif tag == "option" and self._select:
             self._option = {"value": a.get("value"), "selected": "selected" in a, "text": ""}
         elif tag == "textarea" and a.get("name"):
+            self._textarea = a["name"]
             fields[a["name"]] = ""
 
     def handle_data(self, data: str) -> None:
-        if self._option is not None:
+        if self._textarea is not None and self.forms:  # a text area sends what it holds
+            self.forms[-1]["fields"][self._textarea] += data
+        elif self._option is not None:
             self._option["text"] += data
 
     def _close_option(self) -> None:
@@ -75,6 +79,8 @@ class _Forms(HTMLParser):
         self._option = None
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == "textarea":
+            self._textarea = None
         if tag in ("option", "select"):
             self._close_option()
         if tag == "select" and self._select:

@@ -1,7 +1,7 @@
 """The progressive preset through the pages: a game started from it with the New game form,
 its four deals typed into the deal form (tests/data/game-progressive.json, worked by hand in
 tests/rules/test_progressive.py), each deal's form and page giving that deal's rising
-requirements, and the sheet page its fixed rule; on any sheet, a deal page names each side's
+requirements, and the sheet page its house rule; on any sheet, a deal page names each side's
 minimum when they differ. Real app, real SQLite file, Flask test client."""
 
 from __future__ import annotations
@@ -68,15 +68,16 @@ def test_each_recorded_deals_page_gives_that_deals_requirements(client):
     assert "Deal 3 of 4: draw 5; opening 150; to go out 5 clean + 5 dirty; going out +500." in pages[2]
 
 
-def test_the_progressive_sheet_page_gives_its_fixed_rule(client):
+def test_the_progressive_sheet_page_gives_its_house_rule(client):
     game_id = start(client, preset_id="progressive", name="Progressive")
     page = text(client.get(f"/games/{game_id}/sheet"))
     # The New game form kept every value of the preset: nothing changed.
     said = " ".join(page.split())
     assert "Progressive plays “Progressive house sheet (individuals or partnerships of 2)”." in said
-    assert f"Always, on this sheet: {FOOT_RULE}" in page
-    common = start(client, name="Common")
-    assert "Always, on this sheet" not in text(client.get(f"/games/{common}/sheet"))
+    assert '<h2 id="g-house">House rules</h2>' in page and f"<li>{FOOT_RULE}</li>" in page
+    assert page.count(FOOT_RULE) == 1  # once, under the options
+    common = text(client.get(f"/games/{start(client, name='Common')}/sheet"))
+    assert '<h2 id="g-house">House rules</h2>' in common and "<p>None.</p>" in common
 
 
 def test_a_deal_page_names_each_sides_minimum_when_they_differ(client, app):

@@ -92,7 +92,8 @@ def test_every_option_has_a_control_and_none_is_a_json_text_field(client):
     assert set(LAYOUTS) == {o.name for o in OPTIONS}
     for preset_id in PRESETS:
         page = text(client.get(f"/new?preset={preset_id}"))
-        assert "<textarea" not in page
+        # the one text area is the house rules, one a line: sentences, never JSON
+        assert re.findall(r'<textarea[^>]*name="([^"]+)"', page) == ["opt-house_rules"]
         values = Inputs.of(page)
         assert values, "the page has inputs"
         for name, kind, value in values:
@@ -253,6 +254,8 @@ def test_controls_come_from_the_shape_of_the_schema_so_a_new_option_needs_no_cod
     pair = {"type": "object", "properties": {"x": count, "y": {"type": "boolean"}}}
     assert layout(pair) == Props((("x", Scalar("int", 0, 9)), ("y", Scalar("bool"))))
     assert layout({"type": "array", "items": pair, "maxItems": 3}) == Rows(layout(pair), 3)
+    assert layout({"type": "array", "items": {"type": "string", "maxLength": 80}, "maxItems": 5}) == \
+        Scalar("lines", hi=80)  # free text: a text area, one item a line
 
 
 def test_a_form_without_the_sheets_boxes_is_refused_naming_them_never_a_500(client):

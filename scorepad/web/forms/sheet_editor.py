@@ -7,9 +7,10 @@ schema's bounds (blank for none when it may be null), one of a few words a selec
 checkbox, an array of unique items a checkbox for each item it may hold (players per side,
 what blocks the pile), an object with fixed properties one box per property (card values,
 special books; a blank box leaves that property out), a value or an array of it ("one value
-or one per deal") a row for each deal (a blank row is the deal before's value), and any
-other array a row per item with a blank one to add (bands). The one thing a schema cannot
-tell, how many deals the rows cover, comes from the sheet's number of deals.
+or one per deal") a row for each deal (a blank row is the deal before's value), an array of
+free text one text area, an item a line (house rules), and any other array a row per item
+with a blank one to add (bands). The one thing a schema cannot tell, how many deals the
+rows cover, comes from the sheet's number of deals.
 
 The boxes are read back into the option's JSON, which ``load_sheet`` checks, so every rule
 stays in the rules core; a box that cannot be read keeps what was typed and carries a
@@ -53,8 +54,9 @@ class Unreadable(Exception):
 
 @dataclass(frozen=True)
 class Scalar:
-    """One box: ``int`` (a number box within bounds), ``choice`` (a select) or ``bool`` (a
-    checkbox); ``optional`` when blank means none (null)."""
+    """One box: ``int`` (a number box within bounds), ``choice`` (a select), ``bool`` (a
+    checkbox) or ``lines`` (a text area, a list of text an item a line, each of at most
+    ``hi`` characters); ``optional`` when blank means none (null)."""
 
     kind: str
     lo: int | None = None
@@ -65,12 +67,16 @@ class Scalar:
     def show(self, value: JSON) -> Shown:
         if self.kind == "bool":
             return bool(value)
+        if self.kind == "lines":
+            return "\n".join(str(line) for line in value) if isinstance(value, list) else ""
         return "" if value is None else str(value)
 
     def read(self, raw: Shown) -> JSON:
         """The JSON value of the box's text (None for a blank that may be blank)."""
         if self.kind == "bool":
             return bool(raw)
+        if self.kind == "lines":  # a blank line is no item; the rules core reads each line
+            return [line.strip() for line in str(raw).splitlines() if line.strip()]
         text = str(raw).strip()
         if self.kind == "choice":
             return text
@@ -158,7 +164,10 @@ def layout(schema: Mapping[str, JSON]) -> Layout:  # noqa: C901 - one branch per
         if len(scalars) == len(props):
             return Props(scalars)
     if kind == "array":
-        item = layout(_schema(schema["items"]))
+        items = _schema(schema["items"])
+        if items.get("type") == "string" and "enum" not in items:  # free text: a line each
+            return Scalar("lines", hi=_bound(items.get("maxLength")))
+        item = layout(items)
         if schema.get("uniqueItems") and isinstance(item, Scalar):
             if item.kind == "choice":
                 return SetOf(item.choices, numbers=False)
@@ -357,6 +366,9 @@ class OptionField:
         path = path[len("sheet."):] if path.startswith("sheet.") else path
         sub = path[len(self.name):] if path.startswith(self.name) else ""
         box, where = self.box, self.name
+        line = re.fullmatch(r"\[(\d+)\]", sub) if self.box.kind == "lines" else None
+        if line:  # a text area's item: the rule on that line, blank lines not counted
+            where, sub = f"rule {int(line.group(1)) + 1}", ""
         if sub:
             wanted = _box_id(LAYOUTS[self.name], self.id, sub)
             exact = [b for b in self.boxes if b.id == wanted]
