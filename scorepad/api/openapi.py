@@ -36,7 +36,7 @@ from ..rules.limits import (
 )
 from ..rules.problems import UNCHECKED
 from ..rules.published import GROUPS
-from ..rules.questions import BOOK_KINDS, QUESTIONS
+from ..rules.questions import BOOK_KINDS, BY_RANK, QUESTIONS
 from ..rules.read import JSON
 from .blueprint import bp
 
@@ -229,7 +229,9 @@ def schemas() -> Schema:
                          "draws", "totals_before"),
                         number=DEAL_NUMBER, opening_minimums=TOTALS, opening_who={"enum": ["player", "side"]},
                         going_out_books=obj(("clean", "dirty", "wild"), clean=INTEGER, dirty=INTEGER, wild=INTEGER,
-                                            special=INTEGER),
+                                            special={"anyOf": [INTEGER, {"type": "object", "additionalProperties":
+                                                                         INTEGER}],
+                                                     "description": "special books: a number, or by rank"}),
                         going_out_bonus=INTEGER, draws=INTEGER, totals_before=TOTALS))),
         "Created": obj(created, id=STRING, edit_key=STRING, revision=INTEGER, view_url=URL, edit_url=URL, api_url=URL),
         "Action": {"enum": ["record", "edit", "delete", "amend", "import", "rekey"]},
@@ -268,9 +270,14 @@ def schemas() -> Schema:
 # -- the referee's questions: one schema per field, each question's body from QUESTIONS ------------
 
 
+# The go-out question's special books: a count, or counts by rank.
+BY_RANK_COUNT: Schema = {"anyOf": [between(0, MAX_MELDS), {
+    "type": "object", "additionalProperties": between(0, MAX_MELDS),
+    "description": "by rank, such as {\"7\": 1, \"5\": 1} (3R and 3B: books of threes)"}]}
 QUESTION_FIELDS: dict[str, Schema] = {
     "meld": ref("Meld"), "adding_to": ref("Meld"), "table": ref("Melds"), "melds": ref("Melds"),
-    "deal": DEAL_NUMBER, "books": obj(**{kind: between(0, MAX_MELDS) for kind in BOOK_KINDS}),
+    "deal": DEAL_NUMBER, "books": obj(**{kind: BY_RANK_COUNT if kind in BY_RANK else between(0, MAX_MELDS)
+                                         for kind in BOOK_KINDS}),
     "foot_played": BOOLEAN, "partners_picked_up": array(BOOLEAN, MAX_PER_SIDE - 1),
     "partners_played": nullable(array(BOOLEAN, MAX_PER_SIDE - 1)), "permission": nullable(BOOLEAN),
     "last_card": nullable({"enum": ["meld", "discard"]}), "top_card": {"enum": [c.value for c in CARDS]},

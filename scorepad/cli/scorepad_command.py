@@ -19,7 +19,7 @@ from ..rules import PRESETS, Deal, ReadError, RuleSheet, judge, load_sheet
 from ..rules.catalogue import options_by_group
 from ..rules.dispute import DealRescore, GameRescore, compare_sheets, rescore_deal, rescore_game, sheet_name
 from ..rules.game import Result
-from ..rules.questions import BOOK_KINDS, QUESTIONS
+from ..rules.questions import BOOK_KINDS, BY_RANK, QUESTIONS
 from ..rules.read import JSON
 from ..rules.views import view_of
 from ..storage.document import read_game
@@ -200,27 +200,34 @@ def _cmd_referee(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK if answer.yes else EXIT_VIOLATIONS
 
 
-def _books_arg(value: str) -> dict[str, str]:
+def _books_arg(value: str) -> dict[str, JSON]:
     """``--books``: counts in order (CLEAN,DIRTY[,WILD]) or by kind (``clean=2,special=1``), the
-    kinds the go-out question reads (:data:`~scorepad.rules.questions.BOOK_KINDS`); the
-    question reads the counts themselves."""
+    kinds the go-out question reads (:data:`~scorepad.rules.questions.BOOK_KINDS`), special
+    books by rank too (``special.7=1,special.5=1``); the question reads the counts themselves."""
     parts = [p.strip() for p in value.split(",")]
     if not any("=" in p for p in parts):
         if not 2 <= len(parts) <= 3:
             raise Unreadable("--books: give CLEAN,DIRTY or CLEAN,DIRTY,WILD, such as 1,1, "
                              "or counts by kind, such as clean=2,dirty=2,special=1")
         return dict(zip(("clean", "dirty", "wild"), parts, strict=False))
-    books: dict[str, str] = {}
+    books: dict[str, JSON] = {}
     for part in parts:
         kind, said, count = (p.strip() for p in part.partition("="))
-        kind = kind.lower()
+        kind, _, rank = kind.lower().partition(".")
         if not said:
             raise Unreadable(f"--books: {part!r} names no kind; by kind, give each as KIND=N, such as special=1")
         if kind not in BOOK_KINDS:
             raise Unreadable(f"--books: {kind!r} is not a kind of book ({', '.join(BOOK_KINDS)})")
-        if kind in books:
+        if rank:  # special books by rank: special.7=1
+            by_rank = books.setdefault(kind, {})
+            if kind not in BY_RANK or not isinstance(by_rank, dict) or rank.upper() in by_rank:
+                raise Unreadable(f"--books: {kind}.{rank} is given twice, or {kind} takes no rank "
+                                 f"(by rank: {', '.join(k + '.7' for k in BY_RANK)})")
+            by_rank[rank.upper()] = count
+        elif kind in books:
             raise Unreadable(f"--books: {kind} is given twice")
-        books[kind] = count
+        else:
+            books[kind] = count
     return books
 
 
@@ -300,7 +307,7 @@ def _add_referee_commands(commands: argparse._SubParsersAction[argparse.Argument
     go_out.add_argument("--books", metavar="CLEAN,DIRTY[,WILD] | KIND=N,...",
                         help="the side's books: in order, 1,1 or 2,2,1; or by kind, such as clean=2,dirty=2,special=1 "
                              f"(kinds: {', '.join(BOOK_KINDS)}; special and special_dirty are clean and dirty "
-                             "books of a special rank: special_books, or books of threes)")
+                             "books of a special rank: special_books, or books of threes; by rank, special.7=1)")
     go_out.add_argument("--melds", help='or the side\'s melds, split by ;: "K K K K K K K; Q Q Q Q Q 2 2"')
     go_out.add_argument("--foot-not-played", action="store_true", help="the player has not played the foot yet")
     go_out.add_argument("--partner-foot", choices=("yes", "no"), help="whether the partner has picked up the foot")

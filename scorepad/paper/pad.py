@@ -64,7 +64,7 @@ def deal_conditions(sheet: RuleSheet, deal: int) -> str:
     else:
         opening = f"Opening minimum by the side's total before the deal ({who}): {sheet.describe('opening_bands')}"
     bonus = num(sheet.going_out_bonus_at(deal))
-    out = f"{opening}. To go out: {sheet.going_out_books(deal)} books. Going out +{bonus}."
+    out = f"{opening}. To go out: {sheet.going_out_books(deal).books}. Going out +{bonus}."
     extras = []
     if not sheet.draws_per_turn.single:
         extras.append(f"draw {sheet.draws_per_turn.at(deal)}")
@@ -114,6 +114,9 @@ def score_pad(sheet: RuleSheet, paper: str = "letter", game: GameInfo | None = N
         intro.append(f"<b>{sheet.deals} deals.</b> The highest total wins")
     if sheet.special_books:
         intro.append("A clean book of a special rank scores its own bonus, not the clean-book bonus")
+    if sheet.book_caps:
+        intro.append(f"{esc(sheet.describe('book_caps')).capitalize()}: books past these score their cards, "
+                     "no bonus")
     intro.append("For each line, write how many in <b>no.</b> and the points in <b>points</b>; "
                  "take the cards left off")
     if game is not None and game.next_deal:

@@ -40,6 +40,7 @@ from .choices import (
     StockOut,
     Upcard,
     WildRatio,
+    rank_words,
 )
 from .limits import MAX_PLAYERS, MIN_PLAYERS
 from .read import JSON
@@ -169,6 +170,24 @@ def _words_rank_bonuses(what: str) -> Callable[[tuple[tuple[Card, int], ...], Sh
     return words
 
 
+def _words_caps(caps: tuple[tuple[str, int], ...], sheet: Sheet) -> str:
+    """Caps alike said once: "a bonus for at most 3 wild books; 2 books each of sevens, fives"."""
+    by_cap: dict[int, list[str]] = {}
+    for key, cap in caps:
+        by_cap.setdefault(cap, []).append(key)
+    said = []
+    for cap, keys in by_cap.items():
+        ranks = [rank_words(Card(key)) for key in keys if key != "wild"]
+        said += [f"{cap} wild books"] if "wild" in keys else []
+        said += [f"{cap} books {'each ' if len(ranks) > 1 else ''}of {', '.join(ranks)}"] if ranks else []
+    return "a bonus for at most " + "; ".join(said) if said else "no cap"
+
+
+def cap_words(key: str) -> str:
+    """What a key of ``book_caps`` caps, in words: "wild books", "books of sevens"."""
+    return "wild books" if key == "wild" else f"books of {rank_words(Card(key))}"
+
+
 def _words_decks_by_players(table: tuple[tuple[int, int], ...], sheet: Sheet) -> str:
     words = "; ".join(f"{players} players: {decks}" for players, decks in table) or "none"
     return words if sheet.decks_rule is DecksRule.BY_PLAYERS else f"{words} (not used)"
@@ -285,6 +304,11 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
            words=lambda v, s: {
                SecondMeld.AFTER_BOOK: "only after the first meld of that rank is a book",
                SecondMeld.ANYTIME: "allowed at any time"}[v]),
+    Option(name="max_books_per_rank", group="melds", label="Most books of a rank", default=None,
+           help="A side may make at most this many books of one rank in a deal (a meld of that rank past them is "
+                "refused); none (a blank box, null in JSON) for no limit. Wild books are of no rank.",
+           read=readers.optional(readers.whole_number(1, 20)),
+           words=lambda v, s: "no limit" if v is None else f"{v} a side"),
     Option(name="wild_ratio", group="melds", label="Wild cards against naturals", default=WildRatio.MORE,
            help="'twice' (naturals at least twice the wilds), 'more' (naturals outnumber wilds), "
                 "'at-least' (wilds never outnumber naturals) or 'none'.",
@@ -341,6 +365,15 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
            read=readers.read_three_books,
            words=_words_rank_bonuses("book"),
            write=lambda v: {card.value: bonus for card, bonus in v}),
+    Option(name="book_caps", group="books", label="Books that score a bonus, at most", default=(),
+           help="How many books of a kind score their bonus, for each side in each deal, such as "
+                "{\"wild\": 3, \"7\": 2, \"5\": 2}: 'wild' for wild books, or a rank (A to 4, 3R, 3B) for every book "
+                "of it, clean or dirty. Books past the cap still score their cards and count toward going out, but "
+                "earn no bonus (a line of their own says so); the best paid keep theirs. A counted side's books "
+                "counted only as clean or dirty give no rank: a cap on a rank reaches those counted by rank.",
+           read=readers.read_book_caps,
+           words=_words_caps,
+           write=lambda v: dict(v)),
     Option(name="going_out_bonus", group="books", label="Going out", default=PerDeal((100,)),
            help="Bonus to the side of the player who goes out.",
            read=readers.per_deal(_COUNT),
@@ -442,8 +475,11 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
     # Going out
     Option(name="books_to_go_out", group="going_out", label="Books needed to go out",
            default=PerDeal((Books(clean=1, dirty=1),)),
-           help="Books the side needs before a player may go out: one requirement or one per deal. "
-                "A clean book does not stand in for a dirty one.",
+           help="Books the side needs before a player may go out: one requirement or one per deal, such as "
+                "{\"clean\": 1, \"dirty\": 1, \"wild\": 1, \"special\": {\"7\": 1, \"5\": 1}}. 'special' is a number "
+                "of books of ranks special_books names (of threes only on a sheet whose special_books names none), or "
+                "books by rank: a rank named is filled only by a book of it, clean or, where special_books_dirty "
+                "prices it, dirty (3R or 3B: a book of those threes). A clean book does not stand in for a dirty one.",
            read=readers.per_deal(readers.read_books),
            words=lambda v, s: _by_deal(v),
            write=readers.write_per_deal(lambda books: {**books.to_json()})),

@@ -14,6 +14,7 @@ from enum import Enum
 from typing import Generic, TypeVar
 
 from .cards import CARDS, Card
+from .read import JSON
 
 T = TypeVar("T")
 
@@ -153,25 +154,59 @@ class PerDeal(Generic[T]):
 
 @dataclass(frozen=True)
 class Books:
-    """Books of each kind, as a going-out requirement (``special``: books of a rank the sheet
-    names in ``special_books`` or ``three_books``)."""
+    """Books of each kind, as a going-out requirement: ``special`` books of any rank the sheet
+    names in ``special_books`` (a number), and ``named`` books of each rank by name (a book of
+    sevens and a book of fives: ``((Card.SEVEN, 1), (Card.FIVE, 1))``), of a rank
+    ``special_books`` or ``three_books`` names. In JSON both are ``special``: a number, or
+    counts by rank.
+
+    >>> str(Books(clean=1, dirty=1, named=((Card.SEVEN, 1), (Card.FIVE, 2))))
+    '1 clean + 1 dirty + a book of sevens + 2 books of fives'
+    """
 
     clean: int = 0
     dirty: int = 0
     wild: int = 0
     special: int = 0
+    named: tuple[tuple[Card, int], ...] = ()
 
     def __str__(self) -> str:
         parts = [f"{n} {kind}" for kind, n in
                  (("clean", self.clean), ("dirty", self.dirty), ("wild", self.wild), ("special", self.special)) if n]
+        parts += [book_of(card, n) for card, n in self.named if n]
         return " + ".join(parts) or "no books"
 
-    def to_json(self) -> dict[str, int]:
-        """Clean, dirty and wild always; ``special`` only when asked for (sheets before it never were)."""
-        out = {"clean": self.clean, "dirty": self.dirty, "wild": self.wild}
-        if self.special:
+    @property
+    def books(self) -> str:
+        """The requirement in a sentence: "2 clean + 2 dirty books", "1 clean + a book of sevens"."""
+        return str(self) if any(n for _, n in self.named) else f"{self} books"
+
+    def named_count(self, card: Card) -> int:
+        return dict(self.named).get(card, 0)
+
+    def to_json(self) -> dict[str, JSON]:
+        """Clean, dirty and wild always; ``special`` only when asked for (sheets before it never were),
+        as counts by rank when asked for by name."""
+        out: dict[str, JSON] = {"clean": self.clean, "dirty": self.dirty, "wild": self.wild}
+        if self.named:
+            out["special"] = {card.value: n for card, n in self.named}
+        elif self.special:
             out["special"] = self.special
         return out
+
+
+def book_of(card: Card, n: int) -> str:
+    """``n`` books of a rank in words: "a book of sevens", "2 books of fives"."""
+    return f"a book of {rank_words(card)}" if n == 1 else f"{n} books of {rank_words(card)}"
+
+
+def rank_words(card: Card) -> str:
+    """A rank spelt out, as a requirement for a book of it says it: "sevens", "red threes"."""
+    return _SPELT.get(card, card.noun)
+
+
+_SPELT = {Card.TEN: "tens", Card.NINE: "nines", Card.EIGHT: "eights", Card.SEVEN: "sevens", Card.SIX: "sixes",
+          Card.FIVE: "fives", Card.FOUR: "fours"}
 
 
 @dataclass(frozen=True)

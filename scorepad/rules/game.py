@@ -134,7 +134,7 @@ class NextDeal(NamedTuple):
         totals = ", ".join(f"{name} {t:,}" for name, t in self.totals_before.items())
         before = f" (totals before it: {totals})" if self.number > 1 else ""
         return (f"Deal {self.number} is next: opening minimum {minimums}{before}; to go out "
-                f"{self.going_out_books} books; going out +{self.going_out_bonus:,}.")
+                f"{self.going_out_books.books}; going out +{self.going_out_bonus:,}.")
 
 
 @dataclass(frozen=True)

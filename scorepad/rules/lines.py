@@ -21,6 +21,7 @@ from operator import attrgetter
 from typing import NamedTuple
 
 from .cards import CARDS, NATURALS, Card, Cards, Rank
+from .catalogue import cap_words
 from .choices import FootWhen
 from .deal import BookKind, Deal, Ending, Player, Side
 from .sheet import RuleSheet
@@ -44,6 +45,7 @@ class Tally(NamedTuple):
     special_dirty: dict[Card, int]  # dirty books of a rank special_books_dirty prices, by rank
     threes: dict[Card, int]  # books of threes three_books prices, by card (3R, 3B)
     buried: bool  # whether a red three in an unopened foot costs its penalty (red_three_penalty_foot_when)
+    capped: tuple[tuple[str, int, int], ...] = ()  # books past a cap of book_caps: (its key, how many, the cap)
 
     @classmethod
     def of(cls, deal: Deal, side: Side) -> Tally:
@@ -80,9 +82,13 @@ class Tally(NamedTuple):
                 dirty_books += 1
             else:
                 wild_books += 1
+        capped: tuple[tuple[str, int, int], ...] = ()
+        if sheet.book_caps:
+            wild_books, clean_books, dirty_books, capped = _cap(
+                sheet, (wild_books, clean_books, dirty_books), special, special_dirty, threes, _plain(sheet, side))
         return tuple.__new__(cls, (sheet, deal.number, side, melded, clean_books, dirty_books, wild_books,
                                    special, _went_out(deal, side), special_dirty, threes,
-                                   _buried(deal, side)))  # made as a tuple: cls(...) costs a call more
+                                   _buried(deal, side), capped))  # made as a tuple: cls(...) costs a call more
 
     @classmethod
     def _counted(cls, deal: Deal, side: Side) -> Tally:
@@ -96,23 +102,89 @@ class Tally(NamedTuple):
         special: dict[Card, int] = {}
         special_dirty: dict[Card, int] = {}
         threes: dict[Card, int] = {}
+        plain: dict[Card, list[int]] = {}  # books of a rank scored as plain clean and dirty books: [clean, dirty]
         for rank, n in books.special:
             if sheet.special_bonus(rank.card) is None:
                 clean += n
+                plain.setdefault(rank.card, [0, 0])[0] += n
             else:
                 special[rank.card] = n
         for rank, n in books.special_dirty:
             if sheet.special_dirty_bonus(rank.card) is None:
                 dirty += n
+                plain.setdefault(rank.card, [0, 0])[1] += n
             else:
                 special_dirty[rank.card] = n
         for rank, n in books.threes:
             if sheet.three_bonus(rank.card) is None:
                 clean += n
+                plain.setdefault(rank.card, [0, 0])[0] += n
             else:
                 threes[rank.card] = n
-        return cls(sheet, deal.number, side, [0] * len(CARDS), clean, dirty, books.wild, special,
-                   _went_out(deal, side), special_dirty, threes, _buried(deal, side))
+        wild, capped = books.wild, _NONE_CAPPED
+        if sheet.book_caps:
+            wild, clean, dirty, capped = _cap(sheet, (wild, clean, dirty), special, special_dirty, threes, plain)
+        return cls(sheet, deal.number, side, [0] * len(CARDS), clean, dirty, wild, special,
+                   _went_out(deal, side), special_dirty, threes, _buried(deal, side), capped)
+
+
+def _plain(sheet: RuleSheet, side: Side) -> dict[Card, list[int]]:
+    """An itemised side's books of each capped rank that score as plain clean and dirty books:
+    rank -> [clean, dirty] (read only where the sheet has ``book_caps``)."""
+    plain: dict[Card, list[int]] = {}
+    for meld in side.melds:
+        kind, card = meld.book_kind(sheet), meld.rank.card
+        if kind is None or kind is BookKind.WILD or sheet.cap(card.value) is None:
+            continue
+        if kind is _CLEAN and (meld.rank is _THREE or not sheet.is_special_rank(card)):
+            plain.setdefault(card, [0, 0])[0] += 1
+        elif kind is _DIRTY and sheet.special_dirty_bonus(card) is None:
+            plain.setdefault(card, [0, 0])[1] += 1
+    return plain
+
+
+Capped = tuple[tuple[str, int, int], ...]  # books past each cap: (its key in book_caps, how many, the cap)
+
+
+def _cap(sheet: RuleSheet, counts: tuple[int, int, int], special: dict[Card, int], special_dirty: dict[Card, int],
+         threes: dict[Card, int], plain: dict[Card, list[int]]) -> tuple[int, int, int, Capped]:
+    """A side's books under the sheet's ``book_caps``: its wild, plain clean and plain dirty books
+    that keep their bonus, and the books past each cap, (key, how many, the cap). ``special``,
+    ``special_dirty`` and ``threes`` are cut, in place, to the books that keep theirs. A cap on
+    a rank counts every book of it, whatever it scores as; the best paid keep their bonus."""
+    wild, clean, dirty = counts
+    past: list[tuple[str, int, int]] = []
+    for key, cap in sheet.book_caps:
+        if key == "wild":
+            if wild > cap:
+                past.append((key, wild - cap, cap))
+                wild = cap
+            continue
+        card = Card(key)
+        plain_clean, plain_dirty = plain.get(card, (0, 0))
+        kinds: list[tuple[int, dict[Card, int] | str, int]] = [  # (bonus each, where they are counted, how many)
+            (sheet.three_bonus(card) or 0, threes, threes.get(card, 0)),
+            (sheet.special_bonus(card) or 0, special, special.get(card, 0)),
+            (sheet.special_dirty_bonus(card) or 0, special_dirty, special_dirty.get(card, 0)),
+            (sheet.clean_book_bonus, "clean", plain_clean), (sheet.dirty_book_bonus, "dirty", plain_dirty)]
+        over = sum(n for _, _, n in kinds) - cap
+        if over <= 0:
+            continue
+        left = cap
+        for _, books, n in sorted(kinds, key=lambda kind: -kind[0]):  # stable: clean before dirty at one price
+            kept = min(n, left)
+            left -= kept
+            if isinstance(books, dict) and n:
+                if kept:
+                    books[card] = kept
+                else:
+                    del books[card]
+            elif books == "clean":
+                clean -= n - kept
+            elif books == "dirty":
+                dirty -= n - kept
+        past.append((key, over, cap))
+    return wild, clean, dirty, tuple(past)
 
 
 class PadLine(NamedTuple):
@@ -329,6 +401,11 @@ def _three_pad(sheet: RuleSheet) -> Iterator[PadLine]:
         yield PadLine(f"Books of {card.noun} × {bonus:,}", True)
 
 
+def _capped(tally: Tally) -> list[Item]:
+    """Books past a cap: their cards are scored with the rest, their bonus is 0."""
+    return [(f"{cap_words(key).capitalize()} past the cap of {cap} (no bonus)", n, 0) for key, n, cap in tally.capped]
+
+
 def _foot(tally: Tally, player: Player) -> list[Item]:
     """An unopened foot's cards, a line per value; its black threes apart when the sheet
     prices them on their own line (``black_three_in_foot``)."""
@@ -369,6 +446,7 @@ _RED_THREE = _INDEX[Card.RED_THREE]
 # access is slow): the enum members scoring tests, each rank's place in CARDS, each card's
 # code, and the melded-card lines in the order they print (ranks high to low, black threes,
 # then 2s and jokers).
+_NONE_CAPPED: Capped = ()
 _RANK_INDEX: dict[Rank, int] = {rank: _INDEX[rank.card] for rank in Rank if rank is not Rank.WILD}
 _CODES = tuple(card.value for card in CARDS)
 _CLEAN, _DIRTY = BookKind.CLEAN, BookKind.DIRTY
@@ -396,6 +474,8 @@ SCORE_LINES: tuple[ScoreLine, ...] = (
               items=_three_books, pad_items=_three_pad, scores=lambda s: bool(s.three_books)),
     ScoreLine(code="books.wild", label="Wild books", option="wild_book_bonus",
               count=attrgetter("wild_books"), pad="Wild books", pad_when=lambda s: s.wild_books),
+    ScoreLine(code="books.capped", label="Books past a cap", option="book_caps", items=_capped,
+              scores=lambda s: bool(s.book_caps)),  # the pad says the caps above its deals (paper.pad)
     ScoreLine(code="red_threes.laid", label="Red threes laid", option="red_three_bonus",
               count=attrgetter("side.red_threes"), pad="Red threes laid"),
     ScoreLine(code="going_out", label="Going out", option="going_out_bonus",

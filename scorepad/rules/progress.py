@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from .books import books_toward, side_books
-from .choices import Books
+from .books import books_toward, by_rank_progress, side_books
+from .cards import Card
+from .choices import Books, rank_words
 from .deal import Deal
 from .rulings import can_go_out
 from .sheet import RuleSheet
@@ -39,8 +40,10 @@ def going_out_progress(sheet: RuleSheet, deal: Deal, need: Books, side: int) -> 
                                        ("special", need.special)) if n]
     recorded = deal.sides[side]
     books = side_books(sheet, recorded)
-    held = asdict(books_toward(sheet, need, books))  # as the verdict counts them
-    progress = ", ".join(f"{kind} {held[kind]}/{n}" for kind, n in kinds) or "no books needed"
+    toward = books_toward(sheet, need, books)  # as the verdict counts them
+    held = asdict(toward)
+    progress = ", ".join([*(f"{kind} {held[kind]}/{n}" for kind, n in kinds),
+                          *([by_rank] if (by_rank := by_rank_progress(need, toward)) else [])]) or "no books needed"
     why: list[str] = []
     for i, player in enumerate(recorded.players):
         partners = [p for j, p in enumerate(recorded.players) if j != i]
@@ -53,9 +56,16 @@ def going_out_progress(sheet: RuleSheet, deal: Deal, need: Books, side: int) -> 
         for reason in answer.reasons:
             if reason.ok:
                 continue
-            text = (", ".join(f"{n - held[kind]} more {kind} book{'s' if n - held[kind] > 1 else ''}"
-                              for kind, n in kinds if held[kind] < n)
+            text = (", ".join([*(f"{n - held[kind]} more {kind} book{'s' if n - held[kind] > 1 else ''}"
+                                 for kind, n in kinds if held[kind] < n),
+                               *(_more(card, n - toward.named_count(card))
+                                 for card, n in need.named if toward.named_count(card) < n)])
                     if reason.option == "books_to_go_out" else f"{player.name}: {reason.message}")
             if text not in why:
                 why.append(text)
     return GoingOutProgress(progress, tuple(why))
+
+
+def _more(card: Card, n: int) -> str:
+    """Books of a rank still missing: "1 more book of fives", "2 more books of sevens"."""
+    return f"{n} more {'book' if n == 1 else 'books'} of {rank_words(card)}"

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 from . import ReadError, RuleSheet, load_sheet
-from .books import HeldBooks
+from .books import HeldBooks, held_by_rank
 from .cards import EMPTY, Card, Cards, parse_card
 from .choices import LastCard
 from .deal import Meld
@@ -217,8 +217,7 @@ def ask_go_out(sheet: RuleSheet, data: Mapping[str, object], forms: bool = False
         for key in books:
             if key not in BOOK_KINDS:
                 raise ReadError(f"books.{key}", f"is not a kind of book ({', '.join(BOOK_KINDS)})")
-        counts = HeldBooks(**{key: 0 if blank(books.get(key))
-                              else read_int(books[key], f"books.{key}", 0, MAX_MELDS, forms) for key in BOOK_KINDS})
+        counts = _held_books(books, forms)
     table = read_melds(melds, "melds") if counts is None else ()
     foot_played = True if blank(data.get("foot_played")) else read_bool(data["foot_played"], "foot_played", forms)
     picked = _partners(data, "partners_picked_up", forms)
@@ -236,7 +235,32 @@ def ask_go_out(sheet: RuleSheet, data: Mapping[str, object], forms: bool = False
 
 # The kinds of book the go-out question counts, as its ``books`` names them (the command line's
 # ``--books`` too): special and special_dirty are clean and dirty books of a special rank.
-BOOK_KINDS: tuple[str, ...] = HeldBooks._fields  # clean, dirty, wild, special, special_dirty
+BOOK_KINDS: tuple[str, ...] = ("clean", "dirty", "wild", "special", "special_dirty")
+BY_RANK = ("special", "special_dirty")  # the kinds that may also be counted by rank, {"7": 1}
+
+
+def _held_books(books: Mapping[str, object], forms: bool) -> HeldBooks:
+    """The go-out question's books: a count of each kind; special and special_dirty may instead
+    be counts by rank (``{"7": 1, "5": 1}``; 3R and 3B for books of threes), which fill the
+    books a sheet asks for by rank."""
+    ranks: dict[Card, list[int]] = {}
+    plain = {}
+    for key in BOOK_KINDS:
+        given = books.get(key)
+        if isinstance(given, Mapping) and key in BY_RANK:
+            for code, n in given.items():
+                here = f"books.{key}.{code}"
+                card = parse_card(str(code), here)
+                if not (card.is_natural or card in (Card.RED_THREE, Card.BLACK_THREE)):
+                    raise ReadError(here, "a special book is of a rank from A to 4, or of threes (3R, 3B)")
+                if not blank(n):
+                    ranks.setdefault(card, [0, 0])[BY_RANK.index(key)] += read_int(n, here, 0, MAX_MELDS, forms)
+            plain[key] = 0
+        else:
+            plain[key] = 0 if blank(given) else read_int(given, f"books.{key}", 0, MAX_MELDS, forms)
+    held = held_by_rank(plain["clean"], plain["dirty"], plain["wild"], ranks)
+    return held._replace(special=held.special + plain["special"],
+                         special_dirty=held.special_dirty + plain["special_dirty"])
 
 
 def _partners(data: Mapping[str, object], key: str, forms: bool) -> list[bool]:

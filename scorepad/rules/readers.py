@@ -8,7 +8,6 @@ a number, a choice, a list per deal...) adds its reader here.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Mapping, Sized
 from typing import Generic, TypeVar
 
@@ -133,20 +132,49 @@ _BOOK_COUNT = whole_number(0, 20)
 
 
 _BOOK_KINDS = ("clean", "dirty", "wild", "special")
+_NAMED_RANKS = (*NATURALS, Card.RED_THREE, Card.BLACK_THREE)  # what a special book may be of, by name
+_NAMED_BOOKS: dict[str, JSON] = {"type": "object", "maxProperties": MAX_SPECIAL_BOOKS + MAX_THREE_BOOKS,
+                "properties": {card.value: _BOOK_COUNT.schema for card in _NAMED_RANKS},
+                "additionalProperties": False}
 
 
-@reads({"type": "object", "properties": {kind: _BOOK_COUNT.schema for kind in _BOOK_KINDS},
+def _named(value: object, name: str) -> tuple[tuple[Card, int], ...]:
+    """Special books asked for by rank, such as ``{"7": 1, "5": 1}``."""
+    if not isinstance(value, Mapping):
+        raise _fail(name, 'must be a number of special books, or books by rank such as {"7": 1, "5": 1}')
+    _at_most(value, name, MAX_SPECIAL_BOOKS + MAX_THREE_BOOKS, "ranks")
+    out: dict[Card, int] = {}
+    for key, n in value.items():
+        try:
+            card = Card(str(key).upper())
+        except ValueError:
+            card = None
+        if card is None or card not in _NAMED_RANKS:
+            raise _fail(f"{name}.{key}", "is not a rank a special book is of (A K Q J 10 9 8 7 6 5 4, 3R, 3B)")
+        out[card] = _BOOK_COUNT(n, f"{name}.{key}")
+    return tuple(sorted(out.items(), key=lambda pair: CARDS.index(pair[0])))
+
+
+@reads({"type": "object", "properties": {**{kind: _BOOK_COUNT.schema for kind in _BOOK_KINDS[:3]},
+                                          "special": {"anyOf": [_BOOK_COUNT.schema, _NAMED_BOOKS]}},
          "additionalProperties": False})
 def read_books(value: object, name: str, base: object = None) -> Books:
-    if isinstance(value, Books):
-        value = dataclasses.asdict(value)
+    if isinstance(value, Books):  # a sheet built in Python: each count checked as its JSON would be
+        for kind in _BOOK_KINDS:
+            _BOOK_COUNT(getattr(value, kind), f"{name}.{kind}")
+        _named({card.value: n for card, n in value.named}, f"{name}.special")
+        return value
     if not isinstance(value, Mapping):
         raise _fail(name, 'must be an object such as {"clean": 1, "dirty": 1, "wild": 0}')
     unknown = set(value) - set(_BOOK_KINDS)
     if unknown:
         raise _fail(f"{name}.{sorted(unknown)[0]}", "is not a kind of book (clean, dirty, wild, special)")
     read = _BOOK_COUNT
-    return Books(**{k: read(v, f"{name}.{k}") for k, v in value.items()})
+    clean, dirty, wild = (read(value.get(k, 0), f"{name}.{k}") for k in _BOOK_KINDS[:3])
+    special = value.get("special", 0)
+    if isinstance(special, Mapping):
+        return Books(clean, dirty, wild, named=_named(special, f"{name}.special"))
+    return Books(clean, dirty, wild, read(special, f"{name}.special"))
 
 
 _CARD_POINTS = whole_number(0, 10_000)
@@ -209,6 +237,29 @@ read_special_books = _bonus_by_rank(NATURALS, MAX_SPECIAL_BOOKS, '{"7": 1000}', 
 read_special_books_dirty = _bonus_by_rank(NATURALS, MAX_SPECIAL_BOOKS, '{"7": 500}', _BOOKABLE)
 read_three_books = _bonus_by_rank((Card.BLACK_THREE, Card.RED_THREE), MAX_THREE_BOOKS, '{"3R": 1000, "3B": 500}',
                                    "is not a book of threes: 3R (red threes) or 3B (black threes)")
+_CAP = whole_number(0, 20)
+CAP_KEYS = ("wild", *(card.value for card in _NAMED_RANKS))  # what book_caps may cap: wild books, books of a rank
+
+
+@reads({"type": "object", "maxProperties": len(CAP_KEYS), "properties": {key: _CAP.schema for key in CAP_KEYS},
+         "additionalProperties": False})
+def read_book_caps(value: object, name: str, base: object = None) -> tuple[tuple[str, int], ...]:
+    """Books of a kind that score a bonus, at most: ``{"wild": 3, "7": 2}``; wild first, then ranks high to low."""
+    if isinstance(value, tuple):
+        value = dict(value)
+    if not isinstance(value, Mapping):
+        raise _fail(name, 'must be an object of books that score a bonus, at most, such as {"wild": 3, "7": 2}')
+    _at_most(value, name, len(CAP_KEYS), "caps")
+    out: dict[str, int] = {}
+    for key, cap in value.items():
+        code = str(key).upper() if str(key).lower() != "wild" else "wild"
+        if code not in CAP_KEYS:
+            raise _fail(f"{name}.{key}", "is not wild (wild books) or a rank a book is of "
+                        "(A K Q J 10 9 8 7 6 5 4, 3R, 3B)")
+        out[code] = _CAP(cap, f"{name}.{key}")
+    return tuple(sorted(out.items(), key=lambda pair: CAP_KEYS.index(pair[0])))
+
+
 _DECKS = whole_number(1, 12)
 _PLAYER_COUNTS = tuple(str(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1))
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .books import HeldBooks, books_held, books_short, books_toward
+from .books import HeldBooks, books_held, books_short, books_toward, by_rank_progress, held_by_rank
 from .cards import EMPTY, Card, Cards, Rank
 from .choices import (
     BookGrowth,
@@ -96,6 +96,10 @@ def can_meld(sheet: RuleSheet, meld: Meld, *, adding_to: Meld | None = None,
         if open_same and sheet.second_meld is SecondMeld.AFTER_BOOK and meld.rank is not Rank.THREE:
             reasons.append(Reason(False, f"The side already has an unfinished meld of {meld.rank.noun}: add to it; "
                                   "a second meld of a rank may start only once the first is a book.", "second_meld"))
+        same = sum(1 for m in table if m.rank is meld.rank)
+        if sheet.max_books_per_rank is not None and meld.rank is not Rank.WILD and same >= sheet.max_books_per_rank:
+            reasons.append(Reason(False, f"The side already has {same} melds of {meld.rank.noun}, and a side may make "
+                                  f"at most {sheet.max_books_per_rank} books of a rank.", "max_books_per_rank"))
         return _answer(reasons)
     if meld.rank is not adding_to.rank and meld.naturals:
         return _answer([Reason(False, f"{meld.rank.noun.capitalize()} cannot go on a meld of {adding_to.rank.noun}.")])
@@ -130,16 +134,18 @@ def can_go_out(sheet: RuleSheet, deal: int, *, melds: Sequence[Meld] = (), books
     need = sheet.going_out_books(deal)
     if books is None:
         held = books_held(sheet, melds)
-    elif isinstance(books, Books):
-        held = HeldBooks(books.clean, books.dirty, books.wild, books.special)
+    elif isinstance(books, Books):  # clean special books: of no rank said (special), or by rank (named)
+        held = held_by_rank(books.clean, books.dirty, books.wild, {card: [n, 0] for card, n in books.named})
+        held = held._replace(special=held.special + books.special)
     else:
         held = books
     toward = books_toward(sheet, need, held)
     has = f"{held.clean} clean, {held.dirty} dirty" + (f", {held.wild} wild" if sheet.wild_books else "")
     has += "".join(f", {n} {kind}" for kind, n in (("special", held.special), ("dirty special", held.special_dirty))
                    if n)
-    reasons = [Reason(books_short(need, toward) == Books(), f"Deal {deal} needs {need} books to go out; the side "
-                      f"has {has}."
+    by_rank = by_rank_progress(need, toward)
+    reasons = [Reason(books_short(need, toward) == Books(), f"Deal {deal} needs {need.books} to go out; the side "
+                      f"has {has}" + (f" ({by_rank})." if by_rank else ".")
                       + (" A clean book does not stand in for a dirty one."
                          if toward.dirty < need.dirty <= toward.clean + toward.dirty - need.clean else ""),
                       "books_to_go_out")]

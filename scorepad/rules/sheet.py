@@ -50,6 +50,7 @@ from .choices import (
     StockOut,
     Upcard,
     WildRatio,
+    book_of,
 )
 from .errors import SheetError
 from .published import GROUPS, PUBLISHED, Source
@@ -80,6 +81,7 @@ class RuleSheet:
     book_size: int
     book_growth: BookGrowth
     second_meld: SecondMeld
+    max_books_per_rank: int | None
     wild_ratio: WildRatio
     max_wilds: int | None
     min_naturals_with_wilds: int
@@ -92,6 +94,7 @@ class RuleSheet:
     special_books_dirty: tuple[tuple[Card, int], ...]
     special_book_wilds: SpecialWilds
     three_books: tuple[tuple[Card, int], ...]
+    book_caps: tuple[tuple[str, int], ...]
     going_out_bonus: PerDeal[int]
     # Red and black threes
     red_three_bonus: int
@@ -264,6 +267,10 @@ class RuleSheet:
         """The bonus for a book of red or black threes when ``three_books`` allows one."""
         return dict(self.three_books).get(three)
 
+    def cap(self, key: str) -> int | None:
+        """How many books of a kind (``"wild"``, or a rank's code) score a bonus, when ``book_caps`` caps them."""
+        return dict(self.book_caps).get(key)
+
     def is_special_rank(self, rank: Card) -> bool:
         """Whether a book of ``rank`` is a special book (``special_books`` names it, or
         ``three_books`` allows books of it): what ``special_book_wilds`` and
@@ -382,6 +389,11 @@ def _check_going_out_books(sheet: RuleSheet) -> None:
             raise SheetError(where, "asks for a wild book, but this sheet does not allow melds of wild cards")
         if books.special and not (sheet.special_books or sheet.three_books):
             raise SheetError(where, "asks for a special book, but this sheet names none (special_books, three_books)")
+        for card, _ in books.named:
+            if not sheet.is_special_rank(card):
+                raise SheetError(f"{where}.special.{card.value}", f"asks for {book_of(card, 1)}, but "
+                                 f"{'three_books' if card in (Card.RED_THREE, Card.BLACK_THREE) else 'special_books'}"
+                                 " names no such book")
 
 
 def _check_special(sheet: RuleSheet) -> None:

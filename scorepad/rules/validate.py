@@ -7,7 +7,7 @@ names the side, player or meld it concerns and the input (``field``: ``cards_lef
 speaks to players in plain words and cites the sheet option it rests on (``option`` is
 None for a rule every sheet shares, such as "threes are never melded").
 
-Codes: ``meld.rank``, ``meld.size``, ``meld.wild_ratio``, ``meld.duplicate_rank``,
+Codes: ``meld.rank``, ``meld.size``, ``meld.wild_ratio``, ``meld.duplicate_rank``, ``meld.books_per_rank``,
 ``supply``, ``foot.size``, ``foot.picked_up``, ``foot.played``, ``went_out.books``,
 ``went_out.partner_foot``, ``went_out.cards_left``, ``went_out.player``,
 ``went_out.last_card``, ``went_out.permission``, ``opening.minimum``, ``opening.pile``,
@@ -36,7 +36,16 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 
-from .books import HeldBooks, books_short, books_toward, cheapest_books, meld_points_step, side_books
+from .books import (
+    HeldBooks,
+    books_per_rank_problems,
+    books_short,
+    books_toward,
+    cheapest_books,
+    meld_points_step,
+    missing_by_rank,
+    side_books,
+)
 from .cards import CARDS, NATURALS, Card, Cards, Rank
 from .choices import (
     Books,
@@ -188,6 +197,7 @@ def _check_side(sheet: RuleSheet, side: Side, where: str, found: list[Problem], 
     else:
         _check_melds(sheet, side, where, found, alone)
         found.extend(duplicate_rank_problems(sheet, side.melds, f"{where}.melds", name))
+    found.extend(books_per_rank_problems(sheet, side, where))
     if side.red_threes < 0:
         found.append(Problem("count.negative", "Red threes laid cannot be negative.", None,
                              f"{where}.red_threes", name, field="red_threes"))
@@ -398,9 +408,12 @@ def _check_ending(deal: Deal, found: list[Problem]) -> None:
                              player.name, field="foot_picked_up"))
     need = sheet.going_out_books(deal.number)
     held = side_books(sheet, side)
-    if books_short(need, books_toward(sheet, need, held)) != Books():
-        found.append(Problem("went_out.books", f"To go out in deal {deal.number} a side needs {need} books; "
-                             f"{side.name} has {held}{_counting(sheet, held)}.", "books_to_go_out",
+    toward = books_toward(sheet, need, held)
+    if books_short(need, toward) != Books():
+        missing = missing_by_rank(need, toward)
+        found.append(Problem("went_out.books", f"To go out in deal {deal.number} a side needs {need.books}; "
+                             f"{side.name} has {held}{_counting(sheet, held)}"
+                             f"{': ' + missing if missing else ''}.", "books_to_go_out",
                              f"sides[{i}].{_books_key(side)}", side.name, player.name, field=_books_key(side)))
     found.extend(_partner_feet(sheet, side, i, j))
 

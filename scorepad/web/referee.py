@@ -32,6 +32,7 @@ from werkzeug.wrappers import Response
 
 from .. import access, builds
 from ..rules import PRESETS, ReadError, RuleSheet
+from ..rules.choices import rank_words
 from ..rules.dispute import compare_sheets, rescore_game, sheet_digest, sheet_name
 from ..rules.limits import MAX_DEALS, MAX_PROBLEMS_SHOWN
 from ..rules.questions import QUESTIONS, Context, blank, current_deal, read_int, read_sheet
@@ -77,6 +78,7 @@ class QuestionForm(QuestionPage):
     values: dict[str, str]
     errors: dict[str, str]
     answer: Answered | None
+    ranks: list[tuple[str, str]]  # the go-out question's boxes of special books by rank: (name, label)
 
 
 # id, heading, the answer's words for yes and for no.
@@ -93,31 +95,53 @@ QUESTION_PAGES: dict[str, QuestionPage] = {
 BOOK_KINDS = ("clean", "dirty", "wild")
 
 
-def _inputs(question: str, game: GameRecord | None = None) -> tuple[str, ...]:
+def rank_boxes(sheet: RuleSheet | None) -> list[tuple[str, str]]:
+    """The go-out question's boxes for special books by rank, (name, label): a clean book of
+    each rank ``special_books`` or ``three_books`` names, a dirty one of each
+    ``special_books_dirty`` prices (what a requirement naming that rank counts)."""
+    if sheet is None:
+        return []
+    clean = [(f"books.special.{card.value}", f"Books of {rank_words(card)}")
+             for card, _ in (*sheet.special_books, *sheet.three_books)]
+    return clean + [(f"books.special_dirty.{card.value}", f"Dirty books of {rank_words(card)}")
+                    for card, _ in sheet.special_books_dirty]
+
+
+def _inputs(question: str, game: GameRecord | None = None, sheet: RuleSheet | None = None) -> tuple[str, ...]:
     """The names of a question's inputs on the page (a side to take the running total of
-    only on a game's page)."""
+    only on a game's page; special books by rank where the sheet has them)."""
     names = tuple(n for n in QUESTIONS[question][1] if n != "side" or game is not None)
     if question == "go-out":
-        names = tuple(n for n in names if n != "books") + tuple(f"books.{k}" for k in BOOK_KINDS)
+        names = (tuple(n for n in names if n != "books") + tuple(f"books.{k}" for k in BOOK_KINDS)
+                 + tuple(name for name, _ in rank_boxes(sheet)))
     return names
 
 
-def _defaults(question: str, deal: int, game: GameRecord | None = None) -> dict[str, str]:
-    values = {name: "" for name in _inputs(question, game)}
+def _defaults(question: str, deal: int, game: GameRecord | None = None,
+              sheet: RuleSheet | None = None) -> dict[str, str]:
+    values = {name: "" for name in _inputs(question, game, sheet)}
     if "deal" in values:
         values["deal"] = str(deal)
     if question == "go-out":
         values.update({f"books.{k}": "0" for k in BOOK_KINDS}, foot_played="yes")
+        values.update({name: "0" for name, _ in rank_boxes(sheet)})
     if question == "pile":
         values.update(pair="0", wilds="0", opened="no", pile_has_wild="no")
     return values
 
 
-def _form_data(question: str, args: Mapping[str, str], game: GameRecord | None) -> dict[str, JSON]:
+def _form_data(question: str, args: Mapping[str, str], game: GameRecord | None,
+               sheet: RuleSheet | None = None) -> dict[str, JSON]:
     """The question's fields from the query string, shaped as the readers take them."""
     data: dict[str, JSON] = {name: args.get(name, "") for name in _inputs(question, game) if "." not in name}
     if question == "go-out":
-        data["books"] = {k: args.get(f"books.{k}", "") for k in BOOK_KINDS}
+        books: dict[str, JSON] = {k: args.get(f"books.{k}", "") for k in BOOK_KINDS}
+        for name, _ in rank_boxes(sheet):
+            _, kind, rank = name.split(".")
+            by_rank = books.setdefault(kind, {})
+            if isinstance(by_rank, dict):
+                by_rank[rank] = args.get(name, "")
+        data["books"] = books
     return data
 
 
@@ -133,14 +157,14 @@ def _questions(sheet: RuleSheet | None, args: Mapping[str, str], game: GameRecor
     status = 200
     out: list[QuestionForm] = []
     for question, page in QUESTION_PAGES.items():
-        values = _defaults(question, deal, game)
+        values = _defaults(question, deal, game, sheet)
         errors: dict[str, str] = {}
         answer: Answered | None = None
         if question == asked and sheet is not None:
-            values.update({name: args.get(name, "") for name in _inputs(question, game)})
+            values.update({name: args.get(name, "") for name in _inputs(question, game, sheet)})
             ask = QUESTIONS[question][0]
             try:
-                result = ask(sheet, _form_data(question, args, game), True, Context(game))
+                result = ask(sheet, _form_data(question, args, game, sheet), True, Context(game))
             except ReadError as err:
                 name = (err.field or "").split("[")[0]
                 errors[name if name in values else ""] = err.reason
@@ -148,7 +172,8 @@ def _questions(sheet: RuleSheet | None, args: Mapping[str, str], game: GameRecor
             else:
                 answer = {"yes": result.yes, "words": page["yes"] if result.yes else page["no"],
                           "reasons": _reasons(result, sheet)}
-        out.append({"id": question, **page, "values": values, "errors": errors, "answer": answer})
+        out.append({"id": question, **page, "values": values, "errors": errors, "answer": answer,
+                    "ranks": rank_boxes(sheet) if question == "go-out" else []})
     return out, status
 
 

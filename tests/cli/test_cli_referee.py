@@ -158,6 +158,16 @@ def test_a_book_of_threes_fills_a_special_book_the_sheet_asks_for(tmp_path):
     assert go_out(path, "1,1") == 1
 
 
+def test_special_books_asked_for_by_rank_are_counted_by_rank(tmp_path):
+    # Hand, Knee and Foot's contract: 1 clean + 1 dirty + a book of sevens + a book of fives.
+    path = sheet_file(tmp_path, special_books={"7": 5000, "5": 3000},
+                      books_to_go_out={"clean": 1, "dirty": 1, "special": {"7": 1, "5": 1}})
+    assert go_out(path, "clean=1,dirty=1,special.7=1,special.5=1") == 0
+    # Two books of sevens are no book of fives; two special books of no rank said fill neither.
+    assert go_out(path, "clean=1,dirty=1,special.7=2") == 1
+    assert go_out(path, "clean=1,dirty=1,special=2") == 1
+
+
 def test_special_books_counting_as_none_fill_no_clean_book(tmp_path):
     # Common, 1 clean + 1 dirty to go out, a book of sevens special. Counted as none, the
     # sevens fill nothing: 0 clean + 1 dirty + 1 sevens is short; counted as clean, it goes out.
@@ -186,6 +196,8 @@ def test_books_by_kind_get_the_apis_answer():
     ("clean=1,threes=1", "--books: 'threes' is not a kind of book"),
     ("clean=1,2", "--books: '2' names no kind"),
     ("clean=1,clean=2", "--books: clean is given twice"),
+    ("special.7=1,special.7=2", "--books: special.7 is given twice, or special takes no rank"),
+    ("clean.7=1", "--books: clean.7 is given twice, or clean takes no rank"),
     ("clean=1,special=x", "--books special: must be a whole number"),
     ("1,1,1,1", "--books: give CLEAN,DIRTY or CLEAN,DIRTY,WILD"),
 ])

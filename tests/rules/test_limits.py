@@ -206,6 +206,7 @@ OVERSIZE: dict[str, Any] = {
     "special_books": {**{rank: 1000 for rank in RANKS}, "k": 900},
     "special_books_dirty": {**{rank: 500 for rank in RANKS}, "k": 400},
     "three_books": {"3R": 1000, "3B": 500, "3r": 900},
+    "book_caps": {"wild": 3, **{rank: 2 for rank in RANKS}, "3R": 1, "3B": 1, "k": 1},
     "decks_by_players": {**{str(n): 5 for n in range(limits.MIN_PLAYERS, MAX_PLAYERS + 1)}, "13": 6},
     "pile_blocked_by": ["black-three", "red-three", "wild", "wild"],
     "house_rules": [f"House rule {n}." for n in range(limits.MAX_HOUSE_RULES + 1)],
@@ -289,6 +290,7 @@ def largest_sheet(**changes: Any) -> dict[str, Any]:
         "special_books": {rank: 100_000 - i for i, rank in enumerate(RANKS)},
         "special_books_dirty": {rank: 99_000 - i for i, rank in enumerate(RANKS)},
         "three_books": {"3R": 100_000, "3B": 99_999},
+        "book_caps": {"wild": 20, **{rank: 20 for rank in RANKS}, "3R": 20, "3B": 20},
         "going_out_bonus": [100_000 - i for i in range(n)], "opening_by": "running-total",
         "opening_minimums": [10_000 - i for i in range(n)],
         "opening_bands": [{"below": -100_000 + i * 55_555, "minimum": 10_000 - i} for i in range(MAX_BANDS - 1)]

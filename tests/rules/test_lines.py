@@ -14,15 +14,16 @@ from scorepad.rules.lines import SCORE_LINES, ScoreLine, pad_lines
 # Every kind of line at once: melds and books of each kind (clean and dirty special books of
 # sevens, a book of black threes), red threes laid, going out, a cut bonus, cards and red
 # threes in a hand and in an unopened foot, a black three in an unopened foot; East-West
-# counted (melded points, points left in a hand).
+# counted (melded points, points left in a hand); a second wild book past the cap of one.
 SHEET = {"preset": "pagat", "special_books": {"7": 1000}, "special_books_dirty": {"7": 500},
-         "three_books": {"3B": 500}, "black_three_in_foot": 100, "cut_bonus": 300, "red_three_penalty_hand": 50}
+         "three_books": {"3B": 500}, "black_three_in_foot": 100, "cut_bonus": 300, "red_three_penalty_hand": 50,
+         "book_caps": {"wild": 1}}
 EVERYTHING = {
     "sheet": SHEET, "deal": 1, "ending": "went_out", "went_out": "Ann",
     "sides": [
         {"name": "North-South", "red_threes": 1,
          "melds": ["K K K K K K K", "Q Q Q Q Q 2 2", "7 7 7 7 7 7 7", "2 2 2 2 JK JK JK", "7 7 7 7 7 2 2",
-                   "3Bx7"],
+                   "3Bx7", "2 2 2 JK JK JK JK"],
          "players": [{"name": "Ann", "foot_picked_up": True, "cut_bonus": True},
                      {"name": "Cal", "foot_picked_up": True, "cards_left": "A 3R 4"}]},
         {"name": "East-West", "books": {}, "meld_points": 30,

@@ -12,7 +12,8 @@ from scorepad.rules.lines import SCORE_LINES, plan
 
 def test_the_plan_keeps_every_kind_in_table_order_and_leaves_out_what_the_sheet_cannot_score():
     everything = load_sheet({"preset": "pagat", "special_books": {"7": 1000}, "cut_bonus": 300,
-                             "special_books_dirty": {"7": 500}, "three_books": {"3R": 1000}, "black_three_in_foot": 0})
+                             "special_books_dirty": {"7": 500}, "three_books": {"3R": 1000}, "black_three_in_foot": 0,
+                             "book_caps": {"wild": 3}})
     steps = plan(everything, 1)
     assert [s.code for s in steps.side] + [s.code for s in steps.player] == [kind.code for kind in SCORE_LINES]
     common = plan(preset("common"), 1)

@@ -396,6 +396,12 @@ CASES = [
     ("cut_bonus-only-where-the-sheet-pays-one", "common",
      [put("sides.1.players.0.cut_bonus", True)], [put("sides.1.players.0.cut_bonus", True), sheet(cut_bonus=100)],
      [("cut_bonus", "cut_bonus", "sides[1].players[0].cut_bonus", "Bea", "Bea")]),
+    # -- issue 23: at most so many books of a rank ------------------------------------------
+    # Ann's second book of queens (5 + 5 queens, 3 decks hold 12) is one past a limit of 1
+    ("meld.books_per_rank-one-book-of-a-rank-past-the-limit", "common",
+     [put("sides.0.melds.2", "Q Q Q Q Q 2 JK"), sheet(max_books_per_rank=1)],
+     [put("sides.0.melds.2", "Q Q Q Q Q 2 JK"), sheet(max_books_per_rank=2)],
+     [("meld.books_per_rank", "max_books_per_rank", "sides[0].melds[2]", "Ann", None)]),
     # -- issue 13: the variations the sheet could not say -----------------------------------
     ("meld.wild_ratio-special_book_wilds-never-keeps-a-special-rank-clean", "common",
      [put("sides.1.melds.0", "7 7 7 JK"), sheet(special_books={"7": 1000}, special_book_wilds="never")],

@@ -20,6 +20,7 @@ from scorepad.app import create_app
 from scorepad.cli.scorepad_command import main
 from scorepad.rules import PRESETS, Deal, load_sheet, preset, score, validate
 from scorepad.rules.books import HeldBooks, books_short, books_toward, side_books
+from scorepad.rules.cards import Card
 from scorepad.rules.choices import Books, CountAs, DecksRule, FootWhen, PartnerFoot
 from scorepad.rules.errors import SheetError
 from scorepad.rules.questions import ask_go_out
@@ -203,7 +204,7 @@ def test_the_referee_and_the_verdict_count_books_through_one_function():
     deal = common_deal({"special_books": {"K": 1000}, "special_books_count_as": "none"},
                        ["K K K K K K K", "Q Q Q Q Q 2 2"])
     held = side_books(sheet, deal.sides[0])
-    assert held == HeldBooks(dirty=1, special=1)
+    assert held == HeldBooks(dirty=1, special=1, ranks=((Card.KING, 1, 0),))  # one clean book of kings
     assert validate(deal).codes() == ["went_out.books"]
     assert can_go_out(sheet, 1, melds=deal.sides[0].melds).yes is False
     assert can_go_out(sheet, 1, books=held).yes is False

@@ -238,3 +238,19 @@ def test_the_deal_form_refuses_a_side_whose_hands_are_given_both_ways_rather_tha
     assert response.request.path == f"/games/{game_id}/deals/1"
     assert "both ways (cards and points)" in words(response.get_data(as_text=True))
     assert db_state(app) == before
+
+
+def test_going_out_shows_each_rank_the_sheet_asks_for_by_name(client):
+    """Hand, Knee and Foot asks for a book of sevens and a book of fives (issue 23): the side's
+    progress shows each rank held/needed, and what is missing names the rank."""
+    sheet = {"preset": "common", "special_books": {"7": 5000, "5": 3000}, "decks_rule": "fixed", "decks": 6,
+             "books_to_go_out": {"clean": 1, "dirty": 1, "special": {"7": 1, "5": 1}}}
+    game_id, key = api_game(client, "Sevens and fives", sheet, SIDES)
+    grant(client, game_id, key)
+    data = {**new_form(client, game_id), **BENCH_FORM, "s0-b-clean": "2", "s0-b-7": "2"}
+    live = html.unescape(client.post(f"/games/{game_id}/deals/1/preview", data=data).get_data(as_text=True))
+    # the second book of sevens counts as a clean book, never as a book of fives
+    assert "clean 3/1, dirty 2/1, sevens 1/1, fives 0/1: not yet" in live and "1 more book of fives" in live
+    data.update({"s0-b-7": "1", "s0-b-5": "1"})
+    live = html.unescape(client.post(f"/games/{game_id}/deals/1/preview", data=data).get_data(as_text=True))
+    assert '<b>Us</b> clean 2/1, dirty 2/1, sevens 1/1, fives 1/1: may go out</p>' in live

@@ -14,7 +14,7 @@ import pytest
 
 from scorepad.rules import OPTIONS, PRESETS, RuleSheet, load_sheet
 from scorepad.rules.choices import PerDeal
-from scorepad.web.forms.sheet_editor import LAYOUTS, Props, Rows, Scalar, SetOf, layout
+from scorepad.web.forms.option_controls import LAYOUTS, Props, Rows, Scalar, SetOf, Unreadable, layout
 from tests import json_writes as writing
 from tests.web.test_pages import fields, load, text
 
@@ -71,7 +71,18 @@ ROUND_TWO = {
 }
 
 
-@pytest.mark.parametrize("custom", [CUSTOM, ROUND_TWO, {"preset": "common", "special_books": {"7": 1000},
+# Hand, Knee and Foot's books (issue 23): special books asked for by rank, in one box of counts
+# ("7: 1, 5: 1") beside numbers in other deals, caps on the books that score a bonus (a box per
+# kind) and at most three books of a rank.
+ROUND_THREE = {
+    "preset": "common", "wild_books": True, "special_books": {"7": 5000, "5": 3000}, "three_books": {"3R": 1000},
+    "books_to_go_out": [{"clean": 1, "dirty": 1, "wild": 1, "special": {"7": 1, "5": 1}}, {"clean": 1, "special": 2},
+                        {"clean": 1, "dirty": 1, "special": {"3R": 1}}, {"clean": 2, "dirty": 2}],
+    "book_caps": {"wild": 3, "7": 2, "5": 2}, "max_books_per_rank": 3,
+}
+
+
+@pytest.mark.parametrize("custom", [CUSTOM, ROUND_TWO, ROUND_THREE, {"preset": "common", "special_books": {"7": 1000},
                                                         "special_book_wilds": "never"}])
 def test_a_sheet_changing_every_structured_option_round_trips_through_the_amend_page(client, app, custom):
     sheet = load_sheet(custom)
@@ -105,7 +116,9 @@ def test_every_option_has_a_control_and_none_is_a_json_text_field(client):
                 continue
             assert not isinstance(parsed, (dict, list)), f"{name} holds JSON: {value}"
         option_boxes = [v for v in values if v[0].startswith("opt-") and v[1] not in ("checkbox", "select")]
-        assert option_boxes and all(kind == "number" for _, kind, _ in option_boxes)
+        # every box a number, but the special books to go out: a number, or counts by rank ("7: 1, 5: 1")
+        assert option_boxes and all(kind == "number" or kind == "text" and re.fullmatch(
+            r"opt-books_to_go_out-\d+-special", name) for name, kind, _ in option_boxes)
 
 
 class Inputs(HTMLParser):
@@ -292,3 +305,12 @@ def test_the_preset_chooser_groups_every_preset_once(client):
     assert sorted(pid for pids in offered.values() for pid in pids) == sorted(PRESETS)
     assert {PRESETS[pid].group for pid in offered["Card rooms and house sheets"]} == {"card-rooms"}
     assert 'value="pagat" selected' in chooser.group(0)
+
+
+def test_the_box_of_special_books_to_go_out_takes_a_number_or_counts_by_rank():
+    box = LAYOUTS["books_to_go_out"].item.props[-1][1]
+    assert box.kind == "counts"
+    assert (box.read("2"), box.read("7: 1, 5: 1"), box.read(" 3r:1 ")) == (2, {"7": 1, "5": 1}, {"3R": 1})
+    assert box.show({"7": 1, "5": 1}) == "7: 1, 5: 1" and box.show(2) == "2"
+    with pytest.raises(Unreadable):
+        box.read("7: one")

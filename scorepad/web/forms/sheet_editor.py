@@ -10,7 +10,8 @@ special books; a blank box leaves that property out), a value or an array of it 
 or one per deal") a row for each deal (a blank row is the deal before's value), an array of
 free text one text area, an item a line (house rules), and any other array a row per item
 with a blank one to add (bands). The one thing a schema cannot tell, how many deals the
-rows cover, comes from the sheet's number of deals.
+rows cover, comes from the sheet's number of deals. How a schema becomes controls is in
+:mod:`.option_controls`; this module fills and reads them.
 
 The boxes are read back into the option's JSON, which ``load_sheet`` checks, so every rule
 stays in the rules core; a box that cannot be read keeps what was typed and carries a
@@ -19,7 +20,6 @@ message naming it.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -28,11 +28,11 @@ from typing import Any, TypedDict
 from wtforms import HiddenField, SelectField, StringField
 
 from ...rules import OPTIONS, PRESETS, RuleSheet, SheetError, load_sheet
-from ...rules.cards import Card
 from ...rules.catalogue import Option, options_by_group
 from ...rules.limits import MAX_SHEET_DEALS
 from ...rules.read import JSON
 from . import FlaskForm, PlainText, preset_choices
+from .option_controls import LAYOUTS, Layout, Props, Rows, Scalar, SetOf, Shown, Unreadable, part_label
 
 AnOption = Option[Any]  # Any: the editor lays out options of every type of value alike (as rules.catalogue.OPTIONS)
 
@@ -41,152 +41,6 @@ class AmendForm(FlaskForm):
     preset = SelectField("Start from the sheet", choices=lambda: [("", "no preset")] + preset_choices())
     reason = StringField("Why the table changes the sheet", [PlainText(multiline=True)])
     revision = HiddenField()
-
-
-# -- controls, from each option's schema ---------------------------------------------------------
-
-Shown = str | bool  # what one box holds: its text, or whether a checkbox is ticked
-
-
-class Unreadable(Exception):
-    """A box whose text is no value: the reason, for the message naming the box."""
-
-
-@dataclass(frozen=True)
-class Scalar:
-    """One box: ``int`` (a number box within bounds), ``choice`` (a select), ``bool`` (a
-    checkbox) or ``lines`` (a text area, a list of text an item a line, each of at most
-    ``hi`` characters); ``optional`` when blank means none (null)."""
-
-    kind: str
-    lo: int | None = None
-    hi: int | None = None
-    choices: tuple[str, ...] = ()
-    optional: bool = False
-
-    def show(self, value: JSON) -> Shown:
-        if self.kind == "bool":
-            return bool(value)
-        if self.kind == "lines":
-            return "\n".join(str(line) for line in value) if isinstance(value, list) else ""
-        return "" if value is None else str(value)
-
-    def read(self, raw: Shown) -> JSON:
-        """The JSON value of the box's text (None for a blank that may be blank)."""
-        if self.kind == "bool":
-            return bool(raw)
-        if self.kind == "lines":  # a blank line is no item; the rules core reads each line
-            return [line.strip() for line in str(raw).splitlines() if line.strip()]
-        text = str(raw).strip()
-        if self.kind == "choice":
-            return text
-        if not text:
-            if self.optional:
-                return None
-            raise Unreadable("needs a number")
-        plain = text.replace(",", "").replace(" ", "")
-        if not re.fullmatch(r"[+-]?\d{1,9}", plain):
-            raise Unreadable(f"must be a whole number, not {text if len(text) <= 20 else text[:19] + '…'!r}")
-        return int(plain)
-
-
-@dataclass(frozen=True)
-class Props:
-    """An object with fixed properties: a box each, a blank box leaving its property out."""
-
-    props: tuple[tuple[str, Scalar], ...]
-
-
-@dataclass(frozen=True)
-class SetOf:
-    """An array of unique items from a short list: a checkbox each."""
-
-    members: tuple[str, ...]
-    numbers: bool
-
-
-@dataclass(frozen=True)
-class Rows:
-    """An array: a row per item. ``per_deal`` when the option is one value or one per deal."""
-
-    item: Scalar | Props
-    most: int
-    per_deal: bool = False
-
-
-Layout = Scalar | Props | SetOf | Rows
-
-
-class NoControl(ValueError):
-    """A schema shape the editor has no control for (a new option needs one here)."""
-
-
-def _schemas(value: JSON) -> list[dict[str, JSON]]:
-    """The schemas of an ``anyOf``."""
-    return [part for part in value if isinstance(part, dict)] if isinstance(value, list) else []
-
-
-def _schema(value: JSON) -> dict[str, JSON]:
-    """A schema inside a schema (its ``items``, one of its ``properties``)."""
-    return value if isinstance(value, dict) else {}
-
-
-def _bound(value: JSON) -> int | None:
-    return value if isinstance(value, int) else None
-
-
-def layout(schema: Mapping[str, JSON]) -> Layout:  # noqa: C901 - one branch per JSON Schema shape
-    """The controls that edit a value of this JSON Schema."""
-    if "anyOf" in schema:
-        parts = [p for p in _schemas(schema["anyOf"]) if p.get("type") != "null"]
-        inner = [layout(p) for p in parts]
-        if len(parts) == 1 and isinstance(inner[0], Scalar):  # a value or null
-            return dataclasses.replace(inner[0], optional=True)
-        if len(parts) == 2 and isinstance(inner[1], SetOf):  # one item or a set of them
-            return inner[1]
-        if len(parts) == 2 and isinstance(inner[1], Rows) and inner[1].item == inner[0]:
-            return dataclasses.replace(inner[1], per_deal=True)  # one value, or one per deal
-        if len(parts) == 2 and isinstance(inner[0], Scalar) and inner[0].kind == "choice" \
-                and inner[1] == Scalar("bool"):
-            return inner[0]  # words, or the yes/no an older sheet wrote: the editor writes words
-        raise NoControl(f"no control for {schema}")
-    kind = schema.get("type")
-    if kind == "integer":
-        return Scalar("int", _bound(schema.get("minimum")), _bound(schema.get("maximum")))
-    if kind == "boolean":
-        return Scalar("bool")
-    enum = schema.get("enum")
-    if kind == "string" and isinstance(enum, list):
-        return Scalar("choice", choices=tuple(str(word) for word in enum))
-    if kind == "object" and "properties" in schema:
-        props = tuple((key, layout(_schema(sub))) for key, sub in _schema(schema["properties"]).items())
-        scalars = tuple((key, sub) for key, sub in props if isinstance(sub, Scalar))
-        if len(scalars) == len(props):
-            return Props(scalars)
-    if kind == "array":
-        items = _schema(schema["items"])
-        if items.get("type") == "string" and "enum" not in items:  # free text: a line each
-            return Scalar("lines", hi=_bound(items.get("maxLength")))
-        item = layout(items)
-        if schema.get("uniqueItems") and isinstance(item, Scalar):
-            if item.kind == "choice":
-                return SetOf(item.choices, numbers=False)
-            if item.kind == "int" and item.lo is not None and item.hi is not None and item.hi - item.lo < 20:
-                return SetOf(tuple(str(n) for n in range(item.lo, item.hi + 1)), numbers=True)
-        if isinstance(item, (Scalar, Props)):
-            most = schema.get("maxItems", MAX_SHEET_DEALS)
-            return Rows(item, most if isinstance(most, int) else MAX_SHEET_DEALS)
-    raise NoControl(f"no control for {schema}")
-
-
-LAYOUTS: dict[str, Layout] = {o.name: layout(o.schema()) for o in OPTIONS}
-
-
-def part_label(key: str) -> str:
-    """A property's label: a card by its name, else the key in words."""
-    if key in {c.value for c in Card}:
-        return {"JK": "Joker", "3B": "Black 3", "3R": "Red 3"}.get(key, key)
-    return key.replace("_", " ").replace("-", " ").capitalize()
 
 
 # -- one option's boxes --------------------------------------------------------------------------
