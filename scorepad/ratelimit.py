@@ -59,7 +59,8 @@ CREATE_ENDPOINTS = ("api.create_game", "api.import_api", "games.new_game", "exch
 WRITE_ENDPOINTS = ("api.record_deal", "api.correct_deal", "api.delete_deal", "api.amend_sheet",
                    "deals.new_deal", "deals.edit_deal", "deals.delete_deal", "sheets.amend_sheet",
                    "api.replace_edit_key", "games.replace_edit_link",
-                   "api.delete_game", "games.delete_game")
+                   "api.delete_game", "games.delete_game",
+                   "api.end_game", "api.reopen_game", "games.end_game", "games.reopen_game")
 METHODS = ["POST", "PUT", "DELETE"]
 # RATELIMIT_SWALLOW_ERRORS: a limit that cannot be counted lets the request through (logged)
 # rather than failing it. A deal is never lost to the limiter: its memory storage (limits

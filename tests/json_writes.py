@@ -17,7 +17,9 @@ from scorepad.storage.writing import MAX_GAME_BYTES as MAX_GAME_BYTES
 from scorepad.storage.writing import RETENTION as RETENTION
 from scorepad.storage.writing import delete_deal as delete_deal
 from scorepad.storage.writing import delete_game as delete_game
+from scorepad.storage.writing import end_game as end_game
 from scorepad.storage.writing import purge as purge
+from scorepad.storage.writing import reopen_game as reopen_game
 from scorepad.storage.writing import replace_edit_key as replace_edit_key
 
 

@@ -8,8 +8,9 @@ field (a body that is not JSON, a missing key, an unknown game). A deal the refe
 is a 422 with the verdict and the problems besides the error. A write based on a revision
 the game has moved past is a 409 with the game's ``revision`` now and the ``changes`` since;
 a 412 when the revision came as the game's ETag in ``If-Match``. Creating a game, recording
-a deal and replacing the edit key take an ``Idempotency-Key``, which makes them at most once
-for the client that sent it (:func:`.http.write_once`). See ``docs/api.md``.
+a deal, replacing the edit key and ending or reopening a game take an ``Idempotency-Key``,
+which makes them at most once for the client that sent it (:func:`.http.write_once`). See
+``docs/api.md``.
 
 A game's JSON is built once per revision and kept in the app's cache (:mod:`scorepad.storage.cache`)
 without its links: ``view_url`` is added as each response is written (:mod:`scorepad.links`).
@@ -267,6 +268,43 @@ def replace_edit_key(game_id: str) -> ResponseReturnValue:
 
     return http.write_once(write, lambda found: (200, http.game_answer(found)),
                            lambda _body: {"Cache-Control": "no-store"}, http.with_edit_key)
+
+
+@bp.post("/games/<game_id>/end")
+def end_game(game_id: str) -> ResponseReturnValue:
+    """The table ends the game here (a game on an open sheet: ``game_length`` ``open``); from
+    then on ``over`` is true and ``winner`` or ``tie`` says how it ended, and a new deal is a
+    409 until it is reopened. Refused (409 ``no-room``) on a sheet that ends the game itself,
+    and before any deal. Based on ``revision`` (body) or ``If-Match``; an ``Idempotency-Key``
+    makes it once. Ending a game ended already changes nothing."""
+    return _ending(game_id, True)
+
+
+@bp.post("/games/<game_id>/reopen")
+def reopen_game(game_id: str) -> ResponseReturnValue:
+    """Undo the end of a game: it goes on, ``over`` false again, and its next deal may be recorded."""
+    return _ending(game_id, False)
+
+
+def _ending(game_id: str, ending: bool) -> ResponseReturnValue:
+    http.editable(game_id)
+    data = http.body(("revision",)) if request.get_data(cache=True).strip() else {}
+    revision = http.revision(data.get("revision"))
+
+    def write(once: Once[GameRecord] | None) -> GameRecord:
+        made = writing.end_game if ending else writing.reopen_game
+        return http.conditional(game_id, revision, lambda base: made(game_id, base, once, bearer_key()))
+
+    return http.write_once(write, lambda found: (200, _ended_json(found)), lambda _body: {})
+
+
+def _ended_json(found: GameRecord | idempotency.Made) -> dict[str, JSON]:
+    """What ending or reopening answers: the game's id, revision, when the table ended it (or
+    null), its result and next deal; for a replay, the game as it stands now."""
+    game = http.game(found.game_id) if isinstance(found, idempotency.Made) else found
+    view = game.view
+    return {"id": game.id, "revision": game.revision, "ended_at": game.ended_at, **view.result.to_json(),
+            "next_deal": None if view.next_deal is None else view.next_deal.to_json()}
 
 
 # -- routes: deals ------------------------------------------------------------------------------

@@ -234,7 +234,12 @@ def schemas() -> Schema:
                                                      "description": "special books: a number, or by rank"}),
                         going_out_bonus=INTEGER, draws=INTEGER, totals_before=TOTALS))),
         "Created": obj(created, id=STRING, edit_key=STRING, revision=INTEGER, view_url=URL, edit_url=URL, api_url=URL),
-        "Action": {"enum": ["record", "edit", "delete", "amend", "import", "rekey"]},
+        "Action": {"enum": ["record", "edit", "delete", "amend", "import", "rekey", "end", "reopen"]},
+        "Ended": obj(("id", "revision", "ended_at", "standings", "over", "winner", "tie", "next_deal"), False,
+                     id=STRING, revision=INTEGER,
+                     ended_at={**nullable(TIME), "description": "when the table ended the game; null while it goes on"},
+                     standings=array(standing), over=BOOLEAN, winner=nullable(STRING), tie=BOOLEAN,
+                     next_deal=nullable({"type": "object"})),
         "HistoryEntry": entry,
         "Change": obj(("revision", "action", "deal", "at", "totals", "reason", "message"), revision=INTEGER,
                       action=ref("Action"), deal=nullable(INTEGER), at=TIME, totals=nullable(TOTALS),
@@ -245,7 +250,8 @@ def schemas() -> Schema:
                       deals=array(obj(("number", "deal"), False, number=DEAL_NUMBER, deal=ref("Deal"),
                                       as_played=nullable(STRING), history=array(entry)), MAX_DEALS),
                       deleted_deals=array(obj(("number",), False, number=DEAL_NUMBER, history=array(entry))),
-                      amendments=array(entry)),
+                      amendments=array(entry),
+                      ended_at={**TIME, "description": "when the table ended the game (game length `open`)"}),
         "Answer": obj(("yes", "reasons"), yes=BOOLEAN, reasons=array(obj(
             ("ok", "message", "option", "label", "sheet_says"), ok=BOOLEAN, message=STRING, option=nullable(STRING),
             label=nullable(STRING), sheet_says=nullable(STRING)))),
@@ -317,8 +323,9 @@ ERRORS: dict[int, tuple[str, str, tuple[str, ...]]] = {  # status: (name, when, 
     410: ("Gone", "the game was deleted (with `deleted_at`)", ()),
     405: ("MethodNotAllowed", "a method the route does not take", ("Allow",)),
     409: ("Conflict", "a stale revision (with `revision` and `changes`), a deal already recorded (deal-recorded, "
-          "with `recorded`, `yours` and `revision`), the game over or full, or a request with the same "
-          "Idempotency-Key still running", ()),
+          "with `recorded`, `yours` and `revision`), the game over (ended by its table: reopen it first) or "
+          "full, a game whose sheet ends it ended by hand, or a request with the same Idempotency-Key still "
+          "running", ()),
     412: ("PreconditionFailed", "the If-Match is stale (with `revision` and `changes`)", ()),
     413: ("TooLarge", "the body is over the server's bound", ()),
     422: ("Unprocessable", "a deal breaking the sheet's rules, not saved (with `report`, `problems`, "
@@ -426,6 +433,14 @@ PATHS: dict[str, Schema] = {
         "replace the game's edit key (a leaked edit link): the key sent is refused from now on",
         {"200": answer(ref("Created"), "the game, its new edit key and edit link", "Cache-Control")},
         400, 401, 403, 404, 409, 429, 503, idempotent=True), "security": [{"editKey": []}]}},
+    **{f"/api/v1/games/{{game_id}}/{name}": {"parameters": [GAME_ID], "post": {**op(
+        summary, {"200": answer(ref("Ended"), "the game's result and next deal as the write left it")},
+        400, write=True, idempotent=True),
+        "requestBody": {"required": False, "content": {"application/json": {"schema": obj((), revision=REVISION)}}}}}
+       for name, summary in (("end", "end a game its table ends (game length `open`) here: its result then names "
+                                     "the winner, and no deal is recorded until it is reopened"),
+                             ("reopen", "reopen a game its table ended: it goes on, and the next deal may be "
+                                        "recorded"))},
     "/api/v1/games/{game_id}/deals": {"parameters": [GAME_ID], "post": op(
         "record a deal: the one `deal` names, else the next; never another number", {"201": SAVED}, 422,
         body=ref("NewDeal"), write=True, idempotent=True)},

@@ -68,8 +68,10 @@ TYPES: dict[str, ProblemType] = {t.slug: t for t in (
                 "change since the one the write was based on. Nothing was saved: reload, check, send again.",
                 ("revision", "changes")),
     ProblemType("no-room", 409, "The game has no room for this write",
-                "The game is over, or the game would hold more than it may (`field` `game`). Nothing was "
-                "saved."),
+                "The game is over (a game its table ended is reopened with POST .../reopen before another "
+                "deal), or the game would hold more than it may (`field` `game`), or the write ends a game "
+                "whose sheet ends it itself (`field` `game_length`: only a game of length `open` is ended by "
+                "hand). Nothing was saved."),
     ProblemType("deal-recorded", 409, "That deal is recorded already",
                 "A deal is saved under the number it names (`deal`, else the next) and never moved to another: "
                 "another phone saved this one first. `recorded` is that deal as GET .../deals/<n> gives it, "

@@ -171,7 +171,8 @@ def game_document(game: GameRecord) -> dict[str, object]:
 # -- game -----------------------------------------------------------------------------------------
 
 
-@click.group("game", help=f"Create, list, show, export and import games, and replace an edit link. {NO_KEY}")
+@click.group("game", help="Create, list, show, export and import games, replace an edit link, and end (or "
+             f"reopen) a game its table ends. {NO_KEY}")
 def game_group() -> None:
     pass
 
@@ -322,6 +323,33 @@ def game_delete(game_id: str, revision: int | None, yes: bool) -> None:
         click.confirm(f"Delete {game.name!r} ({game.id}, {count}) for good?", abort=True)
     at = _store_call(writing.delete_game, game_id, revision)
     click.echo(f"Deleted {game.name!r} ({game.id}, {count}) at {at}.")
+
+
+@game_group.command("end")
+@click.argument("game_id", metavar="ID")
+@click.option("--revision", type=click.IntRange(0), help="End it only if the game is still at this revision.")
+@with_appcontext
+def game_end(game_id: str, revision: int | None) -> None:
+    """End a game its table ends (game length 'open', a game played to the clock) here: its
+    result then names the winner, and no deal is recorded until `game reopen`. Kept in the
+    game's history. Needs no edit key."""
+    _game(game_id)
+    game = _store_call(writing.end_game, game_id, revision)
+    count = f"{len(game.deals)} deal{'s' if len(game.deals) != 1 else ''}"
+    click.echo(f"Ended {game.name!r} ({game.id}) after {count}: {standing(game.view)}.")
+    _echo_totals(game_id)
+
+
+@game_group.command("reopen")
+@click.argument("game_id", metavar="ID")
+@click.option("--revision", type=click.IntRange(0), help="Reopen it only if the game is still at this revision.")
+@with_appcontext
+def game_reopen(game_id: str, revision: int | None) -> None:
+    """Reopen a game its table ended: it goes on, and its next deal may be recorded. Kept in
+    the game's history. Needs no edit key."""
+    _game(game_id)
+    game = _store_call(writing.reopen_game, game_id, revision)
+    click.echo(f"Reopened {game.name!r} ({game.id}): {standing(game.view)}.")
 
 
 # -- deal -----------------------------------------------------------------------------------------

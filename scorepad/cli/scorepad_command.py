@@ -148,7 +148,9 @@ def _cmd_game(args: argparse.Namespace, out: TextIO) -> int:
     elif result.winner:
         print(f"\nGame over: {result.winner} wins with {view.top:,}.", file=out)
     elif upcoming is not None:
-        print(f"\nThe game goes on. {upcoming.words()}", file=out)
+        leads = (f" {result.leader} leads; the table ends the game (\"ended\": true in the file)."
+                 if game.table_ends and result.leader and view.rows else "")
+        print(f"\nThe game goes on.{leads} {upcoming.words()}", file=out)
     return EXIT_OK if view.ok else EXIT_VIOLATIONS
 
 

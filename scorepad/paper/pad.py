@@ -110,6 +110,9 @@ def score_pad(sheet: RuleSheet, paper: str = "letter", game: GameInfo | None = N
     if sheet.game_length is GameLength.TARGET:
         intro.append(f"<b>Play to {num(sheet.target_score)}</b>: the game ends after the deal in which a side "
                      f"reaches it; {len(_pad_deals(sheet))} deals here, carry the total to a new pad if needed")
+    elif sheet.game_length is GameLength.OPEN:
+        intro.append(f"<b>Played until the table ends the game</b>; {len(_pad_deals(sheet))} deals here, carry "
+                     "the total to a new pad if needed. The highest total then wins")
     else:
         intro.append(f"<b>{sheet.deals} deals.</b> The highest total wins")
     if sheet.special_books:

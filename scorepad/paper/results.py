@@ -19,6 +19,7 @@ from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table,
 
 from ..rules import PRESETS, Problem, load_sheet
 from ..rules.catalogue import OPTION_BY_NAME
+from ..rules.choices import GameLength
 from ..rules.limits import MAX_PROBLEMS_SHOWN
 from ..rules.score import SideScore
 from ..rules.views import DealRow, GameView
@@ -136,6 +137,10 @@ def _standing(view: GameView) -> str:
         return f"{result.winner} wins with {signed(result.standings[0].total)}."
     last = sheet.last_deal()
     played = len(view.rows)
+    if sheet.game_length is GameLength.OPEN:
+        leads = f"{result.leader} leads" if result.leader and played else "nobody leads"
+        return (f"Game in progress: {played} deal{'s' if played != 1 else ''} recorded; {leads}. The table "
+                "ends the game.")
     return (f"Game in progress: {played} deal{'s' if played != 1 else ''} recorded"
             + (f" of {last}." if last else f", playing to {num(sheet.target_score)}."))
 

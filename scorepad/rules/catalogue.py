@@ -525,10 +525,14 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
                StockOut.ENDS_DEAL: "the deal ends and nobody gets the going-out bonus",
                StockOut.RESHUFFLE: "the discard pile is reshuffled and play goes on"}[v]),
     Option(name="game_length", group="game", label="Game length", default=GameLength.DEALS,
-           help="'deals' (a fixed number of deals) or 'target' (play until a side reaches the target score).",
+           help="'deals' (a fixed number of deals), 'target' (play until a side reaches the target score) "
+                "or 'open' (play until the table ends the game, as a club game under a time limit does: any "
+                "number of deals, each per-deal value keeping its last one; the game page's \"End the game "
+                "here\" ends it, \"Reopen\" undoes that).",
            read=readers.choice(GameLength),
-           words=lambda v, s: f"{s.deals} deals" if v is GameLength.DEALS
-                                 else f"until a side reaches {s.target_score:,}"),
+           words=lambda v, s: {GameLength.DEALS: f"{s.deals} deals",
+                               GameLength.TARGET: f"until a side reaches {s.target_score:,}",
+                               GameLength.OPEN: "until the table ends the game"}[v]),
     Option(name="deals", group="game", label="Deals in a game", default=4,
            help="The number of deals when the game has a fixed length.",
            read=readers.whole_number(1, 20),

@@ -130,8 +130,9 @@ class PartnerFoot(Choice):
 
 
 class GameLength(Choice):
-    DEALS = "deals"
-    TARGET = "target"
+    DEALS = "deals"    # the sheet's number of deals
+    TARGET = "target"  # until a side's running total reaches the target score
+    OPEN = "open"      # until the table ends the game (a time limit, the evening's end)
 
 
 @dataclass(frozen=True)

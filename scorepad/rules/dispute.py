@@ -382,7 +382,9 @@ def rescore_game(game: Game, sheet: RuleSheet) -> GameRescore:
     >>> [(t.name, t.old, t.new, t.difference) for t in change.totals]
     [('Ann', 30, 30, 0), ('Bea', -15, -1015, -1000)]
     """
-    rules = Game(sheet, game.sides, tuple(dataclasses.replace(deal, sheet=sheet) for deal in game.deals))
+    # Under an open sheet, the game ends where the table stopped: where it ended it, or where its own sheet ended it.
+    rules = Game(sheet, game.sides, tuple(dataclasses.replace(deal, sheet=sheet) for deal in game.deals),
+                 ended=game.ended or game.result().over)
     deals = tuple(_paired(deal.number, old, new)
                   for deal, old, new in zip(game.deals, game.verdicts, rules.verdicts, strict=True))
     return GameRescore(game, rules, deals)

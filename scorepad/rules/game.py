@@ -1,7 +1,9 @@
 """A game: ordered deals under one sheet, running totals, the next deal, and the result.
 
 A game is over after the sheet's number of deals, or, on a sheet played to a target, as
-soon as a side's running total reaches the target. The highest total wins; equal top
+soon as a side's running total reaches the target, or, on an open sheet (``game_length``
+``open``: a club game under a time limit), once the table ends it (:attr:`Game.ended`);
+until then its result says who leads, never who won. The highest total wins; equal top
 totals are a tie. The next deal (:meth:`Game.upcoming`) is the lowest number not
 recorded, so a deleted deal is played (or recorded) again before the ones after it; its
 opening minimums follow the totals of the deals recorded before it. Every interface
@@ -52,6 +54,16 @@ def _side_name(side: object, field: str) -> str:
     return read_name(side, field, MAX_NAME)
 
 
+def _read_ended(ended: object, sheet: RuleSheet) -> bool:
+    """A game file's ``ended``: true only for a game on an open sheet (the table ended it)."""
+    if not isinstance(ended, bool):
+        raise ReadError("ended", "must be true (the table ended the game) or false")
+    if ended and sheet.game_length is not GameLength.OPEN:
+        raise ReadError("ended", f"only a game on an open sheet is ended by the table; this sheet plays "
+                        f"{sheet.describe('game_length')}")
+    return ended
+
+
 # A deal as a game's export lists it: the deal, with its number, as-played reason and history.
 DEAL_ENTRY_KEYS = ("number", "deal", "as_played", "history")
 
@@ -88,12 +100,26 @@ class Standing(NamedTuple):
 
 
 class Result(NamedTuple):
-    """Where a game stands: totals (highest first), whether it is over, and who won."""
+    """Where a game stands: totals (highest first), whether it is over, and who won (or,
+    while it goes on, who leads: :attr:`leader`)."""
 
     standings: tuple[Standing, ...]
     over: bool
     winner: str | None  # None while the game goes on, and on a tie
     tie: bool
+
+    @property
+    def leader(self) -> str | None:
+        """The side alone at the top of the standings (the winner, once the game is over);
+        None when two or more share the top total, or before any side has more than another.
+
+        >>> Result((Standing("Ann", 120), Standing("Bea", 90)), False, None, False).leader
+        'Ann'
+        """
+        standings = self.standings
+        if not standings or (len(standings) > 1 and standings[0].total == standings[1].total):
+            return None
+        return standings[0].name
 
     def to_json(self) -> dict[str, JSON]:
         return {"standings": [s._asdict() for s in self.standings], "over": self.over,
@@ -145,6 +171,9 @@ class Game:
     >>> game = Game(preset("common"), ("Ann", "Bea"))
     >>> game.next_deal, game.result().over
     (1, False)
+
+    On an open sheet (``game_length`` ``open``) the game is over only once the table ended it
+    (``ended``, a fact the store keeps); on any other sheet ``ended`` is never read.
     """
 
     sheet: RuleSheet
@@ -152,10 +181,12 @@ class Game:
     deals: tuple[Deal, ...] = ()
     # The deals' verdicts when the caller has judged them already; used only for these very deals.
     judged: tuple[Verdict, ...] | None = field(default=None, compare=False, repr=False)
+    ended: bool = False  # the table ended the game after its deals recorded (open sheets only)
 
     @classmethod
     def from_json(cls, data: object) -> Game:
         """A game file: ``{"sheet": ..., "sides": [...], "deals": [deal, ...]}``; deals carry no sheet of their own.
+        ``"ended": true`` says the table ended it (a game on an open sheet; see :attr:`ended`).
 
         A deal without a ``deal`` number takes its place in the list; a deal may also come as
         a game's export lists it, ``{"number", "deal", "as_played", "history"}``. ``sides``
@@ -166,8 +197,8 @@ class Game:
         if not isinstance(data, Mapping):
             raise ReadError("", "a game must be a JSON object with 'sheet' and 'deals'")
         for key in data:
-            if key not in ("sheet", "sides", "deals"):
-                raise ReadError(str(key), "is not a field of a game; expected sheet, sides, deals")
+            if key not in ("sheet", "sides", "deals", "ended"):
+                raise ReadError(str(key), "is not a field of a game; expected sheet, sides, deals, ended")
         if "sheet" not in data:
             raise ReadError("sheet", "is missing: a preset id such as 'pagat', or a sheet object")
         sheet = load_sheet(data["sheet"], "sheet")
@@ -189,15 +220,22 @@ class Game:
             names = tuple(_side_name(side, f"sides[{i}]") for i, side in enumerate(sides))
         else:
             raise ReadError("sides", f"must be a list of at most {MAX_SIDES} sides")
-        return cls(sheet, names, tuple(deals))
+        return cls(sheet, names, tuple(deals), ended=_read_ended(data.get("ended", False), sheet))
 
     def to_json(self) -> dict[str, JSON]:
+        """The game file :meth:`from_json` reads; ``ended`` only when the table ended it."""
         return {"sheet": self.sheet.brief_json(), "sides": list(self.sides),
-                "deals": [deal.to_json(with_sheet=False) for deal in self.deals]}
+                "deals": [deal.to_json(with_sheet=False) for deal in self.deals],
+                **({"ended": True} if self.ended else {})}
+
+    @property
+    def table_ends(self) -> bool:
+        """Whether the table ends this game (its sheet's ``game_length`` is ``open``)."""
+        return self.sheet.game_length is GameLength.OPEN
 
     def with_deal(self, deal: Deal) -> Game:
         """This game with one more deal."""
-        return Game(self.sheet, self.sides, self.deals + (deal,))
+        return Game(self.sheet, self.sides, self.deals + (deal,), ended=self.ended)
 
     # -- per deal ---------------------------------------------------------------------------
 
@@ -305,11 +343,14 @@ class Game:
         On a sheet played to a target, the first deal after which a side's running total
         reached the target: a later deal that takes the total back below it does not
         reopen the game. A deal missing before that one (deleted) keeps the game going
-        until it is recorded again.
+        until it is recorded again. On an open sheet, the last deal recorded once the
+        table ended the game (the place of the deal, as on the other sheets).
         """
         sheet = self.sheet
         if sheet.game_length is GameLength.DEALS:
             return sheet.deals if len(self.deals) >= sheet.deals else None
+        if sheet.game_length is GameLength.OPEN:
+            return len(self.deals) if self.ended else None
         for n, (deal, running) in enumerate(zip(self.deals, self.running_totals(), strict=True), 1):
             if deal.number != n:
                 return None
@@ -326,7 +367,7 @@ class Game:
     def _result(self) -> Result:
         end = self._ended_with()
         over = end is not None
-        totals = self.running_totals()[end - 1] if end else self.totals()
+        totals = self.running_totals()[end - 1] if end else self.totals()  # ended with no deal: every side at 0
         standings = tuple(sorted((Standing(n, t) for n, t in totals.items()), key=lambda s: -s.total))
         tie = over and len(standings) > 1 and standings[0].total == standings[1].total
         winner = standings[0].name if over and standings and not tie else None

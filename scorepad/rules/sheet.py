@@ -231,8 +231,8 @@ class RuleSheet:
                 or (name == "red_three_penalty_foot_when" and not self.red_three_penalty_foot)
                 or (name == "opening_bands" and self.opening_by is OpeningBy.DEAL)
                 or (name == "opening_minimums" and self.opening_by is OpeningBy.RUNNING_TOTAL)
-                or (name == "target_score" and self.game_length is GameLength.DEALS)
-                or (name == "deals" and self.game_length is GameLength.TARGET)
+                or (name == "target_score" and self.game_length is not GameLength.TARGET)
+                or (name == "deals" and self.game_length is not GameLength.DEALS)
                 or (name == "pile_cards" and self.pile_take in (PileTake.WHOLE, PileTake.NEVER)))
 
     @property
@@ -304,7 +304,8 @@ class RuleSheet:
         return self.going_out_bonus.at(deal)
 
     def last_deal(self) -> int | None:
-        """The number of deals in a game, or None when the game plays to a target."""
+        """The number of deals in a game, or None when the game plays to a target or until the
+        table ends it (then a per-deal option keeps its last value for every later deal)."""
         return self.deals if self.game_length is GameLength.DEALS else None
 
 

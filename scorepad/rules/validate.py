@@ -49,6 +49,7 @@ from .books import (
 from .cards import CARDS, NATURALS, Card, Cards, Rank
 from .choices import (
     Books,
+    GameLength,
     LastCard,
     OpeningBy,
     OpeningWho,
@@ -149,8 +150,9 @@ def _check_number(deal: Deal, found: list[Problem]) -> None:
         found.append(Problem("deal.number", f"Deal {deal.number} is not in this game: deals are numbered {span}.",
                              "deals" if last is not None else "game_length", "deal"))
     elif last is None and deal.number > MAX_DEALS:
+        kind = "the table ends" if deal.sheet.game_length is GameLength.OPEN else "played to a target"
         found.append(Problem("deal.number", f"Deal {deal.number} is past the {MAX_DEALS} deals "
-                             "scorepad keeps for a game played to a target.", "game_length", "deal"))
+                             f"scorepad keeps for a game {kind}.", "game_length", "deal"))
 
 
 def _check_table(deal: Deal, found: list[Problem]) -> None:

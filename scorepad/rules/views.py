@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .choices import GameLength
 from .deal import Deal
 from .game import Game, NextDeal, Result, Standing
 from .problems import Problem
@@ -120,7 +121,8 @@ class GameView:
     @property
     def state(self) -> str:
         """Where the game stands in a few words: ``deal 3 of 4``, ``deal 5, playing to
-        5,000``, ``Ann wins`` or ``tie at 1,200``."""
+        5,000``, ``deal 4, Ann leads; the table ends the game`` (an open sheet's), ``Ann
+        wins`` or ``tie at 1,200``."""
         result = self.result
         if result.over:
             return f"tie at {self.top:,}" if result.tie else f"{result.winner} wins"
@@ -128,6 +130,9 @@ class GameView:
         last = self.sheet.last_deal()
         if last is not None:
             return f"deal {number} of {last}"
+        if self.sheet.game_length is GameLength.OPEN:
+            leads = f"{result.leader} leads" if result.leader and self.rows else "nobody leads"
+            return f"deal {number}, {leads}; the table ends the game"
         return f"deal {number}, playing to {self.sheet.target_score:,}"
 
     def to_json(self) -> dict[str, JSON]:

@@ -138,11 +138,19 @@ def stale_first(game_id: str, based_on: int | None) -> Iterator[None]:
         raise
 
 
+def game_over(game: GameRecord) -> Full:
+    """The refusal of a new deal in a game that is over: one its table ended says to reopen it first."""
+    if game.rules.table_ends and game.ended_at is not None:
+        return Full("deal", "the table ended the game, so no deal can be added: reopen the game first to "
+                    "record another deal")
+    return Full("deal", "the game is over")
+
+
 def read_new_deal(game: GameRecord, data: object) -> Deal:
     """A new deal for this game: the one ``data`` names (its ``deal``), else the game's next."""
     named = names_its_number(data)
     if not named and game.next_number is None:
-        raise Full("deal", "the game is over")
+        raise game_over(game)
     return read_deal(game, data, None if named else game.next_number)
 
 

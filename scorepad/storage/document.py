@@ -11,7 +11,8 @@ the view link may see, and never the edit key::
                 "as_played": "reason" or null,
                 "history": [{"seq", "action", "at", "before", "after", "old_totals", "new_totals", "reason"}]}],
      "deleted_deals": [{"number": 4, "history": [...]}], # deals deleted and not recorded again
-     "amendments": [{"seq", "at", "before", "after", "reason"}]}
+     "amendments": [{"seq", "at", "before", "after", "reason"}],
+     "ended_at": "..."}                                  # only when the table ended the game (an open sheet's)
 
 ``seq`` is the entry's place in the game's whole history (1, 2, ...), so deals' histories
 and amendments interleave again as they happened. An import makes a NEW game (new id and
@@ -44,6 +45,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from ..rules import Deal, Problem, ReadError, RuleSheet, Verdict, judge, load_sheet
+from ..rules.choices import GameLength
 from ..rules.game import DEAL_ENTRY_KEYS, Game
 from ..rules.limits import MAX_DEALS, MAX_POINTS, MAX_REASON
 from ..rules.read import JSON, check_values
@@ -55,7 +57,7 @@ from .reading import GameRecord, GameSide
 FORMAT = "scorepad.game"
 VERSION = 1
 DOCUMENT_KEYS = ("format", "version", "name", "sheet", "sides", "created_at", "exported_at", "deals",
-                 "deleted_deals", "amendments")
+                 "deleted_deals", "amendments", "ended_at")
 ENTRY_KEYS = ("seq", "action", "at", "before", "after", "old_totals", "new_totals", "reason")
 AMENDMENT_KEYS = ("seq", "at", "before", "after", "reason")
 DEAL_ACTIONS = ("record", "edit", "delete")
@@ -95,6 +97,7 @@ def export_document(game: GameRecord, entries: Sequence[Mapping[str, JSON]]) -> 
         "created_at": game.created_at, "exported_at": _now(), "deals": deals,
         "deleted_deals": [{"number": n, "history": h} for n, h in sorted(by_deal.items())],
         "amendments": amendments,
+        **({"ended_at": game.ended_at} if game.ended_at is not None else {}),
     }
 
 
@@ -184,6 +187,7 @@ class Imported:
     deals: list[tuple[int, str, str | None]] = field(default_factory=list)
     entries: list[EntryRow] = field(default_factory=list)
     verdicts: dict[str, Verdict] = field(default_factory=dict)  # each deal's, by its body in ``deals``
+    ended_at: str | None = None  # when the table ended the game (an open sheet's), None while it goes on
 
 
 def _fail(where: str, message: str) -> Invalid:
@@ -379,7 +383,7 @@ def read_game(data: JSON) -> Game:
     except Invalid as err:
         raise ReadError(err.field, err.message) from None
     return Game(doc.sheet, tuple(str(side["name"]) for side in doc.sides),
-                tuple(d.deal for d in sorted(deals, key=lambda d: d.number)))
+                tuple(d.deal for d in sorted(deals, key=lambda d: d.number)), ended=doc.ended_at is not None)
 
 
 def _read(data: JSON) -> tuple[Imported, list[_Deal], list[_Entry]]:
@@ -391,6 +395,11 @@ def _read(data: JSON) -> tuple[Imported, list[_Deal], list[_Entry]]:
     created_at = _time(data["created_at"], "created_at") if data.get("created_at") is not None else _now()
     exported_at = _time(data["exported_at"], "exported_at") if data.get("exported_at") is not None else None
     doc = Imported(data["name"], sheet, sides, created_at, exported_at)
+    if data.get("ended_at") is not None:
+        if sheet.game_length is not GameLength.OPEN:
+            raise _fail("ended_at", "only a game its table ends (game length 'open') is ended by hand; this sheet "
+                        f"plays {sheet.describe('game_length')}")
+        doc.ended_at = _time(data["ended_at"], "ended_at")
     numbers: dict[int, str] = {}  # each deal number's place in the document
     deals, entries = _deals(data.get("deals"), sheet, numbers)
     entries += _deleted_deals(data.get("deleted_deals"), sheet, numbers)
@@ -510,7 +519,7 @@ def import_document(data: JSON, once: idempotency.Once[GameRecord] | None = None
     note = "Imported from a scorepad export" + (f" made {doc.exported_at}" if doc.exported_at else "")
     name = checks.read_game_name(doc.name, "name")
     return writing.import_game(name, doc.sheet, doc.sides, doc.created_at, doc.deals, doc.entries, note,
-                             doc.verdicts, once)
+                             doc.verdicts, once, doc.ended_at)
 
 
 def parse_text(text: str, where: str) -> JSON:

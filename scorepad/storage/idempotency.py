@@ -1,5 +1,5 @@
 """Writes made once per idempotency key of one client (:func:`once`): creating, importing,
-recording and correcting a deal and replacing the edit key. The key is kept with what the
+recording and correcting a deal, replacing the edit key, and ending or reopening a game. The key is kept with what the
 write made (:class:`Made`: its kind, the game, the deal, the revision; never a secret, never
 an answer) in the write's own transaction (:func:`keep`, called by :mod:`.writing`), so the
 same request sent again by the same client writes nothing and its door answers it from that
@@ -52,6 +52,8 @@ class Kind(Enum):
     DEAL_RECORDED = "deal recorded"
     DEAL_CORRECTED = "deal corrected"
     EDIT_KEY_REPLACED = "edit key replaced"
+    GAME_ENDED = "game ended"
+    GAME_REOPENED = "game reopened"
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,8 @@ QUERIES: dict[str, str] = {
     "game_all_recent": "SELECT * FROM game ORDER BY updated_at DESC LIMIT ?",
     "game_touch": "UPDATE game SET revision = revision + 1, updated_at = ? WHERE id = ?",
     "game_set_sheet": "UPDATE game SET sheet = ? WHERE id = ?",
+    # The table ended the game (a time, writing.end_game), or reopened it (NULL, writing.reopen_game).
+    "game_set_ended": "UPDATE game SET ended_at = ? WHERE id = ?",
     "deals_of_game": "SELECT * FROM deal WHERE game_id = ? ORDER BY number",
     "deal_insert": "INSERT INTO deal (game_id, number, body, as_played) VALUES (?, ?, ?, ?)",
     "deal_update": "UPDATE deal SET body = ?, as_played = ? WHERE game_id = ? AND number = ?",

@@ -66,6 +66,8 @@ class GameRecord:
     # How many history entries each deal number has, recorded or deleted (a deal recorded
     # again after a deletion goes on counting from its earlier entries).
     history_counts: dict[int, int] = dataclasses.field(default_factory=dict)
+    # When the table ended the game (an open sheet's; writing.end_game), None while it goes on.
+    ended_at: str | None = None
 
     @cached_property
     def view(self) -> GameView:
@@ -139,13 +141,15 @@ def _record(row: db.Row, deals: list[db.Row], history_counts: dict[int, int],
     if len(known) != len(deals):
         known = []  # not every deal judged, or under another sheet: judge them all here
     parsed = [v.deal for v in known] if known else [Deal.from_json(_stored_json(d["body"]), sheet) for d in deals]
-    game = Game(sheet, tuple(side["name"] for side in sides), tuple(parsed), tuple(known) or None)
+    ended_at: str | None = row["ended_at"]
+    game = Game(sheet, tuple(side["name"] for side in sides), tuple(parsed), tuple(known) or None,
+                ended=ended_at is not None)
     records = [DealRecord(deal_row["number"], deal, readable(deal_row["as_played"], True),
                           history_counts.get(deal_row["number"], 0), verdict=verdict,
                           stored_size=len(deal_row["body"]))
                for deal_row, deal, verdict in zip(deals, parsed, game.verdicts, strict=True)]
     return GameRecord(row["id"], row["edit_key"], readable(row["name"]), sheet, sides, row["revision"],
-                      row["created_at"], row["updated_at"], records, game, dict(history_counts))
+                      row["created_at"], row["updated_at"], records, game, dict(history_counts), ended_at)
 
 
 # A parsed, judged deal takes many times its JSON in memory (objects, its verdict's lines
@@ -261,6 +265,8 @@ def changes_since(game_id: str, revision: int) -> list[dict[str, JSON]]:
             message = "the sheet was amended" + (f" ({row['reason']})" if row["reason"] else "")
         elif action == "rekey":
             message = "the edit link was replaced"
+        elif action in ("end", "reopen"):
+            message = "the game was ended at the table" if action == "end" else "the game was reopened"
         elif number is not None and action in _DONE:
             message = f"deal {number} was {_DONE[action]}"
         else:

@@ -1,5 +1,6 @@
 """Games written: created, imported, a deal recorded, corrected or deleted, the sheet
-amended, the edit key replaced, a game deleted or purged. The one place where a change
+amended, the edit key replaced, a game ended by its table or reopened, a game deleted or
+purged. The one place where a change
 reaches the database, so a deal is validated, scored and recorded (with its history) the
 same way whichever door it came in by.
 
@@ -23,12 +24,13 @@ from datetime import datetime
 from typing import Generic, TypeVar
 
 from ..rules import Deal, RuleSheet
+from ..rules.choices import GameLength
 from ..rules.game import Game
 from ..rules.limits import ENTRY_BYTES as ENTRY_BYTES
 from ..rules.limits import MAX_GAME_BYTES as MAX_GAME_BYTES
 from ..rules.verdict import Verdict
 from . import db
-from .checks import as_game_reads_it, judge_for_game, read_sides, refuse_if_stale
+from .checks import as_game_reads_it, game_over, judge_for_game, read_sides, refuse_if_stale
 from .errors import AlreadyRecorded, Conflict, Full, Invalid, KeyReplaced, NotFound, SameAsPrevious
 from .idempotency import Kind, Made, Once, keep, stop_if_kept
 from .reading import (
@@ -59,7 +61,8 @@ def _after_write(game: GameRecord, deals: list[DealRecord], number: int, updated
     entry: built from records already read and judged, so the next read of the game neither
     reads nor judges its deals again."""
     deals = sorted(deals, key=lambda d: d.number)
-    played = Game(game.sheet, game.side_names, tuple(d.deal for d in deals), tuple(d.verdict for d in deals))
+    played = Game(game.sheet, game.side_names, tuple(d.deal for d in deals), tuple(d.verdict for d in deals),
+                  ended=game.rules.ended)
     counts = {**game.history_counts, number: game.history_counts.get(number, 0) + 1}
     return dataclasses.replace(game, revision=game.revision + 1, updated_at=updated_at, deals=deals, rules=played,
                                history_counts=counts)
@@ -92,16 +95,20 @@ def create_game(name: str, sheet: RuleSheet, sides: list[GameSide], once: Once[G
 
 def import_game(name: str, sheet: RuleSheet, sides: list[GameSide], created_at: str,
                 deals: list[tuple[int, str, str | None]], entries: list[HistoryRow], note: str,
-                judged: Mapping[str, Verdict] | None = None, once: Once[GameRecord] | None = None) -> GameRecord:
+                judged: Mapping[str, Verdict] | None = None, once: Once[GameRecord] | None = None,
+                ended_at: str | None = None) -> GameRecord:
     """A new game (new id and key) from an export that :mod:`scorepad.storage.document` has read and
     judged: ``deals`` as (number, canonical body, as-played reason), ``entries`` as the
     history's (deal_number, action, at, before, after, old_totals, new_totals, reason), in
     order, then an ``import`` entry saying so. Each entry adds 1 to the revision, as a write does.
-    ``judged`` holds the deals' verdicts by body, so the new game is not judged again. Made
-    once per ``once``'s key (:func:`once`)."""
+    ``judged`` holds the deals' verdicts by body, so the new game is not judged again.
+    ``ended_at``: when the table ended the game (an open sheet's). Made once per ``once``'s
+    key (:func:`once`)."""
     game_id, key, now = new_id(), new_id(), stamp_now()
     with db.transaction():
         db.run("game_insert", game_id, key, name, _stored(sheet), json.dumps(sides), created_at, now)
+        if ended_at is not None:
+            db.run("game_set_ended", ended_at, game_id)
         for number, body, as_played in deals:
             db.run("deal_insert", game_id, number, body, as_played)
         for entry in [*entries, (None, "import", now, None, None, None, None, note)]:
@@ -247,11 +254,11 @@ def record_deal(game_id: str, deal: Deal, as_played: str | None = None, based_on
 
     def prepare(game: GameRecord) -> Callable[[str], tuple[DealRecord, list[DealRecord], int]]:
         if not named and game.next_number is None:
-            raise Full("deal", "the game is over")
+            raise game_over(game)
         deal_now = as_game_reads_it(game, deal, None if named else game.next_number)
         _not_recorded(game, deal_now, as_played)
         if game.next_number is None:
-            raise Full("deal", "the game is over")
+            raise game_over(game)
         if not repeat:
             _not_repeated(game, deal_now)
         verdict = judge_for_game(game, deal_now, as_played)
@@ -367,6 +374,8 @@ def amend_sheet(game_id: str, sheet: RuleSheet, reason: str, based_on: int | Non
                 if not db.run("game_touch_at", now, game_id, game.revision):
                     _moved(game_id, based_on)
                 db.run("game_set_sheet", after, game_id)
+                if game.ended_at is not None and sheet.game_length is not GameLength.OPEN:
+                    db.run("game_set_ended", None, game_id)  # the new sheet ends the game itself
                 _history(game, None, "amend", now, before, after, None, None, reason)
                 _check_size(game_id)
         except _Moved:
@@ -409,6 +418,60 @@ def replace_edit_key(game_id: str, once: Once[GameRecord] | None = None, key: st
         remember(record)  # once committed; the deals are the game's as read, so nothing is judged again
         return record
 
+
+
+def end_game(game_id: str, based_on: int | None = None, once: Once[GameRecord] | None = None,
+             key: str | None = None) -> GameRecord:
+    """The table ends the game here: on an open sheet (``game_length`` ``open``, a game played
+    to the clock) the game is over only so. An ``end`` entry goes into the history, with the
+    totals it ended on; from then on its result names the winner or a tie, and a new deal is
+    refused until it is reopened (:func:`reopen_game`). Refused (:class:`Full`) on a sheet
+    that ends the game itself, and before any deal is recorded; a game ended already is left
+    as it is (nothing written). Made once per ``once``'s key (:func:`once`)."""
+    return _set_ended(game_id, True, based_on, once, key)
+
+
+def reopen_game(game_id: str, based_on: int | None = None, once: Once[GameRecord] | None = None,
+                key: str | None = None) -> GameRecord:
+    """Undo :func:`end_game`: the game goes on, its result says who leads again, and the next
+    deal may be recorded; a ``reopen`` entry goes into the history. A game not ended is left
+    as it is; refused on a sheet that ends the game itself, as ending is."""
+    return _set_ended(game_id, False, based_on, once, key)
+
+
+def _set_ended(game_id: str, ending: bool, based_on: int | None, once: Once[GameRecord] | None,
+               key: str | None) -> GameRecord:
+    first = True
+    while True:
+        game = _fresh(game_id, based_on, once, key, first)
+        first = False
+        sheet = game.sheet
+        if sheet.game_length is not GameLength.OPEN:
+            raise Full("game_length", f"this game ends by its sheet ({sheet.describe('game_length')}): only a game "
+                       "its table ends (game length 'open') is ended or reopened by hand")
+        if (game.ended_at is not None) == ending:
+            return game  # ended (or going on) already: nothing to write
+        if ending and not game.deals:
+            raise Full("game", "no deal is recorded yet, so there is nothing to end: record a deal first")
+        try:
+            with db.transaction():
+                now = stamp_now()
+                if not db.run("game_touch_at", now, game_id, game.revision):
+                    _moved(game_id, based_on, once)
+                ended_at = now if ending else None
+                db.run("game_set_ended", ended_at, game_id)
+                db.run("history_add", game.id, None, "end" if ending else "reopen", now, None, None, None,
+                       json.dumps(game.rules.totals()), None, game.revision + 1)
+                deals = game.rules.deals
+                rules = Game(sheet, game.side_names, deals, game.rules.verdicts, ended=ending)
+                record = dataclasses.replace(game, revision=game.revision + 1, updated_at=now, rules=rules,
+                                             ended_at=ended_at)
+                keep(once, Made(Kind.GAME_ENDED if ending else Kind.GAME_REOPENED, game_id, None, record.revision))
+                _check_size(game_id)
+        except _Moved:
+            continue
+        remember(record)  # once committed; the deals are the game's as read, so nothing is judged again
+        return record
 
 
 EDITOR, RETENTION = "editor", "retention"  # why a game was deleted (errors.DELETED_BY words them)

@@ -424,7 +424,8 @@ def new_deal(game_id: str) -> ResponseReturnValue:
     game = editable(game_id)
     number = (_form_number() if request.method == "POST" else None) or game.next_number
     if number is None:
-        flash("The game is over: correct a deal instead of adding one.", "info")
+        flash("The table ended the game: reopen it (on the game page) to record another deal." if game.ended_at
+              else "The game is over: correct a deal instead of adding one.", "info")
         return redirect(url_for("games.game", game_id=game.id), 303)
     if request.method == "POST":
         return _posted(game, number, editing=False)

@@ -1,5 +1,6 @@
 """The games: the home page (this browser's games), a new game, a game's page, the edit link
-that lets a phone change a game (and replacing it, when it leaked), and a game's history.
+that lets a phone change a game (and replacing it, when it leaked), ending a game the table
+ends (and reopening it), and a game's history.
 
 Every read and write goes through :mod:`scorepad.storage.writing`; who may write is
 :mod:`scorepad.access`. Scripts only enhance: every screen works with JavaScript off.
@@ -19,7 +20,7 @@ from ..retry import send_again_page
 from ..rules import PRESETS
 from ..rules.views import GameView
 from ..storage import cache, checks, db, idempotency, reading, writing
-from ..storage.errors import Conflict, KeyReplaced, NotFound, StorageError
+from ..storage.errors import Conflict, Full, KeyReplaced, NotFound, StorageError
 from ..storage.reading import GameRecord
 from .chart import running_totals_chart
 from .common import ahead_is_stale, editable, history_entries, qr, read_revision, what_changed
@@ -287,3 +288,53 @@ def delete_game(game_id: str) -> ResponseReturnValue:
     flash(f"“{game.name}” was deleted, with its {len(game.deals)} deal{'s' if len(game.deals) != 1 else ''} and "
           "their history. Its links now say so.", "ok")
     return redirect(url_for("games.home"), 303)
+
+
+@bp.route("/games/<game_id>/end", methods=["GET", "POST"])
+def end_game(game_id: str) -> ResponseReturnValue:
+    """End a game the table ends (an open sheet's, played to the clock), for its editor: a
+    page that asks first, with the totals it would end on, then the write, based on the
+    revision the page showed. Sent twice, the second finds it ended and says so."""
+    return _ending(game_id, True)
+
+
+@bp.route("/games/<game_id>/reopen", methods=["GET", "POST"])
+def reopen_game(game_id: str) -> ResponseReturnValue:
+    """Reopen a game its table ended, for its editor: asked first, as ending is."""
+    return _ending(game_id, False)
+
+
+def _ending(game_id: str, ending: bool) -> ResponseReturnValue:
+    game = editable(game_id)
+    if not game.rules.table_ends:
+        abort(409, f"This game ends by its sheet ({game.sheet.describe('game_length')}): only a game its table "
+                   "ends is ended or reopened here.")
+    form = ConfirmForm()
+    if request.method == "GET":
+        form.revision.data = str(game.revision)
+        return render_template("games/end.html", game=game, view=game.view, form=form, ending=ending,
+                               standings=standings_line(game.view))
+    if not form.validate():
+        abort(400, "The form could not be read.")
+    based_on = read_revision(form.revision.data)
+    write = writing.end_game if ending else writing.reopen_game
+    done = "ended" if ending else "reopened"
+    try:
+        with ahead_is_stale(game.id, based_on):
+            write(game.id, based_on=based_on, key=access.key_held(game.id))
+    except Conflict as err:
+        now = access.game_or_404(game.id)
+        if (now.ended_at is not None) == ending:  # sent twice, or another phone did it first: as asked
+            flash(f"The game is {done} already.", "info")
+        else:
+            flash(f"Not {done}: the game changed since you loaded it. {what_changed(err.changes)}; here it is now.",
+                  "error")
+        return redirect(url_for("games.game", game_id=game.id), 303)
+    except Full as err:
+        flash(f"Not {done}: {err.message}.", "error")
+        return redirect(url_for("games.game", game_id=game.id), 303)
+    except KeyReplaced as err:
+        abort(access.key_replaced_page(game, err.at))
+    flash("The game is over: the table ended it here. Reopen it to record another deal." if ending
+          else "The game is reopened: record the next deal, or end it again.", "ok")
+    return redirect(url_for("games.game", game_id=game.id), 303)

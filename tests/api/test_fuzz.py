@@ -268,6 +268,8 @@ VALID_BODIES: dict[str, Callable[[World], Any]] = {
     "api.explain": lambda w: {"deal": _scored()},
     "api.rescore": lambda w: {"sheet": "pagat", "deal": _scored()},
     "api.replace_edit_key": lambda w: {},
+    "api.end_game": lambda w: {"revision": 1},  # the fuzz's game plays four deals: refused, 409
+    "api.reopen_game": lambda w: {},
 }
 
 
@@ -295,6 +297,8 @@ VALID_FORMS: dict[str, Callable[[World], dict[str, str]]] = {
     "games.delete_game": _page_form("/games/{game}/delete"),
     "sheets.amend_sheet": _page_form("/games/{game}/sheet/amend", reason="we play 13 cards"),
     "games.replace_edit_link": _page_form("/games/{game}/replace-edit-link"),
+    "games.end_game": _page_form("/games/{game}/end"),  # four deals: no form (409), so only what the fuzz sends
+    "games.reopen_game": _page_form("/games/{game}/reopen"),
     "exchange.import_page": lambda w: {"document": w.api.get(f"/api/v1/games/{w.game}/export").get_data(as_text=True)},
 }
 
@@ -552,7 +556,7 @@ def test_every_route_can_be_fuzzed(world):
     for endpoint, build in VALID_BODIES.items():  # each valid body is valid: the fuzz starts near the mark
         rule, method = next((r, m) for r, e, m in ROUTES if e == endpoint)
         if endpoint in ("api.record_deal", "api.correct_deal", "api.amend_sheet", "api.import_api",
-                        "api.create_game", "api.replace_edit_key"):
+                        "api.create_game", "api.replace_edit_key", "api.end_game", "api.reopen_game"):
             continue  # writes: the fuzz itself sends them
         url = _url(rule, {"game_id": world.game, "number": 1})
         response = world.api.open(url, method=method, json=build(world))

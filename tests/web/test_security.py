@@ -65,7 +65,11 @@ def world(app):
     game, key = api_game(client)
     assert client.post(f"/api/v1/games/{game}/deals", json=valid_deal(1), headers=bearer(key)).status_code == 201
     grant(client, game, key)
-    return {"app": app, "client": client, "viewer": app.test_client(), "game": game, "key": key}
+    played, open_key = api_game(client, "Rally", sheet={"preset": "common", "game_length": "open"},
+                                deals=[valid_deal(1)])  # a game its table ends
+    grant(client, played, open_key)
+    return {"app": app, "client": client, "viewer": app.test_client(), "game": game, "key": key,
+            "open": played, "open_key": open_key}
 
 
 # -- the policy, read ----------------------------------------------------------------------------------
@@ -120,6 +124,7 @@ def every_request(world: dict[str, Any]) -> list[tuple[str, str, str, dict[str, 
     """(endpoint, method, url, client keyword arguments): every route with input it answers
     well, then errors of every kind."""
     g, key = world["game"], world["key"]
+    o, o_key = world["open"], world["open_key"]
     export = world["client"].get(f"/api/v1/games/{g}/export").get_data(as_text=True)
     scored = {**valid_deal(1), "sheet": "common"}
     return [
@@ -188,6 +193,12 @@ def every_request(world: dict[str, Any]) -> list[tuple[str, str, str, dict[str, 
         ("games.delete_game", "GET", f"/games/{g}/delete", {}),
         ("games.delete_game", "POST", f"/games/{g}/delete", {"data": {"revision": "0"}}),  # stale: 303, kept
         ("api.delete_game", "DELETE", f"/api/v1/games/{g}?revision=0", {"headers": bearer(key)}),  # stale: 409
+        ("games.end_game", "GET", f"/games/{o}/end", {}),
+        ("games.end_game", "POST", f"/games/{o}/end", {"data": {"revision": "0"}}),  # stale: 303
+        ("games.reopen_game", "GET", f"/games/{o}/reopen", {}),
+        ("games.reopen_game", "POST", f"/games/{g}/reopen", {"data": {"revision": "1"}}),  # four deals: 409 page
+        ("api.end_game", "POST", f"/api/v1/games/{o}/end", {"json": {"revision": 0}, "headers": bearer(o_key)}),
+        ("api.reopen_game", "POST", f"/api/v1/games/{o}/reopen", {"headers": bearer(o_key)}),  # not ended: 200
         ("api.problem_type", "GET", "/api/v1/problems/stale-revision", {}),
         ("api.openapi", "GET", "/api/v1/openapi.json", {}),
         ("installable.worker", "GET", "/sw.js", {}),
@@ -375,6 +386,8 @@ def html_pages(world: dict[str, Any]) -> list[tuple[str, Any, str, dict[str, Any
         ("deals.edit_deal", editor, f"/games/{g}/deals/1/edit", {}),
         ("deals.delete_deal", editor, f"/games/{g}/deals/1/delete", {}),
         ("games.delete_game", editor, f"/games/{g}/delete", {}),
+        ("games.end_game", editor, f"/games/{world['open']}/end", {}),
+        ("games.reopen_game", editor, f"/games/{world['open']}/reopen", {}),
         ("sheets.amend_sheet", editor, f"/games/{g}/sheet/amend", {}),
         ("sheets.amend_sheet", editor, f"/games/{g}/sheet/amend", {"method": "POST", "data": {"opt-hand_size": "x"}}),
         ("games.replace_edit_link", editor, f"/games/{g}/replace-edit-link", {}),
