@@ -73,11 +73,12 @@
     hidden[0].querySelector("select").focus();
   });
 
-  // The unopened foot, only when the foot was not picked up.
+  // The unopened foot, only when the foot was not picked up (and the knee, where the deal has one).
   function feet() {
     each(form, "fieldset.player", function (p) {
-      var foot = p.querySelector(".foot");
+      var foot = p.querySelector(".foot:not(.knee)"), knee = p.querySelector(".knee");
       if (foot) foot.hidden = el(p.id + "-picked").checked && !el(p.id + "-foot").value.trim();
+      if (knee) knee.hidden = el(p.id + "-knee_picked").checked && !el(p.id + "-knee").value.trim();
     });
   }
   form.addEventListener("change", feet);

@@ -100,6 +100,10 @@ def schemas() -> Schema:
                  cut_bonus=BOOLEAN, opening=opening,
                  foot_played={**nullable(BOOLEAN), "description": "whether the player played from the foot; "
                               "absent or null: as foot_picked_up"},
+                 knee_picked_up={**nullable(BOOLEAN), "description": "in a deal with a knee (the sheet's "
+                                 "knee_size): whether the player picked up the knee; absent or null: as "
+                                 "foot_picked_up. A deal without a knee leaves it out"},
+                 knee={**cards, "description": "the unopened knee's cards, when knee_picked_up is false"},
                  cards_left_points={**COUNTED, "description": "counted entry: the hand's points, not cards_left"},
                  red_threes_left={**COUNT, "description": "counted entry: red threes still in the hand"})
     player["not"] = {"required": ["cards_left", "cards_left_points"]}
@@ -121,7 +125,9 @@ def schemas() -> Schema:
                     meld_points={**COUNTED, "description": "counted entry: the points of every card melded"},
                     red_threes=COUNT, players=array(player, MAX_PER_SIDE), opening=opening,
                     running_total={**POINTS, "description": "a standalone deal: the side's total before it, where "
-                                   "the minimum follows the running total (a game knows its own)"})
+                                   "the minimum follows the running total (a game knows its own)"},
+                    failed_takes={**COUNT, "description": "times a player of the side took the pile and could not "
+                                  "meld its top card as the sheet asks, each costing the sheet's pile_take_penalty"})
     deal_side["oneOf"] = [  # itemised (melds, or nothing melded) or counted (books with meld_points)
         {"not": {"anyOf": [{"required": ["books"]}, {"required": ["meld_points"]}]}},
         {"required": ["books", "meld_points"], "not": {"required": ["melds"]}}]
@@ -232,7 +238,10 @@ def schemas() -> Schema:
                                             special={"anyOf": [INTEGER, {"type": "object", "additionalProperties":
                                                                          INTEGER}],
                                                      "description": "special books: a number, or by rank"}),
-                        going_out_bonus=INTEGER, draws=INTEGER, totals_before=TOTALS))),
+                        going_out_bonus=INTEGER, draws=INTEGER, totals_before=TOTALS,
+                        opening_book={**BOOLEAN, "description": "true (else left out) when the deal's first melds "
+                                      "must include a complete book instead of a number of points; the minimums "
+                                      "are then 0"}))),
         "Created": obj(created, id=STRING, edit_key=STRING, revision=INTEGER, view_url=URL, edit_url=URL, api_url=URL),
         "Action": {"enum": ["record", "edit", "delete", "amend", "import", "rekey", "end", "reopen"]},
         "Ended": obj(("id", "revision", "ended_at", "standings", "over", "winner", "tie", "next_deal"), False,
@@ -284,10 +293,11 @@ QUESTION_FIELDS: dict[str, Schema] = {
     "meld": ref("Meld"), "adding_to": ref("Meld"), "table": ref("Melds"), "melds": ref("Melds"),
     "deal": DEAL_NUMBER, "books": obj(**{kind: BY_RANK_COUNT if kind in BY_RANK else between(0, MAX_MELDS)
                                          for kind in BOOK_KINDS}),
-    "foot_played": BOOLEAN, "partners_picked_up": array(BOOLEAN, MAX_PER_SIDE - 1),
+    "foot_played": BOOLEAN, "knee_played": BOOLEAN, "partners_picked_up": array(BOOLEAN, MAX_PER_SIDE - 1),
     "partners_played": nullable(array(BOOLEAN, MAX_PER_SIDE - 1)), "permission": nullable(BOOLEAN),
     "last_card": nullable({"enum": ["meld", "discard"]}), "top_card": {"enum": [c.value for c in CARDS]},
-    "pair": between(0, MAX_COUNT), "wilds": between(0, MAX_COUNT), "pile_size": between(0, MAX_COUNT),
+    "pair": {**between(0, MAX_COUNT), "description": "natural cards of the top card's rank in the hand"},
+    "wilds": {**between(0, MAX_COUNT), "description": "wild cards in the hand"}, "pile_size": between(0, MAX_COUNT),
     "opened": BOOLEAN, "pile_has_wild": BOOLEAN, "buried": CARD_STRING, "running_total": POINTS, "side": ref("Name"),
 }
 

@@ -102,10 +102,7 @@ def standing(view: GameView) -> str:
     upcoming = view.next_deal
     if upcoming is None:
         return "over"
-    minimums = upcoming.opening_minimums
-    same = set(minimums.values())
-    minimum = f"{same.pop():,}" if len(same) == 1 else ", ".join(f"{name} {m:,}" for name, m in minimums.items())
-    return f"next: deal {upcoming.number}, opening minimum {minimum}"
+    return f"next: deal {upcoming.number}, opening minimum {upcoming.opening_words}"
 
 
 # -- the referee's answers ------------------------------------------------------------------------

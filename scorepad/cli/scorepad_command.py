@@ -175,6 +175,7 @@ def _cmd_referee(args: argparse.Namespace, out: TextIO) -> int:
     elif args.question == "go-out":
         books = None if args.books is None else _books_arg(args.books)
         data.update(books=books, melds=args.melds, foot_played="no" if args.foot_not_played else None,
+                    knee_played="no" if args.knee_not_played else None,
                     partners_picked_up=args.partner_foot, partners_played=args.partner_played,
                     permission=args.permission, last_card=args.last_card)
         if books is None and not args.melds:
@@ -312,6 +313,8 @@ def _add_referee_commands(commands: argparse._SubParsersAction[argparse.Argument
                              "books of a special rank: special_books, or books of threes; by rank, special.7=1)")
     go_out.add_argument("--melds", help='or the side\'s melds, split by ;: "K K K K K K K; Q Q Q Q Q 2 2"')
     go_out.add_argument("--foot-not-played", action="store_true", help="the player has not played the foot yet")
+    go_out.add_argument("--knee-not-played", action="store_true",
+                        help="the player has not played the knee yet (a deal with a knee, knee_size)")
     go_out.add_argument("--partner-foot", choices=("yes", "no"), help="whether the partner has picked up the foot")
     go_out.add_argument("--partner-played", choices=("yes", "no"),
                         help="whether the partner has played from the foot (where the sheet asks)")

@@ -59,13 +59,19 @@ def deal_conditions(sheet: RuleSheet, deal: int) -> str:
     'Opening minimum 90 (the side, once). To go out: 2 clean + 2 dirty + 1 wild books. Going out +100.'
     """
     who = sheet.describe("opening_who")
-    if sheet.opening_by is OpeningBy.DEAL:
+    if sheet.opening_book(deal):
+        opening = f"Opening: the first melds include a complete book ({who})"
+    elif sheet.opening_by is OpeningBy.DEAL:
         opening = f"Opening minimum {sheet.opening_minimum(deal)} ({who})"
     else:
         opening = f"Opening minimum by the side's total before the deal ({who}): {sheet.describe('opening_bands')}"
     bonus = num(sheet.going_out_bonus_at(deal))
     out = f"{opening}. To go out: {sheet.going_out_books(deal).books}. Going out +{bonus}."
     extras = []
+    if sheet.knee_at(deal):
+        extras.append(f"hand {sheet.hand_size}, knee {sheet.knee_at(deal)}, foot {sheet.foot_size}")
+    elif sheet.has_knee:
+        extras.append("no knee")
     if not sheet.draws_per_turn.single:
         extras.append(f"draw {sheet.draws_per_turn.at(deal)}")
     if not sheet.pile_cards.single and sheet.pile_take in (PileTake.TOP, PileTake.TOP_IF_FULL):
@@ -117,6 +123,9 @@ def score_pad(sheet: RuleSheet, paper: str = "letter", game: GameInfo | None = N
         intro.append(f"<b>{sheet.deals} deals.</b> The highest total wins")
     if sheet.special_books:
         intro.append("A clean book of a special rank scores its own bonus, not the clean-book bonus")
+    if sheet.has_knee:
+        intro.append("Each player is dealt a hand, a knee and a foot, played in that order; an unopened knee "
+                     "counts against as an unopened foot does")
     if sheet.book_caps:
         intro.append(f"{esc(sheet.describe('book_caps')).capitalize()}: books past these score their cards, "
                      "no bonus")

@@ -26,7 +26,9 @@ from .choices import (
     DecksRule,
     FootWhen,
     GameLength,
+    GrowthByKind,
     LastCard,
+    OpeningBook,
     OpeningBy,
     OpeningPileCards,
     OpeningWho,
@@ -68,6 +70,8 @@ class Sheet(Protocol):
     def deals(self) -> int: ...
     @property
     def target_score(self) -> int: ...
+    @property
+    def has_knee(self) -> bool: ...
 
 
 GROUPS: tuple[tuple[str, str], ...] = (
@@ -140,6 +144,18 @@ def _words_card_values(values: CardValues, sheet: Sheet) -> str:
     return "; ".join(f"{' '.join(cards)}: {p}" for p, cards in groups.items())
 
 
+def _and_knee(sheet: Sheet) -> str:
+    """What a foot's penalty adds on a sheet with a knee: the knee never picked up pays it too."""
+    return ", in a knee never picked up too" if sheet.has_knee else ""
+
+
+def _words_knee(sizes: PerDeal[int]) -> str:
+    """A knee's cards, or no knee, in every deal or deal by deal."""
+    if not any(sizes.values):
+        return "no knee"
+    return _by_deal(sizes, lambda n: str(n) if n else "no knee")
+
+
 def _words_decks(rule: DecksRule, sheet: Sheet) -> str:
     return {DecksRule.PLAYERS_PLUS_ONE: "one more deck than there are players",
             DecksRule.PER_PLAYER: "one deck per player",
@@ -150,6 +166,20 @@ def _words_decks(rule: DecksRule, sheet: Sheet) -> str:
 def _words_side_sizes(sizes: tuple[int, ...], sheet: Sheet) -> str:
     names = {1: "individuals", 2: "partnerships of 2", 3: "partnerships of 3", 4: "partnerships of 4"}
     return " or ".join(names[s] for s in sizes)
+
+
+_GROWTH_WORDS = {BookGrowth.CLOSED: "takes no more cards", BookGrowth.NATURALS: "may keep growing with natural cards",
+                 BookGrowth.ANY: "may keep growing with any card"}
+
+
+def _words_book_growth(growth: BookGrowth | GrowthByKind, sheet: Sheet) -> str:
+    if isinstance(growth, BookGrowth):
+        return f"a book {_GROWTH_WORDS[growth]}"
+    return f"a clean book {_GROWTH_WORDS[growth.clean]}; a dirty or wild book {_GROWTH_WORDS[growth.dirty]}"
+
+
+def _words_minimum(minimum: int | OpeningBook) -> str:
+    return "a complete book" if isinstance(minimum, OpeningBook) else str(minimum)
 
 
 def _words_wild_ratio(ratio: WildRatio, sheet: Sheet) -> str:
@@ -245,7 +275,8 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
            words=lambda v, s: str(v) if s.decks_rule is DecksRule.FIXED else f"{v} (not used)"),
     Option(name="decks_by_players", group="table", label="Decks by number of players", default=(),
            help="Decks in the pack for each number of players, such as {\"4\": 5, \"6\": 6}, when the "
-                "number of decks is 'by-players'; it must give every number of players the sheet allows.",
+                "number of decks is 'by-players'; it must give every number of players the sheet seats (each splitting "
+                "into two or more sides of a size it allows).",
            read=readers.read_decks_by_players,
            words=_words_decks_by_players,
            write=lambda v: {str(players): decks for players, decks in v}),
@@ -257,6 +288,12 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
            help="Cards dealt to each player's hand.",
            read=readers.whole_number(1, 30),
            words=lambda v, s: str(v)),
+    Option(name="knee_size", group="table", label="Cards in the knee", default=PerDeal((0,)),
+           help="Cards dealt to each player's knee, a third pile played after the hand and before the foot "
+                "(hand, knee and foot); 0 for no knee. One number, or one per deal.",
+           read=readers.per_deal(readers.whole_number(0, 30)),
+           words=lambda v, s: _words_knee(v),
+           write=readers.write_per_deal(int)),
     Option(name="foot_size", group="table", label="Cards in the foot", default=11,
            help="Cards dealt to each player's foot.",
            read=readers.whole_number(1, 30),
@@ -292,12 +329,18 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
            read=readers.whole_number(3, 13),
            words=lambda v, s: str(v)),
     Option(name="book_growth", group="melds", label="Books past full size", default=BookGrowth.CLOSED,
-           help="'closed' (a book takes no more cards), 'naturals' (natural cards only) or 'any'.",
-           read=readers.choice(BookGrowth),
-           words=lambda v, s: {
-               BookGrowth.CLOSED: "a book takes no more cards",
-               BookGrowth.NATURALS: "a book may keep growing with natural cards",
-               BookGrowth.ANY: "a book may keep growing with any card"}[v]),
+           help="'closed' (a book takes no more cards), 'naturals' (natural cards only) or 'any'; or one for "
+                "each kind, such as {\"clean\": \"naturals\", \"dirty\": \"closed\"}. A meld past a book's size "
+                "is judged by the kind it is now (a clean book that takes a wild card is dirty); a wild book "
+                "grows as dirty books do.",
+           read=readers.read_book_growth,
+           words=_words_book_growth,
+           write=readers.write_book_growth),
+    Option(name="no_wild_on_clean_book", group="melds", label="No wild card onto a clean book", default=False,
+           help="Whether a finished clean book may take natural cards only, even where dirty books take wild "
+                "cards (a meld recorded at the end cannot show it: a dirty one may have been dirty from the start).",
+           read=readers.true_false,
+           words=_yes_no("a clean book takes natural cards only", "as books past full size says")),
     Option(name="second_meld", group="melds", label="A second meld of a rank", default=SecondMeld.AFTER_BOOK,
            help="'after-book' (only once the first is a book) or 'anytime'.",
            read=readers.choice(SecondMeld),
@@ -389,9 +432,9 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
            read=_COUNT,
            words=lambda v, s: f"minus {_points(v)}" if v else "nothing"),
     Option(name="red_three_penalty_foot", group="threes", label="Red three in a foot never picked up", default=0,
-           help="Points taken off for each red three in a foot that was never picked up.",
+           help="Points taken off for each red three in a foot (or a knee) that was never picked up.",
            read=_COUNT,
-           words=lambda v, s: f"minus {_points(v)}" if v else "nothing"),
+           words=lambda v, s: f"minus {_points(v)}{_and_knee(s)}" if v else "nothing"),
     Option(name="red_three_penalty_foot_when", group="threes", label="Red three in a foot: when it costs",
            default=FootWhen.ANY_ENDING,
            help="'any-ending' (however the deal ends) or 'opponents-out' (only when a player of another side "
@@ -401,10 +444,10 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
                                FootWhen.OPPONENTS_OUT: "only when a player of another side went out"}[v]),
     Option(name="black_three_in_foot", group="threes", label="Black three in a foot never picked up",
            default=None,
-           help="Points taken off for each black three in a foot never picked up, on a line of its own; "
-                "null for its card value, as any card left.",
+           help="Points taken off for each black three in a foot (or a knee) never picked up, on a line of its "
+                "own; null for its card value, as any card left.",
            read=readers.optional(_COUNT),
-           words=lambda v, s: "its card value" if v is None else f"minus {_points(v)}"),
+           words=lambda v, s: "its card value" if v is None else f"minus {_points(v)}{_and_knee(s)}"),
     # Opening minimums
     Option(name="opening_by", group="opening", label="Minimum set by", default=OpeningBy.DEAL,
            help="'deal' (a minimum for each deal) or 'running-total' (by the side's total so far).",
@@ -412,10 +455,11 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
            words=lambda v, s: {OpeningBy.DEAL: "the deal number",
                                OpeningBy.RUNNING_TOTAL: "the running total"}[v]),
     Option(name="opening_minimums", group="opening", label="Minimum by deal", default=PerDeal((50, 90, 120, 150)),
-           help="Points the first melds must reach: one number, or one for each deal.",
-           read=readers.per_deal(readers.whole_number(0, 10_000)),
-           words=lambda v, s: _by_deal(v),
-           write=readers.write_per_deal(int)),
+           help="Points the first melds must reach: one number, or one for each deal; 'book' for a deal whose "
+                "first melds must include a complete book instead.",
+           read=readers.per_deal(readers.read_minimum),
+           words=lambda v, s: _by_deal(v, _words_minimum),
+           write=readers.write_per_deal(_plain)),
     Option(name="opening_bands", group="opening", label="Minimum by running total",
            default=(Band(2500, 50), Band(5000, 90), Band(7500, 120), Band(None, 150)),
            help="Used when the minimum is set by running total: bands that rise with the total.",
@@ -453,11 +497,25 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
            write=readers.write_per_deal(int)),
     Option(name="pile_needs", group="pile", label="What taking the pile needs", default=PileNeeds.NATURAL_PAIR,
            help="'natural-pair' (two natural cards of the top card's rank from the hand, melded with it "
-                "at once) or 'meld-top-card' (the top card must be melded at once, any legal way).",
+                "at once), 'natural-and-wild' (two such naturals, or one and a wild card, from the hand, melded "
+                "with it at once), 'one-natural' (one natural of its rank from the hand, shown, then melded with it) "
+                "or 'meld-top-card' (the top card must be melded at once, any legal way).",
            read=readers.choice(PileNeeds),
            words=lambda v, s: {
                PileNeeds.NATURAL_PAIR: "a natural pair of the top card's rank from the hand, melded with it at once",
+               PileNeeds.NATURAL_AND_WILD: "two naturals of the top card's rank, or one and a wild card, from the "
+                                           "hand, melded with it at once",
+               PileNeeds.ONE_NATURAL: "one natural of the top card's rank from the hand, melded with it at once",
                PileNeeds.MELD_TOP_CARD: "the top card melded at once"}[v]),
+    Option(name="pile_new_meld", group="pile", label="The top card starts a new meld", default=False,
+           help="Whether the pile's top card must start a new meld, never go onto a meld already on the table.",
+           read=readers.true_false,
+           words=_yes_no("yes, never onto a meld on the table", "no")),
+    Option(name="pile_take_penalty", group="pile", label="A failed take of the pile", default=0,
+           help="Points taken off a side for each time one of its players took the pile and could not meld "
+                "the top card as the sheet asks (a side's failed_takes); 0 for none.",
+           read=_COUNT,
+           words=lambda v, s: f"minus {_points(v)} each" if v else "nothing"),
     Option(name="pile_needs_opened", group="pile", label="Only after opening", default=True,
            help="Whether the side must already have met its opening minimum to take the pile.",
            read=readers.true_false,
@@ -496,7 +554,8 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
            read=readers.choice(CountAs),
            words=_words_count_as("wild books")),
     Option(name="go_out_foot", group="going_out", label="Foot played first", default=True,
-           help="Whether the player going out must have picked up and played their foot.",
+           help="Whether the player going out must have picked up and played their foot (and, in a deal with a "
+                "knee, the knee before it).",
            read=readers.true_false,
            words=_yes_no("yes", "no")),
     Option(name="go_out_partner_foot", group="going_out", label="Partner's foot", default=PartnerFoot.NO,

@@ -45,6 +45,33 @@ class BookGrowth(Choice):
     ANY = "any"
 
 
+@dataclass(frozen=True)
+class GrowthByKind:
+    """How books grow past full size, by kind: a meld over the book size is judged by the rule
+    of the kind it is now (a clean book that took a wild card is a dirty one); a wild book
+    holds wild cards, so it follows the dirty books' rule. Read from ``{"clean": G, "dirty":
+    G}``; the same word for both is that word (:class:`BookGrowth`), as sheets always wrote it."""
+
+    clean: BookGrowth
+    dirty: BookGrowth
+
+    def to_json(self) -> dict[str, str]:
+        return {"clean": self.clean.value, "dirty": self.dirty.value}
+
+
+def growth_of(growth: BookGrowth | GrowthByKind, dirty: bool) -> BookGrowth:
+    """The rule a book grows by past full size: a clean book's, or (``dirty``) a dirty or wild book's.
+
+    >>> growth_of(GrowthByKind(BookGrowth.NATURALS, BookGrowth.CLOSED), dirty=True)
+    <BookGrowth.CLOSED: 'closed'>
+    >>> growth_of(BookGrowth.ANY, dirty=False)
+    <BookGrowth.ANY: 'any'>
+    """
+    if isinstance(growth, BookGrowth):
+        return growth
+    return growth.dirty if dirty else growth.clean
+
+
 class SecondMeld(Choice):
     AFTER_BOOK = "after-book"
     ANYTIME = "anytime"
@@ -80,14 +107,22 @@ class PileTake(Choice):
 
 
 class PileNeeds(Choice):
-    NATURAL_PAIR = "natural-pair"    # two naturals of the top card's rank, from the hand
-    MELD_TOP_CARD = "meld-top-card"  # any way of melding the top card at once
+    NATURAL_PAIR = "natural-pair"          # two naturals of the top card's rank, from the hand
+    MELD_TOP_CARD = "meld-top-card"        # any way of melding the top card at once
+    NATURAL_AND_WILD = "natural-and-wild"  # two naturals, or a natural and a wild card, from the hand
+    ONE_NATURAL = "one-natural"            # one natural of the top card's rank, from the hand
 
 
 class PileBlocker(Choice):
     BLACK_THREE = "black-three"
     RED_THREE = "red-three"
     WILD = "wild"
+
+
+class OpeningBook(Choice):
+    """An opening minimum that is no number of points: the first melds include a complete book."""
+
+    BOOK = "book"
 
 
 class LastCard(Choice):

@@ -209,7 +209,8 @@ def _opening(data: Mapping[str, object], field: str) -> Opening | None:
 
 @dataclass(frozen=True, slots=True)
 class Player:
-    """A player when the deal ends: the cards still in hand and, if never picked up, the foot.
+    """A player when the deal ends: the cards still in hand and, if never picked up, the foot
+    (and, in a deal with a knee, whether the knee was picked up and, if not, its cards).
 
     A counted player gives the hand's points instead of its cards (``cards_left_points``, None
     for an itemised hand) and how many red threes it still held (``red_threes_left``).
@@ -224,6 +225,14 @@ class Player:
     red_threes_left: int = 0
     foot_played: bool | None = None  # None: as foot_picked_up (deals recorded before it was asked)
     opening: Opening | None = None
+    knee_picked_up: bool | None = None  # None: not said (a deal without a knee, see RuleSheet.knee_size)
+    knee: Cards = EMPTY  # the knee never picked up, as the foot
+
+    @property
+    def picked_knee(self) -> bool:
+        """Whether the player picked up the knee: ``knee_picked_up``, else as the foot (a foot
+        picked up means the knee was)."""
+        return self.foot_picked_up if self.knee_picked_up is None else self.knee_picked_up
 
     @property
     def played_foot(self) -> bool:
@@ -253,28 +262,32 @@ class Player:
             raise ReadError(field, 'must be an object such as '
                                    '{"name": "Ann", "foot_picked_up": true, "cards_left": {}}')
         only(data, ("name", "foot_picked_up", "foot_played", "cards_left", "cards_left_points", "red_threes_left",
-                     "foot", "cut_bonus", "opening"), field)
+                     "foot", "cut_bonus", "opening", "knee_picked_up", "knee"), field)
         name = _name(data.get("name"), at(field, "name"))
         if "foot_picked_up" not in data:
             raise ReadError(at(field, "foot_picked_up"), "is missing: say true or false")
         picked = data["foot_picked_up"]
         cut = data.get("cut_bonus", False)
         played = data.get("foot_played")
-        for key, value in (("foot_picked_up", picked), ("cut_bonus", cut), ("foot_played", played)):
-            if not isinstance(value, bool) and not (key == "foot_played" and value is None):
+        knee_picked = data.get("knee_picked_up")
+        for key, value in (("foot_picked_up", picked), ("cut_bonus", cut), ("foot_played", played),
+                           ("knee_picked_up", knee_picked)):
+            if not isinstance(value, bool) and not (key in _MAY_BE_NULL and value is None):
                 raise ReadError(at(field, key), f"must be true or false, not {value!r}")
         foot = Cards.from_json(data.get("foot"), at(field, "foot"))
+        knee = Cards.from_json(data.get("knee"), at(field, "knee")) if "knee" in data else EMPTY
         opening = _opening(data, field)
         if "cards_left_points" in data:
             _one_of(data, "cards_left", "cards_left_points", field)
             return cls(name, picked, EMPTY, foot, cut,
                        read_points(data["cards_left_points"], at(field, "cards_left_points")),
-                       read_count(data.get("red_threes_left", 0), at(field, "red_threes_left")), played, opening)
+                       read_count(data.get("red_threes_left", 0), at(field, "red_threes_left")), played, opening,
+                       knee_picked, knee)
         if "red_threes_left" in data:
             raise ReadError(at(field, "red_threes_left"), "goes with cards_left_points; with cards_left, "
                             "list the red threes there (3R)")
         return cls(name, picked, Cards.from_json(data.get("cards_left"), at(field, "cards_left")), foot, cut,
-                   foot_played=played, opening=opening)
+                   foot_played=played, opening=opening, knee_picked_up=knee_picked, knee=knee)
 
     def to_json(self) -> dict[str, JSON]:
         out: dict[str, JSON] = {"name": self.name, "foot_picked_up": self.foot_picked_up}
@@ -288,12 +301,18 @@ class Player:
                 out["red_threes_left"] = self.red_threes_left
         if self.foot:
             out["foot"] = {**self.foot.to_json()}
+        if self.knee_picked_up is not None:
+            out["knee_picked_up"] = self.knee_picked_up
+        if self.knee:
+            out["knee"] = {**self.knee.to_json()}
         if self.cut_bonus:
             out["cut_bonus"] = True
         if self.opening is not None:
             out["opening"] = self.opening.to_json()
         return out
 
+
+_MAY_BE_NULL = ("foot_played", "knee_picked_up")  # true, false, or null: not said
 
 BOOK_KEYS = ("clean", "dirty", "wild", "special", "special_dirty", "threes")
 
@@ -377,7 +396,9 @@ class Side:
     """A side: one player, or partners who share melds, books and score.
 
     A counted side gives ``books`` and ``meld_points`` (the points of every card it melded)
-    and no melds; an itemised side gives ``melds``, and ``books`` is None.
+    and no melds; an itemised side gives ``melds``, and ``books`` is None. ``failed_takes``
+    counts the times one of its players took the pile and could not meld the top card as the
+    sheet asks (each costs the sheet's ``pile_take_penalty``).
     """
 
     name: str
@@ -388,6 +409,7 @@ class Side:
     meld_points: int = 0
     opening: Opening | None = None
     running_total: int | None = None  # the side's total before a standalone deal (a game knows its own)
+    failed_takes: int = 0  # times a player took the pile and could not meld its top card (pile_take_penalty)
 
     @property
     def counted(self) -> bool:
@@ -398,8 +420,8 @@ class Side:
     def from_json(cls, data: object, field: str = "") -> Side:
         if not isinstance(data, Mapping):
             raise ReadError(field, 'must be an object such as {"name": "North-South", "melds": [], "players": []}')
-        only(data, ("name", "melds", "books", "meld_points", "red_threes", "players", "opening", "running_total"),
-              field)
+        only(data, ("name", "melds", "books", "meld_points", "red_threes", "players", "opening", "running_total",
+                    "failed_takes"), field)
         books, points = _counts(data, field)
         melds = [_canonical_meld(m) or Meld.from_json(m, f"{at(field, 'melds')}[{i}]")
                  for i, m in enumerate(read_list(data.get("melds", []), at(field, "melds"), MAX_MELDS, "melds"))]
@@ -413,7 +435,7 @@ class Side:
                             f"to {MAX_POINTS:,}")
         return cls(_name(data.get("name"), at(field, "name")), tuple(melds), tuple(players),
                    read_count(data.get("red_threes", 0), at(field, "red_threes")), books, points,
-                   _opening(data, field), running)
+                   _opening(data, field), running, read_count(data.get("failed_takes", 0), at(field, "failed_takes")))
 
     def to_json(self) -> dict[str, JSON]:
         out: dict[str, JSON] = {"name": self.name}
@@ -426,6 +448,8 @@ class Side:
             out["opening"] = self.opening.to_json()
         if self.running_total is not None:
             out["running_total"] = self.running_total
+        if self.failed_takes:
+            out["failed_takes"] = self.failed_takes
         return out
 
 

@@ -129,7 +129,8 @@ class Result(NamedTuple):
 class NextDeal(NamedTuple):
     """A deal's rules (the next deal to play, or any deal: :meth:`Game.deal_rules`): its
     number, each side's total from the deals recorded before it, each side's opening minimum
-    (``opening_who`` says who must reach it), the books a side needs to go out, the going-out
+    (``opening_who`` says who must reach it; ``opening_book``: the first melds must include a
+    complete book instead, and the minimums are 0), the books a side needs to go out, the going-out
     bonus, the cards drawn per turn and the game's last deal (None: played to a target)."""
 
     number: int
@@ -140,14 +141,33 @@ class NextDeal(NamedTuple):
     going_out_bonus: int
     draws: int
     last_deal: int | None
+    opening_book: bool = False
 
     def to_json(self) -> dict[str, JSON]:
         books = self.going_out_books
-        return {"number": self.number, "opening_minimums": dict(self.opening_minimums),
-                "opening_who": self.opening_who,
-                "going_out_books": {**books.to_json()},
-                "going_out_bonus": self.going_out_bonus, "draws": self.draws,
-                "totals_before": dict(self.totals_before)}
+        out: dict[str, JSON] = {"number": self.number, "opening_minimums": dict(self.opening_minimums),
+                                "opening_who": self.opening_who,
+                                "going_out_books": {**books.to_json()},
+                                "going_out_bonus": self.going_out_bonus, "draws": self.draws,
+                                "totals_before": dict(self.totals_before)}
+        if self.opening_book:
+            out["opening_book"] = True
+        return out
+
+    @property
+    def opening_words(self) -> str:
+        """Each side's opening minimum in words: one figure when all are the same, or a complete book.
+
+        >>> from scorepad.rules import preset
+        >>> Game(preset("pagat"), ("Ann", "Bea")).upcoming().opening_words
+        '50'
+        """
+        if self.opening_book:
+            return "a complete book"
+        same = set(self.opening_minimums.values())
+        if len(same) == 1:
+            return f"{same.pop():,}"
+        return ", ".join(f"{name} {m:,}" for name, m in self.opening_minimums.items())
 
     def words(self) -> str:
         """The next deal in one sentence, as the command lines and the paper print it.
@@ -156,7 +176,8 @@ class NextDeal(NamedTuple):
         >>> Game(preset("common"), ("Ann", "Bea")).upcoming().words()
         'Deal 1 is next: opening minimum Ann 50, Bea 50; to go out 1 clean + 1 dirty books; going out +100.'
         """
-        minimums = ", ".join(f"{name} {m:,}" for name, m in self.opening_minimums.items())
+        minimums = "a complete book" if self.opening_book else \
+            ", ".join(f"{name} {m:,}" for name, m in self.opening_minimums.items())
         totals = ", ".join(f"{name} {t:,}" for name, t in self.totals_before.items())
         before = f" (totals before it: {totals})" if self.number > 1 else ""
         return (f"Deal {self.number} is next: opening minimum {minimums}{before}; to go out "
@@ -311,7 +332,7 @@ class Game:
         sheet = self.sheet
         return NextDeal(number, before, {name: sheet.opening_minimum(number, total) for name, total in before.items()},
                         sheet.opening_who.value, sheet.going_out_books(number), sheet.going_out_bonus_at(number),
-                        sheet.draws_per_turn.at(number), sheet.last_deal())
+                        sheet.draws_per_turn.at(number), sheet.last_deal(), sheet.opening_book(number))
 
     def totals_before(self, number: int) -> dict[str, int]:
         """Each side's total from the deals recorded before deal ``number`` (by number, not place)."""

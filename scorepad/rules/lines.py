@@ -226,6 +226,7 @@ class ScoreLine:
     pad_when: Callable[[RuleSheet], bool] = _always
     once: bool = False
     pad_items: Callable[[RuleSheet], Iterable[PadLine]] | None = None
+    pad_in: Callable[[RuleSheet, int], bool] | None = None  # (sheet, deal) -> printed in that deal; None: every deal
     # Whether the sheet can score this kind at all: the sheet's plan (:func:`plan`) leaves it
     # out when not, so scoring does not look for it deal after deal.
     scores: Callable[[RuleSheet], bool] = _always
@@ -254,6 +255,8 @@ class ScoreLine:
 
     def printed(self, sheet: RuleSheet, deal: int) -> Iterator[PadLine]:
         """This kind's lines on the blank score pad for this sheet and deal."""
+        if self.pad_in is not None and not self.pad_in(sheet, deal):
+            return
         if self.pad_items is not None:
             yield from self.pad_items(sheet)
         elif self.pad is None or not self.pad_when(sheet):
@@ -417,6 +420,31 @@ def _foot(tally: Tally, player: Player) -> list[Item]:
     return _held(tally, player.name, foot, "unopened foot")
 
 
+def _knee(tally: Tally, player: Player) -> list[Item]:
+    """An unopened knee's cards, a line per value, as an unopened foot's (:func:`_foot`)."""
+    if player.picked_knee or not player.knee:
+        return []
+    knee = player.knee
+    if tally.sheet.black_three_in_foot is not None and knee[Card.BLACK_THREE]:
+        knee = knee + Cards({Card.BLACK_THREE: -knee[Card.BLACK_THREE]})
+    return _held(tally, player.name, knee, "unopened knee")
+
+
+def _knee_threes(card: Card) -> Callable[[Tally, Player], int]:
+    """How many red or black threes an unopened knee holds (red ones only where they cost,
+    ``red_three_penalty_foot_when``)."""
+    def count(tally: Tally, player: Player) -> int:
+        if player.picked_knee or (card is Card.RED_THREE and not tally.buried):
+            return 0
+        return player.knee[card]
+    return count
+
+
+def _has_knee(sheet: RuleSheet, deal: int) -> bool:
+    """Whether the deal has a knee: a knee's lines are printed on the blank pad only there."""
+    return sheet.knee_at(deal) > 0
+
+
 def _held(tally: Tally, player: str, cards: Cards, where: str) -> list[Item]:
     """Cards a player held at the end (``where``: in hand or foot), a line per card value
     (highest first), red threes apart."""
@@ -481,6 +509,10 @@ SCORE_LINES: tuple[ScoreLine, ...] = (
     ScoreLine(code="going_out", label="Going out", option="going_out_bonus",
               count=lambda t: 0 if t.went_out is None else 1, each=lambda s, deal: s.going_out_bonus.at(deal),
               scored_to=lambda t: t.went_out, pad="Going out", once=True),
+    ScoreLine(code="pile.failed_takes", label="Failed takes of the pile", option="pile_take_penalty",
+              count=attrgetter("side.failed_takes"), each=lambda s, deal: -s.pile_take_penalty,
+              pad="Failed takes of the pile", pad_when=lambda s: s.pile_take_penalty > 0,
+              scores=lambda s: bool(s.pile_take_penalty)),
     # Each player's own lines
     ScoreLine(code="cut_bonus", label="Cut bonus", option="cut_bonus",
               player_count=lambda t, p: 1 if p.cut_bonus and t.sheet.cut_bonus else 0,
@@ -495,6 +527,16 @@ SCORE_LINES: tuple[ScoreLine, ...] = (
               player_count=lambda t, p: p.red_threes_in_hand,
               each=lambda s, deal: -s.red_three_penalty_hand,
               pad="Red threes left in a hand", pad_when=lambda s: s.red_three_penalty_hand > 0),
+    ScoreLine(code="knee", label="{player}'s unopened knee", option="card_values", player_items=_knee,
+              pad="Cards in unopened knees (minus)", pad_in=_has_knee, scores=attrgetter("has_knee")),
+    ScoreLine(code="black_threes.knee", label="{player}'s unopened knee: black threes", option="black_three_in_foot",
+              player_count=_knee_threes(Card.BLACK_THREE), each=lambda s, deal: -(s.black_three_in_foot or 0),
+              pad="Black threes in an unopened knee", pad_when=lambda s: s.black_three_in_foot is not None,
+              pad_in=_has_knee, scores=lambda s: s.has_knee and s.black_three_in_foot is not None),
+    ScoreLine(code="red_threes.knee", label="{player}'s unopened knee: red threes", option="red_three_penalty_foot",
+              player_count=_knee_threes(Card.RED_THREE), each=lambda s, deal: -s.red_three_penalty_foot,
+              pad="Red threes in an unopened knee", pad_when=lambda s: s.red_three_penalty_foot > 0,
+              pad_in=_has_knee, scores=attrgetter("has_knee")),
     ScoreLine(code="foot", label="{player}'s unopened foot", option="card_values", foot=True,
               player_items=_foot),
     ScoreLine(code="black_threes.foot", label="{player}'s unopened foot: black threes", option="black_three_in_foot",

@@ -43,19 +43,41 @@ def meld_problems(sheet: RuleSheet, meld: Meld, where: str = "") -> Iterator[Pro
         yield Problem("meld.size", f"A meld needs at least {sheet.meld_min} cards; this one has {size}.",
                       "meld_min", where)
     elif size > sheet.book_size:
-        growth = sheet.book_growth
-        if growth is BookGrowth.CLOSED:
-            yield Problem("meld.size", f"A book is complete at {sheet.book_size} cards and takes no more; "
-                          f"this one has {size}.", "book_growth", where)
-        elif growth is BookGrowth.NATURALS and rank is Rank.WILD:
-            yield Problem("meld.size", f"A book may grow past {sheet.book_size} cards with natural cards only, so "
-                          f"a wild book stays at {sheet.book_size}; this one has {size}.", "book_growth", where)
-        elif growth is BookGrowth.NATURALS and wilds > (most := most_wilds_in_book(sheet)):
-            yield Problem("meld.size", f"A book may grow past {sheet.book_size} cards with natural cards only, so "
-                          f"it holds no more wild cards than a legal book of {sheet.book_size}: at most {most}; "
-                          f"this one has {size} cards, {wilds} of them wild.", "book_growth", where)
+        yield from growth_problems(sheet, meld, where)
     if rank is not Rank.WILD:
         yield from wild_limit_problems(sheet, rank, naturals, wilds, where)
+
+
+def growth_problems(sheet: RuleSheet, meld: Meld, where: str = "") -> Iterator[Problem]:
+    """A meld past the book size, judged by the rule of the kind it is now (``book_growth``): a
+    clean one by the clean books' rule; a dirty one (a clean book that took a wild card is one)
+    or a wild one by the dirty books' rule.
+
+    >>> from scorepad.rules import preset
+    >>> from scorepad.rules.choices import GrowthByKind
+    >>> roth = preset("common").replace(book_growth=GrowthByKind(BookGrowth.NATURALS, BookGrowth.CLOSED))
+    >>> [p.option for p in growth_problems(roth, Meld(Rank.KING, 8))]  # eight kings: a clean book grows
+    []
+    >>> [p.option for p in growth_problems(roth, Meld(Rank.KING, 7, 1))]  # dirty: closed at seven
+    ['book_growth']
+    """
+    size, book, wilds = meld.size, sheet.book_size, meld.wilds
+    wild_book = meld.rank is Rank.WILD
+    dirty = bool(wilds) or wild_book
+    growth = sheet.growth(dirty)
+    kind = "" if isinstance(sheet.book_growth, BookGrowth) else \
+        "wild " if wild_book else "dirty " if dirty else "clean "
+    if growth is BookGrowth.CLOSED:
+        yield Problem("meld.size", f"A {kind}book is complete at {book} cards and takes no more; "
+                      f"this one has {size}.", "book_growth", where)
+    elif growth is BookGrowth.NATURALS and wild_book:
+        said = "a dirty or wild book grows" if kind else "a book may grow"
+        yield Problem("meld.size", f"{said.capitalize()} past {book} cards with natural cards only, so a wild book "
+                      f"stays at {book}; this one has {size}.", "book_growth", where)
+    elif growth is BookGrowth.NATURALS and wilds > (most := most_wilds_in_book(sheet)):
+        yield Problem("meld.size", f"A {kind}book may grow past {book} cards with natural cards only, so "
+                      f"it holds no more wild cards than a legal book of {book}: at most {most}; "
+                      f"this one has {size} cards, {wilds} of them wild.", "book_growth", where)
 
 
 def _rank_problems(sheet: RuleSheet, meld: Meld, where: str) -> tuple[bool, list[Problem]]:

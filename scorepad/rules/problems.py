@@ -11,7 +11,8 @@ from .read import JSON
 
 VIOLATION_CODES = (
     "meld.rank", "meld.size", "meld.wild_ratio", "meld.duplicate_rank", "meld.books_per_rank", "supply",
-    "foot.size",    "foot.picked_up", "foot.played", "went_out.books", "went_out.partner_foot", "went_out.cards_left",
+    "foot.size", "foot.picked_up", "foot.played", "knee.size", "knee.picked_up", "went_out.books",
+    "went_out.partner_foot", "went_out.cards_left",
     "went_out.player", "went_out.last_card", "went_out.permission", "opening.minimum", "opening.pile",
     "deal.number", "deal.ending", "table.players", "table.sides", "side.players",
     "side.name", "player.name", "count.negative", "cut_bonus", "counted.meld_points",

@@ -48,6 +48,7 @@ def going_out_progress(sheet: RuleSheet, deal: Deal, need: Books, side: int) -> 
     for i, player in enumerate(recorded.players):
         partners = [p for j, p in enumerate(recorded.players) if j != i]
         answer = can_go_out(sheet, deal.number, books=books, foot_played=player.foot_picked_up,
+                            knee_played=player.picked_knee,
                             partners_picked_up=[p.foot_picked_up for p in partners],
                             partners_played=[p.played_foot for p in partners], permission=True)
         if answer.yes:

@@ -196,7 +196,8 @@ def ask_meld(sheet: RuleSheet, data: Mapping[str, object], forms: bool = False,
 
 def ask_go_out(sheet: RuleSheet, data: Mapping[str, object], forms: bool = False,
                context: Context | None = None) -> Ruling:
-    """May we go out now? The side's ``books`` (counts) or ``melds``, and how the player stands.
+    """May we go out now? The side's ``books`` (counts) or ``melds``, and how the player stands
+    (``foot_played``; in a deal with a knee, ``knee_played``, not given: as the foot).
 
     >>> from scorepad.rules import preset
     >>> ask_go_out(preset("common"), {"books": {"clean": 1, "dirty": 1}}).yes
@@ -220,6 +221,7 @@ def ask_go_out(sheet: RuleSheet, data: Mapping[str, object], forms: bool = False
         counts = _held_books(books, forms)
     table = read_melds(melds, "melds") if counts is None else ()
     foot_played = True if blank(data.get("foot_played")) else read_bool(data["foot_played"], "foot_played", forms)
+    knee_played = None if blank(data.get("knee_played")) else read_bool(data["knee_played"], "knee_played", forms)
     picked = _partners(data, "partners_picked_up", forms)
     played = _partners(data, "partners_played", forms) if not blank(data.get("partners_played")) else None
     last = data.get("last_card")
@@ -230,7 +232,7 @@ def ask_go_out(sheet: RuleSheet, data: Mapping[str, object], forms: bool = False
         last_card = LastCard(last)
     permission = read_optional_bool(data.get("permission"), "permission", forms)
     return can_go_out(sheet, deal, melds=table, books=counts, foot_played=foot_played, partners_picked_up=picked,
-                      partners_played=played, permission=permission, last_card=last_card)
+                      partners_played=played, permission=permission, last_card=last_card, knee_played=knee_played)
 
 
 # The kinds of book the go-out question counts, as its ``books`` names them (the command line's
@@ -337,8 +339,8 @@ def ask_minimum(sheet: RuleSheet, data: Mapping[str, object], forms: bool = Fals
 
 QUESTIONS: dict[str, tuple[Callable[..., Ruling], tuple[str, ...]]] = {
     "meld": (ask_meld, ("meld", "adding_to", "table")),
-    "go-out": (ask_go_out, ("deal", "books", "melds", "foot_played", "partners_picked_up", "partners_played",
-                            "permission", "last_card")),
+    "go-out": (ask_go_out, ("deal", "books", "melds", "foot_played", "knee_played", "partners_picked_up",
+                            "partners_played", "permission", "last_card")),
     "pile": (ask_pile, ("deal", "top_card", "pair", "wilds", "opened", "pile_size", "pile_has_wild", "table")),
     "minimum": (ask_minimum, ("deal", "melds", "top_card", "buried", "running_total", "side")),
 }

@@ -12,7 +12,18 @@ from collections.abc import Callable, Mapping, Sized
 from typing import Generic, TypeVar
 
 from .cards import CARDS, NATURALS, Card
-from .choices import Band, Books, CardValues, Choice, PartnerFoot, PerDeal, PileBlocker
+from .choices import (
+    Band,
+    BookGrowth,
+    Books,
+    CardValues,
+    Choice,
+    GrowthByKind,
+    OpeningBook,
+    PartnerFoot,
+    PerDeal,
+    PileBlocker,
+)
 from .errors import SheetError
 from .limits import (
     MAX_BANDS,
@@ -278,6 +289,49 @@ def read_decks_by_players(value: object, name: str, base: object = None) -> tupl
             raise _fail(f"{name}.{key}", f"is not a number of players from {MIN_PLAYERS} to {MAX_PLAYERS}")
         out[int(key)] = _DECKS(decks, f"{name}.{key}")
     return tuple(sorted(out.items()))
+
+
+_GROWTH = choice(BookGrowth)
+_GROWTH_KINDS = ("clean", "dirty")
+
+
+@reads({"anyOf": [_GROWTH.schema, {"type": "object", "properties": {kind: _GROWTH.schema for kind in _GROWTH_KINDS},
+                                   "required": list(_GROWTH_KINDS), "additionalProperties": False}]})
+def read_book_growth(value: object, name: str, base: object = None) -> BookGrowth | GrowthByKind:
+    """One word for every book ('closed', 'naturals', 'any'), or one for each kind,
+    ``{"clean": "naturals", "dirty": "closed"}``; the same word for both is that word."""
+    if isinstance(value, GrowthByKind):
+        if value.clean is value.dirty:  # a sheet built in Python: it must hold the one word, as reading gives
+            raise _fail(name, f"is {value.clean.value!r} for both kinds of book: give the one word")
+        value = value.to_json()
+    if not isinstance(value, Mapping):
+        return _GROWTH(value, name)
+    unknown = set(value) - set(_GROWTH_KINDS)
+    if unknown:
+        raise _fail(f"{name}.{sorted(unknown)[0]}", "is not a kind of book that grows (clean, dirty)")
+    missing = [kind for kind in _GROWTH_KINDS if kind not in value]
+    if missing:
+        raise _fail(f"{name}.{missing[0]}", "is missing: give how clean and how dirty books grow")
+    clean, dirty = (_GROWTH(value[kind], f"{name}.{kind}") for kind in _GROWTH_KINDS)
+    return clean if clean is dirty else GrowthByKind(clean, dirty)
+
+
+def write_book_growth(value: BookGrowth | GrowthByKind) -> JSON:
+    return value.value if isinstance(value, BookGrowth) else {**value.to_json()}
+
+
+_MINIMUM = whole_number(0, 10_000)
+
+
+@reads({"anyOf": [_MINIMUM.schema, choice(OpeningBook).schema]})
+def read_minimum(value: object, name: str, base: object = None) -> int | OpeningBook:
+    """An opening minimum: points, or 'book' (the first melds include a complete book)."""
+    if isinstance(value, str):  # a choice is a str too
+        try:
+            return OpeningBook(value)
+        except ValueError:
+            raise _fail(name, f"must be a number of points or 'book', not {value!r}") from None
+    return _MINIMUM(value, name)
 
 
 @reads({"anyOf": [choice(PartnerFoot).schema, {"type": "boolean"}]})

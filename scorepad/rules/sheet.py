@@ -36,7 +36,9 @@ from .choices import (
     DecksRule,
     FootWhen,
     GameLength,
+    GrowthByKind,
     LastCard,
+    OpeningBook,
     OpeningBy,
     OpeningPileCards,
     OpeningWho,
@@ -51,6 +53,7 @@ from .choices import (
     Upcard,
     WildRatio,
     book_of,
+    growth_of,
 )
 from .errors import SheetError
 from .published import GROUPS, PUBLISHED, Source
@@ -71,6 +74,7 @@ class RuleSheet:
     decks_by_players: tuple[tuple[int, int], ...]
     jokers_per_deck: int
     hand_size: int
+    knee_size: PerDeal[int]
     foot_size: int
     card_values: CardValues
     cut_bonus: int
@@ -79,7 +83,8 @@ class RuleSheet:
     # Melds and wild cards
     meld_min: int
     book_size: int
-    book_growth: BookGrowth
+    book_growth: BookGrowth | GrowthByKind
+    no_wild_on_clean_book: bool
     second_meld: SecondMeld
     max_books_per_rank: int | None
     wild_ratio: WildRatio
@@ -104,7 +109,7 @@ class RuleSheet:
     black_three_in_foot: int | None
     # Opening minimums
     opening_by: OpeningBy
-    opening_minimums: PerDeal[int]
+    opening_minimums: PerDeal[int | OpeningBook]
     opening_bands: tuple[Band, ...]
     opening_who: OpeningWho
     opening_pile_cards: OpeningPileCards
@@ -112,6 +117,8 @@ class RuleSheet:
     pile_take: PileTake
     pile_cards: PerDeal[int]
     pile_needs: PileNeeds
+    pile_new_meld: bool
+    pile_take_penalty: int
     pile_needs_opened: bool
     pile_blocked_by: frozenset[PileBlocker]
     pile_frozen_by_wild: bool
@@ -233,12 +240,41 @@ class RuleSheet:
                 or (name == "opening_minimums" and self.opening_by is OpeningBy.RUNNING_TOTAL)
                 or (name == "target_score" and self.game_length is not GameLength.TARGET)
                 or (name == "deals" and self.game_length is not GameLength.DEALS)
-                or (name == "pile_cards" and self.pile_take in (PileTake.WHOLE, PileTake.NEVER)))
+                or (name == "pile_cards" and self.pile_take in (PileTake.WHOLE, PileTake.NEVER))
+                or (name in ("pile_new_meld", "pile_take_penalty") and self.pile_take is PileTake.NEVER)
+                or (name == "no_wild_on_clean_book" and self.growth(dirty=False) is not BookGrowth.ANY)
+                or (name == "knee_size" and not self.has_knee))
+
+    def seatable(self) -> tuple[int, ...]:
+        """The numbers of players the sheet can seat: from the fewest to the most, each splitting
+        into two or more sides of a size the sheet allows.
+
+        >>> from scorepad.rules import preset
+        >>> preset("common").replace(side_sizes=(2,), min_players=4, max_players=8).seatable()
+        (4, 6, 8)
+        """
+        return tuple(n for n in range(self.min_players, self.max_players + 1)
+                     if any(n % size == 0 and n // size >= 2 for size in self.side_sizes))
 
     @property
     def individuals(self) -> bool:
         """True when every player plays alone (no partnerships)."""
         return self.side_sizes == (1,)
+
+    @property
+    def has_knee(self) -> bool:
+        """Whether any deal on this sheet deals each player a knee (a third pile, ``knee_size``)."""
+        return any(self.knee_size.values)
+
+    def knee_at(self, deal: int) -> int:
+        """The cards of each player's knee in this deal; 0 where the deal has no knee.
+
+        >>> from scorepad.rules import preset
+        >>> sheet = preset("common").replace(hand_size=15, knee_size=PerDeal((13, 0)))
+        >>> sheet.knee_at(1), sheet.knee_at(2), sheet.has_knee, preset("common").has_knee
+        (13, 0, True, False)
+        """
+        return self.knee_size.at(deal)
 
     def decks_for(self, players: int) -> int:
         """How many decks the pack has for this many players."""
@@ -285,11 +321,27 @@ class RuleSheet:
         [50, 90, 120, 150]
         """
         if self.opening_by is OpeningBy.DEAL:
-            return self.opening_minimums.at(deal)
+            minimum = self.opening_minimums.at(deal)
+            return 0 if isinstance(minimum, OpeningBook) else minimum
         for band in self.opening_bands:
             if band.below is None or running_total < band.below:
                 return band.minimum
         return self.opening_bands[-1].minimum
+
+    def opening_book(self, deal: int) -> bool:
+        """Whether the first melds of this deal must include a complete book (an opening minimum
+        of 'book'), in place of a number of points (:meth:`opening_minimum` is then 0).
+
+        >>> from scorepad.rules import preset
+        >>> sheet = preset("common").replace(opening_minimums=PerDeal((50, 90, 120, 150, OpeningBook.BOOK)), deals=5)
+        >>> [sheet.opening_book(n) for n in (4, 5)], sheet.opening_minimum(5)
+        ([False, True], 0)
+        """
+        return self.opening_by is OpeningBy.DEAL and isinstance(self.opening_minimums.at(deal), OpeningBook)
+
+    def growth(self, dirty: bool) -> BookGrowth:
+        """How a book past full size may grow: a clean one's rule, or (``dirty``) a dirty or wild one's."""
+        return growth_of(self.book_growth, dirty)
 
     def going_out_books(self, deal: int) -> Books:
         """The books a side needs on the table before one of its players may go out.
@@ -347,17 +399,11 @@ def _check_bands(bands: tuple[Band, ...]) -> None:
 
 
 
-def _seated(sheet: RuleSheet) -> list[int]:
-    """The numbers of players the sheet can seat: two or more sides of one of its side sizes."""
-    return [n for n in range(sheet.min_players, sheet.max_players + 1)
-            if any(n % size == 0 and n // size >= 2 for size in sheet.side_sizes)]
-
-
 def _check_sheet(sheet: RuleSheet) -> None:
     """Checks that involve more than one option."""
     if sheet.min_players > sheet.max_players:
         raise SheetError("min_players", f"{sheet.min_players} is more than the most players, {sheet.max_players}")
-    if not _seated(sheet):
+    if not sheet.seatable():
         raise SheetError("side_sizes", "no number of players on this sheet splits into two or more such sides")
     if sheet.meld_min > sheet.book_size:
         raise SheetError("meld_min", f"a meld of {sheet.meld_min} cannot be smaller than a book of {sheet.book_size}")
@@ -367,7 +413,8 @@ def _check_sheet(sheet: RuleSheet) -> None:
         raise SheetError("min_naturals_with_wilds", "would leave no room for a wild card in a book")
     _check_bands(sheet.opening_bands)
     if sheet.game_length is GameLength.DEALS:
-        for name in ("draws_per_turn", "going_out_bonus", "opening_minimums", "pile_cards", "books_to_go_out"):
+        for name in ("knee_size", "draws_per_turn", "going_out_bonus", "opening_minimums", "pile_cards",
+                     "books_to_go_out"):
             schedule: PerDeal[object] = getattr(sheet, name)
             if not schedule.single and len(schedule.values) < sheet.deals:
                 raise SheetError(name, f"lists {len(schedule.values)} deals but the game has {sheet.deals}; "
@@ -376,10 +423,15 @@ def _check_sheet(sheet: RuleSheet) -> None:
     _check_special(sheet)
     if sheet.decks_rule is DecksRule.BY_PLAYERS:
         table = dict(sheet.decks_by_players)
-        missing = [n for n in _seated(sheet) if n not in table]
+        missing = [n for n in sheet.seatable() if n not in table]
         if missing:
-            raise SheetError("decks_by_players", f"gives no number of decks for {missing[0]} players; the sheet is "
-                        f"for {sheet.min_players} to {sheet.max_players}")
+            raise SheetError("decks_by_players", f"gives no number of decks for {missing[0]} players; the sheet "
+                        f"seats {_listed(sheet.seatable())} players")
+
+
+def _listed(numbers: tuple[int, ...]) -> str:
+    words = [str(n) for n in numbers]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
 def _check_going_out_books(sheet: RuleSheet) -> None:

@@ -8,7 +8,8 @@ speaks to players in plain words and cites the sheet option it rests on (``optio
 None for a rule every sheet shares, such as "threes are never melded").
 
 Codes: ``meld.rank``, ``meld.size``, ``meld.wild_ratio``, ``meld.duplicate_rank``, ``meld.books_per_rank``,
-``supply``, ``foot.size``, ``foot.picked_up``, ``foot.played``, ``went_out.books``,
+``supply``, ``foot.size``, ``foot.picked_up``, ``foot.played``, ``knee.size``, ``knee.picked_up``
+(the knee's, :mod:`.knee`), ``went_out.books``,
 ``went_out.partner_foot``, ``went_out.cards_left``, ``went_out.player``,
 ``went_out.last_card``, ``went_out.permission``, ``opening.minimum``, ``opening.pile``,
 ``deal.number``, ``deal.ending``, ``table.players``, ``table.sides``, ``side.players``,
@@ -58,10 +59,11 @@ from .choices import (
     StockOut,
 )
 from .deal import BookCounts, Deal, Ending, Opening, Permission, Player, Side
+from .knee import knee_problems, went_out_knee
 from .limits import MAX_DEALS
 from .melds import duplicate_rank_problems, meld_problems, most_wilds_in_book
 from .problems import Problem, Report, Unchecked
-from .rulings import last_card_reason, meets_minimum, permission_reason
+from .rulings import last_card_reason, meets_minimum, permission_reason, pile_meld_lacking
 from .sheet import RuleSheet
 
 
@@ -86,9 +88,9 @@ def _pack(decks: int, jokers_per_deck: int) -> Cards:
 
 
 def deal_cards(deal: Deal) -> Cards:
-    """Every card the deal records: melded, laid red threes, in hands and unopened feet."""
+    """Every card the deal records: melded, laid red threes, in hands, unopened knees and feet."""
     tabled = [0] * len(CARDS)  # melded cards and red threes laid
-    held: list[tuple[int, ...]] = []  # each hand, and each foot never picked up
+    held: list[tuple[int, ...]] = []  # each hand, and each knee and foot never picked up
     for side in deal.sides:
         for meld in side.melds:
             if meld.rank is not Rank.WILD:
@@ -101,6 +103,8 @@ def deal_cards(deal: Deal) -> Cards:
             held.append(player.cards_left.counts())
             if not player.foot_picked_up:
                 held.append(player.foot.counts())
+            if player.knee and not player.picked_knee:
+                held.append(player.knee.counts())
     return Cards._of(tuple(map(sum, zip(tabled, *held, strict=True))))  # each kind, summed over every group
 
 
@@ -135,6 +139,8 @@ def validate(deal: Deal, totals_before: Mapping[str, int] | None = None) -> Repo
     alone: dict[int, list[Problem]] = {}
     for i, side in enumerate(deal.sides):
         _check_side(sheet, side, f"sides[{i}]", found, warnings, alone)
+    if sheet.has_knee or any(p.knee or p.knee_picked_up is not None for _, _, p in deal.players()):
+        found.extend(knee_problems(deal))
     _check_supply(deal, found)
     _check_ending(deal, found)
     unchecked: list[Unchecked] = []
@@ -203,6 +209,9 @@ def _check_side(sheet: RuleSheet, side: Side, where: str, found: list[Problem], 
     if side.red_threes < 0:
         found.append(Problem("count.negative", "Red threes laid cannot be negative.", None,
                              f"{where}.red_threes", name, field="red_threes"))
+    if side.failed_takes < 0:
+        found.append(Problem("count.negative", "Failed takes of the pile cannot be negative.", None,
+                             f"{where}.failed_takes", name, field="failed_takes"))
     if side.books is not None:
         if not side.meld_points and not side.books.total:
             warnings.append(Problem("side.no_melds", f"{name} melded nothing this deal; check no book or "
@@ -408,6 +417,7 @@ def _check_ending(deal: Deal, found: list[Problem]) -> None:
         found.append(Problem("went_out.cards_left", f"{player.name} went out without picking up the foot; the "
                              "foot must be played first.", "go_out_foot", f"{here}.foot_picked_up", side.name,
                              player.name, field="foot_picked_up"))
+    found.extend(went_out_knee(deal, i, j))
     need = sheet.going_out_books(deal.number)
     held = side_books(sheet, side)
     toward = books_toward(sheet, need, held)
@@ -482,7 +492,7 @@ def _check_openings(deal: Deal, totals_before: Mapping[str, int] | None, found: 
             minimum = max(band.minimum for band in sheet.opening_bands)
         for owner, player, opening, where in _openings(sheet, side, f"sides[{i}]", found):
             if opening is None:
-                if minimum > 0:
+                if minimum > 0 or sheet.opening_book(deal.number):
                     unchecked.append(Unchecked("opening", option, f"{owner}'s first melds are not given, so the "
                                                f"opening minimum ({sheet.cite(option)}) is not checked.",
                                                where, side.name, player))
@@ -530,6 +540,13 @@ def _opening_problems(sheet: RuleSheet, deal: int, opening: Opening, running: in
         yield Problem("opening.pile", f"{owner}'s first melds hold no {top.noun}, but the pile's top card was "
                       f"one: the top card taken is melded at once ({sheet.cite('pile_needs')}).", "pile_needs",
                       f"{where}.pile_top", side, player, field="opening")
+        return
+    short = pile_meld_lacking(sheet, top, opening.melds) if isinstance(top, Card) and not sheet.pile_needs_opened \
+        else None  # where the pile waits for the first melds, the answer below says so
+    if short is not None:
+        yield Problem("opening.pile", f"{owner}'s first melds hold no meld of {short}, but the pile's top card was "
+                      f"taken with them ({sheet.cite('pile_needs')}).", "pile_needs", f"{where}.pile_top", side,
+                      player, field="opening")
         return
     # The card not said (true): judged as the cheapest card laid, so only a sure shortfall is refused.
     top_card = top if isinstance(top, Card) else \

@@ -107,8 +107,9 @@ class DealPage:
             card_label=card_label, rules=rules,
             outs=going_out(rules.going_out_books, sheet, self.preview.deal if self.preview else None, self.form.sides),
             # Counts chosen in one touch: naturals 0 to a book (at most 7+), wild cards 0-3+ and 0-2+
-            # (a meld rarely holds more), red threes 0-6+; what the script's segments offer.
-            segs=f"naturals:{min(sheet.book_size, 7)} twos:3 jokers:2 red_threes:6 b:6",
+            # (a meld rarely holds more), red threes 0-6+, failed takes of the pile 0-3+; what the
+            # script's segments offer.
+            segs=f"naturals:{min(sheet.book_size, 7)} twos:3 jokers:2 red_threes:6 b:6 failed:3",
             action=(url_for("deals.edit_deal", game_id=game.id, number=number) if self.editing
                     else url_for("deals.new_deal", game_id=game.id)),
         )
@@ -392,7 +393,7 @@ def _posted(game: GameRecord, number: int, editing: bool) -> ResponseReturnValue
     if itemise is not None:
         action = "more"  # the same form again, that side now in meld rows; nothing else changes
     form = DealForm.from_form(game.sides, game.sheet, request.form, more_rows=action == "more" and itemise is None,
-                              itemise=itemise)
+                              itemise=itemise, number=number)
     done = ACTIONS.get(action, _save)(DealPage(game, form, meta, number, editing))
     return done.render() if isinstance(done, DealPage) else done
 
@@ -430,7 +431,7 @@ def new_deal(game_id: str) -> ResponseReturnValue:
     if request.method == "POST":
         return _posted(game, number, editing=False)
     meta = DealMetaForm(revision=str(game.revision))
-    return DealPage(game, DealForm.blank(game.sides, game.sheet), meta, number, editing=False).render()
+    return DealPage(game, DealForm.blank(game.sides, game.sheet, number), meta, number, editing=False).render()
 
 
 @bp.post("/games/<game_id>/deals/<int:number>/preview")
@@ -439,7 +440,7 @@ def preview(game_id: str, number: int) -> ResponseReturnValue:
     fragment the form shows under its inputs: read by the same reader as a saved deal,
     nothing saved. The deal need not say yet who went out."""
     game = access.game_or_404(game_id)
-    form = DealForm.from_form(game.sides, game.sheet, request.form)
+    form = DealForm.from_form(game.sides, game.sheet, request.form, number=number)
     data = form.to_json(need_ending=False)
     if data is None:
         return render_template("deals/_live.html", error=form.form_errors[0])
@@ -485,7 +486,7 @@ def edit_deal(game_id: str, number: int) -> ResponseReturnValue:
     if request.method == "POST":
         return _posted(game, number, editing=True)
     meta = DealMetaForm(revision=str(game.revision), reason=record.as_played or "")
-    form = DealForm.from_deal(game.sides, game.sheet, record.deal.to_json(with_sheet=False))
+    form = DealForm.from_deal(game.sides, game.sheet, record.deal.to_json(with_sheet=False), number)
     return DealPage(game, form, meta, number, editing=True, preview=record.verdict,
                     can_play=bool(record.as_played)).render()
 

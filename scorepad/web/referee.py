@@ -123,7 +123,7 @@ def _defaults(question: str, deal: int, game: GameRecord | None = None,
     if "deal" in values:
         values["deal"] = str(deal)
     if question == "go-out":
-        values.update({f"books.{k}": "0" for k in BOOK_KINDS}, foot_played="yes")
+        values.update({f"books.{k}": "0" for k in BOOK_KINDS}, foot_played="yes", knee_played="")
         values.update({name: "0" for name, _ in rank_boxes(sheet)})
     if question == "pile":
         values.update(pair="0", wilds="0", opened="no", pile_has_wild="no")

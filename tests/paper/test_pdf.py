@@ -173,11 +173,13 @@ def test_the_house_rule_sheet_of_every_preset_states_every_option_its_title_sour
 
 
 @pytest.mark.parametrize("options, moot", [
-    ({"preset": "common"}, ["Decks (when fixed)", "Decks by number of players", "Wild cards in a special book",
+    ({"preset": "common"}, ["Decks (when fixed)", "Decks by number of players", "Cards in the knee",
+                            "No wild card onto a clean book", "Wild cards in a special book",
                             "Red three in a foot: when it costs", "Minimum by running total",
                             "Special books toward going out", "Wild books toward going out", "Target score"]),
     ({"preset": "pagat", "game_length": "target", "pile_take": "whole"},
-     ["Decks by number of players", "Wild cards in a special book", "Minimum by running total",
+     ["Decks by number of players", "Cards in the knee", "No wild card onto a clean book",
+      "Wild cards in a special book", "Minimum by running total",
       "Cards taken from the pile", "Special books toward going out", "Deals in a game"]),
 ])
 def test_the_house_rule_sheet_leaves_out_options_another_option_makes_moot(options, moot):

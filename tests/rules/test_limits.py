@@ -128,7 +128,7 @@ DOC_BOUNDS: dict[str, tuple[int, ...]] = {
     "a reason (a deal saved as played, an amended sheet)": (limits.MAX_REASON,),
     "a side's points (a `running_total`, a total in an export)": (-limits.MAX_POINTS, limits.MAX_POINTS),
     "values in a per-deal sheet option (`opening_minimums`, `going_out_bonus`, `books_to_go_out`, "
-    "`pile_cards`, `draws_per_turn`)": (limits.MAX_SHEET_DEALS,),
+    "`pile_cards`, `draws_per_turn`, `knee_size`)": (limits.MAX_SHEET_DEALS,),
     "`opening_bands`": (limits.MAX_BANDS,),
     "`side_sizes`": (limits.MAX_SIDE_SIZES,),
     "`card_values`": (limits.MAX_CARD_VALUES,),
@@ -199,6 +199,7 @@ OVERSIZE: dict[str, Any] = {
     "opening_minimums": [50] * (MAX_SHEET_DEALS + 1),
     "going_out_bonus": [100] * (MAX_SHEET_DEALS + 1),
     "draws_per_turn": [2] * (MAX_SHEET_DEALS + 1),
+    "knee_size": [13] * (MAX_SHEET_DEALS + 1),
     "pile_cards": [7] * (MAX_SHEET_DEALS + 1),
     "books_to_go_out": [{"clean": 1, "dirty": 1}] * (MAX_SHEET_DEALS + 1),
     "side_sizes": [1, 2, 3, 4, 2],

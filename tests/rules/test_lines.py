@@ -12,23 +12,24 @@ from scorepad.rules.catalogue import OPTION_BY_NAME
 from scorepad.rules.lines import SCORE_LINES, ScoreLine, pad_lines
 
 # Every kind of line at once: melds and books of each kind (clean and dirty special books of
-# sevens, a book of black threes), red threes laid, going out, a cut bonus, cards and red
-# threes in a hand and in an unopened foot, a black three in an unopened foot; East-West
-# counted (melded points, points left in a hand); a second wild book past the cap of one.
+# sevens, a book of black threes), red threes laid, going out, a failed take of the pile, a cut bonus, cards and red
+# threes in a hand and in an unopened knee and foot, a black three in an unopened knee and foot;
+# East-West counted (melded points, points left in a hand); a second wild book past the cap of one.
 SHEET = {"preset": "pagat", "special_books": {"7": 1000}, "special_books_dirty": {"7": 500},
          "three_books": {"3B": 500}, "black_three_in_foot": 100, "cut_bonus": 300, "red_three_penalty_hand": 50,
-         "book_caps": {"wild": 1}}
+         "book_caps": {"wild": 1}, "pile_take_penalty": 100, "knee_size": 13}
 EVERYTHING = {
     "sheet": SHEET, "deal": 1, "ending": "went_out", "went_out": "Ann",
     "sides": [
-        {"name": "North-South", "red_threes": 1,
+        {"name": "North-South", "red_threes": 1, "failed_takes": 1,
          "melds": ["K K K K K K K", "Q Q Q Q Q 2 2", "7 7 7 7 7 7 7", "2 2 2 2 JK JK JK", "7 7 7 7 7 2 2",
                    "3Bx7", "2 2 2 JK JK JK JK"],
          "players": [{"name": "Ann", "foot_picked_up": True, "cut_bonus": True},
                      {"name": "Cal", "foot_picked_up": True, "cards_left": "A 3R 4"}]},
         {"name": "East-West", "books": {}, "meld_points": 30,
          "players": [{"name": "Bea", "foot_picked_up": True, "cards_left_points": 20},
-                     {"name": "Dan", "foot_picked_up": False, "foot": "3R 3R 4 4 5 5 6 6 7 7 8 8 3B"}]},
+                     {"name": "Dan", "foot_picked_up": False, "foot": "3R 3R 4 4 5 5 6 6 7 7 8 8 3B",
+                      "knee_picked_up": False, "knee": "3R 3B 9 9 10 10 J J Q Q A A JK"}]},
     ]}
 
 
@@ -52,8 +53,11 @@ def test_the_blank_pad_prints_every_bonus_and_penalty_this_sheet_scores():
     assert labels == [
         "Melded card points", "Clean books × 500", "Clean books of 7s × 1,000", "Dirty books × 300",
         "Dirty books of 7s × 500", "Books of black threes × 500",
-        "Wild books × 1,500", "Red threes laid × 100", "Going out (+100)", "Cut bonus (+300)",
+        "Wild books × 1,500", "Red threes laid × 100", "Going out (+100)", "Failed takes of the pile × -100",
+        "Cut bonus (+300)",
         "Cards left in hands and feet (minus)", "Red threes left in a hand × -50",
+        "Cards in unopened knees (minus)", "Black threes in an unopened knee × -100",
+        "Red threes in an unopened knee × -100",
         "Black threes in an unopened foot × -100", "Red threes in an unopened foot × -100"]
 
 

@@ -13,13 +13,18 @@ from scorepad.rules.lines import SCORE_LINES, plan
 def test_the_plan_keeps_every_kind_in_table_order_and_leaves_out_what_the_sheet_cannot_score():
     everything = load_sheet({"preset": "pagat", "special_books": {"7": 1000}, "cut_bonus": 300,
                              "special_books_dirty": {"7": 500}, "three_books": {"3R": 1000}, "black_three_in_foot": 0,
-                             "book_caps": {"wild": 3}})
+                             "book_caps": {"wild": 3}, "pile_take_penalty": 100, "knee_size": 13})
     steps = plan(everything, 1)
     assert [s.code for s in steps.side] + [s.code for s in steps.player] == [kind.code for kind in SCORE_LINES]
     common = plan(preset("common"), 1)
     assert "books.special" not in [s.code for s in common.side]
     assert "cut_bonus" not in [s.code for s in common.player]
+    assert "pile.failed_takes" not in [s.code for s in common.side]
     assert [s.code for s in common.picked_up] == ["cards_left", "cards_left.points", "red_threes.hand"]
+    assert not {"knee", "black_threes.knee", "red_threes.knee"} & {s.code for s in common.player}  # no knee
+    # a foot picked up leaves the knee's lines: a knee left unopened is recorded apart (and scored as recorded)
+    assert [s.code for s in steps.picked_up][-4:] == ["red_threes.hand", "knee", "black_threes.knee",
+                                                      "red_threes.knee"]
 
 
 def test_the_plan_prices_each_counted_kind_for_its_sheet_and_deal():

@@ -134,6 +134,10 @@ PAIR_OF_PARTNERS = [{"name": "Eve", "foot_picked_up": True, "cards_left": ""},
                     {"name": "Fay", "foot_picked_up": True, "cards_left": ""}]
 
 
+# Bea's unopened knee of 13 cards, for the common deal played under knee_size 13.
+BEA_KNEE = put("sides.1.players.0.knee", "K K Q Q J J 9 9 6 6 4 4 8")
+
+
 @pytest.mark.parametrize("preset_id", sorted(BASE))
 def test_base_deal_is_legal_with_no_warnings(preset_id):
     report = validate(make(preset_id))
@@ -231,6 +235,42 @@ CASES = [
      [put("sides.1.players.0.foot_picked_up", True)],
      [put("sides.1.players.0.foot_picked_up", True), drop("sides.1.players.0.foot")],
      [("foot.picked_up", None, "sides[1].players[0].foot", "Bea", "Bea")]),
+    # -- knee.size, knee.picked_up: a third pile, dealt between the hand and the foot -------------
+    # Under knee_size 13 Bea, who never reached her foot, never picked up her knee either
+    # (knee_picked_up absent: as foot_picked_up), so its 13 cards are listed (BEA_KNEE).
+    ("knee.size-an-unopened-knee-holds-knee_size-cards", "common",
+     [sheet(knee_size=13), put("sides.1.players.0.knee", "K K Q Q J J 9 9 6 6 4 4")],
+     [sheet(knee_size=13), BEA_KNEE],
+     [("knee.size", "knee_size", "sides[1].players[0].knee", "Bea", "Bea")]),
+    ("knee.size-an-unopened-knee-is-listed-as-a-foot-is", "common",
+     [sheet(knee_size=13), put("sides.1.players.0.knee_picked_up", False)],
+     [sheet(knee_size=13), put("sides.1.players.0.knee_picked_up", False), BEA_KNEE],
+     [("knee.size", "knee_size", "sides[1].players[0].knee", "Bea", "Bea")]),
+    ("knee.size-a-deal-without-a-knee-lists-none", "common",
+     # the knee only in deal 1 (nwpages' tail in one round): deal 2 deals hand and foot
+     [sheet(knee_size=[13, 0, 0, 0]), put("deal", 2), BEA_KNEE],
+     [sheet(knee_size=[13, 0, 0, 0]), put("deal", 1), BEA_KNEE],
+     [("knee.size", "knee_size", "sides[1].players[0].knee", "Bea", "Bea")]),
+    ("knee.picked_up-a-foot-picked-up-means-the-knee-was", "common",
+     [sheet(knee_size=13), put("sides.1.players.0.foot_picked_up", True), drop("sides.1.players.0.foot"),
+      put("sides.1.players.0.knee_picked_up", False)],
+     [sheet(knee_size=13), put("sides.1.players.0.foot_picked_up", True), drop("sides.1.players.0.foot"),
+      put("sides.1.players.0.knee_picked_up", True)],
+     [("knee.picked_up", "knee_size", "sides[1].players[0].knee_picked_up", "Bea", "Bea")]),
+    ("knee.picked_up-a-picked-up-knee-is-not-recorded-as-a-knee", "common",
+     [sheet(knee_size=13), put("sides.1.players.0.knee_picked_up", True), BEA_KNEE],
+     [sheet(knee_size=13), put("sides.1.players.0.knee_picked_up", True)],
+     [("knee.picked_up", None, "sides[1].players[0].knee", "Bea", "Bea")]),
+    ("knee.picked_up-a-deal-without-a-knee-says-nothing-of-one", "common",
+     [put("sides.1.players.0.knee_picked_up", False)],
+     [put("sides.1.players.0.knee_picked_up", False), BEA_KNEE, sheet(knee_size=13)],
+     [("knee.picked_up", "knee_size", "sides[1].players[0].knee_picked_up", "Bea", "Bea")]),
+    ("went_out.cards_left-the-knee-is-played-before-going-out", "common",
+     # Ann went out from her foot but says she never picked up her knee: two rules broken
+     [sheet(knee_size=13), BEA_KNEE, put("sides.0.players.0.knee_picked_up", False)],
+     [sheet(knee_size=13), BEA_KNEE, put("sides.0.players.0.knee_picked_up", True)],
+     [("knee.picked_up", "knee_size", "sides[0].players[0].knee_picked_up", "Ann", "Ann"),
+      ("went_out.cards_left", "go_out_foot", "sides[0].players[0].knee_picked_up", "Ann", "Ann")]),
     # -- went_out.books -------------------------------------------------------------------
     ("went_out.books-common-one-clean-and-one-dirty", "common",
      [put("sides.0.melds.1", "Q Q Q Q Q 2")], [put("sides.0.melds.1", "Q Q Q Q Q Q 2")],

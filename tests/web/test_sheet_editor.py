@@ -116,9 +116,11 @@ def test_every_option_has_a_control_and_none_is_a_json_text_field(client):
                 continue
             assert not isinstance(parsed, (dict, list)), f"{name} holds JSON: {value}"
         option_boxes = [v for v in values if v[0].startswith("opt-") and v[1] not in ("checkbox", "select")]
-        # every box a number, but the special books to go out: a number, or counts by rank ("7: 1, 5: 1")
-        assert option_boxes and all(kind == "number" or kind == "text" and re.fullmatch(
-            r"opt-books_to_go_out-\d+-special", name) for name, kind, _ in option_boxes)
+        # every box a number, but the special books to go out (a number, or counts by rank: "7: 1, 5: 1")
+        # and a minimum by deal (a number, or the word "book"): a text box
+        assert option_boxes and all(kind == "number" or kind == "text" and (
+            re.fullmatch(r"opt-books_to_go_out-\d+-special", name) or name.startswith("opt-opening_minimums-"))
+            for name, kind, _ in option_boxes)
 
 
 class Inputs(HTMLParser):
@@ -150,7 +152,7 @@ def test_number_boxes_carry_the_options_bounds_and_ask_for_the_number_keyboard(c
     parser.feed(text(client.get("/new")))
     boxes = {a["name"]: a for a in parser.attrs if a.get("type") == "number"}
     assert boxes["opt-hand_size"]["min"] == "1" and boxes["opt-hand_size"]["max"] == "30"
-    assert boxes["opt-opening_minimums-2"]["min"] == "0" and boxes["opt-opening_minimums-2"]["max"] == "10000"
+    assert boxes["opt-draws_per_turn-2"]["min"] == "1" and boxes["opt-draws_per_turn-2"]["max"] == "10"
     assert boxes["opt-card_values-JK"]["max"] == "10000" and boxes["opt-max_wilds"]["placeholder"] == "none"
     assert all(a.get("inputmode") == "numeric" for a in boxes.values())
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from ...rules import ReadError, RuleSheet
 from ...rules.cards import CARDS, Cards
-from ...rules.choices import LastCard, OpeningBy, OpeningWho, PartnerFoot
+from ...rules.choices import LastCard, OpeningBook, OpeningBy, OpeningWho, PartnerFoot
 from ...rules.deal import Meld
 from ...rules.limits import MAX_COUNT, MAX_INPUT, MAX_MELD_ROWS
 from ...rules.problems import Problem
@@ -64,6 +64,8 @@ class PlayerBlock:
     foot: str = ""
     cut: bool = False
     unplayed: bool = False  # picked up the foot but played nothing from it (foot_played false)
+    knee_picked: bool = True  # in a deal with a knee: picked up the knee
+    knee: str = ""  # the unopened knee's cards
     points: str = ""  # a counted side's player: points left in hand
     red_left: str = ""  # and red threes still held
     opening: str = ""  # first melds as card strings split by ";", where each player meets the minimum
@@ -85,6 +87,7 @@ class SideBlock:
     rows: list[MeldRow]
     players: list[PlayerBlock]
     red_threes: str = ""
+    failed_takes: str = ""  # failed takes of the pile, where the sheet charges for them
     itemised: bool = False  # False: counted (books, meld_points, points left)
     books: dict[str, str] = field(default_factory=dict)  # clean, dirty, wild, special ranks, d+rank, 3R/3B
     meld_points: str = ""
@@ -116,8 +119,9 @@ class DealForm:
 
     TOP_CARDS, LAST_CARD, PERMISSION = TOP_CARDS, LAST_CARD, PERMISSION  # the choices the template offers
 
-    def __init__(self, game_sides: Sequence[GameSide], sheet: RuleSheet) -> None:
+    def __init__(self, game_sides: Sequence[GameSide], sheet: RuleSheet, number: int | None = None) -> None:
         self.sheet = sheet
+        self.number = number  # the deal's number: where the sheet deals a knee in some deals only
         self.sides: list[SideBlock] = []
         for i, side in enumerate(game_sides):
             players = [PlayerBlock(i, j, name) for j, name in enumerate(side["players"])]
@@ -135,17 +139,18 @@ class DealForm:
     # -- building ------------------------------------------------------------------------
 
     @classmethod
-    def blank(cls, game_sides: Sequence[GameSide], sheet: RuleSheet) -> DealForm:
-        form = cls(game_sides, sheet)
+    def blank(cls, game_sides: Sequence[GameSide], sheet: RuleSheet, number: int | None = None) -> DealForm:
+        form = cls(game_sides, sheet, number)
         for side in form.sides:
             side.rows = [MeldRow(k) for k in range(rows_per_side(len(form.sides)))]
         return form
 
     @classmethod
     # Any: the deal's JSON as the form builds it, nested dicts filled in place (Deal.from_json reads it)
-    def from_deal(cls, game_sides: Sequence[GameSide], sheet: RuleSheet, deal: dict[str, Any]) -> DealForm:
+    def from_deal(cls, game_sides: Sequence[GameSide], sheet: RuleSheet, deal: dict[str, Any],
+                  number: int | None = None) -> DealForm:
         """The form filled in from a recorded deal's canonical JSON."""
-        form = cls(game_sides, sheet)
+        form = cls(game_sides, sheet, number if number is not None else deal.get("deal"))
         by_name = {s["name"]: s for s in deal.get("sides", [])}
         for side in form.sides:
             data = by_name.get(side.name, {})
@@ -165,6 +170,7 @@ class DealForm:
                 extra = max(2, rows_per_side(len(form.sides)) - len(side.rows))
                 side.rows += [MeldRow(len(side.rows) + k) for k in range(extra)]
             side.red_threes = _shown(data.get("red_threes"))
+            side.failed_takes = _shown(data.get("failed_takes"))
             side.opening, side.pile_top = _opening_shown(data.get("opening"))
             players = {p["name"]: p for p in data.get("players", [])}
             for player in side.players:
@@ -174,6 +180,9 @@ class DealForm:
                 player.foot = str(Cards.from_json(p.get("foot")))
                 player.cut = bool(p.get("cut_bonus"))
                 player.unplayed = p.get("foot_played") is False
+                knee_picked = p.get("knee_picked_up")
+                player.knee_picked = player.picked if knee_picked is None else bool(knee_picked)
+                player.knee = str(Cards.from_json(p.get("knee")))
                 player.points = _shown(p.get("cards_left_points"))
                 player.red_left = _shown(p.get("red_threes_left"))
                 player.opening, player.pile_top = _opening_shown(p.get("opening"))
@@ -186,10 +195,10 @@ class DealForm:
 
     @classmethod
     def from_form(cls, game_sides: Sequence[GameSide], sheet: RuleSheet, data: Mapping[str, str],
-                  more_rows: bool = False, itemise: int | None = None) -> DealForm:
+                  more_rows: bool = False, itemise: int | None = None, number: int | None = None) -> DealForm:
         """The form as posted. A side is counted when its ``s{i}-mode`` says ``count`` (as the
         form sends it by default), else itemised; ``itemise`` switches that side to meld rows."""
-        form = cls(game_sides, sheet)
+        form = cls(game_sides, sheet, number)
         for side in form.sides:
             s = f"s{side.index}"
             side.itemised = _get(data, f"{s}-mode") != "count" or side.index == itemise
@@ -203,6 +212,7 @@ class DealForm:
                                  _get(data, f"{s}-m{k}-cards"))
                          for k in range(count)]
             side.red_threes = _get(data, f"{s}-red_threes")
+            side.failed_takes = _get(data, f"{s}-failed")
             side.opening, side.pile_top = _get(data, f"{s}-open"), _get(data, f"{s}-top")
             for player in side.players:
                 p = player.key
@@ -213,6 +223,8 @@ class DealForm:
                 player.foot = _get(data, f"{p}-foot")
                 player.cut = f"{p}-cut" in data
                 player.unplayed = f"{p}-unplayed" in data
+                player.knee_picked = f"{p}-knee_picked" in data
+                player.knee = _get(data, f"{p}-knee")
                 player.points = _get(data, f"{p}-pts")
                 player.red_left = _get(data, f"{p}-red_left")
                 player.opening, player.pile_top = _get(data, f"{p}-open"), _get(data, f"{p}-top")
@@ -224,11 +236,11 @@ class DealForm:
 
     @property
     def asks_opening(self) -> bool:
-        """Whether the sheet has an opening minimum above nothing (in some deal, or band)."""
+        """Whether the sheet has an opening minimum above nothing (in some deal, or band; a complete book is one)."""
         sheet = self.sheet
-        minimums = ([band.minimum for band in sheet.opening_bands] if sheet.opening_by is OpeningBy.RUNNING_TOTAL
-                    else list(sheet.opening_minimums.values))
-        return max(minimums, default=0) > 0
+        if sheet.opening_by is OpeningBy.RUNNING_TOTAL:
+            return max((band.minimum for band in sheet.opening_bands), default=0) > 0
+        return any(isinstance(m, OpeningBook) or m > 0 for m in sheet.opening_minimums.values)
 
     def opens_by_player(self, side: SideBlock) -> bool:
         """Whether each player of this side meets the minimum (the sheet's ``opening_who``), not the side once."""
@@ -243,6 +255,17 @@ class DealForm:
     def shows_going_out(self) -> bool:
         """The deal's last card and permission are offered once a side is itemised (or either is given)."""
         return any(side.itemised for side in self.sides) or bool(self.last_card or self.permission)
+
+    @property
+    def asks_failed_takes(self) -> bool:
+        """Whether the sheet charges for a failed take of the pile (``pile_take_penalty``): each side's count."""
+        return self.sheet.pile_take_penalty > 0
+
+    @property
+    def knee_size(self) -> int:
+        """The knee's cards in this deal (the sheet's ``knee_size``): above 0, each player says
+        whether the knee was picked up and, if not, its cards; 0, the form asks nothing of a knee."""
+        return self.sheet.knee_at(self.number) if self.number is not None else 0
 
     @property
     def asks_last_card(self) -> bool:
@@ -306,6 +329,9 @@ class DealForm:
             sides.append({"name": side.name, "melds": melds, "red_threes": red or 0, "players": players})
         for side, out in zip(self.sides, sides, strict=True):
             self._openings(side, out)
+            failed = self._count(side.failed_takes, side.problems, "failed_takes", "Failed takes of the pile")
+            if failed:
+                out["failed_takes"] = failed
         # Any: the deal's JSON as the form builds it, nested dicts filled in place (Deal.from_json reads it)
         deal: dict[str, Any] = {}
         if number is not None:
@@ -369,7 +395,7 @@ class DealForm:
             red_left = self._count(player.red_left, player.problems, "cards_left", "Red threes left")
             if red_left:
                 out["red_threes_left"] = red_left
-            players.append(_with_foot_and_cut(out, player))
+            players.append(_with_foot_and_cut(out, player, self.knee_size > 0))
         return {"name": side.name, "books": books, "meld_points": points or 0, "red_threes": red or 0,
                 "players": players}
 
@@ -409,7 +435,7 @@ class DealForm:
             except ReadError as err:
                 self._error(player.problems, "cards_left", f"Cards left: {err.reason}")
         return _with_foot_and_cut({"name": player.name, "foot_picked_up": player.picked, "cards_left": cards_left},
-                                  player)
+                                  player, self.knee_size > 0)
 
     def _count(self, text: str, problems: dict[str, list[str]] | None, key: str | None, what: str,
                row: MeldRow | None = None) -> int | None:
@@ -499,9 +525,14 @@ class DealForm:
 
 
 # Any: the deal's JSON as the form builds it, nested dicts filled in place (Deal.from_json reads it)
-def _with_foot_and_cut(out: dict[str, Any], player: PlayerBlock) -> dict[str, Any]:
-    """A player's JSON, counted or itemised, with what both record alike: the unopened foot,
-    the cut bonus and a foot picked up but not played from."""
+def _with_foot_and_cut(out: dict[str, Any], player: PlayerBlock, knee: bool) -> dict[str, Any]:
+    """A player's JSON, counted or itemised, with what both record alike: the unopened foot
+    (and, in a deal with a ``knee``, whether it was picked up and the unopened knee), the cut
+    bonus and a foot picked up but not played from."""
+    if knee:
+        out["knee_picked_up"] = player.knee_picked
+        if not player.knee_picked and player.knee:
+            out["knee"] = player.knee
     if not player.picked and player.foot:
         out["foot"] = player.foot
     if player.cut:
@@ -512,10 +543,10 @@ def _with_foot_and_cut(out: dict[str, Any], player: PlayerBlock) -> dict[str, An
 
 
 # Where a message shows within a side and a player: the input a field names (else the whole).
-SIDE_FIELDS = ("melds", "red_threes", "books", "meld_points")
+SIDE_FIELDS = ("melds", "red_threes", "books", "meld_points", "failed_takes")
 PLAYER_FIELDS = {"foot_picked_up": "picked", "foot_played": "picked", "cut_bonus": "cut", "cards_left": "cards_left",
                  "foot": "foot", "cards_left_points": "cards_left", "red_threes_left": "cards_left",
-                 "opening": "opening"}
+                 "opening": "opening", "knee_picked_up": "knee_picked", "knee": "knee"}
 
 
 def _get(data: Mapping[str, str], key: str) -> str:

@@ -24,10 +24,10 @@ class Unreadable(Exception):
 
 @dataclass(frozen=True)
 class Scalar:
-    """One box: ``int`` (a number box within bounds), ``choice`` (a select), ``bool`` (a
-    checkbox), ``lines`` (a text area, a list of text an item a line, each of at most ``hi``
-    characters) or ``counts`` (a text box: a number, or counts by key such as "7: 1, 5: 1");
-    ``optional`` when blank means none (null)."""
+    """One box: ``int`` (a number box within bounds, also taking the words of ``choices``),
+    ``choice`` (a select), ``bool`` (a checkbox), ``lines`` (a text area, a list of text an item
+    a line, each of at most ``hi`` characters) or ``counts`` (a text box: a number, or counts by
+    key such as "7: 1, 5: 1"); ``optional`` when blank means none (null)."""
 
     kind: str
     lo: int | None = None
@@ -51,8 +51,8 @@ class Scalar:
         if self.kind == "lines":  # a blank line is no item; the rules core reads each line
             return [line.strip() for line in str(raw).splitlines() if line.strip()]
         text = str(raw).strip()
-        if self.kind == "choice":
-            return text
+        if self.kind == "choice" or text.lower() in self.choices:
+            return text.lower() if self.kind == "int" else text
         if self.kind == "counts" and ":" in text:
             return _counts(text)
         if not text:
@@ -61,7 +61,8 @@ class Scalar:
             raise Unreadable("needs a number")
         plain = text.replace(",", "").replace(" ", "")
         if not re.fullmatch(r"[+-]?\d{1,9}", plain):
-            raise Unreadable(f"must be a whole number, not {text if len(text) <= 20 else text[:19] + '…'!r}")
+            words = "".join(f" or {word!r}" for word in self.choices)
+            raise Unreadable(f"must be a whole number{words}, not {text if len(text) <= 20 else text[:19] + '…'!r}")
         return int(plain)
 
 
@@ -129,11 +130,15 @@ def layout(schema: Mapping[str, JSON]) -> Layout:  # noqa: C901 - one branch per
             return inner[1]
         if len(parts) == 2 and isinstance(inner[1], Rows) and inner[1].item == inner[0]:
             return dataclasses.replace(inner[1], per_deal=True)  # one value, or one per deal
-        if len(parts) == 2 and isinstance(inner[0], Scalar) and inner[0].kind == "choice" \
-                and inner[1] == Scalar("bool"):
-            return inner[0]  # words, or the yes/no an older sheet wrote: the editor writes words
-        if len(parts) == 2 and isinstance(inner[0], Scalar) and inner[0].kind == "int" and isinstance(inner[1], Props):
-            return dataclasses.replace(inner[0], kind="counts")  # a number, or counts by key ("7: 1, 5: 1")
+        first, second = (inner[0], inner[1]) if len(parts) == 2 and isinstance(inner[0], Scalar) else (Scalar(""), None)
+        if first.kind == "choice" and second == Scalar("bool"):
+            return first  # words, or the yes/no an older sheet wrote: the editor writes words
+        if first.kind == "choice" and isinstance(second, Props) and all(sub == first for _, sub in second.props):
+            return second  # one word, or one for each part: a select each, the word showing in each
+        if first.kind == "int" and isinstance(second, Scalar) and second.kind == "choice":
+            return dataclasses.replace(first, choices=second.choices)  # a number, or a word
+        if first.kind == "int" and isinstance(second, Props):
+            return dataclasses.replace(first, kind="counts")  # a number, or counts by key ("7: 1, 5: 1")
         raise NoControl(f"no control for {schema}")
     kind = schema.get("type")
     if kind == "integer":

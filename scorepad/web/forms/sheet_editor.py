@@ -75,7 +75,8 @@ def _shown(lay: Layout, prefix: str, value: JSON, rows: int) -> dict[str, Shown]
     if isinstance(lay, Scalar):
         return {prefix: lay.show(value)}
     if isinstance(lay, Props):
-        given = value if isinstance(value, dict) else {}  # None: no property given
+        # one word (for each part alike) shows in every box; None: no property given
+        given = {k: value for k, _ in lay.props} if isinstance(value, str) else value if isinstance(value, dict) else {}
         return {f"{prefix}-{key}": sub.show(given.get(key)) for key, sub in lay.props}
     if isinstance(lay, SetOf):
         held = {str(v) for v in (value if isinstance(value, list) else [value])}
