@@ -16,10 +16,14 @@ from dataclasses import dataclass
 from .cards import Card
 from .catalogue import DEFAULTS
 from .choices import (
+    STANDARD_VALUES,
+    Band,
     Books,
+    CardValues,
     DecksRule,
     FootWhen,
     LastCard,
+    OpeningBy,
     OpeningWho,
     PartnerFoot,
     PerDeal,
@@ -61,6 +65,10 @@ SOURCES: dict[str, Source] = {source.id: source for source in (
            "https://www.drwingnut.info/?p=8904"),
     Source("bga", "Board Game Arena: Hand and Foot, the game's help page",
            "https://en.doc.boardgamearena.com/Gamehelphandandfoot"),
+    Source("hand-knee-foot", "Hand, Knee and Foot as card rooms play it: twrtimes.com's Hand, Knee and Foot, where "
+           "Denexa's Triple Play page (denexa.com/blog/triple-play-hand-knee-and-foot), the Laguna Woods score app "
+           "(github.com/jnicolejasmine2/HandFootScoring) and the Hand (Knee) and Foot Scorer "
+           "(github.com/threed-factory-store/HandKneeFootScorer) agree", "https://twrtimes.com/?p=1586"),
 )}
 
 
@@ -115,6 +123,35 @@ def _bga_options() -> dict[str, object]:
                        "Running: a player who plays out the hand without a discard picks up the foot and plays on at "
                        "once.",
                        "Red threes are laid and replaced at the start of their owner's turn."))
+    return options
+
+
+def _values(**points: int) -> CardValues:
+    """The standard card values with some changed, by the card's name (``BLACK_THREE=300``)."""
+    values = {Card(code): value for code, value in STANDARD_VALUES.to_json().items()}
+    values.update({Card[name]: value for name, value in points.items()})
+    return CardValues.of(values)
+
+
+def _hand_knee_foot_options() -> dict[str, object]:
+    """Hand, Knee and Foot: a third pile, five books to go out (a wild book, sevens, fives, a
+    clean and a dirty one), caps on the special books that score."""
+    options = _common_options()
+    options.update(min_players=4, max_players=4, side_sizes=(2,), decks_rule=DecksRule.FIXED, decks=6,
+                   hand_size=15, knee_size=PerDeal((13,)), foot_size=11, card_values=_values(BLACK_THREE=300),
+                   wild_books=True, wild_book_bonus=2500, special_books=((Card.SEVEN, 5000), (Card.FIVE, 3000)),
+                   three_books=((Card.RED_THREE, 1000),), book_caps=(("wild", 3), ("7", 2), ("5", 2)),
+                   going_out_bonus=PerDeal((200,)), red_three_penalty_hand=500, red_three_penalty_foot=500,
+                   opening_by=OpeningBy.RUNNING_TOTAL,
+                   opening_bands=(Band(15_000, 50), Band(30_000, 90), Band(50_000, 120), Band(None, 150)),
+                   opening_who=OpeningWho.SIDE, pile_take=PileTake.WHOLE, pile_needs_opened=False,
+                   books_to_go_out=PerDeal((Books(clean=1, dirty=1, wild=1, named=((Card.SEVEN, 1), (Card.FIVE, 1))),)),
+                   go_out_partner_foot=PartnerFoot.PICKED_UP, go_out_permission=True,
+                   house_rules=(
+                       "Each player plays the hand first, then the knee, then the foot.",
+                       "A seven or a five turned up to start the pile is buried and another turned, as a wild card "
+                       "or a three is.",
+                       "Red threes are laid with the side's melds once it has opened, and replaced from the stock."))
     return options
 
 
@@ -237,6 +274,26 @@ _PRESETS: tuple[tuple[str, str, str, dict[str, object], dict[str, str]], ...] = 
          "last_card": "not readable: melded or discarded",
          "cut_bonus": "not stated: no cut bonus",
      }),
+    ("hand-knee-foot", "Hand, Knee and Foot (card rooms)", "hand-knee-foot",
+     _hand_knee_foot_options(), {
+         "decks": "Triple Play and the scorer: 6 decks for four players in two partnerships",
+         "card_values": "the scorer's: melded as usual; a black three left in a hand costs 300 in this game",
+         "special_books": "not stated whether a book of sevens or fives may hold wild cards: one that does is a "
+                          "dirty book, and does not fill the sevens' or fives' place",
+         "three_books": "seven red threes: 100 each and the 300 \"red book bonus\", 1,000 in all (twrtimes: a "
+                        "book of seven threes scores 1,000)",
+         "book_caps": "the app's maxima: up to 3 wild books, and 2 each of sevens and fives, score their bonus",
+         "opening_bands": "the app's and the scorer's thresholds by the side's running total; the app's other "
+                          "game sets 50, 90, 120 and 150 by deal",
+         "wild_ratio": "not stated: naturals outnumber wilds, the most common limit",
+         "max_wilds": "not stated: the most common limit",
+         "pile_needs_opened": "twrtimes: only the top card counts toward the opening, so the pile may be taken "
+                              "to open",
+         "go_out_partner_foot": "not stated: every partner has picked up the foot, as partnership sheets usually ask",
+         "stock_out": "not stated: the deal ends",
+         "last_card": "not stated: melded or discarded",
+         "cut_bonus": "not stated: no cut bonus",
+     }),
 )
 
 # The groups the presets are chosen from, in the order a page lists them: (id, title).
@@ -249,7 +306,7 @@ GROUPS: tuple[tuple[str, str], ...] = (
 # Each preset's group (an id of GROUPS): where its source was published.
 _GROUP: dict[str, str] = {
     "common": "books", "pagat": "books", "bicycle": "books", "gather-together": "books",
-    "progressive": "card-rooms", "drwingnut": "card-rooms",
+    "progressive": "card-rooms", "drwingnut": "card-rooms", "hand-knee-foot": "card-rooms",
     "bga": "online",
 }
 

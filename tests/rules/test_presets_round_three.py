@@ -20,7 +20,7 @@ from scorepad.rules.published import GROUPS
 from scorepad.rules.sheet import presets_by_group
 from tests.rules import test_published
 
-ROUND_THREE = ("drwingnut", "bga")
+ROUND_THREE = ("drwingnut", "bga", "hand-knee-foot")
 
 
 def player(name: str, cards_left: str = "", **more: object) -> dict[str, object]:
@@ -72,7 +72,8 @@ def test_every_preset_is_in_one_group_and_the_groups_list_every_preset_once():
     assert (PRESETS["drwingnut"].group, PRESETS["bga"].group) == ("card-rooms", "online")
 
 
-@pytest.mark.parametrize(("preset_id", "set_id"), [("drwingnut", "drwingnut"), ("bga", "bga")])
+@pytest.mark.parametrize(("preset_id", "set_id"), [("drwingnut", "drwingnut"), ("bga", "bga"),
+                                                   ("hand-knee-foot", "hand-knee-foot")])
 def test_a_preset_plays_as_its_published_set_is_held(preset_id, set_id):
     """The preset and the published set's sheet (tests/rules/test_published.py) agree on every
     option, its house rules too."""
@@ -193,3 +194,70 @@ def test_bga_walking_and_running_are_its_house_rules_and_it_seats_up_to_twelve_i
     assert [rule.split(":")[0] for rule in found.sheet.house_rules[:2]] == ["Walking", "Running"]
     assert (found.sheet.max_players, found.sheet.side_sizes) == (12, (1, 2, 3, 4))
     assert found.sheet.go_out_partner_foot is PartnerFoot.NO
+
+
+# -- Hand, Knee and Foot: a four-deal game --------------------------------------------------------
+
+
+def knee(name: str, cards_left: str = "", **more: object) -> dict[str, object]:
+    return {"name": name, "knee_picked_up": True, "foot_picked_up": True, "cards_left": cards_left, **more}
+
+
+def hkf_game() -> Game:
+    return game(
+        "hand-knee-foot",
+        # 1. Ann goes out with the five books: a wild book (four 2s 80, three jokers 150) 2,500, sevens 35 + 5,000,
+        #    fives 35 + 3,000, kings 70 + 500, queens 50 + two 2s 40 + 300, going out 200, a red three 100: 12,060.
+        #    Them: nines 70 + 500; Bea's black three -300; Dan's unopened knee (twelve cards of 10, an ace) -140
+        #    and foot (eight cards of 5, two aces, a 2) -100: 30.
+        went_out("Ann", side("Us", ["2 2 2 2 JK JK JK", "7 7 7 7 7 7 7", "5 5 5 5 5 5 5", "K K K K K K K",
+                                    "Q Q Q Q Q 2 2"], knee("Ann"), knee("Cal"), red_threes=1),
+                 side("Them", ["9 9 9 9 9 9 9"], knee("Bea", "3B"),
+                      {"name": "Dan", "knee_picked_up": False, "foot_picked_up": False, "cards_left": "",
+                       "knee": "K K Q Q J J 10 10 9 9 8 8 A", "foot": "4 4 4 4 6 6 6 6 A A 2"}),
+                 permission="asked-yes"),
+        # 2. The stock runs out. Us: three books of sevens, 105, but only two score the bonus: 2 x 5,000: 10,105.
+        #    Them: fives 35 + 3,000, Dan's red three -500: 2,535.
+        stock_out(side("Us", ["7 7 7 7 7 7 7"] * 3, knee("Ann"), knee("Cal")),
+                  side("Them", ["5 5 5 5 5 5 5"], knee("Bea"), knee("Dan", "3R"))),
+        # 3. Bea goes out: a wild book (three 2s 60, four jokers 200) 2,500, sevens 35 + 5,000, fives 35 + 3,000,
+        #    aces 140 + 500, kings 60 + a 2 20 + 300, going out 200, three red threes 300: 12,350.
+        #    Us: queens 40; Ann's black three -300; Cal's unopened foot (K to 8 60, 7 to 4 20) -80 and its red
+        #    three -500: -840.
+        went_out("Bea", side("Us", ["Q Q Q Q"], knee("Ann", "3B"),
+                             {"name": "Cal", "knee_picked_up": True, "foot_picked_up": False, "cards_left": "",
+                              "foot": "3R K Q J 10 9 8 7 6 5 4"}),
+                 side("Them", ["2 2 2 JK JK JK JK", "7 7 7 7 7 7 7", "5 5 5 5 5 5 5", "A A A A A A A",
+                               "K K K K K K 2"], knee("Bea"), knee("Dan"), red_threes=3),
+                 permission="asked-yes"),
+        # 4. The stock runs out. Us: a book of seven red threes, 1,000 in all; jacks 70 + 500: 1,570.
+        #    Them: eights 30, Bea's 2 -20: 10.
+        stock_out(side("Us", ["3R 3R 3R 3R 3R 3R 3R", "J J J J J J J"], knee("Ann"), knee("Cal")),
+                  side("Them", ["8 8 8"], knee("Bea", "2"), knee("Dan"))),
+    )
+
+
+def test_hand_knee_foot_four_deals_score_as_worked_by_hand():
+    played = hkf_game()
+    assert all(v.ok for v in played.verdicts), [v.report.codes() for v in played.verdicts]
+    assert deal_scores(played) == [
+        (4 * 20 + 3 * 50 + 2500 + 35 + 5000 + 35 + 3000 + 70 + 500 + 50 + 40 + 300 + 200 + 100,
+         70 + 500 - 300 - (12 * 10 + 20) - (8 * 5 + 2 * 20 + 20)),
+        (3 * 35 + 2 * 5000, 35 + 3000 - 500),
+        (40 - 300 - (6 * 10 + 4 * 5) - 500,
+         3 * 20 + 4 * 50 + 2500 + 35 + 5000 + 35 + 3000 + 140 + 500 + 60 + 20 + 300 + 200 + 3 * 100),
+        (1000 + 70 + 500, 30 - 20),
+    ]
+    assert deal_scores(played) == [(12060, 30), (10105, 2535), (-840, 12350), (1570, 10)]
+    assert played.running_totals() == [{"Us": 12060, "Them": 30}, {"Us": 22165, "Them": 2565},
+                                       {"Us": 21325, "Them": 14915}, {"Us": 22895, "Them": 14925}]
+    assert played.result().winner == "Us"
+
+
+def test_hand_knee_foot_deals_fifteen_thirteen_and_eleven_and_opens_by_the_running_total():
+    sheet = preset("hand-knee-foot")
+    assert (sheet.hand_size, sheet.knee_size.at(1), sheet.foot_size) == (15, 13, 11)
+    played = hkf_game()
+    assert played.opening_minimum("Us", 2) == 50  # 12,060: below 15,000
+    assert played.opening_minimum("Us", 3) == 90  # 22,165: from 15,000 to 29,999
+    assert played.opening_minimum("Them", 4) == 50  # 14,915: still below 15,000
