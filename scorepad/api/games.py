@@ -143,7 +143,7 @@ def score_deal() -> ResponseReturnValue:
 def _preset_json(preset: Preset) -> dict[str, JSON]:
     return {"id": preset.id, "title": preset.title, "source": preset.source.title, "source_url": preset.source.url,
             "preset_version": preset.version, "not_stated": dict(preset.not_stated),
-            "house_rules": list(preset.sheet.house_rules)}
+            "house_rules": list(preset.sheet.house_rules), "group": preset.group}
 
 
 @bp.get("/sheets")

@@ -35,6 +35,7 @@ from ..rules.limits import (
     MIN_SIDES,
 )
 from ..rules.problems import UNCHECKED
+from ..rules.published import GROUPS
 from ..rules.questions import BOOK_KINDS, BY_RANK, QUESTIONS
 from ..rules.read import JSON
 from .blueprint import bp
@@ -164,7 +165,10 @@ def schemas() -> Schema:
                       "house_rules": {**OPTION_BY_NAME["house_rules"].schema(),
                                       "description": "the preset's own rules of play that no other option says and "
                                                      "no recorded deal can break (its sheet's house_rules): printed, "
-                                                     "never checked"}}
+                                                     "never checked"},
+                      "group": {"type": "string", "enum": [group for group, _ in GROUPS],
+                                "description": "where its source was published: books and rules pages, card rooms "
+                                               "and house sheets, apps and online"}}
     write: Schema = {**deal, "revision": REVISION, "as_played": obj(  # a deal sent to record or correct
         ("reason",), reason={"type": "string", "minLength": 1, "maxLength": MAX_REASON})}
     return {

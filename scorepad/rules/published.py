@@ -16,10 +16,14 @@ from dataclasses import dataclass
 from .cards import Card
 from .catalogue import DEFAULTS
 from .choices import (
+    STANDARD_VALUES,
+    Band,
     Books,
+    CardValues,
     DecksRule,
     FootWhen,
     LastCard,
+    OpeningBy,
     OpeningWho,
     PartnerFoot,
     PerDeal,
@@ -57,6 +61,14 @@ SOURCES: dict[str, Source] = {source.id: source for source in (
            "https://www.gathertogethergames.com/hand-and-foot"),
     Source("progressive", "IndyBlue's progressive rules, published with the hand-foot-scoring score keeper",
            "https://github.com/scottherren/hand-foot-scoring"),
+    Source("drwingnut", "drwingnut.info: Hand & Foot card game (a family's partnership rules)",
+           "https://www.drwingnut.info/?p=8904"),
+    Source("bga", "Board Game Arena: Hand and Foot, the game's help page",
+           "https://en.doc.boardgamearena.com/Gamehelphandandfoot"),
+    Source("hand-knee-foot", "Hand, Knee and Foot as card rooms play it: twrtimes.com's Hand, Knee and Foot, where "
+           "Denexa's Triple Play page (denexa.com/blog/triple-play-hand-knee-and-foot), the Laguna Woods score app "
+           "(github.com/jnicolejasmine2/HandFootScoring) and the Hand (Knee) and Foot Scorer "
+           "(github.com/threed-factory-store/HandKneeFootScorer) agree", "https://twrtimes.com/?p=1586"),
 )}
 
 
@@ -84,6 +96,62 @@ def _progressive_options() -> dict[str, object]:
                    wild_books=True, wild_book_bonus=1500, opening_who=OpeningWho.SIDE, pile_take=PileTake.TOP,
                    pile_needs_opened=False, go_out_partner_foot=PartnerFoot.PICKED_UP, go_out_permission=True,
                    house_rules=("A player picks up the foot only once every card of the hand has been played.",))
+    return options
+
+
+def _drwingnut_options() -> dict[str, object]:
+    """A family's partnership rules: one clean and two dirty books to go out, natural sevens
+    1,500, fewer decks than players at six."""
+    options = _common_options()
+    options.update(min_players=3, max_players=6, decks_rule=DecksRule.BY_PLAYERS,
+                   decks_by_players=((3, 3), (4, 4), (5, 4), (6, 5)), special_books=((Card.SEVEN, 1500),),
+                   opening_minimums=PerDeal((60, 90, 120, 150)), opening_who=OpeningWho.SIDE,
+                   books_to_go_out=PerDeal((Books(clean=1, dirty=2),)), go_out_foot=False,
+                   house_rules=("A player may go out without playing the foot, but only once the hand has been played.",
+                                "Of a player's two piles of 11, the one with the lower bottom card is the hand."))
+    return options
+
+
+def _bga_options() -> dict[str, object]:
+    """Board Game Arena's table, with the contract its help page calls common for teams of two."""
+    options = _common_options()
+    options.update(max_players=12, side_sizes=(1, 2, 3, 4), wild_books=True, wild_book_bonus=1500,
+                   books_to_go_out=PerDeal((Books(clean=2, dirty=2, wild=1),)),
+                   house_rules=(
+                       "Walking: a player who discards the last card of the hand picks up the foot but plays from it "
+                       "only on the next turn.",
+                       "Running: a player who plays out the hand without a discard picks up the foot and plays on at "
+                       "once.",
+                       "Red threes are laid and replaced at the start of their owner's turn."))
+    return options
+
+
+def _values(**points: int) -> CardValues:
+    """The standard card values with some changed, by the card's name (``BLACK_THREE=300``)."""
+    values = {Card(code): value for code, value in STANDARD_VALUES.to_json().items()}
+    values.update({Card[name]: value for name, value in points.items()})
+    return CardValues.of(values)
+
+
+def _hand_knee_foot_options() -> dict[str, object]:
+    """Hand, Knee and Foot: a third pile, five books to go out (a wild book, sevens, fives, a
+    clean and a dirty one), caps on the special books that score."""
+    options = _common_options()
+    options.update(min_players=4, max_players=4, side_sizes=(2,), decks_rule=DecksRule.FIXED, decks=6,
+                   hand_size=15, knee_size=PerDeal((13,)), foot_size=11, card_values=_values(BLACK_THREE=300),
+                   wild_books=True, wild_book_bonus=2500, special_books=((Card.SEVEN, 5000), (Card.FIVE, 3000)),
+                   three_books=((Card.RED_THREE, 1000),), book_caps=(("wild", 3), ("7", 2), ("5", 2)),
+                   going_out_bonus=PerDeal((200,)), red_three_penalty_hand=500, red_three_penalty_foot=500,
+                   opening_by=OpeningBy.RUNNING_TOTAL,
+                   opening_bands=(Band(15_000, 50), Band(30_000, 90), Band(50_000, 120), Band(None, 150)),
+                   opening_who=OpeningWho.SIDE, pile_take=PileTake.WHOLE, pile_needs_opened=False,
+                   books_to_go_out=PerDeal((Books(clean=1, dirty=1, wild=1, named=((Card.SEVEN, 1), (Card.FIVE, 1))),)),
+                   go_out_partner_foot=PartnerFoot.PICKED_UP, go_out_permission=True,
+                   house_rules=(
+                       "Each player plays the hand first, then the knee, then the foot.",
+                       "A seven or a five turned up to start the pile is buried and another turned, as a wild card "
+                       "or a three is.",
+                       "Red threes are laid with the side's melds once it has opened, and replaced from the stock."))
     return options
 
 
@@ -160,7 +228,87 @@ _PRESETS: tuple[tuple[str, str, str, dict[str, object], dict[str, str]], ...] = 
          "last_card": "not stated: the most common choice",
          "stock_out": "not stated: the most common choice",
      }),
+    ("drwingnut", "drwingnut, family partnerships", "drwingnut",
+     _drwingnut_options(), {
+         "decks_by_players": "the post: 4 decks for 4 players, 5 for 6; not stated for 3 or 5 played singly: "
+                             "3 and 4, still fewer decks than players",
+         "card_values": "not readable (the chart is cut off): the standard values",
+         "wild_ratio": "not stated beyond at most 3 wild cards in a set: naturals outnumber wilds, the most "
+                       "common limit",
+         "special_books": "\"a natural book of sevens\": a book of sevens with a wild card is a dirty book",
+         "red_three_bonus": "not readable: 100 for each red three laid, the most common value",
+         "red_three_penalty_hand": "not readable: no penalty, the most common choice",
+         "red_three_penalty_foot": "not readable: no penalty, the most common choice",
+         "pile_take": "not readable: the most common choice",
+         "pile_needs": "not readable: the most common choice",
+         "pile_needs_opened": "not readable: the most common choice",
+         "pile_blocked_by": "not readable: the most common choice",
+         "going_out_bonus": "not readable: 100, the most common value",
+         "go_out_partner_foot": "not stated: no rule",
+         "go_out_permission": "not stated: no need to ask",
+         "last_card": "not stated: melded or discarded",
+         "stock_out": "not stated: the deal ends",
+         "cut_bonus": "not stated: no cut bonus",
+     }),
+    ("bga", "Board Game Arena", "bga",
+     _bga_options(), {
+         "max_players": "the site seats 2 to 7 players singly and up to 12 in teams",
+         "decks_rule": "\"usually one or two decks more than the players\": one more",
+         "jokers_per_deck": "2, as dealt; the site's option of extra jokers is a table's change",
+         "hand_size": "house rules give 11 or 13: 11, the most common",
+         "foot_size": "house rules give 11 or 13: 11, the most common",
+         "upcard": "turning a card up is optional on the site: when one is, a wild card or a three is buried",
+         "book_growth": "\"or sometimes more\" under house rules: a book takes no more cards, the most common",
+         "wild_ratio": "not readable: the most common limit",
+         "max_wilds": "not readable: the most common limit",
+         "books_to_go_out": "the contract is the table's choice; the page's common one for teams of two",
+         "red_three_penalty_hand": "not readable: no penalty, the most common choice",
+         "red_three_penalty_foot": "not readable: no penalty, the most common choice",
+         "opening_minimums": "not readable: 50, 90, 120 and 150, the most common",
+         "opening_who": "not readable: each player, the most common choice",
+         "pile_take": "not readable: the most common choice",
+         "pile_needs": "not readable: the most common choice",
+         "pile_needs_opened": "not readable: the most common choice",
+         "go_out_partner_foot": "not readable: no rule",
+         "go_out_permission": "not readable: no need to ask",
+         "last_card": "not readable: melded or discarded",
+         "cut_bonus": "not stated: no cut bonus",
+     }),
+    ("hand-knee-foot", "Hand, Knee and Foot (card rooms)", "hand-knee-foot",
+     _hand_knee_foot_options(), {
+         "decks": "Triple Play and the scorer: 6 decks for four players in two partnerships",
+         "card_values": "the scorer's: melded as usual; a black three left in a hand costs 300 in this game",
+         "special_books": "not stated whether a book of sevens or fives may hold wild cards: one that does is a "
+                          "dirty book, and does not fill the sevens' or fives' place",
+         "three_books": "seven red threes: 100 each and the 300 \"red book bonus\", 1,000 in all (twrtimes: a "
+                        "book of seven threes scores 1,000)",
+         "book_caps": "the app's maxima: up to 3 wild books, and 2 each of sevens and fives, score their bonus",
+         "opening_bands": "the app's and the scorer's thresholds by the side's running total; the app's other "
+                          "game sets 50, 90, 120 and 150 by deal",
+         "wild_ratio": "not stated: naturals outnumber wilds, the most common limit",
+         "max_wilds": "not stated: the most common limit",
+         "pile_needs_opened": "twrtimes: only the top card counts toward the opening, so the pile may be taken "
+                              "to open",
+         "go_out_partner_foot": "not stated: every partner has picked up the foot, as partnership sheets usually ask",
+         "stock_out": "not stated: the deal ends",
+         "last_card": "not stated: melded or discarded",
+         "cut_bonus": "not stated: no cut bonus",
+     }),
 )
+
+# The groups the presets are chosen from, in the order a page lists them: (id, title).
+GROUPS: tuple[tuple[str, str], ...] = (
+    ("books", "Books and rules pages"),
+    ("card-rooms", "Card rooms and house sheets"),
+    ("online", "Apps and online"),
+)
+
+# Each preset's group (an id of GROUPS): where its source was published.
+_GROUP: dict[str, str] = {
+    "common": "books", "pagat": "books", "bicycle": "books", "gather-together": "books",
+    "progressive": "card-rooms", "drwingnut": "card-rooms", "hand-knee-foot": "card-rooms",
+    "bga": "online",
+}
 
 # Each later version of a preset, as the options it changes from the version before, in
 # order: (preset id, {option: value}). Never edit a released version's values (the
@@ -177,8 +325,10 @@ _REVISIONS: tuple[tuple[str, dict[str, object]], ...] = (
 class Published:
     """A published sheet, as data: ``first`` is every option's value (Python values) in its
     version 1, ``revisions`` what each later version changes from the one before, in order;
-    ``not_stated`` what we chose where the source is silent, and why. The source's rules of
-    play that no other option says are its ``house_rules`` (see :class:`~.sheet.Preset`)."""
+    ``not_stated`` what we chose where the source is silent, and why; ``group`` the id of its
+    group in :data:`GROUPS` (a book or rules page, a card room's sheet, an app or online table).
+    The source's rules of play that no other option says are its ``house_rules`` (see
+    :class:`~.sheet.Preset`)."""
 
     id: str
     title: str
@@ -186,9 +336,10 @@ class Published:
     first: Mapping[str, object]
     not_stated: Mapping[str, str]
     revisions: tuple[Mapping[str, object], ...] = ()
+    group: str = "books"
 
 
 PUBLISHED: dict[str, Published] = {
     id_: Published(id_, title, SOURCES[source], options, silent,
-                   tuple(changes for revised, changes in _REVISIONS if revised == id_))
+                   tuple(changes for revised, changes in _REVISIONS if revised == id_), _GROUP[id_])
     for id_, title, source, options, silent in _PRESETS}

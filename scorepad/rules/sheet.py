@@ -23,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import Card
 from .catalogue import OPTION_BY_NAME, OPTIONS
@@ -57,7 +57,7 @@ from .choices import (
     growth_of,
 )
 from .errors import SheetError
-from .published import PUBLISHED, Source
+from .published import GROUPS, PUBLISHED, Source
 from .read import JSON
 
 
@@ -509,7 +509,8 @@ class Preset:
     ever released (1, 2, ...), so sheets made from an earlier one still compare with it.
     The source's rules of play that no other option says and no recorded deal can break
     (such as when the foot may be picked up) are the sheet's ``house_rules``, so a table may
-    edit or drop them; a stored sheet written before that option reads its preset's.
+    edit or drop them; a stored sheet written before that option reads its preset's. ``group``
+    is where its source was published (:func:`presets_by_group`).
     """
 
     id: str
@@ -519,6 +520,7 @@ class Preset:
     not_stated: Mapping[str, str]  # option -> what we chose, and why
     version: int = UNVERSIONED
     versions: Mapping[int, RuleSheet] = field(default_factory=dict)
+    group: str = "books"
 
     def revised(self, **changes: Any) -> Preset:  # Any: as RuleSheet.replace
         """The preset with one more version: today's values with ``changes`` (Python values)."""
@@ -532,7 +534,7 @@ def _presets() -> dict[str, Preset]:
     for id_, published in PUBLISHED.items():
         first = RuleSheet(**published.first, preset=id_, preset_version=UNVERSIONED)  # type: ignore[arg-type]  # object: checked by RuleSheet
         found = Preset(id_, published.title, published.source, first, published.not_stated, UNVERSIONED,
-                       {UNVERSIONED: first})
+                       {UNVERSIONED: first}, group=published.group)
         for changes in published.revisions:
             found = found.revised(**changes)
         out[id_] = found
@@ -541,3 +543,21 @@ def _presets() -> dict[str, Preset]:
 
 # Each shipped preset by id: a sheet compares itself with its own (:meth:`RuleSheet.base`).
 PRESETS: dict[str, Preset] = _presets()
+
+
+class PresetGroup(NamedTuple):
+    """Presets whose sources were published alike, for a page to offer them together."""
+
+    id: str
+    title: str
+    presets: tuple[Preset, ...]
+
+
+def presets_by_group() -> tuple[PresetGroup, ...]:
+    """The presets in their groups, in :data:`~.published.GROUPS`' order (a group with none left out).
+
+    >>> [(group.id, [p.id for p in group.presets]) for group in presets_by_group()][0]
+    ('books', ['common', 'pagat', 'bicycle', 'gather-together'])
+    """
+    groups = (PresetGroup(id_, title, tuple(p for p in PRESETS.values() if p.group == id_)) for id_, title in GROUPS)
+    return tuple(group for group in groups if group.presets)

@@ -22,7 +22,7 @@ from ..rules import PRESETS, RuleSheet, load_sheet
 from ..rules.catalogue import OPTION_BY_NAME
 from ..rules.dispute import compare_deals
 from ..rules.score import Line
-from ..rules.sheet import Cited
+from ..rules.sheet import Cited, presets_by_group
 from ..rules.verdict import Verdict
 from ..storage import checks, reading
 from ..storage.errors import Conflict, Invalid, StorageError
@@ -30,8 +30,9 @@ from ..storage.reading import GameRecord
 
 
 def template_helpers() -> dict[str, object]:
-    """What every template may use: the presets with their titles."""
-    return {"presets_meta": list(PRESETS.items()), "preset_titles": {k: p.title for k, p in PRESETS.items()}}
+    """What every template may use: the presets with their titles, and in their groups."""
+    return {"presets_meta": list(PRESETS.items()), "preset_titles": {k: p.title for k, p in PRESETS.items()},
+            "preset_groups": presets_by_group()}
 
 
 def editable(game_id: str) -> GameRecord:

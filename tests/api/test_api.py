@@ -137,10 +137,13 @@ def test_sheets_lists_every_preset_with_what_it_leaves_unsaid(client):
         preset = PRESETS[item["id"]]
         assert item == {"id": preset.id, "title": preset.title, "source": preset.source.title,
                         "source_url": preset.source.url, "preset_version": preset.version,
-                        "not_stated": dict(preset.not_stated), "house_rules": list(preset.sheet.house_rules)}
+                        "not_stated": dict(preset.not_stated), "house_rules": list(preset.sheet.house_rules),
+                        "group": preset.group}
     by_id = {item["id"]: item for item in sheets}  # the addresses, as written out (not read back from PRESETS)
     assert by_id["pagat"]["source_url"] == "https://www.pagat.com/rummy/handfoot.html"
     assert by_id["common"]["source_url"] is None
+    assert (by_id["pagat"]["group"], by_id["progressive"]["group"], by_id["bga"]["group"]) == \
+        ("books", "card-rooms", "online")
 
 
 @pytest.mark.parametrize("preset_id", list(PRESETS))

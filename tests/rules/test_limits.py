@@ -338,7 +338,9 @@ def test_a_sheet_is_written_for_two_to_twelve_players():
     with pytest.raises(SheetError) as err:
         load_sheet({"preset": "common", "side_sizes": [5]})
     assert err.value.field == "sheet.side_sizes[0]"
-    assert all(p.sheet.max_players <= 8 for p in PRESETS.values())  # no preset changes
+    # raising the limit changed no preset; bga, added since, seats 12 in teams as its site does
+    assert all(p.sheet.max_players <= 8 for p in PRESETS.values() if p.id != "bga")
+    assert PRESETS["bga"].sheet.max_players == 12
 
 
 def test_max_players_13_is_refused_in_the_api_and_on_the_page(client):

@@ -45,7 +45,8 @@ from scorepad.rules.choices import (
 from scorepad.rules.validate import pack
 
 PRESET_IDS = ("common", "pagat", "bicycle", "gather-together")  # VARIATIONS.md's preset table
-SHIPPED = (*PRESET_IDS, "progressive")  # and the progressive sheet (tests/rules/test_progressive.py)
+SHIPPED = (*PRESET_IDS, "progressive",  # and the progressive sheet (tests/rules/test_progressive.py)
+           "drwingnut", "bga", "hand-knee-foot")  # and round three's (tests/rules/test_presets_round_three.py)
 PARTNERSHIP_PRESETS = ("pagat", "bicycle", "gather-together")
 
 
@@ -54,7 +55,7 @@ PARTNERSHIP_PRESETS = ("pagat", "bicycle", "gather-together")
 # ---------------------------------------------------------------------------------------
 
 
-def test_the_five_presets_are_shipped():
+def test_the_shipped_presets_are_these():
     assert sorted(PRESETS) == sorted(SHIPPED)
     for preset_id in SHIPPED:
         assert preset(preset_id).preset == preset_id

@@ -295,6 +295,18 @@ def test_a_decks_table_must_cover_every_number_of_players_the_sheet_allows():
     load_sheet({"preset": "common", "decks_by_players": {"4": 5}})
 
 
+def test_a_decks_table_need_not_give_a_number_of_players_the_side_sizes_never_seat():
+    """Partnerships of 2 seat 4 or 6 players, never 5: the Vegas card room's 6 decks for 4 and 8 for 6."""
+    sheet = load_sheet({"preset": "common", "min_players": 4, "max_players": 6, "side_sizes": [2],
+                        "decks_rule": "by-players", "decks_by_players": {"4": 6, "6": 8}})
+    assert (sheet.decks_for(4), sheet.decks_for(6)) == (6, 8)
+    # its near-twin: 6 players (three sides of 2) can be seated, so the table needs their number
+    with pytest.raises(SheetError) as refused:
+        load_sheet({"preset": "common", "min_players": 4, "max_players": 6, "side_sizes": [2],
+                    "decks_rule": "by-players", "decks_by_players": {"4": 6}})
+    assert "6 players" in refused.value.reason
+
+
 # -- red_three_bonus -------------------------------------------------------------------------
 
 

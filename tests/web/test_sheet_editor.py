@@ -294,6 +294,21 @@ def test_a_select_says_each_choice_in_the_sheets_words_and_posts_its_value(clien
     assert 'value="top-if-full" selected' in select.group(0)
 
 
+def test_the_preset_chooser_groups_every_preset_once(client):
+    """Books and rules pages, card rooms and house sheets, apps and online: every preset in
+    exactly one group, so seven or more stay easy to choose from."""
+    page = client.get("/new?preset=pagat").get_data(as_text=True)
+    chooser = re.search(r'<select id="preset-choice".*?</select>', page, re.S)
+    assert chooser is not None
+    groups = re.findall(r'<optgroup label="([^"]+)">(.*?)</optgroup>', chooser.group(0), re.S)
+    offered = {label: re.findall(r'<option value="([^"]+)"', body) for label, body in groups}
+    assert list(offered)[0] == "Books and rules pages"
+    assert offered["Books and rules pages"][:4] == ["common", "pagat", "bicycle", "gather-together"]
+    assert sorted(pid for pids in offered.values() for pid in pids) == sorted(PRESETS)
+    assert {PRESETS[pid].group for pid in offered["Card rooms and house sheets"]} == {"card-rooms"}
+    assert 'value="pagat" selected' in chooser.group(0)
+
+
 def test_the_box_of_special_books_to_go_out_takes_a_number_or_counts_by_rank():
     box = LAYOUTS["books_to_go_out"].item.props[-1][1]
     assert box.kind == "counts"
