@@ -838,7 +838,7 @@ def test_catalystgather_red_threes_laid_score_100_when_the_side_went_out_and_50_
     played = _catalyst("went_out")
     assert codes(played) == []
     assert points(played, 0)["red_threes.laid"] == 2 * 100
-    assert points(played, 1)["red_threes.laid"] == 3 * 50
+    assert points(played, 1)["red_threes.laid_not_out"] == 3 * 50
     assert totals(played) == [570 + 390 + 100 + 2 * 100, 40 + 3 * 50 - 500 - 5]  # Them: red three stuck 500
     assert totals(played) == [1260, -315]
 
