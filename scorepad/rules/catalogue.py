@@ -98,6 +98,8 @@ class Option(Generic[V]):
 
 
 _COUNT = readers.whole_number(0, 100_000)
+_WHEN_IT_COSTS = {FootWhen.ANY_ENDING: "however the deal ends",  # a red three in a hand, or in a foot
+                  FootWhen.OPPONENTS_OUT: "only when a player of another side went out"}
 _NOT_LAID = " (not used: red threes are never laid)"
 _BONUS = readers.whole_number(-100_000, 100_000)
 
@@ -312,8 +314,7 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
            help="'any-ending' (however the deal ends) or 'opponents-out' (only when a player of another side "
                 "went out, catching it in the hand).",
            read=readers.choice(FootWhen),
-           words=lambda v, s: {FootWhen.ANY_ENDING: "however the deal ends",
-                               FootWhen.OPPONENTS_OUT: "only when a player of another side went out"}[v]),
+           words=lambda v, s: _WHEN_IT_COSTS[v]),
     Option(name="red_three_penalty_foot", group="threes", label="Red three in a foot never picked up", default=0,
            help="Points taken off for each red three in a foot (or a knee) that was never picked up.",
            read=_COUNT,
@@ -323,8 +324,7 @@ OPTIONS: tuple[Option[Any], ...] = (  # Any: each option holds its own type of v
            help="'any-ending' (however the deal ends) or 'opponents-out' (only when a player of another side "
                 "went out, leaving the foot buried).",
            read=readers.choice(FootWhen),
-           words=lambda v, s: {FootWhen.ANY_ENDING: "however the deal ends",
-                               FootWhen.OPPONENTS_OUT: "only when a player of another side went out"}[v]),
+           words=lambda v, s: _WHEN_IT_COSTS[v]),
     Option(name="black_three_in_foot", group="threes", label="Black three in a foot never picked up",
            default=None,
            help="Points taken off for each black three in a foot (or a knee) never picked up, on a line of its "

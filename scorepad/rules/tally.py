@@ -6,6 +6,7 @@ of lines (:mod:`.lines`) counts each line from it.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 from .cards import CARDS, Card, Rank
@@ -97,29 +98,11 @@ class Tally(NamedTuple):
         none apart."""
         sheet, books = deal.sheet, side.books
         assert books is not None
-        clean, dirty = books.clean, books.dirty
-        special: dict[Card, int] = {}
-        special_dirty: dict[Card, int] = {}
-        threes: dict[Card, int] = {}
         plain: dict[Card, list[int]] = {}  # books of a rank scored as plain clean and dirty books: [clean, dirty]
-        for rank, n in books.special:
-            if sheet.special_bonus(rank.card) is None:
-                clean += n
-                plain.setdefault(rank.card, [0, 0])[0] += n
-            else:
-                special[rank.card] = n
-        for rank, n in books.special_dirty:
-            if sheet.special_dirty_bonus(rank.card) is None:
-                dirty += n
-                plain.setdefault(rank.card, [0, 0])[1] += n
-            else:
-                special_dirty[rank.card] = n
-        for rank, n in books.threes:
-            if sheet.three_bonus(rank.card) is None:
-                clean += n
-                plain.setdefault(rank.card, [0, 0])[0] += n
-            else:
-                threes[rank.card] = n
+        special, as_clean = _priced(books.special, sheet.special_bonus, plain, 0)
+        special_dirty, as_dirty = _priced(books.special_dirty, sheet.special_dirty_bonus, plain, 1)
+        threes, threes_as_clean = _priced(books.threes, sheet.three_bonus, plain, 0)
+        clean, dirty = books.clean + as_clean + threes_as_clean, books.dirty + as_dirty
         wild, mixed, capped = books.wild, books.wild_mixed, _NONE_CAPPED
         if sheet.wild_book_mixed_bonus is None:  # every wild book scores alike: a mixed one is any wild book
             wild, mixed = wild + mixed, 0
@@ -131,6 +114,22 @@ class Tally(NamedTuple):
         return cls(sheet, deal.number, side, [0] * len(CARDS), clean, dirty, wild, special, went_out,
                    special_dirty, threes, _buried(deal, side, went_out), mixed, _named(deal.first_meld, side),
                    _caught(deal, went_out), capped)
+
+
+def _priced(counts: Iterable[tuple[Rank, int]], bonus: Callable[[Card], int | None],
+            plain: dict[Card, list[int]], kind: int) -> tuple[dict[Card, int], int]:
+    """A counted side's books by rank that the sheet prices (``bonus`` names a bonus for the rank),
+    and how many more score as plain books; those are added to ``plain`` (rank -> [clean,
+    dirty]) at ``kind``, 0 clean or 1 dirty."""
+    priced: dict[Card, int] = {}
+    unpriced = 0
+    for rank, n in counts:
+        if bonus(rank.card) is None:
+            unpriced += n
+            plain.setdefault(rank.card, [0, 0])[kind] += n
+        else:
+            priced[rank.card] = n
+    return priced, unpriced
 
 
 def _keep_wild(sheet: RuleSheet, kept: int, pure: int, mixed: int) -> tuple[int, int]:
