@@ -10,6 +10,9 @@ going out 100) and Bea 5 (jacks 30, less an ace and a black three 25).
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
+
 import pytest
 
 from scorepad.storage import backends, db, document, idempotency, reading
@@ -161,3 +164,59 @@ def test_an_export_of_a_game_of_four_deals_saying_ended_is_refused(database):
         with pytest.raises(Invalid) as err:
             document.import_document(exported)
         assert err.value.field == "ended_at"
+
+
+def race(setting: str, *writes: Callable[[], object]) -> list[object]:
+    """Each write on a thread with its own connection to the database (two servers, each with a
+    phone on one game), let go at once; what each answered or raised, in order."""
+    answers: list[object] = [None] * len(writes)
+    start = threading.Barrier(len(writes))
+
+    def run(i: int) -> None:
+        database = backends.database(setting)
+        try:
+            with db.using(database):
+                start.wait()
+                try:
+                    answers[i] = writes[i]()
+                except Exception as refused:  # noqa: BLE001 - the refusal is what the test reads
+                    answers[i] = refused
+        finally:
+            database.close()
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(writes))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return answers
+
+
+@pytest.mark.parametrize("round_", range(5))
+def test_one_phone_ending_while_another_records_on_the_same_revision_writes_one_of_them(database, database_setting,
+                                                                                        round_):
+    with db.using(database):
+        game_id = open_game()  # revision 2
+    ended, recorded = race(database_setting, lambda: writing.end_game(game_id, based_on=2),
+                           lambda: writing.record_deal(game_id, valid_deal(3), repeat=True, based_on=2))
+    with db.using(database):
+        game = reading.load_game(game_id)
+    refused = [answer for answer in (ended, recorded) if isinstance(answer, Exception)]
+    assert len(refused) == 1 and isinstance(refused[0], (Conflict, Full))  # the later is told, never written
+    assert game.revision == 3
+    assert (game.ended_at is not None) == (not isinstance(ended, Exception))
+    assert len(game.deals) == (2 if game.ended_at else 3)
+
+
+@pytest.mark.parametrize("round_", range(5))
+def test_a_deal_sent_without_a_revision_while_the_game_ends_is_never_written_after_the_end(database,
+                                                                                           database_setting, round_):
+    with db.using(database):
+        game_id = open_game()
+    race(database_setting, lambda: writing.end_game(game_id),
+         lambda: writing.record_deal(game_id, valid_deal(3), repeat=True))
+    with db.using(database):
+        game = reading.load_game(game_id)
+        actions = [entry["action"] for entry in reading.history(game_id)]
+    assert game.ended_at is not None  # the end is made either way
+    # a deal is recorded before the end or refused; never after it
+    assert actions[-1] == "end" and actions.count("record") == len(game.deals)
