@@ -207,7 +207,9 @@ def _blueprints(app: Flask) -> None:
         app.register_blueprint(blueprint)
     app.register_blueprint(api.blueprint())
     csrf.exempt(api.bp)  # the API authenticates with a bearer key, never a cookie
-    app.context_processor(common.template_helpers)
+    # Jinja globals, not a context processor: the presets never change while the app runs, and a
+    # macro imported without context (the sheet choosers of referee/_macros.html) sees globals only.
+    app.jinja_env.globals.update(common.template_helpers())
 
 
 def _commands(app: Flask) -> None:

@@ -4,7 +4,7 @@ helpers every template may call.
 
 The blueprints are :mod:`.games`, :mod:`.sheets`, :mod:`.deals`, :mod:`.referee`,
 :mod:`.paper` and :mod:`.exchange`; :mod:`scorepad.app` registers them, with
-:func:`template_helpers` as the context processor.
+:func:`template_helpers` as the templates' globals.
 """
 
 from __future__ import annotations
