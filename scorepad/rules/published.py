@@ -338,8 +338,8 @@ _PRESETS: tuple[tuple[str, str, str, dict[str, object], dict[str, str]], ...] = 
      _tanglewood_options(), {
          "side_sizes": "teams, their size not stated: partnerships of 2, as four to eight players sit",
          "decks_rule": "one deck for each player, as the page asks, up to eight",
-         "cut_bonus": "100 for each player whose cut is exactly 22 cards; the page gives it to the team, "
-                      "which the player's side is",
+         "cut_bonus": "100 for each player whose cut is exactly 22 cards; the page credits the team, and "
+                      "the player's line counts on the side's score all the same",
          "upcard": "not stated: a wild card or a three turned up is buried, the most common choice",
          "book_growth": "not readable (the page stops at its books): a closed book takes no more cards",
          "max_wilds": "the page asks only for one natural more than the wild cards: at most 3 wild cards, "
@@ -364,11 +364,11 @@ _PRESETS: tuple[tuple[str, str, str, dict[str, object], dict[str, str]], ...] = 
      _vegas_options(), {
          "side_sizes": "teams, their size not stated: partnerships of 2 (three of them at six players)",
          "decks_by_players": "the page: 6 decks for four players, 8 for six; five cannot sit in partnerships of 2",
-         "cut_bonus": "100 for each player whose cut is exactly 22 cards; the page gives it to the team, "
-                      "which the player's side is",
+         "cut_bonus": "100 for each player whose cut is exactly 22 cards; the page credits the team, and "
+                      "the player's line counts on the side's score all the same",
          "upcard": "not stated: a wild card or a three turned up is buried, the most common choice",
-         "book_growth": "cards may be buried on the side's closed books, a wild card too (not stated otherwise); "
-                        "when is a house rule",
+         "book_growth": "cards may be buried on the side's closed books, wild ones too as the page bars none; "
+                        "that none goes on in the play closing the book is a house rule",
          "wild_ratio": "not readable for melds of fewer than seven: naturals outnumber wilds, the most common "
                        "limit",
          "red_three_mode": "threes are only a cost on the page, a red one 500 against its holder: held, never "
