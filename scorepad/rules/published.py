@@ -18,6 +18,7 @@ from .catalogue import DEFAULTS
 from .choices import (
     STANDARD_VALUES,
     Band,
+    BookGrowth,
     Books,
     CardValues,
     DecksRule,
@@ -30,6 +31,7 @@ from .choices import (
     PileBlocker,
     PileNeeds,
     PileTake,
+    RedThreeMode,
     Upcard,
     WildRatio,
 )
@@ -65,6 +67,10 @@ SOURCES: dict[str, Source] = {source.id: source for source in (
            "https://www.drwingnut.info/?p=8904"),
     Source("bga", "Board Game Arena: Hand and Foot, the game's help page",
            "https://en.doc.boardgamearena.com/Gamehelphandandfoot"),
+    Source("tanglewood", "twrtimes.com: Hand & Foot (Tanglewood Version), a residential community card room's "
+           "table rules", "https://twrtimes.com/?p=4098"),
+    Source("vegas", "twrtimes.com: Hand & Foot (Vegas Version), with the four hands Tanglewood plays",
+           "https://twrtimes.com/?p=4100"),
     Source("hand-knee-foot", "Hand, Knee and Foot as card rooms play it: twrtimes.com's Hand, Knee and Foot, where "
            "Denexa's Triple Play page (denexa.com/blog/triple-play-hand-knee-and-foot), the Laguna Woods score app "
            "(github.com/jnicolejasmine2/HandFootScoring) and the Hand (Knee) and Foot Scorer "
@@ -152,6 +158,40 @@ def _hand_knee_foot_options() -> dict[str, object]:
                        "A seven or a five turned up to start the pile is buried and another turned, as a wild card "
                        "or a three is.",
                        "Red threes are laid with the side's melds once it has opened, and replaced from the stock."))
+    return options
+
+
+def _tanglewood_options() -> dict[str, object]:
+    """A card room's sheet for teams: a deck a player, nines and eights worth 5, exactly three
+    cards from the pile, a discarded wild freezing it, red threes held and costing 500."""
+    options = _common_options()
+    options.update(min_players=4, max_players=8, side_sizes=(2,), decks_rule=DecksRule.PER_PLAYER,
+                   card_values=_values(NINE=5, EIGHT=5), cut_bonus=100, opening_who=OpeningWho.SIDE,
+                   pile_take=PileTake.TOP_IF_FULL, pile_cards=PerDeal((3,)), pile_needs=PileNeeds.NATURAL_AND_WILD,
+                   pile_needs_opened=False, pile_frozen_by_wild=True, red_three_mode=RedThreeMode.HELD,
+                   red_three_penalty_hand=500, red_three_penalty_foot=500,
+                   house_rules=(
+                       "One player of each side keeps every card the side lays down.",
+                       "Each player deals two piles of 11, one to the left-hand neighbour and one to the right.",
+                       "A discarded wild card is turned crossways: the pile stays frozen until someone takes it."))
+    return options
+
+
+def _vegas_options() -> dict[str, object]:
+    """The Vegas set over Tanglewood's four hands: draws, pile cards and books to go out rising
+    3/3/4/5, opening 90 to 180, black threes 300 and red threes 500 against, no discard to go out."""
+    options = _common_options()
+    options.update(min_players=4, max_players=6, side_sizes=(2,), decks_rule=DecksRule.BY_PLAYERS,
+                   decks_by_players=((4, 6), (6, 8)), card_values=_values(BLACK_THREE=300), cut_bonus=100,
+                   draws_per_turn=PerDeal((3, 3, 4, 5)), opening_minimums=PerDeal((90, 120, 150, 180)),
+                   opening_who=OpeningWho.SIDE,
+                   books_to_go_out=PerDeal(tuple(Books(clean=n, dirty=n) for n in (3, 3, 4, 5))),
+                   pile_take=PileTake.TOP, pile_cards=PerDeal((3, 3, 4, 5)), pile_needs_opened=False,
+                   book_growth=BookGrowth.ANY, last_card=LastCard.MELD, red_three_mode=RedThreeMode.HELD,
+                   red_three_penalty_hand=500, red_three_penalty_foot=500,
+                   house_rules=(
+                       "Cards may be buried on the side's closed books, but not in the play that closes the book.",
+                       "The foot is picked up once the hand is played out."))
     return options
 
 
@@ -294,6 +334,55 @@ _PRESETS: tuple[tuple[str, str, str, dict[str, object], dict[str, str]], ...] = 
          "last_card": "not stated: melded or discarded",
          "cut_bonus": "not stated: no cut bonus",
      }),
+    ("tanglewood", "Tanglewood (a card room's teams)", "tanglewood",
+     _tanglewood_options(), {
+         "side_sizes": "teams, their size not stated: partnerships of 2, as four to eight players sit",
+         "decks_rule": "one deck for each player, as the page asks, up to eight",
+         "cut_bonus": "100 for each player whose cut is exactly 22 cards; the page credits the team, and "
+                      "the player's line counts on the side's score all the same",
+         "upcard": "not stated: a wild card or a three turned up is buried, the most common choice",
+         "book_growth": "not readable (the page stops at its books): a closed book takes no more cards",
+         "max_wilds": "the page asks only for one natural more than the wild cards: at most 3 wild cards, "
+                      "the most common limit",
+         "clean_book_bonus": "not readable: 500, the most common value",
+         "dirty_book_bonus": "not readable: 300, the most common value",
+         "red_three_mode": "only a cost is readable, 500 for each one caught in a hand or a foot: red threes "
+                           "are held, never laid",
+         "opening_who": "not stated: the side's first melds, as partnership sheets usually play",
+         "pile_take": "exactly the top three cards: a pile of fewer than three cannot be taken",
+         "pile_needs_opened": "not stated: the pile may be taken to open, as most sheets play",
+         "pile_blocked_by": "not stated: the most common choice",
+         "books_to_go_out": "not readable: 1 clean and 1 dirty book, the most common contract",
+         "going_out_bonus": "not readable: 100, the most common value",
+         "go_out_partner_foot": "not stated: no rule",
+         "go_out_permission": "not stated: no need to ask",
+         "last_card": "not stated: melded or discarded",
+         "stock_out": "not stated: the deal ends",
+         "deals": "not stated: four, one for each opening minimum the page lists",
+     }),
+    ("vegas", "Vegas (Tanglewood's four-hand version)", "vegas",
+     _vegas_options(), {
+         "side_sizes": "teams, their size not stated: partnerships of 2 (three of them at six players)",
+         "decks_by_players": "the page: 6 decks for four players, 8 for six; five cannot sit in partnerships of 2",
+         "cut_bonus": "100 for each player whose cut is exactly 22 cards; the page credits the team, and "
+                      "the player's line counts on the side's score all the same",
+         "upcard": "not stated: a wild card or a three turned up is buried, the most common choice",
+         "book_growth": "cards may be buried on the side's closed books, wild ones too as the page bars none; "
+                        "that none goes on in the play closing the book is a house rule",
+         "wild_ratio": "not readable for melds of fewer than seven: naturals outnumber wilds, the most common "
+                       "limit",
+         "red_three_mode": "threes are only a cost on the page, a red one 500 against its holder: held, never "
+                           "laid",
+         "opening_who": "not readable: the side's first melds, as partnership sheets usually play",
+         "pile_take": "the page's 3, 3, 4 or 5 cards by deal, with a pair in hand: all of them when fewer are "
+                      "there (not stated)",
+         "pile_needs_opened": "not readable: the pile may be taken to open, as most sheets play",
+         "pile_blocked_by": "not readable: the most common choice",
+         "going_out_bonus": "not readable: 100, the most common value",
+         "go_out_partner_foot": "the page's words on partners going out are unclear: no rule",
+         "go_out_permission": "not stated: no need to ask",
+         "stock_out": "not readable: the deal ends",
+     }),
 )
 
 # The groups the presets are chosen from, in the order a page lists them: (id, title).
@@ -306,7 +395,8 @@ GROUPS: tuple[tuple[str, str], ...] = (
 # Each preset's group (an id of GROUPS): where its source was published.
 _GROUP: dict[str, str] = {
     "common": "books", "pagat": "books", "bicycle": "books", "gather-together": "books",
-    "progressive": "card-rooms", "drwingnut": "card-rooms", "hand-knee-foot": "card-rooms",
+    "progressive": "card-rooms", "drwingnut": "card-rooms", "tanglewood": "card-rooms", "vegas": "card-rooms",
+    "hand-knee-foot": "card-rooms",
     "bga": "online",
 }
 

@@ -1,7 +1,8 @@
 """Specification: the presets added in rules round three, each with a four-deal game worked by hand.
 
 ``drwingnut`` (a family's partnership rules), ``bga`` (Board Game Arena's table with its common
-contract), and, as their options land, ``tanglewood``, ``vegas`` and ``hand-knee-foot``. Each
+contract), ``hand-knee-foot`` (the card rooms' Hand, Knee and Foot), ``tanglewood`` (a card room's
+teams) and ``vegas`` (the Vegas set over Tanglewood's four hands). Each
 game below is four players in two partnerships, Us (Ann, Cal) against Them (Bea, Dan); every
 deal's score is worked out in the comment or the assertion beside it.
 
@@ -20,7 +21,7 @@ from scorepad.rules.published import GROUPS
 from scorepad.rules.sheet import presets_by_group
 from tests.rules import test_published
 
-ROUND_THREE = ("drwingnut", "bga", "hand-knee-foot")
+ROUND_THREE = ("drwingnut", "bga", "hand-knee-foot", "tanglewood", "vegas")
 
 
 def player(name: str, cards_left: str = "", **more: object) -> dict[str, object]:
@@ -70,10 +71,12 @@ def test_every_preset_is_in_one_group_and_the_groups_list_every_preset_once():
     used = {p.group for p in PRESETS.values()}
     assert [group.id for group in presets_by_group()] == [group for group, _ in GROUPS if group in used]
     assert (PRESETS["drwingnut"].group, PRESETS["bga"].group) == ("card-rooms", "online")
+    assert {PRESETS["tanglewood"].group, PRESETS["vegas"].group} == {"card-rooms"}
 
 
 @pytest.mark.parametrize(("preset_id", "set_id"), [("drwingnut", "drwingnut"), ("bga", "bga"),
-                                                   ("hand-knee-foot", "hand-knee-foot")])
+                                                   ("hand-knee-foot", "hand-knee-foot"),
+                                                   ("tanglewood", "tanglewood"), ("vegas", "vegas-twrtimes")])
 def test_a_preset_plays_as_its_published_set_is_held(preset_id, set_id):
     """The preset and the published set's sheet (tests/rules/test_published.py) agree on every
     option, its house rules too."""
@@ -261,3 +264,157 @@ def test_hand_knee_foot_deals_fifteen_thirteen_and_eleven_and_opens_by_the_runni
     assert played.opening_minimum("Us", 2) == 50  # 12,060: below 15,000
     assert played.opening_minimum("Us", 3) == 90  # 22,165: from 15,000 to 29,999
     assert played.opening_minimum("Them", 4) == 50  # 14,915: still below 15,000
+
+
+# -- Tanglewood: a four-deal game -----------------------------------------------------------------
+# Its card values: joker 50, ace and 2 20, K to 10 10, 9 to 4 5, black three 5. A red three is
+# never laid: one still in a hand or a foot never picked up costs 500. A cut of exactly 22 is 100.
+
+
+def tanglewood_game() -> Game:
+    return game(
+        "tanglewood",
+        # 1. Ann goes out: kings 70 + 500; nines (at 5) 25 + two 2s 40 + 300; eights (at 5) 15; going out 100;
+        #    Ann's cut 100; Cal's red three -500 and seven -5: 645.
+        #    Them: aces 80, sixes 15; Bea's nine and eight -10; Dan's foot never picked up, its red three -500
+        #    and K Q J 10 40, 9 to 4 30: -570; Dan's cut 100: -385.
+        went_out("Ann", side("Us", ["K K K K K K K", "9 9 9 9 9 2 2", "8 8 8"], player("Ann", cut_bonus=True),
+                             player("Cal", "3R 7")),
+                 side("Them", ["A A A A", "6 6 6"], player("Bea", "9 8"),
+                      unopened("Dan", "3R K Q J 10 9 8 7 6 5 4", cut_bonus=True))),
+        # 2. The stock runs out. Us: queens 70 + 500, Ann's red three -500, Cal's four -5: 65.
+        #    Them: jacks 50 + two 2s 40 + 300, sevens 20, Bea's cut 100, Dan's joker -50: 460.
+        stock_out(side("Us", ["Q Q Q Q Q Q Q"], player("Ann", "3R"), player("Cal", "4")),
+                  side("Them", ["J J J J J 2 2", "7 7 7 7"], player("Bea", cut_bonus=True), player("Dan", "JK"))),
+        # 3. Bea goes out: tens 70 + 500; fives 25 + a joker and a 2 70 + 300; aces 60; going out 100;
+        #    Dan's nine -5: 1,120. Us: eights (at 5) 35 + 500, fours 15, Ann's two red threes -1,000,
+        #    Cal's ace -20, Ann's cut 100: -370.
+        went_out("Bea", side("Us", ["8 8 8 8 8 8 8", "4 4 4"], player("Ann", "3R 3R", cut_bonus=True),
+                             player("Cal", "A")),
+                 side("Them", ["10 10 10 10 10 10 10", "5 5 5 5 5 JK 2", "A A A"], player("Bea"), player("Dan", "9"))),
+        # 4. The stock runs out. Us: jacks 70 + 500, sixes (at 5) 30 + a 2 20 + 300, Cal's king -10: 910.
+        #    Them: queens 40, Bea's black three -5, Dan's red three -500: -465.
+        stock_out(side("Us", ["J J J J J J J", "6 6 6 6 6 6 2"], player("Ann"), player("Cal", "K")),
+                  side("Them", ["Q Q Q Q"], player("Bea", "3B"), player("Dan", "3R"))),
+    )
+
+
+def test_tanglewood_four_deals_score_as_worked_by_hand():
+    played = tanglewood_game()
+    assert all(v.ok for v in played.verdicts), [v.report.codes() for v in played.verdicts]
+    assert deal_scores(played) == [
+        (70 + 500 + 25 + 40 + 300 + 15 + 100 + 100 - 500 - 5, 80 + 15 - 10 - 500 - (40 + 30) + 100),
+        (70 + 500 - 500 - 5, 50 + 40 + 300 + 20 + 100 - 50),
+        (35 + 500 + 15 - 1000 - 20 + 100, 70 + 500 + 25 + 70 + 300 + 60 + 100 - 5),
+        (70 + 500 + 30 + 20 + 300 - 10, 40 - 5 - 500),
+    ]
+    assert deal_scores(played) == [(645, -385), (65, 460), (-370, 1120), (910, -465)]
+    assert played.running_totals() == [{"Us": 645, "Them": -385}, {"Us": 710, "Them": 75},
+                                       {"Us": 340, "Them": 1195}, {"Us": 1250, "Them": 730}]
+    assert played.result().over and played.result().winner == "Us"
+
+
+def test_tanglewood_never_lays_a_red_three():
+    laid = stock_out(side("Us", ["K K K K K K K"], player("Ann"), player("Cal"), red_threes=1),
+                     side("Them", ["Q Q Q"], player("Bea"), player("Dan")))
+    assert game("tanglewood", laid).verdicts[0].report.codes() == ["red_three.laid"]
+    held = stock_out(side("Us", ["K K K K K K K"], player("Ann", "3R"), player("Cal")),
+                     side("Them", ["Q Q Q"], player("Bea"), player("Dan")))
+    assert game("tanglewood", held).verdicts[0].ok  # the same red three held: a cost, not a breach
+
+
+def test_tanglewood_deals_a_deck_a_player_and_takes_exactly_three_from_the_pile():
+    sheet = preset("tanglewood")
+    assert [sheet.decks_for(n) for n in (4, 6, 8)] == [4, 6, 8]
+    assert (sheet.pile_cards.at(1), sheet.pile_cards.at(4), sheet.pile_frozen_by_wild) == (3, 3, True)
+    assert [sheet.value(card) for card in (Card.TEN, Card.NINE, Card.EIGHT, Card.FOUR)] == [10, 5, 5, 5]
+
+
+# -- Vegas: a four-deal game ----------------------------------------------------------------------
+# Standard card values but a black three left costs 300; a red three is never laid, and one left
+# in a hand or a foot never picked up costs 500. Books to go out by deal: 3 clean + 3 dirty, 3 + 3,
+# 4 + 4, 5 + 5; the last card is melded, never discarded. A closed book may take more cards.
+
+
+def vegas_game() -> Game:
+    return game(
+        "vegas",
+        # 1. Ann goes out with 3 clean and 3 dirty books: kings (eight, one buried) 80 + 500, queens 70 + 500,
+        #    jacks 70 + 500; tens 50 + two 2s 40 + 300, nines 60 + a joker 50 + 300, eights 50 + a joker and
+        #    a 2 70 + 300; going out 100; Cal's cut 100: 3,140.
+        #    Them: aces 80; Bea's black three -300 and red three -500; Dan's five -5: -725.
+        went_out("Ann", side("Us", ["K K K K K K K K", "Q Q Q Q Q Q Q", "J J J J J J J", "10 10 10 10 10 2 2",
+                                    "9 9 9 9 9 9 JK", "8 8 8 8 8 JK 2"], player("Ann"), player("Cal", cut_bonus=True)),
+                 side("Them", ["A A A A"], player("Bea", "3B 3R"), player("Dan", "5")), last_card="meld"),
+        # 2. The stock runs out. Us: aces 140 + 500, sevens 20, Ann's black three -300: 360.
+        #    Them: sixes 30 + a 2 20 + 300; fives (nine, two buried) 45 + 500; Dan's red three -500;
+        #    Bea's cut 100: 495.
+        stock_out(side("Us", ["A A A A A A A", "7 7 7 7"], player("Ann", "3B"), player("Cal")),
+                  side("Them", ["6 6 6 6 6 6 2", "5 5 5 5 5 5 5 5 5"], player("Bea", cut_bonus=True),
+                       player("Dan", "3R"))),
+        # 3. Bea goes out with 4 clean and 4 dirty books: kings, queens, jacks, tens 4 x (70 + 500); nines
+        #    50 + two 2s 40 + 300, eights 60 + a joker 50 + 300, sevens 25 + two jokers 100 + 300, fours 30 +
+        #    a 2 20 + 300; going out 100: 3,955.
+        #    Us: aces 60; Ann's two red threes -1,000; Cal's foot never picked up: its black three -300,
+        #    K to 8 60, 7 to 4 20: -380: -1,320.
+        went_out("Bea", side("Us", ["A A A"], player("Ann", "3R 3R"), unopened("Cal", "3B K Q J 10 9 8 7 6 5 4")),
+                 side("Them", ["K K K K K K K", "Q Q Q Q Q Q Q", "J J J J J J J", "10 10 10 10 10 10 10",
+                               "9 9 9 9 9 2 2", "8 8 8 8 8 8 JK", "7 7 7 7 7 JK JK", "4 4 4 4 4 4 2"],
+                      player("Bea"), player("Dan")), last_card="meld"),
+        # 4. Cal goes out with 5 clean and 5 dirty books: kings (nine, two buried) 90, queens 70, jacks 70,
+        #    aces 140, sixes 35, and 5 x 500; tens 50 + two 2s 40, nines 60 + a joker 50, eights 50 + two 2s 40,
+        #    fives 25 + two jokers 100, fours 30 + a 2 20, and 5 x 300; going out 100; Ann's cut 100: 5,070.
+        #    Them: sevens 35 + 500, Bea's black three -300, Dan's joker and 2 -70: 165.
+        went_out("Cal", vegas_deal_four_winners(), side("Them", ["7 7 7 7 7 7 7"], player("Bea", "3B"),
+                                                        player("Dan", "JK 2")), last_card="meld"),
+    )
+
+
+def vegas_deal_four_winners(*, clean: int = 5, dirty: int = 5) -> dict[str, object]:
+    """Us in deal 4, going out with the first ``clean`` and ``dirty`` of its books."""
+    cleans = ["K K K K K K K K K", "Q Q Q Q Q Q Q", "J J J J J J J", "A A A A A A A", "6 6 6 6 6 6 6"]
+    dirties = ["10 10 10 10 10 2 2", "9 9 9 9 9 9 JK", "8 8 8 8 8 2 2", "5 5 5 5 5 JK JK", "4 4 4 4 4 4 2"]
+    return side("Us", cleans[:clean] + dirties[:dirty], player("Ann", cut_bonus=True), player("Cal"))
+
+
+def test_vegas_four_deals_score_as_worked_by_hand():
+    played = vegas_game()
+    assert all(v.ok for v in played.verdicts), [v.report.codes() for v in played.verdicts]
+    assert deal_scores(played) == [
+        (80 + 70 + 70 + 3 * 500 + 50 + 40 + 60 + 50 + 50 + 70 + 3 * 300 + 100 + 100, 80 - 300 - 500 - 5),
+        (140 + 500 + 20 - 300, 30 + 20 + 300 + 45 + 500 - 500 + 100),
+        (60 - 1000 - (300 + 60 + 20),
+         4 * (70 + 500) + 50 + 40 + 60 + 50 + 25 + 100 + 30 + 20 + 4 * 300 + 100),
+        (90 + 70 + 70 + 140 + 35 + 5 * 500 + 50 + 40 + 60 + 50 + 50 + 40 + 25 + 100 + 30 + 20 + 5 * 300 + 100 + 100,
+         35 + 500 - 300 - 70),
+    ]
+    assert deal_scores(played) == [(3140, -725), (360, 495), (-1320, 3955), (5070, 165)]
+    assert played.running_totals() == [{"Us": 3140, "Them": -725}, {"Us": 3500, "Them": -230},
+                                       {"Us": 2180, "Them": 3725}, {"Us": 7250, "Them": 3890}]
+    assert played.result().over and played.result().winner == "Us"
+
+
+def test_vegas_opens_at_90_120_150_and_180_and_draws_three_three_four_and_five():
+    played = vegas_game()
+    assert [played.opening_minimum("Us", n) for n in (1, 2, 3, 4)] == [90, 120, 150, 180]
+    sheet = preset("vegas")
+    assert [sheet.draws_per_turn.at(n) for n in (1, 2, 3, 4)] == [3, 3, 4, 5]
+    assert [sheet.pile_cards.at(n) for n in (1, 2, 3, 4)] == [3, 3, 4, 5]
+    assert [sheet.decks_for(n) for n in (4, 6)] == [6, 8]
+
+
+def test_vegas_deal_four_needs_five_clean_and_five_dirty_books_to_go_out():
+    """Four and four took deal 3 out; in deal 4 they are refused, naming the books to go out."""
+    deals = vegas_game().to_json()["deals"]
+    short = went_out("Cal", vegas_deal_four_winners(clean=4, dirty=4),
+                     side("Them", ["7 7 7 7 7 7 7"], player("Bea", "3B"), player("Dan", "JK 2")), last_card="meld")
+    refused = game("vegas", *deals[:3], short).verdicts[3]
+    assert refused.report.codes() == ["went_out.books"]
+    (problem,) = refused.report.violations
+    assert problem.option == "books_to_go_out" and "5 clean + 5 dirty" in problem.message
+
+
+def test_vegas_the_last_card_is_melded_never_discarded():
+    deals = vegas_game().to_json()["deals"]
+    by_discard = {**deals[0], "last_card": "discard"}
+    assert "went_out.last_card" in game("vegas", by_discard).verdicts[0].report.codes()

@@ -46,7 +46,8 @@ from scorepad.rules.validate import pack
 
 PRESET_IDS = ("common", "pagat", "bicycle", "gather-together")  # VARIATIONS.md's preset table
 SHIPPED = (*PRESET_IDS, "progressive",  # and the progressive sheet (tests/rules/test_progressive.py)
-           "drwingnut", "bga", "hand-knee-foot")  # and round three's (tests/rules/test_presets_round_three.py)
+           # and round three's (tests/rules/test_presets_round_three.py)
+           "drwingnut", "bga", "hand-knee-foot", "tanglewood", "vegas")
 PARTNERSHIP_PRESETS = ("pagat", "bicycle", "gather-together")
 
 
