@@ -19,6 +19,7 @@ from functools import cached_property
 from typing import Any, TypedDict
 
 from ..rules import Deal, ReadError, RuleSheet, judge, load_sheet
+from ..rules.choices import Confirm
 from ..rules.game import Game
 from ..rules.limits import MAX_GAME_ID
 from ..rules.read import JSON
@@ -68,6 +69,8 @@ class GameRecord:
     history_counts: dict[int, int] = dataclasses.field(default_factory=dict)
     # When the table ended the game (an open sheet's; writing.end_game), None while it goes on.
     ended_at: str | None = None
+    # Whether a side's part of a deal entered part by part waits for another side's confirmation.
+    confirm: Confirm = Confirm.NONE
 
     @cached_property
     def view(self) -> GameView:
@@ -149,7 +152,8 @@ def _record(row: db.Row, deals: list[db.Row], history_counts: dict[int, int],
                           stored_size=len(deal_row["body"]))
                for deal_row, deal, verdict in zip(deals, parsed, game.verdicts, strict=True)]
     return GameRecord(row["id"], row["edit_key"], readable(row["name"]), sheet, sides, row["revision"],
-                      row["created_at"], row["updated_at"], records, game, dict(history_counts), ended_at)
+                      row["created_at"], row["updated_at"], records, game, dict(history_counts), ended_at,
+                      Confirm(row["confirm"]))
 
 
 # A parsed, judged deal takes many times its JSON in memory (objects, its verdict's lines
@@ -222,6 +226,28 @@ def history(game_id: str, deal_number: int | None = None) -> list[Entry]:
     return _entries(rows)
 
 
+@dataclass(frozen=True)
+class PartEntry:
+    """Who entered one part of a deal written from an open deal (:mod:`.open_deals`): the
+    ``phone``'s label, and the phone of another side that confirmed it (None when the game
+    asks for no confirmation)."""
+
+    phone: str
+    confirmed_by: str | None
+
+
+def entered_by(game_id: str) -> dict[int, dict[str, PartEntry]]:
+    """For each deal of the game written from its parts, by number: who entered each part (a
+    side's position, or ``ending``), as its ``record`` history entry says (the latest, for a
+    deal recorded again). Deals sent whole are not in it."""
+    found: dict[int, dict[str, PartEntry]] = {}
+    for row in db.query("entered_by_of_game", game_id):
+        parts = readable(json.loads(row["entered_by"]))
+        found[row["deal_number"]] = {name: PartEntry(str(part["phone"]), part.get("confirmed_by"))
+                                     for name, part in parts.items()}
+    return found
+
+
 def amendments(game_id: str) -> list[Entry]:
     """The game's amendments of its sheet, oldest first, as :func:`history` gives them
     (without reading every deal the history holds)."""
@@ -232,7 +258,7 @@ def _entries(rows: list[db.Row]) -> list[Entry]:
     out = []
     for row in rows:
         entry: Entry = {key: row[key] for key in row.keys()}
-        for key in ("before", "after", "old_totals", "new_totals"):
+        for key in ("before", "after", "old_totals", "new_totals", "entered_by"):
             stored = entry[key]
             entry[key] = readable(json.loads(stored)) if isinstance(stored, str) and stored else None
             if entry["action"] == "amend" and key in ("before", "after") and entry[key] is not None:
@@ -305,6 +331,15 @@ def revision(game_id: str) -> tuple[int, str] | None:
         return None
     row = db.one("game_revision", game_id)
     return None if row is None else (row["revision"], row["updated_at"])
+
+
+def open_counter(game_id: str) -> int | None:
+    """How many times the game's open deal changed (a part saved, confirmed or abandoned:
+    :mod:`.open_deals`), which the revision does not count; None if there is no game."""
+    if not could_be_an_id(game_id):
+        return None
+    row = db.one("game_open_counter", game_id)
+    return None if row is None else int(row["open_counter"])
 
 
 def cached_game(game_id: str) -> GameRecord | None:

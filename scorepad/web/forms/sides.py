@@ -1,5 +1,6 @@
 """A new game's sides: up to eight sides of up to four players, in seat order, blanks ignored;
-and the new-game form (its name and the preset it starts from).
+and the new-game form (its name, the preset it starts from, and whether opponents confirm each
+side's score).
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TypedDict
 
-from wtforms import SelectField, StringField
+from wtforms import BooleanField, SelectField, StringField
 
 from ...rules.limits import MAX_NAME, MAX_PER_SIDE, MAX_SIDES
 from ...rules.text import untyped
@@ -19,6 +20,8 @@ from . import FlaskForm, PlainText, preset_choices
 class NewGameForm(FlaskForm):
     name = StringField("Game name", [PlainText()])  # the store checks the rest, and says what is wrong inline
     preset = SelectField("Start from the sheet", choices=preset_choices, default="common")
+    # confirm: opponents (a side's part of a deal entered part by part waits for another side's confirmation)
+    confirm = BooleanField("Opponents confirm each side's score")
 
 
 # -- sides and players --------------------------------------------------------------------------
