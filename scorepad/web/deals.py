@@ -49,6 +49,15 @@ from .forms.deal_shown import card_groups, going_out
 bp = Blueprint("deals", __name__)
 
 UNREADABLE = "Some boxes could not be read; each says why."
+# Warnings the table cannot act on (the melds of a counted side are counted, not listed, so not
+# checked one by one): the deal form and its live score show them on a game's first deal only.
+ONCE_A_GAME = ("counted.unchecked",)
+
+
+def worth_a_look(warnings: Sequence[Problem], number: int) -> list[Problem]:
+    """The referee's warnings the deal form shows for deal ``number``: every one, but those
+    said once a game (:data:`ONCE_A_GAME`) only on the game's first deal."""
+    return [w for w in warnings if number == 1 or w.code not in ONCE_A_GAME]
 
 
 def new_key() -> str:
@@ -119,7 +128,7 @@ class DealPage:
     def judged(self, verdict: Verdict, problems: Sequence[Problem]) -> None:
         """Place the referee's problems on the form, with its warnings and score."""
         self.summary = self.form.place_problems(problems)
-        self.form.warnings = [p.message for p in verdict.report.warnings]
+        self.form.warnings = [p.message for p in worth_a_look(verdict.report.warnings, self.number)]
         self.form.not_checked = [u.reason for u in verdict.report.not_checked]
         self.preview = verdict
 
@@ -248,19 +257,19 @@ def _write(page: DealPage, data: dict[str, object], as_played: str | None) -> De
 
 
 def _saved(game: GameRecord, editing: bool, saved: DealRecord | idempotency.Made) -> Response:
-    """The answer to a saved deal: the game page at the deal, flashing what was saved; the
+    """The answer to a saved deal: the game page at its top, flashing what was saved; the
     same to a form sent again after its answer was lost (``saved`` is then what the first
     save made), its flash not shown twice."""
     if isinstance(saved, idempotency.Made):
-        number, said = saved.deal, (f"Deal {saved.deal} "
-                                    f"{'corrected' if saved.kind is idempotency.Kind.DEAL_CORRECTED else 'saved'}.")
+        said = f"Deal {saved.deal} {'corrected' if saved.kind is idempotency.Kind.DEAL_CORRECTED else 'saved'}."
     elif editing and saved.revision == game.revision:  # the same deal as recorded: nothing was written
-        number, said = saved.number, f"Deal {saved.number} unchanged: it was already recorded just so."
+        said = f"Deal {saved.number} unchanged: it was already recorded just so."
     else:
-        number, said = saved.number, f"Deal {saved.number} {'corrected' if editing else 'saved'}."
+        said = f"Deal {saved.number} {'corrected' if editing else 'saved'}."
     if ("ok", said) not in map(tuple, session.get("_flashes", [])):  # the first answer's came through
         flash(said, "ok")
-    return redirect(url_for("games.game", game_id=game.id, _anchor=f"deal-{number}"), 303)
+    # At the top of the page (#main): what was saved, the standings and "Record deal N+1" in view.
+    return redirect(url_for("games.game", game_id=game.id, _anchor="main"), 303)
 
 
 def _refused(page: DealPage, err: StorageError | OutOfSpace, as_played: bool) -> DealPage:
@@ -439,12 +448,12 @@ def new_deal(game_id: str) -> ResponseReturnValue:
 def preview(game_id: str, number: int) -> ResponseReturnValue:
     """The live score and the referee's problems of the deal form as typed so far, as the
     fragment the form shows under its inputs: read by the same reader as a saved deal,
-    nothing saved. The deal need not say yet who went out."""
+    nothing saved. The deal need not say yet who went out. A box the form refuses (one it
+    cannot read, a negative count) makes its side's score "?", never counted."""
     game = access.game_or_404(game_id)
     form = DealForm.from_form(game.sides, game.sheet, request.form, number=number)
-    data = form.to_json(need_ending=False)
-    if data is None:
-        return render_template("deals/_live.html", error=form.form_errors[0])
+    data = form.to_json(need_ending=False, refused_as_blank=True)
+    unknown = form.refused_sides()  # a side's score never counts what the form refuses: "?"
     try:
         deal = checks.read_deal(game, data, number)
     except StorageError as err:
@@ -452,11 +461,12 @@ def preview(game_id: str, number: int) -> ResponseReturnValue:
         return render_template("deals/_live.html", error=error)
     verdict = game.rules.judge(deal)
     refused = checks.rule_violations(game, deal, verdict)
+    unknown |= {p.side for p in (refused.problems if refused else []) if p.code == "count.negative" and p.side}
     problems = form.place_problems(refused.problems if refused else [])
-    warnings = [(form.place_problem(p), p.message) for p in verdict.report.warnings]
+    warnings = [(form.place_problem(p), p.message) for p in worth_a_look(verdict.report.warnings, number)]
     outs = going_out(game.rules.deal_rules(number).going_out_books, game.sheet, deal, form.sides)
     return render_template("deals/_live.html", sides=verdict.breakdown.sides, problems=problems, warnings=warnings,
-                           outs=outs)
+                           outs=outs, unknown=unknown, unread=form.form_errors[:1])
 
 
 @bp.get("/games/<game_id>/deals/<int:number>")
