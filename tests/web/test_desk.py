@@ -48,9 +48,11 @@ CASES: dict[str, dict[str, tuple[dict, str, dict, str]]] = {
     "go-out": {
         "common": ({"books": {"clean": 1, "dirty": 1}}, "books_to_go_out",
                    {"melds": ["K K K K K K K", "A A A A A A A"]}, "books_to_go_out"),  # 2 clean, no dirty
-        "pagat": ({"books": {"clean": 2, "dirty": 2, "wild": 1}, "partners_picked_up": [True], "permission": True},
+        "pagat": ({"books": {"clean": 2, "dirty": 2, "wild": 1}, "partners_picked_up": [True],
+                   "partners_played": [True], "permission": True},
                   "go_out_permission",
-                  {"books": {"clean": 2, "dirty": 2, "wild": 1}, "partners_picked_up": [True], "permission": False},
+                  {"books": {"clean": 2, "dirty": 2, "wild": 1}, "partners_picked_up": [True],
+                   "partners_played": [True], "permission": False},
                   "go_out_permission"),
         "bicycle": ({"books": {"clean": 1, "dirty": 1}, "last_card": "discard"}, "last_card",
                     {"books": {"clean": 1, "dirty": 1}, "last_card": "meld"}, "last_card"),
@@ -94,7 +96,7 @@ def as_query(data: dict[str, Any]) -> dict[str, str]:
     for key, value in data.items():
         if key == "books":
             out.update({f"books.{kind}": str(n) for kind, n in value.items()})
-        elif key == "partners_picked_up":
+        elif key in ("partners_picked_up", "partners_played"):
             out[key] = "yes" if value[0] else "no"
         elif isinstance(value, bool):
             out[key] = "yes" if value else "no"
