@@ -49,7 +49,7 @@ def test_the_results_list_each_correction_with_the_totals_before_and_after(clien
     assert corrected.status_code == 200
     text = text_of(get_pdf(client, f"/games/{game_id}/results.pdf"))
     arrow = load_fonts().arrow
-    assert f"Deal 1 corrected" in text and f"Ann 30 {arrow} 20." in text
+    assert "Deal 1 corrected" in text and f"Ann 30 {arrow} 20." in text
     assert f"Bea 30 {arrow}" not in text  # only the side whose total changed
 
 
