@@ -132,6 +132,8 @@ def _defaults(question: str, deal: int, game: GameRecord | None = None,
     # holding 0 became 10 when a 1 was typed after it.
     if question == "go-out":
         values.update(foot_played="yes", knee_played="")
+        if game is not None and all(len(side["players"]) <= 1 for side in game.sides):
+            values["partners_picked_up"] = "none"  # a game of individuals: nobody has a partner
     if question == "pile":
         values.update(opened="no", pile_has_wild="no")
     return values

@@ -13,6 +13,7 @@ from scorepad.rules import PRESETS, preset
 from scorepad.rules.catalogue import OPTION_BY_NAME
 from scorepad.rules.choices import LastCard, PartnerFoot
 from scorepad.rules.sheet import RuleSheet
+from tests.helpers import api_game
 from tests.web.test_desk import page_answer
 
 COUNT_BOXES = ("books.clean", "books.dirty", "books.wild", "pair", "wilds")
@@ -114,3 +115,15 @@ def test_the_card_pad_is_sent_hidden_so_the_box_is_typed_in_without_scripts(clie
     assert codes == ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "2", "JK"]
     assert len(re.findall(r'class="card-less"', pad.group(1))) == len(codes)
     assert 'id="meld-meld"' in page and "desk.js" in page
+
+
+def test_a_game_of_individuals_asks_nothing_of_a_partner(client):
+    sheet = sheet_with_every_condition(PartnerFoot.PICKED_UP)
+    sides = [{"name": "Ann", "players": ["Ann"]}, {"name": "Bea", "players": ["Bea"]}]
+    game_id, _ = api_game(client, "Singles", sheet.to_json(), sides)
+    page = client.get(f"/games/{game_id}/referee").get_data(as_text=True)
+    assert re.search(r'<option value="none" selected>No partner</option>', page)
+    pairs = [{"name": "NS", "players": ["Ann", "Cal"]}, {"name": "EW", "players": ["Bea", "Dan"]}]
+    paired, _ = api_game(client, "Pairs", sheet.to_json(), pairs)
+    assert '<option value="" selected>Not said</option>' in client.get(f"/games/{paired}/referee").get_data(
+        as_text=True)
