@@ -34,6 +34,34 @@
   form.addEventListener("input", edited);
   form.addEventListener("change", edited);
 
+  // The "Now:" hints follow what is typed: the boxes go to the server, which reads them as the
+  // form's own sending would and says each option's words (a box it cannot read: no hint).
+  var wordsAt = form.querySelector("[data-words-url]");
+  var waiting = null, asked = 0;
+  function sayNow() {
+    var query = new URLSearchParams();
+    new FormData(form).forEach(function (value, name) {
+      if (name === "preset" || name.indexOf("opt-") === 0) query.append(name, value);
+    });
+    var mine = ++asked;
+    fetch(wordsAt.dataset.wordsUrl + "?" + query.toString(), { headers: { Accept: "application/json" } })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (body) {
+        if (!body || mine !== asked) return;  // a later edit's answer is on its way
+        form.querySelectorAll(".opt[data-option]").forEach(function (box) {
+          var hint = box.querySelector("[data-words]");
+          var words = body.words[box.dataset.option];
+          if (!hint) return;
+          if (words) hint.textContent = "Now: " + words + ".";
+          hint.hidden = !words;
+        });
+      })
+      .catch(function () { /* offline: the hints wait for the page's next sending */ });
+  }
+  function later() { if (wordsAt) { clearTimeout(waiting); waiting = setTimeout(sayNow, 250); } }
+  form.addEventListener("input", later);
+  form.addEventListener("change", later);
+
   // More deals than an option has boxes: add a blank box (the deal before's value) for each
   // new deal, so each can be set. Without scripts the boxes come with the page after saving.
   function renumber(node, prefix, from, to) {
@@ -93,6 +121,7 @@
     });
     counts();
     document.getElementById("preset-value").value = choice.value;
+    later();
     var title = form.querySelector("[data-preset-title]");
     if (title) title.textContent = choice.options[choice.selectedIndex].text;
   });

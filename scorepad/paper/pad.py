@@ -15,7 +15,7 @@ from reportlab.lib.pagesizes import landscape
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
 
-from ..rules import PRESETS
+from ..rules import PRESETS, Preset
 from ..rules.choices import GameLength, OpeningBy, PileTake
 from ..rules.lines import pad_lines as score_pad_lines
 from ..rules.sheet import RuleSheet
@@ -39,6 +39,14 @@ from .common import (
 )
 
 TARGET_PAD_DEALS = 6                        # blocks on a pad for a sheet played to a target
+ONE_PAGE_DEALS = 4                          # a pad of this many deals or fewer is laid out to fit one page
+LINE_HEIGHT = 16.5                          # a score line's height: room to write a number by hand
+# The layouts a pad tries, roomiest first, until its deals fit one page: (two deals side by
+# side, where the sides are at most two; a score line's height in points, 12 at the least:
+# about 4 mm, still room for a hand's figures).
+LAYOUTS: tuple[tuple[bool, float], ...] = ((False, LINE_HEIGHT), (False, 15.0), (False, 13.5), (True, LINE_HEIGHT),
+                                           (True, 15.0), (True, 13.5), (False, 12.0), (True, 12.0))
+PAIR_GAP = 10.0                             # points between two deals side by side
 
 def pad_lines(sheet: RuleSheet, deal: int) -> list[tuple[str, bool]]:
     """The lines a side scores on this sheet in this deal: (label, has a count column), read
@@ -106,9 +114,51 @@ def score_pad(sheet: RuleSheet, paper: str = "letter", game: GameInfo | None = N
     st = styles(fonts, 9)
     preset = PRESETS.get(sheet.preset) if sheet.preset else None
     name = game.name if game is not None else (preset.title if preset else "House rules")
-    buf = io.BytesIO()
-    doc = document(buf, size, f"{name}: score pad", "A blank score pad for keeping score with a pen")
     story: list[Flowable] = [Paragraph(f"{esc(name)}: score pad", st["title"])]
+    intro = _intro(sheet, preset, game)
+    story.append(Paragraph(". ".join(intro) + ".", st["base"]))
+    story.append(Spacer(1, 6))
+    deals = _pad_deals(sheet)
+    layouts = [(paired, line) for paired, line in LAYOUTS if not paired or len(columns) <= 2]
+    if len(deals) > ONE_PAGE_DEALS:
+        layouts = layouts[:1]
+    for paired, line in layouts:  # the roomiest layout that fits a short game on one page
+        buf = io.BytesIO()
+        doc = document(buf, size, f"{name}: score pad", "A blank score pad for keeping score with a pen")
+        blocks = _pad_blocks(sheet, deals, columns, size[0] - 2 * MARGIN, paired, line, fonts, st)
+        doc.build([*story, *blocks], onFirstPage=page_footer(fonts, f"scorepad: {name}"),
+                  onLaterPages=page_footer(fonts, f"scorepad: {name}"))
+        if doc.page == 1:
+            break
+    return buf.getvalue()
+
+
+def _pad_blocks(sheet: RuleSheet, deals: list[int], columns: list[tuple[str, str]], avail: float, paired: bool,
+                line: float, fonts: Fonts, st: dict[str, ParagraphStyle]) -> list[Flowable]:
+    """The deals' blocks, one under another, or two side by side (``paired``), each kept on one page."""
+    room = (avail - PAIR_GAP) / 2 if paired else avail
+    label_w = min(190.0, max(room * 0.45 if paired else 140.0, room * 0.3))
+    side_w = (room - label_w) / len(columns)
+    count_w = max(20.0, side_w * 0.3)
+    widths = [label_w] + [count_w, side_w - count_w] * len(columns)
+    tables = [_pad_block(sheet, number, columns, widths, fonts, st, line) for number in deals]
+    gap = 8 if line >= LINE_HEIGHT - 2 else 4
+    if not paired:
+        return [KeepTogether([table, Spacer(1, gap)]) for table in tables]
+    out: list[Flowable] = []
+    for i in range(0, len(tables), 2):
+        pair: list[Cell] = [tables[i], "", tables[i + 1] if i + 1 < len(tables) else ""]
+        row = Table([pair], colWidths=[room, PAIR_GAP, room], hAlign="LEFT")
+        row.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                                 ("RIGHTPADDING", (0, 0), (-1, -1), 0), ("TOPPADDING", (0, 0), (-1, -1), 0),
+                                 ("BOTTOMPADDING", (0, 0), (-1, -1), 0)]))
+        out += [KeepTogether([row, Spacer(1, gap)])]
+    return out
+
+
+def _intro(sheet: RuleSheet, preset: Preset | None, game: GameInfo | None) -> list[str]:
+    """The pad's opening sentences (markup): the sheet, card values, how long the game is,
+    what is unusual about its scoring, how to fill the pad in, and a game's next deal."""
     intro = []
     if preset:
         intro.append(f"<b>Sheet:</b> {esc(preset.title)}" + changed_count(sheet))
@@ -133,18 +183,7 @@ def score_pad(sheet: RuleSheet, paper: str = "letter", game: GameInfo | None = N
                  "take the cards left off")
     if game is not None and game.next_deal:
         intro.append(esc(game.next_deal.rstrip(".")))
-    story.append(Paragraph(". ".join(intro) + ".", st["base"]))
-    story.append(Spacer(1, 6))
-    avail = size[0] - 2 * MARGIN
-    label_w = min(190.0, max(140.0, avail * 0.3))
-    side_w = (avail - label_w) / len(columns)
-    count_w = max(20.0, side_w * 0.3)
-    widths = [label_w] + [count_w, side_w - count_w] * len(columns)
-    for number in _pad_deals(sheet):
-        story.append(KeepTogether([_pad_block(sheet, number, columns, widths, fonts, st), Spacer(1, 8)]))
-    doc.build(story, onFirstPage=page_footer(fonts, f"scorepad: {name}"),
-              onLaterPages=page_footer(fonts, f"scorepad: {name}"))
-    return buf.getvalue()
+    return intro
 
 
 def _default_sides(sheet: RuleSheet) -> int:
@@ -153,13 +192,18 @@ def _default_sides(sheet: RuleSheet) -> int:
 
 
 def _pad_block(sheet: RuleSheet, number: int, columns: list[tuple[str, str]], widths: list[float],
-               fonts: Fonts, st: dict[str, ParagraphStyle]) -> Table:
+               fonts: Fonts, st: dict[str, ParagraphStyle], line: float = LINE_HEIGHT) -> Table:
     n = len(columns)
-    head: list[Cell] = [Paragraph(f"<b>Deal {number}</b>", st["h2"])]
+    tight = line < LINE_HEIGHT - 2  # a compact layout: smaller labels, less padding, so lines fit their height
+    label_style = ParagraphStyle("pad-line", parent=st["cell"], fontSize=8, leading=9) if tight else st["cell"]
+    pad = 1 if tight else 2
+    head: list[Cell] = [Paragraph(f"<b>Deal {number}</b>", st["cellbold"] if tight else st["h2"])]
     for side, players in columns:
         text = f"<b>{esc(side)}</b>" + (f"<br/>{esc(players)}" if players else "")
         head += [Paragraph(text, st["cell"]), ""]
-    cond: list[Cell] = [Paragraph(esc(deal_conditions(sheet, number)), st["cell"]), *[""] * (2 * n)]
+    cond_style = ParagraphStyle("pad-cond", parent=st["cell"], fontSize=MIN_SIZE + 0.5, leading=MIN_SIZE * 1.2) \
+        if tight else st["cell"]
+    cond: list[Cell] = [Paragraph(esc(deal_conditions(sheet, number)), cond_style), *[""] * (2 * n)]
     sub: list[Cell] = ["", *["no.", "points"] * n]
     rows = [head, cond, sub]
     style: list[TableCommand] = [
@@ -170,15 +214,15 @@ def _pad_block(sheet: RuleSheet, number: int, columns: list[tuple[str, str]], wi
         ("BOX", (0, 0), (-1, -1), 1.4, BLACK),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
         ("ALIGN", (1, 2), (-1, 2), "CENTER"),
-        ("TOPPADDING", (0, 0), (-1, -1), 2),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+        ("TOPPADDING", (0, 0), (-1, -1), pad),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), pad),
     ]
     for i in range(n):
         style.append(("SPAN", (1 + 2 * i, 0), (2 + 2 * i, 0)))
         style.append(("LINEBEFORE", (1 + 2 * i, 0), (1 + 2 * i, -1), 1.4, BLACK))
     for label, counted in pad_lines(sheet, number):
         r = len(rows)
-        rows.append([Paragraph(esc(label), st["cell"]), *[""] * (2 * n)])
+        rows.append([Paragraph(esc(label), label_style), *[""] * (2 * n)])
         if not counted:
             for i in range(n):
                 style.append(("SPAN", (1 + 2 * i, r), (2 + 2 * i, r)))
@@ -196,11 +240,11 @@ def _pad_block(sheet: RuleSheet, number: int, columns: list[tuple[str, str]], wi
         ("LINEABOVE", (0, total_row), (-1, total_row), 1.4, BLACK),
         ("LINEABOVE", (0, total_row + 1), (-1, total_row + 1), 0.9, BLACK),
     ]
-    heights: list[float | None] = [None, None, 11]
+    heights: list[float | None] = [None, None, 9 if tight else 11]
     for row in rows[3:]:
         first = row[0]
-        needed = first.wrap(widths[0] - 12, 1000)[1] + 5 if isinstance(first, Paragraph) else 0
-        heights.append(max(16.5, needed))
+        needed = first.wrap(widths[0] - 12, 1000)[1] + 2 * pad + 1 if isinstance(first, Paragraph) else 0
+        heights.append(max(line, needed))
     table = Table(rows, colWidths=widths, rowHeights=heights, hAlign="LEFT")
     table.setStyle(TableStyle(style))
     return table

@@ -90,20 +90,23 @@ def shown_problems(problems: Sequence[Problem], most: int = MAX_PROBLEMS_SHOWN) 
 
 
 def results(record: Recorded, amendments: Sequence[Mapping[str, object]] = (), paper: str = "letter",
-            view_url: str | None = None) -> bytes:
+            view_url: str | None = None, corrections: Sequence[Mapping[str, object]] = ()) -> bytes:
     """A game's results (see :func:`printed_results`), with ``view_url`` as its link."""
-    return printed_results(record, amendments, paper, link=view_url is not None).with_link(view_url)
+    return printed_results(record, amendments, paper, link=view_url is not None,
+                           corrections=corrections).with_link(view_url)
 
 
 def printed_results(record: Recorded, amendments: Sequence[Mapping[str, object]] = (), paper: str = "letter",
-                    link: bool = True) -> Printed:
-    """A game's results: standings, running totals, every deal line by line, deals saved
-    "as played" and the sheet's amendments; with ``link``, a line for the game's link,
+                    link: bool = True, corrections: Sequence[Mapping[str, object]] = ()) -> Printed:
+    """A game's results: standings with the margin, running totals, every deal line by line,
+    deals saved "as played", the deals corrected after they were recorded, the sheet's
+    amendments and a line for each side to sign; with ``link``, a line for the game's link,
     written in per reader by :meth:`Printed.with_link`.
 
     ``record`` is a :class:`scorepad.storage.reading.GameRecord` (its name, sides, dates and
     ``view``, the :class:`~scorepad.rules.views.GameView` every output reads);
-    ``amendments`` are its history entries whose action is ``amend``.
+    ``amendments`` are its history entries whose action is ``amend``; ``corrections`` its
+    history entries (any action: those of a deal corrected or deleted are listed).
     """
     size = page_size(paper)
     fonts = load_fonts()
@@ -119,30 +122,50 @@ def printed_results(record: Recorded, amendments: Sequence[Mapping[str, object]]
     story.append(Spacer(1, 6))
     story += _running_totals(view, fonts, st, width)
     story += _as_played(view, st)
+    story += _corrections(corrections, view, fonts, st)
     story += _amendments(amendments, fonts, st)
     story += [_deal_block(row, fonts, st, width) for row in view.rows]
+    story += _signatures(record, view, fonts, st, width)
     footer = page_footer(fonts, f"scorepad: {record.name}")
     doc.build(story, onFirstPage=footer, onLaterPages=footer)
     return Printed(buf.getvalue(), slot.place if slot is not None else None)
 
 
+def margin_words(view: GameView) -> str:
+    """The margin between the top two sides, as a clause: ``Margin: 1,325 over Us`` once the
+    game is won, ``Them leads by 300 over Us`` while it goes on, ``Them and Us are level at
+    +1,200`` on a tie while it goes on. Empty with fewer than two sides, no deal recorded, or
+    a tie once the game is over (the standing says the tie)."""
+    standings = view.result.standings
+    if len(standings) < 2 or not view.rows:
+        return ""
+    first, second = standings[0], standings[1]
+    gap = first.total - second.total
+    if gap == 0:
+        tied = [s.name for s in standings if s.total == first.total]
+        return "" if view.result.over else f"{' and '.join(tied)} are level at {signed(first.total)}"
+    if view.result.over:
+        return f"Margin: {num(gap)} over {second.name}"
+    return f"{first.name} leads by {num(gap)} over {second.name}"
+
+
 def _standing(view: GameView) -> str:
-    """Who won, the tie, or how far the game has gone."""
+    """Who won and by how much, the tie, or how far the game has gone and who leads by how much."""
     sheet = view.sheet
     result = view.result
+    margin = margin_words(view)
     if result.over and result.tie:
         tied = [s.name for s in result.standings if s.total == result.standings[0].total]
         return f"A tie at {signed(result.standings[0].total)} between {', '.join(tied)}."
     if result.over:
-        return f"{result.winner} wins with {signed(result.standings[0].total)}."
+        return f"{result.winner} wins with {signed(result.standings[0].total)}." + (f" {margin}." if margin else "")
     last = sheet.last_deal()
     played = len(view.rows)
+    recorded = f"Game in progress: {played} deal{'s' if played != 1 else ''} recorded"
     if sheet.game_length is GameLength.OPEN:
-        leads = f"{result.leader} leads" if result.leader and played else "nobody leads"
-        return (f"Game in progress: {played} deal{'s' if played != 1 else ''} recorded; {leads}. The table "
-                "ends the game.")
-    return (f"Game in progress: {played} deal{'s' if played != 1 else ''} recorded"
-            + (f" of {last}." if last else f", playing to {num(sheet.target_score)}."))
+        return f"{recorded}; {margin or 'nobody leads'}. The table ends the game."
+    return (recorded + (f" of {last}" if last else f", playing to {num(sheet.target_score)}")
+            + (f"; {margin}." if margin else "."))
 
 
 def _about(record: Recorded, view: GameView, st: dict[str, ParagraphStyle]) -> list[Flowable]:
@@ -217,6 +240,60 @@ def _as_played(view: GameView, st: dict[str, ParagraphStyle]) -> list[Flowable]:
         story.append(Paragraph(f"<b>Deal {d.number}</b>: {esc(d.as_played)}. <i>The referee found:</i>", lead_in))
         story.append(Paragraph(esc(problems), found))
     return story
+
+
+CORRECTED = {"edit": "corrected", "delete": "deleted"}  # the history's actions that change a recorded deal
+
+
+def _totals_change(entry: Mapping[str, object], sides: Sequence[str], arrow: str) -> str:
+    """Each side's deal total before and after a correction, where it changed."""
+    old, new = entry.get("old_totals"), entry.get("new_totals")
+    before = old if isinstance(old, Mapping) else {}
+    after = new if isinstance(new, Mapping) else {}
+    changed = [f"{name} {signed(before[name]) if name in before else '—'} {arrow} "
+               f"{signed(after[name]) if name in after else '—'}"
+               for name in sides if before.get(name) != after.get(name)]
+    return "; ".join(changed) or "no side's total changed"
+
+
+def _corrections(corrections: Sequence[Mapping[str, object]], view: GameView, fonts: Fonts,
+                 st: dict[str, ParagraphStyle]) -> list[Flowable]:
+    """The deals changed after they were recorded, from the game's history: when, which deal,
+    why, and each side's deal total before and after."""
+    story: list[Flowable] = [Paragraph("Corrections", st["h2"])]
+    changed = [e for e in corrections if e.get("action") in CORRECTED and e.get("deal_number") is not None]
+    if not changed:
+        story.append(Paragraph("None: no deal was changed after it was recorded.", st["base"]))
+    for entry in changed:
+        reason = str(entry.get("reason") or "").strip()
+        story.append(Paragraph(
+            f"<b>Deal {esc(str(entry.get('deal_number')))} {CORRECTED[str(entry.get('action'))]}</b> "
+            f"{esc(str(entry.get('at', ''))[:10])}" + (f": {esc(reason)}" if reason else "") + ". "
+            + esc(_totals_change(entry, list(view.sides), fonts.arrow)) + ".", st["option"]))
+    return story
+
+
+def _signatures(record: Recorded, view: GameView, fonts: Fonts, st: dict[str, ParagraphStyle],
+                width: float) -> list[Flowable]:
+    """A line for each side to sign that the results are agreed, with its name and total."""
+    rows: list[list[Cell]] = []
+    for side in record.sides:
+        name = str(side.get("name", ""))
+        players = [p for p in players_of(side) if p != name]
+        words = f"<b>{esc(name)}</b> ({signed(view.totals.get(name, 0))})" + (
+            f": {esc(', '.join(players))}" if players else "")
+        rows.append([Paragraph(words, st["cell"]), "", "Date", ""])
+    table = Table(rows, colWidths=[width * 0.32, width * 0.38, 30, width * 0.3 - 30], rowHeights=26, hAlign="LEFT")
+    table.setStyle(TableStyle([
+        ("FONT", (0, 0), (-1, -1), fonts.regular, 8.5),
+        ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+        ("LINEBELOW", (1, 0), (1, -1), 0.8, BLACK),
+        ("LINEBELOW", (3, 0), (3, -1), 0.8, BLACK),
+        ("ALIGN", (2, 0), (2, -1), "RIGHT"),
+    ]))
+    return [KeepTogether([Paragraph("Agreed by each side", st["h2"]),
+                          Paragraph("Each side signs that these results are the game as played.", st["base"]),
+                          table])]
 
 
 def _amendments(amendments: Sequence[Mapping[str, object]], fonts: Fonts,

@@ -195,9 +195,11 @@ def ask_meld(sheet: RuleSheet, data: Mapping[str, object], forms: bool = False,
 
 
 def ask_go_out(sheet: RuleSheet, data: Mapping[str, object], forms: bool = False,
-               context: Context | None = None) -> Ruling:
+               context: Context | None = None, every_condition: bool = False) -> Ruling:
     """May we go out now? The side's ``books`` (counts) or ``melds``, and how the player stands
     (``foot_played``; in a deal with a knee, ``knee_played``, not given: as the foot).
+    ``every_condition``: the answer speaks to every condition the sheet sets, a condition not
+    said being one not met; a form's ``partners_picked_up`` may then be ``none`` (no partner).
 
     >>> from scorepad.rules import preset
     >>> ask_go_out(preset("common"), {"books": {"clean": 1, "dirty": 1}}).yes
@@ -222,8 +224,10 @@ def ask_go_out(sheet: RuleSheet, data: Mapping[str, object], forms: bool = False
     table = read_melds(melds, "melds") if counts is None else ()
     foot_played = True if blank(data.get("foot_played")) else read_bool(data["foot_played"], "foot_played", forms)
     knee_played = None if blank(data.get("knee_played")) else read_bool(data["knee_played"], "knee_played", forms)
-    picked = _partners(data, "partners_picked_up", forms)
-    played = _partners(data, "partners_played", forms) if not blank(data.get("partners_played")) else None
+    no_partner = every_condition and forms and data.get("partners_picked_up") == "none"
+    picked = [] if no_partner else _partners(data, "partners_picked_up", forms)
+    played = (_partners(data, "partners_played", forms)
+              if not (no_partner or blank(data.get("partners_played"))) else None)
     last = data.get("last_card")
     last_card = None
     if not blank(last):
@@ -232,7 +236,8 @@ def ask_go_out(sheet: RuleSheet, data: Mapping[str, object], forms: bool = False
         last_card = LastCard(last)
     permission = read_optional_bool(data.get("permission"), "permission", forms)
     return can_go_out(sheet, deal, melds=table, books=counts, foot_played=foot_played, partners_picked_up=picked,
-                      partners_played=played, permission=permission, last_card=last_card, knee_played=knee_played)
+                      partners_played=played, permission=permission, last_card=last_card, knee_played=knee_played,
+                      every_condition=every_condition, no_partner=no_partner)
 
 
 # The kinds of book the go-out question counts, as its ``books`` names them (the command line's

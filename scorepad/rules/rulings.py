@@ -135,7 +135,8 @@ def can_go_out(sheet: RuleSheet, deal: int, *, melds: Sequence[Meld] = (), books
                foot_played: bool = True, partners_picked_up: Sequence[bool] = (),
                partners_played: Sequence[bool] | None = None,
                permission: bool | None = None, last_card: LastCard | None = None,
-               knee_played: bool | None = None) -> Ruling:
+               knee_played: bool | None = None, every_condition: bool = False,
+               no_partner: bool = False) -> Ruling:
     """May a player of this side go out now?
 
     Give the side's ``melds`` (or its ``books`` counted by kind: ``special`` for clean books of
@@ -145,6 +146,10 @@ def can_go_out(sheet: RuleSheet, deal: int, *, melds: Sequence[Meld] = (), books
     when given, whether each played from it), whether the partner said yes, and how the last
     card would go (melded or discarded). Books count as the deal's verdict counts them
     (:func:`~.books.books_toward`).
+
+    With ``every_condition`` the answer speaks to each condition the sheet sets (the partner's
+    foot, permission, the last card): one not said is a reason not met, saying what to tell;
+    ``no_partner`` says the player has no partner, so the partner's conditions do not apply.
 
     >>> from scorepad.rules import preset
     >>> can_go_out(preset("common"), 1, books=Books(clean=1, dirty=1)).yes
@@ -178,6 +183,9 @@ def can_go_out(sheet: RuleSheet, deal: int, *, melds: Sequence[Meld] = (), books
     if sheet.go_out_foot and (knee or foot_played or not sheet.knee_at(deal)):  # the knee's reason says the foot
         reasons.append(Reason(foot_played, "The foot has been picked up and played." if foot_played
                               else "The foot must be picked up and played before going out.", "go_out_foot"))
+    if every_condition:
+        return _answer(reasons + _every_other_condition(sheet, partners_picked_up, partners_played, permission,
+                                                        last_card, no_partner))
     if sheet.go_out_partner_foot is not PartnerFoot.NO and partners_picked_up:
         reasons.append(_partners_reason(sheet.go_out_partner_foot, partners_picked_up, partners_played))
     if partners_picked_up or permission is not None:
@@ -185,6 +193,34 @@ def can_go_out(sheet: RuleSheet, deal: int, *, melds: Sequence[Meld] = (), books
     if last_card is not None:
         reasons += last_card_reason(sheet, last_card)
     return _answer(reasons)
+
+
+def _every_other_condition(sheet: RuleSheet, picked_up: Sequence[bool], played: Sequence[bool] | None,
+                           permission: bool | None, last_card: LastCard | None, no_partner: bool) -> list[Reason]:
+    """A reason for each condition past the books and the foot that the sheet sets, said or not:
+    the partner's foot, the partner's permission and how the last card goes."""
+    reasons: list[Reason] = []
+    rule = sheet.go_out_partner_foot
+    if rule is not PartnerFoot.NO:
+        if no_partner:
+            reasons.append(Reason(True, "No partner, so the partner's foot does not apply.", "go_out_partner_foot"))
+        elif not picked_up:
+            reasons.append(Reason(False, "Not said yet: whether your partner has picked up their foot"
+                                  + (" and played from it" if rule is PartnerFoot.PLAYED else "")
+                                  + "; this sheet asks it before going out.", "go_out_partner_foot"))
+        elif rule is PartnerFoot.PLAYED and played is None and all(picked_up):
+            reasons.append(Reason(False, "Your partner has picked up the foot; not said yet: whether they have "
+                                  "played from it, as this sheet asks before going out.", "go_out_partner_foot"))
+        else:
+            reasons.append(_partners_reason(rule, picked_up, played))
+    if sheet.go_out_permission:
+        reasons += ([Reason(True, "No partner to ask, so permission does not apply.", "go_out_permission")]
+                    if no_partner else permission_reason(sheet, permission))
+    if sheet.last_card is not LastCard.EITHER:
+        reasons += (last_card_reason(sheet, last_card) if last_card is not None else
+                    [Reason(False, f"Not said yet: how your last card goes; on this sheet the last card "
+                            f"{sheet.describe('last_card')}.", "last_card")])
+    return reasons
 
 
 def _partners_reason(rule: PartnerFoot, picked_up: Sequence[bool], played: Sequence[bool] | None) -> Reason:

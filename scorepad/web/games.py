@@ -15,7 +15,7 @@ from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response
 
 from .. import access, builds, keyed_writes
-from ..links import external_url
+from ..links import external_url, link_base
 from ..retry import send_again_page
 from ..rules import PRESETS
 from ..rules.choices import Confirm
@@ -90,7 +90,8 @@ def new_game() -> ResponseReturnValue:
 def game(game_id: str) -> ResponseReturnValue:
     """The game page. What a viewer sees depends only on the game's revision, so it is
     rendered once per revision, kept in the app's cache, and answered with an ETag (a
-    polling phone gets a 304). It holds no link: only the editor's page (never cached) does."""
+    polling phone gets a 304), under the link base too, since it holds the view link (and its
+    QR code) for a watcher to share; only the editor's page (never cached) holds the edit link."""
     if access.may_hold_key(game_id) or session.get("_flashes"):
         game = access.game_or_404(game_id)
         replaced = access.replaced_key(game)
@@ -109,12 +110,13 @@ def game(game_id: str) -> ResponseReturnValue:
     access.watched(game_id)
     revision = found[0]
     kept = cache.current()
-    html = kept.get(("games/game.html", db.path(), game_id, revision))
+    base = link_base()  # the page holds the view link, which starts from the link base
+    html = kept.get(("games/game.html", db.path(), game_id, revision, base))
     if html is None:
         game = access.game_or_404(game_id)
         revision = game.revision  # a write may have landed since: file the page under what it shows
         html = _game_page(game).encode()  # kept as sent: a text may hold 4 bytes a character
-        kept.put(("games/game.html", db.path(), game_id, revision), html)
+        kept.put(("games/game.html", db.path(), game_id, revision, base), html)
     response = make_response(html)
     response.set_etag(f"{game_id}.{revision}")
     response.headers["Cache-Control"] = "no-cache"  # revalidate every time: the score moves
@@ -126,12 +128,11 @@ def _game_page(game: GameRecord, new_link: bool = False) -> str:
     ``new_link``, the edit link just made is shown open."""
     view = game.view
     editor = access.can_edit(game)
-    links = None
+    view_url = external_url("games.game", game_id=game.id)
+    links = {"view": view_url, "view_qr": qr(view_url, "the view link")}  # a watcher shares the view link too
     if editor:
-        view_url = external_url("games.game", game_id=game.id)
         edit_url = external_url("games.edit_link", game_id=game.id, key=game.edit_key)
-        links = {"view": view_url, "edit": edit_url, "view_qr": qr(view_url, "the view link"),
-                 "edit_qr": qr(edit_url, "the edit link")}
+        links.update(edit=edit_url, edit_qr=qr(edit_url, "the edit link"))
     chart = running_totals_chart(view.sides, view.numbers, view.running_totals)
     return render_template("games/game.html", game=game, view=view, can_edit=editor, links=links, chart=chart,
                            standings=standings_line(view), new_link=new_link and editor)

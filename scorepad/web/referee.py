@@ -32,10 +32,11 @@ from werkzeug.wrappers import Response
 
 from .. import access, builds
 from ..rules import PRESETS, ReadError, RuleSheet
-from ..rules.choices import rank_words
+from ..rules.cards import NATURALS, WILDS
+from ..rules.choices import PartnerFoot, rank_words
 from ..rules.dispute import compare_sheets, rescore_game, sheet_digest, sheet_name
 from ..rules.limits import MAX_DEALS, MAX_PROBLEMS_SHOWN
-from ..rules.questions import QUESTIONS, Context, blank, current_deal, read_int, read_sheet
+from ..rules.questions import QUESTIONS, Context, ask_go_out, blank, current_deal, read_int, read_sheet
 from ..rules.read import JSON
 from ..rules.rulings import Ruling
 from ..rules.sheet import Cited
@@ -79,6 +80,11 @@ class QuestionForm(QuestionPage):
     errors: dict[str, str]
     answer: Answered | None
     ranks: list[tuple[str, str]]  # the go-out question's boxes of special books by rank: (name, label)
+    partners_played: bool  # whether the go-out question asks if the partner has played from the foot
+
+
+# The meld question's card pad: a button for each rank a meld is built of, then the wilds, (code, name).
+CARD_PAD: tuple[tuple[str, str], ...] = tuple((card.value, card.noun) for card in (*NATURALS, *WILDS))
 
 
 # id, heading, the answer's words for yes and for no.
@@ -122,11 +128,14 @@ def _defaults(question: str, deal: int, game: GameRecord | None = None,
     values = {name: "" for name in _inputs(question, game, sheet)}
     if "deal" in values:
         values["deal"] = str(deal)
+    # Count boxes start empty, an empty box counting none (their placeholder shows 0): a box
+    # holding 0 became 10 when a 1 was typed after it.
     if question == "go-out":
-        values.update({f"books.{k}": "0" for k in BOOK_KINDS}, foot_played="yes", knee_played="")
-        values.update({name: "0" for name, _ in rank_boxes(sheet)})
+        values.update(foot_played="yes", knee_played="")
+        if game is not None and all(len(side["players"]) <= 1 for side in game.sides):
+            values["partners_picked_up"] = "none"  # a game of individuals: nobody has a partner
     if question == "pile":
-        values.update(pair="0", wilds="0", opened="no", pile_has_wild="no")
+        values.update(opened="no", pile_has_wild="no")
     return values
 
 
@@ -163,8 +172,11 @@ def _questions(sheet: RuleSheet | None, args: Mapping[str, str], game: GameRecor
         if question == asked and sheet is not None:
             values.update({name: args.get(name, "") for name in _inputs(question, game, sheet)})
             ask = QUESTIONS[question][0]
+            data = _form_data(question, args, game, sheet)
             try:
-                result = ask(sheet, _form_data(question, args, game, sheet), True, Context(game))
+                # The desk's go-out answer speaks to every condition the sheet sets, said or not.
+                result = (ask_go_out(sheet, data, True, Context(game), every_condition=True)
+                          if question == "go-out" else ask(sheet, data, True, Context(game)))
             except ReadError as err:
                 name = (err.field or "").split("[")[0]
                 errors[name if name in values else ""] = err.reason
@@ -173,7 +185,9 @@ def _questions(sheet: RuleSheet | None, args: Mapping[str, str], game: GameRecor
                 answer = {"yes": result.yes, "words": page["yes"] if result.yes else page["no"],
                           "reasons": _reasons(result, sheet)}
         out.append({"id": question, **page, "values": values, "errors": errors, "answer": answer,
-                    "ranks": rank_boxes(sheet) if question == "go-out" else []})
+                    "ranks": rank_boxes(sheet) if question == "go-out" else [],
+                    "partners_played": (question == "go-out" and sheet is not None
+                                        and sheet.go_out_partner_foot is PartnerFoot.PLAYED)})
     return out, status
 
 
@@ -248,7 +262,7 @@ def referee() -> ResponseReturnValue:
     return render_template("referee/desk.html", game=None, sheet=sheet, editor=editor, sheet_errors=sheet_errors,
                            problems=problems, carried=_carried(sheet), sheet_presets=preset_displays(),
                            sheet_title=sheet_name(sheet) if sheet else None, questions=questions, deal=deal,
-                           action=url_for("desk.referee")), status
+                           card_pad=CARD_PAD, action=url_for("desk.referee")), status
 
 
 @bp.get("/games/<game_id>/referee")
@@ -262,7 +276,7 @@ def game_referee(game_id: str) -> ResponseReturnValue:
     return render_template("referee/desk.html", game=game, sheet=game.sheet, sheet_errors={},
                            sheet_title=sheet_name(game.sheet), questions=questions, deal=deal, totals=shown,
                            side_options=[(name, f"{name} (running total {total:,})") for name, total in totals.items()],
-                           presets=preset_choices(),
+                           presets=preset_choices(), card_pad=CARD_PAD,
                            deals=[(d, d.verdict.breakdown.totals()) for d in game.deals],
                            action=url_for("desk.game_referee", game_id=game.id)), status
 

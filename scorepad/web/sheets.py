@@ -4,7 +4,7 @@ of the sheet during the game (with a reason kept in the game's history).
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from .. import access
@@ -17,6 +17,18 @@ from .errors import status as status_of
 from .forms.sheet_editor import AmendForm, SheetEditor, preset_displays
 
 bp = Blueprint("sheets", __name__)
+
+
+@bp.get("/sheets/words")
+def words() -> ResponseReturnValue:
+    """Each option's words for the sheet editor's boxes as typed (sent in the query, as the
+    editor's GET forms send them): what sheet.js puts in the "Now:" hints without a round
+    trip of the page. None for an option that cannot be read. It reads and keeps nothing."""
+    preset_id = request.args.get("preset") or None
+    editor = SheetEditor.from_form(request.args, preset_id if preset_id in PRESETS else None)
+    response = jsonify({"words": editor.words()})
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.get("/games/<game_id>/sheet")

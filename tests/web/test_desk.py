@@ -48,9 +48,11 @@ CASES: dict[str, dict[str, tuple[dict, str, dict, str]]] = {
     "go-out": {
         "common": ({"books": {"clean": 1, "dirty": 1}}, "books_to_go_out",
                    {"melds": ["K K K K K K K", "A A A A A A A"]}, "books_to_go_out"),  # 2 clean, no dirty
-        "pagat": ({"books": {"clean": 2, "dirty": 2, "wild": 1}, "partners_picked_up": [True], "permission": True},
+        "pagat": ({"books": {"clean": 2, "dirty": 2, "wild": 1}, "partners_picked_up": [True],
+                   "partners_played": [True], "permission": True},
                   "go_out_permission",
-                  {"books": {"clean": 2, "dirty": 2, "wild": 1}, "partners_picked_up": [True], "permission": False},
+                  {"books": {"clean": 2, "dirty": 2, "wild": 1}, "partners_picked_up": [True],
+                   "partners_played": [True], "permission": False},
                   "go_out_permission"),
         "bicycle": ({"books": {"clean": 1, "dirty": 1}, "last_card": "discard"}, "last_card",
                     {"books": {"clean": 1, "dirty": 1}, "last_card": "meld"}, "last_card"),
@@ -94,7 +96,7 @@ def as_query(data: dict[str, Any]) -> dict[str, str]:
     for key, value in data.items():
         if key == "books":
             out.update({f"books.{kind}": str(n) for kind, n in value.items()})
-        elif key == "partners_picked_up":
+        elif key in ("partners_picked_up", "partners_played"):
             out[key] = "yes" if value[0] else "no"
         elif isinstance(value, bool):
             out[key] = "yes" if value else "no"
@@ -279,7 +281,7 @@ def test_a_bad_value_in_the_desks_sheet_editor_is_a_400_naming_the_box_and_keepi
         assert response.status_code == 400
         page = response.get_data(as_text=True)
         summary = text_of(page.split('id="error-summary"', 1)[1].split("</div>", 1)[0])
-        assert "Cards in the hand (hand_size): " + message in summary
+        assert "Cards in the hand: " + message in summary
         assert re.search(rf'id="opt-hand_size" name="opt-hand_size" value="{typed}"[^>]*aria-invalid="true"', page)
         assert 'href="#opt-hand_size"' in page
         assert 'class="answer' not in page and 'name="ask"' not in page  # no question under a sheet not read
@@ -463,7 +465,7 @@ def test_a_bad_value_in_the_rescore_pages_sheet_editor_is_a_400_naming_the_box(c
     response = client.get(f"/games/{game_id}/rescore", query_string={**editor, "opt-clean_book_bonus": "3OO"})
     assert response.status_code == 400
     page = response.get_data(as_text=True)
-    assert "Clean book (clean_book_bonus): must be a whole number, not '3OO'" in text_of(page)
+    assert "Clean book: must be a whole number, not '3OO'" in text_of(page)
     assert re.search(r'id="opt-clean_book_bonus" name="opt-clean_book_bonus" value="3OO"[^>]*aria-invalid="true"',
                      page)
     assert "The totals" not in page

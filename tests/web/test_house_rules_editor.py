@@ -79,7 +79,7 @@ def test_thirteen_rules_are_refused_naming_the_option(client):
     data = fields(text(client.get("/new")), action="/new")
     data["opt-house_rules"] = "\n".join(f"Rule {n}." for n in range(1, 14))
     page = text(create(client, data, PRESETS["common"].sheet, expect=400))
-    says = "House rules (house_rules): lists 13 house rules; a sheet lists at most 12"
+    says = "House rules: lists 13 house rules; a sheet lists at most 12"
     assert f'<a href="#opt-house_rules">{says}</a>' in summary_of(page)
 
 

@@ -306,7 +306,7 @@ def test_an_impossible_option_is_shown_inline_naming_the_option_with_400(client)
     response = new_game(client, [["Ann"], ["Bea"]], options={"book_size": 2}, expect=400)
     page = text(response)
     box = re.search(r'id="opt-book_size-box">(.*?)</div>', page, re.S).group(1)
-    assert "Cards in a book (book_size): must be from 3 to 13, not 2" in box
+    assert "Cards in a book: must be from 3 to 13, not 2" in box
     assert 'aria-invalid="true"' in box
     assert '<details class="group" id="group-melds" open>' in page  # its group opens
     assert load_count(client) == 0
@@ -320,8 +320,8 @@ def load_count(client) -> int:
     ("card_values-K", "ten", "Card values (K): must be a whole number, not 'ten'"),
     ("card_values-K", "-1", "Card values (K): must be from 0 to 10000"),
     ("opening_minimums-2", "-5", "Minimum by deal (deal 2): must be from 0 to 10000, not -5"),
-    ("meld_min", "8", "Fewest cards in a meld (meld_min)"),
-    ("hand_size", "eleven", "Cards in the hand (hand_size): must be a whole number, not 'eleven'"),
+    ("meld_min", "8", "Fewest cards in a meld"),
+    ("hand_size", "eleven", "Cards in the hand: must be a whole number, not 'eleven'"),
 ])
 def test_each_unreadable_option_names_itself(client, option, value, says):
     page = text(new_game(client, [["Ann"], ["Bea"]], options={option: value}, expect=400))

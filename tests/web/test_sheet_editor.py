@@ -188,7 +188,7 @@ def test_every_link_of_the_summary_leads_to_a_box_on_the_page(client):
     for target in targets:
         assert f'id="{target}"' in page
     assert "Books needed to go out (deal 1, wild): must be a whole number, not &#39;x&#39;" in summary
-    assert "Cards in the hand (hand_size): needs a number" in summary
+    assert "Cards in the hand: needs a number" in summary
 
 
 @pytest.mark.parametrize("box, value, target, says", [
@@ -196,8 +196,8 @@ def test_every_link_of_the_summary_leads_to_a_box_on_the_page(client):
      "Minimum by running total (row 2, below): bands must rise"),
     ("opt-opening_bands-4-minimum", "", "opt-opening_bands-3-below", "Minimum by running total (row 3): the last band"),
     ("opt-books_to_go_out-1-wild", "1", "opt-books_to_go_out-1-clean",
-     "Books needed to go out (books_to_go_out): asks for a wild book"),
-    ("opt-side_sizes-1", None, "opt-side_sizes-1", "Players per side (side_sizes): must list the players"),
+     "Books needed to go out: asks for a wild book"),
+    ("opt-side_sizes-1", None, "opt-side_sizes-1", "Players per side: must list the players"),
 ])
 def test_the_rules_cores_message_lands_on_the_box_it_names(client, box, value, target, says):
     data = fields(text(client.get("/new")), action="/new")
@@ -278,7 +278,7 @@ def test_a_form_without_the_sheets_boxes_is_refused_naming_them_never_a_500(clie
     assert response.status_code == 400
     summary = html.unescape(text(response))
     assert "Minimum by deal (deal 1): needs a value for the first deal" in summary
-    assert '<a href="#opt-opening_bands-1-below">Minimum by running total (opening_bands): must be a list' in summary
+    assert '<a href="#opt-opening_bands-1-below">Minimum by running total: must be a list' in summary
 
 
 def test_a_select_says_each_choice_in_the_sheets_words_and_posts_its_value(client):

@@ -129,7 +129,7 @@ def test_the_rescore_page_and_the_desk_take_another_sheet_from_the_editor(phone:
     page.locator("#group-books summary").tap()
     page.locator("#opt-clean_book_bonus").fill("")
     page.get_by_role("button", name="Rescore", exact=True).tap()
-    expect(page.locator("#error-summary a")).to_have_text("Clean book (clean_book_bonus): needs a number")
+    expect(page.locator("#error-summary a")).to_have_text("Clean book: needs a number")
     summary_has_focus_at_the_top(page)
     screens.check("rescore-a-blank-box", full_page=False)
     page.locator("#error-summary a").tap()

@@ -28,13 +28,17 @@ from typing import Any, TypedDict
 from wtforms import HiddenField, SelectField, StringField
 
 from ...rules import OPTIONS, PRESETS, RuleSheet, SheetError, load_sheet
-from ...rules.catalogue import Option, options_by_group
+from ...rules.catalogue import OPTION_BY_NAME, Option, options_by_group
 from ...rules.limits import MAX_SHEET_DEALS
 from ...rules.read import JSON
+from ...rules.usual import Unusual, unusual_values
 from . import FlaskForm, PlainText, preset_choices
 from .option_controls import LAYOUTS, Layout, Props, Rows, Scalar, SetOf, Shown, Unreadable, part_label
 
 AnOption = Option[Any]  # Any: the editor lays out options of every type of value alike (as rules.catalogue.OPTIONS)
+
+
+CONFIRM = "confirm_unusual"  # the "Yes, keep these values" box: the unusual values it keeps
 
 
 class AmendForm(FlaskForm):
@@ -232,11 +236,32 @@ class OptionField:
                 box, where = exact[0], exact[0].where or self.name
             elif inside:
                 box, where = inside[0], inside[0].where.split(",")[0]
-        self.add_error(box, f"{self.option.label} ({where}): {reason}")
+        self.add_error(box, _message(self.option, "" if where == self.name else where, reason))
 
     def add_error(self, box: Box, message: str) -> None:
         box.error = message
         self.errors.append((box.id, message))
+
+
+# Option names as the rules' messages give them (those of more than one word, so no plain word matches).
+_OPTION_NAMES = re.compile(r"\b(" + "|".join(sorted((re.escape(o.name) for o in OPTIONS if "_" in o.name),
+                                                    key=len, reverse=True)) + r")\b")
+
+
+def in_labels(text: str) -> str:
+    """A message with every option it names by its internal name named by its label instead:
+    ``opening_minimums: lists 4 deals`` -> ``Opening minimum by deal: lists 4 deals``."""
+    return _OPTION_NAMES.sub(lambda m: OPTION_BY_NAME[m.group(1)].label, text)
+
+
+def _message(option: AnOption, where: str, reason: str) -> str:
+    """A box's message: the option's label, the box where the option has more than one, the reason."""
+    return f"{option.label}{f' ({where})' if where else ''}: {in_labels(reason)}"
+
+
+def _unusual_message(found: Unusual) -> str:
+    return (f"Is this right? {found.value:,} is far from what any published sheet gives "
+            f"({found.published}). Tick “Yes, keep these values” to keep it.")
 
 
 def _make_field(option: AnOption, shown: Mapping[str, Shown], preset: Mapping[str, Shown] | None,
@@ -291,6 +316,10 @@ class SheetEditor:
         self.by_name = {f.name: f for f in fields}
         self.sheet = sheet
         self.errors = errors or []
+        # Values no published sheet comes near, asked about once (:mod:`scorepad.rules.usual`):
+        # ``confirm`` is what the "Yes, keep these values" box sends; ``confirmed``, whether it was sent.
+        self.confirm = ""
+        self.confirmed = False
 
     @property
     def ok(self) -> bool:
@@ -302,7 +331,16 @@ class SheetEditor:
 
     def problems(self) -> list[tuple[str, str]]:
         """(box id, message) for every box with an error, in reading order: the error summary."""
-        return [("sheet-errors", e) for e in self.errors] + [pair for f in self.fields for pair in f.errors]
+        asked = ([("confirm-unusual", "Is this right? A value is far from what any published sheet gives: check "
+                   "each one marked, then tick “Yes, keep these values”.")]
+                 if self.confirm and not self.confirmed else [])
+        return asked + [("sheet-errors", e) for e in self.errors] + [pair for f in self.fields for pair in f.errors]
+
+    def words(self) -> dict[str, str | None]:
+        """Each option's words as the boxes read now (None for one that cannot be read, or
+        for all while the sheet cannot be read): what the "Now:" hints say as typed."""
+        read = self.sheet is not None or bool(self.confirm)
+        return {f.name: f.words if read and f.words and not f.errors else None for f in self.fields}
 
     def choice_words(self, option: AnOption, value: str) -> str:
         """What a select's choice says to players: the option's words for that value, under this
@@ -340,7 +378,12 @@ class SheetEditor:
             f.words = sheet.describe(option.name)
             f.preset_words = base.describe(option.name) if base is not None else None
             fields.append(f)
-        return cls(sheet.preset, fields, sheet)
+        editor = cls(sheet.preset, fields, sheet)
+        # A sheet shown as it stands (a game's, a link's) was taken with its values: sent back
+        # unchanged, they are not asked about again.
+        editor.confirm = ";".join(u.key for u in unusual_values(sheet))
+        editor.confirmed = bool(editor.confirm)
+        return editor
 
     @classmethod
     def for_preset(cls, preset_id: str) -> SheetEditor:
@@ -364,10 +407,17 @@ class SheetEditor:
             if name in editor.by_name:
                 editor.by_name[name].place(err.field, err.reason)
             else:
-                editor.errors.append(f"{err.field}: {err.reason}" if err.field else err.reason)
+                editor.errors.append(in_labels(f"{err.field}: {err.reason}" if err.field else err.reason))
             return editor
         for f in editor.fields:
             f.words = sheet.describe(f.name)
+        unusual = unusual_values(sheet)
+        editor.confirm = ";".join(u.key for u in unusual)
+        editor.confirmed = bool(unusual) and form.get(CONFIRM, "") == editor.confirm
+        if unusual and not editor.confirmed:
+            for found in unusual:
+                editor.by_name[found.option].place(found.field, _unusual_message(found))
+            return editor
         editor.sheet = sheet
         return editor
 
@@ -394,7 +444,7 @@ def _read_option(option: AnOption, shown: Mapping[str, Shown], rows: int, base: 
             return f
     for box in f.boxes:
         if box.id in errors:
-            f.add_error(box, f"{option.label} ({box.where or option.name}): {errors[box.id]}")
+            f.add_error(box, _message(option, box.where, errors[box.id]))
     f.changed = base is not None and any(b.value != b.preset for b in f.boxes)
     return f
 
