@@ -21,6 +21,7 @@ deal has problems, those problems).
 from __future__ import annotations
 
 import re
+from urllib.parse import unquote
 
 from flask import Response, jsonify, request
 from flask.typing import ResponseReturnValue
@@ -110,9 +111,23 @@ def phone() -> str:
         raise ApiError(400, PHONE_HEADER, "say whose phone this is, such as Scorepad-Phone: Dan's phone (a label "
                        "shown with the part, not a permission)")
     try:
-        return open_deals.read_phone_label(sent)
+        return open_deals.read_phone_label(_header_text(sent))
     except Invalid as err:
         raise ApiError(400, PHONE_HEADER, err.message) from None
+
+
+def _header_text(sent: str) -> str:
+    """A header's text as the phone meant it: sent as UTF-8 bytes (which arrive read as Latin-1)
+    or percent-encoded (``Zo%C3%AB's phone``), it reads "Zoë's phone"."""
+    try:
+        sent = sent.encode("latin-1").decode("utf-8")
+    except UnicodeError:
+        pass  # not UTF-8 bytes: Latin-1 it is
+    try:
+        return unquote(sent, errors="strict")
+    except UnicodeError:
+        raise ApiError(400, PHONE_HEADER, "percent-encode the label as UTF-8 (Zo%C3%AB's phone), or send "
+                       "it as UTF-8") from None
 
 
 _PART_TAG = re.compile(r'"part-([0-9]{1,9})"')

@@ -190,3 +190,16 @@ def test_the_open_deal_answers_meet_their_documented_schemas(client):
     assert_meets(doc, parts, "put", problems)
     assert_meets(doc, "/api/v1/games/{game_id}/deals/{number}/open", "delete",
                  client.delete(f"{API}/games/{game_id}/deals/2/open", headers=bearer(key)))
+
+
+@pytest.mark.parametrize("sent", ["Zo%C3%AB's phone", "Zoë's phone".encode().decode("latin-1")])
+def test_a_phone_label_beyond_ascii_arrives_as_typed_percent_encoded_or_as_utf8(client, sent):
+    game_id, key = api_game(client)
+    answer = put(client, game_id, key, 1, ANN, {"Scorepad-Phone": sent})
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    assert answer.get_json()["parts"][0]["entered_by"] == "Zoë's phone"
+
+
+def test_a_phone_label_percent_encoded_but_not_utf8_is_a_400_naming_the_header(client):
+    game_id, key = api_game(client)
+    problem_of(put(client, game_id, key, 1, ANN, {"Scorepad-Phone": "Zo%E9"}), 400, "Scorepad-Phone")
