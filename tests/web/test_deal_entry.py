@@ -120,3 +120,16 @@ def test_the_live_score_shows_a_side_with_a_negative_or_unreadable_box_as_a_ques
     data = dict(new_form(client, game_id), **BENCH_FORM)
     live = client.post(f"/games/{game_id}/deals/1/preview", data=data).get_data(as_text=True)
     assert "Live score: Us 2,970 · Them 1,150" in live
+
+
+def test_melded_points_and_points_left_take_a_big_count_a_card_count_does_not(client):
+    """A side's melded points run past 1,000 with a dozen books (12 decks hold 7,080 points); a
+    count of cards never does: each box has the bound of what it counts (rules/limits.py)."""
+    game_id = counted_game(client)
+    page = checked(client, game_id, **{"s0-points": "2415", "s1-p0-pts": "1030"})
+    assert "is too many" not in page
+    assert "2,415" in text_of(page) or "2415" in page
+    refused = checked(client, game_id, **{"s0-red_threes": "1001"})
+    assert "Red threes laid: 1001 is too many; at most 1,000." in text_of(refused)
+    refused = checked(client, game_id, **{"s0-points": "100001"})
+    assert "Melded points: 100001 is too many; at most 100,000." in text_of(refused)

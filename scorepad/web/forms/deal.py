@@ -21,7 +21,7 @@ from ...rules import ReadError, RuleSheet
 from ...rules.cards import CARDS, Cards
 from ...rules.choices import LastCard, OpeningBook, OpeningBy, OpeningWho, PartnerFoot
 from ...rules.deal import Meld
-from ...rules.limits import MAX_COUNT, MAX_INPUT, MAX_MELD_ROWS
+from ...rules.limits import MAX_COUNT, MAX_COUNTED_POINTS, MAX_INPUT, MAX_MELD_ROWS
 from ...rules.problems import Problem
 from ...storage.reading import GameSide
 from .deal_blocks import MeldRow, PlayerBlock, SideBlock, card_label, count_or_zero, rows_per_side
@@ -339,13 +339,15 @@ class DealForm:
                 books.setdefault("special_dirty", {})[key[1:]] = n
             else:
                 books.setdefault("threes" if key in ("3R", "3B") else "special", {})[key] = n
-        points = self._count(side.meld_points, side.problems, "meld_points", "Melded points")
+        points = self._count(side.meld_points, side.problems, "meld_points", "Melded points",
+                             most=MAX_COUNTED_POINTS)
         red = self._count(side.red_threes, side.problems, "red_threes", "Red threes laid")
         players = []
         for player in side.players:
             # Any: the deal's JSON as the form builds it, nested dicts filled in place (Deal.from_json reads it)
             out: dict[str, Any] = {"name": player.name, "foot_picked_up": player.picked}
-            out["cards_left_points"] = self._count(player.points, player.problems, "cards_left", "Points left") or 0
+            out["cards_left_points"] = self._count(player.points, player.problems, "cards_left", "Points left",
+                                                    most=MAX_COUNTED_POINTS) or 0
             red_left = self._count(player.red_left, player.problems, "cards_left", "Red threes left")
             if red_left:
                 out["red_threes_left"] = red_left
@@ -392,15 +394,16 @@ class DealForm:
                                   player, self.knee_size > 0)
 
     def _count(self, text: str, problems: dict[str, list[str]] | None, key: str | None, what: str,
-               row: MeldRow | None = None) -> int | None:
+               row: MeldRow | None = None, most: int = MAX_COUNT) -> int | None:
+        """A box's whole number: a count of cards, at most ``most`` (points counted: MAX_COUNTED_POINTS)."""
         text = text.strip()
         if not text:
             return 0
-        if re.fullmatch(r"-?\d{1,6}", text) and abs(int(text)) <= MAX_COUNT:
+        if re.fullmatch(r"-?\d{1,6}", text) and abs(int(text)) <= most:
             return int(text)
         if re.fullmatch(r"-?\d+", text):
             message = (f"{what.capitalize()}: {text[:12]}{'…' if len(text) > 12 else ''} is too many; "
-                       f"at most {MAX_COUNT:,}.")
+                       f"at most {most:,}.")
         else:
             message = f"{what.capitalize()}: {text[:40]!r} is not a whole number."
         if row is not None:
