@@ -45,6 +45,7 @@ from .forms.deal import NO_ENDING, RANKS, DealForm
 from .forms.deal_blocks import card_label
 from .forms.deal_meta import ConfirmForm, DealMetaForm
 from .forms.deal_shown import card_groups, going_out
+from .phones import Phone, phone
 
 bp = Blueprint("deals", __name__)
 
@@ -93,6 +94,10 @@ class DealPage:
     conflict: dict[str, object] | None = None
     recorded: Recorded | None = None  # the deal's number was recorded first by another phone
     repeat_of: int | None = None  # the deal is the same as this one, recorded before it: confirm
+    phone: Phone | None = None  # what this phone enters for and whose it is (a new deal's form)
+    part: object | None = None  # this phone enters one side's part: the open deal's progress (.open_deals)
+    action_url: str | None = None  # where the form posts, when not the deal's own form (a part)
+    taken: object | None = None  # the part another phone entered first (.open_deals.Taken): keep or replace
     status: int = 200
 
     def render(self) -> tuple[str, int]:
@@ -111,8 +116,9 @@ class DealPage:
             # (a meld rarely holds more), red threes 0-6+, failed takes of the pile 0-3+; what the
             # script's segments offer.
             segs=f"naturals:{min(sheet.book_size, 7)} twos:3 jokers:2 red_threes:6 b:6 failed:3",
-            action=(url_for("deals.edit_deal", game_id=game.id, number=number) if self.editing
-                    else url_for("deals.new_deal", game_id=game.id)),
+            action=self.action_url or (url_for("deals.edit_deal", game_id=game.id, number=number) if self.editing
+                                       else url_for("deals.new_deal", game_id=game.id)),
+            shown=[self.phone.side] if self.phone and self.phone.side is not None and self.part else None,
         )
         return render_template("deals/deal_form.html", **context), self.status
 
@@ -395,7 +401,7 @@ def _posted(game: GameRecord, number: int, editing: bool) -> ResponseReturnValue
         action = "more"  # the same form again, that side now in meld rows; nothing else changes
     form = DealForm.from_form(game.sides, game.sheet, request.form, more_rows=action == "more" and itemise is None,
                               itemise=itemise, number=number)
-    done = ACTIONS.get(action, _save)(DealPage(game, form, meta, number, editing))
+    done = ACTIONS.get(action, _save)(DealPage(game, form, meta, number, editing, phone=None if editing else phone(game)))
     return done.render() if isinstance(done, DealPage) else done
 
 
@@ -431,8 +437,12 @@ def new_deal(game_id: str) -> ResponseReturnValue:
         return redirect(url_for("games.game", game_id=game.id), 303)
     if request.method == "POST":
         return _posted(game, number, editing=False)
+    this = phone(game)
+    if this.side is not None:  # this phone enters one side's part (.open_deals)
+        return redirect(url_for("parts.part", game_id=game.id, number=number), 303)
     meta = DealMetaForm(revision=str(game.revision))
-    return DealPage(game, DealForm.blank(game.sides, game.sheet, number), meta, number, editing=False).render()
+    return DealPage(game, DealForm.blank(game.sides, game.sheet, number), meta, number, editing=False,
+                    phone=this).render()
 
 
 @bp.post("/games/<game_id>/deals/<int:number>/preview")
@@ -452,11 +462,23 @@ def preview(game_id: str, number: int) -> ResponseReturnValue:
         return render_template("deals/_live.html", error=error)
     verdict = game.rules.judge(deal)
     refused = checks.rule_violations(game, deal, verdict)
-    problems = form.place_problems(refused.problems if refused else [])
-    warnings = [(form.place_problem(p), p.message) for p in verdict.report.warnings]
+    mine = _part_side(game)  # a phone entering one side's part: that side's score and problems only
+
+    def ours(problem: Problem) -> bool:
+        return mine is None or problem.side in (None, game.sides[mine]["name"])
+
+    problems = form.place_problems([p for p in refused.problems if ours(p)] if refused else [])
+    warnings = [(form.place_problem(p), p.message) for p in verdict.report.warnings if ours(p)]
     outs = going_out(game.rules.deal_rules(number).going_out_books, game.sheet, deal, form.sides)
-    return render_template("deals/_live.html", sides=verdict.breakdown.sides, problems=problems, warnings=warnings,
-                           outs=outs)
+    sides = [s for i, s in enumerate(verdict.breakdown.sides) if mine in (None, i)]
+    return render_template("deals/_live.html", sides=sides, problems=problems, warnings=warnings,
+                           outs=[o for o in outs if mine in (None, o.side)])
+
+
+def _part_side(game: GameRecord) -> int | None:
+    """The side a part's form enters (its hidden ``part_side``), else None (every side)."""
+    sent = request.form.get("part_side", "")
+    return int(sent) if sent.isdigit() and int(sent) < len(game.sides) else None
 
 
 @bp.get("/games/<game_id>/deals/<int:number>")
