@@ -133,7 +133,7 @@ def main() -> int:
                     page.evaluate(HEIGHT, key)
                     page.screenshot(path=str(args.shots / f"entry-{name}.png"))
             t.tap(page.get_by_role("button", name="Save deal 1"))
-            page.wait_for_url("**/games/*#deal-1")
+            page.wait_for_url("**/games/*#main")
         standings = api_get(f"{base}/api/v1/games/{game_id}")["standings"]
     totals = {s["name"]: s["total"] for s in standings}
     print(f"entry: side {us[0] + 1} taps {us[1]} keys; deal {t.taps} taps {t.keys} keys; form {height} px")

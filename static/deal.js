@@ -84,6 +84,65 @@
   form.addEventListener("change", feet);
   feet();
 
+  // The player who went out holds no cards: a counted player's points-left box goes (disabled,
+  // so not sent: the server reads no box as no points left) while that player is chosen, unless
+  // it holds points (the referee then says the player still holds cards).
+  function outs() {
+    var ending = form.querySelector("input[name=ending]:checked");
+    each(form, "fieldset.cp", function (p) {
+      var box = p.querySelector(".pts");
+      if (!box) return;
+      var empty = Array.prototype.every.call(box.querySelectorAll("input"), function (i) { return /^0?$/.test(i.value.trim()); });
+      var out = !!ending && ending.value === p.id && empty;
+      box.hidden = out;
+      each(box, "input", function (i) { i.disabled = out; });
+    });
+  }
+  form.addEventListener("change", outs);
+  outs();
+
+  // The keyboard's Next: Enter in a box goes to the next box shown, in the order a side counts
+  // (books, melded points, red threes, then each player's points left and foot), never sending
+  // the form; the last box's key says "done" and goes to Save.
+  function boxes() {
+    return Array.prototype.filter.call(form.querySelectorAll("fieldset.side input[enterkeyhint]"), function (i) {
+      return !i.disabled && i.getClientRects().length > 0;
+    });
+  }
+  function hints() {
+    var list = boxes();
+    list.forEach(function (b, i) { b.setAttribute("enterkeyhint", i === list.length - 1 ? "done" : "next"); });
+  }
+  form.addEventListener("keydown", function (e) {
+    var box = e.target;
+    if (e.key !== "Enter" || !box.hasAttribute || !box.hasAttribute("enterkeyhint")) return;
+    e.preventDefault();
+    var list = boxes(), at = list.indexOf(box);
+    if (at >= 0 && at < list.length - 1) list[at + 1].focus();
+    else document.querySelector("#bar button[value=save], #bar button[value=repeat], #bar button").focus();
+  });
+  form.addEventListener("change", hints);
+  form.addEventListener("input", hints);
+  hints();
+
+  // A side's total is "?" while one of its number boxes holds what the form refuses (a negative
+  // or unreadable number): the live score never counts it.
+  function refused() {
+    each(form, "fieldset.side", function (side) {
+      var bad = Array.prototype.some.call(side.querySelectorAll("input[inputmode=numeric]"), function (i) {
+        var v = i.value.trim();
+        return !i.disabled && v !== "" && !/^\d+$/.test(v);
+      });
+      if (!bad) return;
+      var at = +side.id.slice(1);
+      [document.getElementById("bar-score"), document.getElementById("live-now")].forEach(function (scores) {
+        var totals = scores && scores.querySelectorAll(".t, strong");
+        if (totals && totals[at]) totals[at].textContent = "?";
+      });
+    });
+  }
+  form.addEventListener("input", refused);
+
   // The live score: the form posted to the preview route, whose parts replace the elements
   // with their ids (score, totals, going out); a problem's link marks its field.
   function show(html, quiet) {
@@ -93,6 +152,7 @@
       var old = part.id && document.getElementById(part.id);
       if (old) old.replaceWith(part);
     });
+    refused();
     if (quiet) return;
     each(form, ".live-bad", function (e) { e.classList.remove("live-bad"); });
     each(live, "a[data-bad]", function (a) {
@@ -204,7 +264,7 @@
       else input.value = v.length ? v[0] : "";
     });
     each(form, counts, function (input) { input.dispatchEvent(new Event("input")); });  // the segments follow
-    feet();
+    feet(); outs(); hints(); refused();
     keepDraft(d);
     preview();
   }
@@ -220,8 +280,8 @@
   function replace(response, html) {  // the server's answer becomes the page, as a plain post would
     gone = true;
     clearTimeout(timer); clearTimeout(again); clearTimeout(retrying);
-    var to = "deal-" + form.dataset.draft.split(":")[1];  // the saved deal's row, as the redirect's #deal-N
-    if (response.redirected) history.replaceState(null, "", response.url + "#" + to);
+    var to = "main";  // the top of the game page, as the redirect's #main: what was saved, and the standings
+    if (response.redirected) history.replaceState(null, "", response.url.split("#")[0] + "#" + to);
     document.open(); document.write(html); document.close();
     if (response.redirected && document.getElementById(to)) document.getElementById(to).scrollIntoView();
     else if (document.getElementById("recorded") || document.getElementById("repeat")) window.scrollTo(0, 0);  // the question first

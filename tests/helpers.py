@@ -134,7 +134,7 @@ class _Forms(HTMLParser):
         if not self.forms:
             return
         fields = self.forms[-1]["fields"]
-        if tag == "input" and a.get("name"):
+        if tag == "input" and a.get("name") and "disabled" not in a:  # a disabled input is not sent
             kind = a.get("type", "text")
             if kind in ("checkbox", "radio"):
                 if "checked" in a:

@@ -50,6 +50,15 @@ from .phones import Phone, phone
 bp = Blueprint("deals", __name__)
 
 UNREADABLE = "Some boxes could not be read; each says why."
+# Warnings the table cannot act on (the melds of a counted side are counted, not listed, so not
+# checked one by one): the deal form and its live score show them on a game's first deal only.
+ONCE_A_GAME = ("counted.unchecked",)
+
+
+def worth_a_look(warnings: Sequence[Problem], number: int) -> list[Problem]:
+    """The referee's warnings the deal form shows for deal ``number``: every one, but those
+    said once a game (:data:`ONCE_A_GAME`) only on the game's first deal."""
+    return [w for w in warnings if number == 1 or w.code not in ONCE_A_GAME]
 
 
 def new_key() -> str:
@@ -125,7 +134,7 @@ class DealPage:
     def judged(self, verdict: Verdict, problems: Sequence[Problem]) -> None:
         """Place the referee's problems on the form, with its warnings and score."""
         self.summary = self.form.place_problems(problems)
-        self.form.warnings = [p.message for p in verdict.report.warnings]
+        self.form.warnings = [p.message for p in worth_a_look(verdict.report.warnings, self.number)]
         self.form.not_checked = [u.reason for u in verdict.report.not_checked]
         self.preview = verdict
 
@@ -254,7 +263,7 @@ def _write(page: DealPage, data: dict[str, object], as_played: str | None) -> De
 
 
 def _saved(game: GameRecord, editing: bool, saved: DealRecord | idempotency.Made) -> Response:
-    """The answer to a saved deal: the game page at the deal, flashing what was saved; the
+    """The answer to a saved deal: the game page at its top, flashing what was saved; the
     same to a form sent again after its answer was lost (``saved`` is then what the first
     save made), its flash not shown twice."""
     if isinstance(saved, idempotency.Made):
@@ -266,7 +275,8 @@ def _saved(game: GameRecord, editing: bool, saved: DealRecord | idempotency.Made
         number, said = saved.number, f"Deal {saved.number} {'corrected' if editing else 'saved'}."
     if ("ok", said) not in map(tuple, session.get("_flashes", [])):  # the first answer's came through
         flash(said, "ok")
-    return redirect(url_for("games.game", game_id=game.id, _anchor=f"deal-{number}"), 303)
+    # At the top of the page (#main): what was saved, the standings and "Record deal N+1" in view.
+    return redirect(url_for("games.game", game_id=game.id, _anchor="main"), 303)
 
 
 def _refused(page: DealPage, err: StorageError | OutOfSpace, as_played: bool) -> DealPage:
@@ -468,7 +478,7 @@ def preview(game_id: str, number: int) -> ResponseReturnValue:
         return mine is None or problem.side in (None, game.sides[mine]["name"])
 
     problems = form.place_problems([p for p in refused.problems if ours(p)] if refused else [])
-    warnings = [(form.place_problem(p), p.message) for p in verdict.report.warnings if ours(p)]
+    warnings = [(form.place_problem(p), p.message) for p in worth_a_look(verdict.report.warnings, number) if ours(p)]
     outs = going_out(game.rules.deal_rules(number).going_out_books, game.sheet, deal, form.sides)
     sides = [s for i, s in enumerate(verdict.breakdown.sides) if mine in (None, i)]
     return render_template("deals/_live.html", sides=sides, problems=problems, warnings=warnings,

@@ -329,7 +329,7 @@ def test_replace_it_with_mine_corrects_the_saved_deal_keeping_it_in_the_history(
     page = text(phone.post(f"/games/{game_id}/deals/new", data=mine))
     replace = re.search(r'formaction="([^"]+)">Replace it with mine', page).group(1)
     response = phone.post(replace, data=dict(fields(page, action=f"/games/{game_id}/deals/new"), action="save"))
-    assert response.status_code == 303 and response.headers["Location"].endswith(f"/games/{game_id}#deal-1")
+    assert response.status_code == 303 and response.headers["Location"].endswith(f"/games/{game_id}#main")
     assert stored_deals(app, game_id) == [(1, -15, 2), 2]  # this phone's entries; the saved ones in its history
     with app.app_context():
         history = reading.history(game_id, 1)
@@ -415,7 +415,7 @@ def test_a_deal_the_same_as_the_one_before_it_is_refused_until_the_table_confirm
     again = fields(page, action=url)
     assert phone.post(url, data=dict(again, action="save")).status_code == 422  # Save alone: asked again
     response = phone.post(url, data=dict(again, action="repeat"))
-    assert response.status_code == 303 and response.headers["Location"].endswith("#deal-2")
+    assert response.status_code == 303 and response.headers["Location"].endswith("#main")
     assert stored_deals(app, game_id) == [(1, 5, 1), (2, 5, 1), 2]
 
 

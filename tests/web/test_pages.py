@@ -470,7 +470,7 @@ def test_an_unknown_game_gets_a_friendly_404_page(client):
 def test_recording_a_valid_deal_through_the_form(client, app):
     game_id = start(client)
     response = record(client, game_id)
-    assert response.headers["Location"].endswith(f"/games/{game_id}#deal-1")
+    assert response.headers["Location"].endswith(f"/games/{game_id}#main")
     game = load(app, game_id)
     deal = game.deal(1).deal.to_json(with_sheet=False)
     assert deal["ending"] == "went_out" and deal["went_out"] == "Ann"
