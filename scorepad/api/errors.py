@@ -12,14 +12,18 @@ from ..storage.checks import never_as_played
 from ..storage.errors import (
     AlreadyRecorded,
     Busy,
+    ConfirmRefused,
     Conflict,
+    DealOpen,
     Full,
     Gone,
     ImportRefused,
     Invalid,
     KeyReplaced,
     NotFound,
+    NotNext,
     OutOfSpace,
+    PartEntered,
     RuleViolations,
     SameAsPrevious,
     StorageError,
@@ -41,6 +45,8 @@ ERRORS: dict[type[Exception], tuple[int, str | None]] = {
     Unusable: (500, None),
     AlreadyRecorded: (409, "deal-recorded"), SameAsPrevious: (422, "same-as-previous"),
     KeyReplaced: (401, "edit-key-replaced"),
+    DealOpen: (409, "deal-open"), NotNext: (409, "not-next-deal"), PartEntered: (409, "part-entered"),
+    ConfirmRefused: (409, "confirmation-refused"),
 }
 ERROR_STATUS: dict[type[Exception], int] = {kind: status for kind, (status, _) in ERRORS.items()}
 

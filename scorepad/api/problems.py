@@ -79,6 +79,22 @@ TYPES: dict[str, ProblemType] = {t.slug: t for t in (
                 "Nothing was saved: keep the recorded one, or replace it with yours by PUT .../deals/<n> with "
                 "that revision (a correction, kept in its history).",
                 ("recorded", "yours", "revision")),
+    ProblemType("deal-open", 409, "That deal is being entered part by part",
+                "Its parts are saved one by one (PUT .../deals/<n>/parts/<side> and .../ending) and it is "
+                "written when the last one makes it whole: a whole deal is not saved over it. `deal` is its "
+                "number, `parts` how many are saved; GET .../deals/<n>/open shows them, DELETE .../open "
+                "abandons it.", ("deal", "parts")),
+    ProblemType("not-next-deal", 409, "Parts are entered for the next deal only",
+                "The deal in the URL is recorded already (`recorded` true: another phone's part completed it), "
+                "or is not the game's next (`next` is). Nothing was saved.", ("next", "recorded")),
+    ProblemType("part-entered", 409, "Another phone entered that part",
+                "Nothing is overwritten silently: `part` is the part as it stands (its body, who entered it, "
+                "when, its `version`). Look at it; to replace it, send yours again with If-Match: "
+                "\"part-<version>\".", ("part",)),
+    ProblemType("confirmation-refused", 409, "That confirmation is not made",
+                "`field` says why: `side`, a side confirms another side's part, not its own; `phone`, the "
+                "phone that entered a part does not confirm it; `version`, the part changed since it was seen "
+                "(look at it again); `part`, there is none to confirm; `confirm`, the game asks for none."),
     ProblemType("precondition-failed", 412, "The game changed since that ETag",
                 "The If-Match sent is no longer the game's ETag. As for stale-revision, `revision` and "
                 "`changes` say what happened since; nothing was saved.",

@@ -8,14 +8,18 @@ import click
 from ..storage.errors import (
     AlreadyRecorded,
     Busy,
+    ConfirmRefused,
     Conflict,
+    DealOpen,
     Full,
     Gone,
     ImportRefused,
     Invalid,
     KeyReplaced,
     NotFound,
+    NotNext,
     OutOfSpace,
+    PartEntered,
     RuleViolations,
     SameAsPrevious,
     Unusable,
@@ -34,6 +38,9 @@ EXIT_CODES: dict[type[Exception], int] = {
     AlreadyRecorded: EXIT_RECORDED,
     SameAsPrevious: EXIT_VIOLATIONS,  # not saved as sent; --repeat records it
     KeyReplaced: EXIT_UNUSABLE,  # never: the commands write with no edit key
+    DealOpen: EXIT_RECORDED,  # the deal is open, being entered part by part: `deal abandon` lets a whole one in
+    NotNext: EXIT_UNUSABLE, ConfirmRefused: EXIT_UNUSABLE,
+    PartEntered: EXIT_RECORDED,  # another phone's part: `deal part --replaces VERSION` replaces it
 }
 
 

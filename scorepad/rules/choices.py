@@ -26,6 +26,14 @@ class Choice(str, Enum):
         return str(self.value)
 
 
+class Confirm(Choice):
+    """A game's setting: whether a side's part of a deal entered part by part is final as
+    entered (``none``), or only once a phone of another side confirms it (``opponents``)."""
+
+    NONE = "none"
+    OPPONENTS = "opponents"
+
+
 class DecksRule(Choice):
     PLAYERS_PLUS_ONE = "players+1"
     PER_PLAYER = "per-player"

@@ -19,6 +19,7 @@ MAX_PER_SIDE = 4  # players on one side: a sheet's side_sizes run from 1 (indivi
 MIN_PLAYERS = 2  # the least a sheet's min_players/max_players may be: two players alone
 MAX_PLAYERS = 12  # the most a sheet's min_players/max_players may be: 3 sides of 4, 4 of 3, 6 of 2
 MAX_NAME = 40  # characters in a name (a game, a side, a player, went_out): fits a phone's column and a pad's head
+MAX_PHONE = 40  # characters in a phone's label ("Dan's phone", sent with each part of an open deal): as a name
 MAX_GAME_ID = 64  # characters in a game id looked up: ids are 22; anything longer is no game, unread
 
 # -- a deal ---------------------------------------------------------------------------------------

@@ -17,6 +17,12 @@ and the pages' HTTP statuses, the command line's exit codes.
 - :class:`RuleViolations`: a deal that breaks the rules, not saved; whether it may be saved as played.
 - :class:`SameAsPrevious`: a new deal the same as the deal recorded just before it, not saved
   unless the request says it was played again (``repeat``).
+- :class:`DealOpen`: a whole deal sent for a number being entered part by part (an open deal).
+- :class:`NotNext`: a part of a deal that is not the game's next (recorded, or further on).
+- :class:`PartEntered`: a part another phone entered, sent without naming the version it
+  replaces (or naming an older one); it carries the part as it stands.
+- :class:`ConfirmRefused`: a confirmation of a part by its own side or phone, or of a version
+  that is no longer the part's.
 - :class:`ImportRefused`: an export document whose deal the referee will not let in.
 - :class:`KeyReplaced`: the edit key a write was allowed with was replaced before the write
   was made (another phone replaced the edit link in the moment between).
@@ -36,6 +42,7 @@ from __future__ import annotations
 from ..rules.problems import Problem
 from ..rules.read import JSON
 from ..rules.verdict import Verdict
+from .parts import ENDING, OpenPart
 
 
 class StorageError(Exception):
@@ -153,6 +160,52 @@ class KeyReplaced(StorageError):
         self.at = at
 
 
+def _part_name(part: str) -> str:
+    return "the ending" if part == ENDING else f"side {part}'s part"
+
+
+class DealOpen(StorageError):
+    """A whole deal sent for deal ``number`` while it is being entered part by part (it has
+    ``parts`` parts saved): not saved. Its parts complete it, or abandoning it lets a whole
+    deal be sent."""
+
+    def __init__(self, number: int, parts: int) -> None:
+        super().__init__("deal", f"deal {number} is being entered part by part ({parts} part"
+                         f"{'' if parts == 1 else 's'} saved), so a whole deal for it was not saved: finish "
+                         "entering its parts, or abandon the open deal first")
+        self.number, self.parts = number, parts
+
+
+class NotNext(StorageError):
+    """A part of deal ``number``, which is not the game's next deal (``next``; None when the
+    game is over): it is recorded already, or further on. Nothing was saved."""
+
+    def __init__(self, number: int, next_number: int | None, recorded: bool) -> None:
+        said = (f"deal {number} is recorded already" if recorded else f"deal {number} is not the game's next deal"
+                + (f" ({next_number})" if next_number is not None else ""))
+        super().__init__("deal", f"{said}: parts are entered for the next deal only; nothing was saved")
+        self.number, self.next_number, self.recorded = number, next_number, recorded
+
+
+class PartEntered(StorageError):
+    """A part that another phone entered (``part``, as it stands), sent without naming the
+    version it replaces, or naming another (``sent``): nothing was overwritten. Look at it,
+    then send yours again naming its version to replace it."""
+
+    def __init__(self, part: OpenPart, sent: int | None) -> None:
+        said = "without naming the version it replaces" if sent is None else f"replacing version {sent}"
+        super().__init__("version", f"{_part_name(part.part)} was entered by {part.phone} (version {part.version}, "
+                         f"at {part.entered_at}), and yours was sent {said}, so it was not saved: look at theirs, "
+                         f"then send yours with version {part.version} to replace it")
+        self.part, self.sent = part, sent
+
+
+class ConfirmRefused(StorageError):
+    """A confirmation not made: ``field`` says why (``side``: the part's own side, or the
+    ending, which no side confirms; ``phone``: the phone that entered it; ``version``: the
+    part changed since it was seen; ``part``: there is no such part)."""
+
+
 class ImportRefused(StorageError):
     """An export document with a deal the referee will not let in: ``field`` names the deal
     in the document, ``number`` is its number, ``problems`` say why. Nothing was imported."""
@@ -194,6 +247,7 @@ class Unusable(Exception):
 
 
 ERRORS: tuple[type[Exception], ...] = (Invalid, NotFound, Gone, Conflict, Full, RuleViolations, ImportRefused, Busy,
-                                       OutOfSpace, Unusable, AlreadyRecorded, SameAsPrevious, KeyReplaced)
+                                       OutOfSpace, Unusable, AlreadyRecorded, SameAsPrevious, KeyReplaced, DealOpen,
+                                       NotNext, PartEntered, ConfirmRefused)
 """Every error storage raises (some as subclasses: ``cache.BuildBusy``, ``Unreachable`` are ``Busy``): each
 interface's table gives each of them its answer."""

@@ -54,6 +54,8 @@ class Kind(Enum):
     EDIT_KEY_REPLACED = "edit key replaced"
     GAME_ENDED = "game ended"
     GAME_REOPENED = "game reopened"
+    PART_SAVED = "part saved"  # a part of an open deal saved (or the open deal abandoned): the game's revision stays
+    PART_CONFIRMED = "part confirmed"
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,8 @@ otherwise there. :mod:`.db` runs them (``db.query("game_get", game_id)``) on eit
 from __future__ import annotations
 
 QUERIES: dict[str, str] = {
-    "game_insert": "INSERT INTO game (id, edit_key, name, sheet, sides, revision, created_at, updated_at) "
-                   "VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
+    "game_insert": "INSERT INTO game (id, edit_key, name, sheet, sides, revision, created_at, updated_at, confirm) "
+                   "VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)",
     "game_get": "SELECT * FROM game WHERE id = ?",
     "game_all_recent": "SELECT * FROM game ORDER BY updated_at DESC LIMIT ?",
     "game_touch": "UPDATE game SET revision = revision + 1, updated_at = ? WHERE id = ?",
@@ -15,7 +15,10 @@ QUERIES: dict[str, str] = {
     # The table ended the game (a time, writing.end_game), or reopened it (NULL, writing.reopen_game).
     "game_set_ended": "UPDATE game SET ended_at = ? WHERE id = ?",
     "deals_of_game": "SELECT * FROM deal WHERE game_id = ? ORDER BY number",
-    "deal_insert": "INSERT INTO deal (game_id, number, body, as_played) VALUES (?, ?, ?, ?)",
+    # A deal is inserted only while no part of it is open (open_deals): a whole deal sent for
+    # a number being entered part by part inserts nothing (writing.record_deal: DealOpen).
+    "deal_insert": "INSERT INTO deal (game_id, number, body, as_played) SELECT ?, ?, ?, ? WHERE NOT EXISTS "
+                   "(SELECT 1 FROM open_part WHERE game_id = ?1 AND number = ?2)",
     "deal_update": "UPDATE deal SET body = ?, as_played = ? WHERE game_id = ? AND number = ?",
     "deal_delete": "DELETE FROM deal WHERE game_id = ? AND number = ?",
     # The entry's revision is the one its write produces: run it before "game_touch".
@@ -29,6 +32,9 @@ QUERIES: dict[str, str] = {
     "game_touch_at": "UPDATE game SET revision = revision + 1, updated_at = ? WHERE id = ? AND revision = ?",
     "history_add": "INSERT INTO history (game_id, deal_number, action, at, before, after, old_totals, new_totals, "
                    "reason, revision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    # A deal written from an open deal: its entry names the phones that entered its parts.
+    "history_add_entered": "INSERT INTO history (game_id, deal_number, action, at, before, after, old_totals, "
+                           "new_totals, reason, revision, entered_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     "history_of_game": "SELECT * FROM history WHERE game_id = ? ORDER BY id",
     "history_of_deal": "SELECT * FROM history WHERE game_id = ? AND deal_number = ? ORDER BY id",
     "amendments_of_game": "SELECT * FROM history WHERE game_id = ? AND action = 'amend' ORDER BY id",
@@ -74,6 +80,21 @@ QUERIES: dict[str, str] = {
     "game_delete_at": "DELETE FROM game WHERE id = ? AND revision = ?",
     "game_delete_unchanged": "DELETE FROM game WHERE id = ? AND updated_at < ?",
     "idempotency_forget_game": "DELETE FROM idempotency_key WHERE game_id = ?1 OR made_game = ?1",
+    # Open deals (open_deals): a part of the game's deal being entered, by part; every save,
+    # confirmation or abandonment adds 1 to the game's open_counter (and so takes the game's
+    # row lock first, on PostgreSQL: two parts completing a deal at once are saved one by one).
+    "game_open_touch": "UPDATE game SET open_counter = open_counter + 1 WHERE id = ? AND revision = ?",
+    "game_open_counter": "SELECT open_counter FROM game WHERE id = ?",
+    "open_parts": "SELECT * FROM open_part WHERE game_id = ? AND number = ? ORDER BY part",
+    "open_parts_any": "SELECT number, COUNT(*) AS n FROM open_part WHERE game_id = ? GROUP BY number",
+    "open_part_insert": "INSERT INTO open_part (game_id, number, part, body, phone, entered_at, version) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+    "open_part_update": "UPDATE open_part SET body = ?, phone = ?, entered_at = ?, version = version + 1, "
+                        "confirmed_by = NULL, confirmed_at = NULL WHERE game_id = ? AND number = ? AND part = ?",
+    "open_part_confirm": "UPDATE open_part SET confirmed_by = ?, confirmed_at = ? WHERE game_id = ? AND number = ? "
+                         "AND part = ? AND version = ?",
+    "open_parts_delete": "DELETE FROM open_part WHERE game_id = ? AND number = ?",
+    "open_parts_delete_all": "DELETE FROM open_part WHERE game_id = ?",
     "deleted_insert": "INSERT INTO deleted_game (id, deleted_at, why) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
     "deleted_get": "SELECT deleted_at, why FROM deleted_game WHERE id = ?",
     # Games not changed since ?1, oldest first, after (?2, ?3) in that order (flask purge, by

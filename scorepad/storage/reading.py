@@ -19,6 +19,7 @@ from functools import cached_property
 from typing import Any, TypedDict
 
 from ..rules import Deal, ReadError, RuleSheet, judge, load_sheet
+from ..rules.choices import Confirm
 from ..rules.game import Game
 from ..rules.limits import MAX_GAME_ID
 from ..rules.read import JSON
@@ -68,6 +69,8 @@ class GameRecord:
     history_counts: dict[int, int] = dataclasses.field(default_factory=dict)
     # When the table ended the game (an open sheet's; writing.end_game), None while it goes on.
     ended_at: str | None = None
+    # Whether a side's part of a deal entered part by part waits for another side's confirmation.
+    confirm: Confirm = Confirm.NONE
 
     @cached_property
     def view(self) -> GameView:
@@ -149,7 +152,8 @@ def _record(row: db.Row, deals: list[db.Row], history_counts: dict[int, int],
                           stored_size=len(deal_row["body"]))
                for deal_row, deal, verdict in zip(deals, parsed, game.verdicts, strict=True)]
     return GameRecord(row["id"], row["edit_key"], readable(row["name"]), sheet, sides, row["revision"],
-                      row["created_at"], row["updated_at"], records, game, dict(history_counts), ended_at)
+                      row["created_at"], row["updated_at"], records, game, dict(history_counts), ended_at,
+                      Confirm(row["confirm"]))
 
 
 # A parsed, judged deal takes many times its JSON in memory (objects, its verdict's lines
@@ -232,7 +236,7 @@ def _entries(rows: list[db.Row]) -> list[Entry]:
     out = []
     for row in rows:
         entry: Entry = {key: row[key] for key in row.keys()}
-        for key in ("before", "after", "old_totals", "new_totals"):
+        for key in ("before", "after", "old_totals", "new_totals", "entered_by"):
             stored = entry[key]
             entry[key] = readable(json.loads(stored)) if isinstance(stored, str) and stored else None
             if entry["action"] == "amend" and key in ("before", "after") and entry[key] is not None:
@@ -305,6 +309,15 @@ def revision(game_id: str) -> tuple[int, str] | None:
         return None
     row = db.one("game_revision", game_id)
     return None if row is None else (row["revision"], row["updated_at"])
+
+
+def open_counter(game_id: str) -> int | None:
+    """How many times the game's open deal changed (a part saved, confirmed or abandoned:
+    :mod:`.open_deals`), which the revision does not count; None if there is no game."""
+    if not could_be_an_id(game_id):
+        return None
+    row = db.one("game_open_counter", game_id)
+    return None if row is None else int(row["open_counter"])
 
 
 def cached_game(game_id: str) -> GameRecord | None:

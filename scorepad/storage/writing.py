@@ -24,14 +24,14 @@ from datetime import datetime
 from typing import Generic, TypeVar
 
 from ..rules import Deal, RuleSheet
-from ..rules.choices import GameLength
+from ..rules.choices import Confirm, GameLength
 from ..rules.game import Game
 from ..rules.limits import ENTRY_BYTES as ENTRY_BYTES
 from ..rules.limits import MAX_GAME_BYTES as MAX_GAME_BYTES
 from ..rules.verdict import Verdict
 from . import db
 from .checks import as_game_reads_it, game_over, judge_for_game, read_sides, refuse_if_stale
-from .errors import AlreadyRecorded, Conflict, Full, Invalid, KeyReplaced, NotFound, SameAsPrevious
+from .errors import AlreadyRecorded, Conflict, DealOpen, Full, Invalid, KeyReplaced, NotFound, SameAsPrevious
 from .idempotency import Kind, Made, Once, keep, stop_if_kept
 from .reading import (
     DealRecord,
@@ -56,7 +56,7 @@ from .reading import (
 log = logging.getLogger(__name__)
 
 
-def _after_write(game: GameRecord, deals: list[DealRecord], number: int, updated_at: str) -> GameRecord:
+def after_write(game: GameRecord, deals: list[DealRecord], number: int, updated_at: str) -> GameRecord:
     """The game one revision on, with these deals, deal ``number`` given one more history
     entry: built from records already read and judged, so the next read of the game neither
     reads nor judges its deals again."""
@@ -80,14 +80,17 @@ def _stored(sheet: RuleSheet) -> str:
 
 
 
-def create_game(name: str, sheet: RuleSheet, sides: list[GameSide], once: Once[GameRecord] | None = None) -> GameRecord:
+def create_game(name: str, sheet: RuleSheet, sides: list[GameSide], once: Once[GameRecord] | None = None,
+                confirm: Confirm = Confirm.NONE) -> GameRecord:
     """A new game, with a new id and edit key; made once per ``once``'s key (:func:`once`).
-    The door reads what it is given (:mod:`.checks`: the sheet, then the sides, then the name)."""
+    The door reads what it is given (:mod:`.checks`: the sheet, then the sides, then the name).
+    ``confirm``: whether a side's part of a deal entered part by part waits for a phone of
+    another side to confirm it (:mod:`.open_deals`)."""
     game_id, key, now = new_id(), new_id(), stamp_now()
     record = GameRecord(game_id, key, name, sheet, sides, 0, now, now, [],
-                        Game(sheet, tuple(side["name"] for side in sides)))
+                        Game(sheet, tuple(side["name"] for side in sides)), confirm=confirm)
     with db.transaction():
-        db.run("game_insert", game_id, key, name, _stored(sheet), json.dumps(sides), now, now)
+        db.run("game_insert", game_id, key, name, _stored(sheet), json.dumps(sides), now, now, confirm.value)
         keep(once, Made(Kind.GAME_CREATED, game_id, None, 0))
     remember(record)
     return record
@@ -106,7 +109,8 @@ def import_game(name: str, sheet: RuleSheet, sides: list[GameSide], created_at: 
     key (:func:`once`)."""
     game_id, key, now = new_id(), new_id(), stamp_now()
     with db.transaction():
-        db.run("game_insert", game_id, key, name, _stored(sheet), json.dumps(sides), created_at, now)
+        db.run("game_insert", game_id, key, name, _stored(sheet), json.dumps(sides), created_at, now,
+               Confirm.NONE.value)
         if ended_at is not None:
             db.run("game_set_ended", ended_at, game_id)
         for number, body, as_played in deals:
@@ -114,14 +118,14 @@ def import_game(name: str, sheet: RuleSheet, sides: list[GameSide], created_at: 
         for entry in [*entries, (None, "import", now, None, None, None, None, note)]:
             db.run("history_insert", game_id, *entry)
             db.run("game_touch", now, game_id)
-        _check_size(game_id)
+        check_size(game_id)
         record: GameRecord = read_afresh(game_id, judged)  # type: ignore[assignment]  # just written
         keep(once, Made(Kind.GAME_IMPORTED, game_id, None, record.revision))
     remember(record)  # once committed: a record cached inside the transaction could outlive a failed commit
     return record
 
 
-def _check_size(game_id: str) -> None:
+def check_size(game_id: str) -> None:
     """Inside a write transaction, once written: refuse the write (:class:`Full` naming ``game``, so it
     rolls back) when it leaves the game holding more than :data:`MAX_GAME_BYTES`."""
     size = db.value("game_stored_bytes", game_id, ENTRY_BYTES)
@@ -131,7 +135,7 @@ def _check_size(game_id: str) -> None:
                          "start a new game to go on (an export keeps this one)")
 
 
-def _fresh(game_id: str, based_on: int | None, once: Once[object] | None = None, key: str | None = None,
+def fresh(game_id: str, based_on: int | None, once: Once[object] | None = None, key: str | None = None,
            first: bool = False) -> GameRecord:
     """The game as it stands, for a write about to be prepared (again, after another write came
     first). With ``key``, the edit key the door allowed the write with: :class:`KeyReplaced`
@@ -200,7 +204,7 @@ def _write(game_id: str, based_on: int | None,
     """
     first = True
     while True:
-        game = _fresh(game_id, based_on, once, key, first)
+        game = fresh(game_id, based_on, once, key, first)
         first = False
         apply = prepare(game)
         if isinstance(apply, _Unchanged):
@@ -212,10 +216,10 @@ def _write(game_id: str, based_on: int | None,
                     _moved(game_id, based_on, once)
                 result, deals, number = apply(now)
                 keep(once, Made(kind, game_id, number, game.revision + 1))
-                _check_size(game_id)
+                check_size(game_id)
         except _Moved:
             continue
-        remember(_after_write(game, deals, number, now))
+        remember(after_write(game, deals, number, now))
         return result
 
 
@@ -260,16 +264,11 @@ def record_deal(game_id: str, deal: Deal, as_played: str | None = None, based_on
         if game.next_number is None:
             raise game_over(game)
         if not repeat:
-            _not_repeated(game, deal_now)
+            not_repeated(game, deal_now)
         verdict = judge_for_game(game, deal_now, as_played)
-        body = json.dumps(deal_now.to_json(with_sheet=False))
-        kept = as_played if not verdict.ok else None
-        earlier = game.history_counts.get(deal_now.number, 0)  # deleted, now recorded again
-        saved = DealRecord(deal_now.number, deal_now, kept, earlier + 1, game.revision + 1, verdict, len(body))
 
         def apply(now: str) -> tuple[DealRecord, list[DealRecord], int]:
-            db.run("deal_insert", game_id, deal_now.number, body, kept)
-            _history(game, deal_now.number, "record", now, None, body, None, verdict, kept)
+            saved = write_recorded(game, deal_now, verdict, as_played, now)
             return saved, [*game.deals, saved], deal_now.number
         return apply
 
@@ -279,6 +278,26 @@ def record_deal(game_id: str, deal: Deal, as_played: str | None = None, based_on
         if named:  # stale because another phone recorded this very deal: say that
             _recorded_meanwhile(game_id, deal, as_played)
         raise stale from None
+
+
+def write_recorded(game: GameRecord, deal: Deal, verdict: Verdict, as_played: str | None, now: str,
+                   entered_by: str | None = None) -> DealRecord:
+    """Inside a write's transaction that moved ``game``'s revision on: new deal ``deal``
+    (judged ``verdict``; its reason kept only when it has violations) and its ``record``
+    history entry, which names the phones that entered its parts (``entered_by``, JSON) for
+    a deal written from an open deal. A deal being entered part by part meanwhile is not
+    written over (:class:`DealOpen`). Returns the deal as recorded."""
+    body = json.dumps(deal.to_json(with_sheet=False))
+    kept = as_played if not verdict.ok else None
+    if not db.run("deal_insert", game.id, deal.number, body, kept):
+        raise DealOpen(deal.number, len(db.query("open_parts", game.id, deal.number)))
+    if entered_by is None:
+        _history(game, deal.number, "record", now, None, body, None, verdict, kept)
+    else:
+        db.run("history_add_entered", game.id, deal.number, "record", now, None, body, None, _totals(verdict), kept,
+               game.revision + 1, entered_by)
+    earlier = game.history_counts.get(deal.number, 0)  # deleted, now recorded again
+    return DealRecord(deal.number, deal, kept, earlier + 1, game.revision + 1, verdict, len(body))
 
 
 def _not_recorded(game: GameRecord, deal: Deal, as_played: str | None) -> None:
@@ -304,7 +323,7 @@ def _recorded_meanwhile(game_id: str, deal: Deal, as_played: str | None) -> None
     _not_recorded(game, deal, as_played)
 
 
-def _not_repeated(game: GameRecord, deal: Deal) -> None:
+def not_repeated(game: GameRecord, deal: Deal) -> None:
     """A new deal that ends just as the deal recorded before it (by number) did is :class:`SameAsPrevious`."""
     previous = max((d for d in game.deals if d.number < deal.number), key=lambda d: d.number, default=None)
     if previous is not None and deal.repeats(previous.deal):
@@ -364,7 +383,7 @@ def amend_sheet(game_id: str, sheet: RuleSheet, reason: str, based_on: int | Non
     reads the reason (:func:`.checks.read_amend_reason`), then the sheet (:func:`.checks.read_sheet`)."""
     first = True
     while True:
-        game = _fresh(game_id, based_on, key=key, first=first)
+        game = fresh(game_id, based_on, key=key, first=first)
         first = False
         read_sides(game.sides, sheet)  # the table must still fit the new sheet
         before, after = _stored(game.sheet), _stored(sheet)
@@ -377,7 +396,7 @@ def amend_sheet(game_id: str, sheet: RuleSheet, reason: str, based_on: int | Non
                 if game.ended_at is not None and sheet.game_length is not GameLength.OPEN:
                     db.run("game_set_ended", None, game_id)  # the new sheet ends the game itself
                 _history(game, None, "amend", now, before, after, None, None, reason)
-                _check_size(game_id)
+                check_size(game_id)
         except _Moved:
             continue
         # Read it back only once committed: a record cached inside the transaction would
@@ -396,7 +415,7 @@ def replace_edit_key(game_id: str, once: Once[GameRecord] | None = None, key: st
     with (:func:`_fresh`)."""
     first = True
     while True:
-        game = _fresh(game_id, None, once, key, first)
+        game = fresh(game_id, None, once, key, first)
         first = False
         new_key = new_id()
         try:
@@ -412,7 +431,7 @@ def replace_edit_key(game_id: str, once: Once[GameRecord] | None = None, key: st
                 # it were sent under an edit key that no longer works: none is replayed from now on.
                 db.run("idempotency_forget_game", game_id)
                 keep(once, Made(Kind.EDIT_KEY_REPLACED, game_id, None, record.revision))
-                _check_size(game_id)
+                check_size(game_id)
         except _Moved:
             continue
         remember(record)  # once committed; the deals are the game's as read, so nothing is judged again
@@ -443,7 +462,7 @@ def _set_ended(game_id: str, ending: bool, based_on: int | None, once: Once[Game
                key: str | None) -> GameRecord:
     first = True
     while True:
-        game = _fresh(game_id, based_on, once, key, first)
+        game = fresh(game_id, based_on, once, key, first)
         first = False
         sheet = game.sheet
         if sheet.game_length is not GameLength.OPEN:
@@ -467,7 +486,7 @@ def _set_ended(game_id: str, ending: bool, based_on: int | None, once: Once[Game
                 record = dataclasses.replace(game, revision=game.revision + 1, updated_at=now, rules=rules,
                                              ended_at=ended_at)
                 keep(once, Made(Kind.GAME_ENDED if ending else Kind.GAME_REOPENED, game_id, None, record.revision))
-                _check_size(game_id)
+                check_size(game_id)
         except _Moved:
             continue
         remember(record)  # once committed; the deals are the game's as read, so nothing is judged again
@@ -485,7 +504,7 @@ def delete_game(game_id: str, based_on: int | None = None, key: str | None = Non
     when it was deleted; logged."""
     first = True
     while True:
-        game = _fresh(game_id, based_on, key=key, first=first)
+        game = fresh(game_id, based_on, key=key, first=first)
         first = False
         try:
             with db.transaction():

@@ -6,14 +6,18 @@ from __future__ import annotations
 from ..storage.errors import (
     AlreadyRecorded,
     Busy,
+    ConfirmRefused,
     Conflict,
+    DealOpen,
     Full,
     Gone,
     ImportRefused,
     Invalid,
     KeyReplaced,
     NotFound,
+    NotNext,
     OutOfSpace,
+    PartEntered,
     RuleViolations,
     SameAsPrevious,
     Unusable,
@@ -27,6 +31,8 @@ STATUS: dict[type[Exception], int] = {
     AlreadyRecorded: 409,  # the deal form shows the deal as saved beside what was typed
     SameAsPrevious: 422,  # the deal form asks "Yes, record it again"
     KeyReplaced: 401,  # the edit link this phone holds was replaced while its write waited (as the API)
+    DealOpen: 409,  # the deal is being entered part by part: its parts complete it
+    NotNext: 409, PartEntered: 409, ConfirmRefused: 409,  # an open deal's part: as the API
 }
 
 
