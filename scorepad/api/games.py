@@ -209,7 +209,7 @@ def game_revision(game_id: str) -> ResponseReturnValue:
     found = reading.revision(game_id)
     if found is None:
         http.missing(game_id)
-    response = jsonify(id=game_id, revision=found[0], updated_at=found[1])
+    response = jsonify(id=game_id, revision=found[0], updated_at=found[1], open=reading.open_counter(game_id) or 0)
     response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -411,7 +411,8 @@ def _posted(game: GameRecord, number: int, editing: bool) -> ResponseReturnValue
         action = "more"  # the same form again, that side now in meld rows; nothing else changes
     form = DealForm.from_form(game.sides, game.sheet, request.form, more_rows=action == "more" and itemise is None,
                               itemise=itemise, number=number)
-    done = ACTIONS.get(action, _save)(DealPage(game, form, meta, number, editing, phone=None if editing else phone(game)))
+    page = DealPage(game, form, meta, number, editing, phone=None if editing else phone(game))
+    done = ACTIONS.get(action, _save)(page)
     return done.render() if isinstance(done, DealPage) else done
 
 

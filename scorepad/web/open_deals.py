@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
@@ -38,7 +39,15 @@ from ..rules.choices import Confirm
 from ..rules.problems import Problem
 from ..rules.verdict import Verdict
 from ..storage import checks, idempotency, open_deals, reading
-from ..storage.errors import ConfirmRefused, NotNext, OutOfSpace, PartEntered, RuleViolations, SameAsPrevious, StorageError
+from ..storage.errors import (
+    ConfirmRefused,
+    NotNext,
+    OutOfSpace,
+    PartEntered,
+    RuleViolations,
+    SameAsPrevious,
+    StorageError,
+)
 from ..storage.open_deals import OpenDeal
 from ..storage.parts import ENDING, ENDING_FIELDS, OpenPart
 from ..storage.reading import DealRecord, GameRecord
@@ -285,61 +294,43 @@ def _version(name: str) -> int | None:
     return int(sent) if sent.isdigit() and len(sent) < 10 else None
 
 
+def _ending_sent(page: DealPage, action: str, data: dict[str, Any], kept: OpenPart | None
+                 ) -> dict[str, Any] | None | DealPage:
+    """The ending this save sends: as typed, else as kept (None: not said yet); for "Save as
+    played" (or "Yes, record it again"), with the table's reason. A page saying what is missing."""
+    said: dict[str, Any] | None = ({k: data[k] for k in ENDING_FIELDS if k in data} if page.form.ending
+                                   else dict(kept.ending.to_json()) if kept and kept.ending else None)
+    if action not in ("as_played", "repeat"):
+        return said
+    reason = (page.meta.reason.data or "").strip()
+    if said is None:
+        return dataclasses.replace(page, status=400, message_at="ending", message="Say who went out, or that the "
+                                   "stock ran out, to save the deal as played.")
+    if action == "as_played" and not reason:
+        page.meta.reason.errors = ["Say briefly why the deal stands as played."]
+        return dataclasses.replace(page, status=400, can_play=True, message="A deal saved as played needs a reason.")
+    said = {k: v for k, v in said.items() if k not in ("as_played", "repeat")}
+    if reason:
+        said["as_played"] = {"reason": reason}
+    if action == "repeat" or page.meta.repeat.data == "1":
+        said["repeat"] = True
+    return said
+
+
 def _save(page: DealPage, this: Phone, key: str | None, action: str) -> DealPage | Response:
     """Save this phone's side's part, and the ending when it is given and differs from the one
     kept (as played, with the reason, for "Save as played"): made once per the form's key."""
-    game, number, form, mine = page.game, page.number, page.form, this.side
+    game, number, mine = page.game, page.number, this.side
     assert mine is not None and this.label is not None
-    data = form.to_json(number, need_ending=False)
+    data = page.form.to_json(number, need_ending=False)
     if data is None:
         return dataclasses.replace(page, status=400, message="Not saved: some boxes could not be read; each says why.")
-    opened = _open(game, number)
-    kept = _parts(opened).get(ENDING)
-    ending_sent: dict[str, object] | None = ({k: data[k] for k in ENDING_FIELDS if k in data}
-                                             if form.ending else kept.ending.to_json() if kept and kept.ending else None)
-    if action in ("as_played", "repeat"):
-        reason = (page.meta.reason.data or "").strip()
-        if ending_sent is None:
-            return dataclasses.replace(page, status=400, message_at="ending", message="Say who went out, or that "
-                                       "the stock ran out, to save the deal as played.")
-        if action == "as_played" and not reason:
-            page.meta.reason.errors = ["Say briefly why the deal stands as played."]
-            return dataclasses.replace(page, status=400, can_play=True, message="A deal saved as played needs a reason.")
-        ending_sent = {k: v for k, v in ending_sent.items() if k not in ("as_played", "repeat")}
-        if reason:
-            ending_sent["as_played"] = {"reason": reason}
-        if action == "repeat" or page.meta.repeat.data == "1":
-            ending_sent["repeat"] = True
-    replacing = action == "replace"
-    held = access.key_held(game.id)
+    kept = _parts(_open(game, number)).get(ENDING)
+    ending_sent = _ending_sent(page, action, data, kept)
+    if isinstance(ending_sent, DealPage):
+        return ending_sent
     try:
-        side = open_deals.read_side(game, mine + 1, data["sides"][mine])
-        ending = open_deals.read_ending(game, ending_sent) if ending_sent is not None else None
-        same_ending = ending is None or (kept is not None and kept.ending is not None
-                                         and kept.ending.to_json() == ending.to_json())
-
-        def write(once: idempotency.Once[object] | None) -> object:
-            saved = open_deals.save_side(game.id, number, mine + 1, side, this.label or "",
-                                         _version("replaces_side") if replacing else None, once, held)
-            if isinstance(saved, DealRecord) or same_ending or ending is None:
-                return saved
-            return open_deals.save_ending(game.id, number, ending, this.label or "",
-                                          _version("replaces_ending") if replacing or action == "as_played"
-                                          and kept is not None else None, None, held)
-
-        if key is None:
-            result = write(None)
-        else:
-            sent = [request.path, data["sides"][mine], ending_sent, replacing and request.form.get("replaces_side")]
-            result = keyed_writes.make_once(game.id, key, keyed_writes.digest_of(sent),
-                                            client=reading.key_digest(game.edit_key), write=write)
-            if result is idempotency.KeyTaken.IN_PROGRESS:
-                return send_again_page(503, "Still saving", "This part is being saved just now. Send it again in a "
-                                       "moment to see it saved; it will not be saved twice.", retry_after=1)
-            if result is idempotency.KeyTaken.REUSED:
-                page.meta.idempotency_key.data = new_key()
-                return dataclasses.replace(page, status=422, message="Not saved: this form was saved before with "
-                                           "other entries. What you entered is still below: save it again.")
+        result = _store(page, this, key, action, data, ending_sent, kept)
     except PartEntered as err:
         return _taken(page, err, data)
     except NotNext as err:
@@ -347,10 +338,13 @@ def _save(page: DealPage, this: Phone, key: str | None, action: str) -> DealPage
             return _written_answer(game, number)
         abort(409, err.message)
     except (StorageError, OutOfSpace) as err:
+        message = err.message if isinstance(err, StorageError) else "the server is out of space"
         if isinstance(err, StorageError) and err.field:
-            form.place(err.field if err.field.startswith(("sides", "ending", "went_out")) else
-                       f"sides[{mine}].{err.field}", err.message)
-        return dataclasses.replace(page, status=status_of(err), message=f"Not saved: {err.message}.")
+            page.form.place(err.field if err.field.startswith(("sides", "ending", "went_out")) else
+                            f"sides[{mine}].{err.field}", err.message)
+        return dataclasses.replace(page, status=status_of(err), message=f"Not saved: {message}.")
+    if isinstance(result, DealPage | Response):
+        return result
     if isinstance(result, DealRecord) or (isinstance(result, idempotency.Made)
                                           and result.kind is idempotency.Kind.DEAL_RECORDED):
         return _written_answer(game, number)
@@ -358,11 +352,45 @@ def _save(page: DealPage, this: Phone, key: str | None, action: str) -> DealPage
     return redirect(url_for("parts.part", game_id=game.id, number=number), 303)
 
 
+def _store(page: DealPage, this: Phone, key: str | None, action: str, data: dict[str, Any],
+           ending_sent: dict[str, Any] | None, kept: OpenPart | None) -> object:
+    """The part (then the ending, unless it is as kept) through the store, once per ``key``:
+    what the store returned, or the page that says why nothing was saved."""
+    game, number, mine, label = page.game, page.number, this.side or 0, this.label or ""
+    replacing, held = action == "replace", access.key_held(game.id)
+    side = open_deals.read_side(game, mine + 1, data["sides"][mine])
+    ending = open_deals.read_ending(game, ending_sent) if ending_sent is not None else None
+    same_ending = ending is None or (kept is not None and kept.ending is not None
+                                     and kept.ending.to_json() == ending.to_json())
+
+    def write(once: idempotency.Once[object] | None) -> object:
+        saved = open_deals.save_side(game.id, number, mine + 1, side, label,
+                                     _version("replaces_side") if replacing else None, once, held)
+        if isinstance(saved, DealRecord) or same_ending or ending is None:
+            return saved
+        replaces = _version("replaces_ending") if replacing else kept.version if kept and action != "save" else None
+        return open_deals.save_ending(game.id, number, ending, label, replaces, None, held)
+
+    if key is None:
+        return write(None)
+    sent = [request.path, data["sides"][mine], ending_sent, replacing and request.form.get("replaces_side")]
+    result = keyed_writes.make_once(game.id, key, keyed_writes.digest_of(sent),
+                                    client=reading.key_digest(game.edit_key), write=write)
+    if result is idempotency.KeyTaken.IN_PROGRESS:
+        return send_again_page(503, "Still saving", "This part is being saved just now. Send it again in a "
+                               "moment to see it saved; it will not be saved twice.", retry_after=1)
+    if result is idempotency.KeyTaken.REUSED:
+        page.meta.idempotency_key.data = new_key()
+        return dataclasses.replace(page, status=422, message="Not saved: this form was saved before with other "
+                                   "entries. What you entered is still below: save it again.")
+    return result
+
+
 def _written_answer(game: GameRecord, number: int) -> Response:
     """The deal is written (this save completed it, or another phone's): the game page, saying so."""
     now = reading.load_game(game.id) or game
     flash(_written(now, number) or f"Deal {number} written.", "ok")
-    return redirect(url_for("games.game", game_id=game.id, _anchor=f"deal-{number}"), 303)
+    return redirect(url_for("games.game", game_id=game.id, _anchor="main"), 303)
 
 
 @dataclass(frozen=True)
