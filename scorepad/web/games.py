@@ -18,6 +18,7 @@ from .. import access, builds, keyed_writes
 from ..links import external_url
 from ..retry import send_again_page
 from ..rules import PRESETS
+from ..rules.choices import Confirm
 from ..rules.views import GameView
 from ..storage import cache, checks, db, idempotency, reading, writing
 from ..storage.errors import Conflict, Full, KeyReplaced, NotFound, StorageError
@@ -63,7 +64,8 @@ def new_game() -> ResponseReturnValue:
             name = form.name.data.strip() if form.name.data and form.name.data.strip() else sides.game_name()
             sheet = checks.read_sheet(editor.sheet_json())
             table = checks.read_sides(sides_json, sheet)  # first: a game named after its sides shows their own error
-            game = writing.create_game(checks.read_game_name(name or "Hand and Foot", "name"), sheet, table)
+            game = writing.create_game(checks.read_game_name(name or "Hand and Foot", "name"), sheet, table,
+                                       confirm=Confirm.OPPONENTS if form.confirm.data else Confirm.NONE)
         except StorageError as err:
             status = status_of(err)
             if err.field.startswith("sides"):

@@ -294,10 +294,12 @@ def _version(name: str) -> int | None:
     return int(sent) if sent.isdigit() and len(sent) < 10 else None
 
 
-def _ending_sent(page: DealPage, action: str, data: dict[str, Any], kept: OpenPart | None
-                 ) -> dict[str, Any] | None | DealPage:
+# Any: the deal's JSON as the form builds it (DealForm.to_json), read by the store's readers
+def _ending_sent(page: DealPage, action: str, data: dict[str, Any],  # Any: the form's deal JSON
+                 kept: OpenPart | None) -> dict[str, Any] | None | DealPage:  # Any: the ending's JSON
     """The ending this save sends: as typed, else as kept (None: not said yet); for "Save as
     played" (or "Yes, record it again"), with the table's reason. A page saying what is missing."""
+    # Any: the ending's JSON, as the form built it or as kept
     said: dict[str, Any] | None = ({k: data[k] for k in ENDING_FIELDS if k in data} if page.form.ending
                                    else dict(kept.ending.to_json()) if kept and kept.ending else None)
     if action not in ("as_played", "repeat"):
@@ -352,8 +354,9 @@ def _save(page: DealPage, this: Phone, key: str | None, action: str) -> DealPage
     return redirect(url_for("parts.part", game_id=game.id, number=number), 303)
 
 
-def _store(page: DealPage, this: Phone, key: str | None, action: str, data: dict[str, Any],
-           ending_sent: dict[str, Any] | None, kept: OpenPart | None) -> object:
+# Any: the deal's JSON as the form builds it (DealForm.to_json), read by the store's readers
+def _store(page: DealPage, this: Phone, key: str | None, action: str, data: dict[str, Any],  # Any: as above
+           ending_sent: dict[str, Any] | None, kept: OpenPart | None) -> object:  # Any: the ending's JSON
     """The part (then the ending, unless it is as kept) through the store, once per ``key``:
     what the store returned, or the page that says why nothing was saved."""
     game, number, mine, label = page.game, page.number, this.side or 0, this.label or ""

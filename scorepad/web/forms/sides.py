@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TypedDict
 
-from wtforms import SelectField, StringField
+from wtforms import BooleanField, SelectField, StringField
 
 from ...rules.limits import MAX_NAME, MAX_PER_SIDE, MAX_SIDES
 from ...rules.text import untyped
@@ -19,6 +19,9 @@ from . import FlaskForm, PlainText, preset_choices
 class NewGameForm(FlaskForm):
     name = StringField("Game name", [PlainText()])  # the store checks the rest, and says what is wrong inline
     preset = SelectField("Start from the sheet", choices=preset_choices, default="common")
+    # Issue 24: a deal entered part by part, each side's part on its own phone, is written
+    # only once a phone of another side confirms each part (the game's ``confirm`` setting).
+    confirm = BooleanField("Each side’s part is confirmed by a phone of another side")
 
 
 # -- sides and players --------------------------------------------------------------------------
