@@ -14,6 +14,11 @@ entry, every touch counted:
 * Them: 1 clean, 1 dirty, 2 red threes, 235 points, Bea 30 left, Dan 55 left;
 * every foot picked up (the form's default), then Save.
 
+It enters the deal as the form leads (issue 24): who went out first (the form's first question),
+then each side's books, where the dirty books' segment goes on to the melded points box, then
+the red threes, whose segment goes on to the first points-left box shown (the player who went
+out has none), and the keyboard's Next (Enter) from one player's box to the next. A box already
+focused is typed into; any other is tapped first.
 A tap is one touch on the screen (a segment, a radio button, focusing a box, Save); each
 character typed, Tab and Enter is a keystroke; scrolling is free. The saved totals must be
 Us 2,970 and Them 1,150 (else it exits 1). It prints one line::
@@ -83,25 +88,30 @@ class Touches:
         self.keys += len(text)
 
     def box(self, locator: Any, text: str) -> None:
-        """Focus a box (a tap), then type into it."""
-        self.tap(locator)
+        """Focus a box (a tap, unless the form has focused it already), then type into it."""
+        if not locator.evaluate("(box) => box === document.activeElement"):
+            self.tap(locator)
         self.type(text)
+
+    def next(self) -> None:
+        """The keyboard's Next (Enter): the form goes on to its next box."""
+        self.page.keyboard.press("Enter")
+        self.keys += 1
 
 
 def segment(scope: Any, name: str, value: int) -> Any:
     return scope.get_by_role("radiogroup", name=name, exact=True).get_by_text(str(value), exact=True)
 
 
-def side(t: Touches, name: str, clean: int, dirty: int, red: int, points: int,
-         left: dict[str, int], out: str | None) -> None:
+def side(t: Touches, name: str, clean: int, dirty: int, red: int, points: int, left: dict[str, int]) -> None:
     box = t.page.get_by_role("group", name=name, exact=True)
     t.tap(segment(box, f"{name}: clean books", clean))
     t.tap(segment(box, f"{name}: dirty books", dirty))
-    t.tap(segment(box, f"{name}: red threes laid", red))
     t.box(box.get_by_label("Melded card points", exact=True), str(points))
-    if out:
-        t.tap(t.page.get_by_role("radio", name=out, exact=True))
-    for player, pts in left.items():
+    t.tap(segment(box, f"{name}: red threes laid", red))
+    for k, (player, pts) in enumerate(left.items()):
+        if k:
+            t.next()
         hand = box.get_by_role("group", name=f"{player} ({name})", exact=True)
         t.box(hand.get_by_label("Points left in hand", exact=True), str(pts))
 
@@ -182,9 +192,10 @@ def main() -> int:
             page.get_by_role("radiogroup", name="Us: clean books").wait_for()
             height = page.evaluate(HEIGHT, "s0")
             t = Touches(page)
-            side(t, "Us", 3, 2, 4, 415, {"Cal": 45}, out="Ann")
+            t.tap(page.get_by_role("radio", name="Ann", exact=True))  # Ann went out
+            side(t, "Us", 3, 2, 4, 415, {"Cal": 45})
             us = (t.taps, t.keys)
-            side(t, "Them", 1, 1, 2, 235, {"Bea": 30, "Dan": 55}, out=None)
+            side(t, "Them", 1, 1, 2, 235, {"Bea": 30, "Dan": 55})
             if args.shots:
                 args.shots.mkdir(parents=True, exist_ok=True)
                 page.wait_for_timeout(1200)  # the live preview answers after 400 ms of quiet

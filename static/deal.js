@@ -41,6 +41,7 @@
       input.value = n ? n : "";
       sync();
       input.dispatchEvent(new Event("input", { bubbles: true }));
+      if (e.isTrusted && n < top) onward(row);
     });
     input.addEventListener("input", sync);
     sync();
@@ -104,10 +105,21 @@
   // The keyboard's Next: Enter in a box goes to the next box shown, in the order a side counts
   // (books, melded points, red threes, then each player's points left and foot), never sending
   // the form; the last box's key says "done" and goes to Save.
-  function boxes() {
-    return Array.prototype.filter.call(form.querySelectorAll("fieldset.side input[enterkeyhint]"), function (i) {
-      return !i.disabled && i.getClientRects().length > 0;
-    });
+  function shown(e) { return !e.disabled && e.getClientRects().length > 0; }
+  function boxes() { return Array.prototype.filter.call(form.querySelectorAll("fieldset.side input[enterkeyhint]"), shown); }
+  // A count chosen by a tap, where the next thing to count is a box still empty, goes on to it
+  // with no tap to reach it: the melded points after the dirty books (past the rarer kinds of book
+  // still unsaid: wild, special), the first player's points left after the red threes. Never from
+  // the clean books (the dirty come next), nor from the top segment "N+" (tapped again, it opens
+  // its own box).
+  function book(e) { return e.classList.contains("seg") && /-b-/.test(e.nextElementSibling.name); }
+  function onward(row) {
+    if (/-b-clean$/.test(row.nextElementSibling.name)) return;
+    var list = Array.prototype.filter.call(form.querySelectorAll("fieldset.side .seg, fieldset.side input[enterkeyhint]"), shown);
+    var at = list.indexOf(row) + 1;
+    while (book(row) && list[at] && book(list[at]) && !list[at].nextElementSibling.value.trim()) at++;
+    var next = list[at];
+    if (next && next.tagName === "INPUT" && !next.value.trim()) next.focus();
   }
   function hints() {
     var list = boxes();

@@ -86,3 +86,29 @@ def test_a_negative_or_unreadable_box_makes_its_sides_live_total_a_question_mark
     page.locator("[name=s1-points]").fill("35")
     expect(score).to_have_text("Us 415 · Them 35")
     screens.assert_clean()
+
+
+def seg(page: Page, name: str, value: str) -> None:
+    page.get_by_role("radiogroup", name=name, exact=True).get_by_text(value, exact=True).tap()
+
+
+def test_a_count_tapped_goes_on_to_the_box_that_comes_next_while_it_is_empty(phone: tuple[Page, Screens]) -> None:
+    page, screens = phone
+    deal_form(page)
+    page.get_by_role("radio", name="Ann", exact=True).tap()  # Ann went out: Cal's box is Us's first
+    seg(page, "Us: clean books", "3")
+    assert focused(page) != "s0-points"  # the dirty books come next
+    seg(page, "Us: dirty books", "2")
+    assert focused(page) == "s0-points"  # past the wild books, still unsaid
+    page.keyboard.type("415")
+    seg(page, "Us: red threes laid", "4")
+    assert focused(page) == "s0-p1-pts"
+    page.keyboard.type("45")
+    seg(page, "Us: red threes laid", "3")  # a count changed: its box holds points already, the focus stays put
+    assert focused(page) != "s0-p1-pts"
+    seg(page, "Us: dirty books", "1")
+    assert focused(page) != "s0-points"
+    seg(page, "Them: red threes laid", "6+")  # the top segment: tapped again it opens its own box
+    assert focused(page) != "s1-p0-pts"
+    screens.check("onward", full_page=False)
+    screens.assert_clean()
