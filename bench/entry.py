@@ -144,8 +144,9 @@ def two_phones(browser: Any, base: str, shots: Path | None) -> tuple[Touches, To
         page.get_by_role("radiogroup", name=f"{('Us', 'Them')[side_index]}: clean books").wait_for()
         pages.append(page)
     us, them = Touches(pages[0]), Touches(pages[1])
-    side(us, "Us", 3, 2, 4, 415, {"Cal": 45}, out="Ann")
-    side(them, "Them", 1, 1, 2, 235, {"Bea": 30, "Dan": 55}, out=None)
+    us.tap(pages[0].get_by_role("radio", name="Ann", exact=True))  # Ann went out: Us's phone says so
+    side(us, "Us", 3, 2, 4, 415, {"Cal": 45})
+    side(them, "Them", 1, 1, 2, 235, {"Bea": 30, "Dan": 55})
     if shots:
         for page, name in ((pages[0], "us"), (pages[1], "them")):
             page.wait_for_timeout(1200)

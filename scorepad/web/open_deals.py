@@ -283,7 +283,7 @@ def part(game_id: str, number: int) -> ResponseReturnValue:
     form = DealForm.from_form(game.sides, game.sheet, request.form, number=number, itemise=itemised,
                               more_rows=action == "more")
     page = _page(game, number, this, form, meta)
-    if action in ("save", "replace", "as_played", "repeat"):
+    if action in ("save", "replace", "keep", "as_played", "repeat"):
         done = _save(page, this, key or None, action)
         return done.render() if isinstance(done, DealPage) else done
     return page.render()  # more meld rows, a side itemised, or a check: the form again, as typed
@@ -302,6 +302,8 @@ def _ending_sent(page: DealPage, action: str, data: dict[str, Any],  # Any: the 
     # Any: the ending's JSON, as the form built it or as kept
     said: dict[str, Any] | None = ({k: data[k] for k in ENDING_FIELDS if k in data} if page.form.ending
                                    else dict(kept.ending.to_json()) if kept and kept.ending else None)
+    if action == "keep":  # "Keep theirs" of the ending another phone entered: this side's part alone
+        return dict(kept.ending.to_json()) if kept and kept.ending else None
     if action not in ("as_played", "repeat"):
         return said
     reason = (page.meta.reason.data or "").strip()
@@ -367,12 +369,14 @@ def _store(page: DealPage, this: Phone, key: str | None, action: str, data: dict
                                      and kept.ending.to_json() == ending.to_json())
 
     def write(once: idempotency.Once[object] | None) -> object:
-        saved = open_deals.save_side(game.id, number, mine + 1, side, label,
-                                     _version("replaces_side") if replacing else None, once, held)
-        if isinstance(saved, DealRecord) or same_ending or ending is None:
-            return saved
-        replaces = _version("replaces_ending") if replacing else kept.version if kept and action != "save" else None
-        return open_deals.save_ending(game.id, number, ending, label, replaces, None, held)
+        if not same_ending and ending is not None:  # first: another phone's ending is never passed over
+            replaces = (_version("replaces_ending") if replacing else kept.version if kept and action != "save"
+                        else None)
+            ended = open_deals.save_ending(game.id, number, ending, label, replaces, None, held)
+            if isinstance(ended, DealRecord):  # this side's part was in, as it is now: the ending completed it
+                return ended
+        return open_deals.save_side(game.id, number, mine + 1, side, label,
+                                    _version("replaces_side") if replacing else None, once, held)
 
     if key is None:
         return write(None)

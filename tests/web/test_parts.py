@@ -212,3 +212,19 @@ def test_the_progress_box_alone_follows_the_open_counter(table):
     box = ann.get(f"/games/{game_id}/deals/1/progress").get_data(as_text=True)
     assert box.lstrip().startswith("<section") or 'id="progress"' in box
     assert "Them: entered by Bea’s phone" in text_of(box)
+
+
+def test_an_ending_another_phone_said_is_kept_or_replaced_never_passed_over(table):
+    game_id, ann, bea = table
+    form = part_form(bea, game_id)  # Bea's phone opened the form before Ann's phone saved
+    assert save_part(ann, game_id, US).status_code == 303  # Ann went out
+    taken = bea.post(f"/games/{game_id}/deals/1/part", data=dict(form, **THEM, ending="s1-p1", action="save"))
+    assert taken.status_code == 409
+    said = text_of(taken.get_data(as_text=True))
+    assert "Not saved: The ending was entered by Ann’s phone first." in said
+    assert "Ann’s phone Yours The ending Ann went out Dan went out" in said
+    assert bea.get(f"/api/v1/games/{game_id}/deals/1").status_code == 404  # Them's part not saved either
+    kept = dict(form_fields(taken.get_data(as_text=True), f"/games/{game_id}/deals/1/part"), action="keep")
+    written = bea.post(f"/games/{game_id}/deals/1/part", data=kept)
+    assert written.status_code == 303 and written.headers["Location"].endswith("#main")
+    assert bea.get(f"/api/v1/games/{game_id}/deals/1").get_json()["deal"]["went_out"] == "Ann"
