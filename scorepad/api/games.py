@@ -28,6 +28,7 @@ from .. import builds
 from ..access import bearer_key
 from ..rules import PRESETS, Deal, Verdict, judge
 from ..rules.catalogue import options_by_group
+from ..rules.choices import Confirm
 from ..rules.limits import MAX_GAME_PROBLEMS_LISTED, MAX_PROBLEMS_LISTED
 from ..rules.read import JSON
 from ..rules.sheet import Preset
@@ -114,6 +115,7 @@ def game_json(game: GameRecord, with_links: bool = True) -> dict[str, object]:
         "sheet": game.sheet.to_json(),
         "sheet_changes": [dataclasses.asdict(change) for change in game.sheet.changes()],
         "sides": game.sides,
+        "confirm": game.confirm.value,
         "revision": game.revision,
         "created_at": game.created_at,
         "updated_at": game.updated_at,
@@ -171,17 +173,27 @@ def get_sheet(sheet_id: str) -> ResponseReturnValue:
 
 @bp.post("/games")
 def create_game() -> ResponseReturnValue:
-    data = http.body(("name", "sheet", "sides"))
+    data = http.body(("name", "sheet", "sides", "confirm"))
     for key in ("name", "sheet", "sides"):
         if key not in data:
             raise ApiError(400, key, "is missing")
+    confirm = _confirm(data.get("confirm", "none"))
 
     def create(once: Once[GameRecord] | None) -> GameRecord:
         sheet = checks.read_sheet(data["sheet"])
         sides = checks.read_sides(data["sides"], sheet)  # first: a game named after its sides shows their own error
-        return writing.create_game(checks.read_game_name(data["name"], "name"), sheet, sides, once)
+        return writing.create_game(checks.read_game_name(data["name"], "name"), sheet, sides, once, confirm)
 
     return http.write_once(create, http.new_game, http.new_game_headers, http.with_edit_key)
+
+
+def _confirm(value: JSON) -> Confirm:
+    """``confirm``: ``none`` (a side's part of a deal entered part by part is final as
+    entered) or ``opponents`` (once a phone of another side confirms it)."""
+    try:
+        return Confirm(value)
+    except ValueError:
+        raise ApiError(400, "confirm", f"must be 'none' or 'opponents', not {value!r}") from None
 
 
 @bp.get("/games/<game_id>")
@@ -205,11 +217,13 @@ def get_game(game_id: str) -> ResponseReturnValue:
 
 @bp.get("/games/<game_id>/revision")
 def game_revision(game_id: str) -> ResponseReturnValue:
-    """The game's revision, cheaply: what a watching phone polls to know when to reload."""
+    """The game's revision, cheaply: what a watching phone polls to know when to reload; and
+    ``open``, the counter of its open deal's changes (a part saved, confirmed or abandoned),
+    which the revision does not count."""
     found = reading.revision(game_id)
     if found is None:
         http.missing(game_id)
-    response = jsonify(id=game_id, revision=found[0], updated_at=found[1], open=reading.open_counter(game_id) or 0)
+    response = jsonify(id=game_id, revision=found[0], updated_at=found[1], open=reading.open_counter(game_id))
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -310,17 +324,17 @@ def _ended_json(found: GameRecord | idempotency.Made) -> dict[str, JSON]:
 # -- routes: deals ------------------------------------------------------------------------------
 
 
-def _saved_body(record: DealRecord) -> dict[str, JSON]:
+def saved_body(record: DealRecord) -> dict[str, JSON]:
     return {**_deal_json(record, record.history_size), "revision": record.revision}
 
 
-def _deal_location(game_id: str, body: dict[str, JSON]) -> dict[str, str]:
+def deal_location(game_id: str, body: dict[str, JSON]) -> dict[str, str]:
     return {"Location": _game_url(game_id, "deals", body["number"])}
 
 
 def _saved(game_id: str, record: DealRecord, status: int) -> ResponseReturnValue:
-    body = _saved_body(record)
-    return jsonify(body), status, _deal_location(game_id, body)
+    body = saved_body(record)
+    return jsonify(body), status, deal_location(game_id, body)
 
 
 @bp.post("/games/<game_id>/deals")
@@ -341,11 +355,11 @@ def record_deal(game_id: str) -> ResponseReturnValue:
                                        named=checks.names_its_number(deal))
         return http.conditional(game_id, revision, made)
 
-    return http.write_once(record, lambda saved: (201, _saved_body(_as_recorded(saved))),
-                           lambda body: _deal_location(game_id, body))
+    return http.write_once(record, lambda saved: (201, saved_body(as_recorded(saved))),
+                           lambda body: deal_location(game_id, body))
 
 
-def _as_recorded(saved: DealRecord | idempotency.Made) -> DealRecord:
+def as_recorded(saved: DealRecord | idempotency.Made) -> DealRecord:
     """The deal a save recorded; for a replay, the deal as the first request recorded it
     (:func:`scorepad.storage.idempotency.deal_made`)."""
     if not isinstance(saved, idempotency.Made):

@@ -19,16 +19,12 @@ from ..rules import PRESETS
 from ..rules.cards import CARDS, Rank
 from ..rules.catalogue import OPTION_BY_NAME, OPTIONS
 from ..rules.limits import (
-    MAX_CARD_STRING,
     MAX_COUNT,
-    MAX_COUNTED_POINTS,
     MAX_DEALS,
-    MAX_GAME_ID,
     MAX_IDEMPOTENCY_KEY,
     MAX_MELDS,
     MAX_NAME,
     MAX_PER_SIDE,
-    MAX_POINTS,
     MAX_PROBLEMS_LISTED,
     MAX_REASON,
     MAX_SIDES,
@@ -37,52 +33,38 @@ from ..rules.limits import (
 from ..rules.problems import UNCHECKED
 from ..rules.published import GROUPS
 from ..rules.questions import BOOK_KINDS, BY_RANK, QUESTIONS
-from ..rules.read import JSON
 from .blueprint import bp
-
-Schema = dict[str, JSON]  # a JSON Schema, or any other object of the description
-
-
-def ref(name: str, kind: str = "schemas") -> Schema:
-    return {"$ref": f"#/components/{kind}/{name}"}
-
-
-def obj(required: tuple[str, ...] = (), closed: bool = True, /, **properties: JSON) -> Schema:
-    """An object schema: its ``properties``, which are ``required``, and whether no others may be sent."""
-    out: Schema = {"type": "object", "properties": properties}
-    if required:
-        out["required"] = list(required)
-    if closed:
-        out["additionalProperties"] = False
-    return out
-
-
-def array(items: Schema, most: int | None = None, least: int | None = None) -> Schema:
-    bounds = {"minItems": least} if least is not None else {}
-    return {"type": "array", "items": items, **bounds, **({"maxItems": most} if most is not None else {})}
-
-
-def nullable(schema: Schema) -> Schema:
-    return {"anyOf": [schema, {"type": "null"}]}
-
-
-def between(lo: int, hi: int) -> Schema:
-    return {"type": "integer", "minimum": lo, "maximum": hi}
-
-
-STRING: Schema = {"type": "string"}
-INTEGER: Schema = {"type": "integer"}
-BOOLEAN: Schema = {"type": "boolean"}
-TIME: Schema = {"type": "string", "format": "date-time"}
-URL: Schema = {"type": "string", "format": "uri"}
-COUNT = between(-MAX_COUNT, MAX_COUNT)
-COUNTED = between(-MAX_COUNTED_POINTS, MAX_COUNTED_POINTS)
-POINTS = between(-MAX_POINTS, MAX_POINTS)
-REVISION: Schema = {"type": "integer", "minimum": 0, "description": "the game's revision the write is based on"}
-TOTALS: Schema = {"type": "object", "additionalProperties": POINTS, "description": "points by side"}
-DEAL_NUMBER = between(1, MAX_DEALS)
-CARD_STRING: Schema = {"type": "string", "maxLength": MAX_CARD_STRING,
-                       "description": 'cards one by one, such as "K K 2 JK"'}
+from .openapi_open import OPEN_PATHS, open_schemas
+from .schema import (
+    BOOLEAN,
+    CARD_STRING,
+    COUNT,
+    COUNTED,
+    DEAL_NUMBER,
+    ERRORS,
+    GAME_ID,
+    HEADERS,
+    INTEGER,
+    NUMBER,
+    POINTS,
+    REVISION,
+    SAVED,
+    SHEET_TEXT,
+    STRING,
+    TIME,
+    TOTALS,
+    URL,
+    Schema,
+    answer,
+    array,
+    between,
+    error_responses,
+    nullable,
+    obj,
+    op,
+    query,
+    ref,
+)
 
 
 def schemas() -> Schema:
@@ -157,7 +139,9 @@ def schemas() -> Schema:
                          "as_played": nullable(STRING), "history_size": INTEGER}
     entry = obj((), False, id=INTEGER, game_id=STRING, deal_number=nullable(INTEGER), action=ref("Action"), at=TIME,
                 before=nullable({"type": "object"}), after=nullable({"type": "object"}), old_totals=nullable(TOTALS),
-                new_totals=nullable(TOTALS), reason=nullable(STRING), revision=INTEGER, seq=INTEGER)
+                new_totals=nullable(TOTALS), reason=nullable(STRING), revision=INTEGER, seq=INTEGER,
+                entered_by=nullable({"type": "object", "description": "a deal entered part by part: by part, the "
+                                     "phone that entered it and the one that confirmed it"}))
     created = ("id", "edit_key", "revision", "view_url", "edit_url", "api_url")
     preset: Schema = {"id": ref("PresetId"), "title": STRING, "source": STRING, "source_url": nullable(STRING),
                       "preset_version": INTEGER,
@@ -172,6 +156,9 @@ def schemas() -> Schema:
     write: Schema = {**deal, "revision": REVISION, "as_played": obj(  # a deal sent to record or correct
         ("reason",), reason={"type": "string", "minLength": 1, "maxLength": MAX_REASON})}
     return {
+        "OpenSide": {**{k: v for k, v in deal_side.items() if k != "required"},
+                     "description": "a side's part of an open deal: the deal's side object (its name may be left out)"},
+        **open_schemas(),
         "Problem": obj(
             ("type", "title", "status", "detail", "field", "error"), False,
             type={"type": "string", "format": "uri-reference",
@@ -187,8 +174,14 @@ def schemas() -> Schema:
             view_url={**URL, "description": "401 (edit-key-replaced): the view link, which still shows the game"},
             problems={**array(obj(("code", "message", "never_as_played"), **said, never_as_played=BOOLEAN)),
                       "description": "422: every problem, each saying whether it can ever be saved as played"},
-            deal={**INTEGER, "description": "422 (an import): the number of the deal refused"},
-            recorded={**ref("RecordedDeal"), "description": "409 deal-recorded: the deal as recorded, as GET gives it"},
+            deal={**INTEGER, "description": "422 (an import): the number of the deal refused; 409 deal-open: the "
+                                            "deal being entered part by part"},
+            parts={**INTEGER, "description": "409 deal-open: how many of its parts are saved"},
+            next={**nullable(INTEGER), "description": "409 not-next-deal: the game's next deal"},
+            part={**ref("OpenPart"), "description": "409 part-entered: the part as another phone entered it"},
+            recorded={"anyOf": [ref("RecordedDeal"), BOOLEAN],
+                      "description": "409 deal-recorded: the deal as recorded, as GET gives it; 409 not-next-deal: "
+                                     "whether the deal is recorded already"},
             yours={**obj(("number", "deal", "report", "as_played"), number=DEAL_NUMBER, deal=ref("Deal"),
                          report=ref("Report"), as_played=nullable(STRING)),
                    "description": "409 deal-recorded: the deal sent, judged as that deal of the game"},
@@ -231,6 +224,8 @@ def schemas() -> Schema:
                     sheet_changes=array(obj(("option", "label", "preset_value", "value"), option=STRING,
                                             label=STRING, preset_value=STRING, value=STRING)),
                     sides=ref("Sides"), revision=INTEGER, created_at=TIME, updated_at=TIME,
+                    confirm={"enum": ["none", "opponents"], "description": "whether a side's part of a deal entered "
+                             "part by part waits for a phone of another side to confirm it"},
                     deals=array(ref("GameDeal"), MAX_DEALS),
                     running_totals=array(obj(("deal", "totals"), deal=DEAL_NUMBER, totals=TOTALS), MAX_DEALS),
                     problems=array(rule_problem), standings=array(standing), over=BOOLEAN,
@@ -311,98 +306,6 @@ def question(name: str) -> Schema:
                **{f: QUESTION_FIELDS[f] for f in QUESTIONS[name][1]})
 
 
-# -- errors: RFC 9457 problems, each with the headers it carries ------------------------------------
-
-
-def header(description: str) -> Schema:
-    return {"description": description, "schema": STRING}
-
-
-HEADERS: Schema = {
-    "ETag": header('the game\'s entity tag, `"<id>.<revision>"`: send it as If-None-Match, or If-Match on a write'),
-    "Location": header("the URL of what was created or saved"),
-    "Retry-After": {"description": "seconds to wait before sending the same request again", "schema": INTEGER},
-    "WWW-Authenticate": header("the Bearer challenge (RFC 6750)"),
-    "Allow": header("the methods the route takes"),
-    "Cache-Control": header("`no-store` on answers holding an edit key, `no-cache` on a game"),
-    "Content-Disposition": header("`attachment`, named after the game"),
-}
-
-ERRORS: dict[int, tuple[str, str, tuple[str, ...]]] = {  # status: (name, when, headers)
-    400: ("BadRequest", "the request cannot be read: `field` names what is wrong (`If-Match` for that header)", ()),
-    401: ("Unauthorized", "a write without the game's edit key, or with a key replaced since (`edit-key-replaced`, "
-          "with `view_url`)", ("WWW-Authenticate",)),
-    403: ("Forbidden", "a key that is not this game's", ("WWW-Authenticate",)),
-    404: ("NotFound", "no such game, deal or preset", ()),
-    410: ("Gone", "the game was deleted (with `deleted_at`)", ()),
-    405: ("MethodNotAllowed", "a method the route does not take", ("Allow",)),
-    409: ("Conflict", "a stale revision (with `revision` and `changes`), a deal already recorded (deal-recorded, "
-          "with `recorded`, `yours` and `revision`), the game over (ended by its table: reopen it first) or "
-          "full, a game whose sheet ends it ended by hand, or a request with the same Idempotency-Key still "
-          "running", ()),
-    412: ("PreconditionFailed", "the If-Match is stale (with `revision` and `changes`)", ()),
-    413: ("TooLarge", "the body is over the server's bound", ()),
-    422: ("Unprocessable", "a deal breaking the sheet's rules, not saved (with `report`, `problems`, "
-          "`may_save_as_played`); a deal the same as the one before it (same-as-previous, with `previous`, "
-          "`report`, `problems`: send `\"repeat\": true` if it was played again); an import refused (with `deal` "
-          "and `problems`); an Idempotency-Key reused for another body", ()),
-    429: ("TooManyRequests", "too many requests from this address", ("Retry-After",)),
-    503: ("Busy", "the database or a heavy document was busy: nothing was saved; send it again", ("Retry-After",)),
-    507: ("OutOfSpace", "the server's database is out of space: nothing was saved; send it again later", ()),
-}
-
-
-def error_responses() -> Schema:
-    return {name: {"description": when, "headers": {h: ref(h, "headers") for h in headers},
-                   "content": {"application/problem+json": {"schema": ref("Problem")}}}
-            for name, when, headers in ERRORS.values()}
-
-
-# -- the routes -----------------------------------------------------------------------------------
-
-
-def answer(schema: Schema | None, description: str = "done", *headers: str,
-           media: str = "application/json") -> Schema:
-    out: Schema = {"description": description}
-    if headers:
-        out["headers"] = {h: ref(h, "headers") for h in headers}
-    if schema is not None:
-        out["content"] = {media: {"schema": schema}}
-    return out
-
-
-def op(summary: str, ok: Schema, *errors: int, body: Schema | None = None,
-       params: tuple[Schema, ...] = (), write: bool = False, idempotent: bool = False) -> Schema:
-    """One operation: ``ok`` its answers, ``errors`` the statuses it may refuse with. A ``write``
-    needs the edit key and may send If-Match; an ``idempotent`` one takes an Idempotency-Key."""
-    statuses = set(errors) | ({400, 413} if body else set())
-    if write:
-        statuses |= {401, 403, 404, 409, 412, 429, 503}
-        params = (*params, ref("IfMatch", "parameters"))
-    if idempotent:
-        statuses |= {409, 422}
-        params = (*params, ref("IdempotencyKey", "parameters"))
-    out: Schema = {"summary": summary,
-                           "responses": {**ok, **{str(s): ref(ERRORS[s][0], "responses") for s in sorted(statuses)}}}
-    if params:
-        out["parameters"] = list(params)
-    if body is not None:
-        out["requestBody"] = {"required": True, "content": {"application/json": {"schema": body}}}
-    if write:
-        out["security"] = [{"editKey": []}]
-    return out
-
-
-def query(name: str, schema: Schema, description: str, required: bool = False) -> Schema:
-    return {"name": name, "in": "query", "required": required, "schema": schema, "description": description}
-
-
-GAME_ID: Schema = {"name": "game_id", "in": "path", "required": True,
-                   "schema": {"type": "string", "maxLength": MAX_GAME_ID}}
-NUMBER: Schema = {"name": "number", "in": "path", "required": True, "schema": DEAL_NUMBER}
-SHEET_TEXT: Schema = {"type": "string", "description": "a preset id, or a sheet object as JSON text"}
-SAVED = answer(ref("SavedDeal"), "the deal as saved, and the game's revision", "Location")
-
 # Each path (Flask's <game_id> written {game_id}) with its methods; the game's id and a deal's
 # number are declared once for the path.
 PATHS: dict[str, Schema] = {
@@ -419,7 +322,10 @@ PATHS: dict[str, Schema] = {
     "/api/v1/games": {"post": op(
         "create a game", {"201": answer(ref("Created"), "the game, its links and its edit key", "Location",
                                         "Cache-Control")},
-        429, 503, body=obj(("name", "sheet", "sides"), name=ref("Name"), sheet=ref("Sheet"), sides=ref("Sides")),
+        429, 503, body=obj(("name", "sheet", "sides"), name=ref("Name"), sheet=ref("Sheet"), sides=ref("Sides"),
+                           confirm={"enum": ["none", "opponents"], "default": "none",
+                                    "description": "opponents: a side's part of a deal entered part by part is "
+                                                   "final once a phone of another side confirms it"}),
         idempotent=True)},
     "/api/v1/games/import": {"post": op(
         "a new game from an export document", {"201": answer(ref("Created"), "the new game", "Location",
@@ -435,7 +341,9 @@ PATHS: dict[str, Schema] = {
                      params=(query("revision", REVISION, "the game's revision the deletion is based on"),))},
     "/api/v1/games/{game_id}/revision": {"parameters": [GAME_ID], "get": op(
         "the game's revision, and when it last changed",
-        {"200": answer(obj(("id", "revision", "updated_at"), id=STRING, revision=INTEGER, updated_at=TIME),
+        {"200": answer(obj(("id", "revision", "updated_at", "open"), id=STRING, revision=INTEGER, updated_at=TIME,
+                           open={**INTEGER, "description": "the changes to the game's open deal, which the "
+                                 "revision does not count"}),
                        "the revision", "Cache-Control")}, 404)},
     "/api/v1/games/{game_id}/history": {"parameters": [GAME_ID], "get": op(
         "every change to the game", {"200": answer(obj(("history",), history=array(ref("HistoryEntry"))))}, 404)},
@@ -465,6 +373,7 @@ PATHS: dict[str, Schema] = {
         "delete": op("delete a deal", {"200": answer(obj(("deleted", "revision"), deleted=DEAL_NUMBER,
                                                          revision=INTEGER))}, 400, write=True,
                      params=(query("revision", REVISION, "the game's revision the deletion is based on"),))},
+    **OPEN_PATHS,
     "/api/v1/games/{game_id}/export": {"parameters": [GAME_ID], "get": op(
         "the game as a versioned JSON document", {"200": answer(ref("Export"), "a download", "Content-Disposition")},
         404)},

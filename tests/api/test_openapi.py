@@ -162,6 +162,8 @@ BOUNDS: dict[str, list[tuple[str, Any]]] = {
                         (f"{SCHEMAS}/Preset/properties/house_rules/maxItems", limits.MAX_HOUSE_RULES)],
     "MAX_HOUSE_RULE": [(f"{OPTION}/house_rules/items/maxLength", limits.MAX_HOUSE_RULE),
                        (f"{SCHEMAS}/Preset/properties/house_rules/items/maxLength", limits.MAX_HOUSE_RULE)],
+    "MAX_PHONE": [("/paths/~1api~1v1~1games~1{game_id}~1deals~1{number}~1ending/put/parameters/0/schema/maxLength",
+                   limits.MAX_PHONE)],
     "MAX_IDEMPOTENCY_KEY": [("/components/parameters/IdempotencyKey/schema/maxLength", limits.MAX_IDEMPOTENCY_KEY)],
 }
 # The bounds no schema keyword states, and why; a bound added to limits.py must go in one of the two.

@@ -75,6 +75,10 @@ ELSEWHERE = {  # met in the tests that set up what they need
     "request-in-progress": "tests/api/test_idempotency.py",
     "edit-key-replaced": "tests/api/test_idempotency.py",
     "out-of-space": "tests/storage/test_out_of_space.py",
+    "deal-open": "tests/api/test_open_deals.py",
+    "not-next-deal": "tests/api/test_open_deals.py",
+    "part-entered": "tests/api/test_open_deals.py",
+    "confirmation-refused": "tests/api/test_open_deals.py",
 }
 
 
