@@ -173,7 +173,7 @@ def test_with_confirm_an_opponents_phone_confirms_each_part(app, client):
     assert client.get(f"/api/v1/games/{game_id}/deals/1").status_code == 404  # waiting for confirmations
     seen = bea.get(f"/games/{game_id}/deals/1/part").get_data(as_text=True)
     assert "Us: entered by Ann’s phone, 2,970 · waiting for another side to confirm" in text_of(seen)
-    assert "How Us’s 2,970 is made" in text_of(seen)  # its score, line by line, to check
+    assert "Us’s score, line by line" in text_of(seen) and "Melded card points 1 × 415 415" in text_of(seen)
     confirm = form_fields(seen, f"/games/{game_id}/deals/1/confirm")
     assert confirm["part"] == "1"
     own = dict(confirm, part="2")  # Bea's phone confirming Them's own part
