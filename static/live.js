@@ -46,19 +46,13 @@
       .then(ok)
       .then(function (response) { return response.text(); })
       .then(function (html) {
-        var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("progress");
+        var doc = new DOMParser().parseFromString(html, "text/html"), fresh = doc.getElementById("progress");
         if (!fresh) throw new Error("no progress");
         var next = document.importNode(fresh, true);
         progress.parentNode.replaceChild(next, progress);
         progress = next;
-        var written = progress.querySelector("#written"), bar = document.getElementById("bar");
-        if (written && bar && !document.getElementById("written-bar")) {  // in sight wherever the phone is scrolled
-          var notice = written.cloneNode(true);
-          notice.id = "written-bar";
-          notice.removeAttribute("role");
-          notice.className = "flash ok written-bar";
-          bar.insertBefore(notice, bar.firstChild);
-        }
+        var line = doc.getElementById("bar-progress"), old = document.getElementById("bar-progress");
+        if (line && old) old.parentNode.replaceChild(document.importNode(line, true), old);  // the bar's line, in sight
       });
   }
 

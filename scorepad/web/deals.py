@@ -16,6 +16,7 @@ import dataclasses
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
@@ -464,6 +465,13 @@ def preview(game_id: str, number: int) -> ResponseReturnValue:
     game = access.game_or_404(game_id)
     form = DealForm.from_form(game.sides, game.sheet, request.form, number=number)
     data = form.to_json(need_ending=False)
+    return live(game, number, form, data)
+
+
+# Any: the deal's JSON as the form builds it (DealForm.to_json), nested dicts filled in place
+def live(game: GameRecord, number: int, form: DealForm, data: dict[str, Any] | None, mine: int | None = None) -> str:
+    """The live preview of ``data`` (the deal as ``form`` read it; None when it could not),
+    for one side's part (``mine``: that side's score, problems and going out only), else every side."""
     if data is None:
         return render_template("deals/_live.html", error=form.form_errors[0])
     try:
@@ -473,7 +481,6 @@ def preview(game_id: str, number: int) -> ResponseReturnValue:
         return render_template("deals/_live.html", error=error)
     verdict = game.rules.judge(deal)
     refused = checks.rule_violations(game, deal, verdict)
-    mine = _part_side(game)  # a phone entering one side's part: that side's score and problems only
 
     def ours(problem: Problem) -> bool:
         return mine is None or problem.side in (None, game.sides[mine]["name"])
@@ -484,12 +491,6 @@ def preview(game_id: str, number: int) -> ResponseReturnValue:
     sides = [s for i, s in enumerate(verdict.breakdown.sides) if mine in (None, i)]
     return render_template("deals/_live.html", sides=sides, problems=problems, warnings=warnings,
                            outs=[o for o in outs if mine in (None, o.side)])
-
-
-def _part_side(game: GameRecord) -> int | None:
-    """The side a part's form enters (its hidden ``part_side``), else None (every side)."""
-    sent = request.form.get("part_side", "")
-    return int(sent) if sent.isdigit() and int(sent) < len(game.sides) else None
 
 
 @bp.get("/games/<game_id>/deals/<int:number>")

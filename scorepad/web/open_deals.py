@@ -52,7 +52,7 @@ from ..storage.open_deals import OpenDeal
 from ..storage.parts import ENDING, ENDING_FIELDS, OpenPart
 from ..storage.reading import DealRecord, GameRecord
 from .common import ExplainedSide, editable, explained_sides
-from .deals import DealPage, new_key
+from .deals import DealPage, live, new_key
 from .errors import status as status_of
 from .forms.deal import DealForm
 from .forms.deal_meta import DealMetaForm
@@ -480,3 +480,23 @@ def progress(game_id: str, number: int) -> ResponseReturnValue:
     game = editable(game_id)
     return render_template("deals/_progress_only.html", game=game,
                            part=progress_of(game, number, phone(game), _open(game, number)))
+
+
+@bp.post("/games/<game_id>/deals/<int:number>/part/preview")
+def part_preview(game_id: str, number: int) -> ResponseReturnValue:
+    """The live preview of this phone's part as typed, in the deal as the other parts make it
+    so far (their sides, and the ending when this phone has not said it): this side's score,
+    problems and going out."""
+    game = access.game_or_404(game_id)
+    this = phone(game)
+    form = DealForm.from_form(game.sides, game.sheet, request.form, number=number)
+    data = form.to_json(need_ending=False)
+    if data is None or this.side is None:
+        return live(game, number, form, data, this.side)
+    parts = _parts(_open(game, number))
+    kept = _deal_json(game, number, parts)
+    data["sides"] = [data["sides"][i] if i == this.side else parts[str(i + 1)].body() if str(i + 1) in parts
+                     else _blank_side(game, i) for i in range(len(game.sides))]
+    if not form.ending:
+        data.update({k: v for k, v in kept.items() if k in ENDING_FIELDS})
+    return live(game, number, form, data, this.side)
