@@ -228,3 +228,16 @@ def test_an_ending_another_phone_said_is_kept_or_replaced_never_passed_over(tabl
     written = bea.post(f"/games/{game_id}/deals/1/part", data=kept)
     assert written.status_code == 303 and written.headers["Location"].endswith("#main")
     assert bea.get(f"/api/v1/games/{game_id}/deals/1").get_json()["deal"]["went_out"] == "Ann"
+
+
+def test_a_parts_live_preview_scores_its_side_in_the_deal_as_the_other_parts_make_it(table):
+    game_id, ann, bea = table
+    form = part_form(bea, game_id)
+    alone = text_of(bea.post(f"/games/{game_id}/deals/1/part/preview", data=dict(form, **THEM))
+                    .get_data(as_text=True))
+    assert "Live score: Them 1,150" in alone and "Us" not in alone  # Them's side alone
+    assert "Say which player went out." in alone  # the ending: not said yet, by any phone
+    save_part(ann, game_id, US)  # Ann went out
+    merged = text_of(bea.post(f"/games/{game_id}/deals/1/part/preview", data=dict(form, **THEM))
+                     .get_data(as_text=True))
+    assert "Live score: Them 1,150" in merged and "Say which player went out." not in merged  # Ann's phone said
