@@ -32,6 +32,7 @@ from flask.cli import with_appcontext
 
 from .. import links
 from ..rules import Deal
+from ..rules.choices import Confirm
 from ..rules.read import JSON
 from ..rules.verdict import Verdict
 from ..storage import checks, db, reading, writing
@@ -62,7 +63,7 @@ class CommandError(click.ClickException):
 # -- helpers --------------------------------------------------------------------------------------
 
 
-def _store_call(fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+def store_call(fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     """Call the store; its refusals are printed, exiting as :data:`.errors.EXIT_CODES` says
     (a deal's :class:`RuleViolations` is left to the command, which shows the verdict)."""
     try:
@@ -87,13 +88,13 @@ def _read_text(source: str, what: str) -> str:
         raise CommandError(what, f"cannot read {source}: {reason}") from None
 
 
-def _read_json(source: str, what: str) -> JSON:
+def read_json(source: str, what: str) -> JSON:
     """The JSON in the file ``source`` (stdin for ``-``), for the store to read as ``what``."""
     text = _read_text(source, what)
-    return _store_call(parse_text, text, what)
+    return store_call(parse_text, text, what)
 
 
-def _game(game_id: str) -> GameRecord:
+def game_of(game_id: str) -> GameRecord:
     game = reading.load_game(game_id)
     if game is None:
         _missing(game_id)
@@ -122,14 +123,14 @@ def _echo_totals(game_id: str) -> None:
                    + f"; {standing(view)}.")
 
 
-def _echo_saved(game_id: str, record: DealRecord, done: str) -> None:
+def echo_saved(game_id: str, record: DealRecord, done: str) -> None:
     note = f" as played ({record.as_played})" if record.as_played else ""
     click.echo(f"Deal {record.number} {done}{note}.")
     _echo(verdict_summary(record.verdict))
     _echo_totals(game_id)
 
 
-def _rejected(err: RuleViolations, as_played: str | None) -> NoReturn:
+def rejected(err: RuleViolations, as_played: str | None) -> NoReturn:
     n = len(err.problems)
     never = err.never_as_played
     why = (f"{len(never)} of them can never be saved as played, whatever the reason: correct "
@@ -183,23 +184,26 @@ def game_group() -> None:
               help="A preset id (such as common), or a JSON file holding a rule sheet.")
 @click.option("--side", "sides", multiple=True, required=True, metavar='"NAME=PLAYER,PLAYER"',
               help="A side and its players in seat order; repeat for each side.")
+@click.option("--confirm", type=click.Choice([c.value for c in Confirm]), default=Confirm.NONE.value,
+              show_default=True, help="opponents: a side's part of a deal entered part by part (deal part) is "
+              "final once a phone of another side confirms it (deal confirm).")
 @with_appcontext
-def game_new(name: str, sheet: str, sides: tuple[str, ...]) -> None:
+def game_new(name: str, sheet: str, sides: tuple[str, ...], confirm: str) -> None:
     """Start a game; prints its id, view path and edit key. Needs no edit key."""
     sheet_data: object = sheet
     if sheet == "-" or Path(sheet).is_file():
-        sheet_data = _read_json(sheet, "sheet")
-    game = _store_call(_create_game, name, sheet_data, [_side(s) for s in sides])
+        sheet_data = read_json(sheet, "sheet")
+    game = store_call(_create_game, name, sheet_data, [_side(s) for s in sides], Confirm(confirm))
     click.echo(f"id: {game.id}")
     click.echo(f"view: {links.game_link(game.id)}")
     click.echo(f"edit key: {game.edit_key}")
     click.echo(f"edit: {links.game_link(game.id, 'edit', game.edit_key)}")
 
 
-def _create_game(name: str, sheet_data: object, sides_data: object) -> GameRecord:
+def _create_game(name: str, sheet_data: object, sides_data: object, confirm: Confirm) -> GameRecord:
     sheet = checks.read_sheet(sheet_data)
     sides = checks.read_sides(sides_data, sheet)  # first: a game named after its sides shows their own error
-    return writing.create_game(checks.read_game_name(name, "name"), sheet, sides)
+    return writing.create_game(checks.read_game_name(name, "name"), sheet, sides, confirm=confirm)
 
 
 @game_group.command("list")
@@ -224,7 +228,7 @@ def game_list(limit: int) -> None:
 @with_appcontext
 def game_show(game_id: str, as_json: bool, edit_link: bool) -> None:
     """The score table with running totals, and the result; or the edit link again."""
-    game = _game(game_id)
+    game = game_of(game_id)
     if edit_link:
         click.echo(links.game_link(game.id, "edit", game.edit_key))
         if links.public_base() is None:
@@ -268,8 +272,8 @@ def game_rekey(game_id: str) -> None:
     """Replace the game's edit link: a new edit key, the old one refused from now on (phones
     holding it are told so and can only watch); kept in the game's history. Prints the new
     key and edit link."""
-    _game(game_id)
-    game = _store_call(writing.replace_edit_key, game_id)
+    game_of(game_id)
+    game = store_call(writing.replace_edit_key, game_id)
     click.echo(f"The edit link of {game.name!r} was replaced; the old one can no longer change the game.")
     click.echo(f"edit key: {game.edit_key}")
     click.echo(f"edit: {links.game_link(game.id, 'edit', game.edit_key)}")
@@ -301,8 +305,8 @@ def game_export(game_id: str, output: Path | None) -> None:
 @with_appcontext
 def game_import(source: str) -> None:
     """Bring in an export document as a NEW game (new id and edit key). Needs no edit key."""
-    data = _read_json(source, "document")
-    game = _store_call(import_document, data)
+    data = read_json(source, "document")
+    game = store_call(import_document, data)
     click.echo(f"Imported {game.name!r} with {len(game.deals)} deal{'s' if len(game.deals) != 1 else ''}.")
     click.echo(f"id: {game.id}")
     click.echo(f"view: /games/{game.id}")
@@ -317,11 +321,11 @@ def game_import(source: str) -> None:
 def game_delete(game_id: str, revision: int | None, yes: bool) -> None:
     """Delete the game for good: its deals, history and kept answers; its links then say it
     was deleted. Asks first, unless --yes. Needs no edit key."""
-    game = _game(game_id)
+    game = game_of(game_id)
     count = f"{len(game.deals)} deal{'s' if len(game.deals) != 1 else ''}"
     if not yes:
         click.confirm(f"Delete {game.name!r} ({game.id}, {count}) for good?", abort=True)
-    at = _store_call(writing.delete_game, game_id, revision)
+    at = store_call(writing.delete_game, game_id, revision)
     click.echo(f"Deleted {game.name!r} ({game.id}, {count}) at {at}.")
 
 
@@ -333,8 +337,8 @@ def game_end(game_id: str, revision: int | None) -> None:
     """End a game its table ends (game length 'open', a game played to the clock) here: its
     result then names the winner, and no deal is recorded until `game reopen`. Kept in the
     game's history. Needs no edit key."""
-    _game(game_id)
-    game = _store_call(writing.end_game, game_id, revision)
+    game_of(game_id)
+    game = store_call(writing.end_game, game_id, revision)
     count = f"{len(game.deals)} deal{'s' if len(game.deals) != 1 else ''}"
     click.echo(f"Ended {game.name!r} ({game.id}) after {count}: {standing(game.view)}.")
     _echo_totals(game_id)
@@ -347,8 +351,8 @@ def game_end(game_id: str, revision: int | None) -> None:
 def game_reopen(game_id: str, revision: int | None) -> None:
     """Reopen a game its table ended: it goes on, and its next deal may be recorded. Kept in
     the game's history. Needs no edit key."""
-    _game(game_id)
-    game = _store_call(writing.reopen_game, game_id, revision)
+    game_of(game_id)
+    game = store_call(writing.reopen_game, game_id, revision)
     click.echo(f"Reopened {game.name!r} ({game.id}): {standing(game.view)}.")
 
 
@@ -409,19 +413,19 @@ def _save_deal(game_id: str, source: str, as_played: str | None, done: str,
                save: Callable[[GameRecord, object], DealRecord]) -> None:
     """What ``deal record`` and ``deal correct`` do: read the deal in ``source``, ``save`` it,
     and print the verdict and totals; or why it was not saved, exiting as the refusal says."""
-    game = _game(game_id)
-    data = _read_json(source, "deal")
+    game = game_of(game_id)
+    data = read_json(source, "deal")
     try:
-        record = _store_call(save, game, data)
+        record = store_call(save, game, data)
     except RuleViolations as err:
-        _rejected(err, as_played)
+        rejected(err, as_played)
     except AlreadyRecorded as err:
         _already_recorded(game_id, err)
     except SameAsPrevious as err:
         click.echo(f"Not saved: deal {err.number} is the same as deal {err.previous}, every side and the ending. "
                    "If the table really played the same deal again, run it again with --repeat.")
         raise click.exceptions.Exit(exit_code(err)) from None
-    _echo_saved(game_id, record, done)
+    echo_saved(game_id, record, done)
 
 
 def _already_recorded(game_id: str, err: AlreadyRecorded) -> NoReturn:
@@ -445,8 +449,8 @@ def _already_recorded(game_id: str, err: AlreadyRecorded) -> NoReturn:
 @with_appcontext
 def deal_delete(game_id: str, number: int) -> None:
     """Delete deal N; what it held stays in the game's history."""
-    _game(game_id)
-    revision = _store_call(writing.delete_deal, game_id, number)
+    game_of(game_id)
+    revision = store_call(writing.delete_deal, game_id, number)
     click.echo(f"Deal {number} deleted (game revision {revision}).")
     _echo_totals(game_id)
 
@@ -495,7 +499,7 @@ def purge_command(days: int | None, dry_run: bool) -> None:
         raise CommandError("RETAIN_DAYS", "is not set, so every game is kept: set it (SCOREPAD_RETAIN_DAYS), "
                            "or give --days N")
     before = datetime.now(UTC).replace(microsecond=0) - timedelta(days=days)
-    games = _store_call(writing.purge, before, dry_run)
+    games = store_call(writing.purge, before, dry_run)
     done = "Would remove" if dry_run else "Removed"
     for game in games:
         click.echo(f"{done} {game.id}  {game.name}  (last changed {game.updated_at}; "

@@ -194,8 +194,8 @@ class PartEntered(StorageError):
 
     def __init__(self, part: OpenPart, sent: int | None) -> None:
         said = "without naming the version it replaces" if sent is None else f"replacing version {sent}"
-        super().__init__("version", f"{_part_name(part.part)} was entered by {part.phone} (version {part.version}, "
-                         f"at {part.entered_at}), and yours was sent {said}, so it was not saved: look at theirs, "
+        super().__init__("version", f"{_part_name(part.part)} was entered by {part.phone} (version {part.version}), "
+                         f"and yours was sent {said}, so it was not saved: look at theirs, "
                          f"then send yours with version {part.version} to replace it")
         self.part, self.sent = part, sent
 

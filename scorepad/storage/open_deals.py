@@ -269,6 +269,8 @@ def _change(game_id: str, number: int, change: Change, once: Once[object] | None
     first = True
     while True:
         game = writing.fresh(game_id, None, once, key, first)
+        if first and number != game.next_number:  # this process's copy may be behind another server's writes
+            game = writing.fresh(game_id, None, once, key)
         first = False
         _next(game, number)
         try:

@@ -64,8 +64,9 @@ def new_game() -> ResponseReturnValue:
             name = form.name.data.strip() if form.name.data and form.name.data.strip() else sides.game_name()
             sheet = checks.read_sheet(editor.sheet_json())
             table = checks.read_sides(sides_json, sheet)  # first: a game named after its sides shows their own error
+            confirm = Confirm.OPPONENTS if form.confirm.data else Confirm.NONE
             game = writing.create_game(checks.read_game_name(name or "Hand and Foot", "name"), sheet, table,
-                                       confirm=Confirm.OPPONENTS if form.confirm.data else Confirm.NONE)
+                                       confirm=confirm)
         except StorageError as err:
             status = status_of(err)
             if err.field.startswith("sides"):

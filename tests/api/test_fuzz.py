@@ -236,6 +236,7 @@ def _args(world: World) -> dict[str, st.SearchStrategy]:
         "preset_id": mostly(["common", "pagat", "gather-together", "house"], texts),
         "filename": mostly(["app.css", "live.js", "favicon.svg", "../scorepad/app.py", "nope.js"], texts),
         "slug": mostly([*TYPES, "nope"], texts),
+        "side": mostly([1, 1, 2, 2, 3, 0], st.integers(0, 10**30)),
     }
 
 
@@ -244,7 +245,7 @@ def mostly(values: list[Any], other: st.SearchStrategy) -> st.SearchStrategy:
     return st.integers(0, 9).flatmap(lambda n: other if n == 9 else st.sampled_from(values))
 
 
-ARGS = ("game_id", "number", "key", "sheet_id", "preset_id", "filename", "slug")
+ARGS = ("game_id", "number", "key", "sheet_id", "preset_id", "filename", "slug", "side")
 
 
 def _scored() -> dict[str, Any]:
@@ -270,6 +271,9 @@ VALID_BODIES: dict[str, Callable[[World], Any]] = {
     "api.replace_edit_key": lambda w: {},
     "api.end_game": lambda w: {"revision": 1},  # the fuzz's game plays four deals: refused, 409
     "api.reopen_game": lambda w: {},
+    "api.save_part": lambda w: valid_deal()["sides"][0],
+    "api.save_ending": lambda w: {"ending": "went_out", "went_out": "Ann"},
+    "api.confirm_part": lambda w: {"by_side": 2, "version": 1},
 }
 
 
@@ -360,9 +364,13 @@ def _utf8(text: str) -> str:
 
 
 def _headers(world: World, draw) -> dict[str, str]:
-    choice = draw(st.sampled_from(["none", "key", "key", "key", "key", "other", "garbage"]))
+    choice = draw(st.sampled_from(["none", "key", "key", "key", "key", "phone", "phone", "other", "garbage"]))
     if choice == "key":
         return bearer(world.key)
+    if choice == "phone":  # a part of an open deal says whose phone sends it
+        return {**bearer(world.key), "Scorepad-Phone": draw(st.sampled_from(["Dan's phone", "Eve's phone", ""])
+                                                           | st.text(st.characters(min_codepoint=32,
+                                                                                   max_codepoint=126), max_size=50))}
     if choice == "other":
         return bearer("VlqGQlARfj_B1VbAaGzbjw")
     if choice == "garbage":
@@ -556,7 +564,8 @@ def test_every_route_can_be_fuzzed(world):
     for endpoint, build in VALID_BODIES.items():  # each valid body is valid: the fuzz starts near the mark
         rule, method = next((r, m) for r, e, m in ROUTES if e == endpoint)
         if endpoint in ("api.record_deal", "api.correct_deal", "api.amend_sheet", "api.import_api",
-                        "api.create_game", "api.replace_edit_key", "api.end_game", "api.reopen_game"):
+                        "api.create_game", "api.replace_edit_key", "api.end_game", "api.reopen_game",
+                        "api.save_part", "api.save_ending", "api.confirm_part"):
             continue  # writes: the fuzz itself sends them
         url = _url(rule, {"game_id": world.game, "number": 1})
         response = world.api.open(url, method=method, json=build(world))

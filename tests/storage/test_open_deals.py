@@ -15,6 +15,7 @@ import json
 import pytest
 
 from scorepad.rules.choices import Confirm
+from scorepad.rules.deal import Ending
 from scorepad.storage import backends, checks, db, idempotency, open_deals, reading
 from scorepad.storage import writing as storage_writing
 from scorepad.storage.errors import (
@@ -29,6 +30,7 @@ from scorepad.storage.errors import (
 )
 from scorepad.storage.idempotency import Kind, Made, Once
 from scorepad.storage.open_deals import OpenDeal
+from scorepad.storage.parts import EndingPart
 from scorepad.storage.reading import DealRecord
 from tests import json_writes as writing
 from tests.helpers import ANN_BEA, valid_deal
@@ -283,9 +285,12 @@ def test_parts_saved_through_one_server_are_completed_through_another(database_s
             assert reading.load_game(game_id).revision == 0  # cached by this server at revision 0
         with db.using(other):
             assert isinstance(save(game_id, 2, EVE), DealRecord)
-        with db.using(one):
+        with db.using(one):  # its cache still holds the game at revision 0, before deal 1
+            opened = open_deals.save_ending(game_id, 2, EndingPart(Ending.STOCK_OUT), DAN)
+            assert isinstance(opened, OpenDeal) and opened.number == 2
             game = reading.load_game(game_id)
             assert [d.number for d in game.deals] == [1] and open_deals.read_open(game_id).number == 2
+            assert [p.part for p in open_deals.read_open(game_id).parts] == ["ending"]
             with pytest.raises(NotNext):
                 save(game_id, 1, DAN, number=1)
     finally:

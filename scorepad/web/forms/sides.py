@@ -1,5 +1,6 @@
 """A new game's sides: up to eight sides of up to four players, in seat order, blanks ignored;
-and the new-game form (its name and the preset it starts from).
+and the new-game form (its name, the preset it starts from, and whether opponents confirm each
+side's score).
 """
 
 from __future__ import annotations
@@ -19,9 +20,8 @@ from . import FlaskForm, PlainText, preset_choices
 class NewGameForm(FlaskForm):
     name = StringField("Game name", [PlainText()])  # the store checks the rest, and says what is wrong inline
     preset = SelectField("Start from the sheet", choices=preset_choices, default="common")
-    # Issue 24: a deal entered part by part, each side's part on its own phone, is written
-    # only once a phone of another side confirms each part (the game's ``confirm`` setting).
-    confirm = BooleanField("Each side’s part is confirmed by a phone of another side")
+    # confirm: opponents (a side's part of a deal entered part by part waits for another side's confirmation)
+    confirm = BooleanField("Opponents confirm each side's score")
 
 
 # -- sides and players --------------------------------------------------------------------------
