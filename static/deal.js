@@ -1,7 +1,6 @@
-// The deal form, enhanced: counts in one touch, spare meld rows shown as needed, the foot box when
-// needed, the live score (the bar's totals, each side's going out) while typing, and a deal never
-// lost: a draft kept in this browser on every change, offered back when the form opens again, and a
-// save by fetch that retries, once, until the server answers. Without it the form works the same.
+// The deal form, enhanced: one-touch counts, meld rows and the foot box as needed, Next from box
+// to box, the live score while typing, and a deal never lost (a draft kept here, offered back, and
+// a save by fetch retried, once, until the server answers). Without it the form works the same.
 (function () {
   "use strict";
   var form = document.getElementById("deal-form");
@@ -9,6 +8,7 @@
   var live = document.getElementById("live");
   var each = function (root, sel, fn) { Array.prototype.forEach.call(root.querySelectorAll(sel), fn); };
   var el = function (name) { return form.elements.namedItem(name); };
+  var some = function (root, sel, fn) { return Array.prototype.some.call(root.querySelectorAll(sel), fn); };
 
   // Count boxes become segments 0 to "N+" (data-segs): radios that write the box, which posts
   // as before; "N+" writes N, tapped again it shows the box.
@@ -49,18 +49,16 @@
   var counts = ".st input";
   each(form, counts, segments);
 
-  // Meld rows: the filled ones and two blank; typing in the last blank one shows the next
-  // (the form's "More meld rows", with or without scripts, adds rows).
+  // Meld rows: the filled ones and two blank; typing in the last blank one shows the next.
   function blank(row) {
-    return !row.querySelector(".error") && !Array.prototype.some.call(row.querySelectorAll("input:not([type=radio])"),
-      function (i) { return i.value && i.value !== "0"; });
+    return !row.querySelector(".error") && !some(row, "input:not([type=radio])", function (i) { return i.value && i.value !== "0"; });
   }
   each(form, ".melds", function (list) {
     var spare = 0;
     each(list, ".meld", function (row) { if (blank(row) && ++spare > 2) row.classList.add("hidden-row"); });
     list.addEventListener("input", function () {  // one blank row ready
       var next = list.querySelector(".hidden-row");
-      if (next && !Array.prototype.some.call(list.querySelectorAll(".meld:not(.hidden-row)"), blank)) {
+      if (next && !some(list, ".meld:not(.hidden-row)", blank)) {
         next.classList.remove("hidden-row");
       }
     });
@@ -85,78 +83,41 @@
   form.addEventListener("change", feet);
   feet();
 
-  // The player who went out holds no cards: a counted player's points-left box goes (disabled,
-  // so not sent: the server reads no box as no points left) while that player is chosen, unless
-  // it holds points (the referee then says the player still holds cards).
+  // The went-out player's empty points-left box goes (disabled: not sent, so 0).
   function outs() {
-    var ending = form.querySelector("input[name=ending]:checked");
-    each(form, "fieldset.cp", function (p) {
-      var box = p.querySelector(".pts");
-      if (!box) return;
-      var empty = Array.prototype.every.call(box.querySelectorAll("input"), function (i) { return /^0?$/.test(i.value.trim()); });
-      var out = !!ending && ending.value === p.id && empty;
-      box.hidden = out;
-      each(box, "input", function (i) { i.disabled = out; });
+    var end = form.querySelector("[name=ending]:checked");
+    each(form, ".cp .pts", function (p) {
+      var out = !!end && end.value === p.parentNode.id && !some(p, "input", function (i) { return !/^0?$/.test(i.value.trim()); });
+      p.hidden = out;
+      each(p, "input", function (i) { i.disabled = out; });
     });
   }
-  form.addEventListener("change", outs);
-  outs();
-
-  // The keyboard's Next: Enter in a box goes to the next box shown, in the order a side counts
-  // (books, melded points, red threes, then each player's points left and foot), never sending
-  // the form; the last box's key says "done" and goes to Save.
-  function shown(e) { return !e.disabled && e.getClientRects().length > 0; }
-  function boxes() { return Array.prototype.filter.call(form.querySelectorAll("fieldset.side input[enterkeyhint]"), shown); }
-  // A count chosen by a tap, where the next thing to count is a box still empty, goes on to it
-  // with no tap to reach it: the melded points after the dirty books (past the rarer kinds of book
-  // still unsaid: wild, special), the first player's points left after the red threes. Never from
-  // the clean books (the dirty come next), nor from the top segment "N+" (tapped again, it opens
-  // its own box).
+  // Enter (Next) goes to the next box shown, in the form's order; the last's "done" to Save.
+  var BOX = ".side input:not([type=radio]):not([type=checkbox])";
+  function boxes(sel) {
+    return Array.prototype.filter.call(form.querySelectorAll(sel || BOX), function (e) { return !e.disabled && e.getClientRects().length; });
+  }
+  function hints() { var l = boxes(); l.forEach(function (b, i) { b.enterKeyHint = i < l.length - 1 ? "next" : "done"; }); }
+  form.addEventListener("keydown", function (e) {
+    if (e.key !== "Enter" || !e.target.matches(BOX)) return;
+    e.preventDefault();
+    var l = boxes();
+    (l[l.indexOf(e.target) + 1] || bar.querySelector("button")).focus();
+  });
+  // A count tapped goes on to the next box if empty (past rarer books unsaid); not from the clean books.
   function book(e) { return e.classList.contains("seg") && /-b-/.test(e.nextElementSibling.name); }
   function onward(row) {
     if (/-b-clean$/.test(row.nextElementSibling.name)) return;
-    var list = Array.prototype.filter.call(form.querySelectorAll("fieldset.side .seg, fieldset.side input[enterkeyhint]"), shown);
-    var at = list.indexOf(row) + 1;
-    while (book(row) && list[at] && book(list[at]) && !list[at].nextElementSibling.value.trim()) at++;
-    var next = list[at];
-    if (next && next.tagName === "INPUT" && !next.value.trim()) next.focus();
+    var l = boxes(".seg," + BOX), at = l.indexOf(row) + 1;
+    while (book(row) && l[at] && book(l[at]) && !l[at].nextElementSibling.value) at++;
+    if (l[at] && l[at].tagName === "INPUT" && !l[at].value.trim()) l[at].focus();
   }
-  function hints() {
-    var list = boxes();
-    list.forEach(function (b, i) { b.setAttribute("enterkeyhint", i === list.length - 1 ? "done" : "next"); });
-  }
-  form.addEventListener("keydown", function (e) {
-    var box = e.target;
-    if (e.key !== "Enter" || !box.hasAttribute || !box.hasAttribute("enterkeyhint")) return;
-    e.preventDefault();
-    var list = boxes(), at = list.indexOf(box);
-    if (at >= 0 && at < list.length - 1) list[at + 1].focus();
-    else document.querySelector("#bar button[value=save], #bar button[value=repeat], #bar button").focus();
-  });
-  form.addEventListener("change", hints);
+  function follow() { outs(); hints(); }
+  form.addEventListener("change", follow);
   form.addEventListener("input", hints);
-  hints();
+  follow();
 
-  // A side's total is "?" while one of its number boxes holds what the form refuses (a negative
-  // or unreadable number): the live score never counts it.
-  function refused() {
-    each(form, "fieldset.side", function (side) {
-      var bad = Array.prototype.some.call(side.querySelectorAll("input[inputmode=numeric]"), function (i) {
-        var v = i.value.trim();
-        return !i.disabled && v !== "" && !/^\d+$/.test(v);
-      });
-      if (!bad) return;
-      var at = +side.id.slice(1);
-      [document.getElementById("bar-score"), document.getElementById("live-now")].forEach(function (scores) {
-        var totals = scores && scores.querySelectorAll(".t, strong");
-        if (totals && totals[at]) totals[at].textContent = "?";
-      });
-    });
-  }
-  form.addEventListener("input", refused);
-
-  // The live score: the form posted to the preview route, whose parts replace the elements
-  // with their ids (score, totals, going out); a problem's link marks its field.
+  // The live score: the preview's parts replace the elements with their ids; a problem's link marks its field.
   function show(html, quiet) {
     var parts = document.createElement("template");
     parts.innerHTML = html;
@@ -164,7 +125,6 @@
       var old = part.id && document.getElementById(part.id);
       if (old) old.replaceWith(part);
     });
-    refused();
     if (quiet) return;
     each(form, ".live-bad", function (e) { e.classList.remove("live-bad"); });
     each(live, "a[data-bad]", function (a) {
@@ -204,10 +164,8 @@
   form.addEventListener("input", preview);
   form.addEventListener("change", preview);
 
-  // The draft: what was typed (every field but the token, the key, the segments and the
-  // button), kept per game and deal in localStorage, with its idempotency key: a new key when
-  // what was typed changes, the same key for every retry of the same draft.
-  // The deal's number (deal_number) is the form's own, never a draft's: a draft is kept per deal.
+  // The draft: what was typed (not the token, key, segments, button, deal_number), kept per game
+  // and deal in localStorage with its idempotency key: new when what was typed changes.
   var slot = "scorepad-draft:" + form.dataset.draft, keyBox = el("idempotency_key"), SKIP = /^(csrf_token|idempotency_key|deal_number|action)$|^seg-/;
   var draft = null, offered = null, offerBox = null, button = null, tries = 0, retrying = null, sending = false;
   function uuid() {
@@ -237,8 +195,7 @@
   form.addEventListener("input", changed);
   form.addEventListener("change", changed);
 
-  // Offered back when the form opens again (not on the server's answer to a form sent: that
-  // holds what was sent, and becomes the draft, with the key it carries).
+  // Offered back when the form opens again (not on the server's answer: that becomes the draft).
   function offer(d) {
     offered = d;
     var box = offerBox = document.createElement("div"), h1 = document.querySelector("h1");
@@ -276,7 +233,7 @@
       else input.value = v.length ? v[0] : "";
     });
     each(form, counts, function (input) { input.dispatchEvent(new Event("input")); });  // the segments follow
-    feet(); outs(); hints(); refused();
+    feet(); follow();
     keepDraft(d);
     preview();
   }
@@ -285,14 +242,13 @@
   if (form.hasAttribute("data-posted")) keepDraft({ fields: typed(), key: keyBox.value, at: Date.now() });
   else if (before && before.fields && before.key && !same(before.fields, typed())) offer(before);
 
-  // Save (or save as played) by fetch, with the draft's key as the Idempotency-Key header and
-  // the hidden field. Offline, it says so and sends the same draft again, 1, 2, 4... up to 15 s
-  // apart (at once when the phone is back online); the server saves it once, whichever arrives.
+  // Save by fetch, the draft's key as Idempotency-Key. Offline, it says so and sends it again 1, 2,
+  // 4... up to 15 s apart (at once back online); the server saves it once, whichever arrives.
   function say(words) { saying = words; tell(); }
   function replace(response, html) {  // the server's answer becomes the page, as a plain post would
     gone = true;
     clearTimeout(timer); clearTimeout(again); clearTimeout(retrying);
-    var to = "main";  // the top of the game page, as the redirect's #main: what was saved, and the standings
+    var to = "main";  // the game page's top (the redirect's #main): what was saved, the standings
     if (response.redirected) history.replaceState(null, "", response.url.split("#")[0] + "#" + to);
     document.open(); document.write(html); document.close();
     if (response.redirected && document.getElementById(to)) document.getElementById(to).scrollIntoView();
@@ -306,8 +262,7 @@
     body.set("action", button.value);
     body.set("idempotency_key", draft.key);
     sending = true;
-    // "Replace it with mine" saves to the deal's correction (its formaction); every other save to
-    // the form's own address, which names the deal as the form does (deal_number): never another.
+    // "Replace it with mine" saves to the correction (formaction); the rest to the form's address.
     fetch(button.getAttribute("formaction") || form.getAttribute("action"), { method: "POST", body: body, headers: { "Idempotency-Key": draft.key } }).then(function (r) {
       sending = false;
       if (gone) return;

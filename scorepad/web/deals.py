@@ -268,12 +268,11 @@ def _saved(game: GameRecord, editing: bool, saved: DealRecord | idempotency.Made
     same to a form sent again after its answer was lost (``saved`` is then what the first
     save made), its flash not shown twice."""
     if isinstance(saved, idempotency.Made):
-        number, said = saved.deal, (f"Deal {saved.deal} "
-                                    f"{'corrected' if saved.kind is idempotency.Kind.DEAL_CORRECTED else 'saved'}.")
+        said = f"Deal {saved.deal} {'corrected' if saved.kind is idempotency.Kind.DEAL_CORRECTED else 'saved'}."
     elif editing and saved.revision == game.revision:  # the same deal as recorded: nothing was written
-        number, said = saved.number, f"Deal {saved.number} unchanged: it was already recorded just so."
+        said = f"Deal {saved.number} unchanged: it was already recorded just so."
     else:
-        number, said = saved.number, f"Deal {saved.number} {'corrected' if editing else 'saved'}."
+        said = f"Deal {saved.number} {'corrected' if editing else 'saved'}."
     if ("ok", said) not in map(tuple, session.get("_flashes", [])):  # the first answer's came through
         flash(said, "ok")
     # At the top of the page (#main): what was saved, the standings and "Record deal N+1" in view.
@@ -461,19 +460,18 @@ def new_deal(game_id: str) -> ResponseReturnValue:
 def preview(game_id: str, number: int) -> ResponseReturnValue:
     """The live score and the referee's problems of the deal form as typed so far, as the
     fragment the form shows under its inputs: read by the same reader as a saved deal,
-    nothing saved. The deal need not say yet who went out."""
+    nothing saved. The deal need not say yet who went out. A box the form refuses (one it
+    cannot read, a negative count) makes its side's score "?", never counted."""
     game = access.game_or_404(game_id)
     form = DealForm.from_form(game.sides, game.sheet, request.form, number=number)
-    data = form.to_json(need_ending=False)
-    return live(game, number, form, data)
+    return live(game, number, form, form.to_json(need_ending=False, refused_as_blank=True))
 
 
 # Any: the deal's JSON as the form builds it (DealForm.to_json), nested dicts filled in place
 def live(game: GameRecord, number: int, form: DealForm, data: dict[str, Any] | None, mine: int | None = None) -> str:
-    """The live preview of ``data`` (the deal as ``form`` read it; None when it could not),
+    """The live preview of ``data`` (the deal as ``form`` read it, a refused box as blank),
     for one side's part (``mine``: that side's score, problems and going out only), else every side."""
-    if data is None:
-        return render_template("deals/_live.html", error=form.form_errors[0])
+    unknown = form.refused_sides()  # a side's score never counts what the form refuses: "?"
     try:
         deal = checks.read_deal(game, data, number)
     except StorageError as err:
@@ -481,6 +479,7 @@ def live(game: GameRecord, number: int, form: DealForm, data: dict[str, Any] | N
         return render_template("deals/_live.html", error=error)
     verdict = game.rules.judge(deal)
     refused = checks.rule_violations(game, deal, verdict)
+    unknown |= {p.side for p in (refused.problems if refused else []) if p.code == "count.negative" and p.side}
 
     def ours(problem: Problem) -> bool:
         return mine is None or problem.side in (None, game.sides[mine]["name"])
@@ -490,7 +489,8 @@ def live(game: GameRecord, number: int, form: DealForm, data: dict[str, Any] | N
     outs = going_out(game.rules.deal_rules(number).going_out_books, game.sheet, deal, form.sides)
     sides = [s for i, s in enumerate(verdict.breakdown.sides) if mine in (None, i)]
     return render_template("deals/_live.html", sides=sides, problems=problems, warnings=warnings,
-                           outs=[o for o in outs if mine in (None, o.side)])
+                           outs=[o for o in outs if mine in (None, o.side)], unknown=unknown,
+                           unread=form.form_errors[:1])
 
 
 @bp.get("/games/<game_id>/deals/<int:number>")

@@ -490,8 +490,8 @@ def part_preview(game_id: str, number: int) -> ResponseReturnValue:
     game = access.game_or_404(game_id)
     this = phone(game)
     form = DealForm.from_form(game.sides, game.sheet, request.form, number=number)
-    data = form.to_json(need_ending=False)
-    if data is None or this.side is None:
+    data = form.to_json(need_ending=False, refused_as_blank=True)
+    if this.side is None or data is None:
         return live(game, number, form, data, this.side)
     parts = _parts(_open(game, number))
     kept = _deal_json(game, number, parts)

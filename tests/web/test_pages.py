@@ -941,12 +941,14 @@ def test_the_preview_places_each_problem_as_the_check_button_does(client):
     assert '<a href="#s1-m1">' in page
 
 
-def test_the_preview_says_what_cannot_be_read_yet(client):
+def test_the_preview_says_what_cannot_be_read_yet_and_never_counts_it(client):
     game_id = start(client)
     data = valid_deal(client, game_id)
     data["s0-m0-rank"] = ""  # counts without a rank
     live = html.unescape(text(client.post(f"/games/{game_id}/deals/1/preview", data=data)))
-    assert "Not readable yet: Choose the meld's rank (or wild)." in live and "Live score" not in live
+    assert "Not readable yet: Choose the meld's rank (or wild)." in live
+    assert re.search(r"Live score: Ann \? · Bea -?[\d,]+", live)  # Ann's score not known; Bea's is
+    assert '<span>Ann <strong>?</strong></span>' in live and "finds nothing wrong" not in live
 
 
 def test_the_preview_needs_the_forms_csrf_token(make_app):

@@ -251,11 +251,13 @@ class DealForm:
 
     # -- reading into canonical JSON ----------------------------------------------------------
 
-    # Any: the deal's JSON as the form builds it, nested dicts filled in place (Deal.from_json reads it)
-    def to_json(self, number: int | None = None, need_ending: bool = True) -> dict[str, Any] | None:
+    def to_json(self, number: int | None = None, need_ending: bool = True, refused_as_blank: bool = False
+                ) -> dict[str, Any] | None:  # Any: the deal's JSON as the form builds it (Deal.from_json reads it)
         """The canonical deal (without a sheet), or None when some input cannot be read;
         each such input then carries its message. Without ``need_ending`` (a preview while
-        typing), a deal nobody has said the end of yet is read too, as went out by nobody."""
+        typing), a deal nobody has said the end of yet is read too, as went out by nobody;
+        with ``refused_as_blank`` (the same preview), every input that cannot be read is read
+        as blank (:meth:`refused_sides` names whose)."""
         sides = []
         for side in self.sides:
             if not side.itemised:
@@ -293,7 +295,12 @@ class DealForm:
         if first is not None:
             deal["first_meld"] = first
         deal["sides"] = sides
-        return None if self.form_errors else deal
+        return None if self.form_errors and not refused_as_blank else deal
+
+    def refused_sides(self) -> set[str]:
+        """The sides holding an input that could not be read (each says why): their score is not known."""
+        return {side.name for side in self.sides
+                if side.problems or any(r.problems for r in side.rows) or any(p.problems for p in side.players)}
 
     # Any: the deal's JSON as the form builds it, nested dicts filled in place (Deal.from_json reads it)
     def _openings(self, side: SideBlock, out: dict[str, Any]) -> None:
