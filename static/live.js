@@ -57,6 +57,9 @@
   }
 
   function poll() {
+    // A page the deal form's script wrote over (its answer to a save) runs its own copy of this
+    // script: this one, whose elements are gone with the old page, stops.
+    if ((box && !document.contains(box)) || (progress && !document.contains(progress))) return;
     if (busy || document.hidden) return;
     busy = true;
     fetch(url, { credentials: "same-origin", cache: "no-store" })
