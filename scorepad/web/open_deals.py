@@ -241,16 +241,27 @@ def _page(game: GameRecord, number: int, this: Phone, form: DealForm | None = No
     refused = opened.refused if opened is not None else None
     if isinstance(refused, RuleViolations):
         _place_mine(page, refused.verdict, refused.problems, this)
-        n = len(refused.problems)
         page.can_play, page.must_fix = refused.may_save_as_played, refused.never_as_played
-        page.message = (f"Not written: every part is in, but the referee found {n} problem{'s' if n != 1 else ''}. "
-                        + ("Correct your side, or save the deal as played with a reason." if refused.may_save_as_played
-                           else "Correct the deal: it cannot be saved as played as it is."))
+        page.message = _not_written(game, refused, this)
     elif isinstance(refused, SameAsPrevious):
         page.preview, page.repeat_of = refused.verdict, refused.previous
         page.message = (f"Not written: deal {number} is the same as deal {refused.previous}, every side and the "
                         "ending. Record it again only if the table really played the same deal again.")
     return page
+
+
+def _not_written(game: GameRecord, refused: RuleViolations, this: Phone) -> str:
+    """Why the complete deal is not written, as this phone reads it: its own part's problems
+    (shown on its form), then whose the others are."""
+    mine = game.sides[this.side]["name"] if this.side is not None else None
+    own = sum(1 for p in refused.problems if p.side in (None, mine))
+    others = " and ".join(sorted({f"{p.side}’s" for p in refused.problems if p.side not in (None, mine)}))
+    found = (f"{own} problem{'s' if own != 1 else ''} on this phone’s part, below" if own else "")
+    if others:
+        found += f"{', and some' if own else 'problems'} on {others} part, for its phone to correct"
+    then = ("Correct it, or save the deal as played with a reason." if refused.may_save_as_played
+            else "It cannot be saved as played as it is.")
+    return f"Not written: the referee found {found}. {then}"
 
 
 def _place_mine(page: DealPage, verdict: Verdict, problems: Sequence[Problem], this: Phone) -> None:

@@ -152,7 +152,8 @@ def test_a_completed_deal_with_problems_is_not_written_and_each_phone_sees_its_o
     assert bea.get(f"/api/v1/games/{game_id}/deals/1").status_code == 404  # nothing written
     ours = ann.get(f"/games/{game_id}/deals/1/part").get_data(as_text=True)
     theirs = bea.get(f"/games/{game_id}/deals/1/part").get_data(as_text=True)
-    assert "Not written: every part is in, but the referee found" in text_of(ours)
+    assert "Not written: the referee found 1 problem on this phone’s part, below." in text_of(ours)
+    assert "Not written: the referee found problems on Us’s part, for its phone to correct." in text_of(theirs)
     assert 'id="problems"' in ours  # Us's problem on Us's form, in place
     assert 'id="problems"' not in theirs and "the referee found" in text_of(theirs)
     assert "Save as played" in text_of(theirs)  # for the whole table
