@@ -489,6 +489,8 @@ def progress(game_id: str, number: int) -> ResponseReturnValue:
     """The progress box alone, for ``live.js`` to put in place of the page's when the game's
     open counter moves; once the deal is written, it says so and by whom."""
     game = editable(game_id)
+    if number != game.next_number and game.deal(number) is None:
+        abort(404, f"Deal {number} is neither being entered nor recorded.")
     return render_template("deals/_progress_only.html", game=game,
                            part=progress_of(game, number, phone(game), _open(game, number)))
 
