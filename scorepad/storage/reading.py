@@ -226,6 +226,28 @@ def history(game_id: str, deal_number: int | None = None) -> list[Entry]:
     return _entries(rows)
 
 
+@dataclass(frozen=True)
+class PartEntry:
+    """Who entered one part of a deal written from an open deal (:mod:`.open_deals`): the
+    ``phone``'s label, and the phone of another side that confirmed it (None when the game
+    asks for no confirmation)."""
+
+    phone: str
+    confirmed_by: str | None
+
+
+def entered_by(game_id: str) -> dict[int, dict[str, PartEntry]]:
+    """For each deal of the game written from its parts, by number: who entered each part (a
+    side's position, or ``ending``), as its ``record`` history entry says (the latest, for a
+    deal recorded again). Deals sent whole are not in it."""
+    found: dict[int, dict[str, PartEntry]] = {}
+    for row in db.query("entered_by_of_game", game_id):
+        parts = readable(json.loads(row["entered_by"]))
+        found[row["deal_number"]] = {name: PartEntry(str(part["phone"]), part.get("confirmed_by"))
+                                     for name, part in parts.items()}
+    return found
+
+
 def amendments(game_id: str) -> list[Entry]:
     """The game's amendments of its sheet, oldest first, as :func:`history` gives them
     (without reading every deal the history holds)."""

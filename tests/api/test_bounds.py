@@ -83,6 +83,11 @@ def refused_world(recorded) -> World:
     return World(app, client, game, key)
 
 
+def phone(world: World, label: str = "Dan's phone") -> dict[str, str]:
+    """The headers of a write to the open deal: the edit key and whose phone sends it."""
+    return {**bearer(world.key), "Scorepad-Phone": label}
+
+
 def deal_with(change: Callable[[dict[str, Any]], None], number: int | None = 2, **extra: Any) -> dict[str, Any]:
     deal = valid_deal(number)
     change(deal)
@@ -294,6 +299,32 @@ CASES: list[Case] = [
     api("api.record_deal", "POST", "an edit key with a non-ASCII character",
         lambda w: (f"/api/v1/games/{w.game}/deals", {"json": valid_deal(2), "headers": {"Authorization": "Bearer é"}}),
         403, None),
+    # -- a deal entered part by part (the open deal: its next deal, 2) --------------------------------
+    api("api.save_part", "PUT", "meld count 10**6",
+        lambda w: (f"/api/v1/games/{w.game}/deals/2/parts/1", {
+            "json": {"melds": [{"rank": "K", "naturals": 10**6}], "players": []}, "headers": phone(w)}),
+        400, "melds[0].naturals"),
+    api("api.save_part", "PUT", "side 10**30",
+        lambda w: (f"/api/v1/games/{w.game}/deals/2/parts/{10**30}", {"json": {"melds": []}, "headers": phone(w)}),
+        400, "side"),
+    api("api.save_part", "PUT", "41-character phone",
+        lambda w: (f"/api/v1/games/{w.game}/deals/2/parts/1", {"json": {"melds": []},
+                                                              "headers": phone(w, "p" * 41)}),
+        400, "Scorepad-Phone", "at most 40 characters"),
+    api("api.save_ending", "PUT", "41-character went_out",
+        lambda w: (f"/api/v1/games/{w.game}/deals/2/ending", {"json": {"ending": "went_out", "went_out": NAME_41},
+                                                             "headers": phone(w)}), 400, "went_out"),
+    api("api.save_ending", "PUT", "reason of 500 characters",
+        lambda w: (f"/api/v1/games/{w.game}/deals/2/ending", {
+            "json": {"ending": "stock_out", "as_played": {"reason": REASON_500}}, "headers": phone(w)}),
+        400, "as_played.reason", "at most 200 characters"),
+    api("api.confirm_part", "POST", "by_side 10**30",
+        lambda w: (f"/api/v1/games/{w.game}/deals/2/parts/1/confirmation", {
+            "json": {"by_side": 10**30, "version": 1}, "headers": phone(w)}), 400, "by_side"),
+    api("api.get_open", "GET", "deal 10**30",
+        lambda w: (f"/api/v1/games/{w.game}/deals/{10**30}/open", {}), 409, "deal"),
+    api("api.abandon", "DELETE", "1,000-character id",
+        lambda w: (f"/api/v1/games/{LONG_ID}/deals/2/open", {"headers": bearer(w.key)}), 404, None),
     api("api.get_deal", "GET", "deal 10**30", lambda w: (f"/api/v1/games/{w.game}/deals/{10**30}", {}), 404, "deal"),
     api("api.correct_deal", "PUT", "41-character went_out",
         lambda w: (f"/api/v1/games/{w.game}/deals/1", {

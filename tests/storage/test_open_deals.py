@@ -82,6 +82,9 @@ def test_parts_are_saved_one_by_one_and_the_last_writes_the_deal_with_the_phones
                                             "2": {"phone": EVE, "confirmed_by": None},
                                             "ending": {"phone": DAN, "confirmed_by": None}}
         assert open_deals.read_open(game_id).number == 2 and open_deals.read_open(game_id).parts == ()
+        writing.record_deal(game_id, valid_deal(2), repeat=True)  # sent whole: no phones to name
+        assert reading.entered_by(game_id) == {1: {"1": reading.PartEntry(DAN, None), "2": reading.PartEntry(EVE, None),
+                                                   "ending": reading.PartEntry(DAN, None)}}
 
 
 def test_a_deal_written_from_its_parts_is_stored_as_the_same_deal_sent_whole_would_be(database):
