@@ -185,10 +185,8 @@ def _written(game: GameRecord, number: int) -> str | None:
     it, or a phone sent it whole), in words; None while it is open."""
     if game.deal(number) is None:
         return None
-    entries = [e for e in reading.history(game.id, number) if e.get("action") == "record"]
-    by = entries[-1].get("entered_by") if entries else None
-    phones = sorted({str(p.get("phone")) for p in by.values() if isinstance(p, dict) and p.get("phone")}
-                    ) if isinstance(by, dict) else []
+    parts = reading.entered_by(game.id).get(number, {})
+    phones = sorted({part.phone for part in parts.values()})
     return f"Deal {number} was written{' by ' + ' and '.join(phones) if phones else ''}."
 
 
