@@ -28,7 +28,7 @@ from ..rules.dispute import sheet_name
 from ..rules.limits import MAX_DEALS, MAX_IDEMPOTENCY_KEY
 from ..rules.problems import Problem
 from ..rules.verdict import Verdict
-from ..storage import checks, idempotency, reading, writing
+from ..storage import checks, idempotency, open_deals, reading, writing
 from ..storage.errors import AlreadyRecorded, Conflict, Gone, OutOfSpace, RuleViolations, SameAsPrevious, StorageError
 from ..storage.reading import DealRecord, GameRecord
 from .common import (
@@ -108,6 +108,7 @@ class DealPage:
     part: object | None = None  # this phone enters one side's part: the open deal's progress (.open_deals)
     action_url: str | None = None  # where the form posts, when not the deal's own form (a part)
     taken: object | None = None  # the part another phone entered first (.open_deals.Taken): keep or replace
+    open_parts: int = 0  # parts of this deal other phones saved (it is being entered part by part)
     status: int = 200
 
     def render(self) -> tuple[str, int]:
@@ -452,8 +453,12 @@ def new_deal(game_id: str) -> ResponseReturnValue:
     if this.side is not None:  # this phone enters one side's part (.open_deals)
         return redirect(url_for("parts.part", game_id=game.id, number=number), 303)
     meta = DealMetaForm(revision=str(game.revision))
+    try:
+        opened = len(open_deals.read_open(game.id, number).parts)
+    except StorageError:
+        opened = 0
     return DealPage(game, DealForm.blank(game.sides, game.sheet, number), meta, number, editing=False,
-                    phone=this).render()
+                    phone=this, open_parts=opened).render()
 
 
 @bp.post("/games/<game_id>/deals/<int:number>/preview")

@@ -482,6 +482,24 @@ def confirm(game_id: str, number: int) -> ResponseReturnValue:
     return redirect(url_for("parts.part", game_id=game.id, number=number), 303)
 
 
+@bp.post("/games/<game_id>/deals/<int:number>/abandon")
+def abandon(game_id: str, number: int) -> ResponseReturnValue:
+    """Abandon the open deal: every part saved so far goes, nothing of it is written (the
+    table starts the deal's entry again, on one phone or on several)."""
+    game = editable(game_id)
+    if not PhoneForm().validate():
+        abort(400, "The form could not be read. Reload the page and try again.")
+    try:
+        removed = open_deals.abandon(game.id, number, key=access.key_held(game.id))
+    except NotNext as err:
+        if err.recorded:
+            return _written_answer(game, number)
+        abort(409, err.message)
+    flash(f"Deal {number}’s entry abandoned: {removed} part{'s' if removed != 1 else ''} dropped, nothing written."
+          if removed else f"Deal {number} had no part saved: nothing to abandon.", "ok")
+    return redirect(url_for("deals.new_deal", game_id=game.id), 303)
+
+
 @bp.get("/games/<game_id>/deals/<int:number>/progress")
 def progress(game_id: str, number: int) -> ResponseReturnValue:
     """The progress box alone, for ``live.js`` to put in place of the page's when the game's

@@ -461,6 +461,8 @@ CASES: list[Case] = [
          lambda w: (f"/games/{w.game}/deals/{10**30}/part", {"data": deal_form(w.client, w.game)}), 303),
     page("parts.confirm", "POST", "a version of 30 digits",
          lambda w: (f"/games/{w.game}/deals/2/confirm", {"data": {"part": "1", "version": "9" * 30}}), 303),
+    page("parts.abandon", "POST", "deal 10**30", lambda w: (f"/games/{w.game}/deals/{10**30}/abandon", {}), 409,
+         "is not the game's next deal"),
     page("parts.progress", "GET", "deal 10**30", lambda w: (f"/games/{w.game}/deals/{10**30}/progress", {}), 404),
     page("parts.part_preview", "POST", "card string of 10,000 tokens",  # said in the live box, as typed
          lambda w: (f"/games/{w.game}/deals/2/part/preview", {"data": deal_form(w.client, w.game, **{

@@ -242,3 +242,19 @@ def test_a_parts_live_preview_scores_its_side_in_the_deal_as_the_other_parts_mak
     merged = text_of(bea.post(f"/games/{game_id}/deals/1/part/preview", data=dict(form, **THEM))
                      .get_data(as_text=True))
     assert "Live score: Them 1,150" in merged and "Say which player went out." not in merged  # Ann's phone said
+
+
+def test_a_phone_entering_every_side_sees_an_open_deal_and_may_abandon_its_parts(app, table):
+    game_id, ann, bea = table
+    cal = second_phone(app, ann, game_id)  # Cal's phone: every side, the one-phone form
+    assert save_part(ann, game_id, US).status_code == 303
+    page = cal.get(f"/games/{game_id}/deals/new").get_data(as_text=True)
+    assert "Deal 1 is being entered part by part" in text_of(page) and "Other phones saved 2 parts" in text_of(page)
+    whole = dict(form_fields(page, f"/games/{game_id}/deals/new"), **BENCH_FORM, action="save")
+    refused = cal.post(f"/games/{game_id}/deals/new", data=whole)
+    assert refused.status_code == 409 and "being entered part by part" in text_of(refused.get_data(as_text=True))
+    abandon = form_fields(page, f"/games/{game_id}/deals/1/abandon")
+    done = cal.post(f"/games/{game_id}/deals/1/abandon", data=abandon, follow_redirects=True)
+    assert "Deal 1’s entry abandoned: 2 parts dropped, nothing written." in text_of(done.get_data(as_text=True))
+    assert "Us: waiting" in text_of(ann.get(f"/games/{game_id}/deals/1/part").get_data(as_text=True))
+    assert cal.post(f"/games/{game_id}/deals/new", data=whole).status_code == 303  # whole, on one phone

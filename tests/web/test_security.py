@@ -149,6 +149,7 @@ def every_request(world: dict[str, Any]) -> list[tuple[str, str, str, dict[str, 
         ("parts.part", "POST", f"/games/{g}/deals/2/part", {"data": {"action": "check"}}),
         ("parts.confirm", "POST", f"/games/{g}/deals/2/confirm", {"data": {"part": "1", "version": "1"}}),
         ("parts.progress", "GET", f"/games/{g}/deals/2/progress", {}),
+        ("parts.abandon", "POST", f"/games/{g}/deals/2/abandon", {}),  # 303: nothing to abandon
         ("parts.part_preview", "POST", f"/games/{g}/deals/2/part/preview", {"data": {"s0-m0-cards": "K K K"}}),
         ("deals.delete_deal", "GET", f"/games/{g}/deals/1/delete", {}),
         ("deals.delete_deal", "POST", f"/games/{g}/deals/1/delete", {"data": {"revision": "0"}}),  # stale: 303
