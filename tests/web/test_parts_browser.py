@@ -42,6 +42,7 @@ def them(deal: int) -> dict[str, Any]:
     """Them's part of deal ``deal``: Dan holds 5 more each deal (Them 1,150, 1,145...), so no deal
     is the same as the one before it."""
     return dict(THEM, left={"Bea": 30, "Dan": 50 + 5 * deal})
+EDIT: dict[str, str] = {}
 expect.set_options(timeout=15_000)
 
 
@@ -69,12 +70,14 @@ def look(page: Page, name: str) -> list[str]:
 
 
 def table(browser: Browser, server: str, name: str, confirm: str = "none") -> tuple[str, Page, Page]:
-    """A new game and its two phones: Ann's enters Us, Bea's enters Them (each said once)."""
+    """A new game and its two phones: Ann's enters Us, Bea's enters Them (each said once).
+    The game's edit link is kept as ``EDIT[game id]``, for a third phone."""
     first = browser.new_context(base_url=server, **PHONE)
     made = first.request.post(f"{server}/api/v1/games", data={"name": name, "sheet": "common", "sides": SIDES,
                                                                "confirm": confirm})
     assert made.status == 201, made.text()
     game = made.json()
+    EDIT[game["id"]] = game["edit_url"]
     phones = []
     for context, side, owner in ((first, "0", "Ann"), (browser.new_context(base_url=server, **PHONE), "1", "Bea")):
         context.set_default_timeout(20_000)
@@ -198,7 +201,7 @@ def test_a_four_deal_game_with_each_sides_part_on_its_own_phone(browser, server)
     bea.wait_for_url("**/games/*#main")
     assert totals(bea, game_id, 3) == {"Us": 2970, "Them": 1140}
 
-    # Deal 4, the last: at once again.
+    # Deal 4, the last: at once again; Cal's phone, entering every side, sees it open meanwhile.
     open_part(ann, game_id)
     open_part(bea, game_id)
     went_out(ann, "Ann")
@@ -206,6 +209,13 @@ def test_a_four_deal_game_with_each_sides_part_on_its_own_phone(browser, server)
     enter(bea, "Them", **them(4))
     save(bea, "Them")
     expect(bea.locator("#progress")).to_contain_text("Them: entered by Bea’s phone")
+    cal = browser.new_context(base_url=server, **PHONE).new_page()
+    cal.goto(EDIT[game_id])
+    cal.goto(f"/games/{game_id}/deals/new")
+    expect(cal.locator("#open-deal")).to_contain_text("Other phones saved 1 part of it.")
+    expect(cal.locator(".this-phone")).to_contain_text("This phone enters every side")
+    found += look(cal, "every-side-open-deal")
+    cal.context.close()
     save(ann, "Us")
     ann.wait_for_url("**/games/*#main")
     standings = ann.request.get(f"/api/v1/games/{game_id}").json()["standings"]
