@@ -257,8 +257,11 @@ def _not_written(game: GameRecord, refused: RuleViolations, this: Phone) -> str:
     found = (f"{own} problem{'s' if own != 1 else ''} on this phone’s part, below" if own else "")
     if others:
         found += f"{', and some' if own else 'problems'} on {others} part, for its phone to correct"
-    then = ("Correct it, or save the deal as played with a reason." if refused.may_save_as_played
-            else "It cannot be saved as played as it is.")
+    if not refused.may_save_as_played:
+        then = "It cannot be saved as played as it is."
+    else:
+        then = "Correct it, or save the deal as played with a reason." if own else \
+            "Or any phone saves the deal as played, with a reason (below)."
     return f"Not written: the referee found {found}. {then}"
 
 
