@@ -258,3 +258,19 @@ def test_a_phone_entering_every_side_sees_an_open_deal_and_may_abandon_its_parts
     assert "Deal 1’s entry abandoned: 2 parts dropped, nothing written." in text_of(done.get_data(as_text=True))
     assert "Us: waiting" in text_of(ann.get(f"/games/{game_id}/deals/1/part").get_data(as_text=True))
     assert cal.post(f"/games/{game_id}/deals/new", data=whole).status_code == 303  # whole, on one phone
+
+
+def test_the_phone_that_entered_a_part_cannot_confirm_it(app, client):
+    game_id = new_game(client, confirm=True)
+    bea = second_phone(app, client, game_id)
+    choose(client, game_id, "0", "Ann")
+    choose(bea, game_id, "1", "Bea")
+    save_part(bea, game_id, THEM)
+    choose(bea, game_id, "0", "Bea")  # Bea's phone now says it enters Us: still the phone that entered Them's part
+    page = bea.get(f"/games/{game_id}/deals/1/part").get_data(as_text=True)
+    assert "/deals/1/confirm" not in page  # not offered
+    data = {"csrf_token": form_fields(page, f"/games/{game_id}/deals/1/part").get("csrf_token", ""),
+            "part": "2", "version": "1"}
+    refused = bea.post(f"/games/{game_id}/deals/1/confirm", data=data, follow_redirects=True)
+    assert "Not confirmed: Bea’s phone entered this part, so it cannot confirm it" in text_of(
+        refused.get_data(as_text=True))
