@@ -2,7 +2,7 @@
 
 Run from the repository root::
 
-    python bench/entry.py [--shots DIR]
+    python bench/entry.py [--shots DIR] [--phones 2]
 
 It serves the app with the production server (flask serve on a free loopback port, a fresh SQLite file in a
 temporary folder) and drives Debian's Chromium (``/usr/bin/chromium``, Playwright) at
@@ -30,6 +30,21 @@ Us's controls plus the sticky Save, with the page scrolled to Us's heading. Targ
 peer takes 19 taps + 6 keys for a deal): side at most 15 taps + keys together, deal at most
 25, H at most 844. With ``--shots DIR`` it saves the form at the first screen of each side,
 filled, as ``entry-us.png`` and ``entry-them.png``.
+
+With ``--phones 2`` (issue 24) it also plays the same deal on a second game with two phones,
+two Chromium contexts at 390 × 844: each says once (not counted) which side it enters and
+whose phone it is (Us on Ann's phone, Them on Bea's), then both enter their own side's part at
+once, Us's phone saying who went out, and each taps Save; the second save writes the deal
+(the same totals, else it exits 1). A phone's time is its taps × 1.0 s plus its keystrokes ×
+0.4 s; the deal's wall time is the slower phone's, plus any time one waits for the other
+(none here: neither needs the other's part). It prints::
+
+    entry: phone T taps K keys (max of phones); one phone T taps K keys; wall S s
+
+"phone" is the phone with the most taps and keys together, "one phone" the first game's whole
+deal on one phone, and "wall" the two-phone deal's wall time, then ``(one phone S s)``.
+Targets: each phone at most 12 taps + keys, one phone at most 20, the wall with two phones at
+most 0.6 × one phone's.
 """
 
 from __future__ import annotations
@@ -41,7 +56,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from phone import phone, served
+from phone import PHONE, phone, served
 
 EXPECTED = {"Us": 2970, "Them": 1150}
 
@@ -101,6 +116,49 @@ def side(t: Touches, name: str, clean: int, dirty: int, red: int, points: int, l
         t.box(hand.get_by_label("Points left in hand", exact=True), str(pts))
 
 
+TAP_S, KEY_S = 1.0, 0.4  # a phone's time: each tap, each keystroke
+
+
+def seconds(t: Touches) -> float:
+    return t.taps * TAP_S + t.keys * KEY_S
+
+
+def two_phones(browser: Any, base: str, shots: Path | None) -> tuple[Touches, Touches, dict[str, int]]:
+    """The bench deal on a new game, each side's part on its own phone at once (Us's phone
+    says who went out): both phones' touches and the totals saved."""
+    body = json.dumps({"name": "Two phones", "sheet": "common",
+                       "sides": [{"name": "Us", "players": ["Ann", "Cal"]},
+                                 {"name": "Them", "players": ["Bea", "Dan"]}]}).encode()
+    made = urllib.request.Request(f"{base}/api/v1/games", body, {"Content-Type": "application/json"})
+    with urllib.request.urlopen(made, timeout=10) as response:
+        game = json.loads(response.read())
+    pages = []
+    for side_index, owner in ((0, "Ann"), (1, "Bea")):  # once a game, not counted
+        page = browser.new_context(**PHONE).new_page()
+        page.goto(game["edit_url"])
+        page.goto(f"{base}/games/{game['id']}/phone")
+        page.locator(f"input[name=side][value='{side_index}']").check()
+        page.locator(f"input[name=owner][value='{owner}']").check()
+        page.get_by_role("button", name="Use this phone so").click()
+        page.wait_for_load_state("load")
+        page.get_by_role("radiogroup", name=f"{('Us', 'Them')[side_index]}: clean books").wait_for()
+        pages.append(page)
+    us, them = Touches(pages[0]), Touches(pages[1])
+    us.tap(pages[0].get_by_role("radio", name="Ann", exact=True))  # Ann went out: Us's phone says so
+    side(us, "Us", 3, 2, 4, 415, {"Cal": 45})
+    side(them, "Them", 1, 1, 2, 235, {"Bea": 30, "Dan": 55})
+    if shots:
+        for page, name in ((pages[0], "us"), (pages[1], "them")):
+            page.wait_for_timeout(1200)
+            page.screenshot(path=str(shots / f"entry-phone-{name}.png"))
+    us.tap(pages[0].get_by_role("button", name="Save Us’s part"))
+    pages[0].wait_for_url("**/part")
+    them.tap(pages[1].get_by_role("button", name="Save Them’s part"))
+    pages[1].wait_for_url("**/games/*#main")
+    standings = api_get(f"{base}/api/v1/games/{game['id']}")["standings"]
+    return us, them, {s["name"]: s["total"] for s in standings}
+
+
 def api_get(url: str) -> Any:
     with urllib.request.urlopen(url, timeout=10) as response:
         return json.loads(response.read())
@@ -123,6 +181,8 @@ def new_game(page: Any, base: str) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--shots", type=Path, help="a folder for screenshots")
+    parser.add_argument("--phones", type=int, choices=(1, 2), default=1,
+                        help="2: the same deal again with each side's part on its own phone at once")
     args = parser.parse_args()
 
     with served("entry") as base:
@@ -145,12 +205,22 @@ def main() -> int:
                     page.screenshot(path=str(args.shots / f"entry-{name}.png"))
             t.tap(page.get_by_role("button", name="Save deal 1"))
             page.wait_for_url("**/games/*#main")
+            if args.phones == 2:
+                phones = two_phones(page.context.browser, base, args.shots)
         standings = api_get(f"{base}/api/v1/games/{game_id}")["standings"]
     totals = {s["name"]: s["total"] for s in standings}
     print(f"entry: side {us[0] + 1} taps {us[1]} keys; deal {t.taps} taps {t.keys} keys; form {height} px")
     if totals != EXPECTED:
         print(f"entry: saved totals {totals}, expected {EXPECTED}", file=sys.stderr)
         return 1
+    if args.phones == 2:
+        each = max(phones[:2], key=lambda p: p.taps + p.keys)
+        wall = max(seconds(p) for p in phones[:2])  # neither phone waits for the other's part
+        print(f"entry: phone {each.taps} taps {each.keys} keys (max of phones); one phone {t.taps} taps {t.keys} keys; "
+              f"wall {wall:.1f} s (one phone {seconds(t):.1f} s)")
+        if phones[2] != EXPECTED:
+            print(f"entry: two phones saved totals {phones[2]}, expected {EXPECTED}", file=sys.stderr)
+            return 1
     return 0
 
 

@@ -21,7 +21,7 @@ from .api import problems
 from .cli import flask_commands, flask_open_deals, flask_serve
 from .retry import send_again_page
 from .storage import backends, cache, db
-from .web import common, deals, exchange, games, installable, paper, referee, sheets
+from .web import common, deals, exchange, games, installable, open_deals, paper, referee, sheets
 
 PACKAGE = Path(__file__).resolve().parent
 SESSION_LIFETIME = timedelta(days=180)  # how long a browser keeps its edit keys and games after last writing them
@@ -203,7 +203,7 @@ def _sessions(app: Flask) -> None:
 
 def _blueprints(app: Flask) -> None:
     """The pages, one blueprint per area, and the API (/api/v1: games, deals, the referee, export and import)."""
-    for blueprint in (games.bp, sheets.bp, deals.bp, referee.bp, paper.bp, exchange.bp, installable.bp):
+    for blueprint in (games.bp, sheets.bp, deals.bp, open_deals.bp, referee.bp, paper.bp, exchange.bp, installable.bp):
         app.register_blueprint(blueprint)
     app.register_blueprint(api.blueprint())
     csrf.exempt(api.bp)  # the API authenticates with a bearer key, never a cookie

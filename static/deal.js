@@ -281,7 +281,7 @@
   window.addEventListener("online", function () { if (retrying) send(); });
   form.addEventListener("submit", function (e) {
     var by = e.submitter;
-    if (!by || !/^(save|as_played|repeat)$/.test(by.value) || !window.fetch) return;  // the rest post as before
+    if (!by || !/^(save|as_played|repeat|replace|keep)$/.test(by.value) || !window.fetch) return;  // the rest post as before
     e.preventDefault();
     if (sending) return;  // on its way: its answer comes
     if (offered) { offerBox.remove(); offered = null; }  // saved instead of the draft on offer

@@ -16,6 +16,7 @@ import dataclasses
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
@@ -27,7 +28,7 @@ from ..rules.dispute import sheet_name
 from ..rules.limits import MAX_DEALS, MAX_IDEMPOTENCY_KEY
 from ..rules.problems import Problem
 from ..rules.verdict import Verdict
-from ..storage import checks, idempotency, reading, writing
+from ..storage import checks, idempotency, open_deals, reading, writing
 from ..storage.errors import AlreadyRecorded, Conflict, Gone, OutOfSpace, RuleViolations, SameAsPrevious, StorageError
 from ..storage.reading import DealRecord, GameRecord
 from .common import (
@@ -45,6 +46,7 @@ from .forms.deal import NO_ENDING, RANKS, DealForm
 from .forms.deal_blocks import card_label
 from .forms.deal_meta import ConfirmForm, DealMetaForm
 from .forms.deal_shown import card_groups, going_out
+from .phones import Phone, phone
 
 bp = Blueprint("deals", __name__)
 
@@ -102,6 +104,11 @@ class DealPage:
     conflict: dict[str, object] | None = None
     recorded: Recorded | None = None  # the deal's number was recorded first by another phone
     repeat_of: int | None = None  # the deal is the same as this one, recorded before it: confirm
+    phone: Phone | None = None  # what this phone enters for and whose it is (a new deal's form)
+    part: object | None = None  # this phone enters one side's part: the open deal's progress (.open_deals)
+    action_url: str | None = None  # where the form posts, when not the deal's own form (a part)
+    taken: object | None = None  # the part another phone entered first (.open_deals.Taken): keep or replace
+    open_parts: int = 0  # parts of this deal other phones saved (it is being entered part by part)
     status: int = 200
 
     def render(self) -> tuple[str, int]:
@@ -120,8 +127,9 @@ class DealPage:
             # (a meld rarely holds more), red threes 0-6+, failed takes of the pile 0-3+; what the
             # script's segments offer.
             segs=f"naturals:{min(sheet.book_size, 7)} twos:3 jokers:2 red_threes:6 b:6 failed:3",
-            action=(url_for("deals.edit_deal", game_id=game.id, number=number) if self.editing
-                    else url_for("deals.new_deal", game_id=game.id)),
+            action=self.action_url or (url_for("deals.edit_deal", game_id=game.id, number=number) if self.editing
+                                       else url_for("deals.new_deal", game_id=game.id)),
+            shown=[self.phone.side] if self.phone and self.phone.side is not None and self.part else None,
         )
         return render_template("deals/deal_form.html", **context), self.status
 
@@ -404,7 +412,8 @@ def _posted(game: GameRecord, number: int, editing: bool) -> ResponseReturnValue
         action = "more"  # the same form again, that side now in meld rows; nothing else changes
     form = DealForm.from_form(game.sides, game.sheet, request.form, more_rows=action == "more" and itemise is None,
                               itemise=itemise, number=number)
-    done = ACTIONS.get(action, _save)(DealPage(game, form, meta, number, editing))
+    page = DealPage(game, form, meta, number, editing, phone=None if editing else phone(game))
+    done = ACTIONS.get(action, _save)(page)
     return done.render() if isinstance(done, DealPage) else done
 
 
@@ -440,8 +449,16 @@ def new_deal(game_id: str) -> ResponseReturnValue:
         return redirect(url_for("games.game", game_id=game.id), 303)
     if request.method == "POST":
         return _posted(game, number, editing=False)
+    this = phone(game)
+    if this.side is not None:  # this phone enters one side's part (.open_deals)
+        return redirect(url_for("parts.part", game_id=game.id, number=number), 303)
     meta = DealMetaForm(revision=str(game.revision))
-    return DealPage(game, DealForm.blank(game.sides, game.sheet, number), meta, number, editing=False).render()
+    try:
+        opened = len(open_deals.read_open(game.id, number).parts)
+    except StorageError:
+        opened = 0
+    return DealPage(game, DealForm.blank(game.sides, game.sheet, number), meta, number, editing=False,
+                    phone=this, open_parts=opened).render()
 
 
 @bp.post("/games/<game_id>/deals/<int:number>/preview")
@@ -452,7 +469,13 @@ def preview(game_id: str, number: int) -> ResponseReturnValue:
     cannot read, a negative count) makes its side's score "?", never counted."""
     game = access.game_or_404(game_id)
     form = DealForm.from_form(game.sides, game.sheet, request.form, number=number)
-    data = form.to_json(need_ending=False, refused_as_blank=True)
+    return live(game, number, form, form.to_json(need_ending=False, refused_as_blank=True))
+
+
+# Any: the deal's JSON as the form builds it (DealForm.to_json), nested dicts filled in place
+def live(game: GameRecord, number: int, form: DealForm, data: dict[str, Any] | None, mine: int | None = None) -> str:
+    """The live preview of ``data`` (the deal as ``form`` read it, a refused box as blank),
+    for one side's part (``mine``: that side's score, problems and going out only), else every side."""
     unknown = form.refused_sides()  # a side's score never counts what the form refuses: "?"
     try:
         deal = checks.read_deal(game, data, number)
@@ -462,11 +485,17 @@ def preview(game_id: str, number: int) -> ResponseReturnValue:
     verdict = game.rules.judge(deal)
     refused = checks.rule_violations(game, deal, verdict)
     unknown |= {p.side for p in (refused.problems if refused else []) if p.code == "count.negative" and p.side}
-    problems = form.place_problems(refused.problems if refused else [])
-    warnings = [(form.place_problem(p), p.message) for p in worth_a_look(verdict.report.warnings, number)]
+
+    def ours(problem: Problem) -> bool:
+        return mine is None or problem.side in (None, game.sides[mine]["name"])
+
+    problems = form.place_problems([p for p in refused.problems if ours(p)] if refused else [])
+    warnings = [(form.place_problem(p), p.message) for p in worth_a_look(verdict.report.warnings, number) if ours(p)]
     outs = going_out(game.rules.deal_rules(number).going_out_books, game.sheet, deal, form.sides)
-    return render_template("deals/_live.html", sides=verdict.breakdown.sides, problems=problems, warnings=warnings,
-                           outs=outs, unknown=unknown, unread=form.form_errors[:1])
+    sides = [s for i, s in enumerate(verdict.breakdown.sides) if mine in (None, i)]
+    return render_template("deals/_live.html", sides=sides, problems=problems, warnings=warnings,
+                           outs=[o for o in outs if mine in (None, o.side)], unknown=unknown,
+                           unread=form.form_errors[:1])
 
 
 @bp.get("/games/<game_id>/deals/<int:number>")

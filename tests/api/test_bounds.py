@@ -452,6 +452,21 @@ CASES: list[Case] = [
     page("deals.preview", "POST", "deal 10**30",
          lambda w: (f"/games/{w.game}/deals/{10**30}/preview", {"data": deal_form(w.client, w.game)}), 200,
          "Deal 1000000000000000000000000000000 is not in this game"),
+    page("parts.this_phone", "GET", "1,000-character id", lambda w: (f"/games/{LONG_ID}/phone", {}), 404),
+    page("parts.this_phone", "POST", "a side the game has not",
+         lambda w: (f"/games/{w.game}/phone", {"data": {"side": "99", "owner": "Ann"}}), 400,
+         "Choose a side of this game"),
+    page("parts.part", "GET", "deal 10**30", lambda w: (f"/games/{w.game}/deals/{10**30}/part", {}), 303),
+    page("parts.part", "POST", "deal 10**30",
+         lambda w: (f"/games/{w.game}/deals/{10**30}/part", {"data": deal_form(w.client, w.game)}), 303),
+    page("parts.confirm", "POST", "a version of 30 digits",
+         lambda w: (f"/games/{w.game}/deals/2/confirm", {"data": {"part": "1", "version": "9" * 30}}), 303),
+    page("parts.abandon", "POST", "deal 10**30", lambda w: (f"/games/{w.game}/deals/{10**30}/abandon", {}), 409,
+         "is not the game's next deal"),
+    page("parts.progress", "GET", "deal 10**30", lambda w: (f"/games/{w.game}/deals/{10**30}/progress", {}), 404),
+    page("parts.part_preview", "POST", "card string of 10,000 tokens",  # said in the live box, as typed
+         lambda w: (f"/games/{w.game}/deals/2/part/preview", {"data": deal_form(w.client, w.game, **{
+             "s1-p0-left": TOKENS_10K})}), 200, "a card string has at most 2,000"),
     page("deals.edit_deal", "GET", "deal 10**30", lambda w: (f"/games/{w.game}/deals/{10**30}/edit", {}), 404),
     page("deals.edit_deal", "POST", "a card string of 2,001 characters",
          lambda w: (f"/games/{w.game}/deals/1/edit", {"data": deal_form(w.client, w.game, 1, **{

@@ -144,6 +144,14 @@ def every_request(world: dict[str, Any]) -> list[tuple[str, str, str, dict[str, 
         ("deals.edit_deal", "GET", f"/games/{g}/deals/1/edit", {}),
         ("deals.edit_deal", "POST", f"/games/{g}/deals/1/edit", {"data": {"action": "more"}}),
         ("deals.preview", "POST", f"/games/{g}/deals/2/preview", {"data": {"s0-m0-cards": "K K K"}}),
+        ("parts.this_phone", "GET", f"/games/{g}/phone", {}),
+        ("parts.this_phone", "POST", f"/games/{g}/phone", {"data": {"side": "all", "owner": ""}}),  # 303
+        ("parts.part", "GET", f"/games/{g}/deals/2/part", {}),  # 303: this phone enters every side
+        ("parts.part", "POST", f"/games/{g}/deals/2/part", {"data": {"action": "check"}}),
+        ("parts.confirm", "POST", f"/games/{g}/deals/2/confirm", {"data": {"part": "1", "version": "1"}}),
+        ("parts.progress", "GET", f"/games/{g}/deals/2/progress", {}),
+        ("parts.abandon", "POST", f"/games/{g}/deals/2/abandon", {}),  # 303: nothing to abandon
+        ("parts.part_preview", "POST", f"/games/{g}/deals/2/part/preview", {"data": {"s0-m0-cards": "K K K"}}),
         ("deals.delete_deal", "GET", f"/games/{g}/deals/1/delete", {}),
         ("deals.delete_deal", "POST", f"/games/{g}/deals/1/delete", {"data": {"revision": "0"}}),  # stale: 303
         ("desk.referee", "GET", "/referee?sheet=pagat&ask=meld&meld=9+9+9+2+2", {}),
@@ -392,6 +400,10 @@ def html_pages(world: dict[str, Any]) -> list[tuple[str, Any, str, dict[str, Any
         ("deals.new_deal", editor, f"/games/{g}/deals/new", {}),
         ("deals.new_deal", editor, f"/games/{g}/deals/new", {"method": "POST", "data": check}),  # problems shown
         ("deals.preview", editor, f"/games/{g}/deals/2/preview", {"method": "POST", "data": check}),  # live
+        ("parts.this_phone", editor, f"/games/{g}/phone", {}),
+        ("parts.part", editor, f"/games/{g}/deals/2/part", {"follow_redirects": True}),
+        ("parts.progress", editor, f"/games/{g}/deals/2/progress", {}),
+        ("parts.part_preview", editor, f"/games/{g}/deals/2/part/preview", {"method": "POST", "data": check}),
         ("deals.edit_deal", editor, f"/games/{g}/deals/1/edit", {}),
         ("deals.delete_deal", editor, f"/games/{g}/deals/1/delete", {}),
         ("games.delete_game", editor, f"/games/{g}/delete", {}),
