@@ -12,10 +12,11 @@ import hashlib
 
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
+from markupsafe import Markup, escape
 from werkzeug.wrappers import Response
 
 from .. import access, builds, keyed_writes
-from ..links import external_url, link_base
+from ..links import external_url
 from ..retry import send_again_page
 from ..rules import PRESETS
 from ..rules.choices import Confirm
@@ -90,8 +91,9 @@ def new_game() -> ResponseReturnValue:
 def game(game_id: str) -> ResponseReturnValue:
     """The game page. What a viewer sees depends only on the game's revision, so it is
     rendered once per revision, kept in the app's cache, and answered with an ETag (a
-    polling phone gets a 304), under the link base too, since it holds the view link (and its
-    QR code) for a watcher to share; only the editor's page (never cached) holds the edit link."""
+    polling phone gets a 304). It is kept without a host: the view link and its QR code, which a
+    watcher shares too, are filled in as it is sent (:func:`_with_view_link`), so no request's
+    Host shapes what the next watcher gets; only the editor's page (never cached) holds the edit link."""
     if access.may_hold_key(game_id) or session.get("_flashes"):
         game = access.game_or_404(game_id)
         replaced = access.replaced_key(game)
@@ -110,26 +112,45 @@ def game(game_id: str) -> ResponseReturnValue:
     access.watched(game_id)
     revision = found[0]
     kept = cache.current()
-    base = link_base()  # the page holds the view link, which starts from the link base
-    html = kept.get(("games/game.html", db.path(), game_id, revision, base))
+    html = kept.get(("games/game.html", db.path(), game_id, revision))
     if html is None:
         game = access.game_or_404(game_id)
         revision = game.revision  # a write may have landed since: file the page under what it shows
-        html = _game_page(game).encode()  # kept as sent: a text may hold 4 bytes a character
-        kept.put(("games/game.html", db.path(), game_id, revision, base), html)
-    response = make_response(html)
+        html = _game_page(game, held=True).encode()  # kept as sent: a text may hold 4 bytes a character
+        kept.put(("games/game.html", db.path(), game_id, revision), html)
+    response = make_response(_with_view_link(html, game_id))
     response.set_etag(f"{game_id}.{revision}")
     response.headers["Cache-Control"] = "no-cache"  # revalidate every time: the score moves
     return response.make_conditional(request)
 
 
-def _game_page(game: GameRecord, new_link: bool = False) -> str:
+# Where the watchers' page, kept in the cache, holds the view link and its QR code until it is sent.
+_VIEW_URL, _VIEW_QR = "https://view-link.invalid/", "<!-- the view link's QR code -->"
+
+
+def _with_view_link(html: bytes, game_id: str) -> bytes:
+    """The watchers' page as sent: its view link and QR code from this request's link base
+    (the QR code kept in the cache under its address)."""
+    view_url = external_url("games.game", game_id=game_id)
+    kept = cache.current()
+    code = kept.get(("view-qr", view_url))
+    if code is None:
+        code = str(qr(view_url, "the view link")).encode()
+        kept.put(("view-qr", view_url), code)
+    return html.replace(_VIEW_URL.encode(), str(escape(view_url)).encode()).replace(_VIEW_QR.encode(), code)
+
+
+def _game_page(game: GameRecord, new_link: bool = False, held: bool = False) -> str:
     """The game page, worded from the game's view (worked out once per revision); with
-    ``new_link``, the edit link just made is shown open."""
+    ``new_link``, the edit link just made is shown open. A page ``held`` in the cache for
+    watchers holds the view link's place, not the link (:func:`_with_view_link`)."""
     view = game.view
     editor = access.can_edit(game)
-    view_url = external_url("games.game", game_id=game.id)
-    links = {"view": view_url, "view_qr": qr(view_url, "the view link")}  # a watcher shares the view link too
+    if held:
+        links: dict[str, object] = {"view": _VIEW_URL, "view_qr": Markup(_VIEW_QR)}
+    else:  # a watcher shares the view link too
+        view_url = external_url("games.game", game_id=game.id)
+        links = {"view": view_url, "view_qr": qr(view_url, "the view link")}
     if editor:
         edit_url = external_url("games.edit_link", game_id=game.id, key=game.edit_key)
         links.update(edit=edit_url, edit_qr=qr(edit_url, "the edit link"))

@@ -1,7 +1,7 @@
 """Issue 24's share box, through Flask's test client: the view link and its QR code sit near
 the top of the game page, before the next deal and the score, for whoever holds the page;
 a watcher (the view link's page) can share the view link too, and never sees the edit link;
-the watchers' page, kept in the cache, is kept per link base, so each host's page links to
+the watchers' page, kept in the cache without a host, is sent with its view link filled in, so each host's page links to
 itself."""
 
 from __future__ import annotations
