@@ -413,7 +413,7 @@ def test_the_pdf_result_agrees_with_the_view(client, game, view):
         assert f"{view.totals[result.winner]:,} (winner)" in pdf_table(text)
     else:
         last = view.sheet.last_deal()
-        assert f"Game in progress: {len(view.rows)} deals recorded of {last}." in text
+        assert f"Game in progress: {len(view.rows)} deals recorded of {last};" in text
         assert "(winner)" not in text and "(tie)" not in text
 
 

@@ -5,16 +5,20 @@ shipped presets give that place, in any version of any of them, is unusual: lega
 likely a slip of the thumb (a red three worth 99,999). The presets' range for the place,
 lowest to highest, is widened by its own size, or by its largest value's size when that is
 more (and by 1 at least), on each side (all presets giving 100: 0 to 200; 50 to 180: -130
-to 360; 0: -1 to 1), so that a
-table's own amount near the published ones is taken without a question. The range is read
-from the presets themselves, so a preset added or revised moves it; the sheet editor asks
-once whether an unusual value is right before it takes it. A place no preset gives a number
-(an option every preset leaves unset) has no range, so nothing there is unusual.
+to 360; 1: 0 to 2), so that a table's own amount near the published ones is taken without a
+question. The range is read from the presets themselves, so a preset added or revised moves
+it; the sheet editor asks once whether an unusual value is right before it takes it. A place
+no preset gives a number (an option every preset leaves unset), or where every preset gives
+0 (an amount no preset charges or pays, such as a failed take of the pile: the presets say
+nothing of its size, while published sheets charge 100 or more), has no range, so nothing
+there is unusual.
 
 >>> from scorepad.rules import preset
 >>> [u.field for u in unusual_values(preset("common").replace(red_three_bonus=99_999))]
 ['red_three_bonus']
 >>> unusual_values(preset("pagat"))
+[]
+>>> unusual_values(preset("common").replace(pile_take_penalty=100))  # no preset charges for it
 []
 """
 
@@ -88,7 +92,7 @@ def usual_ranges() -> dict[str, tuple[int, int]]:
             for _, field, n in _sheet_numbers(sheet):
                 lo, hi = ranges.get(_place(field), (n, n))
                 ranges[_place(field)] = (min(lo, n), max(hi, n))
-    return ranges
+    return {place: found for place, found in ranges.items() if found != (0, 0)}
 
 
 def unusual_values(sheet: RuleSheet) -> list[Unusual]:

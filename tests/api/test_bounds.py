@@ -517,6 +517,10 @@ CASES: list[Case] = [
          lambda w: (f"/games/{LONG_ID}/replace-edit-link", {}), 404),
     page("games.replace_edit_link", "POST", "1,000-character id",
          lambda w: (f"/games/{LONG_ID}/replace-edit-link", {"data": {}}), 404),
+    # The editor's words answer every query, reading at most the sheet's own bounds (no band past 20).
+    Case("sheets.words", "GET", "5,000 opening band rows and a preset id of 1,000 characters",
+         lambda w: ("/sheets/words", {"query_string": {"preset": LONG_ID, **{
+             f"opt-opening_bands-{i}-below": "1" for i in range(5000)}}}), 200, kind="words"),
     page("sheets.amend_sheet", "GET", "preset id of 1,000 characters",
          lambda w: (f"/games/{w.game}/sheet/amend", {"query_string": {"preset": LONG_ID}}), 404),
     page("sheets.amend_sheet", "POST", "reason of 500 characters",
@@ -577,6 +581,9 @@ def test_out_of_bounds_input_is_refused_naming_the_field(refused_world, case):
         error = assert_error_shape(response, case.status, case.field)
         if case.says:
             assert case.says in error["message"], error
+    elif case.kind == "words":
+        words = response.get_json()["words"]
+        assert words and all(said is None for said in words.values())  # an unreadable sheet: no hint
     else:
         assert response.mimetype == "text/html"
         page_text = text_of(response.get_data(as_text=True))

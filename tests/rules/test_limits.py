@@ -264,7 +264,7 @@ def test_too_many_bands_are_a_form_error_on_the_new_game_page(client):
     response = client.post("/new", data=data)
     assert response.status_code == 400
     box = option_box(response.get_data(as_text=True), "opening_bands")
-    assert "Minimum by running total (opening_bands): lists 21 bands; a sheet lists at most 20" in box
+    assert "Minimum by running total: lists 21 bands; a sheet lists at most 20" in box
     assert 'aria-invalid="true"' in box
     assert client.get("/").get_data(as_text=True).count('class="card-link"') == 0
 
@@ -350,7 +350,7 @@ def test_max_players_13_is_refused_in_the_api_and_on_the_page(client):
     data = new_game_form(client, **{"side-0-p0": "Ann", "side-1-p0": "Bea", "opt-max_players": "13"})
     response = client.post("/new", data=data)
     assert response.status_code == 400
-    assert "Most players (max_players): must be from 2 to 12, not 13" in option_box(response.get_data(as_text=True),
+    assert "Most players: must be from 2 to 12, not 13" in option_box(response.get_data(as_text=True),
                                                                                    "max_players")
 
 

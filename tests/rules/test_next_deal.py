@@ -127,4 +127,4 @@ def test_the_pdfs_say_the_same_next_deal(client, game):
     pad = pdf_text(client.get(f"/games/{game}/pad.pdf").get_data())
     assert WORDS.rstrip(".") in pad
     results = pdf_text(client.get(f"/games/{game}/results.pdf").get_data())
-    assert "Game in progress: 2 deals recorded of 4." in results and WORDS in results
+    assert "Game in progress: 2 deals recorded of 4;" in results and WORDS in results
