@@ -303,6 +303,13 @@ VALID_FORMS: dict[str, Callable[[World], dict[str, str]]] = {
     "games.replace_edit_link": _page_form("/games/{game}/replace-edit-link"),
     "games.end_game": _page_form("/games/{game}/end"),  # four deals: no form (409), so only what the fuzz sends
     "games.reopen_game": _page_form("/games/{game}/reopen"),
+    "parts.this_phone": _page_form("/games/{game}/phone", side="0", owner="Ann"),
+    # The fuzz's game has played its four deals: no part form to start from, so these fields as typed.
+    "parts.part": _page_form("/games/{game}/deals/5/part", **{
+        "s0-m0-rank": "K", "s0-m0-naturals": "7", "ending": "s0-p0", "action": "save"}),
+    "parts.part_preview": _page_form("/games/{game}/deals/5/part", **{"s0-m0-rank": "K", "s0-m0-naturals": "7"}),
+    "parts.confirm": lambda w: {"part": "1", "version": "1"},
+    "parts.abandon": lambda w: {},
     "exchange.import_page": lambda w: {"document": w.api.get(f"/api/v1/games/{w.game}/export").get_data(as_text=True)},
 }
 
