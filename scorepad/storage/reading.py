@@ -236,7 +236,7 @@ class PartEntry:
     confirmed_by: str | None
 
 
-def parts_entered(stored: JSON) -> dict[str, PartEntry]:
+def parts_entered(stored: object) -> dict[str, PartEntry]:
     """A history entry's ``entered_by`` (``{part: {"phone", "confirmed_by"}}``, as
     :func:`history` reads it) as :class:`PartEntry` values by part; empty for a deal sent whole."""
     if not isinstance(stored, Mapping):
