@@ -23,7 +23,7 @@ QUERIES: dict[str, str] = {
     "deal_delete": "DELETE FROM deal WHERE game_id = ? AND number = ?",
     # The entry's revision is the one its write produces: run it before "game_touch".
     "history_insert": "INSERT INTO history (game_id, deal_number, action, at, before, after, old_totals, "
-                      "new_totals, reason, revision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                      "new_totals, reason, entered_by, revision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
                       "(SELECT revision + 1 FROM game WHERE id = ?1))",
     "history_since": "SELECT id, deal_number, action, at, old_totals, new_totals, reason, revision FROM history "
                      "WHERE game_id = ? AND revision > ? ORDER BY revision, id",
