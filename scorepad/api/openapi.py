@@ -254,6 +254,8 @@ def schemas() -> Schema:
                       reason=nullable(STRING), message=STRING),
         "Export": obj(("format", "version", "name", "sheet", "sides"), False, format={"const": "scorepad.game"},
                       version={"const": 1}, name=ref("Name"), sheet=ref("Sheet"), sides=ref("Sides"),
+                      confirm={"enum": ["none", "opponents"], "description": "whether a side's part of a deal "
+                               "entered part by part waits for another side's phone; none when left out"},
                       created_at=TIME, exported_at=TIME,
                       deals=array(obj(("number", "deal"), False, number=DEAL_NUMBER, deal=ref("Deal"),
                                       as_played=nullable(STRING), history=array(entry)), MAX_DEALS),

@@ -3,7 +3,9 @@ winner or tie (or the next deal), deals saved "as played" (at most
 :data:`~scorepad.rules.limits.MAX_PROBLEMS_SHOWN` problems each, then "and N more") and the
 amendments of the sheet. :func:`printed_results` builds it once without its link, and
 :meth:`~scorepad.paper.common.Printed.with_link` writes each reader's link into those bytes
-(an incremental update appended to the PDF), so one built PDF serves every host.
+(an incremental update appended to the PDF), so one built PDF serves every host. Under each
+deal entered part by part, one line names the phone that entered each side and the ending,
+and the phone that confirmed each side (:func:`entered_words`).
 """
 
 from __future__ import annotations
@@ -64,6 +66,33 @@ class Recorded(Protocol):
     def view(self) -> GameView: ...
 
 
+class Entered(Protocol):
+    """Who entered one part of a deal written part by part (a
+    :class:`scorepad.storage.reading.PartEntry`): the phone's label, and the label of the
+    phone of another side that confirmed it (None when nobody was asked to)."""
+
+    @property
+    def phone(self) -> str: ...
+
+    @property
+    def confirmed_by(self) -> str | None: ...
+
+
+ENDING_PART = "ending"  # the part that says how the deal ended (the others are sides' positions, "1", "2"...)
+
+
+def entered_words(parts: Mapping[str, Entered], sides: Sequence[str]) -> list[str]:
+    """Who entered and who confirmed each part of a deal written part by part, a line a part:
+    ``Us: entered by Ann's phone, confirmed by Dan's phone``, each side in its place, then
+    ``Ending: entered by Ann's phone``. Nothing for a deal one phone entered whole, nor for
+    one whose every part one phone entered with nobody confirming: there is nobody else to name."""
+    if len({p.phone for p in parts.values()}) < 2 and not any(p.confirmed_by for p in parts.values()):
+        return []
+    named = [(name, parts.get(str(i))) for i, name in enumerate(sides, 1)] + [("Ending", parts.get(ENDING_PART))]
+    return [f"{name}: entered by {part.phone}" + (f", confirmed by {part.confirmed_by}" if part.confirmed_by else "")
+            for name, part in named if part is not None]
+
+
 # -- results ------------------------------------------------------------------------------------------
 
 
@@ -90,14 +119,16 @@ def shown_problems(problems: Sequence[Problem], most: int = MAX_PROBLEMS_SHOWN) 
 
 
 def results(record: Recorded, amendments: Sequence[Mapping[str, object]] = (), paper: str = "letter",
-            view_url: str | None = None, corrections: Sequence[Mapping[str, object]] = ()) -> bytes:
+            view_url: str | None = None, corrections: Sequence[Mapping[str, object]] = (),
+            entered: Mapping[int, Mapping[str, Entered]] | None = None) -> bytes:
     """A game's results (see :func:`printed_results`), with ``view_url`` as its link."""
     return printed_results(record, amendments, paper, link=view_url is not None,
-                           corrections=corrections).with_link(view_url)
+                           corrections=corrections, entered=entered).with_link(view_url)
 
 
 def printed_results(record: Recorded, amendments: Sequence[Mapping[str, object]] = (), paper: str = "letter",
-                    link: bool = True, corrections: Sequence[Mapping[str, object]] = ()) -> Printed:
+                    link: bool = True, corrections: Sequence[Mapping[str, object]] = (),
+                    entered: Mapping[int, Mapping[str, Entered]] | None = None) -> Printed:
     """A game's results: standings with the margin, running totals, every deal line by line,
     deals saved "as played", the deals corrected after they were recorded, the sheet's
     amendments and a line for each side to sign; with ``link``, a line for the game's link,
@@ -106,7 +137,9 @@ def printed_results(record: Recorded, amendments: Sequence[Mapping[str, object]]
     ``record`` is a :class:`scorepad.storage.reading.GameRecord` (its name, sides, dates and
     ``view``, the :class:`~scorepad.rules.views.GameView` every output reads);
     ``amendments`` are its history entries whose action is ``amend``; ``corrections`` its
-    history entries (any action: those of a deal corrected or deleted are listed).
+    history entries (any action: those of a deal corrected or deleted are listed);
+    ``entered`` who entered and confirmed each part of the deals written part by part, by deal
+    number (:func:`scorepad.storage.reading.entered_by`), printed under each such deal's title.
     """
     size = page_size(paper)
     fonts = load_fonts()
@@ -124,7 +157,9 @@ def printed_results(record: Recorded, amendments: Sequence[Mapping[str, object]]
     story += _as_played(view, st)
     story += _corrections(corrections, view, fonts, st)
     story += _amendments(amendments, fonts, st)
-    story += [_deal_block(row, fonts, st, width) for row in view.rows]
+    entered = entered or {}
+    story += [_deal_block(row, fonts, st, width, entered_words(entered.get(row.number, {}), list(view.sides)))
+              for row in view.rows]
     story += _signatures(record, view, fonts, st, width)
     footer = page_footer(fonts, f"scorepad: {record.name}")
     doc.build(story, onFirstPage=footer, onLaterPages=footer)
@@ -310,14 +345,18 @@ def _amendments(amendments: Sequence[Mapping[str, object]], fonts: Fonts,
     return story
 
 
-def _deal_block(d: DealRow, fonts: Fonts, st: dict[str, ParagraphStyle], width: float) -> Flowable:
-    """One deal, line by line, sides side by side (two to a row), kept on one page."""
+def _deal_block(d: DealRow, fonts: Fonts, st: dict[str, ParagraphStyle], width: float,
+                entered: Sequence[str] = ()) -> Flowable:
+    """One deal, line by line, sides side by side (two to a row), kept on one page; under its
+    title, for a deal written part by part, who entered and confirmed each part, on one line."""
     deal = d.deal
     how = (f"{deal.went_out} went out" if deal.ending.value == "went_out" and deal.went_out
            else "the stock ran out")
     title = f"Deal {d.number}: {how}" + (" (saved as played)" if d.as_played else "")
     sides = d.verdict.breakdown.sides
     block: list[Flowable] = [Paragraph(esc(title), st["h2"])]
+    if entered:
+        block.append(Paragraph(esc("; ".join(entered)) + ".", st["base"]))
     block += [_SidePair(sides[i:i + 2], d.running, fonts, width) for i in range(0, len(sides), 2)]
     return KeepTogether(block)
 

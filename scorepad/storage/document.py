@@ -6,10 +6,12 @@ the view link may see, and never the edit key::
     {"format": "scorepad.game", "version": 1, "name": "Friday",
      "sheet": {"preset": "common", "preset_version": 1}, # the game's frozen sheet: preset + changes
      "sides": [{"name": "Ann", "players": ["Ann"]}, ...],
+     "confirm": "none",                                  # or "opponents": a part waits for another side's phone
      "created_at": "...", "exported_at": "...",
      "deals": [{"number": 1, "deal": {...},             # canonical, without a sheet
                 "as_played": "reason" or null,
-                "history": [{"seq", "action", "at", "before", "after", "old_totals", "new_totals", "reason"}]}],
+                "history": [{"seq", "action", "at", "before", "after", "old_totals", "new_totals", "reason",
+                             "entered_by"}]}],              # entered_by: a record entry's parts' phones, or null
      "deleted_deals": [{"number": 4, "history": [...]}], # deals deleted and not recorded again
      "amendments": [{"seq", "at", "before", "after", "reason"}],
      "ended_at": "..."}                                  # only when the table ended the game (an open sheet's)
@@ -18,7 +20,8 @@ the view link may see, and never the edit key::
 and amendments interleave again as they happened. An import makes a NEW game (new id and
 key) with the same deals, history and amendments, and one more history entry (``import``)
 saying when it came in; exports leave ``import`` entries out, so export, import and export
-again give the same document but for ``exported_at``.
+again give the same document but for ``exported_at``. A document without ``confirm`` (made
+before games had it) imports as ``none``; an entry without ``entered_by``, as a deal sent whole.
 
 An import is read and judged by the rules core: the sheet by ``load_sheet`` as stored data
 (an option an older export lacks takes its default; a sheet without ``preset_version``
@@ -45,9 +48,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from ..rules import Deal, Problem, ReadError, RuleSheet, Verdict, judge, load_sheet
-from ..rules.choices import GameLength
+from ..rules.choices import Confirm, GameLength
 from ..rules.game import DEAL_ENTRY_KEYS, Game
-from ..rules.limits import MAX_DEALS, MAX_POINTS, MAX_REASON
+from ..rules.limits import MAX_DEALS, MAX_PHONE, MAX_POINTS, MAX_REASON, MAX_SIDES
 from ..rules.read import JSON, check_values
 from ..rules.text import check_text, read_reason
 from . import checks, db, idempotency, reading, writing
@@ -56,9 +59,9 @@ from .reading import GameRecord, GameSide
 
 FORMAT = "scorepad.game"
 VERSION = 1
-DOCUMENT_KEYS = ("format", "version", "name", "sheet", "sides", "created_at", "exported_at", "deals",
+DOCUMENT_KEYS = ("format", "version", "name", "sheet", "confirm", "sides", "created_at", "exported_at", "deals",
                  "deleted_deals", "amendments", "ended_at")
-ENTRY_KEYS = ("seq", "action", "at", "before", "after", "old_totals", "new_totals", "reason")
+ENTRY_KEYS = ("seq", "action", "at", "before", "after", "old_totals", "new_totals", "reason", "entered_by")
 AMENDMENT_KEYS = ("seq", "at", "before", "after", "reason")
 DEAL_ACTIONS = ("record", "edit", "delete")
 
@@ -73,7 +76,7 @@ def _now() -> str:
 def _history_entry(entry: Mapping[str, JSON], seq: int) -> dict[str, JSON]:
     return {"seq": seq, "action": entry["action"], "at": entry["at"], "before": entry["before"],
             "after": entry["after"], "old_totals": entry["old_totals"], "new_totals": entry["new_totals"],
-            "reason": entry["reason"]}
+            "reason": entry["reason"], "entered_by": entry.get("entered_by")}
 
 
 def export_document(game: GameRecord, entries: Sequence[Mapping[str, JSON]]) -> dict[str, JSON]:
@@ -93,6 +96,7 @@ def export_document(game: GameRecord, entries: Sequence[Mapping[str, JSON]]) -> 
                           "history": by_deal.pop(r.number, [])} for r in game.view.rows]
     return {
         "format": FORMAT, "version": VERSION, "name": game.name, "sheet": game.sheet.to_json(),
+        "confirm": game.confirm.value,
         "sides": [{"name": side["name"], "players": [*side["players"]]} for side in game.sides],
         "created_at": game.created_at, "exported_at": _now(), "deals": deals,
         "deleted_deals": [{"number": n, "history": h} for n, h in sorted(by_deal.items())],
@@ -188,6 +192,7 @@ class Imported:
     entries: list[EntryRow] = field(default_factory=list)
     verdicts: dict[str, Verdict] = field(default_factory=dict)  # each deal's, by its body in ``deals``
     ended_at: str | None = None  # when the table ended the game (an open sheet's), None while it goes on
+    confirm: Confirm = Confirm.NONE  # whether a side's part of a deal entered part by part waits for another side
 
 
 def _fail(where: str, message: str) -> Invalid:
@@ -255,6 +260,46 @@ def _totals(value: JSON, where: str) -> str | None:
     return json.dumps(value)
 
 
+def _confirm(value: JSON) -> Confirm:
+    if value is None:
+        return Confirm.NONE  # an export made before games had the setting
+    try:
+        return Confirm(value)
+    except ValueError:
+        raise _fail("confirm", f"must be 'none' or 'opponents', not {value!r:.40}") from None
+
+
+PARTS = (*(str(n) for n in range(1, MAX_SIDES + 1)), "ending")  # a side's position, or the ending
+
+
+def _entered_by(value: JSON, action: str, where: str) -> str | None:
+    """A ``record`` entry's ``entered_by`` (``{part: {"phone", "confirmed_by"}}``) as JSON text,
+    or None (a deal sent whole); only a ``record`` entry has one."""
+    if value is None:
+        return None
+    if action != "record":
+        raise _fail(where, f"must be null in a '{action}' entry: only a recorded deal was entered part by part")
+    if not isinstance(value, dict) or not value:
+        raise _fail(where, 'must name the phone of each part, such as {"1": {"phone": "Dan\'s phone", '
+                           '"confirmed_by": null}}, or be null')
+    for part, entry in value.items():
+        at = f"{where}.{part}"
+        if part not in PARTS:
+            raise _fail(at, "is not a part: a side's position (1, 2, ...) or ending")
+        entry = _only(entry, ("phone", "confirmed_by"), at, "the phone that entered it")
+        for key in ("phone", "confirmed_by"):
+            label = entry.get(key)
+            if label is None and key == "confirmed_by":
+                continue
+            if not isinstance(label, str) or not 0 < len(label) <= MAX_PHONE:
+                raise _fail(f"{at}.{key}", f"must be a phone's label of 1 to {MAX_PHONE} characters")
+            try:
+                check_text(label, f"{at}.{key}")
+            except ReadError as err:
+                raise _fail(err.field, err.reason) from None
+    return json.dumps(value)
+
+
 def _deal(data: JSON, sheet: RuleSheet, number: int, where: str) -> Deal:
     try:
         deal = Deal.from_json(data, sheet, number=number)
@@ -298,7 +343,8 @@ def _deal_entry(item: JSON, sheet: RuleSheet, number: int, where: str) -> _Entry
         bodies.append(json.dumps(body) if body is not None else None)
     before, after = bodies
     row = (number, action, at, before, after, _totals(item.get("old_totals"), f"{where}.old_totals"),
-           _totals(item.get("new_totals"), f"{where}.new_totals"), _reason(item.get("reason"), f"{where}.reason"))
+           _totals(item.get("new_totals"), f"{where}.new_totals"), _reason(item.get("reason"), f"{where}.reason"),
+           _entered_by(item.get("entered_by"), action, f"{where}.entered_by"))
     return _Entry(seq, at, row)
 
 
@@ -310,7 +356,7 @@ def _amendment(item: JSON, where: str) -> _Entry:
     after = _sheet(item.get("after"), f"{where}.after")
     reason = _reason(item.get("reason"), f"{where}.reason", required=True)
     row: EntryRow = (None, "amend", at, json.dumps(before.to_stored_json()), json.dumps(after.to_stored_json()),
-                     None, None, reason)
+                     None, None, reason, None)
     return _Entry(seq, at, row, before)
 
 
@@ -394,7 +440,7 @@ def _read(data: JSON) -> tuple[Imported, list[_Deal], list[_Entry]]:
     sides = checks.read_sides(data["sides"], sheet)
     created_at = _time(data["created_at"], "created_at") if data.get("created_at") is not None else _now()
     exported_at = _time(data["exported_at"], "exported_at") if data.get("exported_at") is not None else None
-    doc = Imported(data["name"], sheet, sides, created_at, exported_at)
+    doc = Imported(data["name"], sheet, sides, created_at, exported_at, confirm=_confirm(data.get("confirm")))
     if data.get("ended_at") is not None:
         if sheet.game_length is not GameLength.OPEN:
             raise _fail("ended_at", "only a game its table ends (game length 'open') is ended by hand; this sheet "
@@ -519,7 +565,7 @@ def import_document(data: JSON, once: idempotency.Once[GameRecord] | None = None
     note = "Imported from a scorepad export" + (f" made {doc.exported_at}" if doc.exported_at else "")
     name = checks.read_game_name(doc.name, "name")
     return writing.import_game(name, doc.sheet, doc.sides, doc.created_at, doc.deals, doc.entries, note,
-                             doc.verdicts, once, doc.ended_at)
+                             doc.verdicts, once, doc.ended_at, doc.confirm)
 
 
 def parse_text(text: str, where: str) -> JSON:

@@ -23,7 +23,7 @@ QUERIES: dict[str, str] = {
     "deal_delete": "DELETE FROM deal WHERE game_id = ? AND number = ?",
     # The entry's revision is the one its write produces: run it before "game_touch".
     "history_insert": "INSERT INTO history (game_id, deal_number, action, at, before, after, old_totals, "
-                      "new_totals, reason, revision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                      "new_totals, reason, entered_by, revision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
                       "(SELECT revision + 1 FROM game WHERE id = ?1))",
     "history_since": "SELECT id, deal_number, action, at, old_totals, new_totals, reason, revision FROM history "
                      "WHERE game_id = ? AND revision > ? ORDER BY revision, id",
@@ -35,9 +35,10 @@ QUERIES: dict[str, str] = {
     # A deal written from an open deal: its entry names the phones that entered its parts.
     "history_add_entered": "INSERT INTO history (game_id, deal_number, action, at, before, after, old_totals, "
                            "new_totals, reason, revision, entered_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    # Who entered each part of the deals written from open deals: their record entries, oldest first.
-    "entered_by_of_game": "SELECT deal_number, entered_by FROM history WHERE game_id = ? AND action = 'record' "
-                          "AND entered_by IS NOT NULL ORDER BY id",
+    # Who entered each part of the deals written from open deals: every deal's entries that write
+    # or delete it, oldest first (entered_by NULL for a deal sent whole), so the latest decides.
+    "entered_by_of_game": "SELECT deal_number, entered_by FROM history WHERE game_id = ? "
+                          "AND action IN ('record', 'edit', 'delete') ORDER BY id",
     "history_of_game": "SELECT * FROM history WHERE game_id = ? ORDER BY id",
     "history_of_deal": "SELECT * FROM history WHERE game_id = ? AND deal_number = ? ORDER BY id",
     "amendments_of_game": "SELECT * FROM history WHERE game_id = ? AND action = 'amend' ORDER BY id",

@@ -236,15 +236,31 @@ class PartEntry:
     confirmed_by: str | None
 
 
+def parts_entered(stored: object) -> dict[str, PartEntry]:
+    """A history entry's ``entered_by`` (``{part: {"phone", "confirmed_by"}}``, as
+    :func:`history` reads it) as :class:`PartEntry` values by part; empty for a deal sent whole."""
+    if not isinstance(stored, Mapping):
+        return {}
+    found: dict[str, PartEntry] = {}
+    for name, part in stored.items():
+        phone, confirmed = (part.get("phone"), part.get("confirmed_by")) if isinstance(part, Mapping) else (None, None)
+        if isinstance(phone, str):
+            found[str(name)] = PartEntry(phone, confirmed if isinstance(confirmed, str) else None)
+    return found
+
+
 def entered_by(game_id: str) -> dict[int, dict[str, PartEntry]]:
-    """For each deal of the game written from its parts, by number: who entered each part (a
-    side's position, or ``ending``), as its ``record`` history entry says (the latest, for a
-    deal recorded again). Deals sent whole are not in it."""
+    """For each deal of the game as it stands that was written from its parts, by number: who
+    entered each part (a side's position, or ``ending``), as its ``record`` history entry says.
+    The deal's latest entry decides: a deal recorded again, or corrected, sent whole (or
+    deleted) is not in it, nor is a deal sent whole."""
     found: dict[int, dict[str, PartEntry]] = {}
     for row in db.query("entered_by_of_game", game_id):
-        parts = readable(json.loads(row["entered_by"]))
-        found[row["deal_number"]] = {name: PartEntry(str(part["phone"]), part.get("confirmed_by"))
-                                     for name, part in parts.items()}
+        parts = parts_entered(readable(json.loads(row["entered_by"]))) if row["entered_by"] else {}
+        if parts:
+            found[row["deal_number"]] = parts
+        else:
+            found.pop(row["deal_number"], None)
     return found
 
 

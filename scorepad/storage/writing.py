@@ -69,8 +69,9 @@ def after_write(game: GameRecord, deals: list[DealRecord], number: int, updated_
 
 
 # A history entry as :func:`import_game` writes it: deal_number, action, at, before, after
-# (each a deal or sheet as JSON text), old_totals, new_totals (JSON text), reason.
-HistoryRow = tuple[int | None, str, str, str | None, str | None, str | None, str | None, str | None]
+# (each a deal or sheet as JSON text), old_totals, new_totals (JSON text), reason, entered_by
+# (a deal written from its parts: who entered each, as JSON text).
+HistoryRow = tuple[int | None, str, str, str | None, str | None, str | None, str | None, str | None, str | None]
 
 
 def _stored(sheet: RuleSheet) -> str:
@@ -99,23 +100,23 @@ def create_game(name: str, sheet: RuleSheet, sides: list[GameSide], once: Once[G
 def import_game(name: str, sheet: RuleSheet, sides: list[GameSide], created_at: str,
                 deals: list[tuple[int, str, str | None]], entries: list[HistoryRow], note: str,
                 judged: Mapping[str, Verdict] | None = None, once: Once[GameRecord] | None = None,
-                ended_at: str | None = None) -> GameRecord:
+                ended_at: str | None = None, confirm: Confirm = Confirm.NONE) -> GameRecord:
     """A new game (new id and key) from an export that :mod:`scorepad.storage.document` has read and
     judged: ``deals`` as (number, canonical body, as-played reason), ``entries`` as the
-    history's (deal_number, action, at, before, after, old_totals, new_totals, reason), in
+    history's (deal_number, action, at, before, after, old_totals, new_totals, reason, entered_by), in
     order, then an ``import`` entry saying so. Each entry adds 1 to the revision, as a write does.
     ``judged`` holds the deals' verdicts by body, so the new game is not judged again.
-    ``ended_at``: when the table ended the game (an open sheet's). Made once per ``once``'s
-    key (:func:`once`)."""
+    ``ended_at``: when the table ended the game (an open sheet's); ``confirm`` the game's
+    setting. Made once per ``once``'s key (:func:`once`)."""
     game_id, key, now = new_id(), new_id(), stamp_now()
     with db.transaction():
         db.run("game_insert", game_id, key, name, _stored(sheet), json.dumps(sides), created_at, now,
-               Confirm.NONE.value)
+               confirm.value)
         if ended_at is not None:
             db.run("game_set_ended", ended_at, game_id)
         for number, body, as_played in deals:
             db.run("deal_insert", game_id, number, body, as_played)
-        for entry in [*entries, (None, "import", now, None, None, None, None, note)]:
+        for entry in [*entries, (None, "import", now, None, None, None, None, note, None)]:
             db.run("history_insert", game_id, *entry)
             db.run("game_touch", now, game_id)
         check_size(game_id)

@@ -18,6 +18,7 @@ import segno
 from markupsafe import Markup
 
 from .. import access
+from ..paper.results import entered_words
 from ..rules import PRESETS, RuleSheet, load_sheet
 from ..rules.catalogue import OPTION_BY_NAME
 from ..rules.dispute import compare_deals
@@ -117,8 +118,13 @@ def sheet_changes(before: object, after: object) -> list[dict[str, str]]:
 def history_entries(game: GameRecord, entries: list[dict[str, object]]) -> list[dict[str, object]]:
     """History entries as the pages show them: an amendment's ``changes`` option by option,
     a correction's ``lines``: each side whose score changed, with the lines that changed
-    (:func:`~scorepad.rules.dispute.compare_deals`, scored under the game's sheet)."""
+    (:func:`~scorepad.rules.dispute.compare_deals`, scored under the game's sheet); a deal's
+    ``record`` entry written part by part, ``entered``: which phone entered each side and the
+    ending, and which confirmed each side, a line a part (:func:`~scorepad.paper.results.entered_words`,
+    as the results PDF prints them)."""
     for entry in entries:
+        if entry["action"] == "record" and entry.get("entered_by"):
+            entry["entered"] = entered_words(reading.parts_entered(entry["entered_by"]), game.side_names)
         if entry["action"] == "amend":
             entry["changes"] = sheet_changes(entry["before"], entry["after"])
         elif entry["action"] == "edit" and entry["before"] and entry["after"]:

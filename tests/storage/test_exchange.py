@@ -110,7 +110,7 @@ def test_export_is_the_versioned_document_with_every_deal_its_history_and_the_am
     assert 'filename="Zoe\'s big night - scorepad.json"' in disposition
     assert "filename*=UTF-8''Zo%C3%AB%27s%20big%20night%20-%20scorepad.json" in disposition
     doc = json.loads(text(response))
-    assert list(doc) == ["format", "version", "name", "sheet", "sides", "created_at", "exported_at", "deals",
+    assert list(doc) == ["format", "version", "name", "sheet", "confirm", "sides", "created_at", "exported_at", "deals",
                          "deleted_deals", "amendments"]
     assert doc["format"] == "scorepad.game" and doc["version"] == 1
     assert doc["name"] == 'Zoë\'s "big" night'
@@ -136,7 +136,8 @@ def test_export_is_the_versioned_document_with_every_deal_its_history_and_the_am
                                   "reason": "house rule"}]
     history = client.get(f"{API}/games/{game_id}/history").get_json()["history"]
     edit = doc["deals"][0]["history"][1]
-    assert set(edit) == {"seq", "action", "at", "before", "after", "old_totals", "new_totals", "reason"}
+    assert set(edit) == {"seq", "action", "at", "before", "after", "old_totals", "new_totals", "reason", "entered_by"}
+    assert edit["entered_by"] is None  # a correction sent whole
     assert {k: edit[k] for k in ("at", "before", "after", "old_totals", "new_totals")} == \
         {k: history[3][k] for k in ("at", "before", "after", "old_totals", "new_totals")}
     assert key not in text(response) and "edit_key" not in text(response) and game_id not in text(response)

@@ -327,3 +327,24 @@ def test_two_servers_saving_the_same_last_part_at_once_write_one_deal_and_refuse
     assert len(recorded) == 1 and all(isinstance(a, (DealRecord, NotNext, PartEntered, Full)) for a in answers)
     with db.using(database):
         assert [e["action"] for e in reading.history(game_id)] == ["record"]
+
+
+def test_the_phones_of_a_deal_are_those_of_its_latest_writing_so_one_sent_whole_since_names_none(database):
+    with db.using(database):
+        game_id = new_game()
+        for part, phone in ((1, DAN), (2, EVE), ("ending", DAN)):
+            save(game_id, part, phone)
+        assert set(reading.entered_by(game_id)) == {1}
+        storage_writing.delete_deal(game_id, 1)
+        assert reading.entered_by(game_id) == {}  # deleted: nobody's deal
+        writing.record_deal(game_id, valid_deal(1))  # recorded again, sent whole
+        assert reading.entered_by(game_id) == {}
+        storage_writing.delete_deal(game_id, 1)
+        for part, phone in ((1, EVE), (2, DAN), ("ending", EVE)):
+            save(game_id, part, phone)
+        assert reading.entered_by(game_id) == {1: {"1": reading.PartEntry(EVE, None), "2": reading.PartEntry(DAN, None),
+                                                   "ending": reading.PartEntry(EVE, None)}}
+        corrected = valid_deal(1)
+        corrected["sides"][1]["red_threes"] = 1
+        writing.update_deal(game_id, 1, corrected)  # corrected whole: the phones no longer stand for it
+        assert reading.entered_by(game_id) == {}
