@@ -473,9 +473,11 @@ def preview(game_id: str, number: int) -> ResponseReturnValue:
 
 
 # Any: the deal's JSON as the form builds it (DealForm.to_json), nested dicts filled in place
-def live(game: GameRecord, number: int, form: DealForm, data: dict[str, Any] | None, mine: int | None = None) -> str:
+def live(game: GameRecord, number: int, form: DealForm, data: dict[str, Any] | None, mine: int | None = None,
+         ending_waiting: bool = False) -> str:
     """The live preview of ``data`` (the deal as ``form`` read it, a refused box as blank),
-    for one side's part (``mine``: that side's score, problems and going out only), else every side."""
+    for one side's part (``mine``: that side's score, problems and going out only), else every side.
+    ``ending_waiting``: no phone has said how the deal ended yet, which is progress, not a problem."""
     unknown = form.refused_sides()  # a side's score never counts what the form refuses: "?"
     try:
         deal = checks.read_deal(game, data, number)
@@ -487,6 +489,8 @@ def live(game: GameRecord, number: int, form: DealForm, data: dict[str, Any] | N
     unknown |= {p.side for p in (refused.problems if refused else []) if p.code == "count.negative" and p.side}
 
     def ours(problem: Problem) -> bool:
+        if ending_waiting and problem.code == "went_out.player":
+            return False  # said as progress below
         return mine is None or problem.side in (None, game.sides[mine]["name"])
 
     problems = form.place_problems([p for p in refused.problems if ours(p)] if refused else [])
@@ -495,7 +499,7 @@ def live(game: GameRecord, number: int, form: DealForm, data: dict[str, Any] | N
     sides = [s for i, s in enumerate(verdict.breakdown.sides) if mine in (None, i)]
     return render_template("deals/_live.html", sides=sides, problems=problems, warnings=warnings,
                            outs=[o for o in outs if mine in (None, o.side)], unknown=unknown,
-                           unread=form.form_errors[:1])
+                           unread=form.form_errors[:1], ending_waiting=ending_waiting)
 
 
 @bp.get("/games/<game_id>/deals/<int:number>")

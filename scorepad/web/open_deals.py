@@ -531,4 +531,4 @@ def part_preview(game_id: str, number: int) -> ResponseReturnValue:
                      else _blank_side(game, i) for i in range(len(game.sides))]
     if not form.ending:
         data.update({k: v for k, v in kept.items() if k in ENDING_FIELDS})
-    return live(game, number, form, data, this.side)
+    return live(game, number, form, data, this.side, ending_waiting=not form.ending and ENDING not in parts)

@@ -237,11 +237,12 @@ def test_a_parts_live_preview_scores_its_side_in_the_deal_as_the_other_parts_mak
     alone = text_of(bea.post(f"/games/{game_id}/deals/1/part/preview", data=dict(form, **THEM))
                     .get_data(as_text=True))
     assert "Live score: Them 1,150" in alone and "Us" not in alone  # Them's side alone
-    assert "Say which player went out." in alone  # the ending: not said yet, by any phone
+    assert "Say which player went out." not in alone  # the ending, not said yet by any phone, is progress
+    assert "The ending: not said yet (any phone may say it)." in alone
     save_part(ann, game_id, US)  # Ann went out
     merged = text_of(bea.post(f"/games/{game_id}/deals/1/part/preview", data=dict(form, **THEM))
                      .get_data(as_text=True))
-    assert "Live score: Them 1,150" in merged and "Say which player went out." not in merged  # Ann's phone said
+    assert "Live score: Them 1,150" in merged and "The ending: not said yet" not in merged  # Ann's phone said
 
 
 def test_a_phone_entering_every_side_sees_an_open_deal_and_may_abandon_its_parts(app, table):
