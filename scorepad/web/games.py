@@ -21,8 +21,9 @@ from ..retry import send_again_page
 from ..rules import PRESETS
 from ..rules.choices import Confirm
 from ..rules.views import GameView
-from ..storage import cache, checks, db, idempotency, reading, writing
+from ..storage import cache, checks, db, idempotency, open_deals, reading, writing
 from ..storage.errors import Conflict, Full, KeyReplaced, NotFound, StorageError
+from ..storage.parts import ENDING
 from ..storage.reading import GameRecord
 from .chart import running_totals_chart
 from .common import ahead_is_stale, editable, history_entries, qr, read_revision, what_changed
@@ -156,7 +157,27 @@ def _game_page(game: GameRecord, new_link: bool = False, held: bool = False) -> 
         links.update(edit=edit_url, edit_qr=qr(edit_url, "the edit link"))
     chart = running_totals_chart(view.sides, view.numbers, view.running_totals)
     return render_template("games/game.html", game=game, view=view, can_edit=editor, links=links, chart=chart,
-                           standings=standings_line(view), new_link=new_link and editor)
+                           standings=standings_line(view), new_link=new_link and editor,
+                           open_deal=_being_entered(game) if editor and not held else None)
+
+
+def _being_entered(game: GameRecord) -> list[str] | None:
+    """For the editor's page: the next deal's parts as the phones entering them have got on
+    ("Us: entered by Ann's phone", "Them: waiting", "the ending: not said yet"), or None while
+    no part of it is saved (the watchers' page, kept per revision, never says: a part moves no
+    revision)."""
+    if game.next_number is None:
+        return None
+    try:
+        opened = open_deals.read_open(game.id, game.next_number)
+    except StorageError:
+        return None
+    if not opened.parts:
+        return None
+    entered = {p.part: p.phone for p in opened.parts}
+    said = [f"{name}: entered by {entered[str(i)]}" if str(i) in entered else f"{name}: waiting"
+            for i, name in enumerate(opened.side_names, 1)]
+    return [*said, f"the ending: said by {entered[ENDING]}" if ENDING in entered else "the ending: not said yet"]
 
 
 def standings_line(view: GameView) -> str:

@@ -275,3 +275,18 @@ def test_the_phone_that_entered_a_part_cannot_confirm_it(app, client):
     refused = bea.post(f"/games/{game_id}/deals/1/confirm", data=data, follow_redirects=True)
     assert "Not confirmed: Bea’s phone entered this part, so it cannot confirm it" in text_of(
         refused.get_data(as_text=True))
+
+
+def test_the_editors_game_page_says_which_parts_of_the_next_deal_are_in_and_a_watchers_never(app, table):
+    game_id, ann, bea = table
+    watcher = app.test_client()
+    assert "being entered part by part" not in text_of(bea.get(f"/games/{game_id}").get_data(as_text=True))
+    save_part(ann, game_id, US)  # Ann went out
+    page = text_of(bea.get(f"/games/{game_id}").get_data(as_text=True))
+    assert ("Deal 1 is being entered part by part: Us: entered by Ann’s phone; Them: waiting; "
+            "the ending: said by Ann’s phone.") in page
+    assert "Go on with deal 1" in page and "Record deal 1" not in page
+    assert "being entered" not in text_of(watcher.get(f"/games/{game_id}").get_data(as_text=True))
+    save_part(bea, game_id, THEM)  # the deal is written
+    page = text_of(bea.get(f"/games/{game_id}").get_data(as_text=True))
+    assert "being entered" not in page and "Record deal 2" in page
