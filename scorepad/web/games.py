@@ -21,9 +21,8 @@ from ..retry import send_again_page
 from ..rules import PRESETS
 from ..rules.choices import Confirm
 from ..rules.views import GameView
-from ..storage import cache, checks, db, idempotency, open_deals, reading, writing
+from ..storage import cache, checks, db, idempotency, reading, writing
 from ..storage.errors import Conflict, Full, KeyReplaced, NotFound, StorageError
-from ..storage.parts import ENDING
 from ..storage.reading import GameRecord
 from .chart import running_totals_chart
 from .common import ahead_is_stale, editable, history_entries, qr, read_revision, what_changed
@@ -32,6 +31,8 @@ from .errors import status as status_of
 from .forms.deal_meta import ConfirmForm, ReplaceLinkForm
 from .forms.sheet_editor import SheetEditor, preset_displays
 from .forms.sides import NewGameForm, SidesForm
+from .open_deals import Progress, open_deal, progress_of
+from .phones import phone
 
 bp = Blueprint("games", __name__)
 
@@ -161,23 +162,15 @@ def _game_page(game: GameRecord, new_link: bool = False, held: bool = False) -> 
                            open_deal=_being_entered(game) if editor and not held else None)
 
 
-def _being_entered(game: GameRecord) -> list[str] | None:
-    """For the editor's page: the next deal's parts as the phones entering them have got on
-    ("Us: entered by Ann's phone", "Them: waiting", "the ending: not said yet"), or None while
-    no part of it is saved (the watchers' page, kept per revision, never says: a part moves no
-    revision)."""
-    if game.next_number is None:
+def _being_entered(game: GameRecord) -> Progress | None:
+    """For the editor's page: the next deal's parts as the part forms show them
+    (:func:`.open_deals.progress_of`), or None while no part of it is saved (the watchers'
+    page, kept per revision, never says: a part moves no revision)."""
+    number = game.next_number
+    opened = open_deal(game, number) if number is not None else None
+    if number is None or opened is None or not opened.parts:
         return None
-    try:
-        opened = open_deals.read_open(game.id, game.next_number)
-    except StorageError:
-        return None
-    if not opened.parts:
-        return None
-    entered = {p.part: p.phone for p in opened.parts}
-    said = [f"{name}: entered by {entered[str(i)]}" if str(i) in entered else f"{name}: waiting"
-            for i, name in enumerate(opened.side_names, 1)]
-    return [*said, f"the ending: said by {entered[ENDING]}" if ENDING in entered else "the ending: not said yet"]
+    return progress_of(game, number, phone(game), opened)
 
 
 def standings_line(view: GameView) -> str:

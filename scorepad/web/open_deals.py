@@ -100,7 +100,7 @@ class Progress:
 # -- the open deal, as the store keeps it ------------------------------------------------------------
 
 
-def _open(game: GameRecord, number: int) -> OpenDeal | None:
+def open_deal(game: GameRecord, number: int) -> OpenDeal | None:
     """The open deal ``number`` (the game's next), with the parts saved so far; None when
     ``number`` is not the next deal."""
     try:
@@ -225,7 +225,7 @@ def _page(game: GameRecord, number: int, this: Phone, form: DealForm | None = No
     """The part's form: this phone's side (as kept, or ``form`` as posted) and the ending,
     under the progress; once every part is in and the deal was not written, the referee's
     problems of this side in place, and "Save as played" for any phone."""
-    opened = _open(game, number)
+    opened = open_deal(game, number)
     parts = _parts(opened)
     if form is None:
         form = (DealForm.from_deal(game.sides, game.sheet, _deal_json(game, number, parts), number) if parts
@@ -341,7 +341,7 @@ def _save(page: DealPage, this: Phone, key: str | None, action: str) -> DealPage
     data = page.form.to_json(number, need_ending=False)
     if data is None:
         return dataclasses.replace(page, status=400, message="Not saved: some boxes could not be read; each says why.")
-    kept = _parts(_open(game, number)).get(ENDING)
+    kept = _parts(open_deal(game, number)).get(ENDING)
     ending_sent = _ending_sent(page, action, data, kept)
     if isinstance(ending_sent, DealPage):
         return ending_sent
@@ -430,7 +430,7 @@ def _taken(page: DealPage, err: PartEntered, data: dict[str, object]) -> DealPag
     """Nothing overwritten: the part as the other phone entered it, beside this phone's, to
     keep theirs or replace it with this phone's."""
     game, number, kept = page.game, page.number, err.part
-    parts = _parts(_open(game, number))
+    parts = _parts(open_deal(game, number))
     ending = kept.part == ENDING
     if ending:
         theirs, _ = _ending_words({ENDING: kept})
@@ -511,7 +511,7 @@ def progress(game_id: str, number: int) -> ResponseReturnValue:
     if number != game.next_number and game.deal(number) is None:
         abort(404, f"Deal {number} is neither being entered nor recorded.")
     return render_template("deals/_progress_only.html", game=game,
-                           part=progress_of(game, number, phone(game), _open(game, number)))
+                           part=progress_of(game, number, phone(game), open_deal(game, number)))
 
 
 @bp.post("/games/<game_id>/deals/<int:number>/part/preview")
@@ -525,7 +525,7 @@ def part_preview(game_id: str, number: int) -> ResponseReturnValue:
     data = form.to_json(need_ending=False, refused_as_blank=True)
     if this.side is None or data is None:
         return live(game, number, form, data, this.side)
-    parts = _parts(_open(game, number))
+    parts = _parts(open_deal(game, number))
     kept = _deal_json(game, number, parts)
     data["sides"] = [data["sides"][i] if i == this.side else parts[str(i + 1)].body() if str(i + 1) in parts
                      else _blank_side(game, i) for i in range(len(game.sides))]

@@ -283,8 +283,8 @@ def test_the_editors_game_page_says_which_parts_of_the_next_deal_are_in_and_a_wa
     assert "being entered part by part" not in text_of(bea.get(f"/games/{game_id}").get_data(as_text=True))
     save_part(ann, game_id, US)  # Ann went out
     page = text_of(bea.get(f"/games/{game_id}").get_data(as_text=True))
-    assert ("Deal 1 is being entered part by part: Us: entered by Ann’s phone; Them: waiting; "
-            "the ending: said by Ann’s phone.") in page
+    assert ("Deal 1 is being entered part by part: Us: entered by Ann’s phone, 2,970 Them: waiting "
+            "The ending: Ann went out (Ann’s phone)") in page  # as the part forms' progress box says it
     assert "Go on with deal 1" in page and "Record deal 1" not in page
     assert "being entered" not in text_of(watcher.get(f"/games/{game_id}").get_data(as_text=True))
     save_part(bea, game_id, THEM)  # the deal is written
