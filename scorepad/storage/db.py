@@ -34,6 +34,7 @@ import os
 import sqlite3
 import threading
 import time
+from collections import deque
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar, Token
@@ -72,7 +73,9 @@ def connect(path: str | Path, busy_timeout: float = BUSY_TIMEOUT, max_bytes: int
     ``max_bytes`` (the setting DATABASE_MAX_BYTES) caps the file this connection may grow
     (``PRAGMA max_page_count``, per connection): a write past it fails as on a full disk.
     """
-    conn = sqlite3.connect(path, timeout=busy_timeout, isolation_level=None, check_same_thread=False)
+    conn = sqlite3.connect(path, timeout=busy_timeout, isolation_level=None, check_same_thread=False,
+                           factory=_Connection)
+    conn.busy_ms = int(busy_timeout * 1000)
     conn.row_factory = sqlite3.Row
     _wal(conn, busy_timeout)
     conn.execute("PRAGMA synchronous = FULL")
@@ -81,6 +84,13 @@ def connect(path: str | Path, busy_timeout: float = BUSY_TIMEOUT, max_bytes: int
         page: int = conn.execute("PRAGMA page_size").fetchone()[0]
         conn.execute(f"PRAGMA max_page_count = {max(1, max_bytes // page):d}")
     return conn
+
+
+class _Connection(sqlite3.Connection):
+    """The app's SQLite connection: it knows its busy timeout (``busy_ms``), so a write sets
+    ``PRAGMA busy_timeout`` only when it must wait less than that (see :func:`_begin_immediate`)."""
+
+    busy_ms: int
 
 
 def is_full(err: sqlite3.Error) -> bool:
@@ -443,21 +453,45 @@ def snapshot() -> AbstractContextManager[None]:
 
 
 class _Writers:
-    """The writers of one database in this process, queued on one lock (see :class:`_SqliteWrite`)."""
+    """The writers of one database in this process, queued first come, first served (see
+    :class:`_SqliteWrite`): each waiting writer waits on a lock of its own, which the writer
+    before it hands over on leaving, so a writer never overtakes one that came before it
+    (a plain lock polled with timeouts lets any of them in, and more threads lengthen the tail)."""
 
     STUCK = 0.1  # seconds the lock's holder may wait for another process before the queue gives up
 
     def __init__(self) -> None:
-        self.lock = threading.Lock()
+        self._guard = threading.Lock()
+        self._held = False
+        self._queue: deque[threading.Lock] = deque()  # each waiting writer's own lock, in order of coming
         self.waiting_since: float | None = None  # when the holder began waiting for SQLite's write lock
 
     def acquire(self, deadline: float) -> None:
-        """Take the lock by ``deadline``, or raise :class:`Busy`: at once when the holder has
+        """Take the turn by ``deadline``, or raise :class:`Busy`: at once when the holder has
         been waiting for another process's lock, so that one server thread waits, not all."""
-        while not self.lock.acquire(timeout=min(0.05, max(0.0, deadline - time.monotonic()))):
+        with self._guard:
+            if not self._held:
+                self._held = True
+                return
+            turn = threading.Lock()
+            turn.acquire()
+            self._queue.append(turn)
+        while not turn.acquire(timeout=min(0.05, max(0.0, deadline - time.monotonic()))):
             since, now = self.waiting_since, time.monotonic()
             if now >= deadline or (since is not None and now - since > self.STUCK):
-                raise Busy()
+                with self._guard:
+                    if turn in self._queue:  # not handed over yet: leave the queue
+                        self._queue.remove(turn)
+                        raise Busy()
+                turn.acquire()  # handed over in the moment between: it is this writer's turn
+
+    def release(self) -> None:
+        """Hand the turn to the writer that came first after this one, if any."""
+        with self._guard:
+            if self._queue:
+                self._queue.popleft().release()  # the turn passes on; the queue stays held
+            else:
+                self._held = False
 
 
 _writers: dict[str, _Writers] = {}
@@ -472,7 +506,7 @@ def _writers_of(database: str) -> _Writers:
 class _SqliteWrite:
     """A write transaction on SQLite (BEGIN IMMEDIATE).
 
-    Writers in this process first queue on a lock of their own: SQLite's busy handler
+    Writers in this process first queue, first come first served (:class:`_Writers`): SQLite's busy handler
     makes a blocked writer sleep in growing steps (up to 100 ms), which under a burst of
     writes costs far more than the writes themselves. SQLite's ``busy_timeout`` covers
     writers in other processes (a second server, the CLI): a write waits for them at most
@@ -496,7 +530,7 @@ class _SqliteWrite:
             _begin_immediate(self.conn, deadline - time.monotonic(), wait)
         except BaseException:
             self.writers.waiting_since = None
-            self.writers.lock.release()
+            self.writers.release()
             raise
         self.writers.waiting_since = None
         return self.conn
@@ -509,7 +543,7 @@ class _SqliteWrite:
             elif self.conn.in_transaction:  # SQLite rolls back by itself after some errors (a full disk)
                 self.conn.execute("ROLLBACK")
         finally:
-            self.writers.lock.release()
+            self.writers.release()
 
     def _commit(self) -> None:
         """COMMIT; one that fails (a full disk may fail it) is rolled back, nothing written."""
@@ -523,10 +557,18 @@ class _SqliteWrite:
             raise
 
 
+SLACK_MS = 50  # a write that has waited in the queue less than this keeps the connection's busy timeout as it is
+
+
 def _begin_immediate(conn: sqlite3.Connection, wait: float, usual: float) -> None:
     """Take the write lock, waiting at most ``wait`` seconds for another process to let it
-    go (:class:`Busy` if it does not); statements after it wait ``usual`` seconds again."""
-    conn.execute(f"PRAGMA busy_timeout = {max(0, int(wait * 1000)):d}")
+    go (:class:`Busy` if it does not); statements after it wait ``usual`` seconds again.
+    ``PRAGMA busy_timeout`` is set only when ``wait`` is :data:`SLACK_MS` or more short of
+    what the connection has (a write that waited long in the queue): not on every write."""
+    wanted, kept = max(0, int(wait * 1000)), getattr(conn, "busy_ms", None)
+    change = kept is None or kept - wanted > SLACK_MS
+    if change:
+        conn.execute(f"PRAGMA busy_timeout = {wanted:d}")
     try:
         conn.execute("BEGIN IMMEDIATE")
     except sqlite3.OperationalError as err:
@@ -534,7 +576,10 @@ def _begin_immediate(conn: sqlite3.Connection, wait: float, usual: float) -> Non
             raise Busy() from None
         raise
     finally:
-        conn.execute(f"PRAGMA busy_timeout = {int(usual * 1000):d}")
+        if change:
+            conn.execute(f"PRAGMA busy_timeout = {int(usual * 1000):d}")
+            if kept is not None:
+                conn.busy_ms = int(usual * 1000)  # type: ignore[attr-defined]
 
 
 def open_file(database: Path) -> int:
