@@ -28,6 +28,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from werkzeug.http import http_date
+
 from ..storage import db, reading
 
 if TYPE_CHECKING:
@@ -40,13 +42,29 @@ GAME_PAGE = re.compile(r"/games/([A-Za-z0-9_-]{1,64})")
 
 @dataclass
 class Answer:
-    """What the route answered at ``revision``: its status line's headers and body, and the
-    body gzipped, made the first time a client asks for it."""
+    """What the route answered at ``revision``: its headers and body, a 304's headers, and
+    the answer gzipped, made the first time a client asks for it."""
     revision: str
     headers: list[tuple[str, str]]
     body: bytes
     etag: str
-    gzipped: bytes | None = field(default=None)
+    gzipped: tuple[list[tuple[str, str]], bytes] | None = field(default=None)  # its headers and body
+    not_modified: list[tuple[str, str]] = field(default_factory=list)  # a 304's headers, made once
+
+    def __post_init__(self) -> None:
+        self.headers = [(k, v) for k, v in self.headers if k.lower() != "date"]  # each answer's own: see _dated
+        self.not_modified = [(k, v) for k, v in self.headers if k.lower() not in ("content-length", "content-type")]
+
+    def packed(self) -> tuple[list[tuple[str, str]], bytes]:
+        """The headers and body gzipped (made the first time a client asks: one thread may make it twice)."""
+        if self.gzipped is None:
+            body = gzip.compress(self.body, 6, mtime=0)
+            vary = ", ".join([v for k, v in self.headers if k.lower() == "vary"] + ["Accept-Encoding"])
+            headers = [(k, _gzip_tag(v) if k.lower() == "etag" else v) for k, v in self.headers
+                       if k.lower() not in ("content-length", "vary")]
+            headers += [("Content-Encoding", "gzip"), ("Content-Length", str(len(body))), ("Vary", vary)]
+            self.gzipped = headers, body
+        return self.gzipped
 
 
 class WatchersPages:
@@ -117,22 +135,22 @@ class WatchersPages:
         """The kept answer, a 304 when the client holds it, gzipped when the client asks."""
         asked = {tag.strip() for tag in str(environ.get("HTTP_IF_NONE_MATCH", "")).split(",")}
         if kept.etag in asked or _gzip_tag(kept.etag) in asked:
-            start_response("304 NOT MODIFIED", [(k, v) for k, v in kept.headers
-                                                if k.lower() not in ("content-length", "content-type")])
+            start_response("304 NOT MODIFIED", _dated(kept.not_modified))
             return []
         if "gzip" in str(environ.get("HTTP_ACCEPT_ENCODING", "")):
-            if kept.gzipped is None:
-                kept.gzipped = gzip.compress(kept.body, 6, mtime=0)
-            vary = ", ".join([v for k, v in kept.headers if k.lower() == "vary"] + ["Accept-Encoding"])
-            headers = [(k, _gzip_tag(v) if k.lower() == "etag" else v) for k, v in kept.headers
-                       if k.lower() not in ("content-length", "vary")]
-            headers += [("Content-Encoding", "gzip"), ("Content-Length", str(len(kept.gzipped))), ("Vary", vary)]
-            start_response("200 OK", headers)
-            return [kept.gzipped]
-        start_response("200 OK", kept.headers)
+            headers, body = kept.packed()
+            start_response("200 OK", _dated(headers))
+            return [body]
+        start_response("200 OK", _dated(kept.headers))
         return [kept.body]
 
 
 def _gzip_tag(etag: str) -> str:
     """The gzipped page's ETag: another one than the page's, as another representation."""
     return etag[:-1] + '-gzip"' if etag.endswith('"') else etag + "-gzip"
+
+
+def _dated(headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """``headers`` with this moment's ``Date``, as the route's answer has (werkzeug's conditional
+    answer dates itself): a kept answer's own Date would be the moment it was first sent."""
+    return [*headers, ("Date", http_date())]
