@@ -34,7 +34,6 @@ import os
 import sqlite3
 import threading
 import time
-from collections import deque
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar, Token
@@ -46,7 +45,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Protocol
 
-from . import cache, queries
+from . import cache, queries, write_queue
 from .cache import ByteCache
 from .errors import Busy as Busy  # raised here, defined with storage's other errors
 from .errors import OutOfSpace as OutOfSpace
@@ -452,62 +451,11 @@ def snapshot() -> AbstractContextManager[None]:
     return current().snapshot()
 
 
-class _Writers:
-    """The writers of one database in this process, queued first come, first served (see
-    :class:`_SqliteWrite`): each waiting writer waits on a lock of its own, which the writer
-    before it hands over on leaving, so a writer never overtakes one that came before it
-    (a plain lock polled with timeouts lets any of them in, and more threads lengthen the tail)."""
-
-    STUCK = 0.1  # seconds the lock's holder may wait for another process before the queue gives up
-
-    def __init__(self) -> None:
-        self._guard = threading.Lock()
-        self._held = False
-        self._queue: deque[threading.Lock] = deque()  # each waiting writer's own lock, in order of coming
-        self.waiting_since: float | None = None  # when the holder began waiting for SQLite's write lock
-
-    def acquire(self, deadline: float) -> None:
-        """Take the turn by ``deadline``, or raise :class:`Busy`: at once when the holder has
-        been waiting for another process's lock, so that one server thread waits, not all."""
-        with self._guard:
-            if not self._held:
-                self._held = True
-                return
-            turn = threading.Lock()
-            turn.acquire()
-            self._queue.append(turn)
-        while not turn.acquire(timeout=min(0.05, max(0.0, deadline - time.monotonic()))):
-            since, now = self.waiting_since, time.monotonic()
-            if now >= deadline or (since is not None and now - since > self.STUCK):
-                with self._guard:
-                    if turn in self._queue:  # not handed over yet: leave the queue
-                        self._queue.remove(turn)
-                        raise Busy()
-                turn.acquire()  # handed over in the moment between: it is this writer's turn
-
-    def release(self) -> None:
-        """Hand the turn to the writer that came first after this one, if any."""
-        with self._guard:
-            if self._queue:
-                self._queue.popleft().release()  # the turn passes on; the queue stays held
-            else:
-                self._held = False
-
-
-_writers: dict[str, _Writers] = {}
-_writers_guard = threading.Lock()
-
-
-def _writers_of(database: str) -> _Writers:
-    with _writers_guard:
-        return _writers.setdefault(database, _Writers())
-
-
 class _SqliteWrite:
     """A write transaction on SQLite (BEGIN IMMEDIATE).
 
-    Writers in this process first queue, first come first served (:class:`_Writers`): SQLite's busy handler
-    makes a blocked writer sleep in growing steps (up to 100 ms), which under a burst of
+    Writers in this process first queue, first come first served (:class:`.write_queue.WriteQueue`):
+    SQLite's busy handler makes a blocked writer sleep in growing steps (up to 100 ms), which under a burst of
     writes costs far more than the writes themselves. SQLite's ``busy_timeout`` covers
     writers in other processes (a second server, the CLI): a write waits for them at most
     :func:`busy_timeout` seconds in all, and the writers queued behind it not at all; then
@@ -521,7 +469,7 @@ class _SqliteWrite:
     def __enter__(self) -> sqlite3.Connection:
         database = self.database
         self.conn = database.connection()
-        self.writers = _writers_of(database.path)
+        self.writers = write_queue.queue_of(database.path)
         wait = database.busy_timeout
         deadline = time.monotonic() + wait
         self.writers.acquire(deadline)

@@ -1,5 +1,5 @@
 """Writers of one SQLite file in one process take their turns first come, first served
-(``db._Writers``), on a real file in tmp_path, from threads; a write sets no PRAGMA when it
+(``write_queue.WriteQueue``), on a real file in tmp_path, from threads; a write sets no PRAGMA when it
 did not wait in the queue."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from scorepad.storage import db
+from scorepad.storage import db, write_queue
 
 pytestmark = pytest.mark.backends("sqlite")
 
@@ -50,7 +50,7 @@ def test_writers_queued_behind_a_write_take_their_turns_in_the_order_they_came(t
 
 def test_a_writer_that_gives_up_leaves_the_queue_and_the_others_go_on(tmp_path):
     database = _database(tmp_path)
-    writers = db._writers_of(database.path)
+    writers = write_queue.queue_of(database.path)
     writers.acquire(time.monotonic() + 1)
     try:
         with pytest.raises(db.Busy):
