@@ -11,7 +11,10 @@ It prints the median and 90th percentile, in microseconds, of
 
 * validate + score (``judge(deal)``) on a parsed deal: the target is under 100 µs;
 * parsing alone (``Deal.from_json``);
-* parsing and judging together, as the API does for each request.
+* parsing and judging together, as the API does for each request;
+* ``bench/floor.py``'s hand-written minimal scorer on the same parsed deal (checked first to
+  give the judge's every line and total), and the judge's median as a ratio to it: the
+  targets are a median of at most 50 µs and a ratio of at most 1.5.
 
 No timing is asserted; the script only reports.
 """
@@ -30,9 +33,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.floor import floor  # noqa: E402
 from scorepad.rules import Deal, judge  # noqa: E402
 
-TARGET_US = 100.0
+TARGET_US = 50.0
+TARGET_RATIO = 1.5
 
 DEAL: dict[str, Any] = {
     "sheet": "common",
@@ -133,6 +138,10 @@ def main(argv: list[str]) -> int:
           f"sheet {deal.sheet.preset!r}, unopened feet: {', '.join(feet) or 'none'}")
     print(f"violations: {len(verdict.report.violations)}  warnings: {len(verdict.report.warnings)}  "
           f"totals: {verdict.breakdown.totals()}")
+    judged = [(s.name, [(line.code, line.points) for line in s.lines], s.total) for s in verdict.breakdown.sides]
+    if floor(deal) != judged:
+        print("bench/floor.py does not reproduce the judge's lines and totals; fix it before timing")
+        return 1
     if verdict.report.violations:
         for problem in verdict.report.violations:
             print(f"  ! {problem.code}: {problem.message}")
@@ -141,7 +150,8 @@ def main(argv: list[str]) -> int:
     print(f"{'':24}{'median µs':>12}{'p90 µs':>12}{'min µs':>12}")
     rows = (("validate + score", lambda: judge(deal)),
             ("parse", lambda: Deal.from_json(DEAL)),
-            ("parse + validate + score", lambda: judge(Deal.from_json(DEAL))))
+            ("parse + validate + score", lambda: judge(Deal.from_json(DEAL))),
+            ("floor (bench/floor.py)", lambda: floor(deal)))
     medians = {}
     for label, run in rows:
         times = timings_us(run, repetitions, warm_up)
@@ -150,6 +160,8 @@ def main(argv: list[str]) -> int:
     median = medians["validate + score"]
     print(f"validate + score: median {median:.1f} µs, {'under' if median < TARGET_US else 'OVER'} "
           f"the {TARGET_US:.0f} µs target")
+    ratio = median / medians["floor (bench/floor.py)"]
+    print(f"judge / floor: {ratio:.2f}, {'within' if ratio <= TARGET_RATIO else 'OVER'} the {TARGET_RATIO} target")
     return 0
 
 

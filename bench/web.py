@@ -30,7 +30,9 @@ p99 latencies of
 interleaved: each of ``rounds`` rounds measures every route on every server, the servers'
 order turned by one each round, so what else the machine does falls on all alike. It prints
 each measurement, then the rounds' medians with each server's speed against waitress's, and
-the ratio game page / hello (target at least 0.5 for the first server). It also fetches the
+the ratios game page / hello on waitress (target at least 1.0) and on each server (target at
+least 0.8 for the first, the production server); the game page is asked as a watching phone
+asks, with the session cookie its first visit set and ``Accept-Encoding: gzip, deflate, br``. It also fetches the
 record-a-deal page (``/games/<id>/deals/new``, with the edit rights the edit link
 ``/games/<id>/edit/<key>`` grants) and everything it loads (stylesheets, scripts, the icon, the
 web app manifest and the icons it names, the service worker its script installs), prints their
@@ -67,7 +69,8 @@ from urllib.parse import urljoin, urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
-RATIO_TARGET = 0.5
+RATIO_TARGET = 0.8  # the game page against a hello on the same server (issue 25)
+WAITRESS_TARGET = 1.0  # the game page against a hello, both on waitress (issue 25)
 SIZE_TARGET_KB = 40.0
 WARMUP_S = 0.5
 HALF_OPEN = 300  # connections a stranger holds open half-way (slowloris), in the last check
@@ -245,9 +248,10 @@ def _process(args: tuple) -> tuple[list[float], list[str]]:
 
 
 def load(pool: Any, procs: int, threads: int, seconds: float, port: int, method: str, path: str,
-         body: Any = None) -> dict[str, Any]:
+         body: Any = None, sent: dict[str, str] | None = None) -> dict[str, Any]:
     data = json.dumps(body).encode() if body is not None else None
     headers = {"Content-Type": "application/json"} if data is not None else {}
+    headers.update(sent or {})
     start = time.time() + 0.2 + WARMUP_S  # 0.2 s for the processes to pick the job up
     stop = start + seconds
     parts = pool.map(_process, [(port, method, path, data, headers, threads, start, stop)] * procs)
@@ -406,6 +410,15 @@ def setup_game(port: int) -> tuple[str, str, dict[str, Any], list[dict[str, Any]
     return game["id"], game["edit_key"], deal_body, data["deals"]
 
 
+def watcher(port: int, game_id: str) -> dict[str, str]:
+    """What a watching phone sends with each look at the game page: the session cookie its
+    first visit set (a phone keeps it) and the encodings every browser takes."""
+    status, headers, _ = request(port, "GET", f"/games/{game_id}")
+    if status != 200 or "set-cookie" not in headers:
+        raise SystemExit(f"the view link answered HTTP {status} without a cookie")
+    return {"Cookie": headers["set-cookie"].split(";", 1)[0], "Accept-Encoding": "gzip, deflate, br"}
+
+
 def _median(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[len(ordered) // 2] if ordered else float("nan")
@@ -456,6 +469,7 @@ def main(argv: list[str] | None = None) -> int:  # noqa: C901 (arguments, runs a
             apps[kind].wait_ready("/")
             hellos[kind].wait_ready("/hello")
         games = {kind: setup_game(apps[kind].port) for kind in kinds}
+        watchers = {kind: watcher(apps[kind].port, games[kind][0]) for kind in kinds}
 
         # The deal page's weight (with the edit rights; the game must not be over yet for it).
         first = kinds[0]
@@ -502,7 +516,8 @@ def main(argv: list[str] | None = None) -> int:  # noqa: C901 (arguments, runs a
                             "hello": (hellos[kind].port, "GET", "/hello", None),
                             "game": (apps[kind].port, "GET", f"/games/{game_k}", None),
                             "score": (apps[kind].port, "POST", "/api/v1/score", body_k)}[route]
-                        res = load(pool, args.procs, args.threads, args.seconds, port, method, path, body)
+                        sent = watchers[kind] if route == "game" else None
+                        res = load(pool, args.procs, args.threads, args.seconds, port, method, path, body, sent)
                         results.setdefault((route, kind), []).append(res)
                         print(f"  round {n + 1}  {kind:8} {route:5} {words:20} {res['rps']:8.0f} req/s   "
                               f"p50 {res['p50']:7.2f} ms   p99 {res['p99']:7.2f} ms   ({res['count']} requests)",
@@ -520,10 +535,15 @@ def main(argv: list[str] | None = None) -> int:  # noqa: C901 (arguments, runs a
                 times = f"{_median([r['p50'] for r in runs]):6.2f} / {_median([r['p99'] for r in runs]):6.2f}"
                 versus = f"   {rps / base:4.2f}x" if base else ""
                 print(f"  {route:5} {words:20} {kind:8} {rps:8.0f} req/s   {times} ms{versus}")
+        def rps(route: str, kind: str) -> float:
+            return _median([r["rps"] for r in results[(route, kind)]])
+        if "waitress" in kinds:
+            ratio = rps("game", "waitress") / rps("hello", "waitress")
+            print(f"  game page / hello on waitress: {ratio:.2f}; target >= "
+                  f"{WAITRESS_TARGET}: {'met' if ratio >= WAITRESS_TARGET else 'MISSED'}")
         for kind in kinds:
-            ratio = _median([r["rps"] for r in results[("game", kind)]]) / _median(
-                [r["rps"] for r in results[("hello", kind)]])
-            print(f"  game page / hello under {kind}: {ratio:.2f}" + (
+            ratio = rps("game", kind) / rps("hello", kind)
+            print(f"  game page / hello on the same server ({kind}): {ratio:.2f}" + (
                 f"; target >= {RATIO_TARGET}: {'met' if ratio >= RATIO_TARGET else 'MISSED'}" if kind == first else ""))
 
         print(f"\n{HALF_OPEN} half-open connections held (each sent part of a request line), then one GET "

@@ -22,6 +22,7 @@ from .cli import flask_commands, flask_open_deals, flask_serve
 from .retry import send_again_page
 from .storage import backends, cache, db
 from .web import common, deals, exchange, games, installable, open_deals, paper, referee, sheets
+from .web.replay import WatchersPages
 
 PACKAGE = Path(__file__).resolve().parent
 SESSION_LIFETIME = timedelta(days=180)  # how long a browser keeps its edit keys and games after last writing them
@@ -117,9 +118,10 @@ def create_app(test_config: Mapping[str, object] | None = None) -> Flask:
                 template_folder=_shipped("templates"), static_folder=_shipped("static"))
     _settings(app, test_config)
     _check_settings(app)
-    _behind_proxies(app)
     _sessions(app)
     _database(app)
+    app.wsgi_app = WatchersPages(app.wsgi_app, app.extensions["scorepad.database"])  # type: ignore[method-assign]
+    _behind_proxies(app)  # around the watchers' pages: they see each request as the routes do
     csrf.init_app(app)
     _jinja(app)
     _blueprints(app)

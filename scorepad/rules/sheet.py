@@ -223,10 +223,18 @@ class RuleSheet:
         >>> preset("pagat").cite(None) is None
         True
         """
-        option = OPTION_BY_NAME.get(name) if name else None
-        if option is None:
-            return None
-        return Cited(option.name, option.label, option.words(getattr(self, option.name), self))
+        # Each option's citation is made once per sheet (the sheet is frozen) and kept beside its
+        # fields, outside them, so equality, hashing and the JSON forms never see it.
+        cited: dict[str, Cited | None] | None = self.__dict__.get("_cited")
+        if cited is None:
+            cited = {}
+            object.__setattr__(self, "_cited", cited)
+        key = name or ""
+        if key not in cited:
+            option = OPTION_BY_NAME.get(name) if name else None
+            cited[key] = None if option is None else Cited(option.name, option.label,
+                                                            option.words(getattr(self, option.name), self))
+        return cited[key]
 
     def unused(self, name: str) -> bool:
         """True when another option makes option ``name`` irrelevant on this sheet (the

@@ -45,7 +45,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Protocol
 
-from . import cache, queries
+from . import cache, queries, write_queue
 from .cache import ByteCache
 from .errors import Busy as Busy  # raised here, defined with storage's other errors
 from .errors import OutOfSpace as OutOfSpace
@@ -72,7 +72,9 @@ def connect(path: str | Path, busy_timeout: float = BUSY_TIMEOUT, max_bytes: int
     ``max_bytes`` (the setting DATABASE_MAX_BYTES) caps the file this connection may grow
     (``PRAGMA max_page_count``, per connection): a write past it fails as on a full disk.
     """
-    conn = sqlite3.connect(path, timeout=busy_timeout, isolation_level=None, check_same_thread=False)
+    conn = sqlite3.connect(path, timeout=busy_timeout, isolation_level=None, check_same_thread=False,
+                           factory=_Connection)
+    conn.busy_ms = int(busy_timeout * 1000)
     conn.row_factory = sqlite3.Row
     _wal(conn, busy_timeout)
     conn.execute("PRAGMA synchronous = FULL")
@@ -81,6 +83,13 @@ def connect(path: str | Path, busy_timeout: float = BUSY_TIMEOUT, max_bytes: int
         page: int = conn.execute("PRAGMA page_size").fetchone()[0]
         conn.execute(f"PRAGMA max_page_count = {max(1, max_bytes // page):d}")
     return conn
+
+
+class _Connection(sqlite3.Connection):
+    """The app's SQLite connection: it knows its busy timeout (``busy_ms``), so a write sets
+    ``PRAGMA busy_timeout`` only when it must wait less than that (see :func:`_begin_immediate`)."""
+
+    busy_ms: int
 
 
 def is_full(err: sqlite3.Error) -> bool:
@@ -442,38 +451,11 @@ def snapshot() -> AbstractContextManager[None]:
     return current().snapshot()
 
 
-class _Writers:
-    """The writers of one database in this process, queued on one lock (see :class:`_SqliteWrite`)."""
-
-    STUCK = 0.1  # seconds the lock's holder may wait for another process before the queue gives up
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.waiting_since: float | None = None  # when the holder began waiting for SQLite's write lock
-
-    def acquire(self, deadline: float) -> None:
-        """Take the lock by ``deadline``, or raise :class:`Busy`: at once when the holder has
-        been waiting for another process's lock, so that one server thread waits, not all."""
-        while not self.lock.acquire(timeout=min(0.05, max(0.0, deadline - time.monotonic()))):
-            since, now = self.waiting_since, time.monotonic()
-            if now >= deadline or (since is not None and now - since > self.STUCK):
-                raise Busy()
-
-
-_writers: dict[str, _Writers] = {}
-_writers_guard = threading.Lock()
-
-
-def _writers_of(database: str) -> _Writers:
-    with _writers_guard:
-        return _writers.setdefault(database, _Writers())
-
-
 class _SqliteWrite:
     """A write transaction on SQLite (BEGIN IMMEDIATE).
 
-    Writers in this process first queue on a lock of their own: SQLite's busy handler
-    makes a blocked writer sleep in growing steps (up to 100 ms), which under a burst of
+    Writers in this process first queue, first come first served (:class:`.write_queue.WriteQueue`):
+    SQLite's busy handler makes a blocked writer sleep in growing steps (up to 100 ms), which under a burst of
     writes costs far more than the writes themselves. SQLite's ``busy_timeout`` covers
     writers in other processes (a second server, the CLI): a write waits for them at most
     :func:`busy_timeout` seconds in all, and the writers queued behind it not at all; then
@@ -487,7 +469,7 @@ class _SqliteWrite:
     def __enter__(self) -> sqlite3.Connection:
         database = self.database
         self.conn = database.connection()
-        self.writers = _writers_of(database.path)
+        self.writers = write_queue.queue_of(database.path)
         wait = database.busy_timeout
         deadline = time.monotonic() + wait
         self.writers.acquire(deadline)
@@ -496,7 +478,7 @@ class _SqliteWrite:
             _begin_immediate(self.conn, deadline - time.monotonic(), wait)
         except BaseException:
             self.writers.waiting_since = None
-            self.writers.lock.release()
+            self.writers.release()
             raise
         self.writers.waiting_since = None
         return self.conn
@@ -509,7 +491,7 @@ class _SqliteWrite:
             elif self.conn.in_transaction:  # SQLite rolls back by itself after some errors (a full disk)
                 self.conn.execute("ROLLBACK")
         finally:
-            self.writers.lock.release()
+            self.writers.release()
 
     def _commit(self) -> None:
         """COMMIT; one that fails (a full disk may fail it) is rolled back, nothing written."""
@@ -523,10 +505,18 @@ class _SqliteWrite:
             raise
 
 
+SLACK_MS = 50  # a write that has waited in the queue less than this keeps the connection's busy timeout as it is
+
+
 def _begin_immediate(conn: sqlite3.Connection, wait: float, usual: float) -> None:
     """Take the write lock, waiting at most ``wait`` seconds for another process to let it
-    go (:class:`Busy` if it does not); statements after it wait ``usual`` seconds again."""
-    conn.execute(f"PRAGMA busy_timeout = {max(0, int(wait * 1000)):d}")
+    go (:class:`Busy` if it does not); statements after it wait ``usual`` seconds again.
+    ``PRAGMA busy_timeout`` is set only when ``wait`` is :data:`SLACK_MS` or more short of
+    what the connection has (a write that waited long in the queue): not on every write."""
+    wanted, kept = max(0, int(wait * 1000)), getattr(conn, "busy_ms", None)
+    change = kept is None or kept - wanted > SLACK_MS
+    if change:
+        conn.execute(f"PRAGMA busy_timeout = {wanted:d}")
     try:
         conn.execute("BEGIN IMMEDIATE")
     except sqlite3.OperationalError as err:
@@ -534,7 +524,10 @@ def _begin_immediate(conn: sqlite3.Connection, wait: float, usual: float) -> Non
             raise Busy() from None
         raise
     finally:
-        conn.execute(f"PRAGMA busy_timeout = {int(usual * 1000):d}")
+        if change:
+            conn.execute(f"PRAGMA busy_timeout = {int(usual * 1000):d}")
+            if kept is not None:
+                conn.busy_ms = int(usual * 1000)  # type: ignore[attr-defined]
 
 
 def open_file(database: Path) -> int:

@@ -122,15 +122,23 @@ def key_digest(edit_key: str) -> str:
 
 
 
-# Stored JSON escapes every character outside printable ASCII: text without an escape holds
-# nothing readable() would replace, so most deals skip its walk.
+# Stored JSON (json.dumps) escapes every character outside printable ASCII: text with no
+# escape, and no raw character outside printable ASCII (JSON written another way), holds
+# nothing readable() would replace, so most deals and history entries skip its walk (a call
+# per string). Looked for with str's own scans, several times faster than one regex's.
 _ESCAPE = re.compile(r"\\[ubfnrt]")
 
 
+def _maybe_untyped(text: str) -> bool:
+    """Whether stored JSON text may hold a character :func:`readable` replaces."""
+    return ("\\" in text and _ESCAPE.search(text) is not None) or not (text.isascii() and text.isprintable())
+
+
 def _stored_json(text: str) -> JSON:
-    """Stored JSON read back, through :func:`readable` when it holds any escaped character."""
+    """Stored JSON read back, through :func:`readable` when it holds any escaped character
+    or any character outside printable ASCII."""
     data: JSON = json.loads(text)
-    return readable(data) if _ESCAPE.search(text) else data
+    return readable(data) if _maybe_untyped(text) else data
 
 
 def _record(row: db.Row, deals: list[db.Row], history_counts: dict[int, int],
@@ -276,7 +284,7 @@ def _entries(rows: list[db.Row]) -> list[Entry]:
         entry: Entry = {key: row[key] for key in row.keys()}
         for key in ("before", "after", "old_totals", "new_totals", "entered_by"):
             stored = entry[key]
-            entry[key] = readable(json.loads(stored)) if isinstance(stored, str) and stored else None
+            entry[key] = _stored_json(stored) if isinstance(stored, str) and stored else None
             if entry["action"] == "amend" and key in ("before", "after") and entry[key] is not None:
                 entry[key] = _brief(entry[key])
         entry["reason"] = readable(entry["reason"], True)
