@@ -42,7 +42,7 @@ from .game import Game, Result
 from .presets import preset  # noqa: F401 (the doctests use preset)
 from .problems import Problem
 from .read import JSON
-from .score import Line, SideScore
+from .score import Line, SideScore, score
 from .sheet import PRESETS, RuleSheet
 from .verdict import Verdict, judge
 
@@ -454,3 +454,23 @@ def compare_sheets(a: RuleSheet, b: RuleSheet) -> SheetComparison:
 __all__ = ["DealRescore", "GameRescore", "GroupDifference", "LineChange", "OptionDifference", "SheetComparison",
            "SideRescore", "SideTotal", "compare_sheets", "problem_json", "diff_lines", "rescore_deal", "rescore_game",
            "sheet_name"]
+
+
+class ChangedSide(NamedTuple):
+    """One side's lines that a correction changed (what a history entry shows of it)."""
+
+    name: str
+    changed_lines: tuple[LineChange, ...]
+
+
+def corrected_lines(before: Deal, after: Deal) -> list[ChangedSide]:
+    """Each side whose lines a correction changed, lines paired as
+    :func:`compare_deals` pairs them; only scored, not judged (a
+    history shows no problems, and judging both deals of every correction of the largest game
+    cost most of its history's time)."""
+    out = []
+    for old, new in zip(score(before).sides, score(after).sides, strict=True):
+        changed = tuple(change for change in diff_lines(old.lines, new.lines) if change.status != "same")
+        if changed:
+            out.append(ChangedSide(old.name, changed))
+    return out

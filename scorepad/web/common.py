@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from typing import NamedTuple, TypedDict
+from typing import TypedDict
 
 import segno
 from markupsafe import Markup
@@ -21,9 +21,8 @@ from .. import access
 from ..paper.results import entered_words
 from ..rules import PRESETS, RuleSheet, load_sheet
 from ..rules.catalogue import OPTION_BY_NAME
-from ..rules.deal import Deal
-from ..rules.dispute import LineChange, diff_lines
-from ..rules.score import Line, score
+from ..rules.dispute import corrected_lines
+from ..rules.score import Line
 from ..rules.sheet import Cited, presets_by_group
 from ..rules.verdict import Verdict
 from ..storage import checks, reading
@@ -137,26 +136,6 @@ def history_entries(game: GameRecord, entries: list[dict[str, object]]) -> list[
                 continue
             entry["lines"] = corrected_lines(before, after)
     return entries
-
-
-class ChangedSide(NamedTuple):
-    """One side's lines that a correction changed (what a history entry shows of it)."""
-
-    name: str
-    changed_lines: tuple[LineChange, ...]
-
-
-def corrected_lines(before: Deal, after: Deal) -> list[ChangedSide]:
-    """Each side whose lines a correction changed, lines paired as
-    :func:`~scorepad.rules.dispute.compare_deals` pairs them; only scored, not judged (a
-    history shows no problems, and judging both deals of every correction of the largest game
-    cost most of its history's time)."""
-    out = []
-    for old, new in zip(score(before).sides, score(after).sides, strict=True):
-        changed = tuple(change for change in diff_lines(old.lines, new.lines) if change.status != "same")
-        if changed:
-            out.append(ChangedSide(old.name, changed))
-    return out
 
 
 class ExplainedLine(TypedDict):
