@@ -23,6 +23,7 @@ from .retry import send_again_page
 from .storage import backends, cache, db
 from .web import common, deals, exchange, games, installable, open_deals, paper, referee, sheets
 from .web.replay import WatchersPages
+from .web.revision_polls import RevisionPolls
 
 PACKAGE = Path(__file__).resolve().parent
 SESSION_LIFETIME = timedelta(days=180)  # how long a browser keeps its edit keys and games after last writing them
@@ -121,6 +122,7 @@ def create_app(test_config: Mapping[str, object] | None = None) -> Flask:
     _sessions(app)
     _database(app)
     app.wsgi_app = WatchersPages(app.wsgi_app, app.extensions["scorepad.database"])  # type: ignore[method-assign]
+    app.wsgi_app = RevisionPolls(app.wsgi_app, app.extensions["scorepad.database"])  # type: ignore[method-assign]
     _behind_proxies(app)  # around the watchers' pages: they see each request as the routes do
     csrf.init_app(app)
     _jinja(app)
