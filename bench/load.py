@@ -223,8 +223,8 @@ def run(threads: int, clients: int, games: int, max_seconds: float, folder: Path
     serve the checkout ``root`` (this one, unless a comparison names another)."""
     label = label or f"threads-{threads}"
     database = setting or str(folder / f"load-{label}.sqlite")
-    started = [Server(f"scorepad-{label}-{k}", "scorepad:create_app", server_env(database, root), folder, threads)
-               for k in range(servers)]
+    started = [Server(f"scorepad-{label}-{k}", "scorepad:create_app", server_env(database, root), folder, threads,
+                      root=root) for k in range(servers)]
     for server in started:
         print(f"\n$ {shlex.join(server.command)}", flush=True)
     deals = json.loads((ROOT / "tests" / "data" / "game-four-deals.json").read_text())["deals"]
@@ -855,6 +855,10 @@ def closed_loop(rev: str, runs: int, threads: int, clients: int, games: int, fol
     """Closed-loop deals/s (the load phase, ``clients`` phones), this checkout against ``rev``, interleaved."""
     rates: dict[str, list[float]] = {"this checkout": [], rev: []}
     with checkout_of(rev, folder) as other:
+        for root in (ROOT, other):  # what each server will import, run as they are
+            found = subprocess.run([sys.executable, "-c", "import scorepad; print(scorepad.__file__)"], cwd=root,
+                                   env={**os.environ, "PYTHONPATH": str(root)}, capture_output=True, text=True)
+            print(f"serving {found.stdout.strip() or found.stderr.strip()}")
         for k in range(runs):
             for name, root in (("this checkout", ROOT), (rev, other)):
                 print(f"\n## closed loop, run {k + 1} of {runs}: {name} ({root})", flush=True)

@@ -130,15 +130,16 @@ def installed(kind: str) -> bool:
 
 class Server:
     """A server of ``kind`` (granian, the production server, unless told) in a subprocess,
-    serving the factory ``call``; its output goes to a log file."""
+    serving the factory ``call`` of the checkout ``root`` (this one unless told); its output
+    goes to a log file."""
 
     def __init__(self, name: str, call: str, env: dict[str, str], folder: Path, threads: int,
-                 kind: str = "granian") -> None:
+                 kind: str = "granian", root: Path = ROOT) -> None:
         self.name, self.kind, self.port = name, kind, free_port()
         self.command = command(kind, call, self.port, threads)
         self.log = folder / f"{name}.log"
-        with self.log.open("wb") as log:
-            self.proc = subprocess.Popen(self.command, env={**os.environ, **env}, cwd=ROOT,
+        with self.log.open("wb") as log:  # run in root: ``python -m`` imports from its folder first
+            self.proc = subprocess.Popen(self.command, env={**os.environ, **env}, cwd=root,
                                          stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
 
     def pids(self) -> list[int]:
