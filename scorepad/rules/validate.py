@@ -42,14 +42,11 @@ from functools import lru_cache
 from .books import (
     HeldBooks,
     books_per_rank_problems,
-    books_short,
-    books_toward,
     missing_by_rank,
     side_books,
 )
 from .cards import CARDS, Card, Cards, Rank
 from .choices import (
-    Books,
     GameLength,
     LastCard,
     OpeningBy,
@@ -57,11 +54,12 @@ from .choices import (
     PartnerFoot,
     StockOut,
 )
+from .compiled import Compiled, compiled
 from .counted_checks import check_counted, counted_supply
 from .deal import Deal, Ending, Opening, Permission, Player, Side
 from .knee import knee_problems, went_out_knee
 from .limits import MAX_DEALS
-from .melds import duplicate_rank_problems, meld_problems
+from .melds import duplicate_rank_problems
 from .problems import Problem, Report, Unchecked
 from .rulings import last_card_reason, meets_minimum, permission_reason, pile_meld_lacking
 from .sheet import RuleSheet
@@ -134,11 +132,9 @@ def validate(deal: Deal, totals_before: Mapping[str, int] | None = None) -> Repo
     warnings: list[Problem] = []
     _check_number(deal, found)
     _check_table(deal, found)
-    # The problems of each meld that has any, found once a deal for each meld object: a stored
-    # deal's melds of one kind are one shared object (see Deal.from_json), judged once.
-    alone: dict[int, list[Problem]] = {}
+    checks = compiled(sheet)
     for i, side in enumerate(deal.sides):
-        _check_side(sheet, side, f"sides[{i}]", found, warnings, alone)
+        _check_side(checks, side, f"sides[{i}]", found, warnings)
     if sheet.has_knee or any(p.knee or p.knee_picked_up is not None for _, _, p in deal.players()):
         found.extend(knee_problems(deal))
     _check_supply(deal, found)
@@ -197,14 +193,13 @@ def _check_table(deal: Deal, found: list[Problem]) -> None:
             seen_players.add(player.name.casefold())
 
 
-def _check_side(sheet: RuleSheet, side: Side, where: str, found: list[Problem], warnings: list[Problem],
-                alone: dict[int, list[Problem]]) -> None:
+def _check_side(checks: Compiled, side: Side, where: str, found: list[Problem], warnings: list[Problem]) -> None:
     """The rules one side breaks on its own: its melds, its red threes, each of its players."""
-    name = side.name
+    name, sheet = side.name, checks.sheet
     if side.books is not None:
         check_counted(sheet, side, side.books, where, found, warnings)
     else:
-        _check_melds(sheet, side, where, found, alone)
+        _check_melds(checks, side, where, found)
         found.extend(duplicate_rank_problems(sheet, side.melds, f"{where}.melds", name))
     found.extend(books_per_rank_problems(sheet, side, where))
     if side.red_threes < 0:
@@ -229,20 +224,16 @@ def _check_side(sheet: RuleSheet, side: Side, where: str, found: list[Problem], 
         _check_player(sheet, player, f"{where}.players[{j}]", name, found, warnings)
 
 
-def _check_melds(sheet: RuleSheet, side: Side, where: str, found: list[Problem],
-                 alone: dict[int, list[Problem]]) -> None:
-    """Each meld alone: its rank, size and wild cards (:func:`meld_problems`), placed on the side."""
-    name = side.name
+def _check_melds(checks: Compiled, side: Side, where: str, found: list[Problem]) -> None:
+    """Each meld alone: its rank, size and wild cards (:func:`~.melds.meld_problems`, once per
+    sheet for each kind of meld), placed on the side."""
+    name, alone = side.name, checks.meld_problems
     for index, meld in enumerate(side.melds):
-        problems = alone.get(id(meld))  # the deal holds every meld while it is judged: ids stay unique
-        if problems is None:
-            problems = list(meld_problems(sheet, meld))
-            if not problems:  # most melds have none: checking again costs less than keeping them
-                continue
-            alone[id(meld)] = problems
-        here = f"{where}.melds[{index}]"
-        for p in problems:
-            found.append(Problem(p[0], p[1], p[2], here, name, None, index))
+        problems = alone(meld)
+        if problems:
+            here = f"{where}.melds[{index}]"
+            for p in problems:
+                found.append(Problem(p[0], p[1], p[2], here, name, None, index))
 
 
 def _check_player(sheet: RuleSheet, player: Player, here: str, side: str, found: list[Problem],
@@ -326,8 +317,8 @@ def _check_ending(deal: Deal, found: list[Problem]) -> None:
     found.extend(went_out_knee(deal, i, j))
     need = sheet.going_out_books(deal.number)
     held = side_books(sheet, side)
-    toward = books_toward(sheet, need, held)
-    if books_short(need, toward) != Books():
+    toward, short = compiled(sheet).books_toward(need, held)
+    if short:
         missing = missing_by_rank(need, toward)
         found.append(Problem("went_out.books", f"To go out in deal {deal.number} a side needs {need.books}; "
                              f"{side.name} has {held}{_counting(sheet, held)}"
@@ -402,11 +393,12 @@ def _check_openings(deal: Deal, totals_before: Mapping[str, int] | None, found: 
     """Each opening given against the deal's minimum and the pile rules; each one missing listed
     as not checked where the minimum is above nothing."""
     sheet = deal.sheet
+    checks = compiled(sheet)
     by_total = sheet.opening_by is OpeningBy.RUNNING_TOTAL
     option = "opening_bands" if by_total else "opening_minimums"
     for i, side in enumerate(deal.sides):
         running = side.running_total if totals_before is None else totals_before.get(side.name)
-        minimum = sheet.opening_minimum(deal.number, running or 0)
+        minimum = checks.opening_minimum(deal.number, running or 0)
         if by_total and running is None:
             minimum = max(band.minimum for band in sheet.opening_bands)
         for owner, player, opening, where in _openings(sheet, side, f"sides[{i}]", found):
