@@ -24,14 +24,14 @@ from enum import Enum
 from functools import lru_cache
 
 from .book_counts import BookCounts
-from .cards import EMPTY, Card, Cards, Rank, parse_card, parse_rank, read_count
+from .cards import EMPTY, Card, Cards, Rank, canonical_cards, parse_card, parse_rank, read_count
 from .choices import LastCard
 from .errors import ReadError
 from .limits import MAX_COUNT, MAX_MELDS, MAX_NAME, MAX_PER_SIDE, MAX_POINTS, MAX_SIDES
 from .presets import load_sheet
 from .read import JSON, at, only, read_choice, read_list, read_points
 from .sheet import RuleSheet
-from .text import check_text, read_name
+from .text import check_text, read_name, untyped
 
 _RANK_CODES = {rank: rank.value for rank in Rank}  # looked up once: enum attributes are slow
 
@@ -316,6 +316,40 @@ class Player:
 _MAY_BE_NULL = ("foot_played", "knee_picked_up")  # true, false, or null: not said
 
 
+def _canonical_player(data: object) -> Player | None:
+    """The player ``{"name": "Ann", "foot_picked_up": true, "cards_left": {"K": 2}}`` holds (a name
+    as read, true or false where asked, cards in the object form; no counted hand, no opening),
+    or None for anything else: read, as a stored deal's melds are, without building a single
+    message or field path; anything else takes the long way (:meth:`Player.from_json`)."""
+    if type(data) is not dict or not data.keys() <= _CANONICAL_PLAYER_KEYS:
+        return None
+    name, picked, cut = data.get("name"), data.get("foot_picked_up"), data.get("cut_bonus", False)
+    played, knee_picked = data.get("foot_played"), data.get("knee_picked_up")
+    if type(name) is not str or not _read_already(name) or type(picked) is not bool or type(cut) is not bool \
+            or (played is not None and type(played) is not bool) \
+            or (knee_picked is not None and type(knee_picked) is not bool):
+        return None
+    left, foot, knee = _canonical_cards(data.get("cards_left")), _canonical_cards(data.get("foot")), \
+        _canonical_cards(data.get("knee"))
+    if left is None or foot is None or knee is None:
+        return None
+    return Player(name, picked, left, foot, cut, foot_played=played, knee_picked_up=knee_picked, knee=knee)
+
+
+_CANONICAL_PLAYER_KEYS = frozenset(("name", "foot_picked_up", "foot_played", "cards_left", "foot", "cut_bonus",
+                                    "knee_picked_up", "knee"))
+
+
+def _canonical_cards(data: object) -> Cards | None:
+    return EMPTY if data is None else canonical_cards(data)
+
+
+def _read_already(name: str) -> bool:
+    """Whether ``name`` is a name as :func:`~.text.read_name` gives it back: some text, no space
+    at either end nor two together, nothing nobody types, at most ``MAX_NAME`` characters."""
+    return 0 < len(name) <= MAX_NAME and " ".join(name.split()) == name and untyped(name) is None
+
+
 @dataclass(frozen=True, slots=True)
 class Side:
     """A side: one player, or partners who share melds, books and score.
@@ -350,7 +384,7 @@ class Side:
         books, points = _counts(data, field)
         melds = [_canonical_meld(m) or Meld.from_json(m, f"{at(field, 'melds')}[{i}]")
                  for i, m in enumerate(read_list(data.get("melds", []), at(field, "melds"), MAX_MELDS, "melds"))]
-        players = [Player.from_json(p, f"{at(field, 'players')}[{i}]")
+        players = [_canonical_player(p) or Player.from_json(p, f"{at(field, 'players')}[{i}]")
                    for i, p in enumerate(read_list(data.get("players", []), at(field, "players"), MAX_PER_SIDE,
                                                "players"))]
         running = data.get("running_total")
