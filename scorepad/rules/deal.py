@@ -527,9 +527,10 @@ class Deal:
     def find_player(self, name: str) -> tuple[int, int, Player] | None:
         """The player of this name (names are matched ignoring case, as they are unique so)."""
         key = name.strip().casefold()
-        for found in self.players():
-            if found[2].name.casefold() == key:
-                return found
+        for i, side in enumerate(self.sides):
+            for j, player in enumerate(side.players):
+                if player.name.casefold() == key:
+                    return i, j, player
         return None
 
 

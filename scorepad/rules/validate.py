@@ -135,14 +135,16 @@ def validate(deal: Deal, totals_before: Mapping[str, int] | None = None) -> Repo
     checks = compiled(sheet)
     for i, side in enumerate(deal.sides):
         _check_side(checks, side, f"sides[{i}]", found, warnings)
-    if sheet.has_knee or any(p.knee or p.knee_picked_up is not None for _, _, p in deal.players()):
+    if sheet.has_knee or any(p.knee or p.knee_picked_up is not None for side in deal.sides for p in side.players):
         found.extend(knee_problems(deal))
     _check_supply(deal, found)
-    _check_ending(deal, found)
+    # The player who went out, found once for the ending and the way they went out.
+    located = deal.find_player(deal.went_out) if deal.ending is Ending.WENT_OUT and deal.went_out else None
+    _check_ending(deal, located, found)
     _check_first_meld(deal, found)
     unchecked: list[Unchecked] = []
     _check_openings(deal, totals_before, found, unchecked)
-    _check_going_out(deal, found, unchecked)
+    _check_going_out(deal, located, found, unchecked)
     return Report(tuple(found), tuple(warnings), tuple(unchecked))
 
 
@@ -282,11 +284,11 @@ def _check_supply(deal: Deal, found: list[Problem]) -> None:
             option = "jokers_per_deck" if card is Card.JOKER else "decks_rule"
             found.append(Problem("supply", f"This deal records {need} {card.noun}, but {decks} deck"
                                  f"{'s' if decks != 1 else ''} hold only {have}.", option, "sides"))
-    if any(side.counted for side in deal.sides) or any(p.counted for _, _, p in deal.players()):
+    if any(side.counted or any(p.counted for p in side.players) for side in deal.sides):
         found.extend(counted_supply(deal, available, used, decks))
 
 
-def _check_ending(deal: Deal, found: list[Problem]) -> None:
+def _check_ending(deal: Deal, located: tuple[int, int, Player] | None, found: list[Problem]) -> None:
     sheet = deal.sheet
     if deal.ending is Ending.STOCK_OUT:
         if deal.went_out is not None:
@@ -300,7 +302,6 @@ def _check_ending(deal: Deal, found: list[Problem]) -> None:
     if deal.went_out is None:
         found.append(Problem("went_out.player", "Say which player went out.", None, "went_out", field="went_out"))
         return
-    located = deal.find_player(deal.went_out)
     if located is None:
         found.append(Problem("went_out.player", f"{deal.went_out!r} is not a player in this deal.", None, "went_out",
                              field="went_out"))
@@ -483,11 +484,11 @@ def _lower(message: str) -> str:
 _ASKED = {Permission.ASKED_YES: True, Permission.ASKED_NO: False, Permission.NOT_ASKED: None}
 
 
-def _check_going_out(deal: Deal, found: list[Problem], unchecked: list[Unchecked]) -> None:
-    """How the player who went out played the last card, and whether a partner said yes, where
-    the sheet has those rules (``last_card``, ``go_out_permission``)."""
+def _check_going_out(deal: Deal, located: tuple[int, int, Player] | None, found: list[Problem],
+                     unchecked: list[Unchecked]) -> None:
+    """How the player who went out (``located``) played the last card, and whether a partner said
+    yes, where the sheet has those rules (``last_card``, ``go_out_permission``)."""
     sheet = deal.sheet
-    located = deal.find_player(deal.went_out) if deal.ending is Ending.WENT_OUT and deal.went_out else None
     if located is None:
         return
     side, player = deal.sides[located[0]].name, located[2].name
