@@ -51,6 +51,8 @@ class HeldBooks(NamedTuple):
 
 def held_by_rank(clean: int, dirty: int, wild: int, ranks: dict[Card, list[int]]) -> HeldBooks:
     """Books by kind, with special books by rank (rank -> [clean, dirty]) added up."""
+    if not ranks:  # most sides: no special book
+        return HeldBooks(clean, dirty, wild)
     order = sorted(ranks, key=CARDS.index)
     return HeldBooks(clean, dirty, wild, sum(ranks[c][0] for c in order), sum(ranks[c][1] for c in order),
                      sum(ranks[c][0] for c in order if c in _THREE_CARDS),

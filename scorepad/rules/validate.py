@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
+from operator import gt
 
 from .books import (
     HeldBooks,
@@ -279,11 +280,12 @@ def _check_supply(deal: Deal, found: list[Problem]) -> None:
     available = pack(deal.sheet, max(players, 1))
     used = deal_cards(deal)
     decks = deal.sheet.decks_for(max(players, 1))
-    for card, need, have in zip(CARDS, used.counts(), available.counts(), strict=True):
-        if need > have:
-            option = "jokers_per_deck" if card is Card.JOKER else "decks_rule"
-            found.append(Problem("supply", f"This deal records {need} {card.noun}, but {decks} deck"
-                                 f"{'s' if decks != 1 else ''} hold only {have}.", option, "sides"))
+    if any(map(gt, used.counts(), available.counts())):  # most deals: the pack holds every card recorded
+        for card, need, have in zip(CARDS, used.counts(), available.counts(), strict=True):
+            if need > have:
+                option = "jokers_per_deck" if card is Card.JOKER else "decks_rule"
+                found.append(Problem("supply", f"This deal records {need} {card.noun}, but {decks} deck"
+                                     f"{'s' if decks != 1 else ''} hold only {have}.", option, "sides"))
     if any(side.counted or any(p.counted for p in side.players) for side in deal.sides):
         found.extend(counted_supply(deal, available, used, decks))
 
