@@ -412,6 +412,34 @@ class Side:
         return out
 
 
+def _canonical_side(data: object) -> Side | None:
+    """The itemised side a stored deal holds (a name as read, melds and players in their canonical
+    forms, whole counts of red threes and failed takes; no counted books, opening or running
+    total), or None for anything else: read, as its melds and players are, without building a
+    message or field path; anything else takes the long way (:meth:`Side.from_json`)."""
+    if type(data) is not dict or not data.keys() <= _CANONICAL_SIDE_KEYS:
+        return None
+    name, melds, players = data.get("name"), data.get("melds", []), data.get("players", [])
+    red_threes, failed_takes = data.get("red_threes", 0), data.get("failed_takes", 0)
+    if type(name) is not str or not _read_already(name) or type(melds) is not list or len(melds) > MAX_MELDS \
+            or type(players) is not list or len(players) > MAX_PER_SIDE \
+            or not _canonical_count(red_threes) or not _canonical_count(failed_takes):
+        return None
+    read_melds, read_players = tuple(map(_canonical_meld, melds)), tuple(map(_canonical_player, players))
+    if not all(read_melds) or not all(read_players):  # some meld or player not in its canonical form
+        return None
+    # checked above: no meld or player None, whole counts of red threes and failed takes
+    return Side(name, read_melds, read_players, red_threes, failed_takes=failed_takes)  # type: ignore[arg-type]
+
+
+_CANONICAL_SIDE_KEYS = frozenset(("name", "melds", "red_threes", "players", "failed_takes"))
+
+
+def _canonical_count(value: object) -> bool:
+    """Whether ``value`` is a count :func:`~.cards.read_count` reads as it is."""
+    return type(value) is int and -MAX_COUNT <= value <= MAX_COUNT
+
+
 def _counts(data: Mapping[str, object], field: str) -> tuple[BookCounts | None, int]:
     """A side's ``books`` and ``meld_points``, each needing the other and neither beside ``melds``."""
     if "books" not in data and "meld_points" not in data:
@@ -489,7 +517,7 @@ class Deal:
         except ValueError:
             raise ReadError("ending", f"must be 'went_out' or 'stock_out', not {ending_text!r}") from None
         went_out = _player_named(data, "went_out", "the player who went out")
-        sides = tuple(Side.from_json(s, f"sides[{i}]")
+        sides = tuple(_canonical_side(s) or Side.from_json(s, f"sides[{i}]")
                       for i, s in enumerate(read_list(data.get("sides"), "sides", MAX_SIDES, "sides")))
         return cls(sheet, number, ending, sides, went_out,
                    read_choice(data, "last_card", LastCard, ("discard", "meld")),
