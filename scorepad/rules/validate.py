@@ -244,10 +244,10 @@ def _check_player(sheet: RuleSheet, player: Player, here: str, side: str, found:
     """One player's record: no negative count; a foot picked up is not recorded as a foot, and an
     unopened one holds ``foot_size`` cards; a red three in hand is worth a look; the cut bonus only
     where the sheet has one."""
-    for key, cards in (("cards_left", player.cards_left), ("foot", player.foot)):
-        if min(cards.counts()) < 0:
-            found.append(Problem("count.negative", f"{player.name}'s {key.replace('_', ' ')} has a negative count.",
-                                 None, f"{here}.{key}", side, player.name, field=key))
+    if min(player.cards_left.counts()) < 0:
+        found.append(_negative(player, here, side, "cards_left"))
+    if min(player.foot.counts()) < 0:
+        found.append(_negative(player, here, side, "foot"))
     if player.cards_left_points is not None:
         for key, n in (("cards_left_points", player.cards_left_points), ("red_threes_left", player.red_threes_left)):
             if n < 0:
@@ -273,6 +273,12 @@ def _check_player(sheet: RuleSheet, player: Player, here: str, side: str, found:
     if player.cut_bonus and not sheet.cut_bonus:
         found.append(Problem("cut_bonus", f"{player.name} claims the cut bonus, but this sheet has none.",
                              "cut_bonus", f"{here}.cut_bonus", side, player.name, field="cut_bonus"))
+
+
+def _negative(player: Player, here: str, side: str, key: str) -> Problem:
+    """A player's cards (``key``: ``cards_left`` or ``foot``) with a negative count."""
+    return Problem("count.negative", f"{player.name}'s {key.replace('_', ' ')} has a negative count.", None,
+                   f"{here}.{key}", side, player.name, field=key)
 
 
 def _check_supply(deal: Deal, found: list[Problem]) -> None:
@@ -399,6 +405,7 @@ def _check_openings(deal: Deal, totals_before: Mapping[str, int] | None, found: 
     checks = compiled(sheet)
     by_total = sheet.opening_by is OpeningBy.RUNNING_TOTAL
     option = "opening_bands" if by_total else "opening_minimums"
+    cited = sheet.cite(option)
     for i, side in enumerate(deal.sides):
         running = side.running_total if totals_before is None else totals_before.get(side.name)
         minimum = checks.opening_minimum(deal.number, running or 0)
@@ -408,11 +415,11 @@ def _check_openings(deal: Deal, totals_before: Mapping[str, int] | None, found: 
             if opening is None:
                 if minimum > 0 or sheet.opening_book(deal.number):
                     unchecked.append(Unchecked("opening", option, f"{owner}'s first melds are not given, so the "
-                                               f"opening minimum ({sheet.cite(option)}) is not checked.",
+                                               f"opening minimum ({cited}) is not checked.",
                                                where, side.name, player))
             elif by_total and running is None:
                 unchecked.append(Unchecked("opening", option, f"The minimum follows the running total "
-                                           f"({sheet.cite(option)}); give {side.name}'s running_total before this "
+                                           f"({cited}); give {side.name}'s running_total before this "
                                            "deal to check the opening.", f"sides[{i}].running_total",
                                            side.name, player))
             elif opening.melds:  # no first melds: this side or player never opened
