@@ -20,7 +20,7 @@ from .melds import meld_problems
 from .problems import Problem
 from .sheet import RuleSheet
 
-_MAX_KEPT = 4096  # answers kept per sheet and kind; past that they are worked out afresh
+_MAX_KEPT = 512  # answers kept per sheet and kind (kinds of meld seen, most often); past that worked out afresh
 
 
 class Compiled:
