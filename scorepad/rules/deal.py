@@ -42,6 +42,11 @@ class BookKind(str, Enum):
     WILD = "wild"
 
 
+# Looked up once for the methods every deal calls meld by meld and player by player (enum
+# attributes are slow).
+_CLEAN, _DIRTY, _WILD, _WILD_RANK, _RED_THREE = BookKind.CLEAN, BookKind.DIRTY, BookKind.WILD, Rank.WILD, Card.RED_THREE
+
+
 @dataclass(frozen=True, slots=True)
 class Meld:
     """A meld on the table: its rank and how many naturals, 2s and jokers it holds.
@@ -69,9 +74,9 @@ class Meld:
         """Clean, dirty or wild once the meld has reached the sheet's book size, else None."""
         if self.naturals + self.twos + self.jokers < sheet.book_size:
             return None
-        if self.rank is Rank.WILD:
-            return BookKind.WILD
-        return BookKind.DIRTY if self.twos or self.jokers else BookKind.CLEAN
+        if self.rank is _WILD_RANK:
+            return _WILD
+        return _DIRTY if self.twos or self.jokers else _CLEAN
 
     def cards(self) -> Cards:
         """The meld's cards as counts (a meld of threes of both colours counted as black threes)."""
@@ -255,7 +260,7 @@ class Player:
     @property
     def red_threes_in_hand(self) -> int:
         """Red threes still in hand, itemised or counted."""
-        return self.red_threes_left if self.cards_left_points is not None else self.cards_left[Card.RED_THREE]
+        return self.red_threes_left if self.cards_left_points is not None else self.cards_left[_RED_THREE]
 
     @classmethod
     def from_json(cls, data: object, field: str = "") -> Player:

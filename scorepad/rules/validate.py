@@ -92,7 +92,7 @@ def deal_cards(deal: Deal) -> Cards:
     held: list[tuple[int, ...]] = []  # each hand, and each knee and foot never picked up
     for side in deal.sides:
         for meld in side.melds:
-            if meld.rank is not Rank.WILD:
+            if meld.rank is not _WILD:
                 tabled[_RANK_INDEX[meld.rank]] += meld.naturals
             tabled[_TWO] += meld.twos
             tabled[_JOKER] += meld.jokers
@@ -107,9 +107,11 @@ def deal_cards(deal: Deal) -> Cards:
     return Cards._of(tuple(map(sum, zip(tabled, *held, strict=True))))  # each kind, summed over every group
 
 
-# Each meld rank's place in CARDS (a meld of threes counts as black threes), looked up once.
+# Each meld rank's place in CARDS (a meld of threes counts as black threes), looked up once, as
+# the enum members read meld by meld (enum attributes are slow).
 _INDEX = {card: i for i, card in enumerate(CARDS)}
-_RANK_INDEX = {rank: _INDEX[rank.card] for rank in Rank if rank is not Rank.WILD}
+_WILD, _PLAYER = Rank.WILD, OpeningWho.PLAYER
+_RANK_INDEX: dict[Rank, int] = {rank: _INDEX[rank.card] for rank in Rank if rank is not Rank.WILD}
 _TWO, _JOKER, _RED_THREE = _INDEX[Card.TWO], _INDEX[Card.JOKER], _INDEX[Card.RED_THREE]
 
 
@@ -432,7 +434,7 @@ def _openings(sheet: RuleSheet, side: Side, where: str,
     """Who meets the minimum on this side, as the sheet says (``opening_who``): (who, player's
     name or None, their opening, where it goes). A one-player side's opening may be given on the
     side or the player; one given at the wrong level for partners is a problem."""
-    each = sheet.opening_who is OpeningWho.PLAYER and len(side.players) > 1
+    each = sheet.opening_who is _PLAYER and len(side.players) > 1
     misplaced = side.opening is not None if each else any(p.opening is not None for p in side.players) \
         and len(side.players) > 1
     if misplaced:
