@@ -282,9 +282,10 @@ class RuleSheet:
         """True when every player plays alone (no partnerships)."""
         return self.side_sizes == (1,)
 
-    @property
+    @cached_property
     def has_knee(self) -> bool:
-        """Whether any deal on this sheet deals each player a knee (a third pile, ``knee_size``)."""
+        """Whether any deal on this sheet deals each player a knee (a third pile, ``knee_size``);
+        worked out once (the sheet is frozen), as every deal asks."""
         return any(self.knee_size.values)
 
     def knee_at(self, deal: int) -> int:

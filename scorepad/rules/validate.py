@@ -138,7 +138,7 @@ def validate(deal: Deal, totals_before: Mapping[str, int] | None = None) -> Repo
     checks = compiled(sheet)
     for i, side in enumerate(deal.sides):
         _check_side(checks, side, f"sides[{i}]", found, warnings)
-    if sheet.has_knee or any(p.knee or p.knee_picked_up is not None for side in deal.sides for p in side.players):
+    if sheet.has_knee or any(p.knee_picked_up is not None or p.knee for side in deal.sides for p in side.players):
         found.extend(knee_problems(deal))
     _check_supply(deal, found)
     # The player who went out, found once for the ending and the way they went out.
@@ -407,7 +407,7 @@ def _check_openings(deal: Deal, totals_before: Mapping[str, int] | None, found: 
     checks = compiled(sheet)
     by_total = sheet.opening_by is OpeningBy.RUNNING_TOTAL
     option = "opening_bands" if by_total else "opening_minimums"
-    cited = sheet.cite(option)
+    cited = str(sheet.cite(option))  # put in words once, for every opening not given
     for i, side in enumerate(deal.sides):
         running = side.running_total if totals_before is None else totals_before.get(side.name)
         minimum = checks.opening_minimum(deal.number, running or 0)
