@@ -143,10 +143,10 @@ def validate(deal: Deal, totals_before: Mapping[str, int] | None = None) -> Repo
     _check_supply(deal, found)
     # The player who went out, found once for the ending and the way they went out.
     located = deal.find_player(deal.went_out) if deal.ending is Ending.WENT_OUT and deal.went_out else None
-    _check_ending(deal, located, found)
+    _check_ending(checks, deal, located, found)
     _check_first_meld(deal, found)
     unchecked: list[Unchecked] = []
-    _check_openings(deal, totals_before, found, unchecked)
+    _check_openings(checks, deal, totals_before, found, unchecked)
     _check_going_out(deal, located, found, unchecked)
     return Report(tuple(found), tuple(warnings), tuple(unchecked))
 
@@ -298,7 +298,8 @@ def _check_supply(deal: Deal, found: list[Problem]) -> None:
         found.extend(counted_supply(deal, available, used, decks))
 
 
-def _check_ending(deal: Deal, located: tuple[int, int, Player] | None, found: list[Problem]) -> None:
+def _check_ending(checks: Compiled, deal: Deal, located: tuple[int, int, Player] | None,
+                  found: list[Problem]) -> None:
     sheet = deal.sheet
     if deal.ending is Ending.STOCK_OUT:
         if deal.went_out is not None:
@@ -328,7 +329,7 @@ def _check_ending(deal: Deal, located: tuple[int, int, Player] | None, found: li
     found.extend(went_out_knee(deal, i, j))
     need = sheet.going_out_books(deal.number)
     held = side_books(sheet, side)
-    toward, short = compiled(sheet).books_toward(need, held)
+    toward, short = checks.books_toward(need, held)
     if short:
         missing = missing_by_rank(need, toward)
         found.append(Problem("went_out.books", f"To go out in deal {deal.number} a side needs {need.books}; "
@@ -399,12 +400,11 @@ def _still_holding(player: Player, here: str, side: str) -> Problem:
 # -- what a deal may carry for the referee: openings, the last card, permission -----------------
 
 
-def _check_openings(deal: Deal, totals_before: Mapping[str, int] | None, found: list[Problem],
+def _check_openings(checks: Compiled, deal: Deal, totals_before: Mapping[str, int] | None, found: list[Problem],
                     unchecked: list[Unchecked]) -> None:
     """Each opening given against the deal's minimum and the pile rules; each one missing listed
     as not checked where the minimum is above nothing."""
     sheet = deal.sheet
-    checks = compiled(sheet)
     by_total = sheet.opening_by is OpeningBy.RUNNING_TOTAL
     option = "opening_bands" if by_total else "opening_minimums"
     cited = str(sheet.cite(option))  # put in words once, for every opening not given
