@@ -36,7 +36,7 @@ read here, by the referee's "may we go out?" and by the deal form's progress.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 from operator import gt
 
@@ -64,6 +64,7 @@ from .melds import duplicate_rank_problems
 from .problems import Problem, Report, Unchecked
 from .rulings import last_card_reason, meets_minimum, permission_reason, pile_meld_lacking
 from .sheet import RuleSheet
+from .tally import Tally
 
 
 def pack(sheet: RuleSheet, players: int) -> Cards:
@@ -86,16 +87,20 @@ def _pack(decks: int, jokers_per_deck: int) -> Cards:
     return Cards(counts)
 
 
-def deal_cards(deal: Deal) -> Cards:
-    """Every card the deal records: melded, laid red threes, in hands, unopened knees and feet."""
-    tabled = [0] * len(CARDS)  # melded cards and red threes laid
-    held: list[tuple[int, ...]] = []  # each hand, and each knee and foot never picked up
-    for side in deal.sides:
-        for meld in side.melds:
-            if meld.rank is not _WILD:
-                tabled[_RANK_INDEX[meld.rank]] += meld.naturals
-            tabled[_TWO] += meld.twos
-            tabled[_JOKER] += meld.jokers
+def deal_cards(deal: Deal, tallies: Sequence[Tally] | None = None) -> Cards:
+    """Every card the deal records: melded, laid red threes, in hands, unopened knees and feet.
+    ``tallies``: each side's tally where scoring has counted its melded cards already."""
+    tabled = [0] * len(CARDS)  # melded cards (where no tally has counted them) and red threes laid
+    held: list[Sequence[int]] = []  # each side's tallied melds, each hand, and each knee and foot never picked up
+    for i, side in enumerate(deal.sides):
+        if tallies is not None:
+            held.append(tallies[i].melded)
+        else:
+            for meld in side.melds:
+                if meld.rank is not _WILD:
+                    tabled[_RANK_INDEX[meld.rank]] += meld.naturals
+                tabled[_TWO] += meld.twos
+                tabled[_JOKER] += meld.jokers
         tabled[_RED_THREE] += side.red_threes
         for player in side.players:
             tabled[_RED_THREE] += player.red_threes_left  # a counted hand's red threes
@@ -118,10 +123,13 @@ _TWO, _JOKER, _RED_THREE = _INDEX[Card.TWO], _INDEX[Card.JOKER], _INDEX[Card.RED
 # -- the whole deal ---------------------------------------------------------------------------
 
 
-def validate(deal: Deal, totals_before: Mapping[str, int] | None = None) -> Report:
+def validate(deal: Deal, totals_before: Mapping[str, int] | None = None,
+             tallies: Sequence[Tally] | None = None) -> Report:
     """Every problem with a deal under its sheet, violations and warnings apart, and what
     it could not check. ``totals_before``: in a game, each side's total before this deal
-    (where the minimum follows the running total; a standalone deal's sides say their own).
+    (where the minimum follows the running total; a standalone deal's sides say their own);
+    ``tallies``: each side's :class:`~.tally.Tally` where scoring has counted the deal already
+    (:func:`~.verdict.judge`), so that its melded cards are counted once.
 
     >>> from scorepad.rules.deal import Deal
     >>> deal = Deal.from_json({"sheet": "common", "deal": 5, "ending": "stock_out", "sides": [
@@ -140,7 +148,7 @@ def validate(deal: Deal, totals_before: Mapping[str, int] | None = None) -> Repo
         _check_side(checks, side, f"sides[{i}]", found, warnings)
     if sheet.has_knee or any(p.knee_picked_up is not None or p.knee for side in deal.sides for p in side.players):
         found.extend(knee_problems(deal))
-    _check_supply(deal, found)
+    _check_supply(deal, found, tallies)
     # The player who went out, found once for the ending and the way they went out.
     located = deal.find_player(deal.went_out) if deal.ending is Ending.WENT_OUT and deal.went_out else None
     _check_ending(checks, deal, located, found)
@@ -283,10 +291,10 @@ def _negative(player: Player, here: str, side: str, key: str) -> Problem:
                    f"{here}.{key}", side, player.name, field=key)
 
 
-def _check_supply(deal: Deal, found: list[Problem]) -> None:
+def _check_supply(deal: Deal, found: list[Problem], tallies: Sequence[Tally] | None) -> None:
     players = sum(len(s.players) for s in deal.sides)
     available = pack(deal.sheet, max(players, 1))
-    used = deal_cards(deal)
+    used = deal_cards(deal, tallies)
     decks = deal.sheet.decks_for(max(players, 1))
     if any(map(gt, used.counts(), available.counts())):  # most deals: the pack holds every card recorded
         for card, need, have in zip(CARDS, used.counts(), available.counts(), strict=True):
