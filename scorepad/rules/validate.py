@@ -142,13 +142,14 @@ def validate(deal: Deal, totals_before: Mapping[str, int] | None = None,
     found: list[Problem] = []
     warnings: list[Problem] = []
     _check_number(deal, found)
-    _check_table(deal, found)
+    players = sum(len(s.players) for s in deal.sides)
+    _check_table(deal, players, found)
     checks = compiled(sheet)
     for i, side in enumerate(deal.sides):
         _check_side(checks, side, f"sides[{i}]", found, warnings)
     if sheet.has_knee or any(p.knee_picked_up is not None or p.knee for side in deal.sides for p in side.players):
         found.extend(knee_problems(deal))
-    _check_supply(deal, found, tallies)
+    _check_supply(deal, players, found, tallies)
     # The player who went out, found once for the ending and the way they went out.
     located = deal.find_player(deal.went_out) if deal.ending is Ending.WENT_OUT and deal.went_out else None
     _check_ending(checks, deal, located, found)
@@ -171,9 +172,8 @@ def _check_number(deal: Deal, found: list[Problem]) -> None:
                              f"scorepad keeps for a game {kind}.", "game_length", "deal"))
 
 
-def _check_table(deal: Deal, found: list[Problem]) -> None:
+def _check_table(deal: Deal, players: int, found: list[Problem]) -> None:
     sheet = deal.sheet
-    players = sum(len(s.players) for s in deal.sides)
     if len(deal.sides) < 2:
         found.append(Problem("table.sides", f"A game needs at least two sides; this deal has {len(deal.sides)}.",
                              None, "sides"))
@@ -291,8 +291,7 @@ def _negative(player: Player, here: str, side: str, key: str) -> Problem:
                    f"{here}.{key}", side, player.name, field=key)
 
 
-def _check_supply(deal: Deal, found: list[Problem], tallies: Sequence[Tally] | None) -> None:
-    players = sum(len(s.players) for s in deal.sides)
+def _check_supply(deal: Deal, players: int, found: list[Problem], tallies: Sequence[Tally] | None) -> None:
     available = pack(deal.sheet, max(players, 1))
     used = deal_cards(deal, tallies)
     decks = deal.sheet.decks_for(max(players, 1))
