@@ -185,7 +185,7 @@ def _check_table(deal: Deal, players: int, found: list[Problem]) -> None:
     sizes = {len(s.players) for s in deal.sides if s.players}
     if len(sizes) > 1:
         found.append(Problem("table.sides", "Every side must have the same number of players.", "side_sizes", "sides"))
-    bad = sorted(size for size in sizes if size not in sheet.side_sizes)
+    bad = sorted(sizes.difference(sheet.side_sizes))
     if bad:
         found.append(Problem("table.sides", f"Sides of {bad[0]} player{'s' if bad[0] != 1 else ''} are not on this "
                              f"sheet, which plays {sheet.describe('side_sizes')}.", "side_sizes", "sides"))
