@@ -5,7 +5,9 @@ written in per reader (:class:`Printed`, :func:`stamp`, :class:`LinkSlot`).
 No web framework, no files read but fonts: the documents are :mod:`scorepad.paper.house_rules`,
 :mod:`scorepad.paper.pad` and :mod:`scorepad.paper.results`. Black and white throughout:
 marks are words and symbols, never colour alone. User text (game, side and player names,
-reasons) goes through :func:`esc` before it reaches a Paragraph, so it is drawn literally.
+reasons) goes through :func:`esc` before it reaches a Paragraph, so it is drawn literally;
+:class:`Plain` and :class:`Ink`, which draw what repeats a hundred times in a long game's
+results many times faster than a Paragraph, take text as it is (no markup).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import io
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -24,6 +26,7 @@ from xml.sax.saxutils import escape
 import segno
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.lib.rl_accel import escapePDF
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -243,6 +246,178 @@ def page_footer(fonts: Fonts, text: str) -> Callable[[Canvas, BaseDocTemplate], 
     return draw
 
 
+
+
+# -- plain text, drawn fast -----------------------------------------------------------------------
+
+Run = tuple[str, str]  # some text and the font it is drawn in
+
+
+def plain(text: object) -> str:
+    """``text`` without control characters, drawn as it is: what :class:`Plain` and
+    :class:`Ink` are given (no markup, so nothing to escape)."""
+    text = str(text)
+    if not text.isprintable():
+        text = "".join(ch for ch in text if unicodedata.category(ch) != "Cc" or ch == " ")
+    return text
+
+
+class Ink:
+    """The text of one document written straight as PDF text operators, each string
+    encoded for its font once (as reportlab's ``ttfonts`` module says a dynamic font's text
+    is written) and each width measured once: reportlab's text object encodes every string
+    afresh, which for the thousands of short strings of a long game's results cost more
+    than all the rest of their drawing. Made per document (a font's encoding is the
+    document's): it starts afresh when handed another document's canvas."""
+
+    def __init__(self) -> None:
+        self._doc: object = None
+        self._codes: dict[tuple[str, float, str], str] = {}
+        self._widths: dict[tuple[str, float, str], float] = {}
+
+    def width(self, text: str, font: str, size: float) -> float:
+        key = (font, size, text)
+        found = self._widths.get(key)
+        if found is None:
+            found = self._widths[key] = pdfmetrics.stringWidth(text, font, size)
+        return found
+
+    def code(self, canv: Canvas, text: str, font: str, size: float) -> str:
+        """The operators that show ``text`` in ``font`` at ``size`` from the text position."""
+        doc = canv._doc  # type: ignore[attr-defined]  # the document a font encodes for (as reportlab's text object reads it)
+        if doc is not self._doc:
+            self._doc, self._codes = doc, {}
+        key = (font, size, text)
+        found = self._codes.get(key)
+        if found is None:
+            face = cast(TTFont, pdfmetrics.getFont(font))  # load_fonts registers TTFonts only
+            found = self._codes[key] = " ".join(
+                f"{face.getSubsetInternalName(subset, doc)} {size:g} Tf ({escapePDF(chunk)}) Tj"
+                for subset, chunk in face.splitString(text, doc))
+        return found
+
+    def draw(self, canv: Canvas, strings: Iterable[tuple[float, float, Sequence[Run]]], size: float) -> None:
+        """Each (x, y, runs): the runs one after another from (x, y), in one text object."""
+        ops = ["BT"]
+        for x, y, runs in strings:
+            ops.append(f"1 0 0 1 {x:.2f} {y:.2f} Tm")
+            ops += [self.code(canv, text, font, size) for text, font in runs if text]
+        ops.append("ET")
+        canv.saveState()
+        canv.setFillColor(BLACK)
+        canv.addLiteral(" ".join(ops))
+        canv.restoreState()
+
+
+class Plain(Flowable):
+    """A paragraph of plain text in runs of fonts (a bold lead-in, an italic aside), wrapped
+    at spaces (a word longer than the line is cut where the line ends), with a
+    ParagraphStyle's size, leading, indents, spacing and keep-with-next, split across pages
+    line by line; drawn by an :class:`Ink`. Many times faster than a Paragraph, which parses
+    markup and breaks lines fragment by fragment: for the parts of a long game's results
+    that repeat a hundred times. Text is drawn literally (through :func:`plain`)."""
+
+    def __init__(self, runs: Sequence[Run], style: ParagraphStyle, ink: Ink,
+                 lines: list[tuple[float, list[Run]]] | None = None) -> None:
+        super().__init__()
+        self.runs, self.style, self.ink = [(plain(text), font) for text, font in runs], style, ink
+        self.size, self.leading = float(style.fontSize), float(style.leading)
+        self.spaceBefore, self.spaceAfter = float(style.spaceBefore), float(style.spaceAfter)
+        self.lines = lines  # (indent, runs) a line: broken for a width by wrap, or given (a part once split)
+        self._broken_for: float | None = None  # the width ``lines`` were broken for; None while given or unbroken
+
+    def _words(self) -> list[list[Run]]:
+        """The text's words, each in one or more runs (a bold ``1`` then ``:``)."""
+        words: list[list[Run]] = [[]]
+        for text, font in self.runs:
+            for piece in re.split(r"(\s+)", text):
+                if piece.isspace():
+                    words.append([])
+                elif piece:
+                    words[-1].append((piece, font))
+        return [word for word in words if word]
+
+    def _break(self, avail_width: float) -> list[tuple[float, list[Run]]]:
+        """Lines as full as they go; a word longer than a line cut where the line ends."""
+        style, ink, size = self.style, self.ink, self.size
+        lines: list[tuple[float, list[Run]]] = []
+        line: list[Run] = []
+        used, indent = 0.0, float(style.leftIndent + style.firstLineIndent)
+
+        def room() -> float:
+            return avail_width - indent - float(style.rightIndent) - used
+
+        def end_line() -> None:
+            nonlocal line, used, indent
+            lines.append((indent, _joined(line)))
+            line, used, indent = [], 0.0, float(style.leftIndent)
+
+        for word in self._words():
+            space = ink.width(" ", line[-1][1], size) if line else 0.0
+            if line and space + sum(ink.width(text, font, size) for text, font in word) > room():
+                end_line()
+            if line:
+                line.append((" ", line[-1][1]))
+                used += space
+            for text, font in word:
+                while len(text) > 1 and ink.width(text, font, size) > room():
+                    cut = _longest_start(text, font, size, room())
+                    if line and not cut:
+                        end_line()
+                        continue
+                    line.append((text[:max(1, cut)], font))
+                    end_line()
+                    text = text[max(1, cut):]
+                line.append((text, font))
+                used += ink.width(text, font, size)
+        if line:
+            end_line()
+        return lines
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        if self.lines is None or (self._broken_for is not None and self._broken_for != avail_width):
+            self.lines, self._broken_for = self._break(avail_width), avail_width
+        self.width, self.height = avail_width, len(self.lines) * self.leading
+        return self.width, self.height
+
+    def split(self, avail_width: float, avail_height: float) -> list[Flowable]:
+        self.wrap(avail_width, avail_height)
+        assert self.lines is not None
+        fit = int((avail_height + 1e-6) // self.leading)
+        if fit >= len(self.lines):
+            return [self]
+        if fit < 1 or (fit == 1 and not self.style.allowOrphans):
+            return []
+        head = Plain([], self.style, self.ink, self.lines[:fit])
+        tail = Plain([], self.style, self.ink, self.lines[fit:])
+        head.spaceAfter, tail.spaceBefore = 0.0, 0.0
+        return [head, tail]
+
+    def draw(self) -> None:
+        assert self.lines is not None
+        top = self.height - self.size  # the first baseline, as a Paragraph puts it
+        lines = enumerate(self.lines)
+        self.ink.draw(self.canv, ((indent, top - i * self.leading, runs) for i, (indent, runs) in lines), self.size)
+
+
+def _joined(line: Sequence[Run]) -> list[Run]:
+    """``line`` with the runs of one font one after another made one: a run is one operator."""
+    runs: list[Run] = []
+    for text, font in line:
+        if runs and runs[-1][1] == font:
+            runs[-1] = (runs[-1][0] + text, font)
+        else:
+            runs.append((text, font))
+    return runs
+
+
+def _longest_start(text: str, font: str, size: float, room: float) -> int:
+    """How many of ``text``'s first characters fit in ``room`` (0 if not one does)."""
+    low, high = 0, len(text)
+    while low < high:
+        mid = (low + high + 1) // 2
+        low, high = (mid, high) if pdfmetrics.stringWidth(text[:mid], font, size) <= room else (low, mid - 1)
+    return low
 
 
 # -- links written into a built PDF -------------------------------------------------------------

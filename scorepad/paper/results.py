@@ -31,8 +31,11 @@ from .common import (
     MARGIN,
     Cell,
     Fonts,
+    Ink,
     LinkSlot,
+    Plain,
     Printed,
+    Run,
     changed_count,
     document,
     esc,
@@ -154,11 +157,12 @@ def printed_results(record: Recorded, amendments: Sequence[Mapping[str, object]]
     story += [slot] if slot is not None else []
     story.append(Spacer(1, 6))
     story += _running_totals(view, fonts, st, width)
-    story += _as_played(view, st)
-    story += _corrections(corrections, view, fonts, st)
+    ink = Ink()  # what repeats a hundred times is drawn as plain text: a Paragraph costs many times more
+    story += _as_played(view, fonts, st, ink)
+    story += _corrections(corrections, view, fonts, st, ink)
     story += _amendments(amendments, fonts, st)
     entered = entered or {}
-    story += [_deal_block(row, fonts, st, width, entered_words(entered.get(row.number, {}), list(view.sides)))
+    story += [_deal_block(row, fonts, st, width, ink, entered_words(entered.get(row.number, {}), list(view.sides)))
               for row in view.rows]
     story += _signatures(record, view, fonts, st, width)
     footer = page_footer(fonts, f"scorepad: {record.name}")
@@ -257,23 +261,24 @@ def _running_totals(view: GameView, fonts: Fonts, st: dict[str, ParagraphStyle],
     return [Paragraph("Running totals (each deal's score " + fonts.arrow + " the total after it)", st["h2"]), table]
 
 
-def _as_played(view: GameView, st: dict[str, ParagraphStyle]) -> list[Flowable]:
+def _as_played(view: GameView, fonts: Fonts, st: dict[str, ParagraphStyle], ink: Ink) -> list[Flowable]:
     """Deals saved as played, each with its reason and what the referee found."""
     story: list[Flowable] = [Paragraph("Deals saved as played", st["h2"])]
     kept = [row for row in view.rows if row.as_played]
     if not kept:
         story.append(Paragraph("None: every deal met the sheet.", st["base"]))
-    # The referee's problems follow on lines of their own, in one plain style: reportlab
-    # wraps a paragraph of one style many times faster than one that mixes bold and italic.
+    # The referee's problems follow on lines of their own.
     lead_in = ParagraphStyle("as-played", parent=st["option"], spaceAfter=0, keepWithNext=1)
     found = ParagraphStyle("found", parent=st["option"], firstLineIndent=0)
     for d in kept:
         problems = shown_problems(d.verdict.report.violations)
+        deal = (f"Deal {d.number}", fonts.bold)
         if not problems:
-            story.append(Paragraph(f"<b>Deal {d.number}</b>: {esc(d.as_played)}", st["option"]))
+            story.append(Plain([deal, (f": {d.as_played}", fonts.regular)], st["option"], ink))
             continue
-        story.append(Paragraph(f"<b>Deal {d.number}</b>: {esc(d.as_played)}. <i>The referee found:</i>", lead_in))
-        story.append(Paragraph(esc(problems), found))
+        story.append(Plain([deal, (f": {d.as_played}. ", fonts.regular), ("The referee found:", fonts.italic)],
+                           lead_in, ink))
+        story.append(Plain([(problems, fonts.regular)], found, ink))
     return story
 
 
@@ -292,7 +297,7 @@ def _totals_change(entry: Mapping[str, object], sides: Sequence[str], arrow: str
 
 
 def _corrections(corrections: Sequence[Mapping[str, object]], view: GameView, fonts: Fonts,
-                 st: dict[str, ParagraphStyle]) -> list[Flowable]:
+                 st: dict[str, ParagraphStyle], ink: Ink) -> list[Flowable]:
     """The deals changed after they were recorded, from the game's history: when, which deal,
     why, and each side's deal total before and after."""
     story: list[Flowable] = [Paragraph("Corrections", st["h2"])]
@@ -301,10 +306,10 @@ def _corrections(corrections: Sequence[Mapping[str, object]], view: GameView, fo
         story.append(Paragraph("None: no deal was changed after it was recorded.", st["base"]))
     for entry in changed:
         reason = str(entry.get("reason") or "").strip()
-        story.append(Paragraph(
-            f"<b>Deal {esc(str(entry.get('deal_number')))} {CORRECTED[str(entry.get('action'))]}</b> "
-            f"{esc(str(entry.get('at', ''))[:10])}" + (f": {esc(reason)}" if reason else "") + ". "
-            + esc(_totals_change(entry, list(view.sides), fonts.arrow)) + ".", st["option"]))
+        story.append(Plain([
+            (f"Deal {entry.get('deal_number')} {CORRECTED[str(entry.get('action'))]}", fonts.bold),
+            (f" {str(entry.get('at', ''))[:10]}" + (f": {reason}" if reason else "") + ". "
+             + _totals_change(entry, list(view.sides), fonts.arrow) + ".", fonts.regular)], st["option"], ink))
     return story
 
 
@@ -345,7 +350,7 @@ def _amendments(amendments: Sequence[Mapping[str, object]], fonts: Fonts,
     return story
 
 
-def _deal_block(d: DealRow, fonts: Fonts, st: dict[str, ParagraphStyle], width: float,
+def _deal_block(d: DealRow, fonts: Fonts, st: dict[str, ParagraphStyle], width: float, ink: Ink,
                 entered: Sequence[str] = ()) -> Flowable:
     """One deal, line by line, sides side by side (two to a row), kept on one page; under its
     title, for a deal written part by part, who entered and confirmed each part, on one line."""
@@ -354,26 +359,28 @@ def _deal_block(d: DealRow, fonts: Fonts, st: dict[str, ParagraphStyle], width: 
            else "the stock ran out")
     title = f"Deal {d.number}: {how}" + (" (saved as played)" if d.as_played else "")
     sides = d.verdict.breakdown.sides
-    block: list[Flowable] = [Paragraph(esc(title), st["h2"])]
+    block: list[Flowable] = [Plain([(title, fonts.bold)], st["h2"], ink)]
     if entered:
-        block.append(Paragraph(esc("; ".join(entered)) + ".", st["base"]))
-    block += [_SidePair(sides[i:i + 2], d.running, fonts, width) for i in range(0, len(sides), 2)]
+        block.append(Plain([("; ".join(entered) + ".", fonts.regular)], st["base"], ink))
+    block += [_SidePair(sides[i:i + 2], d.running, fonts, width, ink) for i in range(0, len(sides), 2)]
     return KeepTogether(block)
 
 
 class _SidePair(Flowable):
     """Up to two sides' lines of a deal, side by side: label, count × each, = points; then
     the deal total and the running total. Drawn straight on the canvas, three strings a
-    line and one path for the rules: a hundred deals of a dozen lines a side cost a
-    fraction of a second, where a Table with a Paragraph a cell cost many."""
+    line in one text object (:class:`~scorepad.paper.common.Ink`) and a few paths for the
+    rules: a hundred deals of a dozen lines a side cost a few hundredths of a second, where a
+    Table with a Paragraph a cell cost many tenths."""
 
     LEAD = 10.5
     SIZE = 8.5
     GAP = 12.0
 
-    def __init__(self, sides: Sequence[SideScore], running: Mapping[str, int], fonts: Fonts, width: float) -> None:
+    def __init__(self, sides: Sequence[SideScore], running: Mapping[str, int], fonts: Fonts, width: float,
+                 ink: Ink) -> None:
         super().__init__()
-        self.fonts, self.box_w = fonts, (width - self.GAP) / 2
+        self.fonts, self.box_w, self.ink = fonts, (width - self.GAP) / 2, ink
         self.boxes = [self._rows(side, running.get(side.name)) for side in sides]
 
     def _rows(self, side: SideScore, running: int | None) -> list[tuple[str, str, str, bool]]:
@@ -387,12 +394,11 @@ class _SidePair(Flowable):
             rows.append(("Running total", "", signed(running), True))
         return [(self._fit(side.name, self.fonts.bold, self.box_w - 6), "", "", True)] + rows
 
-    @staticmethod
-    def _fit(text: str, font: str, width: float) -> str:
+    def _fit(self, text: str, font: str, width: float) -> str:
         """``text`` without control characters, cut to ``width`` with "…" when longer."""
         if not text.isprintable():
             text = "".join(ch for ch in text if unicodedata.category(ch) != "Cc")
-        if pdfmetrics.stringWidth(text, font, _SidePair.SIZE) <= width:
+        if self.ink.width(text, font, _SidePair.SIZE) <= width:
             return text
         while text and pdfmetrics.stringWidth(text + "…", font, _SidePair.SIZE) > width:
             text = text[:-1]
@@ -403,32 +409,20 @@ class _SidePair(Flowable):
         return avail_width, self.height
 
     def draw(self) -> None:
-        canv, fonts, lead, size = self.canv, self.fonts, self.LEAD, self.SIZE
-        canv.saveState()
-        canv.setFillColor(BLACK)
-        width = pdfmetrics.stringWidth
+        canv, fonts, lead, size, ink = self.canv, self.fonts, self.LEAD, self.SIZE, self.ink
+        strings: list[tuple[float, float, list[Run]]] = []
         for i, rows in enumerate(self.boxes):
             x0, top = i * (self.box_w + self.GAP), self.height
             bottom = top - len(rows) * lead
             right, mid = x0 + self.box_w - 3, x0 + self.box_w - 3 - 52
-            text = canv.beginText()  # one text object for the box: a drawString each costs many times more
-            font = None
             for r, (label, amount, points, bold) in enumerate(rows):
                 y = top - (r + 1) * lead + 3
-                for x, string, face, align in (
-                        (x0 + 3, label, fonts.bold if bold else fonts.italic if label == "nothing scored"
-                         else fonts.regular, False),
-                        (mid, amount, fonts.bold if bold else fonts.regular, True),
-                        (right, points, fonts.bold if bold else fonts.regular, True)):
-                    if not string:
-                        continue
-                    if face != font:
-                        text.setFont(face, size)
-                        font = face
-                    text.setTextOrigin(x - width(string, face, size) if align else x, y)
-                    text.textOut(string)
-            canv.drawText(text)
+                face = fonts.bold if bold else fonts.regular
+                strings.append((x0 + 3, y, [(label, fonts.italic if label == "nothing scored" and not bold else face)]))
+                strings += [(x - ink.width(string, face, size), y, [(string, face)])
+                            for x, string in ((mid, amount), (right, points)) if string]
             totals = len(rows) - sum(1 for row in rows[1:] if row[3])
+            canv.saveState()
             canv.setStrokeColor(GREY)
             canv.setLineWidth(0.3)
             canv.lines([(x0, top - r * lead, x0 + self.box_w, top - r * lead) for r in range(2, totals)])
@@ -438,4 +432,5 @@ class _SidePair(Flowable):
                         (x0, top - totals * lead, x0 + self.box_w, top - totals * lead)])
             canv.setLineWidth(0.8)
             canv.rect(x0, bottom, self.box_w, top - bottom)
-        canv.restoreState()
+            canv.restoreState()
+        ink.draw(canv, strings, size)  # every string of the pair in one text object
