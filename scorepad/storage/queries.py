@@ -42,6 +42,9 @@ QUERIES: dict[str, str] = {
     "history_of_game": "SELECT * FROM history WHERE game_id = ? ORDER BY id",
     "history_of_deal": "SELECT * FROM history WHERE game_id = ? AND deal_number = ? ORDER BY id",
     "amendments_of_game": "SELECT * FROM history WHERE game_id = ? AND action = 'amend' ORDER BY id",
+    # What the results print of the deals corrected or deleted: never the deals before and after.
+    "corrections_of_game": "SELECT id, deal_number, action, at, old_totals, new_totals, reason FROM history "
+                           "WHERE game_id = ? AND action IN ('edit', 'delete') ORDER BY id",
     "history_count_of_deal": "SELECT COUNT(*) FROM history WHERE game_id = ? AND deal_number = ?",
     "history_counts": "SELECT deal_number, COUNT(*) AS n FROM history "
                       "WHERE game_id = ? AND deal_number IS NOT NULL GROUP BY deal_number",
