@@ -338,40 +338,38 @@ class Plain(Flowable):
         return [word for word in words if word]
 
     def _break(self, avail_width: float) -> list[tuple[float, list[Run]]]:
-        """Lines as full as they go; a word longer than a line cut where the line ends."""
+        """Lines as full as they go; a word longer than a line on lines of its own, cut where
+        each ends."""
         style, ink, size = self.style, self.ink, self.size
+        left, right = float(style.leftIndent), float(style.rightIndent)
         lines: list[tuple[float, list[Run]]] = []
         line: list[Run] = []
-        used, indent = 0.0, float(style.leftIndent + style.firstLineIndent)
-
-        def room() -> float:
-            return avail_width - indent - float(style.rightIndent) - used
-
-        def end_line() -> None:
-            nonlocal line, used, indent
-            lines.append((indent, _joined(line)))
-            line, used, indent = [], 0.0, float(style.leftIndent)
-
+        used, indent = 0.0, left + float(style.firstLineIndent)
+        room = avail_width - indent - right
+        whole = [(re.sub(r"\s+", " ", text), font) for text, font in self.runs]
+        if whole and sum(ink.width(text, font, size) for text, font in whole) <= room:  # one line, as most are
+            whole[0] = (whole[0][0].lstrip(), whole[0][1])
+            whole[-1] = (whole[-1][0].rstrip(), whole[-1][1])
+            return [(indent, whole)]
         for word in self._words():
-            space = ink.width(" ", line[-1][1], size) if line else 0.0
-            if line and space + sum(ink.width(text, font, size) for text, font in word) > room():
-                end_line()
+            width = sum(ink.width(text, font, size) for text, font in word)
             if line:
-                line.append((" ", line[-1][1]))
-                used += space
-            for text, font in word:
-                while len(text) > 1 and ink.width(text, font, size) > room():
-                    cut = _longest_start(text, font, size, room())
-                    if line and not cut:
-                        end_line()
-                        continue
-                    line.append((text[:max(1, cut)], font))
-                    end_line()
-                    text = text[max(1, cut):]
-                line.append((text, font))
-                used += ink.width(text, font, size)
+                space = ink.width(" ", line[-1][1], size)
+                if used + space + width <= room:
+                    _add(line, [(" ", line[-1][1]), *word])
+                    used += space + width
+                    continue
+                lines.append((indent, line))
+                line, indent, room = [], left, avail_width - left - right
+            while width > room and word:
+                head, word = _start_that_fits(word, room, size)
+                lines.append((indent, head))
+                indent, room = left, avail_width - left - right
+                width = sum(ink.width(text, font, size) for text, font in word)
+            _add(line, word)
+            used = width
         if line:
-            end_line()
+            lines.append((indent, line))
         return lines
 
     def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
@@ -400,15 +398,31 @@ class Plain(Flowable):
         self.ink.draw(self.canv, ((indent, top - i * self.leading, runs) for i, (indent, runs) in lines), self.size)
 
 
-def _joined(line: Sequence[Run]) -> list[Run]:
-    """``line`` with the runs of one font one after another made one: a run is one operator."""
-    runs: list[Run] = []
-    for text, font in line:
-        if runs and runs[-1][1] == font:
-            runs[-1] = (runs[-1][0] + text, font)
+def _add(line: list[Run], runs: Iterable[Run]) -> None:
+    """``runs`` added at the end of ``line``, text of the font ``line`` ends in joined to its
+    last run: a run is one operator."""
+    for text, font in runs:
+        if line and line[-1][1] == font:
+            line[-1] = (line[-1][0] + text, font)
         else:
-            runs.append((text, font))
-    return runs
+            line.append((text, font))
+
+
+def _start_that_fits(word: Sequence[Run], room: float, size: float) -> tuple[list[Run], list[Run]]:
+    """``word`` cut in two: as much of its start as fits in ``room`` (at least a character),
+    and the rest."""
+    head: list[Run] = []
+    used = 0.0
+    for i, (text, font) in enumerate(word):
+        width = pdfmetrics.stringWidth(text, font, size)
+        if used + width <= room:
+            _add(head, [(text, font)])
+            used += width
+            continue
+        cut = _longest_start(text, font, size, room - used) or (0 if head else 1)
+        _add(head, [(text[:cut], font)] if cut else [])
+        return head, [(text[cut:], font), *word[i + 1:]] if text[cut:] else list(word[i + 1:])
+    return head, []
 
 
 def _longest_start(text: str, font: str, size: float, room: float) -> int:

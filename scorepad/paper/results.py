@@ -353,17 +353,20 @@ def _amendments(amendments: Sequence[Mapping[str, object]], fonts: Fonts,
 def _deal_block(d: DealRow, fonts: Fonts, st: dict[str, ParagraphStyle], width: float, ink: Ink,
                 entered: Sequence[str] = ()) -> Flowable:
     """One deal, line by line, sides side by side (two to a row), kept on one page; under its
-    title, for a deal written part by part, who entered and confirmed each part, on one line."""
+    title, for a deal written part by part, who entered and confirmed each part, on one line.
+    The title is drawn by the first pair of sides, so that a deal of two sides (most) is one
+    flowable, never a KeepTogether (which copies the page's frame each time it measures)."""
     deal = d.deal
     how = (f"{deal.went_out} went out" if deal.ending.value == "went_out" and deal.went_out
            else "the stock ran out")
     title = f"Deal {d.number}: {how}" + (" (saved as played)" if d.as_played else "")
     sides = d.verdict.breakdown.sides
-    block: list[Flowable] = [Plain([(title, fonts.bold)], st["h2"], ink)]
+    above = [Plain([(title, fonts.bold)], st["h2"], ink)]
     if entered:
-        block.append(Plain([("; ".join(entered) + ".", fonts.regular)], st["base"], ink))
-    block += [_SidePair(sides[i:i + 2], d.running, fonts, width, ink) for i in range(0, len(sides), 2)]
-    return KeepTogether(block)
+        above.append(Plain([("; ".join(entered) + ".", fonts.regular)], st["base"], ink))
+    pairs: list[Flowable] = [_SidePair(sides[i:i + 2], d.running, fonts, width, ink, above if i == 0 else ())
+                             for i in range(0, len(sides), 2)]
+    return pairs[0] if len(pairs) == 1 else KeepTogether(pairs)
 
 
 class _SidePair(Flowable):
@@ -378,9 +381,11 @@ class _SidePair(Flowable):
     GAP = 12.0
 
     def __init__(self, sides: Sequence[SideScore], running: Mapping[str, int], fonts: Fonts, width: float,
-                 ink: Ink) -> None:
+                 ink: Ink, above: Sequence[Plain] = ()) -> None:
         super().__init__()
-        self.fonts, self.box_w, self.ink = fonts, (width - self.GAP) / 2, ink
+        self.fonts, self.box_w, self.ink, self.above = fonts, (width - self.GAP) / 2, ink, list(above)
+        self.spaceBefore = self.above[0].spaceBefore if self.above else 0.0
+        self.head = 0.0  # the height of the lines above the boxes, with their spacing
         self.boxes = [self._rows(side, running.get(side.name)) for side in sides]
 
     def _rows(self, side: SideScore, running: int | None) -> list[tuple[str, str, str, bool]]:
@@ -405,14 +410,23 @@ class _SidePair(Flowable):
         return text + "…"
 
     def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
-        self.height = max(len(rows) for rows in self.boxes) * self.LEAD + 6
+        self.head = 0.0
+        for i, line in enumerate(self.above):  # spacing between as a frame gives it: the larger of the two
+            self.head += line.wrap(avail_width, avail_height)[1] + (
+                max(line.spaceAfter, self.above[i + 1].spaceBefore) if i + 1 < len(self.above) else line.spaceAfter)
+        self.height = self.head + max(len(rows) for rows in self.boxes) * self.LEAD + 6
         return avail_width, self.height
 
     def draw(self) -> None:
         canv, fonts, lead, size, ink = self.canv, self.fonts, self.LEAD, self.SIZE, self.ink
+        y = self.height
+        for i, line in enumerate(self.above):
+            y -= line.height
+            line.drawOn(canv, 0, y)
+            y -= max(line.spaceAfter, self.above[i + 1].spaceBefore) if i + 1 < len(self.above) else line.spaceAfter
         strings: list[tuple[float, float, list[Run]]] = []
         for i, rows in enumerate(self.boxes):
-            x0, top = i * (self.box_w + self.GAP), self.height
+            x0, top = i * (self.box_w + self.GAP), self.height - self.head
             bottom = top - len(rows) * lead
             right, mid = x0 + self.box_w - 3, x0 + self.box_w - 3 - 52
             for r, (label, amount, points, bold) in enumerate(rows):
