@@ -37,6 +37,7 @@ import json
 from typing import NamedTuple
 
 from .catalogue import options_by_group
+from .choices import OpeningBy
 from .deal import Deal
 from .game import Game, Result
 from .presets import preset  # noqa: F401 (the doctests use preset)
@@ -382,12 +383,47 @@ def rescore_game(game: Game, sheet: RuleSheet) -> GameRescore:
     >>> [(t.name, t.old, t.new, t.difference) for t in change.totals]
     [('Ann', 30, 30, 0), ('Bea', -15, -1015, -1000)]
     """
-    # Under an open sheet, the game ends where the table stopped: where it ended it, or where its own sheet ended it.
-    rules = Game(sheet, game.sides, tuple(dataclasses.replace(deal, sheet=sheet) for deal in game.deals),
-                 ended=game.ended or game.result().over)
+    rules = _under(game, sheet)
     deals = tuple(_paired(deal.number, old, new)
                   for deal, old, new in zip(game.deals, game.verdicts, rules.verdicts, strict=True))
     return GameRescore(game, rules, deals)
+
+
+def rescore_game_deal(game: Game, sheet: RuleSheet, number: int) -> DealRescore | None:
+    """Deal ``number`` of ``game`` under ``sheet``, judged as a deal of the game: what
+    ``rescore_game(game, sheet).deal(number)`` gives, judging that deal alone under ``sheet``
+    (where the opening minimum follows the running total, the deals before it are only
+    scored, for the totals before it: a score never depends on them). None when not recorded.
+
+    >>> game = Game.from_json({"sheet": "common", "deals": [
+    ...     {"ending": "stock_out", "sides": [
+    ...         {"name": "Ann", "melds": ["K K K"], "players": [{"name": "Ann", "foot_picked_up": True}]},
+    ...         {"name": "Bea", "melds": ["Q Q Q"], "players": [
+    ...             {"name": "Bea", "foot_picked_up": False, "foot": "3R 3R 4 4 4 5 5 5 6 6 6"}]}]}]})
+    >>> other = preset("common").replace(red_three_penalty_foot=500)
+    >>> rescore_game_deal(game, other, 1) == rescore_game(game, other).deal(1)
+    True
+    >>> rescore_game_deal(game, other, 2) is None
+    True
+    """
+    rules = _under(game, sheet)
+    at = next((i for i, deal in enumerate(game.deals) if deal.number == number), None)
+    if at is None:
+        return None
+    if sheet.opening_by is not OpeningBy.RUNNING_TOTAL:
+        return _paired(number, game.verdicts[at], judge(rules.deals[at]))
+    before = dict.fromkeys(rules.sides, 0)
+    for side in (side for deal in rules.deals if deal.number < number for side in score(deal).sides):
+        if side.name in before:
+            before[side.name] += side.total
+    return _paired(number, game.verdicts[at], judge(rules.deals[at], before))
+
+
+def _under(game: Game, sheet: RuleSheet) -> Game:
+    """``game``'s deals as a game of ``sheet``."""
+    # Under an open sheet, the game ends where the table stopped: where it ended it, or where its own sheet ended it.
+    return Game(sheet, game.sides, tuple(dataclasses.replace(deal, sheet=sheet) for deal in game.deals),
+                ended=game.ended or game.result().over)
 
 
 # -- two sheets ------------------------------------------------------------------------------------
@@ -453,7 +489,7 @@ def compare_sheets(a: RuleSheet, b: RuleSheet) -> SheetComparison:
 
 __all__ = ["DealRescore", "GameRescore", "GroupDifference", "LineChange", "OptionDifference", "SheetComparison",
            "SideRescore", "SideTotal", "compare_sheets", "problem_json", "diff_lines", "rescore_deal", "rescore_game",
-           "sheet_name"]
+           "rescore_game_deal", "sheet_name"]
 
 
 class ChangedSide(NamedTuple):
