@@ -34,6 +34,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+from operator import attrgetter
 from typing import NamedTuple
 
 from .catalogue import options_by_group
@@ -167,14 +168,18 @@ def diff_lines(old: tuple[Line, ...], new: tuple[Line, ...]) -> tuple[LineChange
     return tuple(out)
 
 
-def _problem_key(problem: Problem) -> tuple[str, str, str | None, str | None, int | None]:
-    return (problem.code, problem.where, problem.side, problem.player, problem.meld)
+_problem_key = attrgetter("code", "where", "side", "player", "meld")  # what and where a problem is, not its wording
 
 
 def _new_problems(before: tuple[Problem, ...], after: tuple[Problem, ...]) -> tuple[Problem, ...]:
     """The problems of ``after`` that ``before`` does not have (by what and where, not wording)."""
-    seen = {_problem_key(p) for p in before}
-    return tuple(p for p in after if _problem_key(p) not in seen)
+    return _only_in(after, list(map(_problem_key, after)), set(map(_problem_key, before)))
+
+
+def _only_in(problems: tuple[Problem, ...], keys: list[tuple[object, ...]],
+             seen: set[tuple[object, ...]]) -> tuple[Problem, ...]:
+    """``problems`` (whose keys are ``keys``, in order) whose key is not in ``seen``."""
+    return tuple(p for p, key in zip(problems, keys, strict=True) if key not in seen)
 
 
 class SideRescore(NamedTuple):
@@ -283,8 +288,10 @@ def compare_deals(before: Deal, after: Deal) -> DealRescore:
 
 def _paired(number: int, old: Verdict, new: Verdict) -> DealRescore:
     """Two verdicts of a deal, side by side: lines paired, violations split."""
-    added = _new_problems(old.report.violations, new.report.violations)
-    cleared = _new_problems(new.report.violations, old.report.violations)
+    old_found, new_found = old.report.violations, new.report.violations
+    old_keys, new_keys = list(map(_problem_key, old_found)), list(map(_problem_key, new_found))  # each made once
+    added = _only_in(new_found, new_keys, set(old_keys))
+    cleared = _only_in(old_found, old_keys, set(new_keys))
     sides = []
     for before, after in zip(old.breakdown.sides, new.breakdown.sides, strict=True):
         sides.append(SideRescore(
