@@ -298,15 +298,12 @@ class Ink:
 
     def draw(self, canv: Canvas, strings: Iterable[tuple[float, float, Sequence[Run]]], size: float) -> None:
         """Each (x, y, runs): the runs one after another from (x, y), in one text object."""
-        ops = ["BT"]
+        ops = ["q 0 g BT"]  # in black, the graphics state (fonts, colour) kept around it as it was
         for x, y, runs in strings:
             ops.append(f"1 0 0 1 {x:.2f} {y:.2f} Tm")
             ops += [self.code(canv, text, font, size) for text, font in runs if text]
-        ops.append("ET")
-        canv.saveState()
-        canv.setFillColor(BLACK)
+        ops.append("ET Q")
         canv.addLiteral(" ".join(ops))
-        canv.restoreState()
 
 
 class Plain(Flowable):

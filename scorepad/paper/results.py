@@ -425,6 +425,7 @@ class _SidePair(Flowable):
             line.drawOn(canv, 0, y)
             y -= max(line.spaceAfter, self.above[i + 1].spaceBefore) if i + 1 < len(self.above) else line.spaceAfter
         strings: list[tuple[float, float, list[Run]]] = []
+        canv.saveState()
         for i, rows in enumerate(self.boxes):
             x0, top = i * (self.box_w + self.GAP), self.height - self.head
             bottom = top - len(rows) * lead
@@ -436,7 +437,6 @@ class _SidePair(Flowable):
                 strings += [(x - ink.width(string, face, size), y, [(string, face)])
                             for x, string in ((mid, amount), (right, points)) if string]
             totals = len(rows) - sum(1 for row in rows[1:] if row[3])
-            canv.saveState()
             canv.setStrokeColor(GREY)
             canv.setLineWidth(0.3)
             canv.lines([(x0, top - r * lead, x0 + self.box_w, top - r * lead) for r in range(2, totals)])
@@ -446,5 +446,5 @@ class _SidePair(Flowable):
                         (x0, top - totals * lead, x0 + self.box_w, top - totals * lead)])
             canv.setLineWidth(0.8)
             canv.rect(x0, bottom, self.box_w, top - bottom)
-            canv.restoreState()
+        canv.restoreState()
         ink.draw(canv, strings, size)  # every string of the pair in one text object
