@@ -251,6 +251,7 @@ def page_footer(fonts: Fonts, text: str) -> Callable[[Canvas, BaseDocTemplate], 
 # -- plain text, drawn fast -----------------------------------------------------------------------
 
 Run = tuple[str, str]  # some text and the font it is drawn in
+BREAK: Run = ("\n", "")  # in a Plain's runs: what follows starts a line of its own
 
 
 def plain(text: object) -> str:
@@ -310,14 +311,17 @@ class Plain(Flowable):
     """A paragraph of plain text in runs of fonts (a bold lead-in, an italic aside), wrapped
     at spaces (a word longer than the line is cut where the line ends), with a
     ParagraphStyle's size, leading, indents, spacing and keep-with-next, split across pages
-    line by line; drawn by an :class:`Ink`. Many times faster than a Paragraph, which parses
+    line by line (never one line alone on either page; four lines or fewer go over whole);
+    drawn by an :class:`Ink`. Many times faster than a Paragraph, which parses
     markup and breaks lines fragment by fragment: for the parts of a long game's results
-    that repeat a hundred times. Text is drawn literally (through :func:`plain`)."""
+    that repeat a hundred times. Text is drawn literally (through :func:`plain`); a
+    :data:`BREAK` among the runs starts a line."""
 
     def __init__(self, runs: Sequence[Run], style: ParagraphStyle, ink: Ink,
                  lines: list[tuple[float, list[Run]]] | None = None) -> None:
         super().__init__()
-        self.runs, self.style, self.ink = [(plain(text), font) for text, font in runs], style, ink
+        self.runs = [run if run == BREAK else (plain(run[0]), run[1]) for run in runs]
+        self.style, self.ink = style, ink
         self.size, self.leading = float(style.fontSize), float(style.leading)
         self.spaceBefore, self.spaceAfter = float(style.spaceBefore), float(style.spaceAfter)
         self.lines = lines  # (indent, runs) a line: broken for a width by wrap, or given (a part once split)
@@ -327,6 +331,9 @@ class Plain(Flowable):
         """The text's words, each in one or more runs (a bold ``1`` then ``:``)."""
         words: list[list[Run]] = [[]]
         for text, font in self.runs:
+            if (text, font) == BREAK:
+                words += [[BREAK], []]
+                continue
             for piece in re.split(r"(\s+)", text):
                 if piece.isspace():
                     words.append([])
@@ -344,11 +351,16 @@ class Plain(Flowable):
         used, indent = 0.0, left + float(style.firstLineIndent)
         room = avail_width - indent - right
         whole = [(re.sub(r"\s+", " ", text), font) for text, font in self.runs]
-        if whole and sum(ink.width(text, font, size) for text, font in whole) <= room:  # one line, as most are
-            whole[0] = (whole[0][0].lstrip(), whole[0][1])
+        if whole and BREAK not in self.runs and sum(ink.width(text, font, size) for text, font in whole) <= room:
+            whole[0] = (whole[0][0].lstrip(), whole[0][1])  # one line, as most are
             whole[-1] = (whole[-1][0].rstrip(), whole[-1][1])
             return [(indent, whole)]
         for word in self._words():
+            if word == [BREAK]:
+                if line:
+                    lines.append((indent, line))
+                line, used, indent, room = [], 0.0, left, avail_width - left - right
+                continue
             width = sum(ink.width(text, font, size) for text, font in word)
             if line:
                 space = ink.width(" ", line[-1][1], size)
@@ -381,7 +393,8 @@ class Plain(Flowable):
         fit = int((avail_height + 1e-6) // self.leading)
         if fit >= len(self.lines):
             return [self]
-        if fit < 1 or (fit == 1 and not self.style.allowOrphans):
+        fit = min(fit, len(self.lines) - 2)  # never a last line alone over the page, nor a first alone before it
+        if len(self.lines) <= 4 or fit < 2:  # and a paragraph of a few lines goes over whole
             return []
         head = Plain([], self.style, self.ink, self.lines[:fit])
         tail = Plain([], self.style, self.ink, self.lines[fit:])

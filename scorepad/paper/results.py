@@ -27,6 +27,7 @@ from ..rules.score import SideScore
 from ..rules.views import DealRow, GameView
 from .common import (
     BLACK,
+    BREAK,
     GREY,
     MARGIN,
     Cell,
@@ -267,18 +268,16 @@ def _as_played(view: GameView, fonts: Fonts, st: dict[str, ParagraphStyle], ink:
     kept = [row for row in view.rows if row.as_played]
     if not kept:
         story.append(Paragraph("None: every deal met the sheet.", st["base"]))
-    # The referee's problems follow on lines of their own.
-    lead_in = ParagraphStyle("as-played", parent=st["option"], spaceAfter=0, keepWithNext=1)
-    found = ParagraphStyle("found", parent=st["option"], firstLineIndent=0)
     for d in kept:
         problems = shown_problems(d.verdict.report.violations)
         deal = (f"Deal {d.number}", fonts.bold)
         if not problems:
             story.append(Plain([deal, (f": {d.as_played}", fonts.regular)], st["option"], ink))
             continue
-        story.append(Plain([deal, (f": {d.as_played}. ", fonts.regular), ("The referee found:", fonts.italic)],
-                           lead_in, ink))
-        story.append(Plain([(problems, fonts.regular)], found, ink))
+        # The referee's problems follow on lines of their own, in the same paragraph: one
+        # flowable, that no KeepTogether has to hold to its lead-in.
+        story.append(Plain([deal, (f": {d.as_played}. ", fonts.regular), ("The referee found:", fonts.italic), BREAK,
+                            (problems, fonts.regular)], st["option"], ink))
     return story
 
 
