@@ -15,7 +15,7 @@ from __future__ import annotations
 import io
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -275,6 +275,7 @@ class Ink:
         self._doc: object = None
         self._codes: dict[tuple[str, float, str], str] = {}
         self._widths: dict[tuple[str, float, str], float] = {}
+        self._lines: dict[Hashable, str] = {}
 
     def width(self, text: str, font: str, size: float) -> float:
         key = (font, size, text)
@@ -283,11 +284,16 @@ class Ink:
             found = self._widths[key] = pdfmetrics.stringWidth(text, font, size)
         return found
 
-    def code(self, canv: Canvas, text: str, font: str, size: float) -> str:
-        """The operators that show ``text`` in ``font`` at ``size`` from the text position."""
+    def _for(self, canv: Canvas) -> object:
+        """The canvas's document, the codes made for another forgotten."""
         doc = canv._doc  # type: ignore[attr-defined]  # the document a font encodes for (as reportlab's text object reads it)
         if doc is not self._doc:
-            self._doc, self._codes = doc, {}
+            self._doc, self._codes, self._lines = doc, {}, {}
+        return doc
+
+    def code(self, canv: Canvas, text: str, font: str, size: float) -> str:
+        """The operators that show ``text`` in ``font`` at ``size`` from the text position."""
+        doc = self._for(canv)
         key = (font, size, text)
         found = self._codes.get(key)
         if found is None:
@@ -297,14 +303,34 @@ class Ink:
                 for subset, chunk in face.splitString(text, doc))
         return found
 
+    def line(self, canv: Canvas, key: Hashable, pieces: Callable[[], Iterable[tuple[float, str, str]]],
+             size: float) -> str:
+        """The operators that show a line's ``pieces`` (x from where the line starts, text, font),
+        made once a document for each ``key`` (what decides them: a row of a table that
+        repeats from deal to deal is made once)."""
+        self._for(canv)
+        found = self._lines.get(key)
+        if found is None:
+            ops, at = [], 0.0
+            for x, text, font in pieces():
+                if text:
+                    ops += [f"{x - at:.2f} 0 Td"] if x != at else []
+                    ops.append(self.code(canv, text, font, size))
+                    at = x
+            found = self._lines[key] = " ".join(ops)
+        return found
+
     def draw(self, canv: Canvas, strings: Iterable[tuple[float, float, Sequence[Run]]], size: float) -> None:
         """Each (x, y, runs): the runs one after another from (x, y), in one text object."""
-        ops = ["q 0 g BT"]  # in black, the graphics state (fonts, colour) kept around it as it was
-        for x, y, runs in strings:
-            ops.append(f"1 0 0 1 {x:.2f} {y:.2f} Tm")
-            ops += [self.code(canv, text, font, size) for text, font in runs if text]
-        ops.append("ET Q")
-        canv.addLiteral(" ".join(ops))
+        self.write(canv, (f"1 0 0 1 {x:.2f} {y:.2f} Tm " + " ".join(self.code(canv, text, font, size)
+                                                                 for text, font in runs if text)
+                          for x, y, runs in strings))
+
+    @staticmethod
+    def write(canv: Canvas, lines: Iterable[str]) -> None:
+        """Text operators (each line placed by its own ``Tm``) as one text object, in black,
+        the graphics state (fonts, colour) kept around it as it was."""
+        canv.addLiteral(" ".join(["q 0 g BT", *lines, "ET Q"]))
 
 
 class Plain(Flowable):

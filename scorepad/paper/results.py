@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import unicodedata
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Protocol
 
 from reportlab.lib.styles import ParagraphStyle
@@ -36,7 +37,6 @@ from .common import (
     LinkSlot,
     Plain,
     Printed,
-    Run,
     changed_count,
     document,
     esc,
@@ -371,9 +371,10 @@ def _deal_block(d: DealRow, fonts: Fonts, st: dict[str, ParagraphStyle], width: 
 class _SidePair(Flowable):
     """Up to two sides' lines of a deal, side by side: label, count × each, = points; then
     the deal total and the running total. Drawn straight on the canvas, three strings a
-    line in one text object (:class:`~scorepad.paper.common.Ink`) and a few paths for the
-    rules: a hundred deals of a dozen lines a side cost a few hundredths of a second, where a
-    Table with a Paragraph a cell cost many tenths."""
+    line in one text object (:class:`~scorepad.paper.common.Ink`, which makes the operators
+    of a row that repeats from deal to deal once) and a few paths for the rules: a hundred
+    deals of a dozen lines a side cost a few hundredths of a second, where a Table with a
+    Paragraph a cell cost many tenths."""
 
     LEAD = 10.5
     SIZE = 8.5
@@ -417,24 +418,20 @@ class _SidePair(Flowable):
         return avail_width, self.height
 
     def draw(self) -> None:
-        canv, fonts, lead, size, ink = self.canv, self.fonts, self.LEAD, self.SIZE, self.ink
+        canv, lead, size, ink = self.canv, self.LEAD, self.SIZE, self.ink
         y = self.height
         for i, line in enumerate(self.above):
             y -= line.height
             line.drawOn(canv, 0, y)
             y -= max(line.spaceAfter, self.above[i + 1].spaceBefore) if i + 1 < len(self.above) else line.spaceAfter
-        strings: list[tuple[float, float, list[Run]]] = []
+        lines: list[str] = []
         canv.saveState()
         for i, rows in enumerate(self.boxes):
             x0, top = i * (self.box_w + self.GAP), self.height - self.head
             bottom = top - len(rows) * lead
-            right, mid = x0 + self.box_w - 3, x0 + self.box_w - 3 - 52
-            for r, (label, amount, points, bold) in enumerate(rows):
-                y = top - (r + 1) * lead + 3
-                face = fonts.bold if bold else fonts.regular
-                strings.append((x0 + 3, y, [(label, fonts.italic if label == "nothing scored" and not bold else face)]))
-                strings += [(x - ink.width(string, face, size), y, [(string, face)])
-                            for x, string in ((mid, amount), (right, points)) if string]
+            lines += [f"1 0 0 1 {x0 + 3:.2f} {top - (r + 1) * lead + 3:.2f} Tm "
+                      + ink.line(canv, (self.box_w, row), partial(self._pieces, row), size)
+                      for r, row in enumerate(rows)]
             totals = len(rows) - sum(1 for row in rows[1:] if row[3])
             canv.setStrokeColor(GREY)
             canv.setLineWidth(0.3)
@@ -446,4 +443,14 @@ class _SidePair(Flowable):
             canv.setLineWidth(0.8)
             canv.rect(x0, bottom, self.box_w, top - bottom)
         canv.restoreState()
-        ink.draw(canv, strings, size)  # every string of the pair in one text object
+        ink.write(canv, lines)  # every string of the pair in one text object
+
+    def _pieces(self, row: tuple[str, str, str, bool]) -> list[tuple[float, str, str]]:
+        """A row's three strings, each at its x from the box's text margin: the label, then the
+        count × each and the points, right-aligned in their columns."""
+        label, amount, points, bold = row
+        fonts, width, size = self.fonts, self.ink.width, self.SIZE
+        face = fonts.bold if bold else fonts.regular
+        right, mid = self.box_w - 6, self.box_w - 6 - 52
+        return [(0.0, label, fonts.italic if label == "nothing scored" and not bold else face),
+                (mid - width(amount, face, size), amount, face), (right - width(points, face, size), points, face)]
