@@ -28,14 +28,11 @@ from ..rules.score import SideScore
 from ..rules.views import DealRow, GameView
 from .common import (
     BLACK,
-    BREAK,
     GREY,
     MARGIN,
     Cell,
     Fonts,
-    Ink,
     LinkSlot,
-    Plain,
     Printed,
     changed_count,
     document,
@@ -48,6 +45,7 @@ from .common import (
     signed,
     styles,
 )
+from .plain import BREAK, Ink, Plain
 
 
 class Recorded(Protocol):

@@ -1,4 +1,4 @@
-"""Plain, the fast paragraph the results draw what repeats with: real PDFs built with it,
+"""scorepad.paper.plain's Plain, the fast paragraph the results draw what repeats with: real PDFs built with it,
 read back with pypdf's text (each line's pieces, where they are drawn and in which font)."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from reportlab.lib.pagesizes import A6
 from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import SimpleDocTemplate, Spacer
 
-from scorepad.paper.common import BREAK, Ink, Plain, load_fonts, styles
+from scorepad.paper.common import load_fonts, styles
+from scorepad.paper.plain import BREAK, Ink, Plain
 
 WIDTH = A6[0] - 2 * 20  # the frame of a small page with 20-point margins
 
