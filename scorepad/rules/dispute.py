@@ -44,7 +44,7 @@ from .game import Game, Result
 from .presets import preset  # noqa: F401 (the doctests use preset)
 from .problems import Problem
 from .read import JSON
-from .score import Line, SideScore, score
+from .score import Breakdown, Line, SideScore, score
 from .sheet import PRESETS, RuleSheet
 from .verdict import Verdict, judge
 
@@ -506,13 +506,15 @@ class ChangedSide(NamedTuple):
     changed_lines: tuple[LineChange, ...]
 
 
-def corrected_lines(before: Deal, after: Deal) -> list[ChangedSide]:
+def corrected_lines(before: Deal | Breakdown, after: Deal | Breakdown) -> list[ChangedSide]:
     """Each side whose lines a correction changed, lines paired as
     :func:`compare_deals` pairs them; only scored, not judged (a
     history shows no problems, and judging both deals of every correction of the largest game
-    cost most of its history's time)."""
+    cost most of its history's time). A deal given scored already (the game's own deal, as
+    the correction left it) is not scored again."""
     out = []
-    for old, new in zip(score(before).sides, score(after).sides, strict=True):
+    old_score, new_score = (d if isinstance(d, Breakdown) else score(d) for d in (before, after))
+    for old, new in zip(old_score.sides, new_score.sides, strict=True):
         changed = tuple(change for change in diff_lines(old.lines, new.lines) if change.status != "same")
         if changed:
             out.append(ChangedSide(old.name, changed))
