@@ -296,7 +296,7 @@ def history(game_id: str) -> ResponseReturnValue:
     key = None if session.get("_flashes") else ("games/history.html", db.path(), game.id, game.revision)
 
     def build() -> bytes:
-        entries = history_entries(game, reading.history(game.id))
+        entries = history_entries(game, reading.history_shown(game.id))
         return render_template("games/history.html", game=game, entries=entries).encode()
     return builds.built(key, build)
 
