@@ -111,8 +111,7 @@ def game(game_id: str) -> ResponseReturnValue:
     found = reading.revision(game_id)
     if found is None:
         access.missing(game_id)
-    access.watched(game_id)
-    revision = found[0]
+    revision = found[0]  # the page writes no session: its watch mark records the game as watched (watching)
     kept = cache.current()
     html = kept.get(("games/game.html", db.path(), game_id, revision))
     if html is None:
@@ -124,6 +123,23 @@ def game(game_id: str) -> ResponseReturnValue:
     response.set_etag(f"{game_id}.{revision}")
     response.headers["Cache-Control"] = "no-cache"  # revalidate every time: the score moves
     return response.make_conditional(request)
+
+
+@bp.get("/games/<game_id>/watching")
+def watching(game_id: str) -> ResponseReturnValue:
+    """The watchers' page's watch mark (an image it loads, hidden): this browser opened the
+    game, which goes to the front of its games on home, as one it watches. The page itself
+    writes no session, so it is the same answer for every watcher, first visit or not (and
+    :mod:`.replay` can answer it); the browser, with or without scripts, loads the mark
+    with the page, never with live.js's refreshes of the score. A browser holding a key
+    for the game is left as it is (its own page, never the watchers', counts it as used)."""
+    if reading.revision(game_id) is None:
+        access.missing(game_id)
+    if not access.may_hold_key(game_id):
+        access.watched(game_id)
+    response = make_response("", 204)
+    response.headers["Cache-Control"] = "no-store"  # every opening of the page counts: home is by last use
+    return response
 
 
 # Where the watchers' page, kept in the cache, holds the view link and its QR code until it is sent.

@@ -10,7 +10,7 @@ import gzip
 
 from flask import request_started
 
-from tests.helpers import api_game, bearer, grant, valid_deal
+from tests.helpers import api_game, bearer, grant, valid_deal, watch
 
 
 def answer(client, path: str, **kwargs):
@@ -29,10 +29,11 @@ def routed(app):
 
 
 def a_watcher(app, game: str):
-    """A watcher's phone that opened the view link once (its session cookie set then)."""
+    """A watcher's phone that opened the view link once (its session cookie set then, by the
+    page's watch mark: the page itself sets none)."""
     phone = app.test_client()
-    first = phone.get(f"/games/{game}")
-    assert first.status_code == 200 and "Set-Cookie" in first.headers
+    first = watch(phone, game)
+    assert "Set-Cookie" not in first.headers and phone.get_cookie("session") is not None
     return phone
 
 
@@ -55,6 +56,20 @@ def test_the_replayed_watchers_page_is_the_routes_answer_byte_for_byte_headers_i
     assert seen == []  # no route ran
     assert replayed == answer(same_phone(fresh, phone), f"/games/{game}")
     assert dict(replayed[1])["Cache-Control"] == "no-cache"
+
+
+def test_a_watcher_without_a_cookie_is_replayed_the_routes_answer_and_given_no_cookie(make_app):
+    """A phone that keeps no cookie (or its first look): every view the same shared page,
+    with no session written, so it is replayed as any watcher's."""
+    warm, fresh = make_app(), make_app()
+    game, _ = api_game(warm.test_client())
+    first = warm.test_client().get(f"/games/{game}")
+    assert first.status_code == 200 and "Set-Cookie" not in first.headers
+    seen = routed(warm)
+    replayed = answer(warm.test_client(), f"/games/{game}")
+    assert seen == [] and replayed[0] == "200 OK"
+    assert replayed == answer(fresh.test_client(), f"/games/{game}")
+    assert "Set-Cookie" not in dict(replayed[1])
 
 
 def test_a_304_replayed_is_the_routes_304(make_app):

@@ -133,6 +133,7 @@ def every_request(world: dict[str, Any]) -> list[tuple[str, str, str, dict[str, 
         ("games.new_game", "POST", "/new", {"data": {"name": "x", "preset": "common"}}),  # 400: no table
         ("games.game", "GET", f"/games/{g}", {}),
         ("games.edit_link", "GET", f"/games/{g}/edit/{key}", {}),  # 303
+        ("games.watching", "GET", f"/games/{g}/watching", {}),  # 204
         ("games.history", "GET", f"/games/{g}/history", {}),
         ("sheets.sheet", "GET", f"/games/{g}/sheet", {}),
         ("sheets.words", "GET", "/sheets/words?preset=common&opt-hand_size=13", {}),
@@ -432,7 +433,7 @@ def html_pages(world: dict[str, Any]) -> list[tuple[str, Any, str, dict[str, Any
 # Routes that answer something other than an HTML page (or only redirect).
 NOT_HTML = {"paper.game_sheet", "paper.game_pad", "paper.game_results", "paper.preset_sheet", "paper.preset_pad",
             "exchange.export_page", "exchange.scores_page", "static", "games.edit_link", "desk.explain",
-            "installable.worker", "installable.manifest", "sheets.words"}
+            "installable.worker", "installable.manifest", "sheets.words", "games.watching"}
 
 
 def test_no_page_has_inline_script_or_style(world):
