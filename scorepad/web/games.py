@@ -15,7 +15,7 @@ from flask.typing import ResponseReturnValue
 from markupsafe import Markup, escape
 from werkzeug.wrappers import Response
 
-from .. import access, builds, keyed_writes
+from .. import access, builds, downloads, keyed_writes
 from ..links import external_url
 from ..retry import send_again_page
 from ..rules import PRESETS
@@ -307,14 +307,16 @@ def _link_replaced(game: GameRecord, key: str | None) -> Response:
 def history(game_id: str) -> ResponseReturnValue:
     """The game's history. Every correction in it is scored again to show what it changed,
     so the page is built in the build turn and kept for the game's revision (it is the same
-    for every phone: it holds no link), unless it shows this phone a message."""
+    for every phone: it holds no link), unless it shows this phone a message; so it is sent
+    (:func:`downloads.per_revision`)."""
     game = access.game_or_404(game_id)
     key = None if session.get("_flashes") else ("games/history.html", db.path(), game.id, game.revision)
 
     def build() -> bytes:
         entries = history_entries(game, reading.history(game.id))
         return render_template("games/history.html", game=game, entries=entries).encode()
-    return builds.built(key, build)
+    page = make_response(builds.built(key, build))
+    return page if key is None else downloads.per_revision(page, game)
 
 
 @bp.route("/games/<game_id>/delete", methods=["GET", "POST"])
