@@ -28,6 +28,7 @@ from __future__ import annotations
 import gzip
 import re
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -181,7 +182,24 @@ def _gzip_tag(etag: str) -> str:
     return etag[:-1] + '-gzip"' if etag.endswith('"') else etag + "-gzip"
 
 
+class Clock:
+    """This second's HTTP date, written once a second: formatting it cost a seventh of a
+    replayed answer's time."""
+
+    def __init__(self) -> None:
+        self.now = (-1, "")  # (second, its date): one tuple, so a thread never reads half of it
+
+    def date(self) -> str:
+        second = int(time.time())
+        if self.now[0] != second:
+            self.now = second, http_date(second)  # two threads may both write it: the same words
+        return self.now[1]
+
+
+CLOCK = Clock()
+
+
 def _dated(headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """``headers`` with this moment's ``Date``, as the route's answer has (werkzeug's conditional
     answer dates itself): a kept answer's own Date would be the moment it was first sent."""
-    return [*headers, ("Date", http_date())]
+    return [*headers, ("Date", CLOCK.date())]
