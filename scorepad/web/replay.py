@@ -165,8 +165,9 @@ class WatchersPages:
 
     def _replay(self, kept: Answer, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         """The kept answer, a 304 when the client holds it, gzipped when the client asks."""
-        asked = {tag.strip() for tag in str(environ.get("HTTP_IF_NONE_MATCH", "")).split(",")}
-        if kept.etag in asked or _gzip_tag(kept.etag) in asked:
+        # Compared weakly, as werkzeug compares If-None-Match (W/"..." matches too), and * matches any.
+        asked = {tag.strip().removeprefix("W/") for tag in str(environ.get("HTTP_IF_NONE_MATCH", "")).split(",")}
+        if kept.etag in asked or _gzip_tag(kept.etag) in asked or "*" in asked:
             start_response("304 NOT MODIFIED", _dated(kept.not_modified))
             return []
         if kept.gzipped is not None and "gzip" in str(environ.get("HTTP_ACCEPT_ENCODING", "")):

@@ -86,6 +86,19 @@ def test_a_304_replayed_is_the_routes_304(make_app):
     assert replayed == answer(same_phone(fresh, phone), f"/games/{game}", headers={"If-None-Match": etag})
 
 
+@pytest.mark.parametrize("asked", ['W/"{etag}"', "*", '"other", "{etag}"'])
+def test_a_304_for_a_weak_tag_a_star_or_a_list_is_the_routes_304(make_app, asked):
+    warm, fresh = make_app(), make_app()
+    game, _ = api_game(warm.test_client())
+    phone = a_watcher(warm, game)
+    etag = phone.get(f"/games/{game}").headers["ETag"].strip('"')
+    seen = routed(warm)
+    replayed = answer(phone, f"/games/{game}", headers={"If-None-Match": asked.format(etag=etag)})
+    assert seen == [] and replayed[0] == "304 NOT MODIFIED"
+    assert replayed == answer(same_phone(fresh, phone), f"/games/{game}",
+                              headers={"If-None-Match": asked.format(etag=etag)})
+
+
 def test_a_new_revision_goes_to_the_route_and_shows_the_deal(make_app):
     app = make_app()
     owner = app.test_client()
