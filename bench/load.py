@@ -123,6 +123,8 @@ import threading
 import time
 import urllib.parse
 from collections import Counter, defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -130,9 +132,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from web import HOST, ROOT, Server, _quantile, request  # noqa: E402  (bench/web.py: the same server harness)
 
 sys.path.insert(1, str(ROOT))  # this checkout's scorepad (and tests.postgres), not an installed one
+import paced  # noqa: E402  (bench/paced.py: --paced)
+from acked import check_database, server_env  # noqa: E402  (bench/acked.py)
+
 from tests.helpers import Nginx, ProductionServer  # noqa: E402  (the production server and nginx, as tested)
 
 TARGET_P99_MS = 50.0
+TARGET_CLOSED_RATIO = 1.8  # --against the commit before the speed issue (d0e821c), at 16 clients
 ROUTES = ("create", "read", "record", "poll", "view")
 WARM_ADDRESS = "127.0.0.2"
 
@@ -211,13 +217,14 @@ class Client:
 
 
 def run(threads: int, clients: int, games: int, max_seconds: float, folder: Path,
-        setting: str | None = None, servers: int = 1, label: str | None = None) -> dict[str, Any]:
+        setting: str | None = None, servers: int = 1, label: str | None = None, root: Path = ROOT) -> dict[str, Any]:
     """One run against ``servers`` fresh servers with ``threads`` server threads each, on
-    ``setting`` (a PostgreSQL URL), or on a fresh SQLite file when it is None."""
+    ``setting`` (a PostgreSQL URL), or on a fresh SQLite file when it is None; the servers
+    serve the checkout ``root`` (this one, unless a comparison names another)."""
     label = label or f"threads-{threads}"
     database = setting or str(folder / f"load-{label}.sqlite")
-    started = [Server(f"scorepad-{label}-{k}", "scorepad:create_app", server_env(database), folder, threads)
-               for k in range(servers)]
+    started = [Server(f"scorepad-{label}-{k}", "scorepad:create_app", server_env(database, root), folder, threads,
+                      root=root) for k in range(servers)]
     for server in started:
         print(f"\n$ {shlex.join(server.command)}", flush=True)
     deals = json.loads((ROOT / "tests" / "data" / "game-four-deals.json").read_text())["deals"]
@@ -275,12 +282,6 @@ def warm_up(servers: list[Server], deals: list[dict[str, Any]]) -> list[Client]:
     return warm
 
 
-def server_env(database: str | Path) -> dict[str, str]:
-    """The server's environment: its database, a secret key, and the rate limits on."""
-    return {"SCOREPAD_DATABASE": str(database), "SCOREPAD_SECRET_KEY": "load-" + os.urandom(16).hex(),
-            "SCOREPAD_RATELIMIT_ENABLED": "true", "PYTHONPATH": str(ROOT)}
-
-
 def cpu_seconds(*pids: int) -> float:
     """CPU time (user + system) the processes have used so far, summed; NaN where /proc is missing."""
     try:
@@ -288,51 +289,6 @@ def cpu_seconds(*pids: int) -> float:
         return sum(int(f[11]) + int(f[12]) for f in fields) / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
         return float("nan")
-
-
-def check_database(setting: str | Path, acked: list[tuple[str, int, int, dict[str, Any]]],
-                   writes: dict[str, int]) -> tuple[list[str], list[str]]:
-    """Read the games the phones created (``writes``: game id -> deals sent), and only those,
-    through the store's named queries on either backend. Lost: an acknowledged deal not
-    stored with the body answered. Doubled: a deal number with more than one ``record`` in
-    the history, more deals or history entries than deals acknowledged, or a revision beyond
-    the writes sent (a game starts at revision 0; each deal recorded moves it on by one)."""
-    from scorepad.storage import db
-    from scorepad.storage.backends import database as named
-
-    mine: dict[str, list[tuple[int, int, dict[str, Any]]]] = defaultdict(list)
-    for game_id, number, revision, deal in acked:
-        mine[game_id].append((number, revision, deal))
-    lost: list[str] = []
-    doubled: list[str] = []
-    database = named(setting)
-    try:
-        with db.using(database):
-            for game_id in sorted(set(writes) | set(mine)):
-                ours = mine.get(game_id, [])
-                row = db.one("game_get", game_id)
-                if row is None:
-                    lost += [f"{game_id} deal {n} (revision {r}): no such game" for n, r, _ in ours]
-                    continue
-                stored = {d["number"]: json.loads(d["body"]) for d in db.query("deals_of_game", game_id)}
-                history = db.query("history_of_game", game_id)
-                records = Counter(h["deal_number"] for h in history if h["action"] == "record")
-                for number, revision, deal in ours:
-                    if stored.get(number) != deal:
-                        lost.append(f"{game_id} deal {number} (revision {revision})")
-                    if records[number] > 1:
-                        doubled.append(f"{game_id} deal {number}: {records[number]} records in the history")
-                    elif records[number] == 0:
-                        lost.append(f"{game_id} deal {number}: no record in the history")
-                if len(stored) > len(ours) or len(history) > len(ours):
-                    doubled.append(f"{game_id}: {len(stored)} deals and {len(history)} history entries stored, "
-                                   f"{len(ours)} deals acknowledged")
-                sent = writes.get(game_id, len(ours))
-                if row["revision"] > sent:
-                    doubled.append(f"{game_id}: revision {row['revision']} after {sent} writes")
-        return lost, doubled
-    finally:
-        database.close()
 
 
 def report(result: dict[str, Any], clients: int) -> bool:
@@ -884,6 +840,43 @@ def temporary_postgresql() -> Any:
     return cluster
 
 
+@contextmanager
+def checkout_of(rev: str, folder: Path) -> Iterator[Path]:
+    """A detached ``git worktree`` of ``rev`` in ``folder``, removed after."""
+    where = folder / f"checkout-{rev}"
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(where), rev], check=True)
+    try:
+        yield where
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(where)], check=False)
+
+
+def closed_loop(rev: str, runs: int, threads: int, clients: int, games: int, folder: Path) -> bool:
+    """Closed-loop deals/s (the load phase, ``clients`` phones), this checkout against ``rev``, interleaved."""
+    rates: dict[str, list[float]] = {"this checkout": [], rev: []}
+    with checkout_of(rev, folder) as other:
+        for root in (ROOT, other):  # what each server will import, run as they are
+            found = subprocess.run([sys.executable, "-c", "import scorepad; print(scorepad.__file__)"], cwd=root,
+                                   env={**os.environ, "PYTHONPATH": str(root)}, capture_output=True, text=True)
+            print(f"serving {found.stdout.strip() or found.stderr.strip()}")
+        for k in range(runs):
+            for name, root in (("this checkout", ROOT), (rev, other)):
+                print(f"\n## closed loop, run {k + 1} of {runs}: {name} ({root})", flush=True)
+                label = f"closed-{k}-{'ours' if root == ROOT else 'theirs'}"
+                result = run(threads, clients, games, 120.0, folder, label=label, root=root)
+                report(result, clients)
+                deals = result["acked"] / result["elapsed"]
+                rates[name].append(deals)
+                p50, p99, _ = summary_line(result)
+                print(f"  {name}: {deals:.1f} deals/s, record p50 {p50:.2f} ms, p99 {p99:.2f} ms", flush=True)
+    ours, theirs = statistics.median(rates["this checkout"]), statistics.median(rates[rev])
+    ratio = ours / theirs
+    met = "met" if ratio >= TARGET_CLOSED_RATIO else "MISSED"
+    print(f"\nclosed loop, {clients} phones: this checkout {ours:.1f} deals/s, {rev} {theirs:.1f} deals/s (medians of "
+          f"{runs}): {ratio:.2f}x; target >= {TARGET_CLOSED_RATIO}: {met}")
+    return ratio >= TARGET_CLOSED_RATIO
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=16, help="concurrent phones (default 16)")
@@ -901,7 +894,16 @@ def main(argv: list[str] | None = None) -> int:
                                            f"phase runs {BACKEND_RUNS} times on SQLite, {BACKEND_RUNS} on it")
     parser.add_argument("--servers", type=int, default=1,
                         help="servers (processes) on the one database; with --database, PostgreSQL's (default 1)")
+    parser.add_argument("--paced", action="store_true", help="a club paced as phones at tables are (bench/paced.py), "
+                                                              "instead of the phases")
+    parser.add_argument("--phones", default="64,256,1024", help="with --paced: phones per round (default 64,256,1024)")
+    parser.add_argument("--seconds", type=float, default=60.0, help="with --paced: seconds a round (default 60)")
+    parser.add_argument("--against", help="a commit to compare the load phase's deals/s with, interleaved (e.g. "
+                                          "d0e821c, the commit before the speed issue: target 1.8x at 16 clients)")
+    parser.add_argument("--closed-runs", type=int, default=2, help="with --against: runs of each (default 2)")
     args = parser.parse_args(argv)
+    if args.paced or args.against:
+        return paced_and_closed(parser, args)
     counts = [int(x) for x in args.compare.split(",")] if args.compare else [args.server_threads]
     phases = set(args.phases.split(","))
     kinds = tuple(k for k in STRANGERS if k in args.strangers.split(","))
@@ -946,6 +948,27 @@ def main(argv: list[str] | None = None) -> int:
         if cluster:
             cluster.stop()
         shutil.rmtree(folder)  # the bench's own temporary folder (its files, nginx's prefix)
+    return 0 if ok else 1
+
+
+def paced_and_closed(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """``--paced`` (bench/paced.py's rounds) and/or ``--against`` (the load phase against another commit)."""
+    counts = [int(x) for x in args.phones.split(",") if x] if args.paced else []
+    if not all(paced.PHONES_AT_A_TABLE <= c <= paced.MOST_PHONES and c % paced.PHONES_AT_A_TABLE == 0 for c in counts) \
+            or not 0 < args.seconds <= 120 or not 0 < args.server_threads <= 64 or not 0 < args.closed_runs <= 5 \
+            or not 0 < args.clients <= 64 or not 0 < args.games <= 20:
+        parser.error(f"keep it bounded: phones multiples of {paced.PHONES_AT_A_TABLE} up to {paced.MOST_PHONES}, "
+                     "seconds (0, 120], threads 1..64, closed-runs 1..5, clients 1..64, games 1..20")
+    print("$ " + shlex.join([Path(sys.executable).name, *sys.argv]), flush=True)
+    print(f"{os.cpu_count()} CPU(s)")
+    folder = Path(tempfile.mkdtemp(prefix="scorepad-paced-"))
+    try:
+        ok = paced.rounds(counts, args.seconds, args.server_threads, folder)
+        if args.against:
+            ok = closed_loop(args.against, args.closed_runs, args.server_threads, args.clients, args.games,
+                             folder) and ok
+    finally:
+        shutil.rmtree(folder)
     return 0 if ok else 1
 
 

@@ -32,11 +32,12 @@ order turned by one each round, so what else the machine does falls on all alike
 each measurement, then the rounds' medians with each server's speed against waitress's, and
 the ratios game page / hello on waitress (target at least 1.0) and on each server (target at
 least 0.8 for the first, the production server); the game page is asked as a watching phone
-asks, with the session cookie its first visit set and ``Accept-Encoding: gzip, deflate, br``. It also fetches the
-record-a-deal page (``/games/<id>/deals/new``, with the edit rights the edit link
-``/games/<id>/edit/<key>`` grants) and everything it loads (stylesheets, scripts, the icon, the
-web app manifest and the icons it names, the service worker its script installs), prints their
-sizes (target: under 40 KB in all, uncompressed) and checks that no URL the page or its
+asks, with the session cookie its first visit set (by the page's watch mark) and
+``Accept-Encoding: gzip, deflate, br``. It also fetches the record-a-deal page
+(``/games/<id>/deals/new``, with the edit rights the edit link ``/games/<id>/edit/<key>`` grants)
+and everything it loads (stylesheets, scripts, the icon, the web app manifest and the icons it
+names, the service worker its script installs), prints their sizes (target: under 40 KB in all,
+uncompressed) and checks that no URL the page or its
 stylesheets refer to (resources, links, form targets) is on another host. Last, for each
 scorepad, it holds 300 connections that sent part of a request line and nothing more
 (slowloris) and times one GET meanwhile (client timeout 5 s).
@@ -130,15 +131,16 @@ def installed(kind: str) -> bool:
 
 class Server:
     """A server of ``kind`` (granian, the production server, unless told) in a subprocess,
-    serving the factory ``call``; its output goes to a log file."""
+    serving the factory ``call`` of the checkout ``root`` (this one unless told); its output
+    goes to a log file."""
 
     def __init__(self, name: str, call: str, env: dict[str, str], folder: Path, threads: int,
-                 kind: str = "granian") -> None:
+                 kind: str = "granian", root: Path = ROOT) -> None:
         self.name, self.kind, self.port = name, kind, free_port()
         self.command = command(kind, call, self.port, threads)
         self.log = folder / f"{name}.log"
-        with self.log.open("wb") as log:
-            self.proc = subprocess.Popen(self.command, env={**os.environ, **env}, cwd=ROOT,
+        with self.log.open("wb") as log:  # run in root: ``python -m`` imports from its folder first
+            self.proc = subprocess.Popen(self.command, env={**os.environ, **env}, cwd=root,
                                          stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
 
     def pids(self) -> list[int]:
@@ -412,10 +414,15 @@ def setup_game(port: int) -> tuple[str, str, dict[str, Any], list[dict[str, Any]
 
 def watcher(port: int, game_id: str) -> dict[str, str]:
     """What a watching phone sends with each look at the game page: the session cookie its
-    first visit set (a phone keeps it) and the encodings every browser takes."""
-    status, headers, _ = request(port, "GET", f"/games/{game_id}")
-    if status != 200 or "set-cookie" not in headers:
-        raise SystemExit(f"the view link answered HTTP {status} without a cookie")
+    first visit set (a phone keeps it: the page's watch mark, which the browser loads with
+    it, sets it) and the encodings every browser takes."""
+    status, _, html = request(port, "GET", f"/games/{game_id}")
+    marks = re.findall(r'<img src="([^"]+/watching)"', html.decode("utf-8", "replace"))
+    if status != 200 or len(marks) != 1:
+        raise SystemExit(f"the view link answered HTTP {status} without its watch mark")
+    status, headers, _ = request(port, "GET", marks[0])
+    if status != 204 or "set-cookie" not in headers:
+        raise SystemExit(f"the watch mark answered HTTP {status} without a cookie")
     return {"Cookie": headers["set-cookie"].split(";", 1)[0], "Accept-Encoding": "gzip, deflate, br"}
 
 

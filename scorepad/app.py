@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from flask import Flask, Response, appcontext_pushed, current_app, g, has_request_context, render_template, request
 from flask.sessions import SecureCookieSessionInterface
@@ -23,6 +24,10 @@ from .retry import send_again_page
 from .storage import backends, cache, db
 from .web import common, deals, exchange, games, installable, open_deals, paper, referee, sheets
 from .web.replay import WatchersPages
+from .web.revision_polls import RevisionPolls
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 PACKAGE = Path(__file__).resolve().parent
 SESSION_LIFETIME = timedelta(days=180)  # how long a browser keeps its edit keys and games after last writing them
@@ -120,7 +125,9 @@ def create_app(test_config: Mapping[str, object] | None = None) -> Flask:
     _check_settings(app)
     _sessions(app)
     _database(app)
+    app.wsgi_app = SecurityHeaders(app.wsgi_app)  # type: ignore[method-assign]
     app.wsgi_app = WatchersPages(app.wsgi_app, app.extensions["scorepad.database"])  # type: ignore[method-assign]
+    app.wsgi_app = RevisionPolls(app.wsgi_app, app.extensions["scorepad.database"])  # type: ignore[method-assign]
     _behind_proxies(app)  # around the watchers' pages: they see each request as the routes do
     csrf.init_app(app)
     _jinja(app)
@@ -128,7 +135,6 @@ def create_app(test_config: Mapping[str, object] | None = None) -> Flask:
     _commands(app)
     _rate_limits(app)  # after every route: it limits creating games and writing to one
     _error_handlers(app)
-    app.after_request(_security_headers)
     return app
 
 
@@ -306,13 +312,26 @@ CONTENT_SECURITY_POLICY = "; ".join((
 ))
 
 
-def _security_headers(response: Response) -> Response:
-    headers = response.headers
-    headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-    headers.setdefault("X-Content-Type-Options", "nosniff")
-    headers.setdefault("Referrer-Policy", "no-referrer")  # links carry a game's keys
-    headers.setdefault("X-Frame-Options", "DENY")
-    return response
+SECURITY_HEADERS = (("Content-Security-Policy", CONTENT_SECURITY_POLICY), ("X-Content-Type-Options", "nosniff"),
+                    ("Referrer-Policy", "no-referrer"),  # links carry a game's keys
+                    ("X-Frame-Options", "DENY"))
+
+
+class SecurityHeaders:
+    """WSGI middleware around Flask: every answer gets :data:`SECURITY_HEADERS`, made once, but
+    for those its route set itself (a PDF's own policy); one pass over the answer's header
+    list, no Flask hook."""
+
+    def __init__(self, app: WSGIApplication) -> None:
+        self.app = app
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        def started(status: str, headers: list[tuple[str, str]], exc_info: object = None) -> object:
+            named = {name.lower() for name, _ in headers}
+            headers.extend(header for header in SECURITY_HEADERS if header[0].lower() not in named)
+            return start_response(status, headers, exc_info)  # type: ignore[arg-type]
+
+        return self.app(environ, started)  # type: ignore[arg-type]
 
 
 def _error_handlers(app: Flask) -> None:

@@ -1,4 +1,5 @@
-"""Files sent for download: a safe file name and its ``Content-Disposition`` header.
+"""Files sent for download: a safe file name and its ``Content-Disposition`` header; and an
+answer the same for every watcher of a game at one revision (:func:`per_revision`).
 
 An HTTP helper shared by the web pages (the PDFs, the export and the CSV) and the API: a
 game's name is typed by a player, so it may hold anything a file system or a header could
@@ -14,7 +15,7 @@ import unicodedata
 from collections.abc import Mapping
 from urllib.parse import quote
 
-from flask import Response, current_app
+from flask import Response, current_app, request
 
 from .rules.limits import MAX_FILENAME
 from .storage.document import scores_csv
@@ -83,4 +84,16 @@ def scores_file(game: GameRecord) -> Response:
     the names as UTF-8, named after the game."""
     response = attachment("\ufeff" + scores_csv(game), "text/csv", file_name(game.name, "scores.csv"))
     response.mimetype = "text/csv"  # Werkzeug adds "; charset=utf-8" to a text/ type
+    return response
+
+
+def per_revision(response: Response, game: GameRecord) -> Response:
+    """``response`` marked as the same for every watcher of ``game`` at its revision (no
+    edit link, no message for this phone in it): its ETag ``"<id>.<revision>"``,
+    ``Cache-Control: no-cache`` (revalidated each time: the score moves), a 304 for a client
+    that holds it. :mod:`scorepad.web.replay` answers such an answer again, without Flask,
+    while the game's revision is the same."""
+    response.set_etag(f"{game.id}.{game.revision}")
+    response.headers["Cache-Control"] = "no-cache"
+    response.make_conditional(request)  # itself, made a 304 when the client holds it
     return response

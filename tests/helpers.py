@@ -71,6 +71,20 @@ def bearer(key: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {key}"}
 
 
+WATCH_MARK = re.compile(r'<img src="([^"]+/watching)" alt="" width="1" height="1" hidden>')
+
+
+def watch(client, game_id: str, **kwargs: Any):
+    """Open the view link in this client as a browser does: the watchers' page, then the
+    watch mark it loads (which records the game among this browser's, as one it watches).
+    The page's answer."""
+    page = client.get(f"/games/{game_id}", **kwargs)
+    assert page.status_code == 200, page.status_code
+    mark, = WATCH_MARK.findall(page.get_data(as_text=True))
+    assert client.get(mark, **kwargs).status_code == 204
+    return page
+
+
 def grant(client, game_id: str, key: str) -> None:
     """Open the edit link in this client, so its pages may change the game."""
     assert client.get(f"/games/{game_id}/edit/{key}").status_code == 303

@@ -34,7 +34,8 @@ def export_api(game_id: str) -> Response:
 
 @bp.get("/games/<game_id>/scores.csv")
 def scores_api(game_id: str) -> Response:
-    return downloads.scores_file(http.game(game_id))
+    game = http.game(game_id)
+    return downloads.per_revision(downloads.scores_file(game), game)
 
 
 @bp.post("/games/import")

@@ -24,7 +24,7 @@ import json
 from flask import Response, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 
-from .. import builds
+from .. import builds, downloads
 from ..access import bearer_key
 from ..rules import PRESETS, Deal, Verdict, judge
 from ..rules.catalogue import options_by_group
@@ -209,10 +209,7 @@ def get_game(game_id: str) -> ResponseReturnValue:
         body = jsonify(game_json(game, with_links=False)).get_data()
         kept.put(key, body)
     link = json.dumps({"view_url": http.view_url(game)}).encode()
-    response = Response(link[:-1] + b", " + body.lstrip()[1:], mimetype="application/json")
-    response.set_etag(f"{game.id}.{game.revision}")
-    response.headers["Cache-Control"] = "no-cache"
-    return response.make_conditional(request)
+    return downloads.per_revision(Response(link[:-1] + b", " + body.lstrip()[1:], mimetype="application/json"), game)
 
 
 @bp.get("/games/<game_id>/revision")
@@ -240,11 +237,12 @@ def delete_game(game_id: str) -> ResponseReturnValue:
 @bp.get("/games/<game_id>/history")
 def game_history(game_id: str) -> ResponseReturnValue:
     """Every entry of the game's history: read from the database, and each amendment's sheets
-    read, once per revision, in the build turn (:meth:`~scorepad.storage.cache.ByteCache.built`)."""
+    read, once per revision, in the build turn (:meth:`~scorepad.storage.cache.ByteCache.built`),
+    and sent with an ETag, as the game is."""
     game = http.game(game_id)
     key = ("history.json", db.path(), game.id, game.revision)
     body = builds.built(key, lambda: jsonify(history=reading.history(game.id)).get_data())
-    return Response(body, mimetype="application/json")
+    return downloads.per_revision(Response(body, mimetype="application/json"), game)
 
 
 @bp.put("/games/<game_id>/sheet")

@@ -44,6 +44,7 @@ from .schema import (
     ERRORS,
     GAME_ID,
     HEADERS,
+    IF_NONE_MATCH,
     INTEGER,
     NUMBER,
     POINTS,
@@ -337,7 +338,7 @@ PATHS: dict[str, Schema] = {
         "the game: its deals, scores, standings, the next deal",
         {"200": answer(ref("Game"), "the game", "ETag", "Cache-Control"),
          "304": answer(None, "not modified since the If-None-Match's ETag", "ETag")}, 404,
-        params=({"name": "If-None-Match", "in": "header", "schema": STRING, "description": "an ETag of the game"},)),
+        params=(IF_NONE_MATCH,)),
         "delete": op("delete the game, for good", {"200": answer(obj(("deleted", "deleted_at"), deleted=STRING,
                                                                      deleted_at=TIME))}, 400, write=True,
                      params=(query("revision", REVISION, "the game's revision the deletion is based on"),))},
@@ -348,7 +349,9 @@ PATHS: dict[str, Schema] = {
                                  "revision does not count"}),
                        "the revision", "Cache-Control")}, 404)},
     "/api/v1/games/{game_id}/history": {"parameters": [GAME_ID], "get": op(
-        "every change to the game", {"200": answer(obj(("history",), history=array(ref("HistoryEntry"))))}, 404)},
+        "every change to the game",
+        {"200": answer(obj(("history",), history=array(ref("HistoryEntry"))), "the history", "ETag", "Cache-Control"),
+         "304": answer(None, "not modified since the If-None-Match's ETag", "ETag")}, 404, params=(IF_NONE_MATCH,))},
     "/api/v1/games/{game_id}/sheet": {"parameters": [GAME_ID], "put": op(
         "amend the game's sheet", {"200": answer(ref("Game"), "the game under its new sheet")},
         body=obj(("sheet", "reason"), sheet=ref("Sheet"), reason={"type": "string", "maxLength": MAX_REASON},
@@ -380,8 +383,9 @@ PATHS: dict[str, Schema] = {
         "the game as a versioned JSON document", {"200": answer(ref("Export"), "a download", "Content-Disposition")},
         404)},
     "/api/v1/games/{game_id}/scores.csv": {"parameters": [GAME_ID], "get": op(
-        "the score table as CSV", {"200": answer(STRING, "a download", "Content-Disposition", media="text/csv")},
-        404)},
+        "the score table as CSV",
+        {"200": answer(STRING, "a download", "Content-Disposition", "ETag", "Cache-Control", media="text/csv"),
+         "304": answer(None, "not modified since the If-None-Match's ETag", "ETag")}, 404, params=(IF_NONE_MATCH,))},
     **{f"/api/v1/referee/{name}": {"post": op(summary, {"200": answer(ref("Answer"), "the referee's answer")}, 404,
                                               body=question(name))}
        for name, summary in (("meld", "is this meld legal?"), ("go-out", "may we go out now?"),

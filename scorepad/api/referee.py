@@ -17,7 +17,7 @@ from flask import Response, jsonify, request
 
 from .. import builds
 from ..rules import Deal, ReadError, judge
-from ..rules.dispute import compare_sheets, problem_json, rescore_deal, rescore_game, sheet_digest
+from ..rules.dispute import compare_sheets, problem_json, rescore_deal, rescore_game, rescore_game_deal, sheet_digest
 from ..rules.limits import MAX_DEALS
 from ..rules.questions import QUESTIONS, Context, blank, read_int, read_sheet
 from ..rules.read import JSON
@@ -142,10 +142,9 @@ def rescore_recorded(game_id: str) -> Response:
         raise ApiError(404, "deal", f"deal {n} is not recorded")
 
     def build() -> bytes:
-        change = rescore_game(game.rules, other)
         if n is None:
-            return jsonify(change.to_json()).get_data()
-        found = change.deal(n)  # judged as a deal of the game, as the game judges it
+            return jsonify(rescore_game(game.rules, other).to_json()).get_data()
+        found = rescore_game_deal(game.rules, other, n)  # judged as a deal of the game, as the game judges it
         if found is None:
             raise ApiError(404, "deal", f"deal {n} is not recorded")
         return jsonify(found.to_json()).get_data()

@@ -153,5 +153,7 @@ def query(name: str, schema: Schema, description: str, required: bool = False) -
 GAME_ID: Schema = {"name": "game_id", "in": "path", "required": True,
                    "schema": {"type": "string", "maxLength": MAX_GAME_ID}}
 NUMBER: Schema = {"name": "number", "in": "path", "required": True, "schema": DEAL_NUMBER}
+IF_NONE_MATCH: Schema = {"name": "If-None-Match", "in": "header", "schema": STRING,
+                         "description": "an ETag of the game"}
 SHEET_TEXT: Schema = {"type": "string", "description": "a preset id, or a sheet object as JSON text"}
 SAVED = answer(ref("SavedDeal"), "the deal as saved, and the game's revision", "Location")

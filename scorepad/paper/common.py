@@ -5,7 +5,8 @@ written in per reader (:class:`Printed`, :func:`stamp`, :class:`LinkSlot`).
 No web framework, no files read but fonts: the documents are :mod:`scorepad.paper.house_rules`,
 :mod:`scorepad.paper.pad` and :mod:`scorepad.paper.results`. Black and white throughout:
 marks are words and symbols, never colour alone. User text (game, side and player names,
-reasons) goes through :func:`esc` before it reaches a Paragraph, so it is drawn literally.
+reasons) goes through :func:`esc` before it reaches a Paragraph, so it is drawn literally
+(:mod:`scorepad.paper.plain` takes text as it is: it has no markup).
 """
 
 from __future__ import annotations

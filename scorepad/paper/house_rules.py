@@ -389,10 +389,11 @@ def printed_house_rules(sheet: RuleSheet, paper: str, game: GameInfo) -> Printed
 
 
 def _fit_house_rules(sheet: RuleSheet, paper: str, game: GameInfo | None, link_later: bool = False) -> _SheetPage:
-    """The most generous layout that fits: a binary search down :data:`_LADDER`, starting
-    at 10.5 pt, so a usual sheet takes two layouts (and one drawing)."""
+    """The most generous layout that fits: from 10.5 pt down :data:`_LADDER` one rung, then
+    two, four... until one fits, then a binary search between, so a usual sheet takes two
+    layouts (and one drawing), whether it fits at 10.5 pt or just below."""
     size = page_size(paper)
-    lo, hi, probe = 0, len(_LADDER) - 1, _FIRST_PROBE
+    lo, hi, probe, step = 0, len(_LADDER) - 1, _FIRST_PROBE, 1
     best: _SheetPage | None = None
     while lo <= hi:
         fit, text_size = _LADDER[probe]
@@ -405,7 +406,10 @@ def _fit_house_rules(sheet: RuleSheet, paper: str, game: GameInfo | None, link_l
             best, hi = page, probe - 1
         else:
             lo = probe + 1
-        probe = (lo + hi) // 2
+        if best is None:  # none fits yet: the next try further down, each step twice the last
+            probe, step = min(hi, probe + step), step * 2
+        else:
+            probe = (lo + hi) // 2
     if best is None:  # pragma: no cover: values clipped to 40 characters always fit
         raise ValueError("this sheet does not fit on one page")
     return best

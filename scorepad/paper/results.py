@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import unicodedata
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Protocol
 
 from reportlab.lib.styles import ParagraphStyle
@@ -44,6 +45,7 @@ from .common import (
     signed,
     styles,
 )
+from .plain import BREAK, Ink, Plain
 
 
 class Recorded(Protocol):
@@ -154,11 +156,12 @@ def printed_results(record: Recorded, amendments: Sequence[Mapping[str, object]]
     story += [slot] if slot is not None else []
     story.append(Spacer(1, 6))
     story += _running_totals(view, fonts, st, width)
-    story += _as_played(view, st)
-    story += _corrections(corrections, view, fonts, st)
+    ink = Ink()  # what repeats a hundred times is drawn as plain text: a Paragraph costs many times more
+    story += _as_played(view, fonts, st, ink)
+    story += _corrections(corrections, view, fonts, st, ink)
     story += _amendments(amendments, fonts, st)
     entered = entered or {}
-    story += [_deal_block(row, fonts, st, width, entered_words(entered.get(row.number, {}), list(view.sides)))
+    story += [_deal_block(row, fonts, st, width, ink, entered_words(entered.get(row.number, {}), list(view.sides)))
               for row in view.rows]
     story += _signatures(record, view, fonts, st, width)
     footer = page_footer(fonts, f"scorepad: {record.name}")
@@ -257,23 +260,22 @@ def _running_totals(view: GameView, fonts: Fonts, st: dict[str, ParagraphStyle],
     return [Paragraph("Running totals (each deal's score " + fonts.arrow + " the total after it)", st["h2"]), table]
 
 
-def _as_played(view: GameView, st: dict[str, ParagraphStyle]) -> list[Flowable]:
+def _as_played(view: GameView, fonts: Fonts, st: dict[str, ParagraphStyle], ink: Ink) -> list[Flowable]:
     """Deals saved as played, each with its reason and what the referee found."""
     story: list[Flowable] = [Paragraph("Deals saved as played", st["h2"])]
     kept = [row for row in view.rows if row.as_played]
     if not kept:
         story.append(Paragraph("None: every deal met the sheet.", st["base"]))
-    # The referee's problems follow on lines of their own, in one plain style: reportlab
-    # wraps a paragraph of one style many times faster than one that mixes bold and italic.
-    lead_in = ParagraphStyle("as-played", parent=st["option"], spaceAfter=0, keepWithNext=1)
-    found = ParagraphStyle("found", parent=st["option"], firstLineIndent=0)
     for d in kept:
         problems = shown_problems(d.verdict.report.violations)
+        deal = (f"Deal {d.number}", fonts.bold)
         if not problems:
-            story.append(Paragraph(f"<b>Deal {d.number}</b>: {esc(d.as_played)}", st["option"]))
+            story.append(Plain([deal, (f": {d.as_played}", fonts.regular)], st["option"], ink))
             continue
-        story.append(Paragraph(f"<b>Deal {d.number}</b>: {esc(d.as_played)}. <i>The referee found:</i>", lead_in))
-        story.append(Paragraph(esc(problems), found))
+        # The referee's problems follow on lines of their own, in the same paragraph: one
+        # flowable, that no KeepTogether has to hold to its lead-in.
+        story.append(Plain([deal, (f": {d.as_played}. ", fonts.regular), ("The referee found:", fonts.italic), BREAK,
+                            (problems, fonts.regular)], st["option"], ink))
     return story
 
 
@@ -292,7 +294,7 @@ def _totals_change(entry: Mapping[str, object], sides: Sequence[str], arrow: str
 
 
 def _corrections(corrections: Sequence[Mapping[str, object]], view: GameView, fonts: Fonts,
-                 st: dict[str, ParagraphStyle]) -> list[Flowable]:
+                 st: dict[str, ParagraphStyle], ink: Ink) -> list[Flowable]:
     """The deals changed after they were recorded, from the game's history: when, which deal,
     why, and each side's deal total before and after."""
     story: list[Flowable] = [Paragraph("Corrections", st["h2"])]
@@ -301,10 +303,10 @@ def _corrections(corrections: Sequence[Mapping[str, object]], view: GameView, fo
         story.append(Paragraph("None: no deal was changed after it was recorded.", st["base"]))
     for entry in changed:
         reason = str(entry.get("reason") or "").strip()
-        story.append(Paragraph(
-            f"<b>Deal {esc(str(entry.get('deal_number')))} {CORRECTED[str(entry.get('action'))]}</b> "
-            f"{esc(str(entry.get('at', ''))[:10])}" + (f": {esc(reason)}" if reason else "") + ". "
-            + esc(_totals_change(entry, list(view.sides), fonts.arrow)) + ".", st["option"]))
+        story.append(Plain([
+            (f"Deal {entry.get('deal_number')} {CORRECTED[str(entry.get('action'))]}", fonts.bold),
+            (f" {str(entry.get('at', ''))[:10]}" + (f": {reason}" if reason else "") + ". "
+             + _totals_change(entry, list(view.sides), fonts.arrow) + ".", fonts.regular)], st["option"], ink))
     return story
 
 
@@ -345,35 +347,43 @@ def _amendments(amendments: Sequence[Mapping[str, object]], fonts: Fonts,
     return story
 
 
-def _deal_block(d: DealRow, fonts: Fonts, st: dict[str, ParagraphStyle], width: float,
+def _deal_block(d: DealRow, fonts: Fonts, st: dict[str, ParagraphStyle], width: float, ink: Ink,
                 entered: Sequence[str] = ()) -> Flowable:
     """One deal, line by line, sides side by side (two to a row), kept on one page; under its
-    title, for a deal written part by part, who entered and confirmed each part, on one line."""
+    title, for a deal written part by part, who entered and confirmed each part, on one line.
+    The title is drawn by the first pair of sides, so that a deal of two sides (most) is one
+    flowable, never a KeepTogether (which copies the page's frame each time it measures)."""
     deal = d.deal
     how = (f"{deal.went_out} went out" if deal.ending.value == "went_out" and deal.went_out
            else "the stock ran out")
     title = f"Deal {d.number}: {how}" + (" (saved as played)" if d.as_played else "")
     sides = d.verdict.breakdown.sides
-    block: list[Flowable] = [Paragraph(esc(title), st["h2"])]
+    above = [Plain([(title, fonts.bold)], st["h2"], ink)]
     if entered:
-        block.append(Paragraph(esc("; ".join(entered)) + ".", st["base"]))
-    block += [_SidePair(sides[i:i + 2], d.running, fonts, width) for i in range(0, len(sides), 2)]
-    return KeepTogether(block)
+        above.append(Plain([("; ".join(entered) + ".", fonts.regular)], st["base"], ink))
+    pairs: list[Flowable] = [_SidePair(sides[i:i + 2], d.running, fonts, width, ink, above if i == 0 else ())
+                             for i in range(0, len(sides), 2)]
+    return pairs[0] if len(pairs) == 1 else KeepTogether(pairs)
 
 
 class _SidePair(Flowable):
     """Up to two sides' lines of a deal, side by side: label, count × each, = points; then
     the deal total and the running total. Drawn straight on the canvas, three strings a
-    line and one path for the rules: a hundred deals of a dozen lines a side cost a
-    fraction of a second, where a Table with a Paragraph a cell cost many."""
+    line in one text object (:class:`~scorepad.paper.common.Ink`, which makes the operators
+    of a row that repeats from deal to deal once) and a few paths for the rules: a hundred
+    deals of a dozen lines a side cost a few hundredths of a second, where a Table with a
+    Paragraph a cell cost many tenths."""
 
     LEAD = 10.5
     SIZE = 8.5
     GAP = 12.0
 
-    def __init__(self, sides: Sequence[SideScore], running: Mapping[str, int], fonts: Fonts, width: float) -> None:
+    def __init__(self, sides: Sequence[SideScore], running: Mapping[str, int], fonts: Fonts, width: float,
+                 ink: Ink, above: Sequence[Plain] = ()) -> None:
         super().__init__()
-        self.fonts, self.box_w = fonts, (width - self.GAP) / 2
+        self.fonts, self.box_w, self.ink, self.above = fonts, (width - self.GAP) / 2, ink, list(above)
+        self.spaceBefore = self.above[0].spaceBefore if self.above else 0.0
+        self.head = 0.0  # the height of the lines above the boxes, with their spacing
         self.boxes = [self._rows(side, running.get(side.name)) for side in sides]
 
     def _rows(self, side: SideScore, running: int | None) -> list[tuple[str, str, str, bool]]:
@@ -387,47 +397,39 @@ class _SidePair(Flowable):
             rows.append(("Running total", "", signed(running), True))
         return [(self._fit(side.name, self.fonts.bold, self.box_w - 6), "", "", True)] + rows
 
-    @staticmethod
-    def _fit(text: str, font: str, width: float) -> str:
+    def _fit(self, text: str, font: str, width: float) -> str:
         """``text`` without control characters, cut to ``width`` with "…" when longer."""
         if not text.isprintable():
             text = "".join(ch for ch in text if unicodedata.category(ch) != "Cc")
-        if pdfmetrics.stringWidth(text, font, _SidePair.SIZE) <= width:
+        if self.ink.width(text, font, _SidePair.SIZE) <= width:
             return text
         while text and pdfmetrics.stringWidth(text + "…", font, _SidePair.SIZE) > width:
             text = text[:-1]
         return text + "…"
 
     def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
-        self.height = max(len(rows) for rows in self.boxes) * self.LEAD + 6
+        self.head = 0.0
+        for i, line in enumerate(self.above):  # spacing between as a frame gives it: the larger of the two
+            self.head += line.wrap(avail_width, avail_height)[1] + (
+                max(line.spaceAfter, self.above[i + 1].spaceBefore) if i + 1 < len(self.above) else line.spaceAfter)
+        self.height = self.head + max(len(rows) for rows in self.boxes) * self.LEAD + 6
         return avail_width, self.height
 
     def draw(self) -> None:
-        canv, fonts, lead, size = self.canv, self.fonts, self.LEAD, self.SIZE
+        canv, lead, size, ink = self.canv, self.LEAD, self.SIZE, self.ink
+        y = self.height
+        for i, line in enumerate(self.above):
+            y -= line.height
+            line.drawOn(canv, 0, y)
+            y -= max(line.spaceAfter, self.above[i + 1].spaceBefore) if i + 1 < len(self.above) else line.spaceAfter
+        lines: list[str] = []
         canv.saveState()
-        canv.setFillColor(BLACK)
-        width = pdfmetrics.stringWidth
         for i, rows in enumerate(self.boxes):
-            x0, top = i * (self.box_w + self.GAP), self.height
+            x0, top = i * (self.box_w + self.GAP), self.height - self.head
             bottom = top - len(rows) * lead
-            right, mid = x0 + self.box_w - 3, x0 + self.box_w - 3 - 52
-            text = canv.beginText()  # one text object for the box: a drawString each costs many times more
-            font = None
-            for r, (label, amount, points, bold) in enumerate(rows):
-                y = top - (r + 1) * lead + 3
-                for x, string, face, align in (
-                        (x0 + 3, label, fonts.bold if bold else fonts.italic if label == "nothing scored"
-                         else fonts.regular, False),
-                        (mid, amount, fonts.bold if bold else fonts.regular, True),
-                        (right, points, fonts.bold if bold else fonts.regular, True)):
-                    if not string:
-                        continue
-                    if face != font:
-                        text.setFont(face, size)
-                        font = face
-                    text.setTextOrigin(x - width(string, face, size) if align else x, y)
-                    text.textOut(string)
-            canv.drawText(text)
+            lines += [f"1 0 0 1 {x0 + 3:.2f} {top - (r + 1) * lead + 3:.2f} Tm "
+                      + ink.line(canv, (self.box_w, row), partial(self._pieces, row), size)
+                      for r, row in enumerate(rows)]
             totals = len(rows) - sum(1 for row in rows[1:] if row[3])
             canv.setStrokeColor(GREY)
             canv.setLineWidth(0.3)
@@ -439,3 +441,14 @@ class _SidePair(Flowable):
             canv.setLineWidth(0.8)
             canv.rect(x0, bottom, self.box_w, top - bottom)
         canv.restoreState()
+        ink.write(canv, lines)  # every string of the pair in one text object
+
+    def _pieces(self, row: tuple[str, str, str, bool]) -> list[tuple[float, str, str]]:
+        """A row's three strings, each at its x from the box's text margin: the label, then the
+        count × each and the points, right-aligned in their columns."""
+        label, amount, points, bold = row
+        fonts, width, size = self.fonts, self.ink.width, self.SIZE
+        face = fonts.bold if bold else fonts.regular
+        right, mid = self.box_w - 6, self.box_w - 6 - 52
+        return [(0.0, label, fonts.italic if label == "nothing scored" and not bold else face),
+                (mid - width(amount, face, size), amount, face), (right - width(points, face, size), points, face)]

@@ -2,8 +2,9 @@
 
 Rule sheets (:mod:`.sheet`; their options' choices in :mod:`.choices`, the option catalogue in
 :mod:`.catalogue`, its readers in :mod:`.readers`), presets (:mod:`.published`, :mod:`.presets`),
-cards (:mod:`.cards`), the deal model (:mod:`.deal`), validation (:mod:`.validate`; one meld in
-:mod:`.melds`, counting books in :mod:`.books`, its results in :mod:`.problems`), scoring
+cards (:mod:`.cards`), the deal model (:mod:`.deal`; a counted side's books in :mod:`.book_counts`),
+validation (:mod:`.validate`; one meld in :mod:`.melds`, counting books in :mod:`.books`, its results in
+:mod:`.problems`, what it works out once per sheet in :mod:`.compiled`), scoring
 (:mod:`.score`, its lines in :mod:`.lines`), whole games (:mod:`.game`) and the referee's
 questions (:mod:`.referee`; what a deal form shows of going out in :mod:`.progress`).
 """

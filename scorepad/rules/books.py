@@ -51,6 +51,8 @@ class HeldBooks(NamedTuple):
 
 def held_by_rank(clean: int, dirty: int, wild: int, ranks: dict[Card, list[int]]) -> HeldBooks:
     """Books by kind, with special books by rank (rank -> [clean, dirty]) added up."""
+    if not ranks:  # most sides: no special book
+        return HeldBooks(clean, dirty, wild)
     order = sorted(ranks, key=CARDS.index)
     return HeldBooks(clean, dirty, wild, sum(ranks[c][0] for c in order), sum(ranks[c][1] for c in order),
                      sum(ranks[c][0] for c in order if c in _THREE_CARDS),
@@ -58,6 +60,8 @@ def held_by_rank(clean: int, dirty: int, wild: int, ranks: dict[Card, list[int]]
 
 
 _THREE_CARDS = (Card.RED_THREE, Card.BLACK_THREE)
+# Looked up once for books_held, meld by meld (enum attributes are slow).
+_THREE, _WILD, _DIRTY, _CLEAN = Rank.THREE, BookKind.WILD, BookKind.DIRTY, BookKind.CLEAN
 
 
 def books_held(sheet: RuleSheet, melds: Sequence[Meld]) -> HeldBooks:
@@ -67,13 +71,13 @@ def books_held(sheet: RuleSheet, melds: Sequence[Meld]) -> HeldBooks:
     for meld in melds:
         kind = meld.book_kind(sheet)
         rank = meld.rank
-        if kind is None or rank is Rank.THREE or rank.is_threes and sheet.three_bonus(rank.card) is None:
+        if kind is None or rank is _THREE or rank.is_threes and sheet.three_bonus(rank.card) is None:
             continue
-        if kind is BookKind.WILD:
+        if kind is _WILD:
             wild += 1
         elif sheet.is_special_rank(rank.card):
-            ranks.setdefault(rank.card, [0, 0])[kind is BookKind.DIRTY] += 1
-        elif kind is BookKind.CLEAN:
+            ranks.setdefault(rank.card, [0, 0])[kind is _DIRTY] += 1
+        elif kind is _CLEAN:
             clean += 1
         else:
             dirty += 1

@@ -160,6 +160,9 @@ class Cards:
         """
         if data is None:
             return EMPTY
+        canonical = canonical_cards(data)
+        if canonical is not None:
+            return canonical
         if isinstance(data, str):
             return cls.parse(data, field)
         if not isinstance(data, Mapping):
@@ -214,6 +217,28 @@ class Cards:
 
 
 EMPTY = Cards()
+
+
+def canonical_cards(data: object) -> Cards | None:
+    """The cards of the canonical object form, as every stored deal holds it (exact codes, whole
+    counts within bounds), read without building a single message or field path; None for
+    anything else, which :meth:`Cards.from_json` reads the long way (the same, or says what is
+    wrong)."""
+    if type(data) is not dict:
+        return None
+    if not data:
+        return EMPTY
+    values = [0] * len(CARDS)
+    place = _PLACE.get
+    for code, count in data.items():
+        i = place(code)
+        if i is None or type(count) is not int or not -MAX_COUNT <= count <= MAX_COUNT:
+            return None
+        values[i] = count
+    return Cards._of(tuple(values))
+
+
+_PLACE = {card.value: i for i, card in enumerate(CARDS)}  # each card's code -> its place in CARDS
 
 
 def read_count(value: object, field: str) -> int:

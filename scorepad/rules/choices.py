@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
+from functools import cached_property
 from typing import Generic, TypeVar
 
 from .cards import CARDS, Card
@@ -277,6 +278,14 @@ class CardValues:
 
     def __getitem__(self, card: Card) -> int:
         return self.points[CARDS.index(card)]
+
+    @cached_property
+    def by_value(self) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        """Each value a card has, highest first, with the places in CARDS of the cards worth it
+        (red threes left out: cards held price them on lines of their own); made once for these values."""
+        valued = [i for i, card in enumerate(CARDS) if card is not Card.RED_THREE]
+        return tuple((each, tuple(i for i in valued if self.points[i] == each))
+                     for each in sorted({self.points[i] for i in valued}, reverse=True))
 
     def to_json(self) -> dict[str, int]:
         return {card.value: p for card, p in zip(CARDS, self.points, strict=True) if card is not Card.RED_THREE}

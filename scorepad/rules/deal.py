@@ -23,14 +23,15 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 
-from .cards import EMPTY, Card, Cards, Rank, parse_card, parse_rank, read_count
+from .book_counts import BookCounts
+from .cards import EMPTY, Card, Cards, Rank, canonical_cards, parse_card, parse_rank, read_count
 from .choices import LastCard
 from .errors import ReadError
 from .limits import MAX_COUNT, MAX_MELDS, MAX_NAME, MAX_PER_SIDE, MAX_POINTS, MAX_SIDES
 from .presets import load_sheet
 from .read import JSON, at, only, read_choice, read_list, read_points
 from .sheet import RuleSheet
-from .text import check_text, read_name
+from .text import check_text, read_name, untyped
 
 _RANK_CODES = {rank: rank.value for rank in Rank}  # looked up once: enum attributes are slow
 
@@ -39,6 +40,11 @@ class BookKind(str, Enum):
     CLEAN = "clean"
     DIRTY = "dirty"
     WILD = "wild"
+
+
+# Looked up once for the methods every deal calls meld by meld and player by player (enum
+# attributes are slow).
+_CLEAN, _DIRTY, _WILD, _WILD_RANK, _RED_THREE = BookKind.CLEAN, BookKind.DIRTY, BookKind.WILD, Rank.WILD, Card.RED_THREE
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,9 +74,9 @@ class Meld:
         """Clean, dirty or wild once the meld has reached the sheet's book size, else None."""
         if self.naturals + self.twos + self.jokers < sheet.book_size:
             return None
-        if self.rank is Rank.WILD:
-            return BookKind.WILD
-        return BookKind.DIRTY if self.twos or self.jokers else BookKind.CLEAN
+        if self.rank is _WILD_RANK:
+            return _WILD
+        return _DIRTY if self.twos or self.jokers else _CLEAN
 
     def cards(self) -> Cards:
         """The meld's cards as counts (a meld of threes of both colours counted as black threes)."""
@@ -254,7 +260,7 @@ class Player:
     @property
     def red_threes_in_hand(self) -> int:
         """Red threes still in hand, itemised or counted."""
-        return self.red_threes_left if self.cards_left_points is not None else self.cards_left[Card.RED_THREE]
+        return self.red_threes_left if self.cards_left_points is not None else self.cards_left[_RED_THREE]
 
     @classmethod
     def from_json(cls, data: object, field: str = "") -> Player:
@@ -314,86 +320,39 @@ class Player:
 
 _MAY_BE_NULL = ("foot_played", "knee_picked_up")  # true, false, or null: not said
 
-BOOK_KEYS = ("clean", "dirty", "wild", "special", "special_dirty", "threes", "wild_mixed")
+
+def _canonical_player(data: object) -> Player | None:
+    """The player ``{"name": "Ann", "foot_picked_up": true, "cards_left": {"K": 2}}`` holds (a name
+    as read, true or false where asked, cards in the object form; no counted hand, no opening),
+    or None for anything else: read, as a stored deal's melds are, without building a single
+    message or field path; anything else takes the long way (:meth:`Player.from_json`)."""
+    if type(data) is not dict or not data.keys() <= _CANONICAL_PLAYER_KEYS:
+        return None
+    name, picked, cut = data.get("name"), data.get("foot_picked_up"), data.get("cut_bonus", False)
+    played, knee_picked = data.get("foot_played"), data.get("knee_picked_up")
+    if type(name) is not str or not _read_already(name) or type(picked) is not bool or type(cut) is not bool \
+            or (played is not None and type(played) is not bool) \
+            or (knee_picked is not None and type(knee_picked) is not bool):
+        return None
+    left, foot, knee = _canonical_cards(data.get("cards_left")), _canonical_cards(data.get("foot")), \
+        _canonical_cards(data.get("knee"))
+    if left is None or foot is None or knee is None:
+        return None
+    return Player(name, picked, left, foot, cut, foot_played=played, knee_picked_up=knee_picked, knee=knee)
 
 
-@dataclass(frozen=True, slots=True)
-class BookCounts:
-    """A counted side's books by kind. Each map counts books by rank, and none of them is also
-    in ``clean`` or ``dirty``: ``special`` clean books of a rank the sheet names a bonus for
-    (``special_books``), ``special_dirty`` dirty books of such a rank (``special_books_dirty``),
-    ``threes`` books of red (3R) or black (3B) threes (``three_books``); and ``wild_mixed``
-    counts wild books mixing 2s and jokers, not also in ``wild``, where the sheet prices them
-    apart (``wild_book_mixed_bonus``; elsewhere every wild book may go in ``wild``).
-
-    >>> BookCounts.from_json({"clean": 3, "dirty": 2, "special": {"7": 1}}).to_json()
-    {'clean': 3, 'dirty': 2, 'wild': 0, 'special': {'7': 1}}
-    >>> BookCounts.from_json({"special_dirty": {"7": 1}, "threes": {"3R": 1}}).to_json()
-    {'clean': 0, 'dirty': 0, 'wild': 0, 'special': {}, 'special_dirty': {'7': 1}, 'threes': {'3R': 1}}
-    """
-
-    clean: int = 0
-    dirty: int = 0
-    wild: int = 0
-    special: tuple[tuple[Rank, int], ...] = ()
-    special_dirty: tuple[tuple[Rank, int], ...] = ()
-    threes: tuple[tuple[Rank, int], ...] = ()
-    wild_mixed: int = 0
-
-    @property
-    def total(self) -> int:
-        return self.clean + self.dirty + self.wild + self.wild_mixed + sum(
-            n for _, n in (*self.special, *self.special_dirty, *self.threes))
-
-    @classmethod
-    def from_json(cls, data: object, field: str = "") -> BookCounts:
-        if not isinstance(data, Mapping):
-            raise ReadError(field, 'must be an object such as {"clean": 3, "dirty": 2, "wild": 0, '
-                                   '"special": {"7": 1}}')
-        only(data, BOOK_KEYS, field)
-        clean, dirty, wild = (read_count(data.get(key, 0), at(field, key)) for key in BOOK_KEYS[:3])
-        return cls(clean, dirty, wild, _by_rank(data, "special", field), _by_rank(data, "special_dirty", field),
-                   _by_rank(data, "threes", field), read_count(data.get("wild_mixed", 0), at(field, "wild_mixed")))
-
-    def to_json(self) -> dict[str, JSON]:
-        """Every kind; ``special_dirty``, ``threes`` and ``wild_mixed`` only when they count a book
-        (deals before them had none)."""
-        out: dict[str, JSON] = {"clean": self.clean, "dirty": self.dirty, "wild": self.wild,
-                               "special": {_RANK_CODES[rank]: n for rank, n in self.special}}
-        for key, counts in (("special_dirty", self.special_dirty), ("threes", self.threes)):
-            if counts:
-                out[key] = {_RANK_CODES[rank]: n for rank, n in counts}
-        if self.wild_mixed:
-            out["wild_mixed"] = self.wild_mixed
-        return out
+_CANONICAL_PLAYER_KEYS = frozenset(("name", "foot_picked_up", "foot_played", "cards_left", "foot", "cut_bonus",
+                                    "knee_picked_up", "knee"))
 
 
-def _by_rank(data: Mapping[str, object], key: str, field: str) -> tuple[tuple[Rank, int], ...]:
-    """One of a counted side's maps of books by rank: ranks A to 4, or for ``threes`` 3R and 3B."""
-    counts = data.get(key, {})
-    where = at(field, key)
-    threes = key == "threes"
-    if not isinstance(counts, Mapping):
-        raise ReadError(where, 'must be an object of books by rank, such as ' + ('{"3R": 1}' if threes else '{"7": 1}'))
-    ranks: dict[Rank, int] = {}
-    for code, count in counts.items():
-        here = at(where, str(code))
-        rank = parse_rank(code, here)
-        if threes and rank not in (Rank.RED_THREE, Rank.BLACK_THREE):
-            raise ReadError(here, "a book of threes is of red threes (3R) or black threes (3B)")
-        if not threes and (rank is Rank.WILD or rank.is_threes):
-            raise ReadError(here, "a special book is a book of a rank from A to 4")
-        if rank in ranks:
-            raise ReadError(here, f"{rank.noun} are named twice")
-        ranks[rank] = read_count(count, here)
-    return tuple((rank, n) for rank, n in sorted(ranks.items(), key=_rank_order) if n)
+def _canonical_cards(data: object) -> Cards | None:
+    return EMPTY if data is None else canonical_cards(data)
 
 
-_RANK_ORDER = {rank: i for i, rank in enumerate(Rank)}
-
-
-def _rank_order(item: tuple[Rank, int]) -> int:
-    return _RANK_ORDER[item[0]]
+def _read_already(name: str) -> bool:
+    """Whether ``name`` is a name as :func:`~.text.read_name` gives it back: some text, no space
+    at either end nor two together, nothing nobody types, at most ``MAX_NAME`` characters."""
+    return 0 < len(name) <= MAX_NAME and " ".join(name.split()) == name and untyped(name) is None
 
 
 @dataclass(frozen=True, slots=True)
@@ -430,7 +389,7 @@ class Side:
         books, points = _counts(data, field)
         melds = [_canonical_meld(m) or Meld.from_json(m, f"{at(field, 'melds')}[{i}]")
                  for i, m in enumerate(read_list(data.get("melds", []), at(field, "melds"), MAX_MELDS, "melds"))]
-        players = [Player.from_json(p, f"{at(field, 'players')}[{i}]")
+        players = [_canonical_player(p) or Player.from_json(p, f"{at(field, 'players')}[{i}]")
                    for i, p in enumerate(read_list(data.get("players", []), at(field, "players"), MAX_PER_SIDE,
                                                "players"))]
         running = data.get("running_total")
@@ -456,6 +415,34 @@ class Side:
         if self.failed_takes:
             out["failed_takes"] = self.failed_takes
         return out
+
+
+def _canonical_side(data: object) -> Side | None:
+    """The itemised side a stored deal holds (a name as read, melds and players in their canonical
+    forms, whole counts of red threes and failed takes; no counted books, opening or running
+    total), or None for anything else: read, as its melds and players are, without building a
+    message or field path; anything else takes the long way (:meth:`Side.from_json`)."""
+    if type(data) is not dict or not data.keys() <= _CANONICAL_SIDE_KEYS:
+        return None
+    name, melds, players = data.get("name"), data.get("melds", []), data.get("players", [])
+    red_threes, failed_takes = data.get("red_threes", 0), data.get("failed_takes", 0)
+    if type(name) is not str or not _read_already(name) or type(melds) is not list or len(melds) > MAX_MELDS \
+            or type(players) is not list or len(players) > MAX_PER_SIDE \
+            or not _canonical_count(red_threes) or not _canonical_count(failed_takes):
+        return None
+    read_melds, read_players = tuple(map(_canonical_meld, melds)), tuple(map(_canonical_player, players))
+    if not all(read_melds) or not all(read_players):  # some meld or player not in its canonical form
+        return None
+    # checked above: no meld or player None, whole counts of red threes and failed takes
+    return Side(name, read_melds, read_players, red_threes, failed_takes=failed_takes)  # type: ignore[arg-type]
+
+
+_CANONICAL_SIDE_KEYS = frozenset(("name", "melds", "red_threes", "players", "failed_takes"))
+
+
+def _canonical_count(value: object) -> bool:
+    """Whether ``value`` is a count :func:`~.cards.read_count` reads as it is."""
+    return type(value) is int and -MAX_COUNT <= value <= MAX_COUNT
 
 
 def _counts(data: Mapping[str, object], field: str) -> tuple[BookCounts | None, int]:
@@ -535,7 +522,7 @@ class Deal:
         except ValueError:
             raise ReadError("ending", f"must be 'went_out' or 'stock_out', not {ending_text!r}") from None
         went_out = _player_named(data, "went_out", "the player who went out")
-        sides = tuple(Side.from_json(s, f"sides[{i}]")
+        sides = tuple(_canonical_side(s) or Side.from_json(s, f"sides[{i}]")
                       for i, s in enumerate(read_list(data.get("sides"), "sides", MAX_SIDES, "sides")))
         return cls(sheet, number, ending, sides, went_out,
                    read_choice(data, "last_card", LastCard, ("discard", "meld")),
@@ -573,9 +560,10 @@ class Deal:
     def find_player(self, name: str) -> tuple[int, int, Player] | None:
         """The player of this name (names are matched ignoring case, as they are unique so)."""
         key = name.strip().casefold()
-        for found in self.players():
-            if found[2].name.casefold() == key:
-                return found
+        for i, side in enumerate(self.sides):
+            for j, player in enumerate(side.players):
+                if player.name.casefold() == key:
+                    return i, j, player
         return None
 
 

@@ -34,15 +34,17 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+from operator import attrgetter
 from typing import NamedTuple
 
 from .catalogue import options_by_group
+from .choices import OpeningBy
 from .deal import Deal
 from .game import Game, Result
 from .presets import preset  # noqa: F401 (the doctests use preset)
 from .problems import Problem
 from .read import JSON
-from .score import Line, SideScore, score
+from .score import Breakdown, Line, SideScore, score
 from .sheet import PRESETS, RuleSheet
 from .verdict import Verdict, judge
 
@@ -166,14 +168,18 @@ def diff_lines(old: tuple[Line, ...], new: tuple[Line, ...]) -> tuple[LineChange
     return tuple(out)
 
 
-def _problem_key(problem: Problem) -> tuple[str, str, str | None, str | None, int | None]:
-    return (problem.code, problem.where, problem.side, problem.player, problem.meld)
+_problem_key = attrgetter("code", "where", "side", "player", "meld")  # what and where a problem is, not its wording
 
 
 def _new_problems(before: tuple[Problem, ...], after: tuple[Problem, ...]) -> tuple[Problem, ...]:
     """The problems of ``after`` that ``before`` does not have (by what and where, not wording)."""
-    seen = {_problem_key(p) for p in before}
-    return tuple(p for p in after if _problem_key(p) not in seen)
+    return _only_in(after, list(map(_problem_key, after)), set(map(_problem_key, before)))
+
+
+def _only_in(problems: tuple[Problem, ...], keys: list[tuple[object, ...]],
+             seen: set[tuple[object, ...]]) -> tuple[Problem, ...]:
+    """``problems`` (whose keys are ``keys``, in order) whose key is not in ``seen``."""
+    return tuple(p for p, key in zip(problems, keys, strict=True) if key not in seen)
 
 
 class SideRescore(NamedTuple):
@@ -282,8 +288,10 @@ def compare_deals(before: Deal, after: Deal) -> DealRescore:
 
 def _paired(number: int, old: Verdict, new: Verdict) -> DealRescore:
     """Two verdicts of a deal, side by side: lines paired, violations split."""
-    added = _new_problems(old.report.violations, new.report.violations)
-    cleared = _new_problems(new.report.violations, old.report.violations)
+    old_found, new_found = old.report.violations, new.report.violations
+    old_keys, new_keys = list(map(_problem_key, old_found)), list(map(_problem_key, new_found))  # each made once
+    added = _only_in(new_found, new_keys, set(old_keys))
+    cleared = _only_in(old_found, old_keys, set(new_keys))
     sides = []
     for before, after in zip(old.breakdown.sides, new.breakdown.sides, strict=True):
         sides.append(SideRescore(
@@ -382,12 +390,47 @@ def rescore_game(game: Game, sheet: RuleSheet) -> GameRescore:
     >>> [(t.name, t.old, t.new, t.difference) for t in change.totals]
     [('Ann', 30, 30, 0), ('Bea', -15, -1015, -1000)]
     """
-    # Under an open sheet, the game ends where the table stopped: where it ended it, or where its own sheet ended it.
-    rules = Game(sheet, game.sides, tuple(dataclasses.replace(deal, sheet=sheet) for deal in game.deals),
-                 ended=game.ended or game.result().over)
+    rules = _under(game, sheet)
     deals = tuple(_paired(deal.number, old, new)
                   for deal, old, new in zip(game.deals, game.verdicts, rules.verdicts, strict=True))
     return GameRescore(game, rules, deals)
+
+
+def rescore_game_deal(game: Game, sheet: RuleSheet, number: int) -> DealRescore | None:
+    """Deal ``number`` of ``game`` under ``sheet``, judged as a deal of the game: what
+    ``rescore_game(game, sheet).deal(number)`` gives, judging that deal alone under ``sheet``
+    (where the opening minimum follows the running total, the deals before it are only
+    scored, for the totals before it: a score never depends on them). None when not recorded.
+
+    >>> game = Game.from_json({"sheet": "common", "deals": [
+    ...     {"ending": "stock_out", "sides": [
+    ...         {"name": "Ann", "melds": ["K K K"], "players": [{"name": "Ann", "foot_picked_up": True}]},
+    ...         {"name": "Bea", "melds": ["Q Q Q"], "players": [
+    ...             {"name": "Bea", "foot_picked_up": False, "foot": "3R 3R 4 4 4 5 5 5 6 6 6"}]}]}]})
+    >>> other = preset("common").replace(red_three_penalty_foot=500)
+    >>> rescore_game_deal(game, other, 1) == rescore_game(game, other).deal(1)
+    True
+    >>> rescore_game_deal(game, other, 2) is None
+    True
+    """
+    rules = _under(game, sheet)
+    at = next((i for i, deal in enumerate(game.deals) if deal.number == number), None)
+    if at is None:
+        return None
+    if sheet.opening_by is not OpeningBy.RUNNING_TOTAL:
+        return _paired(number, game.verdicts[at], judge(rules.deals[at]))
+    before = dict.fromkeys(rules.sides, 0)
+    for side in (side for deal in rules.deals if deal.number < number for side in score(deal).sides):
+        if side.name in before:
+            before[side.name] += side.total
+    return _paired(number, game.verdicts[at], judge(rules.deals[at], before))
+
+
+def _under(game: Game, sheet: RuleSheet) -> Game:
+    """``game``'s deals as a game of ``sheet``."""
+    # Under an open sheet, the game ends where the table stopped: where it ended it, or where its own sheet ended it.
+    return Game(sheet, game.sides, tuple(dataclasses.replace(deal, sheet=sheet) for deal in game.deals),
+                ended=game.ended or game.result().over)
 
 
 # -- two sheets ------------------------------------------------------------------------------------
@@ -453,7 +496,7 @@ def compare_sheets(a: RuleSheet, b: RuleSheet) -> SheetComparison:
 
 __all__ = ["DealRescore", "GameRescore", "GroupDifference", "LineChange", "OptionDifference", "SheetComparison",
            "SideRescore", "SideTotal", "compare_sheets", "problem_json", "diff_lines", "rescore_deal", "rescore_game",
-           "sheet_name"]
+           "rescore_game_deal", "sheet_name"]
 
 
 class ChangedSide(NamedTuple):
@@ -463,13 +506,15 @@ class ChangedSide(NamedTuple):
     changed_lines: tuple[LineChange, ...]
 
 
-def corrected_lines(before: Deal, after: Deal) -> list[ChangedSide]:
+def corrected_lines(before: Deal | Breakdown, after: Deal | Breakdown) -> list[ChangedSide]:
     """Each side whose lines a correction changed, lines paired as
     :func:`compare_deals` pairs them; only scored, not judged (a
     history shows no problems, and judging both deals of every correction of the largest game
-    cost most of its history's time)."""
+    cost most of its history's time). A deal given scored already (the game's own deal, as
+    the correction left it) is not scored again."""
     out = []
-    for old, new in zip(score(before).sides, score(after).sides, strict=True):
+    old_score, new_score = (d if isinstance(d, Breakdown) else score(d) for d in (before, after))
+    for old, new in zip(old_score.sides, new_score.sides, strict=True):
         changed = tuple(change for change in diff_lines(old.lines, new.lines) if change.status != "same")
         if changed:
             out.append(ChangedSide(old.name, changed))

@@ -270,19 +270,17 @@ def _held(tally: Tally, player: str, cards: Cards, where: str) -> list[Item]:
     counts = cards.counts()
     if not any(counts):
         return []
-    present = [i for i in _VALUED if counts[i]]
-    points = tally.sheet.card_values.points
-    held: dict[int, int] = {}  # points each -> how many cards
-    codes: dict[int, list[str]] = {}  # points each -> the cards' codes
-    for i in present:
-        each = points[i]
-        if each in held:
-            held[each] += counts[i]
-            codes[each].append(_CODES[i])
-        else:
-            held[each], codes[each] = counts[i], [_CODES[i]]
     where = f"{player}'s {where}"
-    return [(f"{where}: {' '.join(codes[each])}", held[each], -each) for each in sorted(held, reverse=True)]
+    held = []
+    for each, places in tally.sheet.card_values.by_value:
+        n, codes = 0, []
+        for i in places:
+            if counts[i]:
+                n += counts[i]
+                codes.append(_CODES[i])
+        if codes:
+            held.append((f"{where}: {' '.join(codes)}", n, -each))
+    return held
 
 
 _INDEX = {card: i for i, card in enumerate(CARDS)}
@@ -295,7 +293,6 @@ _RED_THREE = _INDEX[Card.RED_THREE]
 # then 2s and jokers).
 _RANK_INDEX: dict[Rank, int] = {rank: _INDEX[rank.card] for rank in Rank if rank is not Rank.WILD}
 _CODES = tuple(card.value for card in CARDS)
-_VALUED = tuple(i for i in range(len(CARDS)) if i != _RED_THREE)  # red threes have a line of their own
 _MELDED_LINES = tuple((_INDEX[card], f"Melded {card.noun}")
                       for card in (*NATURALS, Card.RED_THREE, Card.BLACK_THREE, Card.TWO, Card.JOKER))
 

@@ -158,11 +158,11 @@ def duplicate_rank_problems(sheet: RuleSheet, melds: tuple[Meld, ...], where: st
         return
     open_ranks: dict[Rank, int] = {}
     said: dict[Rank, str] = {}  # each rank's message, written once
-    book_size, three = sheet.book_size, Rank.THREE
+    book_size, three, coloured = sheet.book_size, Rank.THREE, _COLOURED_THREES
     for index, meld in enumerate(melds):
         rank = meld.rank
         if meld.naturals + meld.twos + meld.jokers >= book_size or rank is three \
-                or rank.is_threes and sheet.three_bonus(rank.card) is None:
+                or rank in coloured and sheet.three_bonus(rank.card) is None:
             continue
         if rank in open_ranks:
             message = said.get(rank)
@@ -173,3 +173,6 @@ def duplicate_rank_problems(sheet: RuleSheet, melds: tuple[Meld, ...], where: st
             yield Problem("meld.duplicate_rank", message, "second_meld", f"{where}[{index}]", side, None, index)
         else:
             open_ranks[rank] = index
+
+
+_COLOURED_THREES = (Rank.RED_THREE, Rank.BLACK_THREE)  # read meld by meld: looked up once (enum attributes are slow)

@@ -10,6 +10,7 @@ of line, what each counts and the option that prices it, are one table in :mod:`
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -53,8 +54,9 @@ class Breakdown(NamedTuple):
         return {side.name: side.total for side in self.sides}
 
 
-def score(deal: Deal) -> Breakdown:
-    """Each side's score for the deal, itemised.
+def score(deal: Deal, tallies: Sequence[Tally] | None = None) -> Breakdown:
+    """Each side's score for the deal, itemised; ``tallies``: each side's :class:`~.tally.Tally`
+    where already counted (:func:`~.verdict.judge` counts them once for validation and scoring).
 
     >>> from scorepad.rules.deal import Deal
     >>> deal = Deal.from_json({"sheet": "common", "deal": 1, "ending": "went_out", "went_out": "Ann",
@@ -68,12 +70,13 @@ def score(deal: Deal) -> Breakdown:
     {'Ann': 1060, 'Bea': 5}
     """  # noqa: E501 (a doctest's expected output is one line)
     steps = plan(deal.sheet, deal.number)
-    return Breakdown(tuple([_score_side(deal, side, steps) for side in deal.sides]))
+    if tallies is None:
+        tallies = [Tally.of(deal, side) for side in deal.sides]
+    return Breakdown(tuple([_score_side(side, tally, steps) for side, tally in zip(deal.sides, tallies, strict=True)]))
 
 
-def _score_side(deal: Deal, side: Side, steps: Plan) -> SideScore:
+def _score_side(side: Side, tally: Tally, steps: Plan) -> SideScore:
     """One side's lines, in the order of :data:`.lines.SCORE_LINES`: its own, then each player's."""
-    tally = Tally.of(deal, side)
     lines: list[Line] = []
     new = tuple.__new__  # a Line made as a tuple: Line(...) costs a call more
     for code, label, option, counter, each, scored_to, items in steps.side:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, NamedTuple
 
 from .cards import Card
@@ -281,9 +282,10 @@ class RuleSheet:
         """True when every player plays alone (no partnerships)."""
         return self.side_sizes == (1,)
 
-    @property
+    @cached_property
     def has_knee(self) -> bool:
-        """Whether any deal on this sheet deals each player a knee (a third pile, ``knee_size``)."""
+        """Whether any deal on this sheet deals each player a knee (a third pile, ``knee_size``);
+        worked out once (the sheet is frozen), as every deal asks."""
         return any(self.knee_size.values)
 
     def knee_at(self, deal: int) -> int:
@@ -336,22 +338,29 @@ class RuleSheet:
         (``wild_book_mixed_bonus``), so a counted side tells such books apart."""
         return self.wild_books and self.wild_book_mixed_bonus is not None
 
+    @cached_property
+    def _by_rank(self) -> _ByRank:
+        """The bonuses and caps by rank as maps, made once (the sheet is frozen) and kept beside its
+        fields, outside them, as :meth:`cite`'s citations are: every deal looks them up book by book."""
+        return _ByRank(dict(self.special_books), dict(self.special_books_dirty), dict(self.three_books),
+                       dict(self.book_caps))
+
     def special_bonus(self, rank: Card) -> int | None:
         """The bonus for a clean book of ``rank`` when the sheet names one."""
-        return dict(self.special_books).get(rank)
+        return self._by_rank.special.get(rank)
 
     def special_dirty_bonus(self, rank: Card) -> int | None:
         """The bonus for a dirty book of ``rank`` when ``special_books_dirty`` names one (else
         such a book scores as an ordinary dirty book)."""
-        return dict(self.special_books_dirty).get(rank)
+        return self._by_rank.special_dirty.get(rank)
 
     def three_bonus(self, three: Card) -> int | None:
         """The bonus for a book of red or black threes when ``three_books`` allows one."""
-        return dict(self.three_books).get(three)
+        return self._by_rank.threes.get(three)
 
     def cap(self, key: str) -> int | None:
         """How many books of a kind (``"wild"``, or a rank's code) score a bonus, when ``book_caps`` caps them."""
-        return dict(self.book_caps).get(key)
+        return self._by_rank.caps.get(key)
 
     def is_special_rank(self, rank: Card) -> bool:
         """Whether a book of ``rank`` is a special book (``special_books`` names it, or
@@ -405,6 +414,13 @@ class RuleSheet:
         """The number of deals in a game, or None when the game plays to a target or until the
         table ends it (then a per-deal option keeps its last value for every later deal)."""
         return self.deals if self.game_length is GameLength.DEALS else None
+
+
+class _ByRank(NamedTuple):
+    special: dict[Card, int]  # special_books
+    special_dirty: dict[Card, int]  # special_books_dirty
+    threes: dict[Card, int]  # three_books
+    caps: dict[str, int]  # book_caps
 
 
 @dataclass(frozen=True)

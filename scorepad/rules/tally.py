@@ -231,7 +231,7 @@ def _opponent_out(deal: Deal, went_out: str | None) -> bool:
 def _buried(deal: Deal, side: Side, went_out: str | None) -> bool:
     """Whether a red three in this side's unopened feet costs its penalty: however the deal
     ended, or (``opponents-out``) only when a player of another side went out."""
-    if deal.sheet.red_three_penalty_foot_when is not FootWhen.OPPONENTS_OUT:
+    if deal.sheet.red_three_penalty_foot_when is not _OPPONENTS_OUT:
         return True
     return _opponent_out(deal, went_out)
 
@@ -240,7 +240,7 @@ def _caught(deal: Deal, went_out: str | None) -> bool:
     """Whether a red three still in a hand of this side costs its penalty: however the deal
     ended, or (``red_three_penalty_hand_when`` opponents-out) only when a player of another
     side went out, catching it there."""
-    if deal.sheet.red_three_penalty_hand_when is not FootWhen.OPPONENTS_OUT:
+    if deal.sheet.red_three_penalty_hand_when is not _OPPONENTS_OUT:
         return True
     return _opponent_out(deal, went_out)
 
@@ -251,4 +251,4 @@ _TWO, _JOKER = _INDEX[Card.TWO], _INDEX[Card.JOKER]
 _NONE_CAPPED: Capped = ()
 _RANK_INDEX: dict[Rank, int] = {rank: _INDEX[rank.card] for rank in Rank if rank is not Rank.WILD}
 _CLEAN, _DIRTY = BookKind.CLEAN, BookKind.DIRTY
-_WILD_RANK, _THREE, _WENT_OUT = Rank.WILD, Rank.THREE, Ending.WENT_OUT
+_WILD_RANK, _THREE, _WENT_OUT, _OPPONENTS_OUT = Rank.WILD, Rank.THREE, Ending.WENT_OUT, FootWhen.OPPONENTS_OUT

@@ -36,20 +36,18 @@ read here, by the referee's "may we go out?" and by the deal form's progress.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
+from operator import gt
 
 from .books import (
     HeldBooks,
     books_per_rank_problems,
-    books_short,
-    books_toward,
     missing_by_rank,
     side_books,
 )
 from .cards import CARDS, Card, Cards, Rank
 from .choices import (
-    Books,
     GameLength,
     LastCard,
     OpeningBy,
@@ -57,14 +55,16 @@ from .choices import (
     PartnerFoot,
     StockOut,
 )
+from .compiled import Compiled, compiled
 from .counted_checks import check_counted, counted_supply
 from .deal import Deal, Ending, Opening, Permission, Player, Side
 from .knee import knee_problems, went_out_knee
 from .limits import MAX_DEALS
-from .melds import duplicate_rank_problems, meld_problems
+from .melds import duplicate_rank_problems
 from .problems import Problem, Report, Unchecked
 from .rulings import last_card_reason, meets_minimum, permission_reason, pile_meld_lacking
 from .sheet import RuleSheet
+from .tally import Tally
 
 
 def pack(sheet: RuleSheet, players: int) -> Cards:
@@ -87,16 +87,20 @@ def _pack(decks: int, jokers_per_deck: int) -> Cards:
     return Cards(counts)
 
 
-def deal_cards(deal: Deal) -> Cards:
-    """Every card the deal records: melded, laid red threes, in hands, unopened knees and feet."""
-    tabled = [0] * len(CARDS)  # melded cards and red threes laid
-    held: list[tuple[int, ...]] = []  # each hand, and each knee and foot never picked up
-    for side in deal.sides:
-        for meld in side.melds:
-            if meld.rank is not Rank.WILD:
-                tabled[_RANK_INDEX[meld.rank]] += meld.naturals
-            tabled[_TWO] += meld.twos
-            tabled[_JOKER] += meld.jokers
+def deal_cards(deal: Deal, tallies: Sequence[Tally] | None = None) -> Cards:
+    """Every card the deal records: melded, laid red threes, in hands, unopened knees and feet.
+    ``tallies``: each side's tally where scoring has counted its melded cards already."""
+    tabled = [0] * len(CARDS)  # melded cards (where no tally has counted them) and red threes laid
+    held: list[Sequence[int]] = []  # each side's tallied melds, each hand, and each knee and foot never picked up
+    for i, side in enumerate(deal.sides):
+        if tallies is not None:
+            held.append(tallies[i].melded)
+        else:
+            for meld in side.melds:
+                if meld.rank is not _WILD:
+                    tabled[_RANK_INDEX[meld.rank]] += meld.naturals
+                tabled[_TWO] += meld.twos
+                tabled[_JOKER] += meld.jokers
         tabled[_RED_THREE] += side.red_threes
         for player in side.players:
             tabled[_RED_THREE] += player.red_threes_left  # a counted hand's red threes
@@ -108,19 +112,24 @@ def deal_cards(deal: Deal) -> Cards:
     return Cards._of(tuple(map(sum, zip(tabled, *held, strict=True))))  # each kind, summed over every group
 
 
-# Each meld rank's place in CARDS (a meld of threes counts as black threes), looked up once.
+# Each meld rank's place in CARDS (a meld of threes counts as black threes), looked up once, as
+# the enum members read meld by meld (enum attributes are slow).
 _INDEX = {card: i for i, card in enumerate(CARDS)}
-_RANK_INDEX = {rank: _INDEX[rank.card] for rank in Rank if rank is not Rank.WILD}
+_WILD, _PLAYER = Rank.WILD, OpeningWho.PLAYER
+_RANK_INDEX: dict[Rank, int] = {rank: _INDEX[rank.card] for rank in Rank if rank is not Rank.WILD}
 _TWO, _JOKER, _RED_THREE = _INDEX[Card.TWO], _INDEX[Card.JOKER], _INDEX[Card.RED_THREE]
 
 
 # -- the whole deal ---------------------------------------------------------------------------
 
 
-def validate(deal: Deal, totals_before: Mapping[str, int] | None = None) -> Report:
+def validate(deal: Deal, totals_before: Mapping[str, int] | None = None,
+             tallies: Sequence[Tally] | None = None) -> Report:
     """Every problem with a deal under its sheet, violations and warnings apart, and what
     it could not check. ``totals_before``: in a game, each side's total before this deal
-    (where the minimum follows the running total; a standalone deal's sides say their own).
+    (where the minimum follows the running total; a standalone deal's sides say their own);
+    ``tallies``: each side's :class:`~.tally.Tally` where scoring has counted the deal already
+    (:func:`~.verdict.judge`), so that its melded cards are counted once.
 
     >>> from scorepad.rules.deal import Deal
     >>> deal = Deal.from_json({"sheet": "common", "deal": 5, "ending": "stock_out", "sides": [
@@ -133,20 +142,21 @@ def validate(deal: Deal, totals_before: Mapping[str, int] | None = None) -> Repo
     found: list[Problem] = []
     warnings: list[Problem] = []
     _check_number(deal, found)
-    _check_table(deal, found)
-    # The problems of each meld that has any, found once a deal for each meld object: a stored
-    # deal's melds of one kind are one shared object (see Deal.from_json), judged once.
-    alone: dict[int, list[Problem]] = {}
+    players = sum(len(s.players) for s in deal.sides)
+    _check_table(deal, players, found)
+    checks = compiled(sheet)
     for i, side in enumerate(deal.sides):
-        _check_side(sheet, side, f"sides[{i}]", found, warnings, alone)
-    if sheet.has_knee or any(p.knee or p.knee_picked_up is not None for _, _, p in deal.players()):
+        _check_side(checks, side, f"sides[{i}]", found, warnings)
+    if sheet.has_knee or any(p.knee_picked_up is not None or p.knee for side in deal.sides for p in side.players):
         found.extend(knee_problems(deal))
-    _check_supply(deal, found)
-    _check_ending(deal, found)
+    _check_supply(deal, players, found, tallies)
+    # The player who went out, found once for the ending and the way they went out.
+    located = deal.find_player(deal.went_out) if deal.ending is Ending.WENT_OUT and deal.went_out else None
+    _check_ending(checks, deal, located, found)
     _check_first_meld(deal, found)
     unchecked: list[Unchecked] = []
-    _check_openings(deal, totals_before, found, unchecked)
-    _check_going_out(deal, found, unchecked)
+    _check_openings(checks, deal, totals_before, found, unchecked)
+    _check_going_out(deal, located, found, unchecked)
     return Report(tuple(found), tuple(warnings), tuple(unchecked))
 
 
@@ -162,9 +172,8 @@ def _check_number(deal: Deal, found: list[Problem]) -> None:
                              f"scorepad keeps for a game {kind}.", "game_length", "deal"))
 
 
-def _check_table(deal: Deal, found: list[Problem]) -> None:
+def _check_table(deal: Deal, players: int, found: list[Problem]) -> None:
     sheet = deal.sheet
-    players = sum(len(s.players) for s in deal.sides)
     if len(deal.sides) < 2:
         found.append(Problem("table.sides", f"A game needs at least two sides; this deal has {len(deal.sides)}.",
                              None, "sides"))
@@ -176,7 +185,7 @@ def _check_table(deal: Deal, found: list[Problem]) -> None:
     sizes = {len(s.players) for s in deal.sides if s.players}
     if len(sizes) > 1:
         found.append(Problem("table.sides", "Every side must have the same number of players.", "side_sizes", "sides"))
-    bad = sorted(size for size in sizes if size not in sheet.side_sizes)
+    bad = sorted(sizes.difference(sheet.side_sizes))
     if bad:
         found.append(Problem("table.sides", f"Sides of {bad[0]} player{'s' if bad[0] != 1 else ''} are not on this "
                              f"sheet, which plays {sheet.describe('side_sizes')}.", "side_sizes", "sides"))
@@ -197,14 +206,13 @@ def _check_table(deal: Deal, found: list[Problem]) -> None:
             seen_players.add(player.name.casefold())
 
 
-def _check_side(sheet: RuleSheet, side: Side, where: str, found: list[Problem], warnings: list[Problem],
-                alone: dict[int, list[Problem]]) -> None:
+def _check_side(checks: Compiled, side: Side, where: str, found: list[Problem], warnings: list[Problem]) -> None:
     """The rules one side breaks on its own: its melds, its red threes, each of its players."""
-    name = side.name
+    name, sheet = side.name, checks.sheet
     if side.books is not None:
         check_counted(sheet, side, side.books, where, found, warnings)
     else:
-        _check_melds(sheet, side, where, found, alone)
+        _check_melds(checks, side, where, found)
         found.extend(duplicate_rank_problems(sheet, side.melds, f"{where}.melds", name))
     found.extend(books_per_rank_problems(sheet, side, where))
     if side.red_threes < 0:
@@ -229,20 +237,16 @@ def _check_side(sheet: RuleSheet, side: Side, where: str, found: list[Problem], 
         _check_player(sheet, player, f"{where}.players[{j}]", name, found, warnings)
 
 
-def _check_melds(sheet: RuleSheet, side: Side, where: str, found: list[Problem],
-                 alone: dict[int, list[Problem]]) -> None:
-    """Each meld alone: its rank, size and wild cards (:func:`meld_problems`), placed on the side."""
-    name = side.name
+def _check_melds(checks: Compiled, side: Side, where: str, found: list[Problem]) -> None:
+    """Each meld alone: its rank, size and wild cards (:func:`~.melds.meld_problems`, once per
+    sheet for each kind of meld), placed on the side."""
+    name, alone = side.name, checks.meld_problems
     for index, meld in enumerate(side.melds):
-        problems = alone.get(id(meld))  # the deal holds every meld while it is judged: ids stay unique
-        if problems is None:
-            problems = list(meld_problems(sheet, meld))
-            if not problems:  # most melds have none: checking again costs less than keeping them
-                continue
-            alone[id(meld)] = problems
-        here = f"{where}.melds[{index}]"
-        for p in problems:
-            found.append(Problem(p[0], p[1], p[2], here, name, None, index))
+        problems = alone(meld)
+        if problems:
+            here = f"{where}.melds[{index}]"
+            for p in problems:
+                found.append(Problem(p[0], p[1], p[2], here, name, None, index))
 
 
 def _check_player(sheet: RuleSheet, player: Player, here: str, side: str, found: list[Problem],
@@ -250,10 +254,10 @@ def _check_player(sheet: RuleSheet, player: Player, here: str, side: str, found:
     """One player's record: no negative count; a foot picked up is not recorded as a foot, and an
     unopened one holds ``foot_size`` cards; a red three in hand is worth a look; the cut bonus only
     where the sheet has one."""
-    for key, cards in (("cards_left", player.cards_left), ("foot", player.foot)):
-        if min(cards.counts()) < 0:
-            found.append(Problem("count.negative", f"{player.name}'s {key.replace('_', ' ')} has a negative count.",
-                                 None, f"{here}.{key}", side, player.name, field=key))
+    if min(player.cards_left.counts()) < 0:
+        found.append(_negative(player, here, side, "cards_left"))
+    if min(player.foot.counts()) < 0:
+        found.append(_negative(player, here, side, "foot"))
     if player.cards_left_points is not None:
         for key, n in (("cards_left_points", player.cards_left_points), ("red_threes_left", player.red_threes_left)):
             if n < 0:
@@ -281,21 +285,28 @@ def _check_player(sheet: RuleSheet, player: Player, here: str, side: str, found:
                              "cut_bonus", f"{here}.cut_bonus", side, player.name, field="cut_bonus"))
 
 
-def _check_supply(deal: Deal, found: list[Problem]) -> None:
-    players = sum(len(s.players) for s in deal.sides)
+def _negative(player: Player, here: str, side: str, key: str) -> Problem:
+    """A player's cards (``key``: ``cards_left`` or ``foot``) with a negative count."""
+    return Problem("count.negative", f"{player.name}'s {key.replace('_', ' ')} has a negative count.", None,
+                   f"{here}.{key}", side, player.name, field=key)
+
+
+def _check_supply(deal: Deal, players: int, found: list[Problem], tallies: Sequence[Tally] | None) -> None:
     available = pack(deal.sheet, max(players, 1))
-    used = deal_cards(deal)
+    used = deal_cards(deal, tallies)
     decks = deal.sheet.decks_for(max(players, 1))
-    for card, need, have in zip(CARDS, used.counts(), available.counts(), strict=True):
-        if need > have:
-            option = "jokers_per_deck" if card is Card.JOKER else "decks_rule"
-            found.append(Problem("supply", f"This deal records {need} {card.noun}, but {decks} deck"
-                                 f"{'s' if decks != 1 else ''} hold only {have}.", option, "sides"))
-    if any(side.counted for side in deal.sides) or any(p.counted for _, _, p in deal.players()):
+    if any(map(gt, used.counts(), available.counts())):  # most deals: the pack holds every card recorded
+        for card, need, have in zip(CARDS, used.counts(), available.counts(), strict=True):
+            if need > have:
+                option = "jokers_per_deck" if card is Card.JOKER else "decks_rule"
+                found.append(Problem("supply", f"This deal records {need} {card.noun}, but {decks} deck"
+                                     f"{'s' if decks != 1 else ''} hold only {have}.", option, "sides"))
+    if any(side.counted or any(p.counted for p in side.players) for side in deal.sides):
         found.extend(counted_supply(deal, available, used, decks))
 
 
-def _check_ending(deal: Deal, found: list[Problem]) -> None:
+def _check_ending(checks: Compiled, deal: Deal, located: tuple[int, int, Player] | None,
+                  found: list[Problem]) -> None:
     sheet = deal.sheet
     if deal.ending is Ending.STOCK_OUT:
         if deal.went_out is not None:
@@ -309,7 +320,6 @@ def _check_ending(deal: Deal, found: list[Problem]) -> None:
     if deal.went_out is None:
         found.append(Problem("went_out.player", "Say which player went out.", None, "went_out", field="went_out"))
         return
-    located = deal.find_player(deal.went_out)
     if located is None:
         found.append(Problem("went_out.player", f"{deal.went_out!r} is not a player in this deal.", None, "went_out",
                              field="went_out"))
@@ -326,8 +336,8 @@ def _check_ending(deal: Deal, found: list[Problem]) -> None:
     found.extend(went_out_knee(deal, i, j))
     need = sheet.going_out_books(deal.number)
     held = side_books(sheet, side)
-    toward = books_toward(sheet, need, held)
-    if books_short(need, toward) != Books():
+    toward, short = checks.books_toward(need, held)
+    if short:
         missing = missing_by_rank(need, toward)
         found.append(Problem("went_out.books", f"To go out in deal {deal.number} a side needs {need.books}; "
                              f"{side.name} has {held}{_counting(sheet, held)}"
@@ -397,27 +407,28 @@ def _still_holding(player: Player, here: str, side: str) -> Problem:
 # -- what a deal may carry for the referee: openings, the last card, permission -----------------
 
 
-def _check_openings(deal: Deal, totals_before: Mapping[str, int] | None, found: list[Problem],
+def _check_openings(checks: Compiled, deal: Deal, totals_before: Mapping[str, int] | None, found: list[Problem],
                     unchecked: list[Unchecked]) -> None:
     """Each opening given against the deal's minimum and the pile rules; each one missing listed
     as not checked where the minimum is above nothing."""
     sheet = deal.sheet
     by_total = sheet.opening_by is OpeningBy.RUNNING_TOTAL
     option = "opening_bands" if by_total else "opening_minimums"
+    cited = str(sheet.cite(option))  # put in words once, for every opening not given
     for i, side in enumerate(deal.sides):
         running = side.running_total if totals_before is None else totals_before.get(side.name)
-        minimum = sheet.opening_minimum(deal.number, running or 0)
+        minimum = checks.opening_minimum(deal.number, running or 0)
         if by_total and running is None:
             minimum = max(band.minimum for band in sheet.opening_bands)
         for owner, player, opening, where in _openings(sheet, side, f"sides[{i}]", found):
             if opening is None:
                 if minimum > 0 or sheet.opening_book(deal.number):
                     unchecked.append(Unchecked("opening", option, f"{owner}'s first melds are not given, so the "
-                                               f"opening minimum ({sheet.cite(option)}) is not checked.",
+                                               f"opening minimum ({cited}) is not checked.",
                                                where, side.name, player))
             elif by_total and running is None:
                 unchecked.append(Unchecked("opening", option, f"The minimum follows the running total "
-                                           f"({sheet.cite(option)}); give {side.name}'s running_total before this "
+                                           f"({cited}); give {side.name}'s running_total before this "
                                            "deal to check the opening.", f"sides[{i}].running_total",
                                            side.name, player))
             elif opening.melds:  # no first melds: this side or player never opened
@@ -430,7 +441,7 @@ def _openings(sheet: RuleSheet, side: Side, where: str,
     """Who meets the minimum on this side, as the sheet says (``opening_who``): (who, player's
     name or None, their opening, where it goes). A one-player side's opening may be given on the
     side or the player; one given at the wrong level for partners is a problem."""
-    each = sheet.opening_who is OpeningWho.PLAYER and len(side.players) > 1
+    each = sheet.opening_who is _PLAYER and len(side.players) > 1
     misplaced = side.opening is not None if each else any(p.opening is not None for p in side.players) \
         and len(side.players) > 1
     if misplaced:
@@ -491,11 +502,11 @@ def _lower(message: str) -> str:
 _ASKED = {Permission.ASKED_YES: True, Permission.ASKED_NO: False, Permission.NOT_ASKED: None}
 
 
-def _check_going_out(deal: Deal, found: list[Problem], unchecked: list[Unchecked]) -> None:
-    """How the player who went out played the last card, and whether a partner said yes, where
-    the sheet has those rules (``last_card``, ``go_out_permission``)."""
+def _check_going_out(deal: Deal, located: tuple[int, int, Player] | None, found: list[Problem],
+                     unchecked: list[Unchecked]) -> None:
+    """How the player who went out (``located``) played the last card, and whether a partner said
+    yes, where the sheet has those rules (``last_card``, ``go_out_permission``)."""
     sheet = deal.sheet
-    located = deal.find_player(deal.went_out) if deal.ending is Ending.WENT_OUT and deal.went_out else None
     if located is None:
         return
     side, player = deal.sides[located[0]].name, located[2].name

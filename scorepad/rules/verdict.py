@@ -10,6 +10,7 @@ from .deal import Deal
 from .problems import Report
 from .read import JSON
 from .score import Breakdown, score
+from .tally import Tally
 from .validate import validate
 
 
@@ -44,4 +45,5 @@ def judge(deal: Deal, totals_before: Mapping[str, int] | None = None) -> Verdict
     >>> judge(deal).to_json()["ok"]
     True
     """
-    return Verdict(deal, validate(deal, totals_before), score(deal))
+    tallies = [Tally.of(deal, side) for side in deal.sides]  # each side's cards counted once, for both
+    return Verdict(deal, validate(deal, totals_before, tallies), score(deal, tallies))

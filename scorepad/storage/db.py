@@ -42,7 +42,6 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from importlib import resources
 from pathlib import Path
-from types import TracebackType
 from typing import TYPE_CHECKING, Any, Protocol
 
 from . import cache, queries, write_queue
@@ -52,6 +51,7 @@ from .errors import OutOfSpace as OutOfSpace
 from .errors import Unreachable as Unreachable
 from .errors import Unusable as Unusable
 from .throttled_log import ThrottledLog
+from .write_queue import is_full as is_full
 
 if TYPE_CHECKING:  # PostgreSQL's connection, for get_db()'s type: psycopg is an optional extra
     import psycopg
@@ -90,12 +90,6 @@ class _Connection(sqlite3.Connection):
     ``PRAGMA busy_timeout`` only when it must wait less than that (see :func:`_begin_immediate`)."""
 
     busy_ms: int
-
-
-def is_full(err: sqlite3.Error) -> bool:
-    """Whether SQLite failed for want of space: its disk is full, or the file reached its
-    ``max_page_count`` (``SQLITE_FULL``)."""
-    return isinstance(err, sqlite3.OperationalError) and err.sqlite_errorcode & 0xFF == sqlite3.SQLITE_FULL
 
 
 def _wal(conn: sqlite3.Connection, wait: float) -> None:
@@ -303,9 +297,10 @@ class Database:
     def connection(self) -> sqlite3.Connection:
         """This thread's connection to the file, opened on first use and kept: opening one
         (and setting its pragmas) costs more than most queries."""
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        local = self._local
+        conn: sqlite3.Connection | None = getattr(local, "writing", None) or getattr(local, "conn", None)
         if conn is None:
-            conn = self._local.conn = connect(self.path, self.busy_timeout, self.max_bytes)
+            conn = local.conn = connect(self.path, self.busy_timeout, self.max_bytes)
         return conn
 
     def execute(self, name: str, params: Sequence[object]) -> Cursor:
@@ -326,12 +321,17 @@ class Database:
         return OutOfSpace()
 
     def in_transaction(self) -> bool:
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        local = self._local
+        conn: sqlite3.Connection | None = getattr(local, "writing", None) or getattr(local, "conn", None)
         return conn is not None and conn.in_transaction
 
     def transaction(self) -> AbstractContextManager[object]:
-        """One write transaction (see :class:`_SqliteWrite`)."""
-        return _SqliteWrite(self)
+        """One write transaction (see :class:`.write_queue.Write`)."""
+        return write_queue.Write(self)
+
+    def write_on(self, conn: sqlite3.Connection | None) -> None:
+        """This thread's statements go to ``conn`` (a write batch's connection) until called with None."""
+        self._local.writing = conn
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:
@@ -449,85 +449,6 @@ def transaction() -> AbstractContextManager[object]:
 def snapshot() -> AbstractContextManager[None]:
     """``with snapshot():`` the block's reads see the database as of one moment."""
     return current().snapshot()
-
-
-class _SqliteWrite:
-    """A write transaction on SQLite (BEGIN IMMEDIATE).
-
-    Writers in this process first queue, first come first served (:class:`.write_queue.WriteQueue`):
-    SQLite's busy handler makes a blocked writer sleep in growing steps (up to 100 ms), which under a burst of
-    writes costs far more than the writes themselves. SQLite's ``busy_timeout`` covers
-    writers in other processes (a second server, the CLI): a write waits for them at most
-    :func:`busy_timeout` seconds in all, and the writers queued behind it not at all; then
-    :class:`Busy` is raised and nothing is written. So another program holding the lock
-    holds up one server thread, and reads keep the others.
-    """
-
-    def __init__(self, database: Database) -> None:
-        self.database = database
-
-    def __enter__(self) -> sqlite3.Connection:
-        database = self.database
-        self.conn = database.connection()
-        self.writers = write_queue.queue_of(database.path)
-        wait = database.busy_timeout
-        deadline = time.monotonic() + wait
-        self.writers.acquire(deadline)
-        self.writers.waiting_since = time.monotonic()
-        try:
-            _begin_immediate(self.conn, deadline - time.monotonic(), wait)
-        except BaseException:
-            self.writers.waiting_since = None
-            self.writers.release()
-            raise
-        self.writers.waiting_since = None
-        return self.conn
-
-    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
-                 tb: TracebackType | None) -> None:
-        try:
-            if kind is None:
-                self._commit()
-            elif self.conn.in_transaction:  # SQLite rolls back by itself after some errors (a full disk)
-                self.conn.execute("ROLLBACK")
-        finally:
-            self.writers.release()
-
-    def _commit(self) -> None:
-        """COMMIT; one that fails (a full disk may fail it) is rolled back, nothing written."""
-        try:
-            self.conn.execute("COMMIT")
-        except sqlite3.OperationalError as err:
-            if self.conn.in_transaction:
-                self.conn.execute("ROLLBACK")
-            if is_full(err):
-                raise self.database.out_of_space(err) from None
-            raise
-
-
-SLACK_MS = 50  # a write that has waited in the queue less than this keeps the connection's busy timeout as it is
-
-
-def _begin_immediate(conn: sqlite3.Connection, wait: float, usual: float) -> None:
-    """Take the write lock, waiting at most ``wait`` seconds for another process to let it
-    go (:class:`Busy` if it does not); statements after it wait ``usual`` seconds again.
-    ``PRAGMA busy_timeout`` is set only when ``wait`` is :data:`SLACK_MS` or more short of
-    what the connection has (a write that waited long in the queue): not on every write."""
-    wanted, kept = max(0, int(wait * 1000)), getattr(conn, "busy_ms", None)
-    change = kept is None or kept - wanted > SLACK_MS
-    if change:
-        conn.execute(f"PRAGMA busy_timeout = {wanted:d}")
-    try:
-        conn.execute("BEGIN IMMEDIATE")
-    except sqlite3.OperationalError as err:
-        if err.sqlite_errorcode & 0xFF == sqlite3.SQLITE_BUSY:
-            raise Busy() from None
-        raise
-    finally:
-        if change:
-            conn.execute(f"PRAGMA busy_timeout = {int(usual * 1000):d}")
-            if kept is not None:
-                conn.busy_ms = int(usual * 1000)  # type: ignore[attr-defined]
 
 
 def open_file(database: Path) -> int:

@@ -40,8 +40,16 @@ QUERIES: dict[str, str] = {
     "entered_by_of_game": "SELECT deal_number, entered_by FROM history WHERE game_id = ? "
                           "AND action IN ('record', 'edit', 'delete') ORDER BY id",
     "history_of_game": "SELECT * FROM history WHERE game_id = ? ORDER BY id",
+    # The history as the pages list it: the deals before and after only of a correction, and the sheets of an amendment.
+    "history_shown_of_game": "SELECT id, deal_number, action, at, CASE WHEN action IN ('edit', 'amend') THEN before "
+                             "END AS before, CASE WHEN action IN ('edit', 'amend') THEN after END AS after, "
+                             "old_totals, new_totals, reason, entered_by, revision FROM history WHERE game_id = ? "
+                             "ORDER BY id",
     "history_of_deal": "SELECT * FROM history WHERE game_id = ? AND deal_number = ? ORDER BY id",
     "amendments_of_game": "SELECT * FROM history WHERE game_id = ? AND action = 'amend' ORDER BY id",
+    # What the results print of the deals corrected or deleted: never the deals before and after.
+    "corrections_of_game": "SELECT id, deal_number, action, at, old_totals, new_totals, reason FROM history "
+                           "WHERE game_id = ? AND action IN ('edit', 'delete') ORDER BY id",
     "history_count_of_deal": "SELECT COUNT(*) FROM history WHERE game_id = ? AND deal_number = ?",
     "history_counts": "SELECT deal_number, COUNT(*) AS n FROM history "
                       "WHERE game_id = ? AND deal_number IS NOT NULL GROUP BY deal_number",

@@ -278,11 +278,27 @@ def amendments(game_id: str) -> list[Entry]:
     return _entries(db.query("amendments_of_game", game_id))
 
 
+def history_shown(game_id: str) -> list[Entry]:
+    """The game's history as its page lists it: :func:`history`, but the deals before and
+    after only of the entries that corrected a deal (the page shows the lines they changed)
+    and the sheets only of amendments; None for every other entry's (a deal as recorded,
+    or deleted, is not shown, and reading them was half the reading of the largest game's)."""
+    return _entries(db.query("history_shown_of_game", game_id))
+
+
+def corrections(game_id: str) -> list[Entry]:
+    """The game's entries that corrected or deleted a deal, oldest first, as :func:`history`
+    gives them but without the deals before and after (what the results print of them)."""
+    return _entries(db.query("corrections_of_game", game_id))
+
+
 def _entries(rows: list[db.Row]) -> list[Entry]:
     out = []
     for row in rows:
         entry: Entry = {key: row[key] for key in row.keys()}
         for key in ("before", "after", "old_totals", "new_totals", "entered_by"):
+            if key not in entry:  # a query that does not read it
+                continue
             stored = entry[key]
             entry[key] = _stored_json(stored) if isinstance(stored, str) and stored else None
             if entry["action"] == "amend" and key in ("before", "after") and entry[key] is not None:

@@ -128,10 +128,13 @@ def history_entries(game: GameRecord, entries: list[dict[str, object]]) -> list[
         if entry["action"] == "amend":
             entry["changes"] = sheet_changes(entry["before"], entry["after"])
         elif entry["action"] == "edit" and entry["before"] and entry["after"]:
-            number = entry["deal_number"]  # a correction's: a deal's number
+            number = entry["deal_number"] if isinstance(entry["deal_number"], int) else None  # a correction's
+            now = game.deal(number) if number is not None else None
             try:
-                before, after = (checks.read_deal(game, entry[k], number if isinstance(number, int) else None)
-                                 for k in ("before", "after"))
+                before = checks.read_deal(game, entry["before"], number)
+                as_now = now is not None and entry["after"] == now.deal.to_json(with_sheet=False)
+                after = now.verdict.breakdown if now is not None and as_now else checks.read_deal(  # scored already
+                    game, entry["after"], number)
             except StorageError:  # a deal that no longer reads under the sheet: its totals say enough
                 continue
             entry["lines"] = corrected_lines(before, after)

@@ -38,7 +38,8 @@ def export_page(game_id: str) -> Response:
 
 @bp.get("/games/<game_id>/scores.csv")
 def scores_page(game_id: str) -> Response:
-    return downloads.scores_file(access.game_or_404(game_id))
+    game = access.game_or_404(game_id)
+    return downloads.per_revision(downloads.scores_file(game), game)
 
 
 @bp.url_value_preprocessor

@@ -15,7 +15,7 @@ from flask.typing import ResponseReturnValue
 from markupsafe import Markup, escape
 from werkzeug.wrappers import Response
 
-from .. import access, builds, keyed_writes
+from .. import access, builds, downloads, keyed_writes
 from ..links import external_url
 from ..retry import send_again_page
 from ..rules import PRESETS
@@ -111,8 +111,7 @@ def game(game_id: str) -> ResponseReturnValue:
     found = reading.revision(game_id)
     if found is None:
         access.missing(game_id)
-    access.watched(game_id)
-    revision = found[0]
+    revision = found[0]  # the page writes no session: its watch mark records the game as watched (watching)
     kept = cache.current()
     html = kept.get(("games/game.html", db.path(), game_id, revision))
     if html is None:
@@ -124,6 +123,23 @@ def game(game_id: str) -> ResponseReturnValue:
     response.set_etag(f"{game_id}.{revision}")
     response.headers["Cache-Control"] = "no-cache"  # revalidate every time: the score moves
     return response.make_conditional(request)
+
+
+@bp.get("/games/<game_id>/watching")
+def watching(game_id: str) -> ResponseReturnValue:
+    """The watchers' page's watch mark (an image it loads, hidden): this browser opened the
+    game, which goes to the front of its games on home, as one it watches. The page itself
+    writes no session, so it is the same answer for every watcher, first visit or not (and
+    :mod:`.replay` can answer it); the browser, with or without scripts, loads the mark
+    with the page, never with live.js's refreshes of the score. A browser holding a key
+    for the game is left as it is (its own page, never the watchers', counts it as used)."""
+    if reading.revision(game_id) is None:
+        access.missing(game_id)
+    if not access.may_hold_key(game_id):
+        access.watched(game_id)
+    response = make_response("", 204)
+    response.headers["Cache-Control"] = "no-store"  # every opening of the page counts: home is by last use
+    return response
 
 
 # Where the watchers' page, kept in the cache, holds the view link and its QR code until it is sent.
@@ -291,14 +307,16 @@ def _link_replaced(game: GameRecord, key: str | None) -> Response:
 def history(game_id: str) -> ResponseReturnValue:
     """The game's history. Every correction in it is scored again to show what it changed,
     so the page is built in the build turn and kept for the game's revision (it is the same
-    for every phone: it holds no link), unless it shows this phone a message."""
+    for every phone: it holds no link), unless it shows this phone a message; so it is sent
+    (:func:`downloads.per_revision`)."""
     game = access.game_or_404(game_id)
     key = None if session.get("_flashes") else ("games/history.html", db.path(), game.id, game.revision)
 
     def build() -> bytes:
-        entries = history_entries(game, reading.history(game.id))
+        entries = history_entries(game, reading.history_shown(game.id))
         return render_template("games/history.html", game=game, entries=entries).encode()
-    return builds.built(key, build)
+    page = make_response(builds.built(key, build))
+    return page if key is None else downloads.per_revision(page, game)
 
 
 @bp.route("/games/<game_id>/delete", methods=["GET", "POST"])

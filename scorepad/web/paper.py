@@ -130,9 +130,10 @@ def game_results(game_id: str) -> Response:
     paper = _paper()
 
     def build() -> Printed:
-        return printed_results(game, reading.amendments(game.id), paper, corrections=reading.history(game.id),
+        return printed_results(game, reading.amendments(game.id), paper, corrections=reading.corrections(game.id),
                                entered=reading.entered_by(game.id))
-    return _send(_built(game, "results", paper, build).with_link(_view_url(game)), _name(game.name, "results"))
+    sent = _send(_built(game, "results", paper, build).with_link(_view_url(game)), _name(game.name, "results"))
+    return downloads.per_revision(sent, game)  # undated, unlike the sheet and the pad: the same all the revision long
 
 
 # -- a preset's paper -----------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from .. import access, builds
 from ..rules import PRESETS, ReadError, RuleSheet
 from ..rules.cards import NATURALS, WILDS
 from ..rules.choices import PartnerFoot, rank_words
-from ..rules.dispute import compare_sheets, rescore_game, sheet_digest, sheet_name
+from ..rules.dispute import compare_sheets, rescore_game, rescore_game_deal, sheet_digest, sheet_name
 from ..rules.limits import MAX_DEALS, MAX_PROBLEMS_SHOWN
 from ..rules.questions import QUESTIONS, Context, ask_go_out, blank, current_deal, read_int, read_sheet
 from ..rules.read import JSON
@@ -370,7 +370,7 @@ def _rescore_page(game: GameRecord, asked: RescoreQuestion) -> str:
         if number is None:
             context["change"] = rescore_game(game.rules, other)
         else:
-            context["deal_change"] = rescore_game(game.rules, other).deal(number)  # as a deal of the game
+            context["deal_change"] = rescore_game_deal(game.rules, other, number)  # as a deal of the game
     return render_template("referee/rescore.html", **context)
 
 

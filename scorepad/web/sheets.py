@@ -4,10 +4,10 @@ of the sheet during the game (with a reason kept in the game's history).
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, jsonify, make_response, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
 
-from .. import access
+from .. import access, downloads
 from ..rules import PRESETS
 from ..rules.catalogue import options_by_group
 from ..storage import checks, reading, writing
@@ -32,7 +32,8 @@ def words() -> ResponseReturnValue:
 
 
 @bp.get("/games/<game_id>/sheet")
-def sheet(game_id: str) -> str:
+def sheet(game_id: str) -> ResponseReturnValue:
+    """The game's sheet page: for a watcher, the same at one revision (:func:`downloads.per_revision`)."""
     game = access.game_or_404(game_id)
     sheet = game.sheet
     preset = PRESETS.get(sheet.preset) if sheet.preset else None
@@ -44,8 +45,12 @@ def sheet(game_id: str) -> str:
                                        "not_stated": preset.not_stated.get(o.name) if preset else None}
                                       for o in options]))
     amendments = [dict(e, changes=sheet_changes(e["before"], e["after"])) for e in reading.amendments(game.id)]
-    return render_template("sheets/sheet.html", game=game, groups=groups, preset=preset, changes=list(changed.values()),
-                           amendments=amendments, can_edit=access.can_edit(game), house_rules=sheet.house_rules)
+    page = make_response(render_template("sheets/sheet.html", game=game, groups=groups, preset=preset,
+                                         changes=list(changed.values()), amendments=amendments,
+                                         can_edit=access.can_edit(game), house_rules=sheet.house_rules))
+    if access.may_hold_key(game.id) or session.get("_flashes"):
+        return page  # this phone's own: the amend button, or a message
+    return downloads.per_revision(page, game)  # every watcher's
 
 
 @bp.route("/games/<game_id>/sheet/amend", methods=["GET", "POST"])

@@ -30,6 +30,7 @@ from tests.helpers import (
     grant,
     sql,
     valid_deal,
+    watch,
 )
 
 pytestmark = pytest.mark.backends  # each test on a database of its own: on SQLite and on PostgreSQL
@@ -435,7 +436,7 @@ def test_a_browsers_create_sent_again_with_the_cookie_it_had_is_a_replay_not_a_s
     the write: a create whose answer (and any cookie it set) was lost, sent again with the
     cookie the browser had, is the same client's key, and makes no second game."""
     watched, _ = api_game(app.test_client())
-    assert client.get(f"/games/{watched}").status_code == 200  # the browser has a session: it watches a game
+    watch(client, watched)  # the browser has a session: it watches a game
     given = client.get(page)
     assert given.status_code == 200 and given.headers["Cache-Control"] == "no-store"  # its cookie: this browser's
     had = client.get_cookie("session").value

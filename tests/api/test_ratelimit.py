@@ -315,3 +315,24 @@ def test_a_client_past_limit_build_is_refused_at_once_without_waiting_for_the_bu
         assert_error_shape(client.get(f"{rescore}?sheet=bicycle"), 429, None)
         busy = client.get(f"{rescore}?sheet=bicycle", environ_base=OTHER)  # within its count: it waits
         assert_error_shape(busy, 503, None)
+
+
+def test_the_limiter_s_hooks_are_on_no_request_but_a_limited_route_s(limited_app):
+    """Flask-Limiter's before-request, after-request and teardown hooks are on no request of
+    the app (a page, a poll of the revision have nothing for them to do); a limited route
+    still deducts its writes after answering them (the write limit's count, above)."""
+    app = limited_app(LIMIT_WRITE="2 per minute")
+    limiter = app.extensions["scorepad.limiter"]
+
+    def its_own(hook) -> bool:
+        return getattr(hook, "__self__", None) is limiter or getattr(hook, "args", ())[:1] == (limiter,)
+    hooks = [*app.before_request_funcs.get(None, []), *app.after_request_funcs.get(None, []),
+             *app.teardown_request_funcs.get(None, [])]
+    assert hooks and not [hook for hook in hooks if its_own(hook)]
+    client = app.test_client()
+    game_id, key = api_game(client)
+    assert client.get(f"{API}/games/{game_id}/revision").status_code == 200
+    deals = f"{API}/games/{game_id}/deals"
+    assert client.post(deals, json=valid_deal(), headers=bearer(key)).status_code == 201
+    assert client.put(f"{deals}/1", json=valid_deal(), headers=bearer(key)).status_code == 200
+    assert client.put(f"{deals}/1", json=valid_deal(), headers=bearer(key)).status_code == 429

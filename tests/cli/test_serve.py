@@ -29,7 +29,7 @@ import pytest
 import segno
 from pypdf import PdfReader
 
-from scorepad.cli.flask_serve import lan_address, url_of
+from scorepad.cli.flask_serve import lan_address, served_app, url_of
 from scorepad.web.common import qr
 from tests.helpers import ANN_BEA, ProductionServer, valid_deal
 
@@ -212,3 +212,12 @@ def test_serve_on_a_port_another_server_listens_on_refuses_to_start(advertised):
                                "SCOREPAD_DATABASE": str(Path(advertised.log).with_suffix(".second.sqlite"))})
     assert done.returncode == 1, (done.stdout, done.stderr)
     assert f"Error: port {advertised.port} on 127.0.0.1 is in use" in done.stderr, done.stderr
+
+
+def test_the_app_a_server_runs_has_every_template_compiled_before_its_first_request(tmp_path, monkeypatch):
+    monkeypatch.setenv("SCOREPAD_INSTANCE_PATH", str(tmp_path))
+    monkeypatch.setenv("SCOREPAD_DATABASE", str(tmp_path / "scorepad.sqlite"))
+    monkeypatch.setenv("SCOREPAD_SECRET_KEY", "serve-test")
+    app = served_app("scorepad", None)
+    compiled = {template.name for template in app.jinja_env.cache.values()}
+    assert "games/game.html" in compiled and compiled == set(app.jinja_env.list_templates())

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from scorepad.rules import Deal, load_sheet, preset
-from scorepad.rules.dispute import compare_sheets, diff_lines, rescore_deal, rescore_game, sheet_name
+from scorepad.rules.dispute import compare_sheets, diff_lines, rescore_deal, rescore_game, rescore_game_deal, sheet_name
 from scorepad.rules.game import Game
 from scorepad.rules.score import Line
 from tests.rules.test_validate import BASE
@@ -308,3 +308,11 @@ def test_a_recorded_deal_rescored_alone_is_judged_as_a_deal_of_its_game():
     assert change.deal(2) is change.deals[1]
     assert change.deal(4) is None
     assert [p.code for p in change.deal(2).new_violations] == ["opening.minimum"]
+
+
+@pytest.mark.parametrize("other", [CLUB, CLUB | {"clean_book_bonus": 300, "opening_bands": [
+    {"below": 1000, "minimum": 50}, {"below": 2200, "minimum": 90}, {"minimum": 120}]}, "pagat"])
+def test_one_deal_rescored_alone_is_the_deal_of_the_whole_game_rescored(other):
+    game, sheet = banded_game(), load_sheet(other)
+    whole = rescore_game(game, sheet)
+    assert [rescore_game_deal(game, sheet, n) for n in (1, 2, 3, 4)] == [*whole.deals, None]

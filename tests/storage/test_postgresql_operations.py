@@ -10,6 +10,7 @@ Each test runs on a database of its own in the session's throwaway cluster
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -23,6 +24,7 @@ from scorepad.app import StartupError, create_app
 from tests import postgres
 from tests.conftest import TEST_CONFIG
 from tests.helpers import api_game, assert_error_shape, bearer, db_state, dump, form_fields, free_port, grant
+from tests.paper.test_pdf import text_of
 from tests.storage.test_exchange import deal, export, full_game, import_, post_deal
 from tests.storage.test_two_phones import _page_deal
 
@@ -98,6 +100,24 @@ def test_a_game_exported_from_sqlite_imports_into_postgresql_and_back_the_same(m
         assert history[:-1] == _history(sqlite, original)
         assert history[-1]["action"] == "import" and history[-1]["deal_number"] is None
         assert new["revision"] == len(history)
+
+
+def test_the_history_page_and_the_results_pdf_read_the_same_game_alike_on_postgresql(make_app, on_postgresql):
+    """The history page (corrections' deals and amendments' sheets read, no other entry's) and
+    the results PDF (only the corrections read) of one game, made alike on each backend:
+    the same page and the same text but for the game's own id and link."""
+    pages = []
+    for client in (make_app().test_client(), on_postgresql.test_client()):
+        game_id, _ = world_game(client)
+        history = client.get(f"/games/{game_id}/history")
+        results = client.get(f"/games/{game_id}/results.pdf")
+        assert history.status_code == 200 and results.status_code == 200
+        page, text = history.get_data(as_text=True), text_of(results.data)
+        pages.append((page.replace(game_id, "ID"), text.replace(game_id, "ID")))
+    (sqlite_page, sqlite_text), (pg_page, pg_text) = pages
+    assert "Deal 1 corrected" in pg_text and "Deal 3 deleted" in pg_text and "Changed: Clean book: 500" in pg_text
+    assert pg_text == sqlite_text
+    assert re.sub(r"\d{4}-\d\d-\d\dT[\d:.+]+", "T", pg_page) == re.sub(r"\d{4}-\d\d-\d\dT[\d:.+]+", "T", sqlite_page)
 
 
 # -- backups ------------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ did not wait in the queue."""
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
 
@@ -92,4 +93,133 @@ def test_a_write_that_did_not_wait_sets_no_pragma(tmp_path):
                 pass
         finally:
             db.get_db().set_trace_callback(None)
-    assert statements == ["BEGIN IMMEDIATE", "COMMIT"]
+    assert statements == ["BEGIN IMMEDIATE", "SAVEPOINT write", "RELEASE write", "COMMIT"]
+
+
+def _queue_behind_a_held_write(database: db.Database, writers: list[threading.Thread]) -> None:
+    """Start ``writers`` while a first write holds the turn, and let it go once all wait."""
+    holding, go = threading.Event(), threading.Event()
+
+    def first() -> None:
+        with db.using(database):
+            db.get_db().set_trace_callback(_traced.append)
+            with db.transaction():
+                db.get_db().execute("INSERT INTO t VALUES (?, ?)", (-1, "first"))
+                holding.set()
+                go.wait(10)
+
+    threads = [threading.Thread(target=first), *writers]
+    threads[0].start()
+    assert holding.wait(10)
+    queue = write_queue.queue_of(database.path)
+    for thread in writers:
+        thread.start()
+    deadline = time.monotonic() + 10
+    while queue.waiting() < len(writers) and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert queue.waiting() == len(writers)
+    go.set()
+    for thread in threads:
+        thread.join(20)
+
+
+_traced: list[str] = []
+
+
+def _table(tmp_path) -> db.Database:
+    database = _database(tmp_path)
+    with db.using(database):
+        db.get_db().execute("CREATE TABLE t (n INTEGER PRIMARY KEY, said TEXT)")
+    _traced.clear()
+    return database
+
+
+def _rows(database: db.Database) -> list[tuple[int, str]]:
+    with db.using(database):
+        return [(row[0], row[1]) for row in db.get_db().execute("SELECT n, said FROM t ORDER BY n")]
+
+
+def test_writes_waiting_at_once_are_committed_together_in_one_transaction(tmp_path):
+    database = _table(tmp_path)
+
+    def writer(n: int) -> None:
+        with db.using(database):
+            db.get_db().set_trace_callback(_traced.append)
+            with db.transaction():
+                db.get_db().execute("INSERT INTO t VALUES (?, ?)", (n, "queued"))
+
+    _queue_behind_a_held_write(database, [threading.Thread(target=writer, args=(n,)) for n in range(8)])
+    assert _traced.count("BEGIN IMMEDIATE") == 1  # 1 batch
+    assert _traced.count("SAVEPOINT write") == 9  # 1 held + 8 queued
+    assert _traced.count("COMMIT") == 1  # 1 fsync for the 9
+    assert _rows(database) == [(-1, "first")] + [(n, "queued") for n in range(8)]
+
+
+def test_a_batch_holds_at_most_its_bound_and_the_rest_go_in_the_next(tmp_path):
+    database = _table(tmp_path)
+    most = write_queue.WriteQueue.MOST
+
+    def writer(n: int) -> None:
+        with db.using(database):
+            db.get_db().set_trace_callback(_traced.append)
+            with db.transaction():
+                db.get_db().execute("INSERT INTO t VALUES (?, ?)", (n, "queued"))
+
+    _queue_behind_a_held_write(database, [threading.Thread(target=writer, args=(n,)) for n in range(most + 5)])
+    assert _traced.count("COMMIT") == 2  # MOST (the held one and MOST - 1 queued), then the other 6
+    assert len(_rows(database)) == 1 + most + 5
+
+
+def test_a_write_that_fails_in_a_batch_is_undone_alone_and_only_its_writer_is_told(tmp_path):
+    database = _table(tmp_path)
+    outcome: dict[int, str] = {}
+
+    def writer(n: int) -> None:
+        with db.using(database):
+            try:
+                with db.transaction():
+                    db.get_db().execute("INSERT INTO t VALUES (?, ?)", (n, "queued"))
+                    if n == 3:
+                        raise ValueError("refused after writing")
+                outcome[n] = "saved"
+            except ValueError:
+                outcome[n] = "refused"
+
+    _queue_behind_a_held_write(database, [threading.Thread(target=writer, args=(n,)) for n in range(6)])
+    assert outcome == {0: "saved", 1: "saved", 2: "saved", 3: "refused", 4: "saved", 5: "saved"}
+    assert _rows(database) == [(-1, "first")] + [(n, "queued") for n in (0, 1, 2, 4, 5)]
+
+
+def test_each_write_of_a_batch_sees_the_ones_before_it_so_each_gets_its_own_conflict(tmp_path):
+    database = _table(tmp_path)
+    with db.using(database):
+        db.get_db().execute("INSERT INTO t VALUES (0, 'revision 0')")
+    moved: dict[int, int] = {}
+
+    def writer(n: int) -> None:  # each based on revision 0, as phones that read at once
+        with db.using(database), db.transaction():
+            moved[n] = db.get_db().execute("UPDATE t SET said = ? WHERE n = 0 AND said = 'revision 0'",
+                                           (f"written by {n}",)).rowcount
+
+    _queue_behind_a_held_write(database, [threading.Thread(target=writer, args=(n,)) for n in range(4)])
+    (first,) = [n for n, changed in moved.items() if changed == 1]  # the first to come moved it
+    assert sorted(moved.values()) == [0, 0, 0, 1]  # the other three found it moved, as a conflict
+    assert (0, f"written by {first}") in _rows(database)
+
+
+def test_a_writer_is_answered_only_once_its_batch_is_committed(tmp_path):
+    database = _table(tmp_path)
+    seen: dict[int, bool] = {}
+
+    def writer(n: int) -> None:
+        with db.using(database):
+            with db.transaction():
+                db.get_db().execute("INSERT INTO t VALUES (?, ?)", (n, "queued"))
+            other = sqlite3.connect(database.path)  # another program's view of the file
+            try:
+                seen[n] = other.execute("SELECT count(*) FROM t WHERE n = ?", (n,)).fetchone()[0] == 1
+            finally:
+                other.close()
+
+    _queue_behind_a_held_write(database, [threading.Thread(target=writer, args=(n,)) for n in range(6)])
+    assert seen == {n: True for n in range(6)}

@@ -13,7 +13,7 @@ from email.utils import parsedate_to_datetime
 
 from scorepad.access import MAX_GAMES_REMEMBERED
 from scorepad.rules.limits import MAX_GAME_ID, MAX_GAMES_WATCHED, MAX_NAME
-from tests.helpers import api_game, form_fields, grant
+from tests.helpers import api_game, form_fields, grant, watch
 
 COOKIE_LIMIT = 4000  # bytes of one Set-Cookie a browser is sure to keep (RFC 6265 asks for 4,096 at least)
 
@@ -69,20 +69,48 @@ def test_home_lists_games_watched_and_edited_by_last_use(app, client):
     later, later_key = api_game(api, name="Later")
     assert _home(client) == []
     grant(client, edited, key)
-    assert client.get(f"/games/{watched}").status_code == 200  # the view link: watched
+    watch(client, watched)  # the view link: watched
     assert _home(client) == [("Watched", True), ("Edited", False)]
     grant(client, later, later_key)
     assert client.get(f"/games/{edited}").status_code == 200
     assert _home(client) == [("Edited", False), ("Later", False), ("Watched", True)]
-    assert client.get(f"/games/{watched}").status_code == 200
+    watch(client, watched)
     assert _home(client) == [("Watched", True), ("Edited", False), ("Later", False)]
     assert client.get("/games/no-such-game").status_code == 404  # no game: nothing remembered
     assert len(_home(client)) == 3
 
 
+def test_the_watchers_page_writes_no_session_on_any_view_its_watch_mark_does_once(app, client):
+    """The view link, opened again and again by a phone that keeps no cookie, never writes a
+    session; opened by a browser, the page's watch mark records the game once, and looking
+    again at the game first on home writes nothing."""
+    game, _ = api_game(app.test_client(), name="Friday")
+    stranger = app.test_client(use_cookies=False)
+    for _ in range(3):
+        assert not _session_cookies(stranger.get(f"/games/{game}"))
+    assert _session_cookies(watch(client, game)) == []
+    assert _home(client) == [("Friday", True)]
+    assert not _session_cookies(client.get(f"/games/{game}/watching"))  # first on home already
+
+
+def test_the_watch_mark_of_no_game_records_nothing_and_an_editor_s_page_has_none(app, client):
+    api = app.test_client()
+    game, key = api_game(api, name="Friday")
+    assert client.get("/games/no-such-game/watching").status_code == 404
+    assert api.delete(f"/api/v1/games/{game}", headers={"Authorization": f"Bearer {key}"}).status_code == 200
+    gone = client.get(f"/games/{game}/watching")
+    assert gone.status_code == 410 and not _session_cookies(gone) and _home(client) == []
+    edited, edit_key = api_game(api, name="Edited")
+    grant(client, edited, edit_key)
+    assert "/watching" not in client.get(f"/games/{edited}").get_data(as_text=True)
+    assert not _session_cookies(client.get(f"/games/{edited}/watching"))  # a key held: left as it is
+    assert _home(client) == [("Edited", False)]
+
+
 def test_a_watched_game_s_edit_link_makes_it_edited_and_the_cookie_a_permanent_one(app, client):
     game, key = api_game(app.test_client(), name="Friday")
-    cookie, = _session_cookies(client.get(f"/games/{game}"))
+    assert not _session_cookies(client.get(f"/games/{game}"))  # the page is every watcher's: its mark records it
+    cookie, = _session_cookies(client.get(f"/games/{game}/watching"))
     assert "Expires=" in cookie  # watching is remembered as long as editing
     grant(client, game, key)
     assert _home(client) == [("Friday", False)]
@@ -95,7 +123,7 @@ def test_watched_games_past_the_cap_forget_the_one_watched_least_recently(app, c
     edited, key = api_game(api, name="Edited")
     grant(client, edited, key)
     for game, _ in games:
-        client.get(f"/games/{game}")
+        watch(client, game)
     shown = [name for name, _ in _home(client)]
     assert "W0" not in shown and shown[:2] == [f"W{MAX_GAMES_WATCHED}", f"W{MAX_GAMES_WATCHED - 1}"]
     assert client.get(f"/games/{edited}/deals/new").status_code == 200  # watching never pushes out a key
@@ -112,7 +140,7 @@ def test_the_cookie_stays_under_4000_bytes_with_every_cap_full(make_app):
 
     def visit(url: str, **kwargs) -> None:
         response = client.open(url, **kwargs)
-        assert response.status_code in (200, 303), (url, response.status_code)
+        assert response.status_code in (200, 204, 303), (url, response.status_code)
         sizes.extend(len(c) for c in _session_cookies(response))
 
     edited = [api_game(api, name=f"E{i}") for i in range(MAX_GAMES_REMEMBERED + 1)]
@@ -120,6 +148,7 @@ def test_the_cookie_stays_under_4000_bytes_with_every_cap_full(make_app):
     assert all(len(game) == len(key) == 22 < MAX_GAME_ID for game, key in edited)
     for game in watched:
         visit(f"/games/{game}")
+        visit(f"/games/{game}/watching")
     for game, key in edited:
         visit(f"/games/{game}/edit/{key}", method="GET")
     document = api.get(f"/api/v1/games/{edited[0][0]}/export").get_json()

@@ -124,3 +124,19 @@ def test_the_history_shows_what_a_correction_changed_line_by_line_in_utc_without
         for at, shown in times:
             assert at.endswith("+00:00") and shown == at.replace("T", " ").replace("+00:00", " UTC")
         assert '<script src="/static/localtime.js" defer></script>' in page
+
+
+def test_a_deal_corrected_twice_shows_in_the_history_what_each_correction_changed(client):
+    """The second correction's deal is the deal as it stands (its lines are the game's own); the
+    first's is not, and is read from the history."""
+    game_id, key = api_game(client, deals=[valid_deal(1)])
+    for jacks in ("J J J J", "J J J J J"):
+        corrected = valid_deal(1)
+        corrected["sides"][1]["melds"] = [jacks]
+        response = client.put(f"/api/v1/games/{game_id}/deals/1", json=corrected,
+                              headers={"Authorization": f"Bearer {key}"})
+        assert response.status_code == 200, response.get_data(as_text=True)
+    page = client.get(f"/games/{game_id}/history").get_data(as_text=True)
+    diffs = [[text_of(li) for li in re.findall(r"<li>(.*?)</li>", found, re.S)]
+             for found in re.findall(r'<ul class="diff"[^>]*>(.*?)</ul>', page, re.S)]
+    assert diffs == [["Bea: Melded jacks: 3 × 10 → 4 × 10 (+10)"], ["Bea: Melded jacks: 4 × 10 → 5 × 10 (+10)"]]

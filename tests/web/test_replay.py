@@ -1,4 +1,5 @@
-"""Issue 25: the watchers' game page answered again below Flask (scorepad/web/replay.py).
+"""Issue 25: the watchers' game page and the game's other shared answers (its history, sheet, scores,
+results PDF; the API's game and history) answered again below Flask (scorepad/web/replay.py).
 
 Two apps on one database: ``warm`` has answered a watcher's phone once and replays, ``fresh``
 has answered nothing and goes through the route. The replayed answer is the route's, status,
@@ -8,9 +9,11 @@ from __future__ import annotations
 
 import gzip
 
+import pytest
 from flask import request_started
 
-from tests.helpers import api_game, bearer, grant, valid_deal
+from scorepad.web.replay import WatchersPages
+from tests.helpers import api_game, bearer, grant, valid_deal, watch
 
 
 def answer(client, path: str, **kwargs):
@@ -29,10 +32,11 @@ def routed(app):
 
 
 def a_watcher(app, game: str):
-    """A watcher's phone that opened the view link once (its session cookie set then)."""
+    """A watcher's phone that opened the view link once (its session cookie set then, by the
+    page's watch mark: the page itself sets none)."""
     phone = app.test_client()
-    first = phone.get(f"/games/{game}")
-    assert first.status_code == 200 and "Set-Cookie" in first.headers
+    first = watch(phone, game)
+    assert "Set-Cookie" not in first.headers and phone.get_cookie("session") is not None
     return phone
 
 
@@ -57,6 +61,20 @@ def test_the_replayed_watchers_page_is_the_routes_answer_byte_for_byte_headers_i
     assert dict(replayed[1])["Cache-Control"] == "no-cache"
 
 
+def test_a_watcher_without_a_cookie_is_replayed_the_routes_answer_and_given_no_cookie(make_app):
+    """A phone that keeps no cookie (or its first look): every view the same shared page,
+    with no session written, so it is replayed as any watcher's."""
+    warm, fresh = make_app(), make_app()
+    game, _ = api_game(warm.test_client())
+    first = warm.test_client().get(f"/games/{game}")
+    assert first.status_code == 200 and "Set-Cookie" not in first.headers
+    seen = routed(warm)
+    replayed = answer(warm.test_client(), f"/games/{game}")
+    assert seen == [] and replayed[0] == "200 OK"
+    assert replayed == answer(fresh.test_client(), f"/games/{game}")
+    assert "Set-Cookie" not in dict(replayed[1])
+
+
 def test_a_304_replayed_is_the_routes_304(make_app):
     warm, fresh = make_app(), make_app()
     game, _ = api_game(warm.test_client())
@@ -66,6 +84,19 @@ def test_a_304_replayed_is_the_routes_304(make_app):
     replayed = answer(phone, f"/games/{game}", headers={"If-None-Match": etag})
     assert seen == [] and replayed[0] == "304 NOT MODIFIED" and replayed[2] == b""
     assert replayed == answer(same_phone(fresh, phone), f"/games/{game}", headers={"If-None-Match": etag})
+
+
+@pytest.mark.parametrize("asked", ['W/"{etag}"', "*", '"other", "{etag}"'])
+def test_a_304_for_a_weak_tag_a_star_or_a_list_is_the_routes_304(make_app, asked):
+    warm, fresh = make_app(), make_app()
+    game, _ = api_game(warm.test_client())
+    phone = a_watcher(warm, game)
+    etag = phone.get(f"/games/{game}").headers["ETag"].strip('"')
+    seen = routed(warm)
+    replayed = answer(phone, f"/games/{game}", headers={"If-None-Match": asked.format(etag=etag)})
+    assert seen == [] and replayed[0] == "304 NOT MODIFIED"
+    assert replayed == answer(same_phone(fresh, phone), f"/games/{game}",
+                              headers={"If-None-Match": asked.format(etag=etag)})
 
 
 def test_a_new_revision_goes_to_the_route_and_shows_the_deal(make_app):
@@ -152,3 +183,97 @@ def test_gzip_when_asked_with_its_own_etag_and_vary(make_app):
     assert packed.headers["ETag"] != plain.headers["ETag"]
     again = phone.get(f"/games/{game}", headers={"Accept-Encoding": "gzip", "If-None-Match": packed.headers["ETag"]})
     assert again.status_code == 304
+
+
+# -- the game's other answers at one revision ------------------------------------------------------
+
+SHARED = ["/games/{g}/history", "/games/{g}/sheet", "/games/{g}/scores.csv", "/games/{g}/results.pdf",
+          "/games/{g}/results.pdf?paper=a4", "/api/v1/games/{g}", "/api/v1/games/{g}/history",
+          "/api/v1/games/{g}/scores.csv"]
+
+
+@pytest.mark.parametrize("path", SHARED)
+def test_each_of_the_game_s_shared_answers_replayed_is_the_routes_byte_for_byte(make_app, path):
+    warm, fresh = make_app(), make_app()
+    game, _ = api_game(warm.test_client(), deals=[valid_deal(1)])
+    url = path.format(g=game)
+    phone = a_watcher(warm, game)
+    first = phone.get(url)
+    assert first.status_code == 200 and first.headers["ETag"] == f'"{game}.1"'
+    seen = routed(warm)
+    replayed = answer(phone, url)
+    assert seen == []  # no route ran
+    assert replayed == answer(same_phone(fresh, phone), url)
+    etag = dict(replayed[1])["ETag"]
+    again = answer(phone, url, headers={"If-None-Match": etag})
+    assert seen == [] and again[0] == "304 NOT MODIFIED"
+    assert again == answer(same_phone(fresh, phone), url, headers={"If-None-Match": etag})
+
+
+@pytest.mark.parametrize("path", SHARED)
+def test_each_shared_answer_is_gzipped_when_asked(make_app, path):
+    app = make_app()
+    game, _ = api_game(app.test_client(), deals=[valid_deal(1)])
+    url = path.format(g=game)
+    phone = a_watcher(app, game)
+    plain = phone.get(url)
+    packed = phone.get(url, headers={"Accept-Encoding": "gzip"})
+    assert packed.headers["Content-Encoding"] == "gzip" and packed.headers["Vary"].endswith("Accept-Encoding")
+    assert gzip.decompress(packed.get_data()) == plain.get_data()
+    assert int(packed.headers["Content-Length"]) == len(packed.get_data()) < len(plain.get_data())
+
+
+def test_an_answer_gzip_would_not_shrink_is_sent_as_it_is(make_app):
+    """A game without deals: its scores as CSV, a line of names and one of totals, 72 bytes,
+    that gzip's own header and trailer leave 66."""
+    app = make_app()
+    game, _ = api_game(app.test_client())
+    phone = a_watcher(app, game)
+    plain = phone.get(f"/games/{game}/scores.csv")
+    assert len(plain.get_data()) < 100 and len(gzip.compress(plain.get_data())) > 0.9 * len(plain.get_data())
+    seen = routed(app)
+    packed = phone.get(f"/games/{game}/scores.csv", headers={"Accept-Encoding": "gzip"})
+    assert seen == [] and "Content-Encoding" not in packed.headers and packed.get_data() == plain.get_data()
+
+
+@pytest.mark.parametrize("path", SHARED)
+def test_a_deleted_game_s_shared_answers_are_the_routes_410(make_app, path):
+    app = make_app()
+    owner = app.test_client()
+    game, key = api_game(owner, deals=[valid_deal(1)])
+    url = path.format(g=game)
+    phone = a_watcher(app, game)
+    assert phone.get(url).status_code == 200 and phone.get(url).status_code == 200
+    assert owner.delete(f"/api/v1/games/{game}", headers=bearer(key)).status_code == 200
+    seen = routed(app)
+    assert phone.get(url).status_code == 410 and seen == ["route"]
+
+
+def test_an_editor_s_sheet_page_is_never_kept_nor_replayed(make_app):
+    app = make_app()
+    editor, watcher = app.test_client(), app.test_client()
+    game, key = api_game(editor)
+    grant(editor, game, key)
+    mine = editor.get(f"/games/{game}/sheet")
+    assert "ETag" not in mine.headers and f"/games/{game}/sheet/amend" in mine.get_data(as_text=True)
+    shown = watcher.get(f"/games/{game}/sheet")
+    assert shown.headers["ETag"] == f'"{game}.0"' and f"/games/{game}/sheet/amend" not in shown.get_data(as_text=True)
+    seen = routed(app)
+    assert f"/games/{game}/sheet/amend" in editor.get(f"/games/{game}/sheet").get_data(as_text=True)
+    assert seen == ["route"]
+
+
+def test_what_is_kept_stays_within_its_bounds(make_app):
+    """Past its bounds (answers and bytes), the answers used least recently go; what goes is
+    answered by the route again, the same."""
+    app = make_app()
+    layer = WatchersPages(app.wsgi_app, app.extensions["scorepad.database"], answers_kept=3, bytes_kept=40_000)
+    app.wsgi_app = layer
+    games = [api_game(app.test_client(), name=f"G{i}")[0] for i in range(6)]
+    phone = app.test_client()
+    pages = {game: phone.get(f"/games/{game}").get_data() for game in games}
+    assert len(layer.answers) <= 3 and layer.bytes <= 40_000
+    assert layer.bytes == sum(a.size for a in layer.answers.values())
+    assert {phone.get(f"/games/{game}").get_data() for game in games} == set(pages.values())
+    pdfs = [phone.get(f"/games/{game}/results.pdf") for game in games]
+    assert all(p.status_code == 200 for p in pdfs) and layer.bytes <= 40_000

@@ -92,7 +92,9 @@ def sources(directives: dict[str, list[str]], name: str) -> list[str]:
     return directives.get(name, directives.get("default-src", []))
 
 
-def check_headers(response, what: str) -> None:
+def check_headers(response, what: str, mimetype: str | None = None) -> None:
+    """The security headers of ``response``; a 304's (which has no Content-Type) as those of
+    the ``mimetype`` its 200 had."""
     where = f"{what} ({response.status_code})"
     headers = response.headers
     assert headers.get("X-Content-Type-Options") == "nosniff", where
@@ -102,7 +104,7 @@ def check_headers(response, what: str) -> None:
         allowed = sources(csp, name)
         assert "'unsafe-inline'" not in allowed and "'unsafe-eval'" not in allowed, (where, name, csp)
         assert "*" not in allowed and "data:" not in allowed and "http:" not in allowed, (where, name, csp)
-    if response.mimetype == "application/pdf":
+    if (mimetype or response.mimetype) == "application/pdf":
         assert sources(csp, "script-src") == ["'none'"], (where, csp)  # no script at all
         assert csp["frame-ancestors"] in (["'none'"], ["'self'"]), (where, csp)
         assert headers.get("X-Frame-Options") in ("DENY", "SAMEORIGIN"), where
@@ -133,6 +135,7 @@ def every_request(world: dict[str, Any]) -> list[tuple[str, str, str, dict[str, 
         ("games.new_game", "POST", "/new", {"data": {"name": "x", "preset": "common"}}),  # 400: no table
         ("games.game", "GET", f"/games/{g}", {}),
         ("games.edit_link", "GET", f"/games/{g}/edit/{key}", {}),  # 303
+        ("games.watching", "GET", f"/games/{g}/watching", {}),  # 204
         ("games.history", "GET", f"/games/{g}/history", {}),
         ("sheets.sheet", "GET", f"/games/{g}/sheet", {}),
         ("sheets.words", "GET", "/sheets/words?preset=common&opt-hand_size=13", {}),
@@ -251,7 +254,7 @@ def test_every_response_carries_the_security_headers(world):
         if response.status_code == 200 and method == "GET" and "ETag" in response.headers:  # and its 304
             again = client.open(url, method=method, headers={"If-None-Match": response.headers["ETag"]})
             assert again.status_code == 304, url
-            check_headers(again, f"304 {url}")
+            check_headers(again, f"304 {url}", response.mimetype)
     missing = [f"{m} {r.rule}" for r in world["app"].url_map.iter_rules()
                for m in sorted((r.methods or set()) - {"HEAD", "OPTIONS"})
                if (r.endpoint, m) not in seen and "boom" not in r.rule]
@@ -432,7 +435,7 @@ def html_pages(world: dict[str, Any]) -> list[tuple[str, Any, str, dict[str, Any
 # Routes that answer something other than an HTML page (or only redirect).
 NOT_HTML = {"paper.game_sheet", "paper.game_pad", "paper.game_results", "paper.preset_sheet", "paper.preset_pad",
             "exchange.export_page", "exchange.scores_page", "static", "games.edit_link", "desk.explain",
-            "installable.worker", "installable.manifest", "sheets.words"}
+            "installable.worker", "installable.manifest", "sheets.words", "games.watching"}
 
 
 def test_no_page_has_inline_script_or_style(world):
