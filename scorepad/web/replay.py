@@ -42,7 +42,8 @@ if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 ANSWERS_KEPT = 1024  # answers kept (a path, query and host each): a club's tables, through one or two hosts
-BYTES_KEPT = 32 * 1024 * 1024  # their bodies, gzipped ones included: a results PDF may be some hundred KB
+BYTES_KEPT = 16 * 1024 * 1024  # their bodies, gzipped ones included: a results PDF may be some hundred KB,
+# and a large game's JSON, kept a host each, up to 1 MB (tests/storage/test_large_game.py: 100 hosts under 30 MB)
 PHONES_KEPT = 8192  # cookie headers known to be a watcher's of a game's path (one a phone and path)
 # The paths whose answers may be replayed: the game page, its history and sheet pages, its scores
 # as CSV and its results PDF; the API's game and history. (The exports say when they were made,
@@ -122,28 +123,16 @@ class WatchersPages:
     def _record(self, where: Where, phone: tuple[str, str], game_id: str,
                 environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         """The route answers; an answer any watcher with this cookie would get is kept."""
-        seen: list[tuple[str, list[tuple[str, str]]]] = []
-
-        def started(status: str, headers: list[tuple[str, str]], exc_info: object = None) -> object:
-            seen.append((status, headers))
-            return start_response(status, headers, exc_info)  # type: ignore[arg-type]
-
-        chunks = self.app(environ, started)  # type: ignore[arg-type]
-        if not seen or not seen[0][0].startswith("200 "):
+        headers, chunks = answered(self.app, environ, start_response)
+        if headers is None:
             return chunks
-        headers = seen[0][1]
         named = {name.lower(): value for name, value in headers}
         etag = named.get("etag", "")
         revision = etag.strip('"').rpartition(".")[2]
         if (named.get("cache-control") != "no-cache" or "set-cookie" in named or "content-encoding" in named
                 or etag.strip('"') != f"{game_id}.{revision}"):
             return chunks
-        try:
-            body = b"".join(chunks)
-        finally:
-            close = getattr(chunks, "close", None)
-            if close is not None:
-                close()
+        body = whole(chunks)
         answer = Answer.of(revision, etag, headers, body)  # gzipped here, once, outside the lock
         with self.lock:
             self._keep(where, answer)
@@ -176,6 +165,30 @@ class WatchersPages:
             return [body]
         start_response("200 OK", _dated(kept.headers))
         return [kept.body]
+
+
+def answered(app: WSGIApplication, environ: WSGIEnvironment,
+             start_response: StartResponse) -> tuple[list[tuple[str, str]] | None, Iterable[bytes]]:
+    """The route's answer, started for the client as the route starts it: its headers if it
+    is a 200 (else None) and its body's chunks (read them with :func:`whole`, or pass them on)."""
+    seen: list[tuple[str, list[tuple[str, str]]]] = []
+
+    def started(status: str, headers: list[tuple[str, str]], exc_info: object = None) -> object:
+        seen.append((status, headers))
+        return start_response(status, headers, exc_info)  # type: ignore[arg-type]
+
+    chunks = app(environ, started)  # type: ignore[arg-type]
+    return (seen[0][1] if seen and seen[0][0].startswith("200 ") else None), chunks
+
+
+def whole(chunks: Iterable[bytes]) -> bytes:
+    """A WSGI body read whole, and closed as WSGI asks."""
+    try:
+        return b"".join(chunks)
+    finally:
+        close = getattr(chunks, "close", None)
+        if close is not None:
+            close()
 
 
 def _gzip_tag(etag: str) -> str:

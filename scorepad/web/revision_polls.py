@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from ..storage import db, reading
+from .replay import answered, whole
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -69,24 +70,10 @@ class RevisionPolls:
     def _record(self, phone: tuple[str, str, str, str, str], game_id: str, environ: WSGIEnvironment,
                 start_response: StartResponse) -> Iterable[bytes]:
         """The route answers; its answer is kept for the phone if it is one this module would give."""
-        seen: list[tuple[str, list[tuple[str, str]]]] = []
-
-        def started(status: str, headers: list[tuple[str, str]], exc_info: object = None) -> object:
-            seen.append((status, headers))
-            return start_response(status, headers, exc_info)  # type: ignore[arg-type]
-
-        chunks = self.app(environ, started)  # type: ignore[arg-type]
-        if not seen or not seen[0][0].startswith("200 "):
+        headers, chunks = answered(self.app, environ, start_response)
+        if headers is None or any(name.lower() in ("set-cookie", "content-encoding") for name, _ in headers):
             return chunks
-        headers = seen[0][1]
-        if any(name.lower() in ("set-cookie", "content-encoding") for name, _ in headers):
-            return chunks
-        try:
-            answer = b"".join(chunks)
-        finally:
-            close = getattr(chunks, "close", None)
-            if close is not None:
-                close()
+        answer = whole(chunks)
         if _built_again(answer, game_id):
             with self.lock:
                 self.phones[phone] = tuple((k, v) for k, v in headers if k.lower() != "content-length")
