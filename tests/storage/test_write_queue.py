@@ -11,6 +11,7 @@ import time
 import pytest
 
 from scorepad.storage import db, write_queue
+from tests.helpers import api_game, bearer, valid_deal
 
 pytestmark = pytest.mark.backends("sqlite")
 
@@ -223,3 +224,45 @@ def test_a_writer_is_answered_only_once_its_batch_is_committed(tmp_path):
 
     _queue_behind_a_held_write(database, [threading.Thread(target=writer, args=(n,)) for n in range(6)])
     assert seen == {n: True for n in range(6)}
+
+
+def test_two_phones_recording_the_same_deal_in_one_batch_write_it_once(make_app):
+    """Both phones read revision 0 and send deal 1 at once, each with its own key; their writes
+    queue behind a held one, so they land in one batch: one is saved, the other is told it is
+    stale (409), and the game holds the deal once, with one record in its history."""
+    app = make_app()
+    game, key = api_game(app.test_client())
+    database = app.extensions["scorepad.database"]
+    answers: dict[str, int] = {}
+
+    def phone(name: str) -> None:
+        sent = app.test_client().post(f"/api/v1/games/{game}/deals", json={**valid_deal(1), "revision": 0},
+                                      headers={**bearer(key), "Idempotency-Key": f"{name}-deal-1"})
+        answers[name] = sent.status_code
+
+    holding, go = threading.Event(), threading.Event()
+
+    def held() -> None:
+        with db.using(database), db.transaction():
+            holding.set()
+            go.wait(10)
+
+    first = threading.Thread(target=held)
+    first.start()
+    assert holding.wait(10)
+    phones = [threading.Thread(target=phone, args=(name,)) for name in ("Dan", "Eve")]
+    for thread in phones:
+        thread.start()
+    queue = write_queue.queue_of(database.path)
+    deadline = time.monotonic() + 10
+    while queue.waiting() < 2 and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert queue.waiting() == 2  # both prepared, both queued: they go in one batch
+    go.set()
+    for thread in (first, *phones):
+        thread.join(20)
+    assert sorted(answers.values()) == [201, 409]
+    with db.using(database):
+        assert [row["number"] for row in db.query("deals_of_game", game)] == [1]
+        records = [h for h in db.query("history_of_game", game) if h["action"] == "record"]
+        assert len(records) == 1
