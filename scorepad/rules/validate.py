@@ -171,7 +171,7 @@ def validate(deal: Deal, totals_before: Mapping[str, int] | None = None,
     unchecked: list[Unchecked] = []
     _check_openings(checks, deal, totals_before, found, unchecked)
     _check_going_out(deal, located, found, unchecked)
-    return Report(tuple(found), tuple(warnings), tuple(unchecked))
+    return tuple.__new__(Report, (tuple(found), tuple(warnings), tuple(unchecked)))  # Report(...) costs a call more
 
 
 def _check_number(deal: Deal, found: list[Problem]) -> None:
@@ -437,6 +437,7 @@ def _check_openings(checks: Compiled, deal: Deal, totals_before: Mapping[str, in
     by_total = sheet.opening_by is OpeningBy.RUNNING_TOTAL
     option = "opening_bands" if by_total else "opening_minimums"
     cited = str(sheet.cite(option))  # put in words once, for every opening not given
+    new = tuple.__new__  # an Unchecked made as a tuple: Unchecked(...) costs a call more, once a player
     for i, side in enumerate(deal.sides):
         running = side.running_total if totals_before is None else totals_before.get(side.name)
         minimum = checks.opening_minimum(deal.number, running or 0)
@@ -445,9 +446,9 @@ def _check_openings(checks: Compiled, deal: Deal, totals_before: Mapping[str, in
         for owner, player, opening, where in _openings(sheet, side, f"sides[{i}]", found):
             if opening is None:
                 if minimum > 0 or sheet.opening_book(deal.number):
-                    unchecked.append(Unchecked("opening", option, f"{owner}'s first melds are not given, so the "
-                                               f"opening minimum ({cited}) is not checked.",
-                                               where, side.name, player))
+                    unchecked.append(new(Unchecked, ("opening", option, f"{owner}'s first melds are not given, so "
+                                                     f"the opening minimum ({cited}) is not checked.",
+                                                     where, side.name, player)))
             elif by_total and running is None:
                 unchecked.append(Unchecked("opening", option, f"The minimum follows the running total "
                                            f"({cited}); give {side.name}'s running_total before this "
