@@ -355,7 +355,8 @@ def _check_ending(checks: Compiled, deal: Deal, located: tuple[int, int, Player]
         found.append(Problem("went_out.cards_left", f"{player.name} went out without picking up the foot; the "
                              "foot must be played first.", "go_out_foot", f"{here}.foot_picked_up", side.name,
                              player.name, field="foot_picked_up"))
-    found.extend(went_out_knee(deal, i, j))
+    if sheet.has_knee:  # a knee left behind: only in a deal with one
+        found.extend(went_out_knee(deal, i, j))
     need = sheet.going_out_books(deal.number)
     held = side_books(sheet, side)
     toward, short = checks.books_toward(need, held)
@@ -365,7 +366,8 @@ def _check_ending(checks: Compiled, deal: Deal, located: tuple[int, int, Player]
                              f"{side.name} has {held}{_counting(sheet, held)}"
                              f"{': ' + missing if missing else ''}.", "books_to_go_out",
                              f"sides[{i}].{_books_key(side)}", side.name, player.name, field=_books_key(side)))
-    found.extend(_partner_feet(sheet, side, i, j))
+    if sheet.go_out_partner_foot is not PartnerFoot.NO:
+        found.extend(_partner_feet(sheet, side, i, j))
 
 
 def _check_first_meld(deal: Deal, found: list[Problem]) -> None:
@@ -394,9 +396,7 @@ def _counting(sheet: RuleSheet, held: HeldBooks) -> str:
 def _partner_feet(sheet: RuleSheet, side: Side, i: int, j: int) -> Iterator[Problem]:
     """Each partner of the player going out who has not yet done with the foot what the sheet's
     ``go_out_partner_foot`` asks: picked it up, or picked it up and played from it."""
-    rule, player = sheet.go_out_partner_foot, side.players[j]
-    if rule is PartnerFoot.NO:
-        return
+    rule, player = sheet.go_out_partner_foot, side.players[j]  # never PartnerFoot.NO: the caller asks only then
     for k, partner in enumerate(side.players):
         if k == j or (partner.played_foot if rule is PartnerFoot.PLAYED else partner.foot_picked_up):
             continue
