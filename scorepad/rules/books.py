@@ -68,7 +68,10 @@ def books_held(sheet: RuleSheet, melds: Sequence[Meld]) -> HeldBooks:
     """The books these melds include, by kind (a meld of threes the sheet does not book is none)."""
     clean = dirty = wild = 0
     ranks: dict[Card, list[int]] = {}
+    book_size = sheet.book_size
     for meld in melds:
+        if meld.naturals + meld.twos + meld.jokers < book_size:  # most melds: no book, as book_kind says
+            continue
         kind = meld.book_kind(sheet)
         rank = meld.rank
         if kind is None or rank is _THREE or rank.is_threes and sheet.three_bonus(rank.card) is None:

@@ -287,6 +287,11 @@ class CardValues:
         return tuple((each, tuple(i for i in valued if self.points[i] == each))
                      for each in sorted({self.points[i] for i in valued}, reverse=True))
 
+    @cached_property
+    def by_value_codes(self) -> tuple[tuple[int, tuple[tuple[int, str], ...]], ...]:
+        """:attr:`by_value` with each card's code beside its place, as cards held are listed."""
+        return tuple((each, tuple((i, CARDS[i].value) for i in places)) for each, places in self.by_value)
+
     def to_json(self) -> dict[str, int]:
         return {card.value: p for card, p in zip(CARDS, self.points, strict=True) if card is not Card.RED_THREE}
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TypeVar
 
 from .books import HeldBooks, books_short, books_toward
-from .choices import Books
+from .choices import Books, SecondMeld
 from .deal import Meld
 from .melds import meld_problems
 from .problems import Problem
@@ -26,19 +26,23 @@ _MAX_KEPT = 512  # answers kept per sheet and kind (kinds of meld seen, most oft
 class Compiled:
     """One sheet's answers, worked out on first use and kept (each kind bounded by ``_MAX_KEPT``)."""
 
-    __slots__ = ("sheet", "_melds", "_toward", "_minimums")
+    __slots__ = ("sheet", "melds", "_toward", "_minimums", "second_meld_limited")
 
     def __init__(self, sheet: RuleSheet) -> None:
         self.sheet = sheet
-        self._melds: dict[Meld, tuple[Problem, ...]] = {}
+        # Each kind of meld's own problems, as :meth:`meld_problems` gives them: read directly by
+        # the referee's loop over melds, which asks this method only for a kind not seen yet.
+        self.melds: dict[Meld, tuple[Problem, ...]] = {}
+        # Checks the sheet says cannot fire, decided once: a second unfinished meld of a rank.
+        self.second_meld_limited = sheet.second_meld is not SecondMeld.ANYTIME
         self._toward: dict[tuple[Books, HeldBooks], tuple[Books, bool]] = {}
         self._minimums: dict[tuple[int, int], int] = {}
 
     def meld_problems(self, meld: Meld) -> tuple[Problem, ...]:
         """The meld's problems on its own (:func:`~.melds.meld_problems`, no place given)."""
-        found = self._melds.get(meld)
+        found = self.melds.get(meld)
         if found is None:
-            found = _keep(self._melds, meld, tuple(meld_problems(self.sheet, meld)))
+            found = _keep(self.melds, meld, tuple(meld_problems(self.sheet, meld)))
         return found
 
     def books_toward(self, need: Books, held: HeldBooks) -> tuple[Books, bool]:

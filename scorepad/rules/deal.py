@@ -260,7 +260,9 @@ class Player:
     @property
     def red_threes_in_hand(self) -> int:
         """Red threes still in hand, itemised or counted."""
-        return self.red_threes_left if self.cards_left_points is not None else self.cards_left[_RED_THREE]
+        if self.cards_left_points is not None:
+            return self.red_threes_left
+        return 0 if self.cards_left is EMPTY else self.cards_left[_RED_THREE]
 
     @classmethod
     def from_json(cls, data: object, field: str = "") -> Player:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import NamedTuple
 
-from .cards import CARDS, NATURALS, Card, Cards, Rank
+from .cards import CARDS, EMPTY, NATURALS, Card, Cards, Rank
 from .deal import Player
 from .sheet import RuleSheet
 from .tally import Item, Tally
@@ -267,19 +267,18 @@ def _has_knee(sheet: RuleSheet, deal: int) -> bool:
 def _held(tally: Tally, player: str, cards: Cards, where: str) -> list[Item]:
     """Cards a player held at the end (``where``: in hand or foot), a line per card value
     (highest first), red threes apart."""
-    counts = cards.counts()
-    if not any(counts):
+    if cards is EMPTY:  # most often an empty hand: nothing to look at
         return []
-    where = f"{player}'s {where}"
+    counts = cards.counts()
     held = []
-    for each, places in tally.sheet.card_values.by_value:
-        n, codes = 0, []
-        for i in places:
+    for each, places in tally.sheet.card_values.by_value_codes:
+        n, codes = 0, ""
+        for i, code in places:
             if counts[i]:
                 n += counts[i]
-                codes.append(_CODES[i])
+                codes = f"{codes} {code}" if codes else code
         if codes:
-            held.append((f"{where}: {' '.join(codes)}", n, -each))
+            held.append((f"{player}'s {where}: {codes}", n, -each))
     return held
 
 
@@ -288,11 +287,10 @@ _TWO = _INDEX[Card.TWO]
 _JOKER = _INDEX[Card.JOKER]
 _RED_THREE = _INDEX[Card.RED_THREE]
 # Looked up once here rather than for every deal, meld and card held (enum attribute
-# access is slow): the enum members scoring tests, each rank's place in CARDS, each card's
-# code, and the melded-card lines in the order they print (ranks high to low, black threes,
+# access is slow): the enum members scoring tests, each rank's place in CARDS and the
+# melded-card lines in the order they print (ranks high to low, black threes,
 # then 2s and jokers).
 _RANK_INDEX: dict[Rank, int] = {rank: _INDEX[rank.card] for rank in Rank if rank is not Rank.WILD}
-_CODES = tuple(card.value for card in CARDS)
 _MELDED_LINES = tuple((_INDEX[card], f"Melded {card.noun}")
                       for card in (*NATURALS, Card.RED_THREE, Card.BLACK_THREE, Card.TWO, Card.JOKER))
 

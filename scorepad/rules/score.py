@@ -72,7 +72,8 @@ def score(deal: Deal, tallies: Sequence[Tally] | None = None) -> Breakdown:
     steps = plan(deal.sheet, deal.number)
     if tallies is None:
         tallies = [Tally.of(deal, side) for side in deal.sides]
-    return Breakdown(tuple([_score_side(side, tally, steps) for side, tally in zip(deal.sides, tallies, strict=True)]))
+    return tuple.__new__(Breakdown, (tuple([_score_side(side, tally, steps)  # made as a tuple: a call less
+                                            for side, tally in zip(deal.sides, tallies, strict=True)]),))
 
 
 def _score_side(side: Side, tally: Tally, steps: Plan) -> SideScore:
@@ -88,7 +89,7 @@ def _score_side(side: Side, tally: Tally, steps: Plan) -> SideScore:
                                     None if scored_to is None else scored_to(tally))))
     for player in side.players:
         _add_player_lines(lines, steps.picked_up if player.foot_picked_up else steps.player, tally, player)
-    return SideScore(side.name, tuple(lines), sum(map(_POINTS, lines)))
+    return new(SideScore, (side.name, tuple(lines), sum(map(_POINTS, lines))))
 
 
 def _add_player_lines(lines: list[Line], steps: tuple[PlayerStep, ...], tally: Tally, player: Player) -> None:

@@ -51,15 +51,15 @@ class Tally(NamedTuple):
         special_dirty: dict[Card, int] = {}
         threes: dict[Card, int] = {}
         mixed = 0
-        mixed_priced = sheet.wild_book_mixed_bonus is not None
+        mixed_priced, book_size = sheet.wild_book_mixed_bonus is not None, sheet.book_size
         for meld in side.melds:
             if meld.rank is not wild:
                 melded[_RANK_INDEX[meld.rank]] += meld.naturals
             melded[_TWO] += meld.twos
             melded[_JOKER] += meld.jokers
-            kind = meld.book_kind(sheet)
-            if kind is None:
+            if meld.naturals + meld.twos + meld.jokers < book_size:  # most melds: no book, as book_kind says
                 continue
+            kind = meld.book_kind(sheet)
             card = meld.rank.card
             if kind is clean and sheet.three_books and meld.rank is not _THREE \
                     and sheet.three_bonus(card) is not None:

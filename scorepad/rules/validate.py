@@ -46,7 +46,7 @@ from .books import (
     missing_by_rank,
     side_books,
 )
-from .cards import CARDS, Card, Cards, Rank
+from .cards import CARDS, EMPTY, Card, Cards, Rank
 from .choices import (
     GameLength,
     LastCard,
@@ -90,26 +90,33 @@ def _pack(decks: int, jokers_per_deck: int) -> Cards:
 def deal_cards(deal: Deal, tallies: Sequence[Tally] | None = None) -> Cards:
     """Every card the deal records: melded, laid red threes, in hands, unopened knees and feet.
     ``tallies``: each side's tally where scoring has counted its melded cards already."""
-    tabled = [0] * len(CARDS)  # melded cards (where no tally has counted them) and red threes laid
-    held: list[Sequence[int]] = []  # each side's tallied melds, each hand, and each knee and foot never picked up
+    rows: list[Sequence[int]] = []  # each side's melds, each hand, and each knee and foot never picked up
+    red_threes = 0  # laid, and a counted hand's
     for i, side in enumerate(deal.sides):
-        if tallies is not None:
-            held.append(tallies[i].melded)
-        else:
-            for meld in side.melds:
-                if meld.rank is not _WILD:
-                    tabled[_RANK_INDEX[meld.rank]] += meld.naturals
-                tabled[_TWO] += meld.twos
-                tabled[_JOKER] += meld.jokers
-        tabled[_RED_THREE] += side.red_threes
+        rows.append(tallies[i].melded if tallies is not None else _melded(side))
+        red_threes += side.red_threes
         for player in side.players:
-            tabled[_RED_THREE] += player.red_threes_left  # a counted hand's red threes
-            held.append(player.cards_left.counts())
+            red_threes += player.red_threes_left
+            if player.cards_left is not EMPTY:  # an empty hand (most often EMPTY itself) adds nothing
+                rows.append(player.cards_left.counts())
             if not player.foot_picked_up:
-                held.append(player.foot.counts())
-            if player.knee and not player.picked_knee:
-                held.append(player.knee.counts())
-    return Cards._of(tuple(map(sum, zip(tabled, *held, strict=True))))  # each kind, summed over every group
+                rows.append(player.foot.counts())
+            if player.knee is not EMPTY and not player.picked_knee:
+                rows.append(player.knee.counts())
+    used = list(map(sum, zip(*rows, strict=True))) if rows else [0] * len(CARDS)  # each kind, summed over every row
+    used[_RED_THREE] += red_threes
+    return Cards._of(tuple(used))
+
+
+def _melded(side: Side) -> list[int]:
+    """The cards of a side's melds, by place in CARDS (where no tally has counted them)."""
+    melded = [0] * len(CARDS)
+    for meld in side.melds:
+        if meld.rank is not _WILD:
+            melded[_RANK_INDEX[meld.rank]] += meld.naturals
+        melded[_TWO] += meld.twos
+        melded[_JOKER] += meld.jokers
+    return melded
 
 
 # Each meld rank's place in CARDS (a meld of threes counts as black threes), looked up once, as
@@ -142,14 +149,21 @@ def validate(deal: Deal, totals_before: Mapping[str, int] | None = None,
     found: list[Problem] = []
     warnings: list[Problem] = []
     _check_number(deal, found)
-    players = sum(len(s.players) for s in deal.sides)
+    # One look at every side and player first: how many play, whether any knee or count is recorded.
+    players, knees, counted = 0, sheet.has_knee, False
+    for side in deal.sides:
+        players += len(side.players)
+        counted = counted or side.books is not None
+        for player in side.players:
+            knees = knees or player.knee_picked_up is not None or (player.knee is not EMPTY and bool(player.knee))
+            counted = counted or player.cards_left_points is not None
     _check_table(deal, players, found)
     checks = compiled(sheet)
     for i, side in enumerate(deal.sides):
         _check_side(checks, side, f"sides[{i}]", found, warnings)
-    if sheet.has_knee or any(p.knee_picked_up is not None or p.knee for side in deal.sides for p in side.players):
+    if knees:
         found.extend(knee_problems(deal))
-    _check_supply(deal, players, found, tallies)
+    _check_supply(deal, players, found, tallies, counted)
     # The player who went out, found once for the ending and the way they went out.
     located = deal.find_player(deal.went_out) if deal.ending is Ending.WENT_OUT and deal.went_out else None
     _check_ending(checks, deal, located, found)
@@ -157,7 +171,7 @@ def validate(deal: Deal, totals_before: Mapping[str, int] | None = None,
     unchecked: list[Unchecked] = []
     _check_openings(checks, deal, totals_before, found, unchecked)
     _check_going_out(deal, located, found, unchecked)
-    return Report(tuple(found), tuple(warnings), tuple(unchecked))
+    return tuple.__new__(Report, (tuple(found), tuple(warnings), tuple(unchecked)))  # Report(...) costs a call more
 
 
 def _check_number(deal: Deal, found: list[Problem]) -> None:
@@ -213,8 +227,10 @@ def _check_side(checks: Compiled, side: Side, where: str, found: list[Problem], 
         check_counted(sheet, side, side.books, where, found, warnings)
     else:
         _check_melds(checks, side, where, found)
-        found.extend(duplicate_rank_problems(sheet, side.melds, f"{where}.melds", name))
-    found.extend(books_per_rank_problems(sheet, side, where))
+        if checks.second_meld_limited:
+            found.extend(duplicate_rank_problems(sheet, side.melds, f"{where}.melds", name))
+    if sheet.max_books_per_rank is not None:
+        found.extend(books_per_rank_problems(sheet, side, where))
     if side.red_threes < 0:
         found.append(Problem("count.negative", "Red threes laid cannot be negative.", None,
                              f"{where}.red_threes", name, field="red_threes"))
@@ -240,9 +256,11 @@ def _check_side(checks: Compiled, side: Side, where: str, found: list[Problem], 
 def _check_melds(checks: Compiled, side: Side, where: str, found: list[Problem]) -> None:
     """Each meld alone: its rank, size and wild cards (:func:`~.melds.meld_problems`, once per
     sheet for each kind of meld), placed on the side."""
-    name, alone = side.name, checks.meld_problems
+    name, kept, alone = side.name, checks.melds, checks.meld_problems
     for index, meld in enumerate(side.melds):
-        problems = alone(meld)
+        problems = kept.get(meld)  # most melds: a kind seen before, its answer kept
+        if problems is None:
+            problems = alone(meld)
         if problems:
             here = f"{where}.melds[{index}]"
             for p in problems:
@@ -254,9 +272,10 @@ def _check_player(sheet: RuleSheet, player: Player, here: str, side: str, found:
     """One player's record: no negative count; a foot picked up is not recorded as a foot, and an
     unopened one holds ``foot_size`` cards; a red three in hand is worth a look; the cut bonus only
     where the sheet has one."""
-    if min(player.cards_left.counts()) < 0:
+    cards, foot = player.cards_left, player.foot  # EMPTY, the most common cards, has nothing to check
+    if cards is not EMPTY and min(cards.counts()) < 0:
         found.append(_negative(player, here, side, "cards_left"))
-    if min(player.foot.counts()) < 0:
+    if foot is not EMPTY and min(foot.counts()) < 0:
         found.append(_negative(player, here, side, "foot"))
     if player.cards_left_points is not None:
         for key, n in (("cards_left_points", player.cards_left_points), ("red_threes_left", player.red_threes_left)):
@@ -267,15 +286,15 @@ def _check_player(sheet: RuleSheet, player: Player, here: str, side: str, found:
         found.append(Problem("foot.played", f"{player.name} played from the foot without picking it up.", None,
                              f"{here}.foot_played", side, player.name, field="foot_played"))
     if player.foot_picked_up:
-        if player.foot:
+        if foot is not EMPTY and foot:
             found.append(Problem("foot.picked_up", f"{player.name} picked up the foot, so it is not unopened: "
                                  "record what is left of it as cards left.", None, f"{here}.foot", side,
                                  player.name, field="foot"))
-    elif player.foot.total != sheet.foot_size:
+    elif foot.total != sheet.foot_size:
         found.append(Problem("foot.size", f"{player.name}'s unopened foot holds {player.foot.total} cards; "
                              f"a foot is dealt {sheet.foot_size}.", "foot_size", f"{here}.foot", side, player.name,
                              field="foot"))
-    if player.red_threes_in_hand > 0 and sheet.lays_red_threes:  # held, one is only its penalty
+    if sheet.lays_red_threes and player.red_threes_in_hand > 0:  # held, one is only its penalty
         key = "red_threes_left" if player.counted else "cards_left"
         warnings.append(Problem("red_three.in_hand", f"{player.name} still holds a red three; red threes are "
                                 "laid at once, so check it was not missed.", "red_three_penalty_hand",
@@ -291,17 +310,20 @@ def _negative(player: Player, here: str, side: str, key: str) -> Problem:
                    f"{here}.{key}", side, player.name, field=key)
 
 
-def _check_supply(deal: Deal, players: int, found: list[Problem], tallies: Sequence[Tally] | None) -> None:
-    available = pack(deal.sheet, max(players, 1))
-    used = deal_cards(deal, tallies)
+def _check_supply(deal: Deal, players: int, found: list[Problem], tallies: Sequence[Tally] | None,
+                  counted: bool) -> None:
+    """The pack holds every card the deal records; ``counted``: some side or hand is counted, so
+    its books and points are checked against the pack too."""
     decks = deal.sheet.decks_for(max(players, 1))
+    available = _pack(decks, deal.sheet.jokers_per_deck)
+    used = deal_cards(deal, tallies)
     if any(map(gt, used.counts(), available.counts())):  # most deals: the pack holds every card recorded
         for card, need, have in zip(CARDS, used.counts(), available.counts(), strict=True):
             if need > have:
                 option = "jokers_per_deck" if card is Card.JOKER else "decks_rule"
                 found.append(Problem("supply", f"This deal records {need} {card.noun}, but {decks} deck"
                                      f"{'s' if decks != 1 else ''} hold only {have}.", option, "sides"))
-    if any(side.counted or any(p.counted for p in side.players) for side in deal.sides):
+    if counted:
         found.extend(counted_supply(deal, available, used, decks))
 
 
@@ -333,7 +355,8 @@ def _check_ending(checks: Compiled, deal: Deal, located: tuple[int, int, Player]
         found.append(Problem("went_out.cards_left", f"{player.name} went out without picking up the foot; the "
                              "foot must be played first.", "go_out_foot", f"{here}.foot_picked_up", side.name,
                              player.name, field="foot_picked_up"))
-    found.extend(went_out_knee(deal, i, j))
+    if sheet.has_knee:  # a knee left behind: only in a deal with one
+        found.extend(went_out_knee(deal, i, j))
     need = sheet.going_out_books(deal.number)
     held = side_books(sheet, side)
     toward, short = checks.books_toward(need, held)
@@ -343,7 +366,8 @@ def _check_ending(checks: Compiled, deal: Deal, located: tuple[int, int, Player]
                              f"{side.name} has {held}{_counting(sheet, held)}"
                              f"{': ' + missing if missing else ''}.", "books_to_go_out",
                              f"sides[{i}].{_books_key(side)}", side.name, player.name, field=_books_key(side)))
-    found.extend(_partner_feet(sheet, side, i, j))
+    if sheet.go_out_partner_foot is not PartnerFoot.NO:
+        found.extend(_partner_feet(sheet, side, i, j))
 
 
 def _check_first_meld(deal: Deal, found: list[Problem]) -> None:
@@ -372,9 +396,7 @@ def _counting(sheet: RuleSheet, held: HeldBooks) -> str:
 def _partner_feet(sheet: RuleSheet, side: Side, i: int, j: int) -> Iterator[Problem]:
     """Each partner of the player going out who has not yet done with the foot what the sheet's
     ``go_out_partner_foot`` asks: picked it up, or picked it up and played from it."""
-    rule, player = sheet.go_out_partner_foot, side.players[j]
-    if rule is PartnerFoot.NO:
-        return
+    rule, player = sheet.go_out_partner_foot, side.players[j]  # never PartnerFoot.NO: the caller asks only then
     for k, partner in enumerate(side.players):
         if k == j or (partner.played_foot if rule is PartnerFoot.PLAYED else partner.foot_picked_up):
             continue
@@ -415,6 +437,7 @@ def _check_openings(checks: Compiled, deal: Deal, totals_before: Mapping[str, in
     by_total = sheet.opening_by is OpeningBy.RUNNING_TOTAL
     option = "opening_bands" if by_total else "opening_minimums"
     cited = str(sheet.cite(option))  # put in words once, for every opening not given
+    new = tuple.__new__  # an Unchecked made as a tuple: Unchecked(...) costs a call more, once a player
     for i, side in enumerate(deal.sides):
         running = side.running_total if totals_before is None else totals_before.get(side.name)
         minimum = checks.opening_minimum(deal.number, running or 0)
@@ -423,9 +446,9 @@ def _check_openings(checks: Compiled, deal: Deal, totals_before: Mapping[str, in
         for owner, player, opening, where in _openings(sheet, side, f"sides[{i}]", found):
             if opening is None:
                 if minimum > 0 or sheet.opening_book(deal.number):
-                    unchecked.append(Unchecked("opening", option, f"{owner}'s first melds are not given, so the "
-                                               f"opening minimum ({cited}) is not checked.",
-                                               where, side.name, player))
+                    unchecked.append(new(Unchecked, ("opening", option, f"{owner}'s first melds are not given, so "
+                                                     f"the opening minimum ({cited}) is not checked.",
+                                                     where, side.name, player)))
             elif by_total and running is None:
                 unchecked.append(Unchecked("opening", option, f"The minimum follows the running total "
                                            f"({cited}); give {side.name}'s running_total before this "

@@ -46,4 +46,4 @@ def judge(deal: Deal, totals_before: Mapping[str, int] | None = None) -> Verdict
     True
     """
     tallies = [Tally.of(deal, side) for side in deal.sides]  # each side's cards counted once, for both
-    return Verdict(deal, validate(deal, totals_before, tallies), score(deal, tallies))
+    return tuple.__new__(Verdict, (deal, validate(deal, totals_before, tallies), score(deal, tallies)))  # a call less
