@@ -387,7 +387,7 @@ def already_recorded(err: AlreadyRecorded) -> Response:
     """A new deal whose number another phone recorded first (409): that deal as GET gives it
     (``recorded``), the deal sent (``yours``), and the game's ``revision`` to correct it from."""
     game_id = (request.view_args or {}).get("game_id", "")
-    recorded = DealRecord(err.number, err.recorded.deal, err.recorded_as_played, verdict=err.recorded)
+    recorded = DealRecord(err.number, err.recorded.deal, err.recorded_as_played, given=err.recorded)
     recorded.history_size = len(reading.history(game_id, err.number))
     yours = {"number": err.number, "deal": err.yours.deal.to_json(with_sheet=False),
              "report": _report(err.yours, None), "as_played": err.as_played}

@@ -418,12 +418,12 @@ def rescore_game_deal(game: Game, sheet: RuleSheet, number: int) -> DealRescore 
     if at is None:
         return None
     if sheet.opening_by is not OpeningBy.RUNNING_TOTAL:
-        return _paired(number, game.verdicts[at], judge(rules.deals[at]))
+        return _paired(number, game.verdict(at), judge(rules.deals[at]))
     before = dict.fromkeys(rules.sides, 0)
     for side in (side for deal in rules.deals if deal.number < number for side in score(deal).sides):
         if side.name in before:
             before[side.name] += side.total
-    return _paired(number, game.verdicts[at], judge(rules.deals[at], before))
+    return _paired(number, game.verdict(at), judge(rules.deals[at], before))
 
 
 def _under(game: Game, sheet: RuleSheet) -> Game:

@@ -13,7 +13,7 @@ openings are judged against its sides' totals before it (:meth:`Game.judge`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple
@@ -200,8 +200,9 @@ class Game:
     sheet: RuleSheet
     sides: tuple[str, ...]
     deals: tuple[Deal, ...] = ()
-    # The deals' verdicts when the caller has judged them already; used only for these very deals.
-    judged: tuple[Verdict, ...] | None = field(default=None, compare=False, repr=False)
+    # The deals' verdicts the caller has found already (None for a deal not judged yet); used
+    # only for these very deals.
+    judged: tuple[Verdict | None, ...] | None = field(default=None, compare=False, repr=False)
     ended: bool = False  # the table ended the game after its deals recorded (open sheets only)
 
     @classmethod
@@ -261,17 +262,41 @@ class Game:
     # -- per deal ---------------------------------------------------------------------------
 
     @cached_property
-    def verdicts(self) -> tuple[Verdict, ...]:
-        """Each deal's report and score, in order."""
+    def _found(self) -> list[Verdict | None]:
+        """Each deal's verdict once found (given, or judged when first asked: :meth:`verdict`)."""
         judged = self.judged
         if judged is not None and len(judged) == len(self.deals) \
-                and all(v.deal is d for v, d in zip(judged, self.deals, strict=True)):
-            return judged  # verdicts of these very deals (a copy with other deals judges its own)
-        if self.sheet.opening_by is not OpeningBy.RUNNING_TOTAL:
-            return tuple(judge(deal) for deal in self.deals)
-        scores = [score(deal) for deal in self.deals]  # a score never depends on the totals before it
-        return tuple(Verdict(deal, validate(deal, self._totals(scores, deal.number)), breakdown)
-                     for deal, breakdown in zip(self.deals, scores, strict=True))
+                and all(v is None or v.deal is d for v, d in zip(judged, self.deals, strict=True)):
+            return list(judged)  # verdicts of these very deals (a copy with other deals judges its own)
+        return [None] * len(self.deals)
+
+    @cached_property
+    def scores(self) -> tuple[Breakdown, ...]:
+        """Each deal's score, in order: all the totals, the result and the next deal need (a
+        score never depends on the totals before it), so none of them validates a deal."""
+        return tuple(score(deal) if found is None else found.breakdown
+                     for deal, found in zip(self.deals, self._found, strict=True))
+
+    def verdict(self, place: int) -> Verdict:
+        """The report and score of the deal at ``place`` (0 for the first), judged when first
+        asked for: a page that shows one deal, or only the totals, validates no other deal."""
+        found = self._found[place]
+        if found is None:
+            deal = self.deals[place]
+            before = self._totals(self.scores, deal.number) if self.sheet.opening_by is OpeningBy.RUNNING_TOTAL \
+                else None
+            found = self._found[place] = Verdict(deal, validate(deal, before), self.scores[place])
+        return found
+
+    @property
+    def verdicts(self) -> tuple[Verdict, ...]:
+        """Each deal's report and score, in order."""
+        return tuple(self.verdict(place) for place in range(len(self.deals)))
+
+    def found(self, place: int) -> Verdict | None:
+        """The verdict of the deal at ``place`` if found already, else None: judges nothing
+        (what a copy of the game is given: :attr:`judged`)."""
+        return self._found[place]
 
     def judge(self, deal: Deal) -> Verdict:
         """``deal`` judged as a deal of this game (a new one, or one replacing its number): where the
@@ -284,8 +309,8 @@ class Game:
     def _running(self) -> tuple[dict[str, int], ...]:
         totals = {name: 0 for name in self.sides}
         out = []
-        for verdict in self.verdicts:
-            for side in verdict.breakdown.sides:
+        for breakdown in self.scores:
+            for side in breakdown.sides:
                 if side.name in totals:
                     totals[side.name] += side.total
             out.append(dict(totals))
@@ -336,9 +361,9 @@ class Game:
 
     def totals_before(self, number: int) -> dict[str, int]:
         """Each side's total from the deals recorded before deal ``number`` (by number, not place)."""
-        return self._totals([verdict.breakdown for verdict in self.verdicts], number)
+        return self._totals(self.scores, number)
 
-    def _totals(self, scores: list[Breakdown], number: int) -> dict[str, int]:
+    def _totals(self, scores: Sequence[Breakdown], number: int) -> dict[str, int]:
         totals = {name: 0 for name in self.sides}
         for deal, breakdown in zip(self.deals, scores, strict=True):
             if deal.number < number:

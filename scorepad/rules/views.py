@@ -17,7 +17,7 @@ Rows follow the order the deals are recorded in, with their own numbers: after d
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .choices import GameLength
 from .deal import Deal
@@ -39,10 +39,16 @@ class DealRow:
 
     number: int
     deal: Deal
-    verdict: Verdict
     points: dict[str, int]  # each side's points in this deal
     running: dict[str, int]  # each side's total after this deal (deals recorded up to here)
-    as_played: str | None = None  # the table's reason, when the deal was saved as played
+    as_played: str | None  # the table's reason, when the deal was saved as played
+    game: Game = field(repr=False, compare=False)  # the game judging it, at ``place`` in its deals
+    place: int
+
+    @property
+    def verdict(self) -> Verdict:
+        """The deal's report and score, judged when first asked for (:meth:`Game.verdict`)."""
+        return self.game.verdict(self.place)
 
     @property
     def ok(self) -> bool:
@@ -52,7 +58,7 @@ class DealRow:
     @property
     def breaks_sheet(self) -> bool:
         """A deal saved without a reason that breaks the sheet now: the sheet was amended after."""
-        return not self.ok and self.as_played is None
+        return self.as_played is None and not self.ok
 
     def to_json(self) -> dict[str, JSON]:
         return {"number": self.number, "points": dict(self.points), "running": dict(self.running),
@@ -158,10 +164,11 @@ def view_of(game: Game, as_played: Sequence[str | None] = ()) -> GameView:
     reasons = list(as_played) + [None] * (len(game.deals) - len(as_played))
     running = game.running_totals()
     rows = []
-    for deal, verdict, after, reason in zip(game.deals, game.verdicts, running, reasons, strict=True):
-        points = verdict.breakdown.totals()
-        rows.append(DealRow(deal.number, deal, verdict, {name: points.get(name, 0) for name in game.sides},
-                            {name: after.get(name, 0) for name in game.sides}, reason))
+    for place, (deal, breakdown, after, reason) in enumerate(zip(game.deals, game.scores, running, reasons,
+                                                                 strict=True)):
+        points = breakdown.totals()
+        rows.append(DealRow(deal.number, deal, {name: points.get(name, 0) for name in game.sides},
+                            {name: after.get(name, 0) for name in game.sides}, reason, game, place))
     totals = dict(running[-1]) if running else {name: 0 for name in game.sides}
     return GameView(game.sheet, game.sides, tuple(rows), totals, game.result(), game.upcoming(),
                     tuple(game.problems()))

@@ -93,7 +93,7 @@ def export_document(game: GameRecord, entries: Sequence[Mapping[str, JSON]]) -> 
         elif isinstance(number, int):
             by_deal.setdefault(number, []).append(_history_entry(entry, seq))
     deals: list[JSON] = [{"number": r.number, "deal": r.deal.to_json(with_sheet=False), "as_played": r.as_played,
-                          "history": by_deal.pop(r.number, [])} for r in game.view.rows]
+                          "history": by_deal.pop(r.number, [])} for r in game.deals]
     return {
         "format": FORMAT, "version": VERSION, "name": game.name, "sheet": game.sheet.to_json(),
         "confirm": game.confirm.value,

@@ -1,5 +1,6 @@
 """Games as the app keeps them, read: the records of a game and its deals, the game as it
-stands (read and judged once per revision, then cached), its history, what changed since a
+stands (read once per revision, then cached; each deal judged when its verdict is first
+asked for, its score when a total is), its history, what changed since a
 revision, and the games gone or not changed for a while.
 
 Writing them is :mod:`.writing`; what a write is given is checked by :mod:`.checks`.
@@ -12,7 +13,7 @@ import hashlib
 import json
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property
@@ -23,6 +24,7 @@ from ..rules.choices import Confirm
 from ..rules.game import Game
 from ..rules.limits import MAX_GAME_ID
 from ..rules.read import JSON
+from ..rules.score import Breakdown
 from ..rules.text import readable
 from ..rules.verdict import Verdict
 from ..rules.views import GameView, view_of
@@ -32,17 +34,44 @@ from .errors import Gone, NotFound
 
 @dataclass
 class DealRecord:
+    """A deal of a game as stored. Its verdict is given, or judged when first asked for: by
+    the game it was read in (``game``, at ``place``), where the totals before it may count,
+    else on its own."""
+
     number: int
     deal: Deal
     as_played: str | None
     history_size: int = 0
     revision: int | None = None  # the game's revision once this deal was saved, when known
-    verdict: Verdict = None  # type: ignore[assignment]  # judged on creation when not given
+    given: Verdict | None = None  # its verdict, when the writer judged it already
     stored_size: int = 0  # the length of its stored JSON: what the cache counts it as
+    game: Game | None = dataclasses.field(default=None, repr=False, compare=False)
+    place: int = 0  # its place in ``game``'s deals
 
-    def __post_init__(self) -> None:
-        if self.verdict is None:
-            self.verdict = judge(self.deal)
+    @property
+    def verdict(self) -> Verdict:
+        if self.given is None:
+            if self.game is not None:
+                return self.game.verdict(self.place)
+            self.given = judge(self.deal)
+        return self.given
+
+    @property
+    def score(self) -> Breakdown:
+        """Its score, without validating it (a score never depends on the totals before it)."""
+        if self.given is None and self.game is not None:
+            return self.game.scores[self.place]
+        return self.verdict.breakdown
+
+    @property
+    def found(self) -> Verdict | None:
+        """Its verdict if found already (given, or judged by its game), else None: judges nothing."""
+        return self.given if self.given is not None or self.game is None else self.game.found(self.place)
+
+
+def judged_in(game: Game, deals: Sequence[DealRecord]) -> list[DealRecord]:
+    """``deals``, the deals of ``game`` in its order, as records judged by it (when first asked)."""
+    return [dataclasses.replace(d, given=None, game=game, place=place) for place, d in enumerate(deals)]
 
 
 class GameSide(TypedDict):
@@ -156,9 +185,9 @@ def _record(row: db.Row, deals: list[db.Row], history_counts: dict[int, int],
     game = Game(sheet, tuple(side["name"] for side in sides), tuple(parsed), tuple(known) or None,
                 ended=ended_at is not None)
     records = [DealRecord(deal_row["number"], deal, readable(deal_row["as_played"], True),
-                          history_counts.get(deal_row["number"], 0), verdict=verdict,
-                          stored_size=len(deal_row["body"]))
-               for deal_row, deal, verdict in zip(deals, parsed, game.verdicts, strict=True)]
+                          history_counts.get(deal_row["number"], 0), stored_size=len(deal_row["body"]),
+                          game=game, place=place)
+               for place, (deal_row, deal) in enumerate(zip(deals, parsed, strict=True))]
     return GameRecord(row["id"], row["edit_key"], readable(row["name"]), sheet, sides, row["revision"],
                       row["created_at"], row["updated_at"], records, game, dict(history_counts), ended_at,
                       Confirm(row["confirm"]))

@@ -40,6 +40,7 @@ from .reading import (
     Unchanged,
     cached_game,
     changes_since,
+    judged_in,
     key_digest,
     load_game,
     new_id,
@@ -61,11 +62,11 @@ def after_write(game: GameRecord, deals: list[DealRecord], number: int, updated_
     entry: built from records already read and judged, so the next read of the game neither
     reads nor judges its deals again."""
     deals = sorted(deals, key=lambda d: d.number)
-    played = Game(game.sheet, game.side_names, tuple(d.deal for d in deals), tuple(d.verdict for d in deals),
+    played = Game(game.sheet, game.side_names, tuple(d.deal for d in deals), tuple(d.found for d in deals),
                   ended=game.rules.ended)
     counts = {**game.history_counts, number: game.history_counts.get(number, 0) + 1}
-    return dataclasses.replace(game, revision=game.revision + 1, updated_at=updated_at, deals=deals, rules=played,
-                               history_counts=counts)
+    return dataclasses.replace(game, revision=game.revision + 1, updated_at=updated_at,
+                               deals=judged_in(played, deals), rules=played, history_counts=counts)
 
 
 # A history entry as :func:`import_game` writes it: deal_number, action, at, before, after
@@ -482,10 +483,10 @@ def _set_ended(game_id: str, ending: bool, based_on: int | None, once: Once[Game
                 db.run("game_set_ended", ended_at, game_id)
                 db.run("history_add", game.id, None, "end" if ending else "reopen", now, None, None, None,
                        json.dumps(game.rules.totals()), None, game.revision + 1)
-                deals = game.rules.deals
-                rules = Game(sheet, game.side_names, deals, game.rules.verdicts, ended=ending)
+                rules = Game(sheet, game.side_names, game.rules.deals, tuple(d.found for d in game.deals),
+                             ended=ending)
                 record = dataclasses.replace(game, revision=game.revision + 1, updated_at=now, rules=rules,
-                                             ended_at=ended_at)
+                                             deals=judged_in(rules, game.deals), ended_at=ended_at)
                 keep(once, Made(Kind.GAME_ENDED if ending else Kind.GAME_REOPENED, game_id, None, record.revision))
                 check_size(game_id)
         except _Moved:

@@ -133,7 +133,7 @@ def history_entries(game: GameRecord, entries: list[dict[str, object]]) -> list[
             try:
                 before = checks.read_deal(game, entry["before"], number)
                 as_now = now is not None and entry["after"] == now.deal.to_json(with_sheet=False)
-                after = now.verdict.breakdown if now is not None and as_now else checks.read_deal(  # scored already
+                after = now.score if now is not None and as_now else checks.read_deal(  # scored already
                     game, entry["after"], number)
             except StorageError:  # a deal that no longer reads under the sheet: its totals say enough
                 continue

@@ -564,4 +564,4 @@ def delete_deal(game_id: str, number: int) -> ResponseReturnValue:
         return redirect(url_for("games.game", game_id=game.id), 303)
     form.revision.data = str(game.revision)
     return render_template("deals/delete.html", game=game, record=record, form=form,
-                           totals=record.verdict.breakdown.totals())
+                           totals=record.score.totals())

@@ -277,7 +277,7 @@ def game_referee(game_id: str) -> ResponseReturnValue:
                            sheet_title=sheet_name(game.sheet), questions=questions, deal=deal, totals=shown,
                            side_options=[(name, f"{name} (running total {total:,})") for name, total in totals.items()],
                            presets=preset_choices(), card_pad=CARD_PAD,
-                           deals=[(d, d.verdict.breakdown.totals()) for d in game.deals],
+                           deals=[(d, d.score.totals()) for d in game.deals],
                            action=url_for("desk.game_referee", game_id=game.id)), status
 
 

@@ -430,7 +430,7 @@ def test_verdicts_given_to_a_game_are_used_only_for_the_deals_they_judged():
 
     game = Game.from_json(load("game-four-deals.json"))
     given = Game(game.sheet, game.sides, game.deals, tuple(judge(d) for d in game.deals))
-    assert given.verdicts is given.judged
+    assert all(v is w for v, w in zip(given.verdicts, given.judged, strict=True))
     under_pagat = replace(given, sheet=preset("pagat"),
                           deals=tuple(replace(d, sheet=preset("pagat")) for d in game.deals))
     assert [v.deal.sheet.preset for v in under_pagat.verdicts] == ["pagat"] * len(game.deals)
