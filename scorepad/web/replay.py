@@ -71,7 +71,8 @@ class Answer:
 
     @classmethod
     def of(cls, revision: str, etag: str, headers: list[tuple[str, str]], body: bytes) -> Answer:
-        headers = [(k, v) for k, v in headers if k.lower() != "date"]
+        # Date is each answer's own; a replay counts against no limit, so tells none (RateLimit fields)
+        headers = [(k, v) for k, v in headers if k.lower() not in ("date", "ratelimit", "ratelimit-policy")]
         not_modified = [(k, v) for k, v in headers if k.lower() not in ("content-length", "content-type")]
         packed = gzip.compress(body, 6, mtime=0)
         gzipped = None
