@@ -369,7 +369,9 @@ def _on_limited_routes_only(app: Flask, limiter: Limiter) -> Wrapper:
     it wraps (``after_this_request``: every error is answered here, so they run). Any other
     request (every page, every poll of a revision) has nothing for them to do; they cost it
     about 9 µs, and Flask's dispatch of two more hooks. The hooks are the ones it registered:
-    a method of the limiter, or a function bound to it."""
+    a method of the limiter, or a function bound to it. Between the two, the answer is told
+    the limits this request was counted against (:mod:`scorepad.ratelimit_fields`), read
+    before the teardown clears them."""
     def its_own(hook: object) -> bool:
         return getattr(hook, "__self__", None) is limiter or (
             isinstance(hook, functools.partial) and hook.args[:1] == (limiter,))

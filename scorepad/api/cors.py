@@ -63,4 +63,5 @@ def init_app(app: Flask) -> None:
     named = ["*"] if "*" in allowed else [re.compile(re.escape(origin) + r"\Z", re.IGNORECASE) for origin in allowed]
     CORS(app, resources={r"/api/v1/*": {"origins": named}}, supports_credentials=False,
          allow_headers=list(ALLOWED_HEADERS), expose_headers=list(EXPOSED_HEADERS), methods=list(METHODS),
-         max_age=PREFLIGHT_SECONDS, vary_header=True, always_send=False)
+         max_age=PREFLIGHT_SECONDS, vary_header=True, always_send=False,
+         send_wildcard="*" in allowed)  # any origin: "*", the same answer for each

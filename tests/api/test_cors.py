@@ -108,3 +108,14 @@ def test_cors_origins_comes_from_the_environment_too(make_app, monkeypatch):
     for origin in (CLUB, "http://localhost:8080"):
         answer = phone.get(f"{API}/games/{game_id}", headers={"Origin": origin})
         assert answer.headers["Access-Control-Allow-Origin"] == origin
+
+
+def test_any_origin_with_a_star_and_still_no_credentials(make_app):
+    phone = make_app(CORS_ORIGINS="*").test_client()
+    game_id, _ = api_game(phone)
+    answer = phone.get(f"{API}/games/{game_id}", headers={"Origin": STRANGER})
+    assert answer.headers["Access-Control-Allow-Origin"] == "*"
+    assert "Access-Control-Allow-Credentials" not in answer.headers
+    preflight = phone.options(f"{API}/games/{game_id}/sheet", headers={"Origin": STRANGER, **PREFLIGHT})
+    assert preflight.headers["Access-Control-Allow-Origin"] == "*"
+    assert "Access-Control-Allow-Credentials" not in preflight.headers
