@@ -9,8 +9,9 @@ is a 422 with the verdict and the problems besides the error. A write based on a
 the game has moved past is a 409 with the game's ``revision`` now and the ``changes`` since;
 a 412 when the revision came as the game's ETag in ``If-Match``. Creating a game, recording
 a deal, replacing the edit key and ending or reopening a game take an ``Idempotency-Key``,
-which makes them at most once for the client that sent it (:func:`.http.write_once`). See
-``docs/api.md``.
+which makes them at most once for the client that sent it (:func:`.http.write_once`). An
+answer that carries the game's revision sends its ETag (:func:`.http.revision_tag`), and a
+``Location`` is absolute, as every ``*_url``. See ``docs/api.md``.
 
 A game's JSON is built once per revision and kept in the app's cache (:mod:`scorepad.storage.cache`)
 without its links: ``view_url`` is added as each response is written (:mod:`scorepad.links`).
@@ -222,7 +223,6 @@ def game_revision(game_id: str) -> ResponseReturnValue:
         http.missing(game_id)
     response = jsonify(id=game_id, revision=found[0], updated_at=found[1], open=reading.open_counter(game_id))
     response.headers["Cache-Control"] = "no-store"
-    response.headers["ETag"] = http.game_etag(game_id, found[0])  # the If-Match of a write based on it
     return response
 
 

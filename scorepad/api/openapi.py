@@ -347,7 +347,7 @@ PATHS: dict[str, Schema] = {
         {"200": answer(obj(("id", "revision", "updated_at", "open"), id=STRING, revision=INTEGER, updated_at=TIME,
                            open={**INTEGER, "description": "the changes to the game's open deal, which the "
                                  "revision does not count"}),
-                       "the revision", "Cache-Control", "ETag")}, 404)},
+                       "the revision", "Cache-Control")}, 404)},
     "/api/v1/games/{game_id}/history": {"parameters": [GAME_ID], "get": op(
         "every change to the game",
         {"200": answer(obj(("history",), history=array(ref("HistoryEntry"))), "the history", "ETag", "Cache-Control"),

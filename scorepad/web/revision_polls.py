@@ -6,9 +6,8 @@ reads two numbers; Flask's routing, contexts, session and hooks cost several tim
 :class:`RevisionPolls` sits beside :class:`.replay.WatchersPages`, under the proxy and prefix
 handling, and once the route has answered a phone (the same path, scheme, host, prefix,
 ``Origin`` and cookie header) answers that phone's next polls itself: the same two reads, the route's
-headers (but its ETag, the revision's, written as the route writes it), and a body built as
-the route builds it (checked when kept: the route's own body, built again from its values,
-must come out byte for byte the same, or nothing is kept).
+headers, and a body built as the route builds it (checked when kept: the route's own body,
+built again from its values, must come out byte for byte the same, or nothing is kept).
 
 It decides nothing the route decides: only a 200 that set no cookie is kept, and a game with
 no revision (deleted, or never made) goes to the route again (404, 410). What it keeps is
@@ -47,7 +46,7 @@ class RevisionPolls:
     def __init__(self, app: WSGIApplication, database: db.Database) -> None:
         self.app, self.database = app, database
         self.lock = threading.Lock()
-        # each phone's kept answer: the route's headers, but its Content-Length and ETag (the revision moves)
+        # each phone's kept answer: the route's headers, but its Content-Length
         self.phones: OrderedDict[Phone, tuple[tuple[str, str], ...]] = OrderedDict()
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
@@ -66,8 +65,7 @@ class RevisionPolls:
                 found, counter = reading.revision(game_id), reading.open_counter(game_id)
             if found is not None and counter is not None:
                 answer = body(game_id, found[0], found[1], counter)
-                start_response("200 OK", [*kept, ("ETag", f'"{game_id}.{found[0]}"'),
-                                          ("Content-Length", str(len(answer)))])
+                start_response("200 OK", [*kept, ("Content-Length", str(len(answer)))])
                 return [answer]
         return self._record(phone, game_id, environ, start_response)
 
@@ -80,7 +78,7 @@ class RevisionPolls:
         answer = whole(chunks)
         if _built_again(answer, game_id):
             with self.lock:
-                self.phones[phone] = tuple((k, v) for k, v in headers if k.lower() not in ("content-length", "etag"))
+                self.phones[phone] = tuple((k, v) for k, v in headers if k.lower() != "content-length")
                 self.phones.move_to_end(phone)
                 while len(self.phones) > PHONES_KEPT:
                     self.phones.popitem(last=False)

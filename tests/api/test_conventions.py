@@ -124,15 +124,6 @@ def test_the_part_that_completes_a_deal_sends_the_etag_and_an_open_deals_answer_
     assert last.headers["Location"] == f"http://localhost{API}/games/{game_id}/deals/1"
 
 
-def test_the_revision_poll_sends_the_games_etag_replayed_or_not(client):
-    game_id, key = api_game(client)
-    assert client.get(f"{API}/games/{game_id}/revision").headers["ETag"] == etag(game_id, 0)
-    assert client.get(f"{API}/games/{game_id}/revision").headers["ETag"] == etag(game_id, 0)  # answered below Flask
-    client.post(f"{API}/games/{game_id}/deals", json=valid_deal(1), headers=bearer(key))
-    polled = client.get(f"{API}/games/{game_id}/revision")
-    assert polled.get_json()["revision"] == 1 and polled.headers["ETag"] == etag(game_id, 1)
-
-
 # -- /games/import is one route ----------------------------------------------------------------------
 
 
