@@ -18,7 +18,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import access, api, links, ratelimit
-from .api import problems
+from .api import cors, problems
 from .cli import flask_commands, flask_open_deals, flask_serve
 from .retry import send_again_page
 from .storage import backends, cache, db
@@ -113,7 +113,8 @@ def create_app(test_config: Mapping[str, object] | None = None) -> Flask:
     gives links, the session cookie's Secure flag and the rate limits the client's address,
     scheme and host, never a prefix); RETAIN_DAYS (default none: days a game is kept after its last change,
     for ``flask purge``); DATABASE_MAX_BYTES (default none: the most a SQLite file may grow
-    to, past which writes fail as on a full disk); and the rate limits' settings (see
+    to, past which writes fail as on a full disk); CORS_ORIGINS (default none: the origins
+whose pages may call the API from a browser, :mod:`scorepad.api.cors`); and the rate limits' settings (see
     :mod:`scorepad.ratelimit`). The instance folder
     (``config.py``, the database, the secret key) is :func:`instance_folder`.
 
@@ -132,6 +133,7 @@ def create_app(test_config: Mapping[str, object] | None = None) -> Flask:
     csrf.init_app(app)
     _jinja(app)
     _blueprints(app)
+    _cross_origin(app)
     _commands(app)
     _rate_limits(app)  # after every route: it limits creating games and writing to one
     _error_handlers(app)
@@ -228,6 +230,14 @@ def _commands(app: Flask) -> None:
     app.cli.add_command(flask_commands.backup_command)  # flask backup PATH
     app.cli.add_command(flask_commands.purge_command)  # flask purge: games not changed for RETAIN_DAYS days
     app.cli.add_command(flask_serve.serve_command)  # flask serve: granian, and the address phones open
+
+
+def _cross_origin(app: Flask) -> None:
+    """CORS on the API for the origins CORS_ORIGINS names (:mod:`scorepad.api.cors`); none by default."""
+    try:
+        cors.init_app(app)
+    except ValueError as err:  # the message names the setting
+        raise StartupError(str(err)) from None
 
 
 def _rate_limits(app: Flask) -> None:

@@ -26,7 +26,9 @@ line a minute (:class:`OneLineAMinute`). Four limits, each shared by the pages a
 LIMIT_REFUSED and LIMIT_BUILD are counted by hand (:class:`CountedByHand`), as what they
 count happens; the other two by Flask-Limiter's decorators on their routes.
 
-Over a limit, the answer is 429 with ``Retry-After``: :func:`limited` says which limit and how
+An answer to a request a limit counted or checked tells the client where it stands, in the
+draft's ``RateLimit-Policy`` and ``RateLimit`` fields (:mod:`scorepad.ratelimit_fields`).
+Over a limit, the answer is 429 with ``Retry-After`` (and those fields): :func:`limited` says which limit and how
 long to wait (:class:`Limited`), and the app answers it (:mod:`scorepad.app`): the API's error
 body under ``/api/``, elsewhere a page that keeps what was typed (:meth:`Limited.page`).
 ``RATELIMIT_ENABLED=false`` turns them off (the tests do, but for the limits' own tests).
@@ -43,14 +45,14 @@ from dataclasses import dataclass
 from typing import ParamSpec, Protocol, TypeVar, runtime_checkable
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, after_this_request, current_app, has_app_context, request
-from flask_limiter import Limiter, RateLimitExceeded
+from flask import Flask, Response, after_this_request, current_app, has_app_context, has_request_context, request
+from flask_limiter import Limiter, RateLimitExceeded, RequestLimit
 from flask_limiter.util import get_remote_address
 from limits import RateLimitItem, parse, parse_many
 from limits.errors import ConfigurationError
 from werkzeug.exceptions import HTTPException, TooManyRequests
 
-from . import builds
+from . import builds, ratelimit_fields
 from .retry import send_again_page
 from .storage.throttled_log import Throttle
 
@@ -168,7 +170,11 @@ class CountedByHand:
 
     def _asked(self, ask: Callable[[RateLimitItem, str, str], bool], what: str) -> bool:
         try:
-            return ask(self.limit, client(), self.scope)
+            allowed = ask(self.limit, client(), self.scope)
+            if has_request_context():  # told in the answer's RateLimit fields
+                reset, remaining = self.limiter.limiter.get_window_stats(self.limit, client(), self.scope)
+                ratelimit_fields.note(ratelimit_fields.Quota(self.scope, self.limit, remaining, reset))
+            return allowed
         except Exception:  # the storage cannot be reached: the request goes on, uncounted
             self.limiter.logger.exception(f"Failed to {what} a request against LIMIT_{self.scope.upper()}. "
                                           "Swallowing error")
@@ -212,6 +218,8 @@ def init_app(app: Flask) -> None:
                              f"not {app.config[name]!r}")
     if not app.config["RATELIMIT_ENABLED"]:
         return
+    app.extensions[SEVERAL] = {name.removeprefix("LIMIT_").lower() for name in LIMITS
+                               if len(parse_many(str(app.config[name]))) > 1}
     limiter = _limiter(app)
     # Our limits sit on named views, and each wrapped view checks its own when called.
     # Flask-Limiter also checks every request before it is routed, for default limits this
@@ -361,7 +369,9 @@ def _on_limited_routes_only(app: Flask, limiter: Limiter) -> Wrapper:
     it wraps (``after_this_request``: every error is answered here, so they run). Any other
     request (every page, every poll of a revision) has nothing for them to do; they cost it
     about 9 µs, and Flask's dispatch of two more hooks. The hooks are the ones it registered:
-    a method of the limiter, or a function bound to it."""
+    a method of the limiter, or a function bound to it. Between the two, the answer is told
+    the limits this request was counted against (:mod:`scorepad.ratelimit_fields`), read
+    before the teardown clears them."""
     def its_own(hook: object) -> bool:
         return getattr(hook, "__self__", None) is limiter or (
             isinstance(hook, functools.partial) and hook.args[:1] == (limiter,))
@@ -375,6 +385,8 @@ def _on_limited_routes_only(app: Flask, limiter: Limiter) -> Wrapper:
     def hooks(response: Response) -> Response:
         for hook in answered:
             response = hook(response)
+        _note_limits(app, limiter)  # as the hooks left them: the write counted
+        response = ratelimit_fields.write(response)
         for release in released:
             release(None)
         return response
@@ -386,6 +398,23 @@ def _on_limited_routes_only(app: Flask, limiter: Limiter) -> Wrapper:
             return view(*args, **kwargs)
         return hooked
     return wrap
+
+
+SEVERAL = "scorepad.limits_of_several_rates"  # app.extensions: the scopes whose setting gives more than one rate
+
+
+def _note_limits(app: Flask, limiter: Limiter) -> None:
+    """Tell the answer the limits Flask-Limiter counted or checked for this request (its RateLimit fields)."""
+    found: list[RequestLimit] = limiter.current_limits
+    for limit in found:
+        scope = str(limit.request_args[-1])  # the shared limit's scope: create, write
+        try:
+            reset, remaining = limit.window
+        except Exception:  # the storage cannot be reached: the answer goes without
+            limiter.logger.exception(f"Failed to read LIMIT_{scope.upper()}'s window. Swallowing error")
+            continue
+        name = ratelimit_fields.policy_name(scope, limit.limit, scope in app.extensions[SEVERAL])
+        ratelimit_fields.note(ratelimit_fields.Quota(name, limit.limit, remaining, reset), write_later=False)
 
 
 def _limit(app: Flask, endpoints: tuple[str, ...], limit: Wrapper) -> None:

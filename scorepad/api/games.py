@@ -9,8 +9,9 @@ is a 422 with the verdict and the problems besides the error. A write based on a
 the game has moved past is a 409 with the game's ``revision`` now and the ``changes`` since;
 a 412 when the revision came as the game's ETag in ``If-Match``. Creating a game, recording
 a deal, replacing the edit key and ending or reopening a game take an ``Idempotency-Key``,
-which makes them at most once for the client that sent it (:func:`.http.write_once`). See
-``docs/api.md``.
+which makes them at most once for the client that sent it (:func:`.http.write_once`). An
+answer that carries the game's revision sends its ETag (:func:`.http.revision_tag`), and a
+``Location`` is absolute, as every ``*_url``. See ``docs/api.md``.
 
 A game's JSON is built once per revision and kept in the app's cache (:mod:`scorepad.storage.cache`)
 without its links: ``view_url`` is added as each response is written (:mod:`scorepad.links`).
@@ -24,7 +25,7 @@ import json
 from flask import Response, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 
-from .. import builds, downloads
+from .. import builds, downloads, links
 from ..access import bearer_key
 from ..rules import PRESETS, Deal, Verdict, judge
 from ..rules.catalogue import options_by_group
@@ -196,7 +197,7 @@ def _confirm(value: JSON) -> Confirm:
         raise ApiError(400, "confirm", f"must be 'none' or 'opponents', not {value!r}") from None
 
 
-@bp.get("/games/<game_id>")
+@bp.get("/games/<game:game_id>")
 def get_game(game_id: str) -> ResponseReturnValue:
     """The game. Its JSON depends only on the revision, so it is built once per revision
     (without its link, which each response adds) and sent with an ETag: a client that has
@@ -225,7 +226,7 @@ def game_revision(game_id: str) -> ResponseReturnValue:
     return response
 
 
-@bp.delete("/games/<game_id>")
+@bp.delete("/games/<game:game_id>")
 def delete_game(game_id: str) -> ResponseReturnValue:
     """Delete the game, for good: its deals, history and everything kept of it. Its links
     then answer 410 (``gone``). Based on ``?revision=`` or ``If-Match`` like other writes."""
@@ -259,7 +260,7 @@ def amend_sheet(game_id: str) -> ResponseReturnValue:
         return writing.amend_sheet(game_id, sheet, reason, base, bearer_key())
 
     game = http.conditional(game_id, http.revision(data.get("revision")), amend)
-    return jsonify(game_json(game))
+    return jsonify(game_json(game)), {"ETag": http.game_etag(game.id, game.revision)}
 
 
 @bp.post("/games/<game_id>/edit-key")
@@ -279,7 +280,8 @@ def replace_edit_key(game_id: str) -> ResponseReturnValue:
         return writing.replace_edit_key(game_id, once, bearer_key())
 
     return http.write_once(write, lambda found: (200, http.game_answer(found)),
-                           lambda _body: {"Cache-Control": "no-store"}, http.with_edit_key)
+                           lambda body: {"Cache-Control": "no-store", **http.revision_tag(game_id, body)},
+                           http.with_edit_key)
 
 
 @bp.post("/games/<game_id>/end")
@@ -307,7 +309,8 @@ def _ending(game_id: str, ending: bool) -> ResponseReturnValue:
         made = writing.end_game if ending else writing.reopen_game
         return http.conditional(game_id, revision, lambda base: made(game_id, base, once, bearer_key()))
 
-    return http.write_once(write, lambda found: (200, _ended_json(found)), lambda _body: {})
+    return http.write_once(write, lambda found: (200, _ended_json(found)),
+                           lambda body: http.revision_tag(game_id, body))
 
 
 def _ended_json(found: GameRecord | idempotency.Made) -> dict[str, JSON]:
@@ -326,13 +329,16 @@ def saved_body(record: DealRecord) -> dict[str, JSON]:
     return {**_deal_json(record, record.history_size), "revision": record.revision}
 
 
-def deal_location(game_id: str, body: dict[str, JSON]) -> dict[str, str]:
-    return {"Location": _game_url(game_id, "deals", body["number"])}
+def saved_headers(game_id: str, body: dict[str, JSON]) -> dict[str, str]:
+    """A saved deal's answer's headers: where the deal is (absolute, as every ``*_url``) and the
+    game's ETag after the write."""
+    return {"Location": links.absolute(_game_url(game_id, "deals", body["number"])),
+            **http.revision_tag(game_id, body)}
 
 
 def _saved(game_id: str, record: DealRecord, status: int) -> ResponseReturnValue:
     body = saved_body(record)
-    return jsonify(body), status, deal_location(game_id, body)
+    return jsonify(body), status, saved_headers(game_id, body)
 
 
 @bp.post("/games/<game_id>/deals")
@@ -354,7 +360,7 @@ def record_deal(game_id: str) -> ResponseReturnValue:
         return http.conditional(game_id, revision, made)
 
     return http.write_once(record, lambda saved: (201, saved_body(as_recorded(saved))),
-                           lambda body: deal_location(game_id, body))
+                           lambda body: saved_headers(game_id, body))
 
 
 def as_recorded(saved: DealRecord | idempotency.Made) -> DealRecord:
@@ -431,4 +437,4 @@ def delete_deal(game_id: str, number: int) -> ResponseReturnValue:
     http.editable(game_id)
     new_revision = http.conditional(game_id, http.query_revision(),
                                     lambda base: writing.delete_deal(game_id, number, base, bearer_key()))
-    return jsonify(deleted=number, revision=new_revision)
+    return jsonify(deleted=number, revision=new_revision), {"ETag": http.game_etag(game_id, new_revision)}

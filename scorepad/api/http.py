@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import NoReturn, TypeVar
 
-from flask import current_app, jsonify, request, url_for
+from flask import current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 from flask_limiter.util import get_remote_address
 
@@ -327,5 +327,19 @@ def with_edit_key(body: dict[str, JSON]) -> dict[str, JSON]:
 
 
 def new_game_headers(body: dict[str, JSON]) -> dict[str, str]:
-    """Where the new game of ``body`` is, and no-store: the body holds the edit key."""
-    return {"Location": url_for("api.get_game", game_id=body["id"]), "Cache-Control": "no-store"}
+    """Where the new game of ``body`` is (absolute, as its ``api_url``), its ETag, and no-store:
+    the body holds the edit key."""
+    return {"Location": str(body["api_url"]), "Cache-Control": "no-store", **revision_tag(str(body["id"]), body)}
+
+
+def revision_tag(game_id: str, body: dict[str, JSON]) -> dict[str, str]:
+    """The ``ETag`` of an answer that carries the game's ``revision`` (``"<id>.<revision>"``,
+    as GET gives it), so that the next write's ``If-Match`` is the header just received;
+    none for an answer without one."""
+    revision = body.get("revision")
+    return {"ETag": game_etag(game_id, revision)} if isinstance(revision, int) else {}
+
+
+def game_etag(game_id: str, revision: int) -> str:
+    """The game's entity tag at ``revision``, quoted: ``"<id>.<revision>"``."""
+    return f'"{game_id}.{revision}"'

@@ -37,7 +37,7 @@ from ..storage.reading import DealRecord
 from . import http, problems
 from .blueprint import bp
 from .errors import error_kind
-from .games import as_recorded, deal_location, saved_body
+from .games import as_recorded, saved_body, saved_headers
 from .http import ApiError
 
 PHONE_HEADER = "Scorepad-Phone"
@@ -98,7 +98,7 @@ def _answer(game_id: str, found: OpenDeal | DealRecord | idempotency.Made) -> tu
 
 
 def _headers(game_id: str, body: dict[str, JSON]) -> dict[str, str]:
-    return {} if "parts" in body else deal_location(game_id, body)  # an open deal, or the deal recorded
+    return {} if "parts" in body else saved_headers(game_id, body)  # an open deal, or the deal recorded
 
 
 # -- reading requests ---------------------------------------------------------------------------

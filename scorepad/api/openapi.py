@@ -324,7 +324,7 @@ PATHS: dict[str, Schema] = {
         "get": op("one preset: every option, in full and in words", {"200": answer(ref("PresetSheet"))}, 404)},
     "/api/v1/games": {"post": op(
         "create a game", {"201": answer(ref("Created"), "the game, its links and its edit key", "Location",
-                                        "Cache-Control")},
+                                        "Cache-Control", "ETag")},
         429, 503, body=obj(("name", "sheet", "sides"), name=ref("Name"), sheet=ref("Sheet"), sides=ref("Sides"),
                            confirm={"enum": ["none", "opponents"], "default": "none",
                                     "description": "opponents: a side's part of a deal entered part by part is "
@@ -332,7 +332,7 @@ PATHS: dict[str, Schema] = {
         idempotent=True)},
     "/api/v1/games/import": {"post": op(
         "a new game from an export document", {"201": answer(ref("Created"), "the new game", "Location",
-                                                             "Cache-Control")},
+                                                             "Cache-Control", "ETag")},
         409, 422, 429, 503, body=ref("Export"), idempotent=True)},
     "/api/v1/games/{game_id}": {"parameters": [GAME_ID], "get": op(
         "the game: its deals, scores, standings, the next deal",
@@ -351,17 +351,18 @@ PATHS: dict[str, Schema] = {
     "/api/v1/games/{game_id}/history": {"parameters": [GAME_ID], "get": op(
         "every change to the game",
         {"200": answer(obj(("history",), history=array(ref("HistoryEntry"))), "the history", "ETag", "Cache-Control"),
-         "304": answer(None, "not modified since the If-None-Match's ETag", "ETag")}, 404, params=(IF_NONE_MATCH,))},
+         "304": answer(None, "not modified since the If-None-Match's ETag", "ETag")}, 404, 429,
+        params=(IF_NONE_MATCH,))},
     "/api/v1/games/{game_id}/sheet": {"parameters": [GAME_ID], "put": op(
-        "amend the game's sheet", {"200": answer(ref("Game"), "the game under its new sheet")},
+        "amend the game's sheet", {"200": answer(ref("Game"), "the game under its new sheet", "ETag")},
         body=obj(("sheet", "reason"), sheet=ref("Sheet"), reason={"type": "string", "maxLength": MAX_REASON},
                  revision=REVISION), write=True)},
     "/api/v1/games/{game_id}/edit-key": {"parameters": [GAME_ID], "post": {**op(
         "replace the game's edit key (a leaked edit link): the key sent is refused from now on",
-        {"200": answer(ref("Created"), "the game, its new edit key and edit link", "Cache-Control")},
+        {"200": answer(ref("Created"), "the game, its new edit key and edit link", "Cache-Control", "ETag")},
         400, 401, 403, 404, 409, 429, 503, idempotent=True), "security": [{"editKey": []}]}},
     **{f"/api/v1/games/{{game_id}}/{name}": {"parameters": [GAME_ID], "post": {**op(
-        summary, {"200": answer(ref("Ended"), "the game's result and next deal as the write left it")},
+        summary, {"200": answer(ref("Ended"), "the game's result and next deal as the write left it", "ETag")},
         400, write=True, idempotent=True),
         "requestBody": {"required": False, "content": {"application/json": {"schema": obj((), revision=REVISION)}}}}}
        for name, summary in (("end", "end a game its table ends (game length `open`) here: its result then names "
@@ -376,7 +377,7 @@ PATHS: dict[str, Schema] = {
         "get": op("one deal, its report and its history", {"200": answer(ref("RecordedDeal"))}, 404),
         "put": op("correct a deal", {"200": SAVED}, 422, body=ref("DealWrite"), write=True),
         "delete": op("delete a deal", {"200": answer(obj(("deleted", "revision"), deleted=DEAL_NUMBER,
-                                                         revision=INTEGER))}, 400, write=True,
+                                                         revision=INTEGER), "done", "ETag")}, 400, write=True,
                      params=(query("revision", REVISION, "the game's revision the deletion is based on"),))},
     **OPEN_PATHS,
     "/api/v1/games/{game_id}/export": {"parameters": [GAME_ID], "get": op(
@@ -402,7 +403,7 @@ PATHS: dict[str, Schema] = {
             sides={"anyOf": [ref("Sides"), array(ref("Name"), MAX_SIDES, MIN_SIDES)]},
             deals=array(ref("Deal"), MAX_DEALS))))},
     "/api/v1/referee/games/{game_id}/rescore": {"parameters": [GAME_ID], "get": op(
-        "a recorded game (or one deal) under another sheet", {"200": answer(ref("Rescored"))}, 400, 404, 503,
+        "a recorded game (or one deal) under another sheet", {"200": answer(ref("Rescored"))}, 400, 404, 429, 503,
         params=(query("sheet", SHEET_TEXT, "the other sheet", True),
                 query("deal", DEAL_NUMBER, "only this deal")))},
     "/api/v1/referee/compare": {"get": op(

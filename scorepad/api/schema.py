@@ -70,8 +70,14 @@ def header(description: str) -> Schema:
 
 
 HEADERS: Schema = {
-    "ETag": header('the game\'s entity tag, `"<id>.<revision>"`: send it as If-None-Match, or If-Match on a write'),
-    "Location": header("the URL of what was created or saved"),
+    "ETag": header('the game\'s entity tag, `"<id>.<revision>"` (after the write, on a write\'s answer): send it as '
+                   "If-None-Match, or If-Match on the next write"),
+    "Location": header("the absolute URL of what was created or saved (from the same base as every `*_url`)"),
+    # draft-ietf-httpapi-ratelimit-headers-10 (scorepad/ratelimit_fields.py)
+    "RateLimit-Policy": header('each limit that counted this request: its name, quota and window in seconds, '
+                               'such as `"write";q=60;w=60`'),
+    "RateLimit": header('what is left of each limit for this client and the seconds until its window starts '
+                        'again, such as `"write";r=59;t=42`'),
     "Retry-After": {"description": "seconds to wait before sending the same request again", "schema": INTEGER},
     "WWW-Authenticate": header("the Bearer challenge (RFC 6750)"),
     "Allow": header("the methods the route takes"),
@@ -79,6 +85,7 @@ HEADERS: Schema = {
     "Content-Disposition": header("`attachment`, named after the game"),
 }
 
+RATE_LIMIT_FIELDS = ("RateLimit-Policy", "RateLimit")  # on the answers of a route a limit counts (429)
 ERRORS: dict[int, tuple[str, str, tuple[str, ...]]] = {  # status: (name, when, headers)
     400: ("BadRequest", "the request cannot be read: `field` names what is wrong (`If-Match` for that header)", ()),
     401: ("Unauthorized", "a write without the game's edit key, or with a key replaced since (`edit-key-replaced`, "
@@ -99,7 +106,7 @@ ERRORS: dict[int, tuple[str, str, tuple[str, ...]]] = {  # status: (name, when, 
           "`may_save_as_played`); a deal the same as the one before it (same-as-previous, with `previous`, "
           "`report`, `problems`: send `\"repeat\": true` if it was played again); an import refused (with `deal` "
           "and `problems`); an Idempotency-Key reused for another body", ()),
-    429: ("TooManyRequests", "too many requests from this address", ("Retry-After",)),
+    429: ("TooManyRequests", "too many requests from this address", ("Retry-After", *RATE_LIMIT_FIELDS)),
     503: ("Busy", "the database or a heavy document was busy: nothing was saved; send it again", ("Retry-After",)),
     507: ("OutOfSpace", "the server's database is out of space: nothing was saved; send it again later", ()),
 }
@@ -135,6 +142,8 @@ def op(summary: str, ok: Schema, *errors: int, body: Schema | None = None,
     if idempotent:
         statuses |= {409, 422}
         params = (*params, ref("IdempotencyKey", "parameters"))
+    if 429 in statuses:  # a limited route: its answers tell the limits
+        ok = {status: _telling_limits(done) if status.startswith("2") else done for status, done in ok.items()}
     out: Schema = {"summary": summary,
                            "responses": {**ok, **{str(s): ref(ERRORS[s][0], "responses") for s in sorted(statuses)}}}
     if params:
@@ -144,6 +153,15 @@ def op(summary: str, ok: Schema, *errors: int, body: Schema | None = None,
     if write:
         out["security"] = [{"editKey": []}]
     return out
+
+
+def _telling_limits(done: JSON) -> JSON:
+    """An answer of a limited route, with the RateLimit fields among its headers."""
+    if not isinstance(done, dict):
+        return done
+    headers = done.get("headers")
+    return {**done, "headers": {**(headers if isinstance(headers, dict) else {}),
+                                **{h: ref(h, "headers") for h in RATE_LIMIT_FIELDS}}}
 
 
 def query(name: str, schema: Schema, description: str, required: bool = False) -> Schema:
@@ -156,4 +174,4 @@ NUMBER: Schema = {"name": "number", "in": "path", "required": True, "schema": DE
 IF_NONE_MATCH: Schema = {"name": "If-None-Match", "in": "header", "schema": STRING,
                          "description": "an ETag of the game"}
 SHEET_TEXT: Schema = {"type": "string", "description": "a preset id, or a sheet object as JSON text"}
-SAVED = answer(ref("SavedDeal"), "the deal as saved, and the game's revision", "Location")
+SAVED = answer(ref("SavedDeal"), "the deal as saved, and the game's revision", "Location", "ETag")

@@ -13,7 +13,8 @@ and only where it saves a tenth or more: a PDF's pages are compressed already, i
 
 It never decides anything the route decides. It replays only an answer the route gave to a
 request just like this one: one of :data:`REPLAYED`'s paths, the same query (``?paper=``),
-the same scheme and host (a page's view link is built from them), the same cookie and
+the same scheme and host (a page's view link is built from them), the same ``Origin`` (the
+API's CORS headers answer it: :mod:`scorepad.api.cors`), the same cookie and
 ``Authorization`` headers (the session decides whether the phone may edit; a watcher's cookie
 does not change while it only watches), and only an answer the route marked as shared: a 200
 with ``Cache-Control: no-cache`` and the game's ETag, ``"<id>.<revision>"`` (the watchers'
@@ -53,7 +54,7 @@ REPLAYED = re.compile(r"/games/([A-Za-z0-9_-]{1,64})(?:/history|/sheet|/scores\.
 WORTH_PACKING = 0.9  # gzip is sent only when it is at most this share of the body
 
 
-Where = tuple[str, str, str, str, str]  # path, query, scheme, host, script name
+Where = tuple[str, str, str, str, str, str]  # path, query, scheme, host, script name, Origin
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,8 @@ class Answer:
 
     @classmethod
     def of(cls, revision: str, etag: str, headers: list[tuple[str, str]], body: bytes) -> Answer:
-        headers = [(k, v) for k, v in headers if k.lower() != "date"]
+        # Date is each answer's own; a replay counts against no limit, so tells none (RateLimit fields)
+        headers = [(k, v) for k, v in headers if k.lower() not in ("date", "ratelimit", "ratelimit-policy")]
         not_modified = [(k, v) for k, v in headers if k.lower() not in ("content-length", "content-type")]
         packed = gzip.compress(body, 6, mtime=0)
         gzipped = None
@@ -107,7 +109,8 @@ class WatchersPages:
         game_id = matched.group(1) or matched.group(2)
         phone = (str(environ.get("HTTP_COOKIE", "")), str(environ.get("HTTP_AUTHORIZATION", "")))
         where = (path, str(environ.get("QUERY_STRING", "")), str(environ.get("wsgi.url_scheme", "")),
-                 str(environ.get("HTTP_HOST", "")), str(environ.get("SCRIPT_NAME", "")))
+                 str(environ.get("HTTP_HOST", "")), str(environ.get("SCRIPT_NAME", "")),
+                 str(environ.get("HTTP_ORIGIN", "")))  # the API's CORS headers depend on it (CORS_ORIGINS)
         with self.lock:
             kept = self.answers.get(where)
             known = (*phone, where) in self.phones

@@ -4,8 +4,8 @@ Every phone at a table that has a game open asks ``GET /api/v1/games/<id>/revisi
 4 s (``static/live.js``): in a card room, the request the server answers most. The route
 reads two numbers; Flask's routing, contexts, session and hooks cost several times that.
 :class:`RevisionPolls` sits beside :class:`.replay.WatchersPages`, under the proxy and prefix
-handling, and once the route has answered a phone (the same path, scheme, host, prefix and
-cookie header) answers that phone's next polls itself: the same two reads, the route's
+handling, and once the route has answered a phone (the same path, scheme, host, prefix,
+``Origin`` and cookie header) answers that phone's next polls itself: the same two reads, the route's
 headers, and a body built as the route builds it (checked when kept: the route's own body,
 built again from its values, must come out byte for byte the same, or nothing is kept).
 
@@ -29,6 +29,7 @@ from .replay import answered, whole
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
+Phone = tuple[str, str, str, str, str, str]  # path, cookie, scheme, host, script name, Origin
 PHONES_KEPT = 8192  # phones (a cookie header, a game and a host each) whose polls are answered here
 REVISION_POLL = re.compile(r"/api/v1/games/([A-Za-z0-9_-]{1,64})/revision")
 
@@ -46,7 +47,7 @@ class RevisionPolls:
         self.app, self.database = app, database
         self.lock = threading.Lock()
         # each phone's kept answer: the route's headers, but its Content-Length
-        self.phones: OrderedDict[tuple[str, str, str, str, str], tuple[tuple[str, str], ...]] = OrderedDict()
+        self.phones: OrderedDict[Phone, tuple[tuple[str, str], ...]] = OrderedDict()
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         path: str = environ.get("PATH_INFO", "")
@@ -55,7 +56,8 @@ class RevisionPolls:
             return self.app(environ, start_response)
         game_id = matched.group(1)
         phone = (path, str(environ.get("HTTP_COOKIE", "")), str(environ.get("wsgi.url_scheme", "")),
-                 str(environ.get("HTTP_HOST", "")), str(environ.get("SCRIPT_NAME", "")))
+                 str(environ.get("HTTP_HOST", "")), str(environ.get("SCRIPT_NAME", "")),
+                 str(environ.get("HTTP_ORIGIN", "")))  # its CORS headers answer the Origin (CORS_ORIGINS)
         with self.lock:
             kept = self.phones.get(phone)
         if kept is not None:
@@ -67,7 +69,7 @@ class RevisionPolls:
                 return [answer]
         return self._record(phone, game_id, environ, start_response)
 
-    def _record(self, phone: tuple[str, str, str, str, str], game_id: str, environ: WSGIEnvironment,
+    def _record(self, phone: Phone, game_id: str, environ: WSGIEnvironment,
                 start_response: StartResponse) -> Iterable[bytes]:
         """The route answers; its answer is kept for the phone if it is one this module would give."""
         headers, chunks = answered(self.app, environ, start_response)

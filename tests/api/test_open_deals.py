@@ -52,7 +52,7 @@ def test_parts_answer_the_open_deal_and_the_last_answers_201_with_the_deals_loca
     revision = client.get(f"{API}/games/{game_id}/revision").get_json()
     assert (revision["revision"], revision["open"]) == (0, 2)
     last = put(client, game_id, key, 2, {k: v for k, v in BEA.items() if k != "name"}, EVE)
-    assert last.status_code == 201 and last.headers["Location"] == f"/api/v1/games/{game_id}/deals/1"
+    assert last.status_code == 201 and last.headers["Location"] == f"http://localhost/api/v1/games/{game_id}/deals/1"
     assert last.get_json()["number"] == 1 and last.get_json()["revision"] == 1
     game = client.get(f"{API}/games/{game_id}").get_json()
     assert game["running_totals"] == [{"deal": 1, "totals": {"Ann": 1060, "Bea": 5}}]

@@ -71,7 +71,8 @@ def test_the_headers_a_client_library_expects_are_declared(doc):
     assert set(responses["Unauthorized"]["headers"]) == {"WWW-Authenticate"}
     assert set(responses["Forbidden"]["headers"]) == {"WWW-Authenticate"}
     assert set(responses["MethodNotAllowed"]["headers"]) == {"Allow"}
-    assert set(responses["TooManyRequests"]["headers"]) == set(responses["Busy"]["headers"]) == {"Retry-After"}
+    assert set(responses["Busy"]["headers"]) == {"Retry-After"}
+    assert set(responses["TooManyRequests"]["headers"]) == {"Retry-After", "RateLimit-Policy", "RateLimit"}
     game = doc["paths"]["/api/v1/games/{game_id}"]["get"]["responses"]
     assert "ETag" in game["200"]["headers"] and "304" in game
     assert "Location" in doc["paths"]["/api/v1/games"]["post"]["responses"]["201"]["headers"]
@@ -296,3 +297,20 @@ def test_the_description_is_built_once_per_app(module_app):
     first = client.get("/api/v1/openapi.json").get_data()
     assert client.get("/api/v1/openapi.json").get_data() == first
     assert module_app.extensions["scorepad.openapi"] == first.decode()
+
+
+def test_every_answer_of_a_write_that_carries_the_revision_declares_its_etag_and_a_limited_routes_its_limits(doc):
+    """What the server sends (tests/api/test_conventions.py, test_ratelimit_fields.py), described."""
+    paths = doc["paths"]
+    for path, method, status in (("/api/v1/games", "post", "201"), ("/api/v1/games/import", "post", "201"),
+                                 ("/api/v1/games/{game_id}/deals", "post", "201"),
+                                 ("/api/v1/games/{game_id}/deals/{number}", "put", "200"),
+                                 ("/api/v1/games/{game_id}/deals/{number}", "delete", "200"),
+                                 ("/api/v1/games/{game_id}/sheet", "put", "200"),
+                                 ("/api/v1/games/{game_id}/edit-key", "post", "200"),
+                                 ("/api/v1/games/{game_id}/end", "post", "200"),
+                                 ("/api/v1/games/{game_id}/reopen", "post", "200")):
+        headers = paths[path][method]["responses"][status]["headers"]
+        assert {"ETag", "RateLimit-Policy", "RateLimit"} <= set(headers), (path, method)
+    assert "RateLimit" not in paths["/api/v1/games/{game_id}"]["get"]["responses"]["200"]["headers"]
+    assert {"RateLimit-Policy", "RateLimit"} <= set(doc["components"]["headers"])

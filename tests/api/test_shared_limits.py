@@ -110,7 +110,8 @@ def test_two_servers_share_one_write_limit_a_game_through_redis(database, redis,
         deals, key = f"{API}/games/{game['id']}/deals", bearer(game["edit_key"])
         assert send(one, "POST", deals, valid_deal(), key)[0] == 201  # 1 (the same deal again counts too)
         assert send(two, "PUT", f"{deals}/1", valid_deal(), key)[0] == 200  # 2
-        assert send(one, "PUT", f"{deals}/1", valid_deal(), key)[0] == 200  # 3
+        status, headers, _ = send(one, "PUT", f"{deals}/1", valid_deal(), key)  # 3
+        assert status == 200 and headers["Ratelimit"].startswith('"write";r=0;t=')  # told the count both share
         for server in (two, one):  # the 4th write to this game, whichever server answers
             assert_refused(send(server, "PUT", f"{deals}/1", valid_deal(), key),
                            "3 per minute")
@@ -133,7 +134,8 @@ def test_a_redis_that_is_down_lets_games_and_deals_through_and_the_log_says_so(m
     with caplog.at_level(logging.ERROR, logger="flask-limiter"):
         for _ in range(3):  # past the limit: nothing counts while Redis is away
             game_id, key = api_game(client)
-        assert client.post(f"{API}/games/{game_id}/deals", json=valid_deal(), headers=bearer(key)).status_code == 201
+        saved = client.post(f"{API}/games/{game_id}/deals", json=valid_deal(), headers=bearer(key))
+        assert saved.status_code == 201 and "RateLimit" not in saved.headers  # nothing counted, nothing told
     assert any("Failed to rate limit" in record.getMessage() for record in caplog.records), caplog.text
 
 
