@@ -12,8 +12,9 @@ from pypdf import PdfReader
 
 from scorepad import links
 from scorepad.app import StartupError
-from scorepad.web.common import qr
+from scorepad.web.common import qr, qr_image
 from tests.helpers import api_game, grant
+from tests.web.test_view_qr import view_qr_of
 
 LAN = "http://192.168.1.20:8000/"
 PUBLIC = "https://scores.example.org/"
@@ -74,8 +75,8 @@ def test_the_api_s_links_the_pages_links_and_qr_codes_and_the_pdf_all_start_with
     assert client.get(f"/api/v1/games/{game}").get_json()["view_url"] == f"{PUBLIC}games/{game}"
     grant(client, game, key)
     page = client.get(f"/games/{game}").get_data(as_text=True)
+    assert view_qr_of(client, page) == qr_image(f"{PUBLIC}games/{game}", "the view link")
     with app.test_request_context():
-        assert str(qr(f"{PUBLIC}games/{game}", "the view link")) in page
         assert str(qr(f"{PUBLIC}games/{game}/edit/{key}", "the edit link")) in page
     assert "http://localhost/" not in page
     pdf = client.get(f"/games/{game}/sheet.pdf").data
