@@ -11,6 +11,7 @@ import pytest
 from pypdf import PdfReader
 
 from scorepad import links
+from scorepad.api import http
 from scorepad.app import StartupError
 from scorepad.web.common import qr, qr_image
 from tests.helpers import api_game, grant
@@ -102,3 +103,18 @@ def test_the_editor_s_page_from_loopback_gives_the_advertised_links(app):
     assert client.get(f"/games/{game}/edit/{key}", base_url=there).status_code == 303
     other = client.get(f"/games/{game}", base_url=there).get_data(as_text=True)
     assert f'<a href="http://scores.local:8000/games/{game}/edit/{key}">' in other
+
+
+def test_the_api_s_page_links_come_from_the_page_routes_read_once(app, client):
+    """The API's ``view_url`` and ``edit_url`` are the page routes' links (api.http.page_url),
+    the routes read by shape once per app, not walked for each link."""
+    body = client.post("/api/v1/games", json={"name": "Friday", "sheet": "common", "sides": [
+        {"name": "Ann", "players": ["Ann"]}, {"name": "Bea", "players": ["Bea"]}]}).get_json()
+    routes = app.extensions[http.PAGE_ROUTES]
+    assert routes[("/games/{}", 1)] == ("games.game", ["game_id"])
+    assert routes[("/games/{}/edit/{}", 2)] == ("games.edit_link", ["game_id", "key"])
+    assert routes == http.page_routes(app.url_map.iter_rules())
+    game = body["id"]
+    assert (body["view_url"], body["edit_url"]) == (f"http://localhost/games/{game}",
+                                                    f"http://localhost/games/{game}/edit/{body['edit_key']}")
+    assert client.get(f"/api/v1/games/{game}").get_json()["view_url"] == body["view_url"]
