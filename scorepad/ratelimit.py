@@ -52,7 +52,7 @@ from limits import RateLimitItem, parse, parse_many
 from limits.errors import ConfigurationError
 from werkzeug.exceptions import HTTPException, TooManyRequests
 
-from . import builds, ratelimit_fields
+from . import builds, limit_counts, ratelimit_fields
 from .retry import send_again_page
 from .storage.throttled_log import Throttle
 
@@ -65,10 +65,9 @@ WRITE_ENDPOINTS = ("api.record_deal", "api.correct_deal", "api.delete_deal", "ap
                    "api.end_game", "api.reopen_game", "games.end_game", "games.reopen_game")
 METHODS = ["POST", "PUT", "DELETE"]
 # RATELIMIT_SWALLOW_ERRORS: a limit that cannot be counted lets the request through (logged)
-# rather than failing it. A deal is never lost to the limiter: its memory storage (limits
-# 5.8) can raise "threads can only be started once" when two requests race to restart its
-# expiry timer (a 500 on recording a deal, once in bench/load.py's abuse phase), and a Redis
-# storage can be unreachable.
+# rather than failing it. A deal is never lost to the limiter: a Redis storage can be
+# unreachable. (limits 5.8's memory storage could raise "threads can only be started once"
+# when two requests raced to restart its expiry timer: memory:// is now scorepad.limit_counts.)
 DEFAULTS = {"RATELIMIT_ENABLED": True, "RATELIMIT_STORAGE_URI": "memory://", "RATELIMIT_SWALLOW_ERRORS": True,
             "LIMIT_CREATE": "20 per minute; 200 per day", "LIMIT_WRITE": "60 per minute",
             "LIMIT_REFUSED": "30 per minute", "LIMIT_BUILD": "10 per minute"}
@@ -337,13 +336,16 @@ def _status(err: Exception) -> int | None:
 
 
 def _limiter(app: Flask) -> Limiter:
-    """The app's limiter on the storage RATELIMIT_STORAGE_URI names, Redis with timeouts."""
+    """The app's limiter on the storage RATELIMIT_STORAGE_URI names, Redis with timeouts;
+    memory:// (fixed windows) is :class:`.limit_counts.ProcessCounts`."""
     uri = str(app.config["RATELIMIT_STORAGE_URI"])
     if urlsplit(uri).scheme in ("redis", "rediss"):
         timeouts = {"socket_connect_timeout": REDIS_TIMEOUT, "socket_timeout": REDIS_TIMEOUT}
         app.config["RATELIMIT_STORAGE_OPTIONS"] = {**timeouts, **app.config.get("RATELIMIT_STORAGE_OPTIONS", {})}
+    counted_here = urlsplit(uri).scheme == "memory" and app.config.get("RATELIMIT_STRATEGY", "fixed-window") == \
+        "fixed-window"  # counted as limits' memory storage counts, without its timer thread
     try:
-        return Limiter(client, app=app)
+        return Limiter(client, app=app, storage_uri=f"{limit_counts.SCHEME}://" if counted_here else None)
     except (ConfigurationError, ValueError) as err:
         raise ValueError(f"RATELIMIT_STORAGE_URI (SCOREPAD_RATELIMIT_STORAGE_URI) cannot be used: {err}; "
                          "memory:// counts in each process, redis://HOST:6379/0 (pip install "

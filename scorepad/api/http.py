@@ -21,6 +21,7 @@ from typing import NoReturn, TypeVar
 from flask import current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 from flask_limiter.util import get_remote_address
+from werkzeug.routing import Rule
 
 from .. import keyed_writes, links
 from ..access import bearer_key, key_matches, session_client
@@ -283,16 +284,31 @@ def replaced_key(found: GameRecord, replaced: str) -> ApiError:
 # -- links ---------------------------------------------------------------------------------------
 
 _ARG = re.compile(r"<(?:[^:<>]+:)?([^<>]+)>")
+PAGE_ROUTES = "scorepad.page_routes"  # where page_url keeps the app's page routes by shape (app.extensions)
+
+
+def page_routes(rules: Iterable[Rule]) -> dict[tuple[str, int], tuple[str, list[str]]]:
+    """The GET routes by shape and number of values (``("/games/{}", 1)``): the first of
+    each shape's endpoint and the names of its values, in the order they come."""
+    routes: dict[tuple[str, int], tuple[str, list[str]]] = {}
+    for rule in rules:
+        names = _ARG.findall(rule.rule)
+        if "GET" in (rule.methods or ()):
+            routes.setdefault((_ARG.sub("{}", rule.rule).rstrip("/"), len(names)), (rule.endpoint, names))
+    return routes
 
 
 def page_url(shape: str, *values: str) -> str:
     """The absolute URL of a page route shaped like ``shape`` (``/games/{}``), from the app's
-    routes when the pages blueprint has one, else built from the site's root."""
-    for rule in current_app.url_map.iter_rules():
-        names = _ARG.findall(rule.rule)
-        if "GET" in (rule.methods or ()) and len(names) == len(values) \
-                and _ARG.sub("{}", rule.rule).rstrip("/") == shape:
-            return links.external_url(rule.endpoint, **dict(zip(names, values, strict=True)))
+    routes when the pages blueprint has one, else built from the site's root. The routes are
+    read once per app, by its first request's link (Flask takes no route after one)."""
+    routes = current_app.extensions.get(PAGE_ROUTES)
+    if routes is None:
+        routes = current_app.extensions[PAGE_ROUTES] = page_routes(current_app.url_map.iter_rules())
+    found = routes.get((shape, len(values)))
+    if found is not None:
+        endpoint, names = found
+        return links.external_url(endpoint, **dict(zip(names, values, strict=True)))
     return links.absolute(request.script_root + shape.format(*values))
 
 

@@ -25,7 +25,7 @@ from ..storage import cache, checks, db, idempotency, reading, writing
 from ..storage.errors import Conflict, Full, KeyReplaced, NotFound, StorageError
 from ..storage.reading import GameRecord
 from .chart import running_totals_chart
-from .common import ahead_is_stale, editable, history_entries, qr, read_revision, what_changed
+from .common import ahead_is_stale, editable, history_entries, kept_qr, link_tag, qr_image, read_revision, what_changed
 from .deals import new_key
 from .errors import status as status_of
 from .forms.deal_meta import ConfirmForm, ReplaceLinkForm
@@ -144,18 +144,46 @@ def watching(game_id: str) -> ResponseReturnValue:
 
 # Where the watchers' page, kept in the cache, holds the view link and its QR code until it is sent.
 _VIEW_URL, _VIEW_QR = "https://view-link.invalid/", "<!-- the view link's QR code -->"
+KEPT_FOR_EVER = "public, max-age=31536000, immutable"  # a QR code's image named by its link's digest
 
 
 def _with_view_link(html: bytes, game_id: str) -> bytes:
-    """The watchers' page as sent: its view link and QR code from this request's link base
-    (the QR code kept in the cache under its address)."""
+    """The watchers' page as sent: its view link and its QR code's image from this request's
+    link base."""
     view_url = external_url("games.game", game_id=game_id)
+    return html.replace(_VIEW_URL.encode(), str(escape(view_url)).encode()).replace(
+        _VIEW_QR.encode(), str(_view_qr_image(game_id, view_url)).encode())
+
+
+def _view_qr_image(game_id: str, view_url: str) -> Markup:
+    """The view link's QR code on a page: an image (:func:`view_qr`) whose address names the
+    link it shows, so the phone keeps it for ever and the server draws it once a game and link."""
+    src = url_for("games.view_qr", game_id=game_id, link=link_tag(view_url))
+    return Markup('<img class="qr" src="{}" alt="QR code: the view link" width="192" height="192">').format(src)
+
+
+@bp.get("/games/<game_id>/view-link.svg")
+def view_qr(game_id: str) -> ResponseReturnValue:
+    """The view link's QR code as an SVG image (the game page's ``<img>``): the link from this
+    request's link base, as the page shows it. Asked with ``?link=`` the digest of that link
+    (:func:`.common.link_tag`: what the page asks), it never changes and is kept for ever;
+    asked otherwise (a page of another link base), revalidated by its ETag. Drawn once per
+    game and link, kept in the app's cache."""
+    if reading.revision(game_id) is None:
+        access.missing(game_id)
+    view_url = external_url("games.game", game_id=game_id)
+    tag = link_tag(view_url)
     kept = cache.current()
-    code = kept.get(("view-qr", view_url))
-    if code is None:
-        code = str(qr(view_url, "the view link")).encode()
-        kept.put(("view-qr", view_url), code)
-    return html.replace(_VIEW_URL.encode(), str(escape(view_url)).encode()).replace(_VIEW_QR.encode(), code)
+    key = ("view-qr", db.path(), game_id, view_url)
+    image = kept.get(key)
+    if not isinstance(image, bytes):
+        image = qr_image(view_url, "the view link")
+        kept.put(key, image)
+    response = make_response(image)
+    response.mimetype = "image/svg+xml"
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = KEPT_FOR_EVER if request.args.get("link") == tag else "no-cache"
+    return response.make_conditional(request)
 
 
 def _game_page(game: GameRecord, new_link: bool = False, held: bool = False) -> str:
@@ -168,10 +196,10 @@ def _game_page(game: GameRecord, new_link: bool = False, held: bool = False) -> 
         links: dict[str, object] = {"view": _VIEW_URL, "view_qr": Markup(_VIEW_QR)}
     else:  # a watcher shares the view link too
         view_url = external_url("games.game", game_id=game.id)
-        links = {"view": view_url, "view_qr": qr(view_url, "the view link")}
+        links = {"view": view_url, "view_qr": _view_qr_image(game.id, view_url)}
     if editor:
         edit_url = external_url("games.edit_link", game_id=game.id, key=game.edit_key)
-        links.update(edit=edit_url, edit_qr=qr(edit_url, "the edit link"))
+        links.update(edit=edit_url, edit_qr=kept_qr(game.id, edit_url, "the edit link"))
     chart = running_totals_chart(view.sides, view.numbers, view.running_totals)
     return render_template("games/game.html", game=game, view=view, can_edit=editor, links=links, chart=chart,
                            standings=standings_line(view), new_link=new_link and editor,

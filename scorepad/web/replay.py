@@ -9,7 +9,8 @@ revision. Each request still pays for Flask's routing, contexts, session and hoo
 the route does) and, once the route has answered a request, answers the same request again
 itself, byte for byte, while the game's revision is the one it was answered at: one revision
 read, the bytes kept, the ETag and 304, gzip when the client asks (made once per kept answer,
-and only where it saves a tenth or more: a PDF's pages are compressed already, its fonts are not).
+when it is first replayed to a client that takes gzip, and only where it saves a tenth or
+more: a PDF's pages are compressed already, its fonts are not).
 
 It never decides anything the route decides. It replays only an answer the route gave to a
 request just like this one: one of :data:`REPLAYED`'s paths, the same query (``?paper=``),
@@ -32,7 +33,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from werkzeug.http import http_date
@@ -60,29 +61,37 @@ Where = tuple[str, str, str, str, str, str]  # path, query, scheme, host, script
 @dataclass(frozen=True)
 class Answer:
     """What the route answered at ``revision``: its headers (without ``Date``: each answer's
-    own, :func:`_dated`) and body, a 304's headers, and the answer gzipped (None where gzip
-    saves too little), all made once, when it is kept."""
+    own, :func:`_dated`) and body, a 304's headers, and, once :meth:`packed`, the answer
+    gzipped (None where gzip saves too little). Gzipped when first replayed to a client that
+    takes gzip, not when kept: most answers kept are asked once (a phone reading the game it
+    just changed), and gzip cost a fifth of the answer's time."""
     revision: str
     etag: str
     headers: list[tuple[str, str]]
     body: bytes
     not_modified: list[tuple[str, str]]
-    gzipped: tuple[list[tuple[str, str]], bytes] | None
+    gzipped: tuple[list[tuple[str, str]], bytes] | None = None
+    is_packed: bool = False
 
     @classmethod
     def of(cls, revision: str, etag: str, headers: list[tuple[str, str]], body: bytes) -> Answer:
         # Date is each answer's own; a replay counts against no limit, so tells none (RateLimit fields)
         headers = [(k, v) for k, v in headers if k.lower() not in ("date", "ratelimit", "ratelimit-policy")]
         not_modified = [(k, v) for k, v in headers if k.lower() not in ("content-length", "content-type")]
-        packed = gzip.compress(body, 6, mtime=0)
+        return cls(revision, etag, headers, body, not_modified)
+
+    def packed(self) -> Answer:
+        """This answer with its gzipped form made (None where gzip saves too little)."""
+        packed = gzip.compress(self.body, 6, mtime=0)
         gzipped = None
-        if len(packed) <= WORTH_PACKING * len(body):
+        if len(packed) <= WORTH_PACKING * len(self.body):
+            headers = self.headers
             vary = ", ".join([v for k, v in headers if k.lower() == "vary"] + ["Accept-Encoding"])
             zipped = [(k, _gzip_tag(v) if k.lower() == "etag" else v) for k, v in headers
                       if k.lower() not in ("content-length", "vary")]
             gzipped = [*zipped, ("Content-Encoding", "gzip"), ("Content-Length", str(len(packed))),
                        ("Vary", vary)], packed
-        return cls(revision, etag, headers, body, not_modified, gzipped)
+        return replace(self, gzipped=gzipped, is_packed=True)
 
     @property
     def size(self) -> int:
@@ -120,7 +129,7 @@ class WatchersPages:
             with db.using(self.database):
                 found = reading.revision(game_id)
             if found is not None and str(found[0]) == kept.revision:
-                return self._replay(kept, environ, start_response)
+                return self._replay(where, kept, environ, start_response)
         return self._record(where, phone, game_id, environ, start_response)
 
     def _record(self, where: Where, phone: tuple[str, str], game_id: str,
@@ -136,7 +145,7 @@ class WatchersPages:
                 or etag.strip('"') != f"{game_id}.{revision}"):
             return chunks
         body = whole(chunks)
-        answer = Answer.of(revision, etag, headers, body)  # gzipped here, once, outside the lock
+        answer = Answer.of(revision, etag, headers, body)
         with self.lock:
             self._keep(where, answer)
             self.phones[(*phone, where)] = None
@@ -155,13 +164,20 @@ class WatchersPages:
             _, gone = self.answers.popitem(last=False)
             self.bytes -= gone.size
 
-    def _replay(self, kept: Answer, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
-        """The kept answer, a 304 when the client holds it, gzipped when the client asks."""
+    def _replay(self, where: Where, kept: Answer, environ: WSGIEnvironment,
+                start_response: StartResponse) -> Iterable[bytes]:
+        """The kept answer, a 304 when the client holds it, gzipped when the client asks (made
+        the first time one does, outside the lock, and kept in its place if it is still kept)."""
         # Compared weakly, as werkzeug compares If-None-Match (W/"..." matches too), and * matches any.
         asked = {tag.strip().removeprefix("W/") for tag in str(environ.get("HTTP_IF_NONE_MATCH", "")).split(",")}
         if kept.etag in asked or _gzip_tag(kept.etag) in asked or "*" in asked:
             start_response("304 NOT MODIFIED", _dated(kept.not_modified))
             return []
+        if "gzip" in str(environ.get("HTTP_ACCEPT_ENCODING", "")) and not kept.is_packed:
+            kept, unpacked = kept.packed(), kept
+            with self.lock:
+                if self.answers.get(where) is unpacked:
+                    self._keep(where, kept)
         if kept.gzipped is not None and "gzip" in str(environ.get("HTTP_ACCEPT_ENCODING", "")):
             headers, body = kept.gzipped
             start_response("200 OK", _dated(headers))

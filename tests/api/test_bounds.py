@@ -494,6 +494,7 @@ CASES: list[Case] = [
     page("exchange.export_page", "GET", "1,000-character id", lambda w: (f"/games/{LONG_ID}/export.json", {}), 404),
     page("games.history", "GET", "1,000-character id", lambda w: (f"/games/{LONG_ID}/history", {}), 404),
     page("games.watching", "GET", "1,000-character id", lambda w: (f"/games/{LONG_ID}/watching", {}), 404),
+    page("games.view_qr", "GET", "1,000-character id", lambda w: (f"/games/{LONG_ID}/view-link.svg", {}), 404),
     page("paper.game_pad", "GET", "paper of 1,000 characters",
          lambda w: (f"/games/{w.game}/pad.pdf", {"query_string": {"paper": "a" * 1000}}), 400, "paper must be"),
     page("desk.game_referee", "GET", "pile of 1,001 cards",

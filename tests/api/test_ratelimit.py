@@ -6,11 +6,14 @@ Limits are off in every other test (tests/conftest.py); these turn them on expli
 from __future__ import annotations
 
 import re
+import threading
 
-import limits.storage.memory
 import pytest
+from limits.storage import MemoryStorage
 
+from scorepad import limit_counts
 from scorepad.app import StartupError
+from scorepad.limit_counts import ProcessCounts
 from scorepad.storage import cache
 from tests.helpers import ANN_BEA, api_game, assert_error_shape, bearer, form_fields, grant, text_of, valid_deal
 
@@ -267,7 +270,7 @@ def test_a_pdf_asked_again_and_again_from_one_address_is_never_limited(limited_a
 
 
 class Clock:
-    """The rate-limit counts' clock (the ``limits`` library's memory storage reads
+    """The rate-limit counts' clock (:mod:`scorepad.limit_counts`, the memory storage, reads
     ``time.time()``), moved on by hand: a day of games in a second of test."""
 
     def __init__(self, start: float) -> None:
@@ -281,7 +284,7 @@ def test_by_default_one_address_starts_at_most_200_games_a_day_however_slowly(li
     """LIMIT_CREATE's default holds a daily limit besides the minute's: an address that waits
     out each minute's 20 is still stopped at 200 a day (issue 21, item 7)."""
     clock = Clock(1_800_000_000.0)
-    monkeypatch.setattr(limits.storage.memory, "time", clock)
+    monkeypatch.setattr(limit_counts, "time", clock)
     client = limited_app().test_client()
     body = {"name": "Friday", "sheet": "common", "sides": ANN_BEA}
     made = 0
@@ -336,3 +339,54 @@ def test_the_limiter_s_hooks_are_on_no_request_but_a_limited_route_s(limited_app
     assert client.post(deals, json=valid_deal(), headers=bearer(key)).status_code == 201
     assert client.put(f"{deals}/1", json=valid_deal(), headers=bearer(key)).status_code == 200
     assert client.put(f"{deals}/1", json=valid_deal(), headers=bearer(key)).status_code == 429
+
+
+def storage_of(app):
+    (limiter,) = app.extensions["limiter"]
+    return limiter._storage  # which storage memory:// became: Flask-Limiter names it only so
+
+
+def test_memory_counts_start_no_thread_and_forget_the_windows_gone_by(limited_app, monkeypatch):
+    """memory:// counts in this process (:class:`ProcessCounts`), without the timer thread
+    limits' own memory storage starts again after every 10 ms (one a write, under load):
+    no thread is started however many games are created, the limit holds as before, and the
+    counts of windows gone by are dropped by a later count."""
+    clock = Clock(1_800_000_000.0)
+    monkeypatch.setattr(limit_counts, "time", clock)
+    app = limited_app(LIMIT_CREATE="5 per minute")
+    storage = storage_of(app)
+    assert isinstance(storage, ProcessCounts)
+    client = app.test_client()
+    body = {"name": "Friday", "sheet": "common", "sides": ANN_BEA}
+    threads = threading.active_count()
+    for address in range(8):
+        for _ in range(5):
+            assert client.post(f"{API}/games", json=body, environ_base={"REMOTE_ADDR": f"10.0.0.{address}"}
+                               ).status_code == 201
+        assert client.post(f"{API}/games", json=body, environ_base={"REMOTE_ADDR": f"10.0.0.{address}"}
+                           ).status_code == 429
+    assert threading.active_count() == threads
+    assert len(storage.counts) == 8
+    clock.now += 61
+    assert client.post(f"{API}/games", json=body, environ_base={"REMOTE_ADDR": "10.0.0.0"}).status_code == 201
+    assert len(storage.counts) == 1  # the eight windows gone by forgotten; the new one counted
+
+
+def test_memory_counts_follow_limits_fixed_windows(monkeypatch):
+    """Counted as limits' memory storage counts a fixed window: the first count opens it,
+    a count past it reads 0 and opens the next; decr never goes below 0."""
+    clock = Clock(1_000.0)
+    monkeypatch.setattr(limit_counts, "time", clock)
+    counts = ProcessCounts()
+    assert counts.get("a") == 0 and counts.get_expiry("a") == 1_000.0
+    assert [counts.incr("a", 60) for _ in range(3)] == [1, 2, 3]
+    assert counts.get_expiry("a") == 1_060.0 and counts.decr("a", 5) == 0 and counts.incr("a", 60, 2) == 2
+    clock.now += 60
+    assert counts.get("a") == 0 and counts.decr("a") == 0
+    assert counts.incr("a", 60) == 1 and counts.get_expiry("a") == 1_120.0
+    counts.clear("a")
+    assert counts.get("a") == 0 and counts.incr("b", 1) == 1 and counts.reset() == 1 and counts.get("b") == 0
+
+
+def test_a_moving_window_keeps_limits_own_memory_storage(limited_app):
+    assert isinstance(storage_of(limited_app(RATELIMIT_STRATEGY="moving-window")), MemoryStorage)

@@ -30,8 +30,9 @@ import segno
 from pypdf import PdfReader
 
 from scorepad.cli.flask_serve import lan_address, served_app, url_of
-from scorepad.web.common import qr
+from scorepad.web.common import qr, qr_image
 from tests.helpers import ANN_BEA, ProductionServer, valid_deal
+from tests.web.test_view_qr import view_qr_src
 
 ROOT = Path(__file__).resolve().parents[2]
 ADVERTISED = "192.0.2.7"
@@ -102,7 +103,9 @@ def test_the_editor_s_page_and_the_pdf_opened_from_loopback_give_the_advertised_
         assert response.url == f"{advertised.local}/games/{game['id']}"
     assert f'<a href="{edit}">' in page and f'<a href="{view}">' in page
     with app.test_request_context():
-        assert str(qr(edit, "the edit link")) in page and str(qr(view, "the view link")) in page
+        assert str(qr(edit, "the edit link")) in page
+    with browser.open(advertised.local + view_qr_src(page), timeout=30) as response:  # the view link's, an image
+        assert response.read() == qr_image(view, "the view link")
     assert "127.0.0.1" not in page
     with browser.open(f"{advertised.local}/games/{game['id']}/sheet.pdf", timeout=60) as response:
         text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(response.read())).pages)

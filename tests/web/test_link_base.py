@@ -11,9 +11,11 @@ import pytest
 from pypdf import PdfReader
 
 from scorepad import links
+from scorepad.api import http
 from scorepad.app import StartupError
-from scorepad.web.common import qr
+from scorepad.web.common import qr, qr_image
 from tests.helpers import api_game, grant
+from tests.web.test_view_qr import view_qr_of
 
 LAN = "http://192.168.1.20:8000/"
 PUBLIC = "https://scores.example.org/"
@@ -74,8 +76,8 @@ def test_the_api_s_links_the_pages_links_and_qr_codes_and_the_pdf_all_start_with
     assert client.get(f"/api/v1/games/{game}").get_json()["view_url"] == f"{PUBLIC}games/{game}"
     grant(client, game, key)
     page = client.get(f"/games/{game}").get_data(as_text=True)
+    assert view_qr_of(client, page) == qr_image(f"{PUBLIC}games/{game}", "the view link")
     with app.test_request_context():
-        assert str(qr(f"{PUBLIC}games/{game}", "the view link")) in page
         assert str(qr(f"{PUBLIC}games/{game}/edit/{key}", "the edit link")) in page
     assert "http://localhost/" not in page
     pdf = client.get(f"/games/{game}/sheet.pdf").data
@@ -101,3 +103,18 @@ def test_the_editor_s_page_from_loopback_gives_the_advertised_links(app):
     assert client.get(f"/games/{game}/edit/{key}", base_url=there).status_code == 303
     other = client.get(f"/games/{game}", base_url=there).get_data(as_text=True)
     assert f'<a href="http://scores.local:8000/games/{game}/edit/{key}">' in other
+
+
+def test_the_api_s_page_links_come_from_the_page_routes_read_once(app, client):
+    """The API's ``view_url`` and ``edit_url`` are the page routes' links (api.http.page_url),
+    the routes read by shape once per app, not walked for each link."""
+    body = client.post("/api/v1/games", json={"name": "Friday", "sheet": "common", "sides": [
+        {"name": "Ann", "players": ["Ann"]}, {"name": "Bea", "players": ["Bea"]}]}).get_json()
+    routes = app.extensions[http.PAGE_ROUTES]
+    assert routes[("/games/{}", 1)] == ("games.game", ["game_id"])
+    assert routes[("/games/{}/edit/{}", 2)] == ("games.edit_link", ["game_id", "key"])
+    assert routes == http.page_routes(app.url_map.iter_rules())
+    game = body["id"]
+    assert (body["view_url"], body["edit_url"]) == (f"http://localhost/games/{game}",
+                                                    f"http://localhost/games/{game}/edit/{body['edit_key']}")
+    assert client.get(f"/api/v1/games/{game}").get_json()["view_url"] == body["view_url"]

@@ -379,7 +379,8 @@ def test_editors_see_both_links_with_qr_codes_and_viewers_never_see_the_edit_key
     key = load(app, game_id).edit_key
     page = text(client.get(f"/games/{game_id}"))
     assert f"/games/{game_id}/edit/{key}" in page
-    assert page.count('<svg role="img" aria-label="QR code') == 2
+    assert page.count('<svg role="img" aria-label="QR code: the edit link"') == 1  # the view link's is an image
+    assert page.count('<img class="qr" src="') == 1 and 'alt="QR code: the view link"' in page
     for url in ["/", *screens(game_id).values()]:
         page = text(viewer.get(url))
         assert key not in page, url

@@ -16,8 +16,9 @@ import pytest
 from pypdf import PdfReader
 
 from scorepad.app import StartupError
-from scorepad.web.common import qr
+from scorepad.web.common import qr, qr_image
 from tests.helpers import ANN_BEA, REPEAT, api_game, bearer, form_fields, text_of, valid_deal
+from tests.web.test_view_qr import view_qr_of
 
 HOST = "scores.example.org"
 HTTPS = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": HOST}
@@ -37,8 +38,9 @@ def assert_every_link_starts_with(base: str, app, headers: dict[str, str]) -> st
     assert client.get(f"/games/{game}/edit/{key}", headers=headers).status_code == 303
     page = client.get(f"/games/{game}", headers=headers).get_data(as_text=True)
     assert f'<a href="{view}">' in page and f'<a href="{edit}">' in page
+    assert view_qr_of(client, page, headers) == qr_image(view, "the view link")
     with app.test_request_context():
-        assert str(qr(view, "the view link")) in page and str(qr(edit, "the edit link")) in page
+        assert str(qr(edit, "the edit link")) in page
     pdf = client.get(f"/games/{game}/sheet.pdf", headers=headers).data
     assert view in "".join("".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages).split())
     return page

@@ -277,3 +277,27 @@ def test_what_is_kept_stays_within_its_bounds(make_app):
     assert {phone.get(f"/games/{game}").get_data() for game in games} == set(pages.values())
     pdfs = [phone.get(f"/games/{game}/results.pdf") for game in games]
     assert all(p.status_code == 200 for p in pdfs) and layer.bytes <= 40_000
+
+
+def test_an_answer_is_gzipped_once_when_first_replayed_to_a_client_that_takes_gzip(make_app):
+    """Kept as the route answered it, not gzipped (most answers kept are asked once: a phone
+    reading the game it just changed); gzipped the first time it is replayed to a client
+    that takes gzip, then kept so, its bytes counted."""
+    app = make_app()
+    layer = WatchersPages(app.wsgi_app, app.extensions["scorepad.database"])
+    app.wsgi_app = layer
+    game, _ = api_game(app.test_client())
+    phone = app.test_client()
+    plain = phone.get(f"/api/v1/games/{game}", headers={"Accept-Encoding": "gzip"})  # the route: never gzipped
+    assert "Content-Encoding" not in plain.headers
+    (kept,) = layer.answers.values()
+    assert not kept.is_packed and kept.gzipped is None and layer.bytes == len(plain.get_data())
+    assert phone.get(f"/api/v1/games/{game}").get_data() == plain.get_data()  # replayed plain: still not packed
+    assert next(iter(layer.answers.values())) is kept
+    packed = phone.get(f"/api/v1/games/{game}", headers={"Accept-Encoding": "gzip"})
+    assert packed.headers["Content-Encoding"] == "gzip" and gzip.decompress(packed.get_data()) == plain.get_data()
+    (kept,) = layer.answers.values()
+    assert kept.is_packed and kept.gzipped is not None and kept.gzipped[1] == packed.get_data()
+    assert layer.bytes == sum(a.size for a in layer.answers.values()) == len(plain.get_data()) + len(packed.get_data())
+    assert phone.get(f"/api/v1/games/{game}", headers={"Accept-Encoding": "gzip"}).get_data() == packed.get_data()
+    assert next(iter(layer.answers.values())) is kept  # packed once

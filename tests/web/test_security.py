@@ -136,6 +136,7 @@ def every_request(world: dict[str, Any]) -> list[tuple[str, str, str, dict[str, 
         ("games.game", "GET", f"/games/{g}", {}),
         ("games.edit_link", "GET", f"/games/{g}/edit/{key}", {}),  # 303
         ("games.watching", "GET", f"/games/{g}/watching", {}),  # 204
+        ("games.view_qr", "GET", f"/games/{g}/view-link.svg", {}),
         ("games.history", "GET", f"/games/{g}/history", {}),
         ("sheets.sheet", "GET", f"/games/{g}/sheet", {}),
         ("sheets.words", "GET", "/sheets/words?preset=common&opt-hand_size=13", {}),
@@ -435,7 +436,8 @@ def html_pages(world: dict[str, Any]) -> list[tuple[str, Any, str, dict[str, Any
 # Routes that answer something other than an HTML page (or only redirect).
 NOT_HTML = {"paper.game_sheet", "paper.game_pad", "paper.game_results", "paper.preset_sheet", "paper.preset_pad",
             "exchange.export_page", "exchange.scores_page", "static", "games.edit_link", "desk.explain",
-            "installable.worker", "installable.manifest", "sheets.words", "games.watching"}
+            "installable.worker", "installable.manifest", "sheets.words", "games.watching",
+            "games.view_qr"}  # an SVG image, presentation attributes only
 
 
 def test_no_page_has_inline_script_or_style(world):

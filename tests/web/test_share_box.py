@@ -30,7 +30,7 @@ def test_a_watcher_shares_the_view_link_and_its_qr_code_never_the_edit_link(app,
     page = response.get_data(as_text=True)
     box = share_box(page)
     assert f"http://localhost/games/{game}</a>" in box
-    assert 'aria-label="QR code: the view link"' in box
+    assert 'alt="QR code: the view link"' in box
     assert key not in page and "QR code: the edit link" not in page and 'id="edit-link"' not in page
     assert response.headers["Cache-Control"] == "no-cache"  # still the cached, revalidated page
 
@@ -39,7 +39,7 @@ def test_the_owner_s_share_box_holds_both_links(client):
     game, key = api_game(client)
     grant(client, game, key)
     box = share_box(client.get(f"/games/{game}").get_data(as_text=True))
-    assert 'aria-label="QR code: the view link"' in box and 'aria-label="QR code: the edit link"' in box
+    assert 'alt="QR code: the view link"' in box and 'aria-label="QR code: the edit link"' in box
     assert f"/games/{game}/edit/{key}" in box
 
 

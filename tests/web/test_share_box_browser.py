@@ -26,8 +26,12 @@ def test_owner_and_watcher_see_the_share_box_at_the_top_the_watcher_without_the_
     body = made.json()
     game, key = body["id"], body["edit_key"]
     page.goto(f"/games/{game}/edit/{key}")
-    qr = page.locator("#share svg[aria-label='QR code: the view link']")
+    qr = page.locator("#share img[alt='QR code: the view link']")
     expect(qr).to_be_in_viewport()  # the view link's QR code shows without scrolling
+    page.wait_for_load_state("load")
+    assert qr.evaluate("img => img.complete && img.naturalWidth > 0")  # the image loaded, and drew
+    box = qr.bounding_box()
+    assert box is not None and box["width"] == box["height"] >= 150  # square, big enough to scan
     expect(page.locator("#edit-link")).to_be_visible()
     screens.check("game-share-owner", full_page=False)
     page.emulate_media(color_scheme="dark")
@@ -39,7 +43,7 @@ def test_owner_and_watcher_see_the_share_box_at_the_top_the_watcher_without_the_
     try:
         watcher.count = screens.count
         watching.goto(f"/games/{game}")
-        expect(watching.locator("#share svg[aria-label='QR code: the view link']")).to_be_in_viewport()
+        expect(watching.locator("#share img[alt='QR code: the view link']")).to_be_in_viewport()
         expect(watching.locator("#share .url a")).to_have_text(f"{live_server}/games/{game}")
         expect(watching.locator("#edit-link")).to_have_count(0)
         assert key not in watching.content()
