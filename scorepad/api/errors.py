@@ -8,6 +8,7 @@ from __future__ import annotations
 from flask import Response, jsonify, request
 
 from ..rules import ReadError
+from ..rules.limits import MAX_PROBLEMS_LISTED
 from ..storage.checks import never_as_played
 from ..storage.errors import (
     AlreadyRecorded,
@@ -112,9 +113,12 @@ def rejected(err: RuleViolations) -> Response:
                    f"{first.message}")
     never = set(err.never_as_played)
     status, slug = error_kind(err)
+    listed = ([first] if first else []) + [p for p in err.problems if p is not first]  # detail's first
     return problems.answer(status, message, first.where if first else None, slug,
                            report=err.verdict.to_json(), may_save_as_played=err.may_save_as_played,
-                           problems=[{**p.to_json(), "never_as_played": p in never} for p in err.problems])
+                           problems=[{**p.to_json(), "never_as_played": p in never} for p in err.problems],
+                           errors=[{"code": p.code, "message": p.message, "field": p.where}
+                                   for p in listed[:MAX_PROBLEMS_LISTED]])
 
 
 @bp.errorhandler(ImportRefused)

@@ -175,6 +175,9 @@ def schemas() -> Schema:
             view_url={**URL, "description": "401 (edit-key-replaced): the view link, which still shows the game"},
             problems={**array(obj(("code", "message", "never_as_played"), **said, never_as_played=BOOLEAN)),
                       "description": "422: every problem, each saying whether it can ever be saved as played"},
+            errors={**array(obj(("code", "message", "field"), code=STRING, message=STRING, field=nullable(STRING)),
+                            MAX_PROBLEMS_LISTED),
+                    "description": "422 rule-violations: every rule the deal breaks, the one `detail` names first"},
             deal={**INTEGER, "description": "422 (an import): the number of the deal refused; 409 deal-open: the "
                                             "deal being entered part by part"},
             parts={**INTEGER, "description": "409 deal-open: how many of its parts are saved"},

@@ -21,6 +21,8 @@ from http import HTTPStatus
 
 from flask import Response, json, request
 
+from ..rules.limits import MAX_PROBLEMS_LISTED
+
 
 @dataclass(frozen=True)
 class ProblemType:
@@ -102,8 +104,9 @@ TYPES: dict[str, ProblemType] = {t.slug: t for t in (
     ProblemType("rule-violations", 422, "The deal breaks the sheet's rules",
                 "The deal was not saved. `report` is the referee's full report, `problems` the problems "
                 "found (each with `never_as_played`), `may_save_as_played` whether the same deal, sent again "
-                'with "as_played": {"reason": "..."}, would be saved.',
-                ("report", "problems", "may_save_as_played")),
+                'with "as_played": {"reason": "..."}, would be saved. `errors` lists every problem as '
+                f"`{{code, message, field}}`, the one `detail` names first (at most {MAX_PROBLEMS_LISTED}).",
+                ("report", "problems", "may_save_as_played", "errors")),
     ProblemType("same-as-previous", 422, "The deal is the same as the one before it",
                 "Every side and the ending equal those of deal `previous`, recorded just before it, as when one "
                 "deal is sent twice. Nothing was saved. `problems` holds the one problem, code "

@@ -14,6 +14,7 @@ import json
 
 import pytest
 
+from scorepad.rules.limits import MAX_MELDS, MAX_PROBLEMS_LISTED
 from tests.helpers import api_game, assert_error_shape, bearer, valid_deal
 
 API = "/api/v1"
@@ -138,3 +139,30 @@ def test_an_open_deals_ending_refuses_a_null_permission(client):
                        json={"ending": "went_out", "went_out": "Ann", "permission": "not-asked"},
                        headers={**bearer(key), "Scorepad-Phone": "Dan's phone"})
     assert given.status_code == 200, given.get_data(as_text=True)
+
+
+# -- a refused deal lists every rule it breaks ----------------------------------------------------
+
+
+def test_a_refused_deal_lists_every_rule_violation_in_errors_the_one_detail_names_first(client):
+    deal = valid_deal()
+    deal["sides"][1]["melds"] = ["Q Q 2 2", "J J J"]
+    deal["sides"][0]["red_threes"] = -1  # never as played: detail and field name it, though the report lists it later
+    refused = record(client, deal)
+    problem = assert_error_shape(refused, 422, "sides[0].red_threes")
+    body = refused.get_json()
+    assert [(e["code"], e["field"]) for e in body["errors"]] == \
+        [("count.negative", "sides[0].red_threes"), ("meld.wild_ratio", "sides[1].melds[0]")]
+    assert body["errors"][0]["message"] in body["detail"] and problem["field"] == body["errors"][0]["field"]
+    assert sorted(e["code"] for e in body["errors"]) == sorted(p["code"] for p in body["problems"])
+    assert set(body["errors"][1]) == {"code", "message", "field"}
+
+
+def test_a_refused_deals_errors_are_bounded_by_the_problems_listed(client):
+    deal = valid_deal()
+    deal["sides"][1]["melds"] = ["Q Q 2 2"] * MAX_MELDS
+    body = record(client, deal).get_json()
+    assert len(body["problems"]) > MAX_PROBLEMS_LISTED
+    assert len(body["errors"]) == MAX_PROBLEMS_LISTED
+    assert body["errors"] == [{"code": p["code"], "message": p["message"], "field": p["where"]}
+                              for p in body["problems"][:MAX_PROBLEMS_LISTED]]
