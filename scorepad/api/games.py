@@ -241,7 +241,7 @@ def game_history(game_id: str) -> ResponseReturnValue:
     and sent with an ETag, as the game is."""
     game = http.game(game_id)
     key = ("history.json", db.path(), game.id, game.revision)
-    body = builds.built(key, lambda: jsonify(history=reading.history(game.id)).get_data())
+    body = builds.built(key, lambda: jsonify(history=history_json(reading.history(game.id))).get_data())
     return downloads.per_revision(Response(body, mimetype="application/json"), game)
 
 
@@ -370,7 +370,14 @@ def as_recorded(saved: DealRecord | idempotency.Made) -> DealRecord:
 
 def _deal_with_history(game_id: str, record: DealRecord) -> dict[str, object]:
     """A recorded deal as GET .../deals/<n> gives it: every problem, and its history."""
-    return {**_deal_json(record, record.history_size), "history": reading.history(game_id, record.number)}
+    return {**_deal_json(record, record.history_size),
+            "history": history_json(reading.history(game_id, record.number))}
+
+
+def history_json(entries: list[reading.Entry]) -> list[dict[str, JSON]]:
+    """History entries as the API answers them: the deal's number is ``number`` and the game's id
+    ``game``, as elsewhere; ``deal_number`` and ``game_id``, the old names, are kept (deprecated)."""
+    return [{**entry, "number": entry["deal_number"], "game": entry["game_id"]} for entry in entries]
 
 
 @bp.get("/games/<game_id>/deals/<int:number>")

@@ -32,7 +32,7 @@ from ..rules.limits import (
 )
 from ..rules.problems import UNCHECKED
 from ..rules.published import GROUPS
-from ..rules.questions import BOOK_KINDS, BY_RANK, QUESTIONS
+from ..rules.questions import BOOK_KINDS, BY_RANK, PERMISSION_WORDS, QUESTIONS
 from .blueprint import bp
 from .openapi_open import OPEN_PATHS, open_schemas
 from .schema import (
@@ -138,7 +138,11 @@ def schemas() -> Schema:
     standing = obj(("name", "total"), name=STRING, total=POINTS)
     game_deal: Schema = {"number": DEAL_NUMBER, "deal": ref("Deal"), "report": ref("Report"),
                          "as_played": nullable(STRING), "history_size": INTEGER}
-    entry = obj((), False, id=INTEGER, game_id=STRING, deal_number=nullable(INTEGER), action=ref("Action"), at=TIME,
+    entry = obj((), False, id=INTEGER, number={**nullable(DEAL_NUMBER), "description": "the deal's number (an "
+                "amendment's: null)"}, game={**STRING, "description": "the game's id"},
+                game_id={**STRING, "deprecated": True, "description": "deprecated: the game's id, as game"},
+                deal_number={**nullable(INTEGER), "deprecated": True, "description": "deprecated: as number"},
+                action=ref("Action"), at=TIME,
                 before=nullable({"type": "object"}), after=nullable({"type": "object"}), old_totals=nullable(TOTALS),
                 new_totals=nullable(TOTALS), reason=nullable(STRING), revision=INTEGER, seq=INTEGER,
                 entered_by=nullable({"type": "object", "description": "a deal entered part by part: by part, the "
@@ -290,16 +294,24 @@ def schemas() -> Schema:
 # -- the referee's questions: one schema per field, each question's body from QUESTIONS ------------
 
 
-# The go-out question's special books: a count, or counts by rank.
-BY_RANK_COUNT: Schema = {"anyOf": [between(0, MAX_MELDS), {
+# The go-out question's special books: counts by rank, as a deal's books.special; a bare count,
+# the old spelling, is deprecated (special_count, special_dirty_count say it).
+BY_RANK_COUNT: Schema = {"anyOf": [{
     "type": "object", "additionalProperties": between(0, MAX_MELDS),
-    "description": "by rank, such as {\"7\": 1, \"5\": 1} (3R and 3B: books of threes)"}]}
+    "description": "by rank, such as {\"7\": 1, \"5\": 1} (3R and 3B: books of threes)"},
+    {**between(0, MAX_MELDS), "deprecated": True, "description": "deprecated: a count without ranks; send it "
+     "as special_count or special_dirty_count"}]}
+# The go-out question's permission, in a deal's words; true or false (yes, no) is deprecated.
+PERMISSION: Schema = {"anyOf": [{"enum": list(PERMISSION_WORDS)}, {**BOOLEAN, "deprecated": True,
+                      "description": "deprecated: true for asked-yes, false for asked-no"}, {"type": "null"}],
+                      "description": "the partner's answer to \"may I go out?\", as a deal's permission "
+                                     "(null or absent: not said)"}
 QUESTION_FIELDS: dict[str, Schema] = {
     "meld": ref("Meld"), "adding_to": ref("Meld"), "table": ref("Melds"), "melds": ref("Melds"),
     "deal": DEAL_NUMBER, "books": obj(**{kind: BY_RANK_COUNT if kind in BY_RANK else between(0, MAX_MELDS)
                                          for kind in BOOK_KINDS}),
     "foot_played": BOOLEAN, "knee_played": BOOLEAN, "partners_picked_up": array(BOOLEAN, MAX_PER_SIDE - 1),
-    "partners_played": nullable(array(BOOLEAN, MAX_PER_SIDE - 1)), "permission": nullable(BOOLEAN),
+    "partners_played": nullable(array(BOOLEAN, MAX_PER_SIDE - 1)), "permission": PERMISSION,
     "last_card": nullable({"enum": ["meld", "discard"]}), "top_card": {"enum": [c.value for c in CARDS]},
     "pair": {**between(0, MAX_COUNT), "description": "natural cards of the top card's rank in the hand"},
     "wilds": {**between(0, MAX_COUNT), "description": "wild cards in the hand"}, "pile_size": between(0, MAX_COUNT),
