@@ -27,11 +27,11 @@ is a file an earlier example saved, whose line breaks ``-d`` drops, as curl does
 ``-i`` only change what curl prints. Any other option fails the test. Like curl, the request
 sends ``Accept: */*``, and a body makes it a ``POST`` unless ``-X`` says otherwise.
 
-**Order.** An example about the game has ``<!-- at revision N -->`` (an HTML comment, so
-invisible when the doc is read) before its ``sh`` block: the game's revision when it is
-sent, which the test checks (``GET .../revision``) before sending it. Examples are replayed in
-document order, stably sorted by that revision (examples without one, which need no game, run
-first), so an example may sit in the section it explains rather than where the story is.
+**Order.** The doc runs top to bottom on a fresh server: examples are replayed in document
+order, as a reader would send them. An example about the game has ``<!-- at revision N -->``
+(an HTML comment, so invisible when the doc is read) before its ``sh`` block: the game's
+revision when it is sent, which the test checks (``GET .../revision``) before sending it; so
+the doc tells the game's story in order (an example needing no game may sit anywhere).
 
 **Values that vary.** The shell variables stand for the doc's values wherever they appear in a
 command or in a header the answer shows (`` `ETag: "$GAME.1"` ``), and the doc's values of
@@ -449,10 +449,6 @@ def live_server(tmp_path: Path, migrated_database: Path) -> Iterator[str]:
         yield base
 
 
-def in_story_order(examples: list[Example]) -> list[Example]:
-    return sorted(examples, key=lambda example: -1 if example.revision is None else example.revision)
-
-
 # -- tests -------------------------------------------------------------------------------------------
 
 
@@ -462,11 +458,21 @@ def test_every_request_example_in_the_api_doc_gets_the_answer_it_shows(live_serv
     assert len(examples) >= 50, "examples went missing from docs/api.md (or stopped being read)"
     story = Story(live_server, variables)
     failures = []
-    for example in in_story_order(examples):
+    for example in examples:  # top to bottom
         problems = story.replay(example)
         if problems:
             failures.append(f"{example}\n  " + "\n  ".join(problems))
     assert not failures, f"{len(failures)} of {len(examples)} examples differ:\n" + "\n".join(failures)
+
+
+def test_the_api_doc_tells_the_example_games_story_in_order():
+    _, examples = read_doc(DOC.read_text(encoding="utf-8"))
+    revisions = [(example.revision, example.line) for example in examples if example.revision is not None]
+    back = [f"line {line} at revision {n} after revision {before}"
+            for (before, _), (n, line) in zip(revisions, revisions[1:], strict=False) if n < before]
+    assert not back, "docs/api.md goes back in the game's story: " + "; ".join(back)
+    first = next(example for example in examples if "$GAME" in example.command)
+    assert first.revision == 0, f"{first}: the first example about the game finds it new, at revision 0"
 
 
 def test_an_example_is_a_curl_command_its_status_and_its_body():
