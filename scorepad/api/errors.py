@@ -30,7 +30,7 @@ from ..storage.errors import (
     StorageError,
     Unusable,
 )
-from . import http, problems
+from . import http, names, problems
 from .blueprint import bp
 from .http import ApiError, PreconditionFailed
 
@@ -86,7 +86,8 @@ def conflict(err: Conflict) -> Response:
     """A stale write (409, or 412 when its revision came in ``If-Match``): the error, the
     game's revision now, and every change since the revision the write was based on."""
     status, slug = (412, "precondition-failed") if isinstance(err, PreconditionFailed) else error_kind(err)
-    return problems.answer(status, err.message, err.field, slug, revision=err.revision, changes=err.changes)
+    return problems.answer(status, err.message, err.field, slug, revision=err.revision,
+                           changes=[names.numbered(change) for change in err.changes])
 
 
 @bp.errorhandler(Gone)
@@ -125,7 +126,7 @@ def rejected(err: RuleViolations) -> Response:
 def refused_import(err: ImportRefused) -> Response:
     """An import with a deal the referee will not let in (422): the deal's number and its problems."""
     status, slug = error_kind(err)
-    return problems.answer(status, err.message, err.field, slug, deal=err.number,
+    return problems.answer(status, err.message, err.field, slug, number=err.number, deal=err.number,
                            problems=[{**p.to_json(), "never_as_played": never_as_played(p)} for p in err.problems])
 
 

@@ -60,8 +60,8 @@ def _as_played(value: JSON) -> JSON:  # the reason as sent: checks reads it, nam
 def _deal_body(*extra: str) -> tuple[dict[str, JSON], JSON, int | None, dict[str, JSON]]:
     """A game's deal from the body: the deal itself, the as-played reason, the revision, and
     the ``extra`` fields the route allows besides (``repeat``), as sent."""
-    data = http.body(("deal", "ending", "went_out", "sides", "last_card", "permission", "first_meld", "as_played",
-                      "revision", "sheet", *extra))
+    data = http.body(("number", "deal", "ending", "went_out", "sides", "last_card", "permission", "first_meld",
+                      "as_played", "revision", "sheet", *extra))
     deal = {k: v for k, v in data.items() if k not in ("as_played", "revision", *extra)}
     return deal, _as_played(data.get("as_played")), http.revision(data.get("revision")), \
         {k: data[k] for k in extra if k in data}
@@ -121,7 +121,7 @@ def game_json(game: GameRecord, with_links: bool = True) -> dict[str, object]:
         "updated_at": game.updated_at,
         "deals": [_deal_json(row, record.history_size, most)
                   for row, record in zip(view.rows, game.deals, strict=True)],
-        "running_totals": [{"deal": row.number, "totals": row.running} for row in view.rows],
+        "running_totals": [{"number": row.number, "deal": row.number, "totals": row.running} for row in view.rows],
         "problems": [p.to_json() for p in view.problems],
         **view.result.to_json(),
         "next_deal": None if view.next_deal is None else view.next_deal.to_json(),
@@ -138,7 +138,8 @@ def _game_url(game_id: str, *rest: object) -> str:
 @bp.post("/score")
 def score_deal() -> ResponseReturnValue:
     """Validate and score one deal under the sheet it names; nothing is saved."""
-    data = http.body(("sheet", "deal", "ending", "went_out", "sides", "last_card", "permission", "first_meld"))
+    data = http.body(("sheet", "number", "deal", "ending", "went_out", "sides", "last_card", "permission",
+                      "first_meld"))
     return jsonify(judge(Deal.from_json(data)).to_json())
 
 

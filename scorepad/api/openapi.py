@@ -116,7 +116,10 @@ def schemas() -> Schema:
     deal_side["oneOf"] = [  # itemised (melds, or nothing melded) or counted (books with meld_points)
         {"not": {"anyOf": [{"required": ["books"]}, {"required": ["meld_points"]}]}},
         {"required": ["books", "meld_points"], "not": {"required": ["melds"]}}]
-    deal: Schema = {"deal": DEAL_NUMBER, "ending": {"enum": ["went_out", "stock_out"]},
+    deal: Schema = {"number": {**DEAL_NUMBER, "description": "the deal's number, in a request"},
+                    "deal": {**DEAL_NUMBER, "description": "the deal's number, as the canonical form (and every "
+                             "answer) writes it; a request may say number instead (not both, unless equal)"},
+                    "ending": {"enum": ["went_out", "stock_out"]},
                     "went_out": nullable(ref("Name")),
                     "sides": array(deal_side, MAX_SIDES, MIN_SIDES),
                     "last_card": {"enum": ["discard", "meld"],
@@ -182,8 +185,9 @@ def schemas() -> Schema:
             errors={**array(obj(("code", "message", "field"), code=STRING, message=STRING, field=nullable(STRING)),
                             MAX_PROBLEMS_LISTED),
                     "description": "422 rule-violations: every rule the deal breaks, the one `detail` names first"},
-            deal={**INTEGER, "description": "422 (an import): the number of the deal refused; 409 deal-open: the "
-                                            "deal being entered part by part"},
+            number={**INTEGER, "description": "422 (an import): the number of the deal refused; 409 deal-open: "
+                                              "the deal being entered part by part"},
+            deal={**INTEGER, "deprecated": True, "description": "deprecated: as number"},
             parts={**INTEGER, "description": "409 deal-open: how many of its parts are saved"},
             next={**nullable(INTEGER), "description": "409 not-next-deal: the game's next deal"},
             part={**ref("OpenPart"), "description": "409 part-entered: the part as another phone entered it"},
@@ -235,7 +239,8 @@ def schemas() -> Schema:
                     confirm={"enum": ["none", "opponents"], "description": "whether a side's part of a deal entered "
                              "part by part waits for a phone of another side to confirm it"},
                     deals=array(ref("GameDeal"), MAX_DEALS),
-                    running_totals=array(obj(("deal", "totals"), deal=DEAL_NUMBER, totals=TOTALS), MAX_DEALS),
+                    running_totals=array(obj(("number", "deal", "totals"), number=DEAL_NUMBER, totals=TOTALS, deal={
+                        **DEAL_NUMBER, "deprecated": True, "description": "deprecated: as number"}), MAX_DEALS),
                     problems=array(rule_problem), standings=array(standing), over=BOOLEAN,
                     winner=nullable(STRING), tie=BOOLEAN, next_deal=nullable(obj(
                         ("number", "opening_minimums", "opening_who", "going_out_books", "going_out_bonus",
@@ -258,7 +263,9 @@ def schemas() -> Schema:
                      next_deal=nullable({"type": "object"})),
         "HistoryEntry": entry,
         "Change": obj(("revision", "action", "deal", "at", "totals", "reason", "message"), revision=INTEGER,
-                      action=ref("Action"), deal=nullable(INTEGER), at=TIME, totals=nullable(TOTALS),
+                      action=ref("Action"), number=nullable(INTEGER),
+                      deal={**nullable(INTEGER), "deprecated": True, "description": "deprecated: as number"},
+                      at=TIME, totals=nullable(TOTALS),
                       reason=nullable(STRING), message=STRING),
         "Export": obj(("format", "version", "name", "sheet", "sides"), False, format={"const": "scorepad.game"},
                       version={"const": 1}, name=ref("Name"), sheet=ref("Sheet"), sides=ref("Sides"),
@@ -320,8 +327,12 @@ QUESTION_FIELDS: dict[str, Schema] = {
 
 
 def question(name: str) -> Schema:
+    fields = QUESTIONS[name][1]
+    number: Schema = ({"number": DEAL_NUMBER, "deal": {**DEAL_NUMBER, "deprecated": True,
+                                                       "description": "deprecated: as number"}}
+                      if "deal" in fields else {})
     return obj(sheet=ref("Sheet"), game={"type": "string", "description": "a game's id: its sheet, its deal"},
-               **{f: QUESTION_FIELDS[f] for f in QUESTIONS[name][1]})
+               **number, **{f: QUESTION_FIELDS[f] for f in fields if f != "deal"})
 
 
 # Each path (Flask's <game_id> written {game_id}) with its methods; the game's id and a deal's

@@ -83,9 +83,9 @@ TYPES: dict[str, ProblemType] = {t.slug: t for t in (
                 ("recorded", "yours", "revision")),
     ProblemType("deal-open", 409, "That deal is being entered part by part",
                 "Its parts are saved one by one (PUT .../deals/<n>/parts/<side> and .../ending) and it is "
-                "written when the last one makes it whole: a whole deal is not saved over it. `deal` is its "
-                "number, `parts` how many are saved; GET .../deals/<n>/open shows them, DELETE .../open "
-                "abandons it.", ("deal", "parts")),
+                "written when the last one makes it whole: a whole deal is not saved over it. `number` is its "
+                "number (`deal` too, deprecated), `parts` how many are saved; GET .../deals/<n>/open shows "
+                "them, DELETE .../open abandons it.", ("number", "deal", "parts")),
     ProblemType("not-next-deal", 409, "Parts are entered for the next deal only",
                 "The deal in the URL is recorded already (`recorded` true: another phone's part completed it), "
                 "or is not the game's next (`next` is). Nothing was saved.", ("next", "recorded")),
@@ -114,9 +114,9 @@ TYPES: dict[str, ProblemType] = {t.slug: t for t in (
                 'really played the same deal again, send the same body with "repeat": true.',
                 ("previous", "report", "problems")),
     ProblemType("import-refused", 422, "The document holds a deal the referee will not let in",
-                "`deal` is its number and `problems` say why (each with `never_as_played`). Nothing was "
-                "imported.",
-                ("deal", "problems")),
+                "`number` is its number (`deal` too, deprecated) and `problems` say why (each with "
+                "`never_as_played`). Nothing was imported.",
+                ("number", "deal", "problems")),
     ProblemType("idempotency-key-reused", 422, "That Idempotency-Key was used for another request",
                 "A key names one request: the same key with another body or route is refused. Use a new key "
                 "for a new request."),

@@ -23,7 +23,7 @@ from ..rules.questions import QUESTIONS, Context, blank, read_int, read_sheet
 from ..rules.read import JSON
 from ..storage import db
 from ..storage.document import read_game
-from . import http
+from . import http, names
 from .blueprint import bp
 from .http import ApiError
 
@@ -34,7 +34,8 @@ T = TypeVar("T")
 
 def _question(name: str) -> Response:
     ask, fields = QUESTIONS[name]
-    data = http.body(("sheet", "game", *fields))
+    data = http.body(("sheet", "game", *fields, *(("number",) if "deal" in fields else ())))
+    data = names.read_number(data)  # a question's deal number: number, or deal (its old spelling)
     if "sheet" in data and "game" in data:
         raise ApiError(400, "game", "give the sheet, or the game whose sheet to use, not both")
     if "game" in data:

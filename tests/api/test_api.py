@@ -323,7 +323,7 @@ def test_recording_a_valid_deal_returns_201_with_its_report(client):
     assert [d["number"] for d in game["deals"]] == [1]
     assert game["deals"][0]["report"] == body["report"]
     assert game["deals"][0]["history_size"] == 1
-    assert game["running_totals"] == [{"deal": 1, "totals": {"Ann": 1060, "Bea": 5}}]
+    assert game["running_totals"] == [{"number": 1, "deal": 1, "totals": {"Ann": 1060, "Bea": 5}}]
 
 
 def test_a_deal_number_defaults_to_the_next_and_may_be_given(client):

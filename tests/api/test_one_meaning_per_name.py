@@ -8,7 +8,10 @@ deprecated in the description.
   without ranks is ``special_count`` (``special_dirty_count``), and a bare number under
   ``special`` still reads as one;
 - a history entry's deal number is ``number`` and its game's id ``game``, as elsewhere, with
-  ``deal_number`` and ``game_id`` beside them.
+  ``deal_number`` and ``game_id`` beside them;
+- ``deal`` is a deal (an object) and a deal's number ``number``: in a deal sent (``deal``, the
+  canonical form's name, still read), a referee question, and answers (a change, a running
+  total, a problem: ``deal`` kept beside ``number``).
 """
 
 from __future__ import annotations
@@ -90,3 +93,55 @@ def test_the_description_marks_each_old_spelling_deprecated(client):
     special = go_out["properties"]["books"]["properties"]["special"]["anyOf"]
     assert [b.get("deprecated", False) for b in special] == [False, True]
     assert "special_count" in go_out["properties"]["books"]["properties"]
+
+
+# -- deal: a deal; its number: number -------------------------------------------------------------
+
+
+def test_a_deal_recorded_with_its_number_as_number_or_as_deal_is_the_same_deal(client):
+    game_id, key = api_game(client)
+    new = {k: v for k, v in valid_deal(1).items() if k != "deal"} | {"number": 1}
+    saved = client.post(f"{API}/games/{game_id}/deals", json=new, headers=bearer(key))
+    assert saved.status_code == 201, saved.get_data(as_text=True)
+    other, other_key = api_game(client)
+    old = client.post(f"{API}/games/{other}/deals", json=valid_deal(1), headers=bearer(other_key))
+    assert old.get_json()["deal"] == saved.get_json()["deal"]
+    assert saved.get_json()["deal"]["deal"] == 1 and "number" not in saved.get_json()["deal"], \
+        "a deal document keeps one key for its number, so that it is sent back as it is"
+    again = client.put(f"{API}/games/{game_id}/deals/1", json=saved.get_json()["deal"], headers=bearer(key))
+    assert again.status_code == 200
+
+
+@pytest.mark.parametrize("body, field", [
+    ({**valid_deal(1), "number": 2}, "number"),
+    ({**valid_deal(None), "number": 1.5}, "number"),
+    ({**valid_deal(None), "number": True}, "number"),
+])
+def test_a_deal_number_that_is_not_one_or_differs_from_its_old_spelling_is_refused_naming_number(client, body, field):
+    game_id, key = api_game(client)
+    answer = client.post(f"{API}/games/{game_id}/deals", json=body, headers=bearer(key))
+    assert answer.status_code == 400 and answer.get_json()["field"] == field, answer.get_data(as_text=True)
+
+
+def test_a_referee_questions_deal_number_is_number_and_deal_still_reads(client):
+    body = {"sheet": "common", "melds": ["K K K", "Q Q Q"]}
+    for number in (1, 3):
+        assert ruling_of(client, "minimum", {**body, "number": number}) == ruling_of(client, "minimum",
+                                                                                     {**body, "deal": number})
+    assert ruling_of(client, "minimum", {**body, "number": 1}) != ruling_of(client, "minimum", {**body, "number": 3})
+    score = client.post(f"{API}/score", json={"sheet": "common", **valid_deal(None), "number": 3})
+    assert score.get_json() == client.post(f"{API}/score", json={"sheet": "common", **valid_deal(3)}).get_json()
+
+
+def test_answers_that_name_a_deal_by_its_number_say_number_beside_deal(client):
+    game_id, key = api_game(client, deals=[valid_deal(1)])
+    game = client.get(f"{API}/games/{game_id}").get_json()
+    assert [(r["number"], r["deal"]) for r in game["running_totals"]] == [(1, 1)]
+    stale = client.delete(f"{API}/games/{game_id}/deals/1?revision=0", headers=bearer(key)).get_json()
+    assert [(c["number"], c["deal"]) for c in stale["changes"]] == [(1, 1)]
+
+
+def ruling_of(client, question: str, body: dict) -> dict:
+    answer = client.post(f"{API}/referee/{question}", json=body)
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    return answer.get_json()
