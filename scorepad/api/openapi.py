@@ -430,7 +430,8 @@ PATHS: dict[str, Schema] = {
     "/api/v1/referee/games/{game_id}/rescore": {"parameters": [GAME_ID], "get": op(
         "a recorded game (or one deal) under another sheet", {"200": answer(ref("Rescored"))}, 400, 404, 503,
         params=(query("sheet", SHEET_TEXT, "the other sheet", True),
-                query("deal", DEAL_NUMBER, "only this deal")))},
+                query("number", DEAL_NUMBER, "only this deal"),
+                {**query("deal", DEAL_NUMBER, "deprecated: as number"), "deprecated": True}))},
     "/api/v1/referee/compare": {"get": op(
         "where two sheets differ", {"200": answer(ref("Compared"))}, 400,
         params=(query("a", SHEET_TEXT, "one sheet", True), query("b", SHEET_TEXT, "the other", True)))},

@@ -137,8 +137,9 @@ def rescore_recorded(game_id: str) -> Response:
     field is ignored), so ``?sheet=pagat&deal=1&x=1`` is ``?deal=01&sheet=pagat``."""
     game = http.game(game_id)
     other = read_sheet(request.args.get("sheet"), "sheet", text=True)
-    number = request.args.get("deal")
-    n = None if blank(number) else read_int(number, "deal", 1, MAX_DEALS, forms=True)
+    named = "number" if "number" in request.args else "deal"  # deal: the number's old name, still read
+    number = request.args.get(named)
+    n = None if blank(number) else read_int(number, named, 1, MAX_DEALS, forms=True)
     if n is not None and game.deal(n) is None:
         raise ApiError(404, "deal", f"deal {n} is not recorded")
 

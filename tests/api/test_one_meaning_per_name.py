@@ -145,3 +145,12 @@ def ruling_of(client, question: str, body: dict) -> dict:
     answer = client.post(f"{API}/referee/{question}", json=body)
     assert answer.status_code == 200, answer.get_data(as_text=True)
     return answer.get_json()
+
+
+def test_a_recorded_games_rescore_takes_the_deals_number_as_number_or_as_deal(client):
+    game_id, _ = api_game(client, deals=[valid_deal(1), valid_deal(2)])
+    url = f"{API}/referee/games/{game_id}/rescore?sheet=pagat"
+    new, old = client.get(f"{url}&number=2"), client.get(f"{url}&deal=2")
+    assert new.status_code == old.status_code == 200, new.get_data(as_text=True)
+    assert new.get_json() == old.get_json() and new.get_json()["number"] == 2
+    assert client.get(f"{url}&number=x").get_json()["field"] == "number"
