@@ -65,24 +65,77 @@ def null_field(data: JSON, schema: Schema) -> str | None:
     ...     "b": {"items": {"type": "integer"}}}})
     'b[1]'
     """
-    stack: list[tuple[JSON, list[Schema], str]] = [(data, [schema], "")]
-    while stack:
-        value, schemas, where = stack.pop()
-        branches = list(_branches(schemas))
-        if value is None:
-            if not any(_allows_null(s) for s in branches):
-                return where
-        elif isinstance(value, dict):
-            for key, item in reversed(value.items()):
-                inner = [found for s in branches for found in _property(s, key)]
-                if inner:
-                    stack.append((item, inner, f"{where}.{key}" if where else key))
-        elif isinstance(value, list):
-            for i, item in reversed(list(enumerate(value))):
-                inner = [found for s in branches for found in _item(s, i)]
-                if inner:
-                    stack.append((item, inner, f"{where}[{i}]"))
+    root = _Node.of((schema,))
+    if data is None:
+        return None if root.allows_null else ""
+    stack: list[tuple[JSON, _Node, _Path]] = [(data, root, None)]
+    while stack:  # only objects and lists are pushed: a null is judged where it is met
+        value, node, path = stack.pop()
+        items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+        for key, item in items:
+            if item is None or isinstance(item, (dict, list)):
+                inner = node.property(key) if isinstance(key, str) else node.item(key)
+                if inner is None:
+                    continue
+                if item is None:
+                    if not inner.allows_null:
+                        return _written((path, key))
+                else:
+                    stack.append((item, inner, (path, key)))
     return None
+
+
+_Path = tuple["_Path", "str | int"] | None  # a value's place: its parent's, and its key or index
+
+
+def _written(path: _Path) -> str:
+    """A place as a field's dotted path: ``sides[0].melds``."""
+    parts: list[str | int] = []
+    while path is not None:
+        path, key = path
+        parts.append(key)
+    out = ""
+    for key in reversed(parts):
+        out += f"[{key}]" if isinstance(key, int) else (f".{key}" if out else key)
+    return out
+
+
+class _Node:
+    """The schemas a value may be read under (every ``$ref`` resolved, every union's branches
+    taken in), with what each of its keys and items may be read under: made once per set of
+    schemas and kept, so a large body (an import) is walked at the cost of a dictionary lookup
+    per value."""
+
+    _made: dict[tuple[int, ...], _Node] = {}
+
+    def __init__(self, schemas: tuple[Schema, ...]) -> None:
+        self.schemas = schemas
+        self.allows_null = any(_allows_null(s) for s in schemas)
+        self._properties: dict[str, _Node | None] = {}
+        self._items: dict[int, _Node | None] = {}
+        self._prefixed = any(isinstance(s.get("prefixItems"), list) for s in schemas)
+
+    @classmethod
+    def of(cls, schemas: tuple[Schema, ...]) -> _Node:
+        resolved = tuple(_branches(list(schemas)))
+        key = tuple(sorted(id(s) for s in resolved))
+        found = cls._made.get(key)
+        if found is None:
+            found = cls._made[key] = cls(resolved)
+        return found
+
+    def property(self, key: str) -> _Node | None:
+        if key not in self._properties:
+            inner = tuple(found for s in self.schemas for found in _property(s, key))
+            self._properties[key] = _Node.of(inner) if inner else None
+        return self._properties[key]
+
+    def item(self, i: int) -> _Node | None:
+        i = i if self._prefixed else 0  # without prefixItems every item is read alike
+        if i not in self._items:
+            inner = tuple(found for s in self.schemas for found in _item(s, i))
+            self._items[i] = _Node.of(inner) if inner else None
+        return self._items[i]
 
 
 def _branches(schemas: list[Schema]) -> Iterator[Schema]:
