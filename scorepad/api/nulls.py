@@ -111,9 +111,12 @@ class _Node:
     def __init__(self, schemas: tuple[Schema, ...]) -> None:
         self.schemas = schemas
         self.allows_null = any(_allows_null(s) for s in schemas)
+        # what is kept is bounded by the description, never by the body: a key no schema names
+        # is read as every other key (additionalProperties), an item past every prefixItems alike
+        self._names = {key for s in schemas for key in _mapping(s.get("properties"))}
+        self._prefix = max((len(p) for s in schemas if isinstance(p := s.get("prefixItems"), list)), default=0)
         self._properties: dict[str, _Node | None] = {}
         self._items: dict[int, _Node | None] = {}
-        self._prefixed = any(isinstance(s.get("prefixItems"), list) for s in schemas)
 
     @classmethod
     def of(cls, schemas: tuple[Schema, ...]) -> _Node:
@@ -125,17 +128,18 @@ class _Node:
         return found
 
     def property(self, key: str) -> _Node | None:
-        if key not in self._properties:
+        kept = key if key in self._names else ""  # "": any key no schema names (no schema names "")
+        if kept not in self._properties:
             inner = tuple(found for s in self.schemas for found in _property(s, key))
-            self._properties[key] = _Node.of(inner) if inner else None
-        return self._properties[key]
+            self._properties[kept] = _Node.of(inner) if inner else None
+        return self._properties[kept]
 
     def item(self, i: int) -> _Node | None:
-        i = i if self._prefixed else 0  # without prefixItems every item is read alike
-        if i not in self._items:
-            inner = tuple(found for s in self.schemas for found in _item(s, i))
-            self._items[i] = _Node.of(inner) if inner else None
-        return self._items[i]
+        kept = min(i, self._prefix)
+        if kept not in self._items:
+            inner = tuple(found for s in self.schemas for found in _item(s, kept))
+            self._items[kept] = _Node.of(inner) if inner else None
+        return self._items[kept]
 
 
 def _branches(schemas: list[Schema]) -> Iterator[Schema]:
