@@ -8,6 +8,7 @@ from __future__ import annotations
 from flask import Response, jsonify, request
 
 from ..rules import ReadError
+from ..rules.limits import MAX_PROBLEMS_LISTED
 from ..storage.checks import never_as_played
 from ..storage.errors import (
     AlreadyRecorded,
@@ -29,7 +30,7 @@ from ..storage.errors import (
     StorageError,
     Unusable,
 )
-from . import http, problems
+from . import http, names, problems
 from .blueprint import bp
 from .http import ApiError, PreconditionFailed
 
@@ -85,7 +86,8 @@ def conflict(err: Conflict) -> Response:
     """A stale write (409, or 412 when its revision came in ``If-Match``): the error, the
     game's revision now, and every change since the revision the write was based on."""
     status, slug = (412, "precondition-failed") if isinstance(err, PreconditionFailed) else error_kind(err)
-    return problems.answer(status, err.message, err.field, slug, revision=err.revision, changes=err.changes)
+    return problems.answer(status, err.message, err.field, slug, revision=err.revision,
+                           changes=[names.numbered(change) for change in err.changes])
 
 
 @bp.errorhandler(Gone)
@@ -112,16 +114,19 @@ def rejected(err: RuleViolations) -> Response:
                    f"{first.message}")
     never = set(err.never_as_played)
     status, slug = error_kind(err)
+    listed = ([first] if first else []) + [p for p in err.problems if p is not first]  # detail's first
     return problems.answer(status, message, first.where if first else None, slug,
                            report=err.verdict.to_json(), may_save_as_played=err.may_save_as_played,
-                           problems=[{**p.to_json(), "never_as_played": p in never} for p in err.problems])
+                           problems=[{**p.to_json(), "never_as_played": p in never} for p in err.problems],
+                           errors=[{"code": p.code, "message": p.message, "field": p.where}
+                                   for p in listed[:MAX_PROBLEMS_LISTED]])
 
 
 @bp.errorhandler(ImportRefused)
 def refused_import(err: ImportRefused) -> Response:
     """An import with a deal the referee will not let in (422): the deal's number and its problems."""
     status, slug = error_kind(err)
-    return problems.answer(status, err.message, err.field, slug, deal=err.number,
+    return problems.answer(status, err.message, err.field, slug, number=err.number, deal=err.number,
                            problems=[{**p.to_json(), "never_as_played": never_as_played(p)} for p in err.problems])
 
 

@@ -61,8 +61,8 @@ def _as_played(value: JSON) -> JSON:  # the reason as sent: checks reads it, nam
 def _deal_body(*extra: str) -> tuple[dict[str, JSON], JSON, int | None, dict[str, JSON]]:
     """A game's deal from the body: the deal itself, the as-played reason, the revision, and
     the ``extra`` fields the route allows besides (``repeat``), as sent."""
-    data = http.body(("deal", "ending", "went_out", "sides", "last_card", "permission", "first_meld", "as_played",
-                      "revision", "sheet", *extra))
+    data = http.body(("number", "deal", "ending", "went_out", "sides", "last_card", "permission", "first_meld",
+                      "as_played", "revision", "sheet", *extra))
     deal = {k: v for k, v in data.items() if k not in ("as_played", "revision", *extra)}
     return deal, _as_played(data.get("as_played")), http.revision(data.get("revision")), \
         {k: data[k] for k in extra if k in data}
@@ -122,7 +122,7 @@ def game_json(game: GameRecord, with_links: bool = True) -> dict[str, object]:
         "updated_at": game.updated_at,
         "deals": [_deal_json(row, record.history_size, most)
                   for row, record in zip(view.rows, game.deals, strict=True)],
-        "running_totals": [{"deal": row.number, "totals": row.running} for row in view.rows],
+        "running_totals": [{"number": row.number, "deal": row.number, "totals": row.running} for row in view.rows],
         "problems": [p.to_json() for p in view.problems],
         **view.result.to_json(),
         "next_deal": None if view.next_deal is None else view.next_deal.to_json(),
@@ -139,7 +139,8 @@ def _game_url(game_id: str, *rest: object) -> str:
 @bp.post("/score")
 def score_deal() -> ResponseReturnValue:
     """Validate and score one deal under the sheet it names; nothing is saved."""
-    data = http.body(("sheet", "deal", "ending", "went_out", "sides", "last_card", "permission", "first_meld"))
+    data = http.body(("sheet", "number", "deal", "ending", "went_out", "sides", "last_card", "permission",
+                      "first_meld"))
     return jsonify(judge(Deal.from_json(data)).to_json())
 
 
@@ -242,7 +243,7 @@ def game_history(game_id: str) -> ResponseReturnValue:
     and sent with an ETag, as the game is."""
     game = http.game(game_id)
     key = ("history.json", db.path(), game.id, game.revision)
-    body = builds.built(key, lambda: jsonify(history=reading.history(game.id)).get_data())
+    body = builds.built(key, lambda: jsonify(history=history_json(reading.history(game.id))).get_data())
     return downloads.per_revision(Response(body, mimetype="application/json"), game)
 
 
@@ -376,7 +377,14 @@ def as_recorded(saved: DealRecord | idempotency.Made) -> DealRecord:
 
 def _deal_with_history(game_id: str, record: DealRecord) -> dict[str, object]:
     """A recorded deal as GET .../deals/<n> gives it: every problem, and its history."""
-    return {**_deal_json(record, record.history_size), "history": reading.history(game_id, record.number)}
+    return {**_deal_json(record, record.history_size),
+            "history": history_json(reading.history(game_id, record.number))}
+
+
+def history_json(entries: list[reading.Entry]) -> list[dict[str, JSON]]:
+    """History entries as the API answers them: the deal's number is ``number`` and the game's id
+    ``game``, as elsewhere; ``deal_number`` and ``game_id``, the old names, are kept (deprecated)."""
+    return [{**entry, "number": entry["deal_number"], "game": entry["game_id"]} for entry in entries]
 
 
 @bp.get("/games/<game_id>/deals/<int:number>")

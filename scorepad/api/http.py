@@ -31,6 +31,7 @@ from ..rules.read import JSON
 from ..storage import idempotency, reading
 from ..storage.errors import Conflict
 from ..storage.reading import GameRecord
+from . import nulls
 
 T = TypeVar("T")
 
@@ -57,10 +58,8 @@ def body(allowed: Iterable[str]) -> dict[str, JSON]:
         raise ApiError(400, None, "the body is empty: send a JSON object")
     if not request.is_json:
         raise ApiError(400, None, "send the body as JSON, with the header Content-Type: application/json")
-    try:
-        data: JSON = request.get_json(silent=True)
-        if data is None:
-            data = json.loads(raw)  # either valid JSON null, or this says why it is not JSON
+    try:  # an integer-valued number (84.0) is read as the integer: JSON Schema's integer
+        data: JSON = json.loads(raw, parse_float=read.json_number)
     except RecursionError:
         raise ApiError(400, None, "the body is nested too deeply") from None
     except ValueError as err:
@@ -75,6 +74,9 @@ def body(allowed: Iterable[str]) -> dict[str, JSON]:
         if key not in allowed:
             raise ApiError(400, key, f"is not a field here; expected {', '.join(allowed)}" if allowed
                            else "is not a field here: this route takes no fields (send an empty body, or {})")
+    schema = nulls.request_schema()
+    if schema is not None and (null_at := nulls.null_field(data, schema)) is not None:
+        raise ApiError(400, null_at, "is null, which it may not be here: leave the field out, or give it a value")
     return data
 
 

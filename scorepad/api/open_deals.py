@@ -222,7 +222,8 @@ def abandon(game_id: str, number: int) -> ResponseReturnValue:
 def deal_open(err: DealOpen) -> Response:
     """A whole deal for a number being entered part by part (409): its number and how many parts are saved."""
     status, slug = error_kind(err)
-    return problems.answer(status, err.message, err.field, slug, deal=err.number, parts=err.parts)
+    return problems.answer(status, err.message, err.field, slug, number=err.number, deal=err.number,
+                           parts=err.parts)
 
 
 @bp.errorhandler(NotNext)

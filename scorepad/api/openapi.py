@@ -32,7 +32,7 @@ from ..rules.limits import (
 )
 from ..rules.problems import UNCHECKED
 from ..rules.published import GROUPS
-from ..rules.questions import BOOK_KINDS, BY_RANK, QUESTIONS
+from ..rules.questions import BOOK_KINDS, BY_RANK, PERMISSION_WORDS, QUESTIONS
 from .blueprint import bp
 from .openapi_open import OPEN_PATHS, open_schemas
 from .schema import (
@@ -116,7 +116,10 @@ def schemas() -> Schema:
     deal_side["oneOf"] = [  # itemised (melds, or nothing melded) or counted (books with meld_points)
         {"not": {"anyOf": [{"required": ["books"]}, {"required": ["meld_points"]}]}},
         {"required": ["books", "meld_points"], "not": {"required": ["melds"]}}]
-    deal: Schema = {"deal": DEAL_NUMBER, "ending": {"enum": ["went_out", "stock_out"]},
+    deal: Schema = {"number": {**DEAL_NUMBER, "description": "the deal's number, in a request"},
+                    "deal": {**DEAL_NUMBER, "description": "the deal's number, as the canonical form (and every "
+                             "answer) writes it; a request may say number instead (not both, unless equal)"},
+                    "ending": {"enum": ["went_out", "stock_out"]},
                     "went_out": nullable(ref("Name")),
                     "sides": array(deal_side, MAX_SIDES, MIN_SIDES),
                     "last_card": {"enum": ["discard", "meld"],
@@ -138,7 +141,11 @@ def schemas() -> Schema:
     standing = obj(("name", "total"), name=STRING, total=POINTS)
     game_deal: Schema = {"number": DEAL_NUMBER, "deal": ref("Deal"), "report": ref("Report"),
                          "as_played": nullable(STRING), "history_size": INTEGER}
-    entry = obj((), False, id=INTEGER, game_id=STRING, deal_number=nullable(INTEGER), action=ref("Action"), at=TIME,
+    entry = obj((), False, id=INTEGER, number={**nullable(DEAL_NUMBER), "description": "the deal's number (an "
+                "amendment's: null)"}, game={**STRING, "description": "the game's id"},
+                game_id={**STRING, "deprecated": True, "description": "deprecated: the game's id, as game"},
+                deal_number={**nullable(INTEGER), "deprecated": True, "description": "deprecated: as number"},
+                action=ref("Action"), at=TIME,
                 before=nullable({"type": "object"}), after=nullable({"type": "object"}), old_totals=nullable(TOTALS),
                 new_totals=nullable(TOTALS), reason=nullable(STRING), revision=INTEGER, seq=INTEGER,
                 entered_by=nullable({"type": "object", "description": "a deal entered part by part: by part, the "
@@ -175,8 +182,12 @@ def schemas() -> Schema:
             view_url={**URL, "description": "401 (edit-key-replaced): the view link, which still shows the game"},
             problems={**array(obj(("code", "message", "never_as_played"), **said, never_as_played=BOOLEAN)),
                       "description": "422: every problem, each saying whether it can ever be saved as played"},
-            deal={**INTEGER, "description": "422 (an import): the number of the deal refused; 409 deal-open: the "
-                                            "deal being entered part by part"},
+            errors={**array(obj(("code", "message", "field"), code=STRING, message=STRING, field=nullable(STRING)),
+                            MAX_PROBLEMS_LISTED),
+                    "description": "422 rule-violations: every rule the deal breaks, the one `detail` names first"},
+            number={**INTEGER, "description": "422 (an import): the number of the deal refused; 409 deal-open: "
+                                              "the deal being entered part by part"},
+            deal={**INTEGER, "deprecated": True, "description": "deprecated: as number"},
             parts={**INTEGER, "description": "409 deal-open: how many of its parts are saved"},
             next={**nullable(INTEGER), "description": "409 not-next-deal: the game's next deal"},
             part={**ref("OpenPart"), "description": "409 part-entered: the part as another phone entered it"},
@@ -228,7 +239,8 @@ def schemas() -> Schema:
                     confirm={"enum": ["none", "opponents"], "description": "whether a side's part of a deal entered "
                              "part by part waits for a phone of another side to confirm it"},
                     deals=array(ref("GameDeal"), MAX_DEALS),
-                    running_totals=array(obj(("deal", "totals"), deal=DEAL_NUMBER, totals=TOTALS), MAX_DEALS),
+                    running_totals=array(obj(("number", "deal", "totals"), number=DEAL_NUMBER, totals=TOTALS, deal={
+                        **DEAL_NUMBER, "deprecated": True, "description": "deprecated: as number"}), MAX_DEALS),
                     problems=array(rule_problem), standings=array(standing), over=BOOLEAN,
                     winner=nullable(STRING), tie=BOOLEAN, next_deal=nullable(obj(
                         ("number", "opening_minimums", "opening_who", "going_out_books", "going_out_bonus",
@@ -251,7 +263,9 @@ def schemas() -> Schema:
                      next_deal=nullable({"type": "object"})),
         "HistoryEntry": entry,
         "Change": obj(("revision", "action", "deal", "at", "totals", "reason", "message"), revision=INTEGER,
-                      action=ref("Action"), deal=nullable(INTEGER), at=TIME, totals=nullable(TOTALS),
+                      action=ref("Action"), number=nullable(INTEGER),
+                      deal={**nullable(INTEGER), "deprecated": True, "description": "deprecated: as number"},
+                      at=TIME, totals=nullable(TOTALS),
                       reason=nullable(STRING), message=STRING),
         "Export": obj(("format", "version", "name", "sheet", "sides"), False, format={"const": "scorepad.game"},
                       version={"const": 1}, name=ref("Name"), sheet=ref("Sheet"), sides=ref("Sides"),
@@ -287,16 +301,24 @@ def schemas() -> Schema:
 # -- the referee's questions: one schema per field, each question's body from QUESTIONS ------------
 
 
-# The go-out question's special books: a count, or counts by rank.
-BY_RANK_COUNT: Schema = {"anyOf": [between(0, MAX_MELDS), {
+# The go-out question's special books: counts by rank, as a deal's books.special; a bare count,
+# the old spelling, is deprecated (special_count, special_dirty_count say it).
+BY_RANK_COUNT: Schema = {"anyOf": [{
     "type": "object", "additionalProperties": between(0, MAX_MELDS),
-    "description": "by rank, such as {\"7\": 1, \"5\": 1} (3R and 3B: books of threes)"}]}
+    "description": "by rank, such as {\"7\": 1, \"5\": 1} (3R and 3B: books of threes)"},
+    {**between(0, MAX_MELDS), "deprecated": True, "description": "deprecated: a count without ranks; send it "
+     "as special_count or special_dirty_count"}]}
+# The go-out question's permission, in a deal's words; true or false (yes, no) is deprecated.
+PERMISSION: Schema = {"anyOf": [{"enum": list(PERMISSION_WORDS)}, {**BOOLEAN, "deprecated": True,
+                      "description": "deprecated: true for asked-yes, false for asked-no"}, {"type": "null"}],
+                      "description": "the partner's answer to \"may I go out?\", as a deal's permission "
+                                     "(null or absent: not said)"}
 QUESTION_FIELDS: dict[str, Schema] = {
     "meld": ref("Meld"), "adding_to": ref("Meld"), "table": ref("Melds"), "melds": ref("Melds"),
     "deal": DEAL_NUMBER, "books": obj(**{kind: BY_RANK_COUNT if kind in BY_RANK else between(0, MAX_MELDS)
                                          for kind in BOOK_KINDS}),
     "foot_played": BOOLEAN, "knee_played": BOOLEAN, "partners_picked_up": array(BOOLEAN, MAX_PER_SIDE - 1),
-    "partners_played": nullable(array(BOOLEAN, MAX_PER_SIDE - 1)), "permission": nullable(BOOLEAN),
+    "partners_played": nullable(array(BOOLEAN, MAX_PER_SIDE - 1)), "permission": PERMISSION,
     "last_card": nullable({"enum": ["meld", "discard"]}), "top_card": {"enum": [c.value for c in CARDS]},
     "pair": {**between(0, MAX_COUNT), "description": "natural cards of the top card's rank in the hand"},
     "wilds": {**between(0, MAX_COUNT), "description": "wild cards in the hand"}, "pile_size": between(0, MAX_COUNT),
@@ -305,8 +327,12 @@ QUESTION_FIELDS: dict[str, Schema] = {
 
 
 def question(name: str) -> Schema:
+    fields = QUESTIONS[name][1]
+    number: Schema = ({"number": DEAL_NUMBER, "deal": {**DEAL_NUMBER, "deprecated": True,
+                                                       "description": "deprecated: as number"}}
+                      if "deal" in fields else {})
     return obj(sheet=ref("Sheet"), game={"type": "string", "description": "a game's id: its sheet, its deal"},
-               **{f: QUESTION_FIELDS[f] for f in QUESTIONS[name][1]})
+               **number, **{f: QUESTION_FIELDS[f] for f in fields if f != "deal"})
 
 
 # Each path (Flask's <game_id> written {game_id}) with its methods; the game's id and a deal's
@@ -405,7 +431,8 @@ PATHS: dict[str, Schema] = {
     "/api/v1/referee/games/{game_id}/rescore": {"parameters": [GAME_ID], "get": op(
         "a recorded game (or one deal) under another sheet", {"200": answer(ref("Rescored"))}, 400, 404, 429, 503,
         params=(query("sheet", SHEET_TEXT, "the other sheet", True),
-                query("deal", DEAL_NUMBER, "only this deal")))},
+                query("number", DEAL_NUMBER, "only this deal"),
+                {**query("deal", DEAL_NUMBER, "deprecated: as number"), "deprecated": True}))},
     "/api/v1/referee/compare": {"get": op(
         "where two sheets differ", {"200": answer(ref("Compared"))}, 400,
         params=(query("a", SHEET_TEXT, "one sheet", True), query("b", SHEET_TEXT, "the other", True)))},

@@ -21,6 +21,8 @@ from http import HTTPStatus
 
 from flask import Response, json, request
 
+from ..rules.limits import MAX_PROBLEMS_LISTED
+
 
 @dataclass(frozen=True)
 class ProblemType:
@@ -81,9 +83,9 @@ TYPES: dict[str, ProblemType] = {t.slug: t for t in (
                 ("recorded", "yours", "revision")),
     ProblemType("deal-open", 409, "That deal is being entered part by part",
                 "Its parts are saved one by one (PUT .../deals/<n>/parts/<side> and .../ending) and it is "
-                "written when the last one makes it whole: a whole deal is not saved over it. `deal` is its "
-                "number, `parts` how many are saved; GET .../deals/<n>/open shows them, DELETE .../open "
-                "abandons it.", ("deal", "parts")),
+                "written when the last one makes it whole: a whole deal is not saved over it. `number` is its "
+                "number (`deal` too, deprecated), `parts` how many are saved; GET .../deals/<n>/open shows "
+                "them, DELETE .../open abandons it.", ("number", "deal", "parts")),
     ProblemType("not-next-deal", 409, "Parts are entered for the next deal only",
                 "The deal in the URL is recorded already (`recorded` true: another phone's part completed it), "
                 "or is not the game's next (`next` is). Nothing was saved.", ("next", "recorded")),
@@ -102,8 +104,9 @@ TYPES: dict[str, ProblemType] = {t.slug: t for t in (
     ProblemType("rule-violations", 422, "The deal breaks the sheet's rules",
                 "The deal was not saved. `report` is the referee's full report, `problems` the problems "
                 "found (each with `never_as_played`), `may_save_as_played` whether the same deal, sent again "
-                'with "as_played": {"reason": "..."}, would be saved.',
-                ("report", "problems", "may_save_as_played")),
+                'with "as_played": {"reason": "..."}, would be saved. `errors` lists every problem as '
+                f"`{{code, message, field}}`, the one `detail` names first (at most {MAX_PROBLEMS_LISTED}).",
+                ("report", "problems", "may_save_as_played", "errors")),
     ProblemType("same-as-previous", 422, "The deal is the same as the one before it",
                 "Every side and the ending equal those of deal `previous`, recorded just before it, as when one "
                 "deal is sent twice. Nothing was saved. `problems` holds the one problem, code "
@@ -111,9 +114,9 @@ TYPES: dict[str, ProblemType] = {t.slug: t for t in (
                 'really played the same deal again, send the same body with "repeat": true.',
                 ("previous", "report", "problems")),
     ProblemType("import-refused", 422, "The document holds a deal the referee will not let in",
-                "`deal` is its number and `problems` say why (each with `never_as_played`). Nothing was "
-                "imported.",
-                ("deal", "problems")),
+                "`number` is its number (`deal` too, deprecated) and `problems` say why (each with "
+                "`never_as_played`). Nothing was imported.",
+                ("number", "deal", "problems")),
     ProblemType("idempotency-key-reused", 422, "That Idempotency-Key was used for another request",
                 "A key names one request: the same key with another body or route is refused. Use a new key "
                 "for a new request."),

@@ -23,7 +23,7 @@ from ..rules.questions import QUESTIONS, Context, blank, read_int, read_sheet
 from ..rules.read import JSON
 from ..storage import db
 from ..storage.document import read_game
-from . import http
+from . import http, names
 from .blueprint import bp
 from .http import ApiError
 
@@ -34,7 +34,8 @@ T = TypeVar("T")
 
 def _question(name: str) -> Response:
     ask, fields = QUESTIONS[name]
-    data = http.body(("sheet", "game", *fields))
+    data = http.body(("sheet", "game", *fields, *(("number",) if "deal" in fields else ())))
+    data = names.read_number(data)  # a question's deal number: number, or deal (its old spelling)
     if "sheet" in data and "game" in data:
         raise ApiError(400, "game", "give the sheet, or the game whose sheet to use, not both")
     if "game" in data:
@@ -136,8 +137,9 @@ def rescore_recorded(game_id: str) -> Response:
     field is ignored), so ``?sheet=pagat&deal=1&x=1`` is ``?deal=01&sheet=pagat``."""
     game = http.game(game_id)
     other = read_sheet(request.args.get("sheet"), "sheet", text=True)
-    number = request.args.get("deal")
-    n = None if blank(number) else read_int(number, "deal", 1, MAX_DEALS, forms=True)
+    named = "number" if "number" in request.args else "deal"  # deal: the number's old name, still read
+    number = request.args.get(named)
+    n = None if blank(number) else read_int(number, named, 1, MAX_DEALS, forms=True)
     if n is not None and game.deal(n) is None:
         raise ApiError(404, "deal", f"deal {n} is not recorded")
 

@@ -507,14 +507,19 @@ class Deal:
         """
         if not isinstance(data, Mapping):
             raise ReadError("", "a deal must be a JSON object")
-        only(data, ("sheet", "deal", "ending", "went_out", "sides", "last_card", "permission", "first_meld"), "")
+        only(data, ("sheet", "number", "deal", "ending", "went_out", "sides", "last_card", "permission", "first_meld"),
+             "")
         if "sheet" in data:
             if sheet is not None:
                 raise ReadError("sheet", "a deal in a game is played under the game's sheet; leave 'sheet' out")
             sheet = load_sheet(data["sheet"], "sheet")
         elif sheet is None:
             raise ReadError("sheet", "is missing: give a preset id such as 'pagat', or a sheet object")
-        if "deal" in data:
+        if "number" in data:  # the deal's number as the API names it; deal, its old name, may stand beside it
+            number = read_count(data["number"], "number")
+            if "deal" in data and data["deal"] != number:
+                raise ReadError("number", f"is {number}, but deal (its old name) is {data['deal']!r:.20}: send one")
+        elif "deal" in data:
             number = read_count(data["deal"], "deal")
         elif number is None:
             raise ReadError("deal", "is missing: the deal's number, 1 for the first")

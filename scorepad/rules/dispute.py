@@ -231,7 +231,7 @@ class DealRescore(NamedTuple):
     def to_json(self) -> dict[str, JSON]:
         old_sheet, new_sheet = self.old_sheet, self.new_sheet
         return {
-            "deal": self.number,
+            "number": self.number, "deal": self.number,  # deal: the old name of its number, kept (deprecated)
             "old_sheet": _sheet_json(old_sheet), "new_sheet": _sheet_json(new_sheet),
             "old_ok": self.old.ok, "new_ok": self.new.ok,
             "sides": [{
@@ -352,7 +352,7 @@ class GameRescore(NamedTuple):
 
     def to_json(self) -> dict[str, JSON]:
         def running(game: Game) -> list[JSON]:
-            return [{"deal": deal.number, "totals": {**totals}}
+            return [{"number": deal.number, "deal": deal.number, "totals": {**totals}}
                     for deal, totals in zip(game.deals, game.running_totals(), strict=True)]
         return {
             "old_sheet": _sheet_json(self.old.sheet), "new_sheet": _sheet_json(self.new.sheet),

@@ -59,7 +59,7 @@ MAX_HOUSE_RULE = 200  # characters in one house rule: a sentence, as a reason is
 
 # -- what one answer lists -----------------------------------------------------------------------
 
-MAX_PROBLEMS_LISTED = 50  # a deal's problems in a game's JSON: the rest are counted in problems_omitted
+MAX_PROBLEMS_LISTED = 50  # a deal's problems in a game's JSON (problems_omitted counts the rest), a 422's errors: small
 MAX_PROBLEMS_SHOWN = 5  # a deal's problems printed on a page or a PDF, then "and N more": a line or two
 MAX_GAME_PROBLEMS_LISTED = 1_000  # all deals' problems in a game's JSON: a hundred deals list ten each, under 1 MB
 

@@ -234,16 +234,34 @@ def ask_go_out(sheet: RuleSheet, data: Mapping[str, object], forms: bool = False
         if last not in ("meld", "discard"):
             raise ReadError("last_card", f"must be 'meld' or 'discard', not {last!r:.40}")
         last_card = LastCard(last)
-    permission = read_optional_bool(data.get("permission"), "permission", forms)
+    permission = _permission(data.get("permission"), forms)
     return can_go_out(sheet, deal, melds=table, books=counts, foot_played=foot_played, partners_picked_up=picked,
                       partners_played=played, permission=permission, last_card=last_card, knee_played=knee_played,
                       every_condition=every_condition, no_partner=no_partner)
 
 
+# The go-out question's permission in the words a deal's ``permission`` uses; true and false
+# (the old spelling: true yes, false no) are still read.
+PERMISSION_WORDS: dict[str, bool | None] = {"asked-yes": True, "asked-no": False, "not-asked": None}
+
+
+def _permission(value: object, forms: bool) -> bool | None:
+    if isinstance(value, str) and value in PERMISSION_WORDS:
+        return PERMISSION_WORDS[value]
+    if isinstance(value, str) and not forms:
+        raise ReadError("permission", f"must be {', '.join(map(repr, PERMISSION_WORDS))}, as in a deal, "
+                        f"not {value!r:.40}")
+    return read_optional_bool(value, "permission", forms)
+
+
 # The kinds of book the go-out question counts, as its ``books`` names them (the command line's
-# ``--books`` too): special and special_dirty are clean and dirty books of a special rank.
-BOOK_KINDS: tuple[str, ...] = ("clean", "dirty", "wild", "special", "special_dirty")
-BY_RANK = ("special", "special_dirty")  # the kinds that may also be counted by rank, {"7": 1}
+# ``--books`` too): special and special_dirty are clean and dirty books of a special rank, by
+# rank ({"7": 1}) as in a deal's books; special_count and special_dirty_count count them
+# without their ranks (a count under special or special_dirty, the old spelling, is still read).
+BOOK_KINDS: tuple[str, ...] = ("clean", "dirty", "wild", "special", "special_dirty", "special_count",
+                               "special_dirty_count")
+BY_RANK = ("special", "special_dirty")  # the kinds counted by rank, {"7": 1}
+COUNTED_SPECIAL = {"special_count": "special", "special_dirty_count": "special_dirty"}  # by rank: what each counts
 
 
 def _held_books(books: Mapping[str, object], forms: bool) -> HeldBooks:
@@ -266,8 +284,8 @@ def _held_books(books: Mapping[str, object], forms: bool) -> HeldBooks:
         else:
             plain[key] = 0 if blank(given) else read_int(given, f"books.{key}", 0, MAX_MELDS, forms)
     held = held_by_rank(plain["clean"], plain["dirty"], plain["wild"], ranks)
-    return held._replace(special=held.special + plain["special"],
-                         special_dirty=held.special_dirty + plain["special_dirty"])
+    return held._replace(special=held.special + plain["special"] + plain["special_count"],
+                         special_dirty=held.special_dirty + plain["special_dirty"] + plain["special_dirty_count"])
 
 
 def _partners(data: Mapping[str, object], key: str, forms: bool) -> list[bool]:

@@ -25,6 +25,19 @@ E = TypeVar("E", bound=Enum)
 _PLAIN = frozenset((dict, list, str, int, float, bool, type(None)))
 
 
+def json_number(text: str) -> int | float:
+    """A JSON number written with a fraction or an exponent, as ``json.loads(parse_float=)``
+    hands it over: the integer it equals when it has no fractional part (JSON Schema calls
+    ``84.0`` and ``8.4e1`` integers), else the float, which every whole-number field refuses.
+    A bool is never made (``true`` is no number).
+
+    >>> json_number("84.0"), json_number("8.4e1"), json_number("84.5"), json_number("1e400")
+    (84, 84, 84.5, inf)
+    """
+    value = float(text)
+    return int(value) if value.is_integer() else value
+
+
 def check_values(data: object) -> None:
     """Refuse ``data`` when it nests too deep or holds a number out of range.
 

@@ -103,13 +103,15 @@ def read_deal(game: GameRecord, data: object, number: int | None) -> Deal:
     with _invalid("deal"):
         deal = Deal.from_json(data, game.sheet, number=number)
     if number is not None and deal.number != number:
-        raise Invalid("deal", f"this is deal {number}, not {deal.number}")
+        named = "number" if isinstance(data, dict) and "number" in data else "deal"
+        raise Invalid(named, f"this is deal {number}, not {deal.number}")
     return deal
 
 
 def names_its_number(data: object) -> bool:
-    """Whether a new deal as sent names its number (``deal``): else it is the game's next."""
-    return isinstance(data, dict) and "deal" in data
+    """Whether a new deal as sent names its number (``number``, or ``deal``, its old name): else
+    it is the game's next."""
+    return isinstance(data, dict) and ("number" in data or "deal" in data)
 
 
 def refuse_if_stale(game_id: str, based_on: int | None, now: int) -> None:

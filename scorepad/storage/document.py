@@ -51,7 +51,7 @@ from ..rules import Deal, Problem, ReadError, RuleSheet, Verdict, judge, load_sh
 from ..rules.choices import Confirm, GameLength
 from ..rules.game import DEAL_ENTRY_KEYS, Game
 from ..rules.limits import MAX_DEALS, MAX_PHONE, MAX_POINTS, MAX_REASON, MAX_SIDES
-from ..rules.read import JSON, check_values
+from ..rules.read import JSON, check_values, json_number
 from ..rules.text import check_text, read_reason
 from . import checks, db, idempotency, reading, writing
 from .errors import ImportRefused, Invalid
@@ -572,7 +572,7 @@ def parse_text(text: str, where: str) -> JSON:
     """The JSON document in ``text`` (a paste or an uploaded file), within the API's bounds
     (:func:`scorepad.rules.read.check_values`); what cannot be read is :class:`Invalid`."""
     try:
-        data: JSON = json.loads(text)
+        data: JSON = json.loads(text, parse_float=json_number)  # 84.0 is the integer 84, as in the API
     except RecursionError:
         raise Invalid(where, "is nested too deeply") from None
     except ValueError as err:

@@ -323,7 +323,7 @@ def test_recording_a_valid_deal_returns_201_with_its_report(client):
     assert [d["number"] for d in game["deals"]] == [1]
     assert game["deals"][0]["report"] == body["report"]
     assert game["deals"][0]["history_size"] == 1
-    assert game["running_totals"] == [{"deal": 1, "totals": {"Ann": 1060, "Bea": 5}}]
+    assert game["running_totals"] == [{"number": 1, "deal": 1, "totals": {"Ann": 1060, "Bea": 5}}]
 
 
 def test_a_deal_number_defaults_to_the_next_and_may_be_given(client):
@@ -419,7 +419,7 @@ def test_a_deal_that_does_not_fit_the_game_cannot_be_saved_as_played(app, client
     ({**two_player_deal(), "ending": None}, "ending"),
     ({**two_player_deal(), "went_out": 3}, "went_out"),
     ({**two_player_deal(), "sides": None}, "sides"),
-    ({**two_player_deal(), "deal": 1.0}, "deal"),
+    ({**two_player_deal(), "deal": 1.5}, "deal"),
     ({**two_player_deal(), "sides": [{**two_player_deal()["sides"][0], "red_threes": "2"},
                                      two_player_deal()["sides"][1]]}, "sides[0].red_threes"),
     ({**two_player_deal(), "sides": [{**two_player_deal()["sides"][0], "melds": "K K K"},
@@ -429,7 +429,7 @@ def test_a_deal_that_does_not_fit_the_game_cannot_be_saved_as_played(app, client
      "sides[1].players[0].foot_picked_up"),
     ({**two_player_deal(), "comment": "fun"}, "comment"),
 ], ids=["a sheet of its own", "revision as text", "revision true", "revision negative", "ending null",
-        "went_out a number", "sides null", "deal a float", "red threes as text", "melds a string",
+        "went_out a number", "sides null", "deal a fraction", "red threes as text", "melds a string",
         "foot_picked_up as text", "unknown field"])
 def test_recording_refuses_wrong_field_types_naming_the_field(app, client, body, field):
     game_id, key = api_game(client)

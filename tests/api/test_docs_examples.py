@@ -27,13 +27,15 @@ is a file an earlier example saved, whose line breaks ``-d`` drops, as curl does
 ``-i`` only change what curl prints. Any other option fails the test. Like curl, the request
 sends ``Accept: */*``, and a body makes it a ``POST`` unless ``-X`` says otherwise.
 
-**Order.** An example about the game has ``<!-- at revision N -->`` (an HTML comment, so
-invisible when the doc is read) before its ``sh`` block: the game's revision when it is
-sent, which the test checks (``GET .../revision``) before sending it. Examples are replayed in
-document order, stably sorted by that revision (examples without one, which need no game, run
-first), so an example may sit in the section it explains rather than where the story is.
+**Order.** The doc runs top to bottom on a fresh server: examples are replayed in document
+order, as a reader would send them. An example about the game has ``<!-- at revision N -->``
+(an HTML comment, so invisible when the doc is read) before its ``sh`` block: the game's
+revision when it is sent, which the test checks (``GET .../revision``) before sending it; so
+the doc tells the game's story in order (an example needing no game may sit anywhere).
 
-**Values that vary.** The doc's values of ``$HOST``, ``$GAME`` and ``$KEY``, and the ``id``
+**Values that vary.** The shell variables stand for the doc's values wherever they appear in a
+command or in a header the answer shows (`` `ETag: "$GAME.1"` ``), and the doc's values of
+``$HOST``, ``$GAME`` and ``$KEY``, and the ``id``
 and ``edit_key`` of any answer that makes a game (an import too), are names: each is
 replaced, wherever it appears in a later example (URLs, ETags, headers, bodies), by what this
 server answered. Values under these keys are not compared at all (their keys still are):
@@ -378,11 +380,14 @@ class Story:
             text = text.replace(doc_value, value)
         return text
 
-    def command(self, example: Example) -> str:
-        text = example.command
+    def shell(self, text: str) -> str:
+        """``text`` with the doc's shell variables (``$GAME``) replaced by this server's values."""
         for name, doc_value in self.variables.items():
             text = text.replace(f"${name}", doc_value)
         return self.named(text)
+
+    def command(self, example: Example) -> str:
+        return self.shell(example.command)
 
     def game_revision(self) -> int | None:
         game = self.variables.get("GAME", "")
@@ -406,8 +411,8 @@ class Story:
             problems.append(f"status {answer.status} {answer.phrase}, the doc shows {example.status} {example.phrase}")
         self.learn_names(example, answer)
         for name, value in example.headers:
-            if answer.headers.get(name) != self.named(value):
-                problems.append(f"{name}: {answer.headers.get(name)!r}, the doc shows {self.named(value)!r}")
+            if answer.headers.get(name) != self.shell(value):
+                problems.append(f"{name}: {answer.headers.get(name)!r}, the doc shows {self.shell(value)!r}")
         return problems + self.compare_body(example, answer)
 
     def compare_body(self, example: Example, answer: Answer) -> list[str]:
@@ -444,10 +449,6 @@ def live_server(tmp_path: Path, migrated_database: Path) -> Iterator[str]:
         yield base
 
 
-def in_story_order(examples: list[Example]) -> list[Example]:
-    return sorted(examples, key=lambda example: -1 if example.revision is None else example.revision)
-
-
 # -- tests -------------------------------------------------------------------------------------------
 
 
@@ -457,11 +458,21 @@ def test_every_request_example_in_the_api_doc_gets_the_answer_it_shows(live_serv
     assert len(examples) >= 50, "examples went missing from docs/api.md (or stopped being read)"
     story = Story(live_server, variables)
     failures = []
-    for example in in_story_order(examples):
+    for example in examples:  # top to bottom
         problems = story.replay(example)
         if problems:
             failures.append(f"{example}\n  " + "\n  ".join(problems))
     assert not failures, f"{len(failures)} of {len(examples)} examples differ:\n" + "\n".join(failures)
+
+
+def test_the_api_doc_tells_the_example_games_story_in_order():
+    _, examples = read_doc(DOC.read_text(encoding="utf-8"))
+    revisions = [(example.revision, example.line) for example in examples if example.revision is not None]
+    back = [f"line {line} at revision {n} after revision {before}"
+            for (before, _), (n, line) in zip(revisions, revisions[1:], strict=False) if n < before]
+    assert not back, "docs/api.md goes back in the game's story: " + "; ".join(back)
+    first = next(example for example in examples if "$GAME" in example.command)
+    assert first.revision == 0, f"{first}: the first example about the game finds it new, at revision 0"
 
 
 def test_an_example_is_a_curl_command_its_status_and_its_body():
@@ -538,3 +549,14 @@ def test_times_and_numbered_ids_are_not_compared_but_their_keys_are():
     assert mismatches({"at": "2026-01-01"}, {}) == ["$: keys the answer lacks: ['at']"]
     assert mismatches({"id": "pagat"}, {"id": "common"}) == ["$.id: the doc shows 'pagat', the answer has 'common'"]
     assert mismatches({"n": 1}, {"n": True}), "true is not 1"
+
+
+def test_the_docs_variables_stand_for_this_servers_values_in_headers_sent_and_shown():
+    doc = '```sh\ncurl -s $HOST/api/v1/games/$GAME -H "If-None-Match: \\"$GAME.1\\""\n```\n\n' \
+          '`304 Not Modified`, `ETag: "$GAME.1"`, `Location: /api/v1/games/71aN/deals/1`.\n'
+    _, (example,) = read_doc(doc)
+    story = Story("http://127.0.0.1:9", {"HOST": "http://localhost:8000", "GAME": "71aN", "KEY": "k"})
+    story.names["71aN"] = "Qm2b"  # as a new game's answer teaches it
+    request = curl(story.command(example), {})
+    assert (request.url, request.headers["If-None-Match"]) == ("http://127.0.0.1:9/api/v1/games/Qm2b", '"Qm2b.1"')
+    assert [story.shell(value) for _, value in example.headers] == ['"Qm2b.1"', "/api/v1/games/Qm2b/deals/1"]

@@ -55,7 +55,7 @@ def test_parts_answer_the_open_deal_and_the_last_answers_201_with_the_deals_loca
     assert last.status_code == 201 and last.headers["Location"] == f"http://localhost/api/v1/games/{game_id}/deals/1"
     assert last.get_json()["number"] == 1 and last.get_json()["revision"] == 1
     game = client.get(f"{API}/games/{game_id}").get_json()
-    assert game["running_totals"] == [{"deal": 1, "totals": {"Ann": 1060, "Bea": 5}}]
+    assert game["running_totals"] == [{"number": 1, "deal": 1, "totals": {"Ann": 1060, "Bea": 5}}]
     history = client.get(f"{API}/games/{game_id}/history").get_json()["history"]
     assert history[0]["entered_by"]["2"] == {"phone": "Eve's phone", "confirmed_by": None}
     assert client.get(f"{API}/games/{game_id}/deals/2/open").get_json()["parts"] == []

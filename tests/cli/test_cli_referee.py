@@ -192,7 +192,8 @@ def test_books_by_kind_get_the_apis_answer():
 
 
 @pytest.mark.parametrize("books, message", [
-    ("sevens=1", "--books: 'sevens' is not a kind of book (clean, dirty, wild, special, special_dirty)"),
+    ("sevens=1", "--books: 'sevens' is not a kind of book "
+                 "(clean, dirty, wild, special, special_dirty, special_count, special_dirty_count)"),
     ("clean=1,threes=1", "--books: 'threes' is not a kind of book"),
     ("clean=1,2", "--books: '2' names no kind"),
     ("clean=1,clean=2", "--books: clean is given twice"),

@@ -177,7 +177,7 @@ def test_game_rescore_json_has_both_results_and_running_totals():
                               {"name": "East-West", "old": 1215, "new": 1015, "difference": -200}]
     assert (data["old_result"]["winner"], data["new_result"]["winner"], data["winner_changes"]) == (
         "East-West", "North-South", True)
-    assert data["new_running_totals"][0] == {"deal": 1, "totals": {"North-South": 1155, "East-West": -205}}
+    assert data["new_running_totals"][0] == {"number": 1, "deal": 1, "totals": {"North-South": 1155, "East-West": -205}}
     assert len(data["deals"]) == 4
     json.dumps(data)
 
