@@ -15,25 +15,9 @@ from operator import attrgetter
 from typing import NamedTuple
 
 from .deal import Deal, Player, Side
-from .lines import Plan, PlayerStep, plan
+from .lines import Line, Plan, PlayerStep, plan
 from .read import JSON
 from .tally import Tally
-
-
-class Line(NamedTuple):
-    """One line of a side's score: ``count`` × ``each`` = ``points``."""
-
-    code: str
-    label: str
-    count: int  # type: ignore[assignment]  # a field named like tuple.count, which it hides
-    each: int
-    points: int
-    option: str
-    player: str | None = None
-
-    def to_json(self) -> dict[str, JSON]:
-        """Every key always there: ``player`` is ``null`` on a line of the side's own."""
-        return self._asdict()
 
 
 class SideScore(NamedTuple):
@@ -82,8 +66,7 @@ def _score_side(side: Side, tally: Tally, steps: Plan) -> SideScore:
     new = tuple.__new__  # a Line made as a tuple: Line(...) costs a call more
     for code, label, option, counter, each, scored_to, items in steps.side:
         if items is not None:
-            for text, n, price in items(tally):
-                lines.append(new(Line, (code, text, n, price, n * price, option, None)))
+            lines += items(tally)
         elif counter is not None and (n := counter(tally)):
             lines.append(new(Line, (code, label, n, each, n * each, option,
                                     None if scored_to is None else scored_to(tally))))
@@ -97,8 +80,7 @@ def _add_player_lines(lines: list[Line], steps: tuple[PlayerStep, ...], tally: T
     name, new = player.name, tuple.__new__
     for code, label, option, counter, each, items in steps:
         if items is not None:
-            for text, n, price in items(tally, player):
-                lines.append(new(Line, (code, text, n, price, n * price, option, name)))
+            lines += items(tally, player)
         elif counter is not None and (n := counter(tally, player)):
             lines.append(new(Line, (code, label.format(player=name), n, each, n * each, option, name)))
 
