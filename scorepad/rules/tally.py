@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 from .cards import CARDS, Card, Rank
 from .choices import FootWhen
+from .compiled import CLEAN_BOOK, DIRTY_BOOK, MIXED_WILD_BOOK, SPECIAL_BOOK, THREES_BOOK, WILD_BOOK, compiled
 from .deal import BookKind, Deal, Ending, Side
 from .sheet import RuleSheet
 
@@ -45,44 +46,37 @@ class Tally(NamedTuple):
         if side.books is not None:
             return cls._counted(deal, side)
         melded = [0] * len(CARDS)
-        clean, dirty, wild = _CLEAN, _DIRTY, _WILD_RANK
-        clean_books = dirty_books = wild_books = 0
+        clean_books = dirty_books = wild_books = mixed = 0
         special: dict[Card, int] = {}
         special_dirty: dict[Card, int] = {}
         threes: dict[Card, int] = {}
-        mixed = 0
-        mixed_priced, book_size = sheet.wild_book_mixed_bonus is not None, sheet.book_size
+        records, record = (checks := compiled(sheet)).records, checks.record
         for meld in side.melds:
-            if meld.rank is not wild:
-                melded[_RANK_INDEX[meld.rank]] += meld.naturals
+            kept = records.get(id(meld)) or record(meld)  # the kind's record: its place and what book it is
+            if kept.place is not None:
+                melded[kept.place] += meld.naturals
             melded[_TWO] += meld.twos
             melded[_JOKER] += meld.jokers
-            if meld.naturals + meld.twos + meld.jokers < book_size:  # most melds: no book, as book_kind says
+            book = kept.book
+            if not book:  # most melds: no book
                 continue
-            kind = meld.book_kind(sheet)
-            card = meld.rank.card
-            if kind is clean and sheet.three_books and meld.rank is not _THREE \
-                    and sheet.three_bonus(card) is not None:
-                threes[card] = threes.get(card, 0) + 1
-            elif kind is clean and sheet.special_books and meld.rank is not _THREE \
-                    and sheet.special_bonus(card) is not None:
-                special[card] = special.get(card, 0) + 1
-            elif kind is clean:
+            if book == CLEAN_BOOK:
                 clean_books += 1
-            elif kind is dirty and sheet.special_books_dirty and sheet.special_dirty_bonus(card) is not None:
-                special_dirty[card] = special_dirty.get(card, 0) + 1
-            elif kind is dirty:
+            elif book == DIRTY_BOOK:
                 dirty_books += 1
-            elif mixed_priced and meld.twos and meld.jokers:
+            elif book == WILD_BOOK:
+                wild_books += 1
+            elif book == MIXED_WILD_BOOK:
                 mixed += 1
             else:
-                wild_books += 1
+                counted = threes if book == THREES_BOOK else special if book == SPECIAL_BOOK else special_dirty
+                counted[kept.card] = counted.get(kept.card, 0) + 1
         capped: tuple[tuple[str, int, int], ...] = ()
         if sheet.book_caps:
-            kept, clean_books, dirty_books, capped = _cap(
+            wild_kept, clean_books, dirty_books, capped = _cap(
                 sheet, (wild_books + mixed, clean_books, dirty_books), special, special_dirty, threes,
                 _plain(sheet, side))
-            wild_books, mixed = _keep_wild(sheet, kept, wild_books, mixed)
+            wild_books, mixed = _keep_wild(sheet, wild_kept, wild_books, mixed)
         went_out = _went_out(deal, side)
         # made as a tuple: cls(...) costs a call more
         return tuple.__new__(cls, (sheet, deal.number, side, melded, clean_books, dirty_books, wild_books,
@@ -249,6 +243,5 @@ _INDEX = {card: i for i, card in enumerate(CARDS)}
 _TWO, _JOKER = _INDEX[Card.TWO], _INDEX[Card.JOKER]
 # Looked up once here rather than for every deal and meld (enum attribute access is slow).
 _NONE_CAPPED: Capped = ()
-_RANK_INDEX: dict[Rank, int] = {rank: _INDEX[rank.card] for rank in Rank if rank is not Rank.WILD}
 _CLEAN, _DIRTY = BookKind.CLEAN, BookKind.DIRTY
-_WILD_RANK, _THREE, _WENT_OUT, _OPPONENTS_OUT = Rank.WILD, Rank.THREE, Ending.WENT_OUT, FootWhen.OPPONENTS_OUT
+_THREE, _WENT_OUT, _OPPONENTS_OUT = Rank.THREE, Ending.WENT_OUT, FootWhen.OPPONENTS_OUT

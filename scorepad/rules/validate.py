@@ -60,7 +60,6 @@ from .counted_checks import check_counted, counted_supply
 from .deal import Deal, Ending, Opening, Permission, Player, Side
 from .knee import knee_problems, went_out_knee
 from .limits import MAX_DEALS
-from .melds import duplicate_rank_problems
 from .problems import Problem, Report, Unchecked
 from .rulings import last_card_reason, meets_minimum, permission_reason, pile_meld_lacking
 from .sheet import RuleSheet
@@ -227,8 +226,6 @@ def _check_side(checks: Compiled, side: Side, where: str, found: list[Problem], 
         check_counted(sheet, side, side.books, where, found, warnings)
     else:
         _check_melds(checks, side, where, found)
-        if checks.second_meld_limited:
-            found.extend(duplicate_rank_problems(sheet, side.melds, f"{where}.melds", name))
     if sheet.max_books_per_rank is not None:
         found.extend(books_per_rank_problems(sheet, side, where))
     if side.red_threes < 0:
@@ -254,17 +251,33 @@ def _check_side(checks: Compiled, side: Side, where: str, found: list[Problem], 
 
 
 def _check_melds(checks: Compiled, side: Side, where: str, found: list[Problem]) -> None:
-    """Each meld alone: its rank, size and wild cards (:func:`~.melds.meld_problems`, once per
-    sheet for each kind of meld), placed on the side."""
-    name, kept, alone = side.name, checks.melds, checks.meld_problems
+    """Each meld alone: its rank, size and wild cards (its record's problems, worked out once per
+    sheet for each kind of meld), placed on the side; then each second unfinished meld of a rank,
+    where the sheet allows one only once the first is a book (``second_meld``)."""
+    name, records, record = side.name, checks.records, checks.record
+    unfinished: dict[Rank, int] = {}  # each rank's first unfinished meld
+    too_soon: list[Problem] = []
+    said: dict[Rank, str] = {}  # each rank's message, written once
     for index, meld in enumerate(side.melds):
-        problems = kept.get(meld)  # most melds: a kind seen before, its answer kept
-        if problems is None:
-            problems = alone(meld)
-        if problems:
+        kept = records.get(id(meld)) or record(meld)  # most melds: a kind seen before, its record kept
+        if kept.problems:
             here = f"{where}.melds[{index}]"
-            for p in problems:
+            for p in kept.problems:
                 found.append(Problem(p[0], p[1], p[2], here, name, None, index))
+        rank = kept.unfinished  # None on a sheet that allows a second meld of a rank at any time
+        if rank is None:
+            continue
+        if rank in unfinished:
+            message = said.get(rank)
+            if message is None:
+                message = said[rank] = (f"There is already an unfinished meld of {rank.noun} (meld "
+                                        f"{unfinished[rank] + 1}); a second meld of a rank may start only "
+                                        "once the first is a book.")
+            too_soon.append(Problem("meld.duplicate_rank", message, "second_meld", f"{where}.melds[{index}]", name,
+                                    None, index))
+        else:
+            unfinished[rank] = index
+    found.extend(too_soon)
 
 
 def _check_player(sheet: RuleSheet, player: Player, here: str, side: str, found: list[Problem],
@@ -358,7 +371,7 @@ def _check_ending(checks: Compiled, deal: Deal, located: tuple[int, int, Player]
     if sheet.has_knee:  # a knee left behind: only in a deal with one
         found.extend(went_out_knee(deal, i, j))
     need = sheet.going_out_books(deal.number)
-    held = side_books(sheet, side)
+    held = side_books(sheet, side) if side.books is not None else checks.books_held(side.melds)
     toward, short = checks.books_toward(need, held)
     if short:
         missing = missing_by_rank(need, toward)
