@@ -19,7 +19,7 @@ from typing import NamedTuple, TypeVar
 
 from .books import HeldBooks, books_short, books_toward, held_by_rank
 from .cards import CARDS, Card, Rank
-from .choices import Books, SecondMeld
+from .choices import Books, OpeningBy, SecondMeld
 from .deal import BookKind, Meld
 from .melds import meld_problems
 from .problems import Problem
@@ -48,7 +48,7 @@ class MeldRecord(NamedTuple):
 class Compiled:
     """One sheet's answers, worked out on first use and kept (each kind bounded by ``_MAX_KEPT``)."""
 
-    __slots__ = ("sheet", "records", "_by_meld", "_toward", "_minimums")
+    __slots__ = ("sheet", "records", "_by_meld", "_toward", "_minimums", "opening_not_given")
 
     def __init__(self, sheet: RuleSheet) -> None:
         self.sheet = sheet
@@ -58,6 +58,10 @@ class Compiled:
         self._by_meld: dict[Meld, MeldRecord] = {}  # the same by the meld's value, for a meld read anew
         self._toward: dict[tuple[Books, HeldBooks], tuple[Books, bool]] = {}
         self._minimums: dict[tuple[int, int], int] = {}
+        # Why an opening not given is not checked, after its owner's name: the same words in every deal.
+        option = "opening_bands" if sheet.opening_by is OpeningBy.RUNNING_TOTAL else "opening_minimums"
+        self.opening_not_given = (f"'s first melds are not given, so the opening minimum ({sheet.cite(option)}) "
+                                  "is not checked.")
 
     def record(self, meld: Meld) -> MeldRecord:
         """The meld's record: kept by its identity (and value), made on first sight."""

@@ -46,7 +46,7 @@ class Tally(NamedTuple):
         if side.books is not None:
             return cls._counted(deal, side)
         melded = [0] * len(CARDS)
-        clean_books = dirty_books = wild_books = mixed = 0
+        twos = jokers = clean_books = dirty_books = wild_books = mixed = 0
         special: dict[Card, int] = {}
         special_dirty: dict[Card, int] = {}
         threes: dict[Card, int] = {}
@@ -55,8 +55,8 @@ class Tally(NamedTuple):
             kept = records.get(id(meld)) or record(meld)  # the kind's record: its place and what book it is
             if kept.place is not None:
                 melded[kept.place] += meld.naturals
-            melded[_TWO] += meld.twos
-            melded[_JOKER] += meld.jokers
+            twos += meld.twos
+            jokers += meld.jokers
             book = kept.book
             if not book:  # most melds: no book
                 continue
@@ -71,6 +71,8 @@ class Tally(NamedTuple):
             else:
                 counted = threes if book == THREES_BOOK else special if book == SPECIAL_BOOK else special_dirty
                 counted[kept.card] = counted.get(kept.card, 0) + 1
+        melded[_TWO] += twos
+        melded[_JOKER] += jokers
         capped: tuple[tuple[str, int, int], ...] = ()
         if sheet.book_caps:
             wild_kept, clean_books, dirty_books, capped = _cap(

@@ -449,7 +449,8 @@ def _check_openings(checks: Compiled, deal: Deal, totals_before: Mapping[str, in
     sheet = deal.sheet
     by_total = sheet.opening_by is OpeningBy.RUNNING_TOTAL
     option = "opening_bands" if by_total else "opening_minimums"
-    cited = str(sheet.cite(option))  # put in words once, for every opening not given
+    not_given = checks.opening_not_given  # the reason an opening not given is not checked, after its owner
+    book = sheet.opening_book(deal.number)
     new = tuple.__new__  # an Unchecked made as a tuple: Unchecked(...) costs a call more, once a player
     for i, side in enumerate(deal.sides):
         running = side.running_total if totals_before is None else totals_before.get(side.name)
@@ -458,13 +459,11 @@ def _check_openings(checks: Compiled, deal: Deal, totals_before: Mapping[str, in
             minimum = max(band.minimum for band in sheet.opening_bands)
         for owner, player, opening, where in _openings(sheet, side, f"sides[{i}]", found):
             if opening is None:
-                if minimum > 0 or sheet.opening_book(deal.number):
-                    unchecked.append(new(Unchecked, ("opening", option, f"{owner}'s first melds are not given, so "
-                                                     f"the opening minimum ({cited}) is not checked.",
-                                                     where, side.name, player)))
+                if minimum > 0 or book:
+                    unchecked.append(new(Unchecked, ("opening", option, owner + not_given, where, side.name, player)))
             elif by_total and running is None:
                 unchecked.append(Unchecked("opening", option, f"The minimum follows the running total "
-                                           f"({cited}); give {side.name}'s running_total before this "
+                                           f"({sheet.cite(option)}); give {side.name}'s running_total before this "
                                            "deal to check the opening.", f"sides[{i}].running_total",
                                            side.name, player))
             elif opening.melds:  # no first melds: this side or player never opened
