@@ -84,6 +84,7 @@ class ScoreLine:
     player_count: Callable[[Tally, Player], int] | None = None
     player_items: PlayerItems | None = None
     foot: bool = False  # counts an unopened foot: nothing to count once the foot is picked up
+    points_hand: bool = False  # counts a hand recorded as points: nothing to count in one listed card by card
     # How the blank score pad prints it: ``pad`` is its label there (None: not printed, it
     # shares another line), with ``× each`` and a count column, or ``(+each)`` and no count
     # column when a side scores it at most ``once``; an itemised kind prints ``pad`` alone.
@@ -174,6 +175,9 @@ class Plan(NamedTuple):
     side: tuple[Step, ...]  # a side's own lines
     player: tuple[PlayerStep, ...]  # each player's own lines
     picked_up: tuple[PlayerStep, ...]  # the same, for a player whose foot is picked up (no foot lines)
+    # The same two for a hand listed card by card, as most are (no lines of a hand's points).
+    listed: tuple[PlayerStep, ...]
+    listed_picked_up: tuple[PlayerStep, ...]
 
 
 def plan(sheet: RuleSheet, deal: int) -> Plan:
@@ -199,7 +203,9 @@ def plan(sheet: RuleSheet, deal: int) -> Plan:
                                 None if kind.player_items is None
                                 else partial(kind.player_items, kind.code, kind.option)))
               for kind in kinds if kind.per_player]
-    made = Plan(sheet, side, tuple(step for _, step in player), tuple(step for kind, step in player if not kind.foot))
+    made = Plan(sheet, side, tuple(step for _, step in player), tuple(step for kind, step in player if not kind.foot),
+                tuple(step for kind, step in player if not kind.points_hand),
+                tuple(step for kind, step in player if not kind.foot and not kind.points_hand))
     if len(_PLANS) >= _MAX_PLANS:
         _PLANS.clear()
     _PLANS[key] = made
@@ -401,7 +407,7 @@ SCORE_LINES: tuple[ScoreLine, ...] = (
     ScoreLine(code="cards_left", label="{player}'s hand", option="card_values",
               player_items=_hand,
               pad="Cards left in hands and feet (minus)"),
-    ScoreLine(code="cards_left.points", label="{player}'s hand: points", option="card_values",
+    ScoreLine(code="cards_left.points", label="{player}'s hand: points", option="card_values", points_hand=True,
               player_items=_hand_points),
     ScoreLine(code="red_threes.hand", label="{player}'s hand: red threes", option="red_three_penalty_hand",
               player_count=lambda t, p: p.red_threes_in_hand if t.caught else 0,

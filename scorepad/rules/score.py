@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from operator import attrgetter
 from typing import NamedTuple
 
-from .deal import Deal, Player, Side
-from .lines import Line, Plan, PlayerStep, plan
+from .deal import Deal, Side
+from .lines import Line, Plan, plan
 from .read import JSON
 from .tally import Tally
 
@@ -61,7 +61,8 @@ def score(deal: Deal, tallies: Sequence[Tally] | None = None) -> Breakdown:
 
 
 def _score_side(side: Side, tally: Tally, steps: Plan) -> SideScore:
-    """One side's lines, in the order of :data:`.lines.SCORE_LINES`: its own, then each player's."""
+    """One side's lines, in the order of :data:`.lines.SCORE_LINES`: its own, then each player's
+    (the plan's steps for the player's kind of hand and foot: no step that could only find nothing)."""
     lines: list[Line] = []
     new = tuple.__new__  # a Line made as a tuple: Line(...) costs a call more
     for code, label, option, counter, each, scored_to, items in steps.side:
@@ -71,18 +72,17 @@ def _score_side(side: Side, tally: Tally, steps: Plan) -> SideScore:
             lines.append(new(Line, (code, label, n, each, n * each, option,
                                     None if scored_to is None else scored_to(tally))))
     for player in side.players:
-        _add_player_lines(lines, steps.picked_up if player.foot_picked_up else steps.player, tally, player)
+        if player.cards_left_points is None:
+            own = steps.listed_picked_up if player.foot_picked_up else steps.listed
+        else:
+            own = steps.picked_up if player.foot_picked_up else steps.player
+        name = player.name
+        for code, label, option, player_counter, each, player_items in own:
+            if player_items is not None:
+                lines += player_items(tally, player)
+            elif player_counter is not None and (n := player_counter(tally, player)):
+                lines.append(new(Line, (code, label.format(player=name), n, each, n * each, option, name)))
     return new(SideScore, (side.name, tuple(lines), sum(map(_POINTS, lines))))
-
-
-def _add_player_lines(lines: list[Line], steps: tuple[PlayerStep, ...], tally: Tally, player: Player) -> None:
-    """Add the player's own lines."""
-    name, new = player.name, tuple.__new__
-    for code, label, option, counter, each, items in steps:
-        if items is not None:
-            lines += items(tally, player)
-        elif counter is not None and (n := counter(tally, player)):
-            lines.append(new(Line, (code, label.format(player=name), n, each, n * each, option, name)))
 
 
 _POINTS = attrgetter("points")
