@@ -73,13 +73,12 @@ class Compiled:
             _keep(self.records, id(meld), found)
         return found
 
-    def books_held(self, melds: Sequence[Meld]) -> HeldBooks:
+    @staticmethod
+    def books_held(records: Sequence[MeldRecord]) -> HeldBooks:
         """:func:`~.books.books_held`, read from the melds' records."""
         clean = dirty = wild = 0
         ranks: dict[Card, list[int]] = {}
-        records, record = self.records, self.record
-        for meld in melds:
-            kept = records.get(id(meld)) or record(meld)
+        for kept in records:
             held = kept.held
             if not held:
                 continue

@@ -11,7 +11,16 @@ from typing import NamedTuple
 
 from .cards import CARDS, Card, Rank
 from .choices import FootWhen
-from .compiled import CLEAN_BOOK, DIRTY_BOOK, MIXED_WILD_BOOK, SPECIAL_BOOK, THREES_BOOK, WILD_BOOK, compiled
+from .compiled import (
+    CLEAN_BOOK,
+    DIRTY_BOOK,
+    MIXED_WILD_BOOK,
+    SPECIAL_BOOK,
+    THREES_BOOK,
+    WILD_BOOK,
+    MeldRecord,
+    compiled,
+)
 from .deal import BookKind, Deal, Ending, Side
 from .sheet import RuleSheet
 
@@ -38,6 +47,9 @@ class Tally(NamedTuple):
     first_meld: str | None  # the name of the side's player who laid down first, if the deal says one did
     caught: bool  # whether a red three in a hand costs its penalty (red_three_penalty_hand_when)
     capped: tuple[tuple[str, int, int], ...] = ()  # books past a cap of book_caps: (its key, how many, the cap)
+    # Each meld's record (:class:`~.compiled.MeldRecord`), in the side's order: read again by the
+    # referee's checks of melds and of the books to go out (none for a counted side).
+    records: tuple[MeldRecord, ...] = ()
 
     @classmethod
     def of(cls, deal: Deal, side: Side) -> Tally:
@@ -50,9 +62,9 @@ class Tally(NamedTuple):
         special: dict[Card, int] = {}
         special_dirty: dict[Card, int] = {}
         threes: dict[Card, int] = {}
-        records, record = (checks := compiled(sheet)).records, checks.record
-        for meld in side.melds:
-            kept = records.get(id(meld)) or record(meld)  # the kind's record: its place and what book it is
+        known, record = (checks := compiled(sheet)).records, checks.record
+        records = tuple([known.get(id(meld)) or record(meld) for meld in side.melds])  # each kind's, kept
+        for meld, kept in zip(side.melds, records, strict=True):
             if kept.place is not None:
                 melded[kept.place] += meld.naturals
             twos += meld.twos
@@ -83,7 +95,8 @@ class Tally(NamedTuple):
         # made as a tuple: cls(...) costs a call more
         return tuple.__new__(cls, (sheet, deal.number, side, melded, clean_books, dirty_books, wild_books,
                                    special, went_out, special_dirty, threes, _buried(deal, side, went_out),
-                                   mixed, _named(deal.first_meld, side), _caught(deal, went_out), capped))
+                                   mixed, _named(deal.first_meld, side), _caught(deal, went_out), capped,
+                                   records))
 
     @classmethod
     def _counted(cls, deal: Deal, side: Side) -> Tally:

@@ -55,7 +55,7 @@ from .choices import (
     PartnerFoot,
     StockOut,
 )
-from .compiled import Compiled, compiled
+from .compiled import Compiled, MeldRecord, compiled
 from .counted_checks import check_counted, counted_supply
 from .deal import Deal, Ending, Opening, Permission, Player, Side
 from .knee import knee_problems, went_out_knee
@@ -135,7 +135,8 @@ def validate(deal: Deal, totals_before: Mapping[str, int] | None = None,
     it could not check. ``totals_before``: in a game, each side's total before this deal
     (where the minimum follows the running total; a standalone deal's sides say their own);
     ``tallies``: each side's :class:`~.tally.Tally` where scoring has counted the deal already
-    (:func:`~.verdict.judge`), so that its melded cards are counted once.
+    (:func:`~.verdict.judge`), so that its melds are counted once (else counted here): the
+    referee reads each meld's record and the melded cards from it.
 
     >>> from scorepad.rules.deal import Deal
     >>> deal = Deal.from_json({"sheet": "common", "deal": 5, "ending": "stock_out", "sides": [
@@ -158,14 +159,16 @@ def validate(deal: Deal, totals_before: Mapping[str, int] | None = None,
             counted = counted or player.cards_left_points is not None
     _check_table(deal, players, found)
     checks = compiled(sheet)
+    if tallies is None:
+        tallies = [Tally.of(deal, side) for side in deal.sides]
     for i, side in enumerate(deal.sides):
-        _check_side(checks, side, f"sides[{i}]", found, warnings)
+        _check_side(checks, side, tallies[i], f"sides[{i}]", found, warnings)
     if knees:
         found.extend(knee_problems(deal))
     _check_supply(deal, players, found, tallies, counted)
     # The player who went out, found once for the ending and the way they went out.
     located = deal.find_player(deal.went_out) if deal.ending is Ending.WENT_OUT and deal.went_out else None
-    _check_ending(checks, deal, located, found)
+    _check_ending(checks, deal, tallies, located, found)
     _check_first_meld(deal, found)
     unchecked: list[Unchecked] = []
     _check_openings(checks, deal, totals_before, found, unchecked)
@@ -219,13 +222,15 @@ def _check_table(deal: Deal, players: int, found: list[Problem]) -> None:
             seen_players.add(player.name.casefold())
 
 
-def _check_side(checks: Compiled, side: Side, where: str, found: list[Problem], warnings: list[Problem]) -> None:
-    """The rules one side breaks on its own: its melds, its red threes, each of its players."""
+def _check_side(checks: Compiled, side: Side, tally: Tally, where: str, found: list[Problem],
+                warnings: list[Problem]) -> None:
+    """The rules one side breaks on its own: its melds (their records in its tally), its red
+    threes, each of its players."""
     name, sheet = side.name, checks.sheet
     if side.books is not None:
         check_counted(sheet, side, side.books, where, found, warnings)
     else:
-        _check_melds(checks, side, where, found)
+        _check_melds(side, tally.records, where, found)
     if sheet.max_books_per_rank is not None:
         found.extend(books_per_rank_problems(sheet, side, where))
     if side.red_threes < 0:
@@ -250,16 +255,15 @@ def _check_side(checks: Compiled, side: Side, where: str, found: list[Problem], 
         _check_player(sheet, player, f"{where}.players[{j}]", name, found, warnings)
 
 
-def _check_melds(checks: Compiled, side: Side, where: str, found: list[Problem]) -> None:
+def _check_melds(side: Side, records: Sequence[MeldRecord], where: str, found: list[Problem]) -> None:
     """Each meld alone: its rank, size and wild cards (its record's problems, worked out once per
     sheet for each kind of meld), placed on the side; then each second unfinished meld of a rank,
     where the sheet allows one only once the first is a book (``second_meld``)."""
-    name, records, record = side.name, checks.records, checks.record
+    name = side.name
     unfinished: dict[Rank, int] = {}  # each rank's first unfinished meld
     too_soon: list[Problem] = []
     said: dict[Rank, str] = {}  # each rank's message, written once
-    for index, meld in enumerate(side.melds):
-        kept = records.get(id(meld)) or record(meld)  # most melds: a kind seen before, its record kept
+    for index, kept in enumerate(records):
         if kept.problems:
             here = f"{where}.melds[{index}]"
             for p in kept.problems:
@@ -323,8 +327,7 @@ def _negative(player: Player, here: str, side: str, key: str) -> Problem:
                    f"{here}.{key}", side, player.name, field=key)
 
 
-def _check_supply(deal: Deal, players: int, found: list[Problem], tallies: Sequence[Tally] | None,
-                  counted: bool) -> None:
+def _check_supply(deal: Deal, players: int, found: list[Problem], tallies: Sequence[Tally], counted: bool) -> None:
     """The pack holds every card the deal records; ``counted``: some side or hand is counted, so
     its books and points are checked against the pack too."""
     decks = deal.sheet.decks_for(max(players, 1))
@@ -340,7 +343,7 @@ def _check_supply(deal: Deal, players: int, found: list[Problem], tallies: Seque
         found.extend(counted_supply(deal, available, used, decks))
 
 
-def _check_ending(checks: Compiled, deal: Deal, located: tuple[int, int, Player] | None,
+def _check_ending(checks: Compiled, deal: Deal, tallies: Sequence[Tally], located: tuple[int, int, Player] | None,
                   found: list[Problem]) -> None:
     sheet = deal.sheet
     if deal.ending is Ending.STOCK_OUT:
@@ -371,7 +374,7 @@ def _check_ending(checks: Compiled, deal: Deal, located: tuple[int, int, Player]
     if sheet.has_knee:  # a knee left behind: only in a deal with one
         found.extend(went_out_knee(deal, i, j))
     need = sheet.going_out_books(deal.number)
-    held = side_books(sheet, side) if side.books is not None else checks.books_held(side.melds)
+    held = side_books(sheet, side) if side.books is not None else checks.books_held(tallies[i].records)
     toward, short = checks.books_toward(need, held)
     if short:
         missing = missing_by_rank(need, toward)
