@@ -46,10 +46,11 @@ class Line(NamedTuple):
         return self._asdict()
 
 
-# An itemised kind's lines, made by the kind itself from (its code, its option, the side's tally)
-# and, for a player's own kind, the player: one line per rank or card value.
-SideItems = Callable[[str, str, Tally], list[Line]]
-PlayerItems = Callable[[str, str, Tally, Player], list[Line]]
+# An itemised kind's lines, one per rank or card value, made by the kind itself and added to the
+# side's lines, from (its code, its option, the side's lines, the side's tally) and, for a
+# player's own kind, the player: no list made only to be copied into the side's.
+SideItems = Callable[[str, str, list[Line], Tally], None]
+PlayerItems = Callable[[str, str, list[Line], Tally, Player], None]
 
 
 class PadLine(NamedTuple):
@@ -154,7 +155,7 @@ class Step(NamedTuple):
     counter: Callable[[Tally], int] | None  # (not ``count``, which a tuple has already)
     each: int  # points each, for a counted kind (an itemised kind prices each item)
     scored_to: Callable[[Tally], str | None] | None
-    items: Callable[[Tally], list[Line]] | None  # the kind's lines, its code and option given
+    items: Callable[[list[Line], Tally], None] | None  # adds the kind's lines, its code and option given
 
 
 class PlayerStep(NamedTuple):
@@ -165,7 +166,7 @@ class PlayerStep(NamedTuple):
     option: str
     counter: Callable[[Tally, Player], int] | None
     each: int
-    items: Callable[[Tally, Player], list[Line]] | None
+    items: Callable[[list[Line], Tally, Player], None] | None
 
 
 class Plan(NamedTuple):
@@ -216,26 +217,28 @@ _PLANS: dict[tuple[int, int], Plan] = {}
 _MAX_PLANS = 256  # sheets and deals kept at once; past that the plans are made afresh
 
 
-def _melded(code: str, option: str, tally: Tally) -> list[Line]:
+def _melded(code: str, option: str, lines: list[Line], tally: Tally) -> None:
     """A line for each rank melded, then black threes, 2s and jokers: made at once, as every
     side of every deal has them."""
     points, melded, new = tally.sheet.card_values.points, tally.melded, tuple.__new__
-    return [new(Line, (code, _MELDED_LABELS[i], melded[i], points[i], melded[i] * points[i], option, None))
+    lines += [new(Line, (code, _MELDED_LABELS[i], melded[i], points[i], melded[i] * points[i], option, None))
             for i in compress(_MELDED_ORDER, _IN_MELDED_ORDER(melded))]  # only the kinds melded are looked at
 
 
-def _itemised(code: str, option: str, items: Iterable[tuple[str, int, int]], player: str | None = None) -> list[Line]:
-    """Lines of (label, count, points each), for the kinds few deals score."""
-    return [Line(code, label, n, each, n * each, option, player) for label, n, each in items]
+def _itemised(code: str, option: str, lines: list[Line], items: Iterable[tuple[str, int, int]],
+              player: str | None = None) -> None:
+    """Add lines of (label, count, points each), for the kinds few deals score."""
+    lines += [Line(code, label, n, each, n * each, option, player) for label, n, each in items]
 
 
-def _meld_points(code: str, option: str, tally: Tally) -> list[Line]:
+def _meld_points(code: str, option: str, lines: list[Line], tally: Tally) -> None:
     points = tally.side.meld_points
-    return [Line(code, "Melded card points", 1, points, points, option)] if points else []
+    if points:
+        lines.append(Line(code, "Melded card points", 1, points, points, option))
 
 
-def _special_books(code: str, option: str, tally: Tally) -> list[Line]:
-    return _itemised(code, option, ((f"Clean books of {card.noun}", n, tally.sheet.special_bonus(card) or 0)
+def _special_books(code: str, option: str, lines: list[Line], tally: Tally) -> None:
+    _itemised(code, option, lines, ((f"Clean books of {card.noun}", n, tally.sheet.special_bonus(card) or 0)
                                     for card, n in tally.special.items()))
 
 
@@ -244,8 +247,8 @@ def _special_pad(sheet: RuleSheet) -> Iterator[PadLine]:
         yield PadLine(f"Clean books of {card.noun} × {bonus:,}", True)
 
 
-def _special_dirty_books(code: str, option: str, tally: Tally) -> list[Line]:
-    return _itemised(code, option, ((f"Dirty books of {card.noun}", n, tally.sheet.special_dirty_bonus(card) or 0)
+def _special_dirty_books(code: str, option: str, lines: list[Line], tally: Tally) -> None:
+    _itemised(code, option, lines, ((f"Dirty books of {card.noun}", n, tally.sheet.special_dirty_bonus(card) or 0)
                                     for card, n in tally.special_dirty.items()))
 
 
@@ -260,8 +263,8 @@ def _special_dirty_pad(sheet: RuleSheet) -> Iterator[PadLine]:
         yield PadLine(f"Dirty books of {card.noun} × {bonus:,}", True)
 
 
-def _three_books(code: str, option: str, tally: Tally) -> list[Line]:
-    return _itemised(code, option, ((f"Books of {card.noun}", n, tally.sheet.three_bonus(card) or 0)
+def _three_books(code: str, option: str, lines: list[Line], tally: Tally) -> None:
+    _itemised(code, option, lines, ((f"Books of {card.noun}", n, tally.sheet.three_bonus(card) or 0)
                                     for card, n in tally.threes.items()))
 
 
@@ -270,40 +273,41 @@ def _three_pad(sheet: RuleSheet) -> Iterator[PadLine]:
         yield PadLine(f"Books of {card.noun} × {bonus:,}", True)
 
 
-def _capped(code: str, option: str, tally: Tally) -> list[Line]:
+def _capped(code: str, option: str, lines: list[Line], tally: Tally) -> None:
     """Books past a cap: their cards are scored with the rest, their bonus is 0."""
-    return _itemised(code, option, ((f"{cap_words(key).capitalize()} past the cap of {cap} (no bonus)", n, 0)
+    _itemised(code, option, lines, ((f"{cap_words(key).capitalize()} past the cap of {cap} (no bonus)", n, 0)
                                     for key, n, cap in tally.capped))
 
 
-def _hand(code: str, option: str, tally: Tally, player: Player) -> list[Line]:
-    return _held(code, option, tally, player.name, player.cards_left, "hand")
+def _hand(code: str, option: str, lines: list[Line], tally: Tally, player: Player) -> None:
+    _held(code, option, lines, tally, player.name, player.cards_left, "hand")
 
 
-def _hand_points(code: str, option: str, tally: Tally, player: Player) -> list[Line]:
+def _hand_points(code: str, option: str, lines: list[Line], tally: Tally, player: Player) -> None:
     points = player.cards_left_points
-    return _itemised(code, option, [(f"{player.name}'s hand: points", 1, -points)], player.name) if points else []
+    if points:
+        _itemised(code, option, lines, [(f"{player.name}'s hand: points", 1, -points)], player.name)
 
 
-def _foot(code: str, option: str, tally: Tally, player: Player) -> list[Line]:
+def _foot(code: str, option: str, lines: list[Line], tally: Tally, player: Player) -> None:
     """An unopened foot's cards, a line per value; its black threes apart when the sheet
     prices them on their own line (``black_three_in_foot``)."""
     if player.foot_picked_up:
-        return []
+        return
     foot = player.foot
     if tally.sheet.black_three_in_foot is not None and foot[Card.BLACK_THREE]:
         foot = foot + Cards({Card.BLACK_THREE: -foot[Card.BLACK_THREE]})
-    return _held(code, option, tally, player.name, foot, "unopened foot")
+    _held(code, option, lines, tally, player.name, foot, "unopened foot")
 
 
-def _knee(code: str, option: str, tally: Tally, player: Player) -> list[Line]:
+def _knee(code: str, option: str, lines: list[Line], tally: Tally, player: Player) -> None:
     """An unopened knee's cards, a line per value, as an unopened foot's (:func:`_foot`)."""
     if player.picked_knee or not player.knee:
-        return []
+        return
     knee = player.knee
     if tally.sheet.black_three_in_foot is not None and knee[Card.BLACK_THREE]:
         knee = knee + Cards({Card.BLACK_THREE: -knee[Card.BLACK_THREE]})
-    return _held(code, option, tally, player.name, knee, "unopened knee")
+    _held(code, option, lines, tally, player.name, knee, "unopened knee")
 
 
 def _knee_threes(card: Card) -> Callable[[Tally, Player], int]:
@@ -321,15 +325,14 @@ def _has_knee(sheet: RuleSheet, deal: int) -> bool:
     return sheet.knee_at(deal) > 0
 
 
-def _held(code: str, option: str, tally: Tally, player: str, cards: Cards, where: str) -> list[Line]:
+def _held(code: str, option: str, lines: list[Line], tally: Tally, player: str, cards: Cards, where: str) -> None:
     """Cards a player held at the end (``where``: in hand or foot), a line per card value
     (highest first), red threes apart. Made at once, as most players of a deal hold some: only
     the kinds held are looked at (a hand holds a few of the fifteen), in the order they are listed."""
     if cards is EMPTY:  # most often an empty hand: nothing to look at
-        return []
+        return
     counts, values, new = cards.counts(), tally.sheet.card_values, tuple.__new__
     points = values.points
-    held: list[Line] = []
     each = n = 0
     codes = ""
     for i in compress(values.held_order, values.in_held_order(counts)):  # the places of the kinds held
@@ -338,11 +341,10 @@ def _held(code: str, option: str, tally: Tally, player: str, cards: Cards, where
             codes = f"{codes} {_CODES[i]}"
             continue
         if codes:
-            held.append(new(Line, (code, f"{player}'s {where}: {codes}", n, -each, -n * each, option, player)))
+            lines.append(new(Line, (code, f"{player}'s {where}: {codes}", n, -each, -n * each, option, player)))
         each, n, codes = points[i], counts[i], _CODES[i]
     if codes:
-        held.append(new(Line, (code, f"{player}'s {where}: {codes}", n, -each, -n * each, option, player)))
-    return held
+        lines.append(new(Line, (code, f"{player}'s {where}: {codes}", n, -each, -n * each, option, player)))
 
 
 _INDEX = {card: i for i, card in enumerate(CARDS)}

@@ -11,7 +11,7 @@ of line, what each counts and the option that prices it, are one table in :mod:`
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import attrgetter
+from operator import itemgetter
 from typing import NamedTuple
 
 from .deal import Deal, Side
@@ -67,7 +67,7 @@ def _score_side(side: Side, tally: Tally, steps: Plan) -> SideScore:
     new = tuple.__new__  # a Line made as a tuple: Line(...) costs a call more
     for code, label, option, counter, each, scored_to, items in steps.side:
         if items is not None:
-            lines += items(tally)
+            items(lines, tally)
         elif counter is not None and (n := counter(tally)):
             lines.append(new(Line, (code, label, n, each, n * each, option,
                                     None if scored_to is None else scored_to(tally))))
@@ -79,10 +79,10 @@ def _score_side(side: Side, tally: Tally, steps: Plan) -> SideScore:
         name = player.name
         for code, label, option, player_counter, each, player_items in own:
             if player_items is not None:
-                lines += player_items(tally, player)
+                player_items(lines, tally, player)
             elif player_counter is not None and (n := player_counter(tally, player)):
                 lines.append(new(Line, (code, label.format(player=name), n, each, n * each, option, name)))
     return new(SideScore, (side.name, tuple(lines), sum(map(_POINTS, lines))))
 
 
-_POINTS = attrgetter("points")
+_POINTS = itemgetter(4)  # a Line's points, its fifth field (read by place: less than by name)

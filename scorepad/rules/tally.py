@@ -63,8 +63,10 @@ class Tally(NamedTuple):
         special_dirty: dict[Card, int] = {}
         threes: dict[Card, int] = {}
         known, record = (checks := compiled(sheet)).records, checks.record
-        records = tuple([known.get(id(meld)) or record(meld) for meld in side.melds])  # each kind's, kept
-        for meld, kept in zip(side.melds, records, strict=True):
+        records = []
+        for meld in side.melds:
+            kept = known.get(id(meld)) or record(meld)  # the kind's record: its place and what book it is
+            records.append(kept)
             if kept.place is not None:
                 melded[kept.place] += meld.naturals
             twos += meld.twos
@@ -96,7 +98,7 @@ class Tally(NamedTuple):
         return tuple.__new__(cls, (sheet, deal.number, side, melded, clean_books, dirty_books, wild_books,
                                    special, went_out, special_dirty, threes, _buried(deal, side, went_out),
                                    mixed, _named(deal.first_meld, side), _caught(deal, went_out), capped,
-                                   records))
+                                   tuple(records)))
 
     @classmethod
     def _counted(cls, deal: Deal, side: Side) -> Tally:
