@@ -48,7 +48,7 @@ class MeldRecord(NamedTuple):
 class Compiled:
     """One sheet's answers, worked out on first use and kept (each kind bounded by ``_MAX_KEPT``)."""
 
-    __slots__ = ("sheet", "records", "_by_meld", "_toward", "_minimums", "opening_not_given")
+    __slots__ = ("sheet", "records", "_by_meld", "_toward", "_minimums", "opening_not_given", "lays_red_threes")
 
     def __init__(self, sheet: RuleSheet) -> None:
         self.sheet = sheet
@@ -58,6 +58,7 @@ class Compiled:
         self._by_meld: dict[Meld, MeldRecord] = {}  # the same by the meld's value, for a meld read anew
         self._toward: dict[tuple[Books, HeldBooks], tuple[Books, bool]] = {}
         self._minimums: dict[tuple[int, int], int] = {}
+        self.lays_red_threes = sheet.lays_red_threes  # read for every side and player (a property of the sheet)
         # Why an opening not given is not checked, after its owner's name: the same words in every deal.
         option = "opening_bands" if sheet.opening_by is OpeningBy.RUNNING_TOTAL else "opening_minimums"
         self.opening_not_given = (f"'s first melds are not given, so the opening minimum ({sheet.cite(option)}) "

@@ -236,7 +236,7 @@ def _check_side(checks: Compiled, side: Side, tally: Tally, where: str, found: l
     if side.red_threes < 0:
         found.append(Problem("count.negative", "Red threes laid cannot be negative.", None,
                              f"{where}.red_threes", name, field="red_threes"))
-    elif side.red_threes and not sheet.lays_red_threes:
+    elif side.red_threes and not checks.lays_red_threes:
         found.append(Problem("red_three.laid", f"{name} laid {side.red_threes} red three"
                              f"{'s' if side.red_threes != 1 else ''}, but on this sheet red threes are never laid "
                              f"({sheet.cite('red_three_mode')}).", "red_three_mode", f"{where}.red_threes", name,
@@ -252,7 +252,7 @@ def _check_side(checks: Compiled, side: Side, tally: Tally, where: str, found: l
         warnings.append(Problem("side.no_melds", f"{name} melded nothing this deal; check no meld was left out.",
                                 None, f"{where}.melds", name, field="melds"))
     for j, player in enumerate(side.players):
-        _check_player(sheet, player, f"{where}.players[{j}]", name, found, warnings)
+        _check_player(checks, player, f"{where}.players[{j}]", name, found, warnings)
 
 
 def _check_melds(side: Side, records: Sequence[MeldRecord], where: str, found: list[Problem]) -> None:
@@ -284,11 +284,12 @@ def _check_melds(side: Side, records: Sequence[MeldRecord], where: str, found: l
     found.extend(too_soon)
 
 
-def _check_player(sheet: RuleSheet, player: Player, here: str, side: str, found: list[Problem],
+def _check_player(checks: Compiled, player: Player, here: str, side: str, found: list[Problem],
                   warnings: list[Problem]) -> None:
     """One player's record: no negative count; a foot picked up is not recorded as a foot, and an
     unopened one holds ``foot_size`` cards; a red three in hand is worth a look; the cut bonus only
     where the sheet has one."""
+    sheet = checks.sheet
     cards, foot = player.cards_left, player.foot  # EMPTY, the most common cards, has nothing to check
     if cards is not EMPTY and min(cards.counts()) < 0:
         found.append(_negative(player, here, side, "cards_left"))
@@ -311,7 +312,7 @@ def _check_player(sheet: RuleSheet, player: Player, here: str, side: str, found:
         found.append(Problem("foot.size", f"{player.name}'s unopened foot holds {player.foot.total} cards; "
                              f"a foot is dealt {sheet.foot_size}.", "foot_size", f"{here}.foot", side, player.name,
                              field="foot"))
-    if sheet.lays_red_threes and player.red_threes_in_hand > 0:  # held, one is only its penalty
+    if checks.lays_red_threes and player.red_threes_in_hand > 0:  # held, one is only its penalty
         key = "red_threes_left" if player.counted else "cards_left"
         warnings.append(Problem("red_three.in_hand", f"{player.name} still holds a red three; red threes are "
                                 "laid at once, so check it was not missed.", "red_three_penalty_hand",
