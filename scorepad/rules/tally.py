@@ -93,12 +93,11 @@ class Tally(NamedTuple):
                 sheet, (wild_books + mixed, clean_books, dirty_books), special, special_dirty, threes,
                 _plain(sheet, side))
             wild_books, mixed = _keep_wild(sheet, wild_kept, wild_books, mixed)
-        went_out = _went_out(deal, side)
+        went_out, buried, first_meld, caught = _at_the_end(deal, side)
         # made as a tuple: cls(...) costs a call more
         return tuple.__new__(cls, (sheet, deal.number, side, melded, clean_books, dirty_books, wild_books,
-                                   special, went_out, special_dirty, threes, _buried(deal, side, went_out),
-                                   mixed, _named(deal.first_meld, side), _caught(deal, went_out), capped,
-                                   tuple(records)))
+                                   special, went_out, special_dirty, threes, buried, mixed, first_meld, caught,
+                                   capped, tuple(records)))
 
     @classmethod
     def _counted(cls, deal: Deal, side: Side) -> Tally:
@@ -121,10 +120,9 @@ class Tally(NamedTuple):
             kept, clean, dirty, capped = _cap(sheet, (wild + mixed, clean, dirty), special, special_dirty, threes,
                                               plain)
             wild, mixed = _keep_wild(sheet, kept, wild, mixed)
-        went_out = _went_out(deal, side)
+        went_out, buried, first_meld, caught = _at_the_end(deal, side)
         return cls(sheet, deal.number, side, [0] * len(CARDS), clean, dirty, wild, special, went_out,
-                   special_dirty, threes, _buried(deal, side, went_out), mixed, _named(deal.first_meld, side),
-                   _caught(deal, went_out), capped)
+                   special_dirty, threes, buried, mixed, first_meld, caught, capped)
 
 
 def _priced(counts: Iterable[tuple[Rank, int]], bonus: Callable[[Card], int | None],
@@ -212,11 +210,20 @@ def _cap(sheet: RuleSheet, counts: tuple[int, int, int], special: dict[Card, int
     return wild, clean, dirty, tuple(past)
 
 
-def _went_out(deal: Deal, side: Side) -> str | None:
-    """The name of this side's player who went out, if one did."""
-    if deal.ending is not _WENT_OUT:
-        return None
-    return _named(deal.went_out, side)
+def _at_the_end(deal: Deal, side: Side) -> tuple[str | None, bool, str | None, bool]:
+    """How the deal ended for this side, worked out together (once a side): the name of its player
+    who went out, if one did; whether a red three in its unopened feet costs its penalty
+    (``red_three_penalty_foot_when``: however the deal ended, or, opponents-out, only when a
+    player of another side went out); the name of its player who laid down first, if the deal
+    says one did; and whether a red three still in its hands costs its penalty
+    (``red_three_penalty_hand_when``, alike: a player of another side going out catches it there)."""
+    sheet = deal.sheet
+    went_out = _named(deal.went_out, side) if deal.ending is _WENT_OUT else None
+    foot_when, hand_when = sheet.red_three_penalty_foot_when, sheet.red_three_penalty_hand_when
+    opponent_out = (foot_when is _OPPONENTS_OUT or hand_when is _OPPONENTS_OUT) and _opponent_out(deal, went_out)
+    first_meld = None if deal.first_meld is None else _named(deal.first_meld, side)  # most deals name none
+    buried, caught = foot_when is not _OPPONENTS_OUT or opponent_out, hand_when is not _OPPONENTS_OUT or opponent_out
+    return went_out, buried, first_meld, caught
 
 
 def _named(name: str | None, side: Side) -> str | None:
@@ -237,23 +244,6 @@ def _opponent_out(deal: Deal, went_out: str | None) -> bool:
     if deal.ending is not _WENT_OUT or deal.went_out is None or went_out is not None:
         return False
     return deal.find_player(deal.went_out) is not None
-
-
-def _buried(deal: Deal, side: Side, went_out: str | None) -> bool:
-    """Whether a red three in this side's unopened feet costs its penalty: however the deal
-    ended, or (``opponents-out``) only when a player of another side went out."""
-    if deal.sheet.red_three_penalty_foot_when is not _OPPONENTS_OUT:
-        return True
-    return _opponent_out(deal, went_out)
-
-
-def _caught(deal: Deal, went_out: str | None) -> bool:
-    """Whether a red three still in a hand of this side costs its penalty: however the deal
-    ended, or (``red_three_penalty_hand_when`` opponents-out) only when a player of another
-    side went out, catching it there."""
-    if deal.sheet.red_three_penalty_hand_when is not _OPPONENTS_OUT:
-        return True
-    return _opponent_out(deal, went_out)
 
 
 _INDEX = {card: i for i, card in enumerate(CARDS)}
