@@ -208,18 +208,20 @@ def _check_table(deal: Deal, players: int, found: list[Problem]) -> None:
     seen_sides: set[str] = set()
     seen_players: set[str] = set()
     for i, side in enumerate(deal.sides):
-        if side.name.casefold() in seen_sides:
+        key = side.name.casefold()  # names are told apart regardless of case
+        if key in seen_sides:
             found.append(Problem("side.name", f"Two sides are called {side.name!r}.", None, f"sides[{i}].name",
                                  side.name))
-        seen_sides.add(side.name.casefold())
+        seen_sides.add(key)
         if not side.players:
             found.append(Problem("side.players", f"{side.name} has no players.", None, f"sides[{i}].players",
                                  side.name))
         for j, player in enumerate(side.players):
-            if player.name.casefold() in seen_players:
+            key = player.name.casefold()
+            if key in seen_players:
                 found.append(Problem("player.name", f"Two players are called {player.name!r}.", None,
                                      f"sides[{i}].players[{j}].name", side.name, player.name))
-            seen_players.add(player.name.casefold())
+            seen_players.add(key)
 
 
 def _check_side(checks: Compiled, side: Side, tally: Tally, where: str, found: list[Problem],
