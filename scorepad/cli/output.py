@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from ..rules import Ending, Problem, RuleSheet, Verdict
 from ..rules.dispute import DealRescore, sheet_name
+from ..rules.lines import Line
 from ..rules.problems import Unchecked
 from ..rules.rulings import Ruling
-from ..rules.score import Line
 from ..rules.views import GameView
 
 # -- problems -------------------------------------------------------------------------------------

@@ -14,10 +14,11 @@ from .catalogue import OPTIONS
 from .choices import Books
 from .deal import BookKind, Deal, Ending, Meld, Player, Side
 from .errors import ReadError, SheetError
+from .lines import Line
 from .presets import load_sheet, preset
 from .problems import Problem, Report
 from .published import SOURCES, Source
-from .score import Breakdown, Line, SideScore, score
+from .score import Breakdown, SideScore, score
 from .sheet import PRESETS, Cited, Preset, RuleSheet
 from .validate import validate
 from .verdict import Verdict, judge

@@ -8,10 +8,11 @@ option with choices adds its enum here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
+from operator import itemgetter
 from typing import Generic, TypeVar
 
 from .cards import CARDS, Card
@@ -280,17 +281,17 @@ class CardValues:
         return self.points[CARDS.index(card)]
 
     @cached_property
-    def by_value(self) -> tuple[tuple[int, tuple[int, ...]], ...]:
-        """Each value a card has, highest first, with the places in CARDS of the cards worth it
-        (red threes left out: cards held price them on lines of their own); made once for these values."""
+    def held_order(self) -> tuple[int, ...]:
+        """The places in CARDS in the order cards held are listed: by value, highest first, then
+        as in CARDS (red threes left out: cards held price them on lines of their own); made once
+        for these values."""
         valued = [i for i, card in enumerate(CARDS) if card is not Card.RED_THREE]
-        return tuple((each, tuple(i for i in valued if self.points[i] == each))
-                     for each in sorted({self.points[i] for i in valued}, reverse=True))
+        return tuple(sorted(valued, key=lambda i: -self.points[i]))  # stable: as in CARDS within a value
 
     @cached_property
-    def by_value_codes(self) -> tuple[tuple[int, tuple[tuple[int, str], ...]], ...]:
-        """:attr:`by_value` with each card's code beside its place, as cards held are listed."""
-        return tuple((each, tuple((i, CARDS[i].value) for i in places)) for each, places in self.by_value)
+    def in_held_order(self) -> Callable[[tuple[int, ...]], tuple[int, ...]]:
+        """Reads a count by card (in the order of CARDS) in :attr:`held_order`, at once."""
+        return itemgetter(*self.held_order)
 
     def to_json(self) -> dict[str, int]:
         return {card.value: p for card, p in zip(CARDS, self.points, strict=True) if card is not Card.RED_THREE}

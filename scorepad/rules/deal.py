@@ -24,7 +24,7 @@ from enum import Enum
 from functools import lru_cache
 
 from .book_counts import BookCounts
-from .cards import EMPTY, Card, Cards, Rank, canonical_cards, parse_card, parse_rank, read_count
+from .cards import CARDS, EMPTY, Card, Cards, Rank, canonical_cards, parse_card, parse_rank, read_count
 from .choices import LastCard
 from .errors import ReadError
 from .limits import MAX_COUNT, MAX_MELDS, MAX_NAME, MAX_PER_SIDE, MAX_POINTS, MAX_SIDES
@@ -44,7 +44,8 @@ class BookKind(str, Enum):
 
 # Looked up once for the methods every deal calls meld by meld and player by player (enum
 # attributes are slow).
-_CLEAN, _DIRTY, _WILD, _WILD_RANK, _RED_THREE = BookKind.CLEAN, BookKind.DIRTY, BookKind.WILD, Rank.WILD, Card.RED_THREE
+_CLEAN, _DIRTY, _WILD, _WILD_RANK = BookKind.CLEAN, BookKind.DIRTY, BookKind.WILD, Rank.WILD
+_RED_THREE_PLACE = CARDS.index(Card.RED_THREE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,7 +263,7 @@ class Player:
         """Red threes still in hand, itemised or counted."""
         if self.cards_left_points is not None:
             return self.red_threes_left
-        return 0 if self.cards_left is EMPTY else self.cards_left[_RED_THREE]
+        return 0 if self.cards_left is EMPTY else self.cards_left.counts()[_RED_THREE_PLACE]  # by place: a call less
 
     @classmethod
     def from_json(cls, data: object, field: str = "") -> Player:

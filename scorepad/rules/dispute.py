@@ -41,10 +41,11 @@ from .catalogue import options_by_group
 from .choices import OpeningBy
 from .deal import Deal
 from .game import Game, Result
+from .lines import Line
 from .presets import preset  # noqa: F401 (the doctests use preset)
 from .problems import Problem
 from .read import JSON
-from .score import Breakdown, Line, SideScore, score
+from .score import Breakdown, SideScore, score
 from .sheet import PRESETS, RuleSheet
 from .verdict import Verdict, judge
 
@@ -128,7 +129,7 @@ def diff_lines(old: tuple[Line, ...], new: tuple[Line, ...]) -> tuple[LineChange
     Lines pair up by what they are (code, label and player); a line found under one sheet
     only stands where it stood there.
 
-    >>> from scorepad.rules.score import Line
+    >>> from scorepad.rules.lines import Line
     >>> a = (Line("melds.cards", "Melded kings", 3, 10, 30, "card_values"),
     ...      Line("books.clean", "Clean books", 1, 500, 500, "clean_book_bonus"))
     >>> b = (Line("melds.cards", "Melded kings", 3, 10, 30, "card_values"),

@@ -15,16 +15,42 @@ catalogue (:mod:`.sheet`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from operator import attrgetter
+from functools import partial
+from itertools import compress
+from operator import attrgetter, itemgetter
 from typing import NamedTuple
 
-from .cards import CARDS, EMPTY, NATURALS, Card, Cards, Rank
+from .cards import CARDS, EMPTY, NATURALS, Card, Cards
 from .deal import Player
+from .read import JSON
 from .sheet import RuleSheet
-from .tally import Item, Tally
+from .tally import Tally
 from .wording import cap_words
+
+
+class Line(NamedTuple):
+    """One line of a side's score: ``count`` × ``each`` = ``points``."""
+
+    code: str
+    label: str
+    count: int  # type: ignore[assignment]  # a field named like tuple.count, which it hides
+    each: int
+    points: int
+    option: str
+    player: str | None = None
+
+    def to_json(self) -> dict[str, JSON]:
+        """Every key always there: ``player`` is ``null`` on a line of the side's own."""
+        return self._asdict()
+
+
+# An itemised kind's lines, one per rank or card value, made by the kind itself and added to the
+# side's lines, from (its code, its option, the side's lines, the side's tally) and, for a
+# player's own kind, the player: no list made only to be copied into the side's.
+SideItems = Callable[[str, str, list[Line], Tally], None]
+PlayerItems = Callable[[str, str, list[Line], Tally, Player], None]
 
 
 class PadLine(NamedTuple):
@@ -44,9 +70,9 @@ class ScoreLine:
 
     ``count`` comes from the deal, ``each`` from the sheet (by default the value of
     ``option``; negative for points taken off). A kind that scores one line per rank or
-    per card value gives ``items`` instead. A player's own kinds give ``player_count`` or
-    ``player_items``, counted for each player from the side's tally and the player's own
-    cards, and their label names the player (``{player}``).
+    per card value gives ``items`` instead, which makes its :class:`Line` values. A player's
+    own kinds give ``player_count`` or ``player_items``, counted for each player from the
+    side's tally and the player's own cards, and their label names the player (``{player}``).
     """
 
     code: str
@@ -55,10 +81,11 @@ class ScoreLine:
     count: Callable[[Tally], int] | None = None
     each: Callable[[RuleSheet, int], int] | None = None  # (sheet, deal number) -> points each
     scored_to: Callable[[Tally], str | None] | None = None  # the player a side's line names
-    items: Callable[[Tally], Sequence[Item]] | None = None
+    items: SideItems | None = None
     player_count: Callable[[Tally, Player], int] | None = None
-    player_items: Callable[[Tally, Player], Sequence[Item]] | None = None
+    player_items: PlayerItems | None = None
     foot: bool = False  # counts an unopened foot: nothing to count once the foot is picked up
+    points_hand: bool = False  # counts a hand recorded as points: nothing to count in one listed card by card
     # How the blank score pad prints it: ``pad`` is its label there (None: not printed, it
     # shares another line), with ``× each`` and a count column, or ``(+each)`` and no count
     # column when a side scores it at most ``once``; an itemised kind prints ``pad`` alone.
@@ -128,7 +155,7 @@ class Step(NamedTuple):
     counter: Callable[[Tally], int] | None  # (not ``count``, which a tuple has already)
     each: int  # points each, for a counted kind (an itemised kind prices each item)
     scored_to: Callable[[Tally], str | None] | None
-    items: Callable[[Tally], Sequence[Item]] | None
+    items: Callable[[list[Line], Tally], None] | None  # adds the kind's lines, its code and option given
 
 
 class PlayerStep(NamedTuple):
@@ -139,7 +166,7 @@ class PlayerStep(NamedTuple):
     option: str
     counter: Callable[[Tally, Player], int] | None
     each: int
-    items: Callable[[Tally, Player], Sequence[Item]] | None
+    items: Callable[[list[Line], Tally, Player], None] | None
 
 
 class Plan(NamedTuple):
@@ -149,6 +176,9 @@ class Plan(NamedTuple):
     side: tuple[Step, ...]  # a side's own lines
     player: tuple[PlayerStep, ...]  # each player's own lines
     picked_up: tuple[PlayerStep, ...]  # the same, for a player whose foot is picked up (no foot lines)
+    # The same two for a hand listed card by card, as most are (no lines of a hand's points).
+    listed: tuple[PlayerStep, ...]
+    listed_picked_up: tuple[PlayerStep, ...]
 
 
 def plan(sheet: RuleSheet, deal: int) -> Plan:
@@ -167,11 +197,16 @@ def plan(sheet: RuleSheet, deal: int) -> Plan:
         return kept
     kinds = [kind for kind in SCORE_LINES if kind.scores(sheet)]
     each = {kind.code: kind.price(sheet, deal) if kind.counted else 0 for kind in kinds}
-    side = tuple(Step(kind.code, kind.label, kind.option, kind.count, each[kind.code], kind.scored_to, kind.items)
+    side = tuple(Step(kind.code, kind.label, kind.option, kind.count, each[kind.code], kind.scored_to,
+                      None if kind.items is None else partial(kind.items, kind.code, kind.option))
                  for kind in kinds if not kind.per_player)
     player = [(kind, PlayerStep(kind.code, kind.label, kind.option, kind.player_count, each[kind.code],
-                                kind.player_items)) for kind in kinds if kind.per_player]
-    made = Plan(sheet, side, tuple(step for _, step in player), tuple(step for kind, step in player if not kind.foot))
+                                None if kind.player_items is None
+                                else partial(kind.player_items, kind.code, kind.option)))
+              for kind in kinds if kind.per_player]
+    made = Plan(sheet, side, tuple(step for _, step in player), tuple(step for kind, step in player if not kind.foot),
+                tuple(step for kind, step in player if not kind.points_hand),
+                tuple(step for kind, step in player if not kind.foot and not kind.points_hand))
     if len(_PLANS) >= _MAX_PLANS:
         _PLANS.clear()
     _PLANS[key] = made
@@ -182,15 +217,29 @@ _PLANS: dict[tuple[int, int], Plan] = {}
 _MAX_PLANS = 256  # sheets and deals kept at once; past that the plans are made afresh
 
 
-def _melded(tally: Tally) -> list[Item]:
-    """A line for each rank melded, then black threes, 2s and jokers."""
-    points, melded = tally.sheet.card_values.points, tally.melded
-    return [(label, melded[i], points[i]) for i, label in _MELDED_LINES if melded[i]]
+def _melded(code: str, option: str, lines: list[Line], tally: Tally) -> None:
+    """A line for each rank melded, then black threes, 2s and jokers: made at once, as every
+    side of every deal has them."""
+    points, melded, new = tally.sheet.card_values.points, tally.melded, tuple.__new__
+    lines += [new(Line, (code, _MELDED_LABELS[i], melded[i], points[i], melded[i] * points[i], option, None))
+            for i in compress(_MELDED_ORDER, _IN_MELDED_ORDER(melded))]  # only the kinds melded are looked at
 
 
-def _special_books(tally: Tally) -> list[Item]:
-    return [(f"Clean books of {card.noun}", n, tally.sheet.special_bonus(card) or 0)
-            for card, n in tally.special.items()]
+def _itemised(code: str, option: str, lines: list[Line], items: Iterable[tuple[str, int, int]],
+              player: str | None = None) -> None:
+    """Add lines of (label, count, points each), for the kinds few deals score."""
+    lines += [Line(code, label, n, each, n * each, option, player) for label, n, each in items]
+
+
+def _meld_points(code: str, option: str, lines: list[Line], tally: Tally) -> None:
+    points = tally.side.meld_points
+    if points:
+        lines.append(Line(code, "Melded card points", 1, points, points, option))
+
+
+def _special_books(code: str, option: str, lines: list[Line], tally: Tally) -> None:
+    _itemised(code, option, lines, ((f"Clean books of {card.noun}", n, tally.sheet.special_bonus(card) or 0)
+                                    for card, n in tally.special.items()))
 
 
 def _special_pad(sheet: RuleSheet) -> Iterator[PadLine]:
@@ -198,9 +247,9 @@ def _special_pad(sheet: RuleSheet) -> Iterator[PadLine]:
         yield PadLine(f"Clean books of {card.noun} × {bonus:,}", True)
 
 
-def _special_dirty_books(tally: Tally) -> list[Item]:
-    return [(f"Dirty books of {card.noun}", n, tally.sheet.special_dirty_bonus(card) or 0)
-            for card, n in tally.special_dirty.items()]
+def _special_dirty_books(code: str, option: str, lines: list[Line], tally: Tally) -> None:
+    _itemised(code, option, lines, ((f"Dirty books of {card.noun}", n, tally.sheet.special_dirty_bonus(card) or 0)
+                                    for card, n in tally.special_dirty.items()))
 
 
 def _special_dirty_pad(sheet: RuleSheet) -> Iterator[PadLine]:
@@ -214,8 +263,9 @@ def _special_dirty_pad(sheet: RuleSheet) -> Iterator[PadLine]:
         yield PadLine(f"Dirty books of {card.noun} × {bonus:,}", True)
 
 
-def _three_books(tally: Tally) -> list[Item]:
-    return [(f"Books of {card.noun}", n, tally.sheet.three_bonus(card) or 0) for card, n in tally.threes.items()]
+def _three_books(code: str, option: str, lines: list[Line], tally: Tally) -> None:
+    _itemised(code, option, lines, ((f"Books of {card.noun}", n, tally.sheet.three_bonus(card) or 0)
+                                    for card, n in tally.threes.items()))
 
 
 def _three_pad(sheet: RuleSheet) -> Iterator[PadLine]:
@@ -223,30 +273,41 @@ def _three_pad(sheet: RuleSheet) -> Iterator[PadLine]:
         yield PadLine(f"Books of {card.noun} × {bonus:,}", True)
 
 
-def _capped(tally: Tally) -> list[Item]:
+def _capped(code: str, option: str, lines: list[Line], tally: Tally) -> None:
     """Books past a cap: their cards are scored with the rest, their bonus is 0."""
-    return [(f"{cap_words(key).capitalize()} past the cap of {cap} (no bonus)", n, 0) for key, n, cap in tally.capped]
+    _itemised(code, option, lines, ((f"{cap_words(key).capitalize()} past the cap of {cap} (no bonus)", n, 0)
+                                    for key, n, cap in tally.capped))
 
 
-def _foot(tally: Tally, player: Player) -> list[Item]:
+def _hand(code: str, option: str, lines: list[Line], tally: Tally, player: Player) -> None:
+    _held(code, option, lines, tally, player.name, player.cards_left, "hand")
+
+
+def _hand_points(code: str, option: str, lines: list[Line], tally: Tally, player: Player) -> None:
+    points = player.cards_left_points
+    if points:
+        _itemised(code, option, lines, [(f"{player.name}'s hand: points", 1, -points)], player.name)
+
+
+def _foot(code: str, option: str, lines: list[Line], tally: Tally, player: Player) -> None:
     """An unopened foot's cards, a line per value; its black threes apart when the sheet
     prices them on their own line (``black_three_in_foot``)."""
     if player.foot_picked_up:
-        return []
+        return
     foot = player.foot
     if tally.sheet.black_three_in_foot is not None and foot[Card.BLACK_THREE]:
         foot = foot + Cards({Card.BLACK_THREE: -foot[Card.BLACK_THREE]})
-    return _held(tally, player.name, foot, "unopened foot")
+    _held(code, option, lines, tally, player.name, foot, "unopened foot")
 
 
-def _knee(tally: Tally, player: Player) -> list[Item]:
+def _knee(code: str, option: str, lines: list[Line], tally: Tally, player: Player) -> None:
     """An unopened knee's cards, a line per value, as an unopened foot's (:func:`_foot`)."""
     if player.picked_knee or not player.knee:
-        return []
+        return
     knee = player.knee
     if tally.sheet.black_three_in_foot is not None and knee[Card.BLACK_THREE]:
         knee = knee + Cards({Card.BLACK_THREE: -knee[Card.BLACK_THREE]})
-    return _held(tally, player.name, knee, "unopened knee")
+    _held(code, option, lines, tally, player.name, knee, "unopened knee")
 
 
 def _knee_threes(card: Card) -> Callable[[Tally, Player], int]:
@@ -264,43 +325,44 @@ def _has_knee(sheet: RuleSheet, deal: int) -> bool:
     return sheet.knee_at(deal) > 0
 
 
-def _held(tally: Tally, player: str, cards: Cards, where: str) -> list[Item]:
+def _held(code: str, option: str, lines: list[Line], tally: Tally, player: str, cards: Cards, where: str) -> None:
     """Cards a player held at the end (``where``: in hand or foot), a line per card value
-    (highest first), red threes apart."""
+    (highest first), red threes apart. Made at once, as most players of a deal hold some: only
+    the kinds held are looked at (a hand holds a few of the fifteen), in the order they are listed."""
     if cards is EMPTY:  # most often an empty hand: nothing to look at
-        return []
-    counts = cards.counts()
-    held = []
-    for each, places in tally.sheet.card_values.by_value_codes:
-        n, codes = 0, ""
-        for i, code in places:
-            if counts[i]:
-                n += counts[i]
-                codes = f"{codes} {code}" if codes else code
+        return
+    counts, values, new = cards.counts(), tally.sheet.card_values, tuple.__new__
+    points = values.points
+    each = n = 0
+    codes = ""
+    for i in compress(values.held_order, values.in_held_order(counts)):  # the places of the kinds held
+        if codes and points[i] == each:
+            n += counts[i]
+            codes = f"{codes} {_CODES[i]}"
+            continue
         if codes:
-            held.append((f"{player}'s {where}: {codes}", n, -each))
-    return held
+            lines.append(new(Line, (code, f"{player}'s {where}: {codes}", n, -each, -n * each, option, player)))
+        each, n, codes = points[i], counts[i], _CODES[i]
+    if codes:
+        lines.append(new(Line, (code, f"{player}'s {where}: {codes}", n, -each, -n * each, option, player)))
 
 
 _INDEX = {card: i for i, card in enumerate(CARDS)}
-_TWO = _INDEX[Card.TWO]
-_JOKER = _INDEX[Card.JOKER]
+_CODES = tuple(card.value for card in CARDS)
 _RED_THREE = _INDEX[Card.RED_THREE]
-# Looked up once here rather than for every deal, meld and card held (enum attribute
-# access is slow): the enum members scoring tests, each rank's place in CARDS and the
-# melded-card lines in the order they print (ranks high to low, black threes,
-# then 2s and jokers).
-_RANK_INDEX: dict[Rank, int] = {rank: _INDEX[rank.card] for rank in Rank if rank is not Rank.WILD}
-_MELDED_LINES = tuple((_INDEX[card], f"Melded {card.noun}")
-                      for card in (*NATURALS, Card.RED_THREE, Card.BLACK_THREE, Card.TWO, Card.JOKER))
+# Looked up once here rather than for every deal and meld (enum attribute access is slow): the
+# places in CARDS in the order the melded-card lines print (ranks high to low, red and black
+# threes, then 2s and jokers), a reader of a count by card in that order, and each line's label.
+_MELDED_ORDER = tuple(_INDEX[card] for card in (*NATURALS, Card.RED_THREE, Card.BLACK_THREE, Card.TWO, Card.JOKER))
+_IN_MELDED_ORDER = itemgetter(*_MELDED_ORDER)
+_MELDED_LABELS = tuple(f"Melded {card.noun}" for card in CARDS)
 
 # Every kind of score line, in the order a side's score lists them: first the side's own,
 # then each player's. Scoring and the blank pad both read this table.
 SCORE_LINES: tuple[ScoreLine, ...] = (
     ScoreLine(code="melds.cards", label="Melded cards", option="card_values", items=_melded,
               pad="Melded card points"),
-    ScoreLine(code="melds.points", label="Melded card points", option="card_values",
-              items=lambda t: [("Melded card points", 1, t.side.meld_points)] if t.side.meld_points else []),
+    ScoreLine(code="melds.points", label="Melded card points", option="card_values", items=_meld_points),
     ScoreLine(code="books.clean", label="Clean books", option="clean_book_bonus",
               count=attrgetter("clean_books"), pad="Clean books"),
     ScoreLine(code="books.special", label="Clean books of a named rank", option="special_books",
@@ -345,11 +407,10 @@ SCORE_LINES: tuple[ScoreLine, ...] = (
               player_count=lambda t, p: 1 if p.cut_bonus and t.sheet.cut_bonus else 0,
               pad="Cut bonus", pad_when=lambda s: s.cut_bonus > 0, once=True, scores=lambda s: bool(s.cut_bonus)),
     ScoreLine(code="cards_left", label="{player}'s hand", option="card_values",
-              player_items=lambda t, p: _held(t, p.name, p.cards_left, "hand"),
+              player_items=_hand,
               pad="Cards left in hands and feet (minus)"),
-    ScoreLine(code="cards_left.points", label="{player}'s hand: points", option="card_values",
-              player_items=lambda t, p: [(f"{p.name}'s hand: points", 1, -p.cards_left_points)]
-              if p.cards_left_points else []),
+    ScoreLine(code="cards_left.points", label="{player}'s hand: points", option="card_values", points_hand=True,
+              player_items=_hand_points),
     ScoreLine(code="red_threes.hand", label="{player}'s hand: red threes", option="red_three_penalty_hand",
               player_count=lambda t, p: p.red_threes_in_hand if t.caught else 0,
               each=lambda s, deal: -s.red_three_penalty_hand,

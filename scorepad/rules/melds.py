@@ -1,6 +1,7 @@
 """Whether one meld is legal under a sheet, as :class:`~.problems.Problem` values: its rank,
-its size, its wild cards; and a second meld of a rank begun too soon. Shared by the deal's
-verdict (:mod:`.validate`) and the referee's "is this meld legal?" (:mod:`.referee`).
+its size, its wild cards (a second meld of a rank begun too soon is the verdict's, read from
+each meld's record, :mod:`.compiled`). Shared by the deal's verdict (:mod:`.validate`) and the
+referee's "is this meld legal?" (:mod:`.referee`).
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .cards import Rank
-from .choices import BookGrowth, SecondMeld, SpecialWilds, WildRatio
+from .choices import BookGrowth, SpecialWilds, WildRatio
 from .deal import Meld
 from .problems import Problem
 from .sheet import RuleSheet
@@ -149,30 +150,3 @@ def wild_limit_problems(sheet: RuleSheet, rank: Rank, naturals: int, wilds: int,
     if naturals < sheet.min_naturals_with_wilds:
         yield Problem("meld.wild_ratio", f"A meld with wild cards needs at least {sheet.min_naturals_with_wilds} "
                       f"natural cards; this one has {naturals}.", "min_naturals_with_wilds", where)
-
-
-def duplicate_rank_problems(sheet: RuleSheet, melds: tuple[Meld, ...], where: str = "melds",
-                            side: str | None = None) -> Iterator[Problem]:
-    """A second unfinished meld of a rank, where the sheet allows one only after a book."""
-    if sheet.second_meld is SecondMeld.ANYTIME:
-        return
-    open_ranks: dict[Rank, int] = {}
-    said: dict[Rank, str] = {}  # each rank's message, written once
-    book_size, three, coloured = sheet.book_size, Rank.THREE, _COLOURED_THREES
-    for index, meld in enumerate(melds):
-        rank = meld.rank
-        if meld.naturals + meld.twos + meld.jokers >= book_size or rank is three \
-                or rank in coloured and sheet.three_bonus(rank.card) is None:
-            continue
-        if rank in open_ranks:
-            message = said.get(rank)
-            if message is None:
-                message = said[rank] = (f"There is already an unfinished meld of {rank.noun} (meld "
-                                        f"{open_ranks[rank] + 1}); a second meld of a rank may start only "
-                                        "once the first is a book.")
-            yield Problem("meld.duplicate_rank", message, "second_meld", f"{where}[{index}]", side, None, index)
-        else:
-            open_ranks[rank] = index
-
-
-_COLOURED_THREES = (Rank.RED_THREE, Rank.BLACK_THREE)  # read meld by meld: looked up once (enum attributes are slow)

@@ -11,29 +11,13 @@ of line, what each counts and the option that prices it, are one table in :mod:`
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import attrgetter
+from operator import itemgetter
 from typing import NamedTuple
 
-from .deal import Deal, Player, Side
-from .lines import Plan, PlayerStep, plan
+from .deal import Deal, Side
+from .lines import Line, Plan, plan
 from .read import JSON
 from .tally import Tally
-
-
-class Line(NamedTuple):
-    """One line of a side's score: ``count`` × ``each`` = ``points``."""
-
-    code: str
-    label: str
-    count: int  # type: ignore[assignment]  # a field named like tuple.count, which it hides
-    each: int
-    points: int
-    option: str
-    player: str | None = None
-
-    def to_json(self) -> dict[str, JSON]:
-        """Every key always there: ``player`` is ``null`` on a line of the side's own."""
-        return self._asdict()
 
 
 class SideScore(NamedTuple):
@@ -77,30 +61,28 @@ def score(deal: Deal, tallies: Sequence[Tally] | None = None) -> Breakdown:
 
 
 def _score_side(side: Side, tally: Tally, steps: Plan) -> SideScore:
-    """One side's lines, in the order of :data:`.lines.SCORE_LINES`: its own, then each player's."""
+    """One side's lines, in the order of :data:`.lines.SCORE_LINES`: its own, then each player's
+    (the plan's steps for the player's kind of hand and foot: no step that could only find nothing)."""
     lines: list[Line] = []
     new = tuple.__new__  # a Line made as a tuple: Line(...) costs a call more
     for code, label, option, counter, each, scored_to, items in steps.side:
         if items is not None:
-            for text, n, price in items(tally):
-                lines.append(new(Line, (code, text, n, price, n * price, option, None)))
+            items(lines, tally)
         elif counter is not None and (n := counter(tally)):
             lines.append(new(Line, (code, label, n, each, n * each, option,
                                     None if scored_to is None else scored_to(tally))))
     for player in side.players:
-        _add_player_lines(lines, steps.picked_up if player.foot_picked_up else steps.player, tally, player)
+        if player.cards_left_points is None:
+            own = steps.listed_picked_up if player.foot_picked_up else steps.listed
+        else:
+            own = steps.picked_up if player.foot_picked_up else steps.player
+        name = player.name
+        for code, label, option, player_counter, each, player_items in own:
+            if player_items is not None:
+                player_items(lines, tally, player)
+            elif player_counter is not None and (n := player_counter(tally, player)):
+                lines.append(new(Line, (code, label.format(player=name), n, each, n * each, option, name)))
     return new(SideScore, (side.name, tuple(lines), sum(map(_POINTS, lines))))
 
 
-def _add_player_lines(lines: list[Line], steps: tuple[PlayerStep, ...], tally: Tally, player: Player) -> None:
-    """Add the player's own lines."""
-    name, new = player.name, tuple.__new__
-    for code, label, option, counter, each, items in steps:
-        if items is not None:
-            for text, n, price in items(tally, player):
-                lines.append(new(Line, (code, text, n, price, n * price, option, name)))
-        elif counter is not None and (n := counter(tally, player)):
-            lines.append(new(Line, (code, label.format(player=name), n, each, n * each, option, name)))
-
-
-_POINTS = attrgetter("points")
+_POINTS = itemgetter(4)  # a Line's points, its fifth field (read by place: less than by name)

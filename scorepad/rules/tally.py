@@ -11,6 +11,16 @@ from typing import NamedTuple
 
 from .cards import CARDS, Card, Rank
 from .choices import FootWhen
+from .compiled import (
+    CLEAN_BOOK,
+    DIRTY_BOOK,
+    MIXED_WILD_BOOK,
+    SPECIAL_BOOK,
+    THREES_BOOK,
+    WILD_BOOK,
+    MeldRecord,
+    compiled,
+)
 from .deal import BookKind, Deal, Ending, Side
 from .sheet import RuleSheet
 
@@ -37,6 +47,9 @@ class Tally(NamedTuple):
     first_meld: str | None  # the name of the side's player who laid down first, if the deal says one did
     caught: bool  # whether a red three in a hand costs its penalty (red_three_penalty_hand_when)
     capped: tuple[tuple[str, int, int], ...] = ()  # books past a cap of book_caps: (its key, how many, the cap)
+    # Each meld's record (:class:`~.compiled.MeldRecord`), in the side's order: read again by the
+    # referee's checks of melds and of the books to go out (none for a counted side).
+    records: tuple[MeldRecord, ...] = ()
 
     @classmethod
     def of(cls, deal: Deal, side: Side) -> Tally:
@@ -45,49 +58,46 @@ class Tally(NamedTuple):
         if side.books is not None:
             return cls._counted(deal, side)
         melded = [0] * len(CARDS)
-        clean, dirty, wild = _CLEAN, _DIRTY, _WILD_RANK
-        clean_books = dirty_books = wild_books = 0
+        twos = jokers = clean_books = dirty_books = wild_books = mixed = 0
         special: dict[Card, int] = {}
         special_dirty: dict[Card, int] = {}
         threes: dict[Card, int] = {}
-        mixed = 0
-        mixed_priced, book_size = sheet.wild_book_mixed_bonus is not None, sheet.book_size
+        known, record = (checks := compiled(sheet)).records, checks.record
+        records = []
         for meld in side.melds:
-            if meld.rank is not wild:
-                melded[_RANK_INDEX[meld.rank]] += meld.naturals
-            melded[_TWO] += meld.twos
-            melded[_JOKER] += meld.jokers
-            if meld.naturals + meld.twos + meld.jokers < book_size:  # most melds: no book, as book_kind says
+            kept = known.get(id(meld)) or record(meld)  # the kind's record: its place and what book it is
+            records.append(kept)
+            if kept.place is not None:
+                melded[kept.place] += meld.naturals
+            twos += meld.twos
+            jokers += meld.jokers
+            book = kept.book
+            if not book:  # most melds: no book
                 continue
-            kind = meld.book_kind(sheet)
-            card = meld.rank.card
-            if kind is clean and sheet.three_books and meld.rank is not _THREE \
-                    and sheet.three_bonus(card) is not None:
-                threes[card] = threes.get(card, 0) + 1
-            elif kind is clean and sheet.special_books and meld.rank is not _THREE \
-                    and sheet.special_bonus(card) is not None:
-                special[card] = special.get(card, 0) + 1
-            elif kind is clean:
+            if book == CLEAN_BOOK:
                 clean_books += 1
-            elif kind is dirty and sheet.special_books_dirty and sheet.special_dirty_bonus(card) is not None:
-                special_dirty[card] = special_dirty.get(card, 0) + 1
-            elif kind is dirty:
+            elif book == DIRTY_BOOK:
                 dirty_books += 1
-            elif mixed_priced and meld.twos and meld.jokers:
+            elif book == WILD_BOOK:
+                wild_books += 1
+            elif book == MIXED_WILD_BOOK:
                 mixed += 1
             else:
-                wild_books += 1
+                counted = threes if book == THREES_BOOK else special if book == SPECIAL_BOOK else special_dirty
+                counted[kept.card] = counted.get(kept.card, 0) + 1
+        melded[_TWO] += twos
+        melded[_JOKER] += jokers
         capped: tuple[tuple[str, int, int], ...] = ()
         if sheet.book_caps:
-            kept, clean_books, dirty_books, capped = _cap(
+            wild_kept, clean_books, dirty_books, capped = _cap(
                 sheet, (wild_books + mixed, clean_books, dirty_books), special, special_dirty, threes,
                 _plain(sheet, side))
-            wild_books, mixed = _keep_wild(sheet, kept, wild_books, mixed)
-        went_out = _went_out(deal, side)
+            wild_books, mixed = _keep_wild(sheet, wild_kept, wild_books, mixed)
+        went_out, buried, first_meld, caught = _at_the_end(deal, side)
         # made as a tuple: cls(...) costs a call more
         return tuple.__new__(cls, (sheet, deal.number, side, melded, clean_books, dirty_books, wild_books,
-                                   special, went_out, special_dirty, threes, _buried(deal, side, went_out),
-                                   mixed, _named(deal.first_meld, side), _caught(deal, went_out), capped))
+                                   special, went_out, special_dirty, threes, buried, mixed, first_meld, caught,
+                                   capped, tuple(records)))
 
     @classmethod
     def _counted(cls, deal: Deal, side: Side) -> Tally:
@@ -110,10 +120,9 @@ class Tally(NamedTuple):
             kept, clean, dirty, capped = _cap(sheet, (wild + mixed, clean, dirty), special, special_dirty, threes,
                                               plain)
             wild, mixed = _keep_wild(sheet, kept, wild, mixed)
-        went_out = _went_out(deal, side)
+        went_out, buried, first_meld, caught = _at_the_end(deal, side)
         return cls(sheet, deal.number, side, [0] * len(CARDS), clean, dirty, wild, special, went_out,
-                   special_dirty, threes, _buried(deal, side, went_out), mixed, _named(deal.first_meld, side),
-                   _caught(deal, went_out), capped)
+                   special_dirty, threes, buried, mixed, first_meld, caught, capped)
 
 
 def _priced(counts: Iterable[tuple[Rank, int]], bonus: Callable[[Card], int | None],
@@ -201,11 +210,20 @@ def _cap(sheet: RuleSheet, counts: tuple[int, int, int], special: dict[Card, int
     return wild, clean, dirty, tuple(past)
 
 
-def _went_out(deal: Deal, side: Side) -> str | None:
-    """The name of this side's player who went out, if one did."""
-    if deal.ending is not _WENT_OUT:
-        return None
-    return _named(deal.went_out, side)
+def _at_the_end(deal: Deal, side: Side) -> tuple[str | None, bool, str | None, bool]:
+    """How the deal ended for this side, worked out together (once a side): the name of its player
+    who went out, if one did; whether a red three in its unopened feet costs its penalty
+    (``red_three_penalty_foot_when``: however the deal ended, or, opponents-out, only when a
+    player of another side went out); the name of its player who laid down first, if the deal
+    says one did; and whether a red three still in its hands costs its penalty
+    (``red_three_penalty_hand_when``, alike: a player of another side going out catches it there)."""
+    sheet = deal.sheet
+    went_out = _named(deal.went_out, side) if deal.ending is _WENT_OUT else None
+    foot_when, hand_when = sheet.red_three_penalty_foot_when, sheet.red_three_penalty_hand_when
+    opponent_out = (foot_when is _OPPONENTS_OUT or hand_when is _OPPONENTS_OUT) and _opponent_out(deal, went_out)
+    first_meld = None if deal.first_meld is None else _named(deal.first_meld, side)  # most deals name none
+    buried, caught = foot_when is not _OPPONENTS_OUT or opponent_out, hand_when is not _OPPONENTS_OUT or opponent_out
+    return went_out, buried, first_meld, caught
 
 
 def _named(name: str | None, side: Side) -> str | None:
@@ -228,27 +246,9 @@ def _opponent_out(deal: Deal, went_out: str | None) -> bool:
     return deal.find_player(deal.went_out) is not None
 
 
-def _buried(deal: Deal, side: Side, went_out: str | None) -> bool:
-    """Whether a red three in this side's unopened feet costs its penalty: however the deal
-    ended, or (``opponents-out``) only when a player of another side went out."""
-    if deal.sheet.red_three_penalty_foot_when is not _OPPONENTS_OUT:
-        return True
-    return _opponent_out(deal, went_out)
-
-
-def _caught(deal: Deal, went_out: str | None) -> bool:
-    """Whether a red three still in a hand of this side costs its penalty: however the deal
-    ended, or (``red_three_penalty_hand_when`` opponents-out) only when a player of another
-    side went out, catching it there."""
-    if deal.sheet.red_three_penalty_hand_when is not _OPPONENTS_OUT:
-        return True
-    return _opponent_out(deal, went_out)
-
-
 _INDEX = {card: i for i, card in enumerate(CARDS)}
 _TWO, _JOKER = _INDEX[Card.TWO], _INDEX[Card.JOKER]
 # Looked up once here rather than for every deal and meld (enum attribute access is slow).
 _NONE_CAPPED: Capped = ()
-_RANK_INDEX: dict[Rank, int] = {rank: _INDEX[rank.card] for rank in Rank if rank is not Rank.WILD}
 _CLEAN, _DIRTY = BookKind.CLEAN, BookKind.DIRTY
-_WILD_RANK, _THREE, _WENT_OUT, _OPPONENTS_OUT = Rank.WILD, Rank.THREE, Ending.WENT_OUT, FootWhen.OPPONENTS_OUT
+_THREE, _WENT_OUT, _OPPONENTS_OUT = Rank.THREE, Ending.WENT_OUT, FootWhen.OPPONENTS_OUT

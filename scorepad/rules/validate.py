@@ -55,12 +55,11 @@ from .choices import (
     PartnerFoot,
     StockOut,
 )
-from .compiled import Compiled, compiled
+from .compiled import Compiled, MeldRecord, compiled
 from .counted_checks import check_counted, counted_supply
 from .deal import Deal, Ending, Opening, Permission, Player, Side
 from .knee import knee_problems, went_out_knee
 from .limits import MAX_DEALS
-from .melds import duplicate_rank_problems
 from .problems import Problem, Report, Unchecked
 from .rulings import last_card_reason, meets_minimum, permission_reason, pile_meld_lacking
 from .sheet import RuleSheet
@@ -136,7 +135,8 @@ def validate(deal: Deal, totals_before: Mapping[str, int] | None = None,
     it could not check. ``totals_before``: in a game, each side's total before this deal
     (where the minimum follows the running total; a standalone deal's sides say their own);
     ``tallies``: each side's :class:`~.tally.Tally` where scoring has counted the deal already
-    (:func:`~.verdict.judge`), so that its melded cards are counted once.
+    (:func:`~.verdict.judge`), so that its melds are counted once (else counted here): the
+    referee reads each meld's record and the melded cards from it.
 
     >>> from scorepad.rules.deal import Deal
     >>> deal = Deal.from_json({"sheet": "common", "deal": 5, "ending": "stock_out", "sides": [
@@ -159,14 +159,16 @@ def validate(deal: Deal, totals_before: Mapping[str, int] | None = None,
             counted = counted or player.cards_left_points is not None
     _check_table(deal, players, found)
     checks = compiled(sheet)
+    if tallies is None:
+        tallies = [Tally.of(deal, side) for side in deal.sides]
     for i, side in enumerate(deal.sides):
-        _check_side(checks, side, f"sides[{i}]", found, warnings)
+        _check_side(checks, side, tallies[i], f"sides[{i}]", found, warnings)
     if knees:
         found.extend(knee_problems(deal))
     _check_supply(deal, players, found, tallies, counted)
     # The player who went out, found once for the ending and the way they went out.
     located = deal.find_player(deal.went_out) if deal.ending is Ending.WENT_OUT and deal.went_out else None
-    _check_ending(checks, deal, located, found)
+    _check_ending(checks, deal, tallies, located, found)
     _check_first_meld(deal, found)
     unchecked: list[Unchecked] = []
     _check_openings(checks, deal, totals_before, found, unchecked)
@@ -206,35 +208,37 @@ def _check_table(deal: Deal, players: int, found: list[Problem]) -> None:
     seen_sides: set[str] = set()
     seen_players: set[str] = set()
     for i, side in enumerate(deal.sides):
-        if side.name.casefold() in seen_sides:
+        key = side.name.casefold()  # names are told apart regardless of case
+        if key in seen_sides:
             found.append(Problem("side.name", f"Two sides are called {side.name!r}.", None, f"sides[{i}].name",
                                  side.name))
-        seen_sides.add(side.name.casefold())
+        seen_sides.add(key)
         if not side.players:
             found.append(Problem("side.players", f"{side.name} has no players.", None, f"sides[{i}].players",
                                  side.name))
         for j, player in enumerate(side.players):
-            if player.name.casefold() in seen_players:
+            key = player.name.casefold()
+            if key in seen_players:
                 found.append(Problem("player.name", f"Two players are called {player.name!r}.", None,
                                      f"sides[{i}].players[{j}].name", side.name, player.name))
-            seen_players.add(player.name.casefold())
+            seen_players.add(key)
 
 
-def _check_side(checks: Compiled, side: Side, where: str, found: list[Problem], warnings: list[Problem]) -> None:
-    """The rules one side breaks on its own: its melds, its red threes, each of its players."""
+def _check_side(checks: Compiled, side: Side, tally: Tally, where: str, found: list[Problem],
+                warnings: list[Problem]) -> None:
+    """The rules one side breaks on its own: its melds (their records in its tally), its red
+    threes, each of its players."""
     name, sheet = side.name, checks.sheet
     if side.books is not None:
         check_counted(sheet, side, side.books, where, found, warnings)
     else:
-        _check_melds(checks, side, where, found)
-        if checks.second_meld_limited:
-            found.extend(duplicate_rank_problems(sheet, side.melds, f"{where}.melds", name))
+        _check_melds(side, tally.records, where, found)
     if sheet.max_books_per_rank is not None:
         found.extend(books_per_rank_problems(sheet, side, where))
     if side.red_threes < 0:
         found.append(Problem("count.negative", "Red threes laid cannot be negative.", None,
                              f"{where}.red_threes", name, field="red_threes"))
-    elif side.red_threes and not sheet.lays_red_threes:
+    elif side.red_threes and not checks.lays_red_threes:
         found.append(Problem("red_three.laid", f"{name} laid {side.red_threes} red three"
                              f"{'s' if side.red_threes != 1 else ''}, but on this sheet red threes are never laid "
                              f"({sheet.cite('red_three_mode')}).", "red_three_mode", f"{where}.red_threes", name,
@@ -250,28 +254,44 @@ def _check_side(checks: Compiled, side: Side, where: str, found: list[Problem], 
         warnings.append(Problem("side.no_melds", f"{name} melded nothing this deal; check no meld was left out.",
                                 None, f"{where}.melds", name, field="melds"))
     for j, player in enumerate(side.players):
-        _check_player(sheet, player, f"{where}.players[{j}]", name, found, warnings)
+        _check_player(checks, player, f"{where}.players[{j}]", name, found, warnings)
 
 
-def _check_melds(checks: Compiled, side: Side, where: str, found: list[Problem]) -> None:
-    """Each meld alone: its rank, size and wild cards (:func:`~.melds.meld_problems`, once per
-    sheet for each kind of meld), placed on the side."""
-    name, kept, alone = side.name, checks.melds, checks.meld_problems
-    for index, meld in enumerate(side.melds):
-        problems = kept.get(meld)  # most melds: a kind seen before, its answer kept
-        if problems is None:
-            problems = alone(meld)
-        if problems:
+def _check_melds(side: Side, records: Sequence[MeldRecord], where: str, found: list[Problem]) -> None:
+    """Each meld alone: its rank, size and wild cards (its record's problems, worked out once per
+    sheet for each kind of meld), placed on the side; then each second unfinished meld of a rank,
+    where the sheet allows one only once the first is a book (``second_meld``)."""
+    name = side.name
+    unfinished: dict[Rank, int] = {}  # each rank's first unfinished meld
+    too_soon: list[Problem] = []
+    said: dict[Rank, str] = {}  # each rank's message, written once
+    for index, kept in enumerate(records):
+        if kept.problems:
             here = f"{where}.melds[{index}]"
-            for p in problems:
+            for p in kept.problems:
                 found.append(Problem(p[0], p[1], p[2], here, name, None, index))
+        rank = kept.unfinished  # None on a sheet that allows a second meld of a rank at any time
+        if rank is None:
+            continue
+        if rank in unfinished:
+            message = said.get(rank)
+            if message is None:
+                message = said[rank] = (f"There is already an unfinished meld of {rank.noun} (meld "
+                                        f"{unfinished[rank] + 1}); a second meld of a rank may start only "
+                                        "once the first is a book.")
+            too_soon.append(Problem("meld.duplicate_rank", message, "second_meld", f"{where}.melds[{index}]", name,
+                                    None, index))
+        else:
+            unfinished[rank] = index
+    found.extend(too_soon)
 
 
-def _check_player(sheet: RuleSheet, player: Player, here: str, side: str, found: list[Problem],
+def _check_player(checks: Compiled, player: Player, here: str, side: str, found: list[Problem],
                   warnings: list[Problem]) -> None:
     """One player's record: no negative count; a foot picked up is not recorded as a foot, and an
     unopened one holds ``foot_size`` cards; a red three in hand is worth a look; the cut bonus only
     where the sheet has one."""
+    sheet = checks.sheet
     cards, foot = player.cards_left, player.foot  # EMPTY, the most common cards, has nothing to check
     if cards is not EMPTY and min(cards.counts()) < 0:
         found.append(_negative(player, here, side, "cards_left"))
@@ -294,7 +314,7 @@ def _check_player(sheet: RuleSheet, player: Player, here: str, side: str, found:
         found.append(Problem("foot.size", f"{player.name}'s unopened foot holds {player.foot.total} cards; "
                              f"a foot is dealt {sheet.foot_size}.", "foot_size", f"{here}.foot", side, player.name,
                              field="foot"))
-    if sheet.lays_red_threes and player.red_threes_in_hand > 0:  # held, one is only its penalty
+    if checks.lays_red_threes and player.red_threes_in_hand > 0:  # held, one is only its penalty
         key = "red_threes_left" if player.counted else "cards_left"
         warnings.append(Problem("red_three.in_hand", f"{player.name} still holds a red three; red threes are "
                                 "laid at once, so check it was not missed.", "red_three_penalty_hand",
@@ -310,8 +330,7 @@ def _negative(player: Player, here: str, side: str, key: str) -> Problem:
                    f"{here}.{key}", side, player.name, field=key)
 
 
-def _check_supply(deal: Deal, players: int, found: list[Problem], tallies: Sequence[Tally] | None,
-                  counted: bool) -> None:
+def _check_supply(deal: Deal, players: int, found: list[Problem], tallies: Sequence[Tally], counted: bool) -> None:
     """The pack holds every card the deal records; ``counted``: some side or hand is counted, so
     its books and points are checked against the pack too."""
     decks = deal.sheet.decks_for(max(players, 1))
@@ -327,7 +346,7 @@ def _check_supply(deal: Deal, players: int, found: list[Problem], tallies: Seque
         found.extend(counted_supply(deal, available, used, decks))
 
 
-def _check_ending(checks: Compiled, deal: Deal, located: tuple[int, int, Player] | None,
+def _check_ending(checks: Compiled, deal: Deal, tallies: Sequence[Tally], located: tuple[int, int, Player] | None,
                   found: list[Problem]) -> None:
     sheet = deal.sheet
     if deal.ending is Ending.STOCK_OUT:
@@ -358,7 +377,7 @@ def _check_ending(checks: Compiled, deal: Deal, located: tuple[int, int, Player]
     if sheet.has_knee:  # a knee left behind: only in a deal with one
         found.extend(went_out_knee(deal, i, j))
     need = sheet.going_out_books(deal.number)
-    held = side_books(sheet, side)
+    held = side_books(sheet, side) if side.books is not None else checks.books_held(tallies[i].records)
     toward, short = checks.books_toward(need, held)
     if short:
         missing = missing_by_rank(need, toward)
@@ -436,7 +455,8 @@ def _check_openings(checks: Compiled, deal: Deal, totals_before: Mapping[str, in
     sheet = deal.sheet
     by_total = sheet.opening_by is OpeningBy.RUNNING_TOTAL
     option = "opening_bands" if by_total else "opening_minimums"
-    cited = str(sheet.cite(option))  # put in words once, for every opening not given
+    not_given = checks.opening_not_given  # the reason an opening not given is not checked, after its owner
+    book = sheet.opening_book(deal.number)
     new = tuple.__new__  # an Unchecked made as a tuple: Unchecked(...) costs a call more, once a player
     for i, side in enumerate(deal.sides):
         running = side.running_total if totals_before is None else totals_before.get(side.name)
@@ -445,13 +465,11 @@ def _check_openings(checks: Compiled, deal: Deal, totals_before: Mapping[str, in
             minimum = max(band.minimum for band in sheet.opening_bands)
         for owner, player, opening, where in _openings(sheet, side, f"sides[{i}]", found):
             if opening is None:
-                if minimum > 0 or sheet.opening_book(deal.number):
-                    unchecked.append(new(Unchecked, ("opening", option, f"{owner}'s first melds are not given, so "
-                                                     f"the opening minimum ({cited}) is not checked.",
-                                                     where, side.name, player)))
+                if minimum > 0 or book:
+                    unchecked.append(new(Unchecked, ("opening", option, owner + not_given, where, side.name, player)))
             elif by_total and running is None:
                 unchecked.append(Unchecked("opening", option, f"The minimum follows the running total "
-                                           f"({cited}); give {side.name}'s running_total before this "
+                                           f"({sheet.cite(option)}); give {side.name}'s running_total before this "
                                            "deal to check the opening.", f"sides[{i}].running_total",
                                            side.name, player))
             elif opening.melds:  # no first melds: this side or player never opened

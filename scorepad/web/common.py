@@ -24,7 +24,7 @@ from ..paper.results import entered_words
 from ..rules import PRESETS, RuleSheet, load_sheet
 from ..rules.catalogue import OPTION_BY_NAME
 from ..rules.dispute import corrected_lines
-from ..rules.score import Line
+from ..rules.lines import Line
 from ..rules.sheet import Cited, presets_by_group
 from ..rules.verdict import Verdict
 from ..storage import cache, checks, db, reading
