@@ -42,13 +42,71 @@ def test_the_description_is_valid_openapi_3_1(doc):
     OpenAPIV31SpecValidator(doc).validate()
 
 
-def test_the_description_lists_every_api_route_and_method_and_nothing_else(module_app, doc):
+def test_the_description_lists_every_api_route_and_pdf_and_nothing_else(module_app, doc):
     served = {(re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule.rule), method.lower())
-              for rule in module_app.url_map.iter_rules() if rule.rule.startswith("/api/v1/")
+              for rule in module_app.url_map.iter_rules()
+              if rule.rule.startswith("/api/v1/") or rule.rule.endswith(".pdf")
               for method in (rule.methods or set()) - {"HEAD", "OPTIONS"}}
     described = {(path, method) for path, item in doc["paths"].items() for method in item if method != "parameters"}
     assert served - described == set(), "routes without a description"
     assert described - served == set(), "descriptions of routes the app does not serve"
+
+
+def test_the_pdfs_answer_application_pdf_and_take_the_paper(doc):
+    pdfs = {path: item for path, item in doc["paths"].items() if path.endswith(".pdf")}
+    assert len(pdfs) == 5
+    for path, item in pdfs.items():
+        assert set(item["get"]["responses"]["200"]["content"]) == {"application/pdf"}, path
+        assert "paper" in parameters(doc, path, "get")
+
+
+def operations(doc) -> list[tuple[str, str, dict[str, Any]]]:
+    return [(path, method, operation) for path, item in doc["paths"].items()
+            for method, operation in item.items() if method != "parameters"]
+
+
+def test_every_operation_has_its_own_operation_id_and_a_described_tag(doc):
+    ids = [operation.get("operationId") for _, _, operation in operations(doc)]
+    assert None not in ids
+    assert all(re.fullmatch(r"[a-z]+(_[a-z]+)*", i) for i in ids), ids
+    assert len(set(ids)) == len(ids), sorted(i for i in ids if ids.count(i) > 1)
+    tags = {tag["name"]: tag["description"] for tag in doc["tags"]}
+    for path, method, operation in operations(doc):
+        assert len(operation["tags"]) == 1 and operation["tags"][0] in tags, (path, method)
+    assert {t for *_, o in operations(doc) for t in o["tags"]} == set(tags), "a tag no operation has"
+
+
+def unnamed_objects_in_unions(value: Any, where: str = "") -> list[str]:
+    """Where an object schema written in place sits inside an anyOf or oneOf: a generated client
+    cannot name its model ("Unable to process schema Meld_type_1")."""
+    found: list[str] = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in ("anyOf", "oneOf"):
+                found += [f"{where}/{key}/{i}" for i, branch in enumerate(item)
+                          if isinstance(branch, dict) and "$ref" not in branch
+                          and ("object" in (branch.get("type"), *(branch.get("type") or [])) or "properties" in branch)]
+            found += unnamed_objects_in_unions(item, f"{where}/{key}")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            found += unnamed_objects_in_unions(item, f"{where}/{i}")
+    return found
+
+
+def test_no_object_written_in_place_inside_a_union(doc):
+    assert unnamed_objects_in_unions(doc) == []
+    assert unnamed_objects_in_unions({"anyOf": [{"type": "string"}, {"type": "object"}]}) == ["/anyOf/1"]
+
+
+def test_the_write_routes_describe_their_headers(doc):
+    record = doc["paths"]["/api/v1/games/{game_id}/deals"]["post"]["responses"]["201"]["headers"]
+    assert {"Location", "ETag", "Idempotent-Replayed", "RateLimit-Policy", "RateLimit"} <= set(record)
+    create = doc["paths"]["/api/v1/games"]["post"]["responses"]["201"]["headers"]
+    assert {"Location", "Idempotent-Replayed", "RateLimit-Policy", "RateLimit"} <= set(create)
+    read = doc["paths"]["/api/v1/games/{game_id}/revision"]["get"]["responses"]["200"].get("headers", {})
+    assert not {"RateLimit", "Idempotent-Replayed"} & set(read)
+    assert set(doc["components"]["headers"]) >= {"ETag", "Location", "Idempotent-Replayed", "RateLimit-Policy",
+                                                  "RateLimit"}
 
 
 def test_every_error_is_one_problem_schema_as_application_problem_json(doc):
@@ -57,9 +115,9 @@ def test_every_error_is_one_problem_schema_as_application_problem_json(doc):
     problem = doc["components"]["schemas"]["Problem"]["properties"]
     assert {"type", "title", "status", "detail", "field", "error", "revision", "changes", "report",
             "may_save_as_played", "problems"} <= set(problem)
-    for item in doc["paths"].values():
+    for path, item in doc["paths"].items():
         for method, operation in item.items():
-            if method == "parameters":
+            if method == "parameters" or path.endswith(".pdf"):  # a PDF's errors are the pages' HTML
                 continue
             for status, response in operation["responses"].items():
                 if int(status) >= 400:
@@ -111,7 +169,7 @@ def test_the_three_creating_posts_take_an_optional_idempotency_key(doc, path, me
 
 SCHEMAS = "/components/schemas"
 OPTION = f"{SCHEMAS}/SheetObject/properties"
-DEAL_SIDE = f"{SCHEMAS}/Deal/properties/sides/items/properties"
+DEAL_SIDE = f"{SCHEMAS}/DealSide/properties"
 
 # Each bound of limits.py: where the description states it, (pointer, value) pairs.
 BOUNDS: dict[str, list[tuple[str, Any]]] = {
@@ -119,7 +177,7 @@ BOUNDS: dict[str, list[tuple[str, Any]]] = {
                   (f"{SCHEMAS}/Deal/properties/sides/minItems", limits.MIN_SIDES)],
     "MAX_SIDES": [(f"{SCHEMAS}/Sides/maxItems", limits.MAX_SIDES),
                   (f"{SCHEMAS}/Deal/properties/sides/maxItems", limits.MAX_SIDES)],
-    "MAX_PER_SIDE": [(f"{SCHEMAS}/Sides/items/properties/players/maxItems", limits.MAX_PER_SIDE),
+    "MAX_PER_SIDE": [(f"{SCHEMAS}/Side/properties/players/maxItems", limits.MAX_PER_SIDE),
                      (f"{DEAL_SIDE}/players/maxItems", limits.MAX_PER_SIDE),
                      (f"{OPTION}/side_sizes/anyOf/0/maximum", limits.MAX_PER_SIDE)],
     "MIN_PLAYERS": [(f"{OPTION}/min_players/minimum", limits.MIN_PLAYERS),
@@ -130,22 +188,20 @@ BOUNDS: dict[str, list[tuple[str, Any]]] = {
     "MAX_GAME_ID": [("/paths/~1api~1v1~1games~1{game_id}/parameters/0/schema/maxLength", limits.MAX_GAME_ID)],
     "MAX_MELDS": [(f"{DEAL_SIDE}/melds/maxItems", limits.MAX_MELDS),
                   (f"{SCHEMAS}/Melds/anyOf/0/maxItems", limits.MAX_MELDS)],
-    "MAX_COUNT": [(f"{SCHEMAS}/Meld/anyOf/1/properties/naturals/maximum", limits.MAX_COUNT),
-                  (f"{SCHEMAS}/Meld/anyOf/1/properties/naturals/minimum", -limits.MAX_COUNT),
+    "MAX_COUNT": [(f"{SCHEMAS}/MeldCounts/properties/naturals/maximum", limits.MAX_COUNT),
+                  (f"{SCHEMAS}/MeldCounts/properties/naturals/minimum", -limits.MAX_COUNT),
                   (f"{DEAL_SIDE}/red_threes/maximum", limits.MAX_COUNT),
-                  (f"{DEAL_SIDE}/books/properties/clean/maximum", limits.MAX_COUNT),
-                  (f"{DEAL_SIDE}/players/items/properties/red_threes_left/maximum", limits.MAX_COUNT)],
+                  (f"{SCHEMAS}/Books/properties/clean/maximum", limits.MAX_COUNT),
+                  (f"{SCHEMAS}/Player/properties/red_threes_left/maximum", limits.MAX_COUNT)],
     "MAX_COUNTED_POINTS": [(f"{DEAL_SIDE}/meld_points/maximum", limits.MAX_COUNTED_POINTS),
                            (f"{DEAL_SIDE}/meld_points/minimum", -limits.MAX_COUNTED_POINTS),
-                           (f"{DEAL_SIDE}/players/items/properties/cards_left_points/maximum",
-                            limits.MAX_COUNTED_POINTS)],
+                           (f"{SCHEMAS}/Player/properties/cards_left_points/maximum", limits.MAX_COUNTED_POINTS)],
     "MAX_CARD_STRING": [(f"{SCHEMAS}/Meld/anyOf/0/maxLength", limits.MAX_CARD_STRING)],
     "MAX_DEALS": [(f"{SCHEMAS}/Game/properties/deals/maxItems", limits.MAX_DEALS),
                   (f"{SCHEMAS}/Export/properties/deals/maxItems", limits.MAX_DEALS),
                   (f"{SCHEMAS}/DealWrite/properties/deal/maximum", limits.MAX_DEALS)],
     "MAX_REASON": [(f"{SCHEMAS}/DealWrite/properties/as_played/properties/reason/maxLength", limits.MAX_REASON),
-                   ("/paths/~1api~1v1~1games~1{game_id}~1sheet/put/requestBody/content/application~1json/schema/"
-                    "properties/reason/maxLength", limits.MAX_REASON)],
+                   (f"{SCHEMAS}/SheetAmendment/properties/reason/maxLength", limits.MAX_REASON)],
     "MAX_POINTS": [(f"{SCHEMAS}/Standing/properties/total/maximum", limits.MAX_POINTS),
                    (f"{SCHEMAS}/Standing/properties/total/minimum", -limits.MAX_POINTS)],
     "MAX_SHEET_DEALS": [(f"{OPTION}/{name}/anyOf/1/maxItems", limits.MAX_SHEET_DEALS) for name in (
