@@ -239,7 +239,8 @@ def schemas() -> Schema:
                                  "not play (its min_players, max_players, side_sizes)"},
         "Sheet": {"anyOf": [ref("PresetId"), ref("SheetObject")]},
         "PresetId": {"type": "string", "enum": [*sorted(PRESETS)]},
-        "SheetObject": obj(preset=ref("PresetId"), preset_version={"type": "integer", "minimum": 1},
+        "SheetObject": obj(preset=ref("PresetId"), preset_version={"type": ["integer", "null"], "minimum": 1,
+                                                           "description": "the preset's version; null: as if left out"},
                            **{option.name: hoisted(camel(option.name), option.schema(), options)
                               for option in OPTIONS}),
         **options, "Totals": TOTALS,
@@ -377,6 +378,11 @@ QUESTION_SCHEMAS = {"meld": "MeldQuestion", "go-out": "GoOutQuestion", "pile": "
                     "minimum": "MinimumQuestion"}
 
 
+# What each question cannot be asked without (go-out: its books, or the melds to count them from,
+# which its description says).
+QUESTION_NEEDS = {"meld": ("meld",), "pile": ("top_card",), "minimum": ("melds",)}
+
+
 def question_schemas() -> dict[str, Schema]:
     """The referee's question bodies, each named, and the books a go-out question counts."""
     out: dict[str, Schema] = {
@@ -385,8 +391,11 @@ def question_schemas() -> dict[str, Schema]:
         "BooksMade": obj(**{kind: BY_RANK_COUNT if kind in BY_RANK else between(0, MAX_MELDS) for kind in BOOK_KINDS}),
     }
     for name, schema_name in QUESTION_SCHEMAS.items():
-        body = obj(sheet=ref("Sheet"), game={**GAME_TEXT, "description": "a game's id: its sheet, its deal"},
+        body = obj(QUESTION_NEEDS.get(name, ()), True, sheet=ref("Sheet"),
+                   game={**GAME_TEXT, "description": "a game's id: its sheet, its deal"},
                    **{f: QUESTION_FIELDS[f] for f in QUESTIONS[name][1]})
         out[schema_name] = {**body, **one_of("sheet", "game"),
-                            "description": "the sheet, or the game whose sheet to use: one of them"}
+                            "description": "the sheet, or the game whose sheet to use: one of them"
+                            + ("; and the books on the table, or the melds to count them from" if name == "go-out"
+                               else "")}
     return out

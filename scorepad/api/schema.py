@@ -168,5 +168,6 @@ GAME_ID: Schema = {"name": "game_id", "in": "path", "required": True,
 NUMBER: Schema = {"name": "number", "in": "path", "required": True, "schema": DEAL_NUMBER}
 IF_NONE_MATCH: Schema = {"name": "If-None-Match", "in": "header", "schema": STRING,
                          "description": "an ETag of the game"}
-SHEET_TEXT: Schema = {"type": "string", "description": "a preset id, or a sheet object as JSON text"}
+SHEET_TEXT: Schema = {"type": "string", "minLength": 1, "pattern": "\\S",
+                      "description": "a preset id, or a sheet object as JSON text"}
 SAVED = answer(ref("SavedDeal"), "the deal as saved, and the game's revision", "Location")

@@ -373,7 +373,7 @@ _SIDE_SIZE = whole_number(1, MAX_PER_SIDE)
 
 @reads({"anyOf": [_SIDE_SIZE.schema,
                    {"type": "array", "items": _SIDE_SIZE.schema, "minItems": 1, "maxItems": MAX_SIDE_SIZES,
-                    "uniqueItems": True}]})
+                    "description": "a size given twice counts once"}]})
 def read_side_sizes(value: object, name: str, base: object = None) -> tuple[int, ...]:
     if isinstance(value, int) and not isinstance(value, bool):
         value = [value]
