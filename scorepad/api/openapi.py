@@ -20,6 +20,7 @@ from flask import Response, current_app
 from ..rules.limits import MAX_IDEMPOTENCY_KEY
 from ..rules.read import JSON
 from .blueprint import bp
+from .openapi_examples import with_examples
 from .openapi_open import OPEN_PATHS
 from .openapi_paper import PAPER_PATHS
 from .openapi_schemas import QUESTION_SCHEMAS, schemas
@@ -37,7 +38,6 @@ from .schema import (
     Schema,
     answer,
     error_responses,
-    obj,
     op,
     query,
     ref,
@@ -117,7 +117,7 @@ PATHS: dict[str, Schema] = {
                              ("pile", "may I take the pile?"), ("minimum", "do these first melds meet the minimum?"))},
     "/api/v1/referee/explain": {"post": op(
         "a deal's score, each line with its rule", {"200": answer(ref("Explained"))},
-        body=obj(("deal",), deal=ref("ScoreRequest")))},
+        body=ref("ExplainRequest"))},
     "/api/v1/referee/games/{game_id}/deals/{number}/explain": {"parameters": [GAME_ID, NUMBER], "get": op(
         "a recorded deal's score, each line with its rule", {"200": answer(ref("Explained"))}, 404)},
     "/api/v1/referee/rescore": {"post": op(
@@ -171,7 +171,7 @@ NAMES: dict[tuple[str, str], tuple[str, str]] = {
     ("/api/v1/referee/games/{game_id}/rescore", "get"): ("rescore_game", "referee"),
     ("/api/v1/referee/compare", "get"): ("compare_sheets", "referee"),
 }
-TAGS: list[Schema] = [{"name": name, "description": description} for name, description in (
+TAGS: list[JSON] = [{"name": name, "description": description} for name, description in (
     ("games", "a game: create it, read it, its revision and history, its sheet, its edit key, end and reopen it"),
     ("deals", "a game's deals: record one, read it, correct it, delete it"),
     ("open deals", "a deal entered part by part, each side's phone its own part"),
@@ -209,12 +209,13 @@ def _with_gone_and_full(paths: dict[str, Schema]) -> Schema:
     return out
 
 
-def _named(paths: dict[str, Schema]) -> Schema:
+def _named(paths: Schema) -> Schema:
     """Each operation with its name and tag (:data:`NAMES`), and the headers its answers carry:
     ``Idempotent-Replayed`` where it takes an Idempotency-Key, ``ETag`` (the game's revision)
     where it writes, and ``RateLimit-Policy``, ``RateLimit`` where it is limited (may answer 429)."""
     out: Schema = {}
     for path, item in paths.items():
+        assert isinstance(item, dict)
         out[path] = methods = dict(item)
         for method, operation in item.items():
             if method == "parameters" or not isinstance(operation, dict) or (path, method) not in NAMES:
@@ -245,7 +246,7 @@ def document() -> Schema:
         "openapi": "3.1.0", "info": INFO, "tags": TAGS,
         "paths": {**_named(_with_gone_and_full(PATHS)), **PAPER_PATHS},
         "components": {
-            "schemas": schemas(), "responses": error_responses(), "headers": HEADERS,
+            "schemas": with_examples(schemas()), "responses": error_responses(), "headers": HEADERS,
             "parameters": {
                 "IfMatch": {"name": "If-Match", "in": "header", "schema": {"type": "string", "minLength": 1},
                             "description": "the game's ETag: the write is based on that revision (412 when stale)"},

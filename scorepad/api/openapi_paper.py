@@ -2,19 +2,20 @@
 :mod:`scorepad.web.paper`, outside ``/api/v1`` but reachable from the description, so a client
 finds the paper it can print. :mod:`.openapi` puts :data:`PAPER_PATHS` among its paths.
 
-Their errors are the pages' (HTML), not the API's problems.
+They serve browsers as well as programs, so an error's form follows ``Accept``: the API's
+problem (``application/problem+json``) when it prefers JSON, else the page's HTML.
 """
 
 from __future__ import annotations
 
 from ..rules.limits import MAX_SIDES, MIN_SIDES
-from .schema import GAME_ID, Schema, between, query
+from .schema import GAME_ID, Schema, between, query, ref
 
 PAPER: Schema = query("paper", {"type": "string", "enum": ["letter", "a4"], "default": "letter"},
                       "the paper size (ignoring case)")
 PRESET: Schema = {"name": "preset_id", "in": "path", "required": True, "schema": {"type": "string", "minLength": 1},
                   "description": "a preset's id, as GET /api/v1/sheets lists them"}
-HTML: Schema = {"text/html": {"schema": {"type": "string"}}}
+ERROR: Schema = {"application/problem+json": {"schema": ref("Problem")}, "text/html": {"schema": {"type": "string"}}}
 
 
 def _pdf(operation_id: str, summary: str, *params: Schema, game: bool = True) -> Schema:
@@ -24,10 +25,11 @@ def _pdf(operation_id: str, summary: str, *params: Schema, game: bool = True) ->
             "200": {"description": "the PDF, as a download named after the game or preset",
                     "headers": {"Content-Disposition": {"$ref": "#/components/headers/Content-Disposition"}},
                     "content": {"application/pdf": {"schema": {"type": "string", "format": "binary"}}}},
-            "400": {"description": "a paper (or sides) it does not print: the page's error", "content": HTML},
-            "404": {"description": "no such game or preset: the page's error", "content": HTML},
-            **({"410": {"description": "the game was deleted: the page's error", "content": HTML}}
-               if game else {})}}}
+            "400": {"description": "a paper (or sides) it does not print", "content": ERROR},
+            "404": {"description": "no such game or preset", "content": ERROR},
+            **({"410": {"description": "the game was deleted", "content": ERROR}} if game else {}),
+            "503": {"description": "the PDF waited its turn to be built too long: send it again",
+                    "headers": {"Retry-After": ref("Retry-After", "headers")}, "content": ERROR}}}}
 
 
 PAPER_PATHS: dict[str, Schema] = {

@@ -314,6 +314,7 @@ def schemas() -> Schema:
                         sides={"anyOf": [ref("Sides"), array(ref("Name"), MAX_SIDES, MIN_SIDES)]},
                         deals={**array(ref("Deal"), MAX_DEALS), "description": "the deals in order, each numbered "
                                "by its place unless it says its deal"}),
+        "ExplainRequest": obj(("deal",), deal=ref("ScoreRequest")),
         "RescoreRequest": {**obj(sheet=ref("Sheet"), deal=ref("ScoreRequest"), game={
             "anyOf": [ref("GameFile"), ref("Export")],
             "description": "a game: its sheet, sides and deals, or an export as GET .../export gives it"}),

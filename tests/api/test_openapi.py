@@ -352,3 +352,53 @@ def test_the_description_is_built_once_per_app(module_app):
     first = client.get("/api/v1/openapi.json").get_data()
     assert client.get("/api/v1/openapi.json").get_data() == first
     assert module_app.extensions["scorepad.openapi"] == first.decode()
+
+
+# -- examples: each the doc's story's own (scorepad/api/examples.json), each valid ---------------------
+
+
+def schema_validator(doc: dict[str, Any], name: str) -> Draft202012Validator:
+    registry = Registry().with_resource(DOC, Resource.from_contents(doc, default_specification=DRAFT202012))
+    return Draft202012Validator({"$ref": f"{DOC}#/components/schemas/{name}"}, registry=registry,
+                                format_checker=Draft202012Validator.FORMAT_CHECKER)
+
+
+def test_every_example_meets_its_own_schema(doc):
+    examples = {name: schema["examples"] for name, schema in doc["components"]["schemas"].items()
+                if "examples" in schema}
+    assert len(examples) >= 30
+    for name, (example,) in examples.items():
+        errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}"[:200]
+                  for e in schema_validator(doc, name).iter_errors(example)]
+        assert not errors, (name, errors[:3])
+    assert not schema_validator(doc, "NewGame").is_valid({**examples["NewGame"][0], "sides": []})
+
+
+def test_every_schema_an_operation_reads_or_answers_has_an_example(doc):
+    used = set()
+    for *_, operation in operations(doc):
+        holders = [operation.get("requestBody", {}), *operation["responses"].values()]
+        for holder in holders:
+            if "$ref" in holder:
+                holder = at(doc, holder["$ref"][1:])
+            for media in holder.get("content", {}).values():
+                ref = media.get("schema", {}).get("$ref", "")
+                if ref.startswith("#/components/schemas/"):
+                    used.add(ref.rsplit("/", 1)[1])
+    assert {"NewGame", "NewDeal", "Game", "Problem", "RescoreRequest"} <= used
+    assert sorted(name for name in used if "examples" not in doc["components"]["schemas"][name]) == []
+
+
+def test_an_export_is_a_game_the_rescore_reads(doc):
+    """The doc: an export is rescored as it is (tests/api/test_rescore_export.py: the server does)."""
+    export = doc["components"]["schemas"]["Export"]["examples"][0]
+    rescore = schema_validator(doc, "RescoreRequest")
+    assert rescore.is_valid({"sheet": "pagat", "game": export})
+    assert not rescore.is_valid({"sheet": "pagat", "game": export, "deal": {}}), "a deal or a game, not both"
+    assert not rescore.is_valid({"sheet": "pagat"}), "a deal or a game"
+    question = schema_validator(doc, "MeldQuestion")
+    assert question.is_valid({"sheet": "pagat", "meld": "9 9 2"}) and question.is_valid({"game": "x", "meld": "9 9 2"})
+    assert not question.is_valid({"sheet": "pagat", "game": "x", "meld": "9 9 2"}), "the sheet or the game"
+    assert not question.is_valid({"meld": "9 9 2"})
+    name = schema_validator(doc, "Name")
+    assert name.is_valid("Ann Lee") and not name.is_valid("   ") and not name.is_valid("A\u0000")
