@@ -48,7 +48,8 @@ from .schema import (
 PATHS: dict[str, Schema] = {
     "/api/v1/openapi.json": {"get": op("this description", {"200": answer({"type": "object"}, "OpenAPI 3.1")})},
     "/api/v1/problems/{slug}": {
-        "parameters": [{"name": "slug", "in": "path", "required": True, "schema": STRING}],
+        "parameters": [{"name": "slug", "in": "path", "required": True, "schema": STRING,
+                        "description": "a problem type's slug: the `slug` of the `type` enum of `Problem`"}],
         "get": op("what a problem type means", {"200": answer(ref("ProblemType"))}, 404)},
     "/api/v1/sheets": {"get": op("the preset sheets", {"200": answer(ref("Presets"))})},
     "/api/v1/score": {"post": op("check and score one deal; nothing is saved", {"200": answer(ref("Report"))},

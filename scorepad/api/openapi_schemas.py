@@ -25,6 +25,7 @@ from ..rules.published import GROUPS
 from ..rules.questions import BOOK_KINDS, BY_RANK, QUESTIONS
 from ..rules.read import JSON
 from .openapi_open import open_schemas
+from .problems import TYPES, type_url
 from .schema import (
     BOOLEAN,
     CARD_STRING,
@@ -196,8 +197,9 @@ def schemas() -> Schema:
         **open_schemas(),
         "Problem": obj(
             ("type", "title", "status", "detail", "field", "error"), False,
-            type={"type": "string", "format": "uri-reference",
-                  "description": "`about:blank`, or `/api/v1/problems/<slug>`, whose GET documents it"},
+            type={"type": "string", "format": "uri-reference", "enum": ["about:blank", *map(type_url, TYPES)],
+                  "description": "`about:blank` (a plain HTTP error: its title is the status's reason), or "
+                                 "`/api/v1/problems/<slug>`, whose GET documents it"},
             title=STRING, status=between(400, 599), detail=STRING,
             field={"type": ["string", "null"], "description": "a dotted path into the request, or a header's name"},
             error=obj(("status", "field", "message"), status=INTEGER, field={"type": ["string", "null"]},
@@ -224,7 +226,8 @@ def schemas() -> Schema:
                                                     "which it repeats"},
             deleted_at={**TIME, "description": "410 gone: when the game was deleted"}),
         "ProblemType": obj(("type", "slug", "title", "status", "description", "extensions"), False,
-                           type=STRING, slug=STRING, title=STRING, status=INTEGER, description=STRING,
+                           type=STRING, slug={"type": "string", "enum": list(TYPES)},
+                           title=STRING, status=INTEGER, description=STRING,
                            extensions=array(STRING)),
         "ListedProblem": obj(("code", "message", "never_as_played"), **said, never_as_played=BOOLEAN),
         "Name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME, "pattern": NAME_PATTERN,
@@ -239,10 +242,15 @@ def schemas() -> Schema:
                                  "not play (its min_players, max_players, side_sizes)"},
         "Sheet": {"anyOf": [ref("PresetId"), ref("SheetObject")]},
         "PresetId": {"type": "string", "enum": [*sorted(PRESETS)]},
-        "SheetObject": obj(preset=ref("PresetId"), preset_version={"type": ["integer", "null"], "minimum": 1,
+        "SheetObject": {**obj(preset=ref("PresetId"), preset_version={"type": ["integer", "null"], "minimum": 1,
                                                            "description": "the preset's version; null: as if left out"},
                            **{option.name: hoisted(camel(option.name), option.schema(), options)
                               for option in OPTIONS}),
+            "description": "a preset and the options it changes. What JSON Schema cannot say, the server refuses "
+                           "with a 400 naming the option: a per-deal list (opening_minimums, going_out_bonus, "
+                           "books_to_go_out, pile_cards, draws_per_turn) lists one value for every deal of a game of "
+                           "a set number of deals, or a single value for all; a special book asked for to go out is "
+                           "one special_books names; min_players is at most max_players"},
         **options, "Totals": TOTALS,
         "Meld": meld,
         "Melds": {"anyOf": [array(ref("Meld"), MAX_MELDS),

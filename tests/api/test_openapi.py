@@ -14,6 +14,7 @@ from openapi_spec_validator import OpenAPIV31SpecValidator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from scorepad.api.problems import TYPES
 from scorepad.rules import limits
 from scorepad.rules.catalogue import OPTIONS
 from tests.helpers import bearer, valid_deal
@@ -115,6 +116,7 @@ def test_every_error_is_one_problem_schema_as_application_problem_json(doc):
     problem = doc["components"]["schemas"]["Problem"]["properties"]
     assert {"type", "title", "status", "detail", "field", "error", "revision", "changes", "report",
             "may_save_as_played", "problems"} <= set(problem)
+    assert set(problem["type"]["enum"]) == {"about:blank", *(f"/api/v1/problems/{slug}" for slug in TYPES)}
     for path, item in doc["paths"].items():
         for method, operation in item.items():
             if method == "parameters" or path.endswith(".pdf"):  # a PDF's errors are the pages' HTML
