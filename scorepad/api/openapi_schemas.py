@@ -92,6 +92,10 @@ def _named_branch(name: str, branch: JSON, named: dict[str, Schema]) -> JSON:
     return ref(name)
 
 
+# A player's name, or nobody: left out, null, or only spaces, as the server reads them.
+NOBODY: Schema = {"anyOf": [ref("Name"), ref("Blank"), {"type": "null"}]}
+
+
 def schemas() -> Schema:
     """The component schemas: what the routes read and answer."""
     options: dict[str, Schema] = {}
@@ -147,13 +151,13 @@ def schemas() -> Schema:
     deal_side["dependentRequired"] = {"books": ["meld_points"], "meld_points": ["books"]}
     deal_side["not"] = {"required": ["melds", "books"]}
     deal: Schema = {"deal": DEAL_NUMBER, "ending": {"enum": ["went_out", "stock_out"]},
-                    "went_out": nullable(ref("Name")),
+                    "went_out": {**NOBODY, "description": "the player who went out"},
                     "sides": {**array(ref("DealSide"), MAX_SIDES, MIN_SIDES), **UNIQUE_NAMES},
                     "last_card": {"enum": ["discard", "meld"],
                                   "description": "how the player who went out played the last card"},
                     "permission": {"enum": ["asked-yes", "asked-no", "not-asked"],
                                    "description": "whether the player who went out asked a partner, and the answer"},
-                    "first_meld": {**nullable(ref("Name")), "description": "the player who laid down first, where "
+                    "first_meld": {**NOBODY, "description": "the player who laid down first, where "
                                    "the sheet has a first_meld_bonus (to that player's side)"}}
     said: Schema = {"code": STRING, "message": STRING, "option": nullable(STRING), "where": nullable(STRING),
                     "side": nullable(STRING), "player": nullable(STRING), "meld": nullable(INTEGER)}
@@ -197,9 +201,7 @@ def schemas() -> Schema:
         **open_schemas(),
         "Problem": obj(
             ("type", "title", "status", "detail", "field", "error"), False,
-            type={"type": "string", "format": "uri-reference", "enum": ["about:blank", *map(type_url, TYPES)],
-                  "description": "`about:blank` (a plain HTTP error: its title is the status's reason), or "
-                                 "`/api/v1/problems/<slug>`, whose GET documents it"},
+            type=ref("ProblemTypeUrl"),
             title=STRING, status=between(400, 599), detail=STRING,
             field={"type": ["string", "null"], "description": "a dotted path into the request, or a header's name"},
             error=obj(("status", "field", "message"), status=INTEGER, field={"type": ["string", "null"]},
@@ -225,10 +227,14 @@ def schemas() -> Schema:
             previous={**DEAL_NUMBER, "description": "422 same-as-previous: the deal recorded just before it, "
                                                     "which it repeats"},
             deleted_at={**TIME, "description": "410 gone: when the game was deleted"}),
+        "ProblemTypeUrl": {"type": "string", "format": "uri-reference", "enum": ["about:blank", *map(type_url, TYPES)],
+                           "description": "`about:blank` (a plain HTTP error: its title is the status's reason), or "
+                                          "`/api/v1/problems/<slug>`, whose GET documents it"},
         "ProblemType": obj(("type", "slug", "title", "status", "description", "extensions"), False,
                            type=STRING, slug={"type": "string", "enum": list(TYPES)},
                            title=STRING, status=INTEGER, description=STRING,
                            extensions=array(STRING)),
+        "Blank": {"type": "string", "pattern": "^\\s*$", "description": "nothing, or only spaces: read as if left out"},
         "ListedProblem": obj(("code", "message", "never_as_played"), **said, never_as_played=BOOLEAN),
         "Name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME, "pattern": NAME_PATTERN,
                  "description": "some text a person types (no control character), not only spaces; runs of spaces "
@@ -281,7 +287,7 @@ def schemas() -> Schema:
                     confirm={"enum": ["none", "opponents"], "description": "whether a side's part of a deal entered "
                              "part by part waits for a phone of another side to confirm it"},
                     deals=array(ref("GameDeal"), MAX_DEALS),
-                    running_totals=array(obj(("deal", "totals"), deal=DEAL_NUMBER, totals=TOTALS), MAX_DEALS),
+                    running_totals=array(ref("RunningTotal"), MAX_DEALS),
                     problems=array(ref("RuleProblem")), standings=array(ref("Standing")), over=BOOLEAN,
                     winner=nullable(STRING), tie=BOOLEAN, next_deal=nullable(ref("NextDeal"))),
         "NextDeal": obj(("number", "opening_minimums", "opening_who", "going_out_books", "going_out_bonus", "draws",
@@ -350,11 +356,11 @@ def schemas() -> Schema:
         "Explained": obj(("deal", "ok", "sides", "violations", "warnings", "not_checked"), False, deal=INTEGER,
                          ok=BOOLEAN, sides=array(obj(("name", "total", "lines"), False, name=STRING, total=POINTS,
                                                      lines=array({"type": "object"}))),
-                         violations=array({"type": "object"}), warnings=array({"type": "object"}),
+                         violations=array(ref("CitedProblem")), warnings=array(ref("CitedProblem")),
                          not_checked=not_checked),
-        "Rescored": {"type": "object", "description": "a deal (`deal`, `old_ok`, `new_ok`, `sides`…) or a game "
-                     "(`deals`, `totals`, `old_result`, `new_result`, `winner_changes`…) under two sheets",
-                     "required": ["old_sheet", "new_sheet", "sides"]},
+        "Rescored": {"anyOf": [ref("RescoredDeal"), ref("RescoredGame")],
+                     "description": "a deal or a game under two sheets: a deal's has `deal`, a game's `deals`"},
+        **rescored_schemas(),
         "Compared": obj(("a", "b", "same", "count", "groups"), False, a={"type": "object"}, b={"type": "object"},
                         same=BOOLEAN, count=INTEGER, groups=array({"type": "object"})),
         "Preset": obj(tuple(preset), **preset),
@@ -362,6 +368,44 @@ def schemas() -> Schema:
             ("id", "title", "options"), id=STRING, title=STRING, options=array(obj(
                 ("name", "label", "help", "value", "words", "not_stated"), name=STRING, label=STRING, help=STRING,
                 value={}, words=STRING, not_stated=nullable(STRING)))))),
+    }
+
+
+def rescored_schemas() -> dict[str, Schema]:
+    """A deal or a game rescored under another sheet (:mod:`scorepad.rules.dispute`)."""
+    cited = array(ref("CitedProblem"))
+    part = obj(("count", "each", "points"), count=INTEGER, each=INTEGER, points=INTEGER)
+    return {
+        "CitedProblem": obj(("code", "message", "label", "sheet_says"), code=STRING, message=STRING,
+                            option=nullable(STRING), where=nullable(STRING), side=nullable(STRING),
+                            player=nullable(STRING), meld=nullable(INTEGER), label=nullable(STRING),
+                            sheet_says=nullable(STRING)),
+        "RunningTotal": obj(("deal", "totals"), deal=DEAL_NUMBER, totals=TOTALS),
+        "LinePart": part,
+        "Scored": obj(("total", "lines"), total=POINTS, lines=array(ref("ScoreLine"))),
+        "LineChange": obj(("status", "code", "label", "option", "old", "new", "change", "player"),
+                          status={"enum": ["same", "changed", "new", "gone"]}, code=STRING, label=STRING,
+                          option=nullable(STRING), old=nullable(ref("LinePart")), new=nullable(ref("LinePart")),
+                          change=INTEGER, player=nullable(STRING)),
+        "RescoredSide": obj(("name", "old", "new", "difference", "diff", "new_violations", "cleared_violations"),
+                            name=STRING, old=ref("Scored"), new=ref("Scored"), difference=INTEGER,
+                            diff=array(ref("LineChange")), new_violations=cited, cleared_violations=cited),
+        "RescoredDeal": obj(("deal", "old_sheet", "new_sheet", "old_ok", "new_ok", "sides", "new_violations",
+                             "cleared_violations"),
+                            deal=DEAL_NUMBER, old_sheet=ref("Sheet"), new_sheet=ref("Sheet"), old_ok=BOOLEAN,
+                            new_ok=BOOLEAN, sides=array(ref("RescoredSide")), new_violations=cited,
+                            cleared_violations=cited),
+        "Result": obj(("standings", "over", "winner", "tie"), standings=array(ref("Standing")), over=BOOLEAN,
+                      winner=nullable(STRING), tie=BOOLEAN),
+        "RescoredGame": obj(("old_sheet", "new_sheet", "sides", "deals", "totals", "old_running_totals",
+                             "new_running_totals", "old_result", "new_result", "winner_changes", "new_problems"),
+                            old_sheet=ref("Sheet"), new_sheet=ref("Sheet"), sides=array(STRING),
+                            deals=array(ref("RescoredDeal"), MAX_DEALS),
+                            totals=array(obj(("name", "old", "new", "difference"), name=STRING, old=POINTS,
+                                             new=POINTS, difference=INTEGER)),
+                            old_running_totals=array(ref("RunningTotal")),
+                            new_running_totals=array(ref("RunningTotal")), old_result=ref("Result"),
+                            new_result=ref("Result"), winner_changes=BOOLEAN, new_problems=cited),
     }
 
 
@@ -378,7 +422,7 @@ QUESTION_FIELDS: dict[str, Schema] = {
     "last_card": {"enum": ["meld", "discard", None]}, "top_card": ref("Card"),
     "pair": {**between(0, MAX_COUNT), "description": "natural cards of the top card's rank in the hand"},
     "wilds": {**between(0, MAX_COUNT), "description": "wild cards in the hand"}, "pile_size": between(0, MAX_COUNT),
-    "opened": BOOLEAN, "pile_has_wild": BOOLEAN, "buried": CARD_STRING, "running_total": POINTS, "side": ref("Name"),
+    "opened": BOOLEAN, "pile_has_wild": BOOLEAN, "buried": ref("Cards"), "running_total": POINTS, "side": ref("Name"),
 }
 
 
@@ -392,6 +436,15 @@ QUESTION_SCHEMAS = {"meld": "MeldQuestion", "go-out": "GoOutQuestion", "pile": "
 QUESTION_NEEDS = {"meld": ("meld",), "pile": ("top_card",), "minimum": ("melds",)}
 
 
+def _or_left_out(field: Schema) -> Schema:
+    """A question's field as the questions read it: null, or a text of only spaces, is as if
+    left out (:func:`scorepad.rules.questions.blank`)."""
+    kinds = field["anyOf"] if "anyOf" in field else [field]
+    assert isinstance(kinds, list)
+    extra = [k for k in (ref("Blank"), {"type": "null"}) if k not in kinds]
+    return {"anyOf": [*kinds, *extra], **({"description": field["description"]} if "description" in field else {})}
+
+
 def question_schemas() -> dict[str, Schema]:
     """The referee's question bodies, each named, and the books a go-out question counts."""
     out: dict[str, Schema] = {
@@ -400,9 +453,11 @@ def question_schemas() -> dict[str, Schema]:
         "BooksMade": obj(**{kind: BY_RANK_COUNT if kind in BY_RANK else between(0, MAX_MELDS) for kind in BOOK_KINDS}),
     }
     for name, schema_name in QUESTION_SCHEMAS.items():
-        body = obj(QUESTION_NEEDS.get(name, ()), True, sheet=ref("Sheet"),
+        needs = QUESTION_NEEDS.get(name, ())
+        body = obj(needs, True, sheet=ref("Sheet"),
                    game={**GAME_TEXT, "description": "a game's id: its sheet, its deal"},
-                   **{f: QUESTION_FIELDS[f] for f in QUESTIONS[name][1]})
+                   **{f: QUESTION_FIELDS[f] if f in needs else _or_left_out(QUESTION_FIELDS[f])
+                      for f in QUESTIONS[name][1]})
         out[schema_name] = {**body, **one_of("sheet", "game"),
                             "description": "the sheet, or the game whose sheet to use: one of them"
                             + ("; and the books on the table, or the melds to count them from" if name == "go-out"

@@ -8,7 +8,7 @@ a number, a choice, a list per deal...) adds its reader here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sized
+from collections.abc import Callable, Mapping, Sequence, Sized
 from typing import Generic, TypeVar
 
 from .cards import CARDS, NATURALS, Card
@@ -373,7 +373,7 @@ _SIDE_SIZE = whole_number(1, MAX_PER_SIDE)
 
 @reads({"anyOf": [_SIDE_SIZE.schema,
                    {"type": "array", "items": _SIDE_SIZE.schema, "minItems": 1, "maxItems": MAX_SIDE_SIZES,
-                    "description": "a size given twice counts once"}]})
+                    "uniqueItems": True}]})
 def read_side_sizes(value: object, name: str, base: object = None) -> tuple[int, ...]:
     if isinstance(value, int) and not isinstance(value, bool):
         value = [value]
@@ -381,7 +381,16 @@ def read_side_sizes(value: object, name: str, base: object = None) -> tuple[int,
         raise _fail(name, "must list the players a side may have, such as [1] or [2] or [1, 2]")
     _at_most(value, name, MAX_SIDE_SIZES, "sizes")
     read = _SIDE_SIZE
-    return tuple(sorted({read(v, f"{name}[{i}]") for i, v in enumerate(value)}))
+    sizes = [read(v, f"{name}[{i}]") for i, v in enumerate(value)]
+    _distinct(sizes, name)
+    return tuple(sorted(sizes))
+
+
+def _distinct(items: Sequence[object], name: str) -> None:
+    """A set sent as a list names each item once (the schema's uniqueItems)."""
+    for i, item in enumerate(items):
+        if item in items[:i]:
+            raise _fail(f"{name}[{i}]", f"names {item} a second time; name each once")
 
 
 @reads({"type": "array", "items": choice(PileBlocker).schema, "maxItems": MAX_PILE_BLOCKERS, "uniqueItems": True})
@@ -390,7 +399,9 @@ def read_blockers(value: object, name: str, base: object = None) -> frozenset[Pi
         raise _fail(name, "must be a list of 'black-three', 'red-three', 'wild'")
     _at_most(value, name, MAX_PILE_BLOCKERS, "cards")
     read = choice(PileBlocker)
-    return frozenset(read(v, f"{name}[{i}]") for i, v in enumerate(value))
+    blockers = [read(v, f"{name}[{i}]") for i, v in enumerate(value)]
+    _distinct(blockers, name)
+    return frozenset(blockers)
 
 
 @reads({"type": "array", "maxItems": MAX_HOUSE_RULES,
@@ -402,20 +413,20 @@ def read_house_rules(value: object, name: str, base: object = None) -> tuple[str
     (``house_rules[3]``)."""
     if not isinstance(value, (list, tuple)):
         raise _fail(name, 'must be a list of sentences, such as ["The stock is split in two."]')
+    if len(value) > MAX_HOUSE_RULES:  # counted as sent, blank ones too: the schema's maxItems
+        raise _fail(name, f"lists {len(value):,} house rules; a sheet lists at most {MAX_HOUSE_RULES}")
     rules = []
     for i, rule in enumerate(value):
         where = f"{name}[{i}]"
         if not isinstance(rule, str):
             raise _fail(where, f"must be a sentence (text), not {rule!r:.40}")
+        if len(rule) > MAX_HOUSE_RULE:  # measured as sent: the schema's maxLength
+            raise _fail(where, f"is {len(rule):,} characters; a house rule has at most {MAX_HOUSE_RULE} "
+                               f"(this one begins “{rule.strip()[:30].rstrip()}…”)")
         rule = rule.strip()
         odd = untyped(rule)
         if odd is not None:
             raise _fail(where, f"holds U+{ord(odd):04X}, which nobody types (a house rule is one line of text)")
-        if len(rule) > MAX_HOUSE_RULE:
-            raise _fail(where, f"is {len(rule):,} characters; a house rule has at most {MAX_HOUSE_RULE} "
-                               f"(this one begins “{rule[:30].rstrip()}…”)")
         if rule:
             rules.append(rule)
-    if len(rules) > MAX_HOUSE_RULES:
-        raise _fail(name, f"lists {len(rules):,} house rules; a sheet lists at most {MAX_HOUSE_RULES}")
     return tuple(rules)

@@ -116,7 +116,8 @@ def test_every_error_is_one_problem_schema_as_application_problem_json(doc):
     problem = doc["components"]["schemas"]["Problem"]["properties"]
     assert {"type", "title", "status", "detail", "field", "error", "revision", "changes", "report",
             "may_save_as_played", "problems"} <= set(problem)
-    assert set(problem["type"]["enum"]) == {"about:blank", *(f"/api/v1/problems/{slug}" for slug in TYPES)}
+    urls = doc["components"]["schemas"]["ProblemTypeUrl"]["enum"]
+    assert set(urls) == {"about:blank", *(f"/api/v1/problems/{slug}" for slug in TYPES)}
     for path, item in doc["paths"].items():
         for method, operation in item.items():
             if method == "parameters" or path.endswith(".pdf"):  # a PDF's errors are the pages' HTML
@@ -331,6 +332,11 @@ def test_real_answers_meet_their_documented_schemas(client, doc):
                       ("/api/v1/games/{game_id}/history", f"/api/v1/games/{game}/history"),
                       ("/api/v1/games/{game_id}/revision", f"/api/v1/games/{game}/revision"),
                       ("/api/v1/games/{game_id}/export", f"/api/v1/games/{game}/export"),
+                      ("/api/v1/referee/games/{game_id}/rescore", f"/api/v1/referee/games/{game}/rescore?sheet=pagat"),
+                      ("/api/v1/referee/games/{game_id}/rescore",
+                       f"/api/v1/referee/games/{game}/rescore?sheet=pagat&deal=1"),
+                      ("/api/v1/referee/games/{game_id}/deals/{number}/explain",
+                       f"/api/v1/referee/games/{game}/deals/1/explain"),
                       ("/api/v1/sheets", "/api/v1/sheets"), ("/api/v1/sheets/{sheet_id}", "/api/v1/sheets/pagat")]:
         response = client.get(url)
         assert response.status_code == 200, url
@@ -404,3 +410,23 @@ def test_an_export_is_a_game_the_rescore_reads(doc):
     assert not question.is_valid({"meld": "9 9 2"})
     name = schema_validator(doc, "Name")
     assert name.is_valid("Ann Lee") and not name.is_valid("   ") and not name.is_valid("A\u0000")
+
+
+@pytest.mark.parametrize(("option", "value", "field"), [
+    ("side_sizes", [1, 1], "sheet.side_sizes[1]"), ("pile_blocked_by", ["wild", "wild"], "sheet.pile_blocked_by[1]"),
+    ("house_rules", [""] * (limits.MAX_HOUSE_RULES + 1), "sheet.house_rules"),
+    ("house_rules", [" " + "x" * limits.MAX_HOUSE_RULE], "sheet.house_rules[0]")])
+def test_a_sheet_the_schema_refuses_the_server_refuses_naming_the_field(client, doc, option, value, field):
+    """uniqueItems, maxItems and maxLength as the schema counts them: the items as sent."""
+    sheet = {"preset": "common", option: value}
+    assert not schema_validator(doc, "SheetObject").is_valid(sheet)
+    response = client.post("/api/v1/score", json={"sheet": sheet, **valid_deal(1)})
+    assert response.status_code == 400 and response.get_json()["field"] == field
+
+
+def test_a_standalone_deal_past_the_last_deal_a_game_may_have_is_refused_as_the_schema_says(client, doc):
+    deal = {"sheet": "common", **valid_deal(limits.MAX_DEALS + 1)}
+    assert not schema_validator(doc, "ScoreRequest").is_valid(deal)
+    response = client.post("/api/v1/score", json=deal)
+    assert response.status_code == 400 and response.get_json()["field"] == "deal"
+    assert client.post("/api/v1/score", json={**deal, "deal": limits.MAX_DEALS}).status_code == 200
