@@ -413,20 +413,20 @@ def read_house_rules(value: object, name: str, base: object = None) -> tuple[str
     (``house_rules[3]``)."""
     if not isinstance(value, (list, tuple)):
         raise _fail(name, 'must be a list of sentences, such as ["The stock is split in two."]')
-    if len(value) > MAX_HOUSE_RULES:  # counted as sent, blank ones too: the schema's maxItems
-        raise _fail(name, f"lists {len(value):,} house rules; a sheet lists at most {MAX_HOUSE_RULES}")
     rules = []
     for i, rule in enumerate(value):
         where = f"{name}[{i}]"
         if not isinstance(rule, str):
             raise _fail(where, f"must be a sentence (text), not {rule!r:.40}")
-        if len(rule) > MAX_HOUSE_RULE:  # measured as sent: the schema's maxLength
-            raise _fail(where, f"is {len(rule):,} characters; a house rule has at most {MAX_HOUSE_RULE} "
-                               f"(this one begins “{rule.strip()[:30].rstrip()}…”)")
         rule = rule.strip()
         odd = untyped(rule)
         if odd is not None:
             raise _fail(where, f"holds U+{ord(odd):04X}, which nobody types (a house rule is one line of text)")
+        if len(rule) > MAX_HOUSE_RULE:
+            raise _fail(where, f"is {len(rule):,} characters; a house rule has at most {MAX_HOUSE_RULE} "
+                               f"(this one begins “{rule[:30].rstrip()}…”)")
         if rule:
             rules.append(rule)
+    if len(rules) > MAX_HOUSE_RULES:
+        raise _fail(name, f"lists {len(rules):,} house rules; a sheet lists at most {MAX_HOUSE_RULES}")
     return tuple(rules)
