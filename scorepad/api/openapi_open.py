@@ -60,6 +60,8 @@ def open_schemas() -> dict[str, Schema]:
                confirmed_by=nullable(STRING), confirmed_at=nullable(TIME))
     return {
         "OpenPart": part,
+        "Confirmation": obj(("by_side", "version"), by_side=between(1, MAX_SIDES), version={**INTEGER, "minimum": 1}),
+        "Abandoned": obj(("number", "abandoned"), number=DEAL_NUMBER, abandoned=INTEGER),
         "OpenDeal": obj(("number", "confirm", "counter", "sides", "parts", "missing", "unconfirmed", "complete",
                          "problems", "may_save_as_played", "report"),
                         number=DEAL_NUMBER, confirm={"enum": ["none", "opponents"]}, counter=INTEGER,
@@ -84,12 +86,12 @@ OPEN_PATHS: dict[str, Schema] = {
     "/api/v1/games/{game_id}/deals/{number}/parts/{side}/confirmation": {
         "parameters": [GAME_ID, NUMBER, SIDE], "post": _write(
             "a phone of another side confirms the part, having seen its version (a game with confirm `opponents`)",
-            obj(("by_side", "version"), by_side=between(1, MAX_SIDES), version={**INTEGER, "minimum": 1}))},
+            ref("Confirmation"))},
     "/api/v1/games/{game_id}/deals/{number}/open": {
         "parameters": [GAME_ID, NUMBER],
         "get": op("the open deal: each part, who entered it, what is missing, and its problems once complete",
                   {"200": answer(ref("OpenDeal"), "the open deal", "Cache-Control")}, 404, 409),
         "delete": {**op("abandon the open deal: its parts go, nothing is written",
-                        {"200": answer(obj(("number", "abandoned"), number=DEAL_NUMBER, abandoned=INTEGER))},
+                        {"200": answer(ref("Abandoned"))},
                         *WRITES), "security": [{"editKey": []}]}},
 }

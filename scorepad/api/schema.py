@@ -58,6 +58,13 @@ POINTS = between(-MAX_POINTS, MAX_POINTS)
 REVISION: Schema = {"type": "integer", "minimum": 0, "description": "the game's revision the write is based on"}
 TOTALS: Schema = {"type": "object", "additionalProperties": POINTS, "description": "points by side"}
 DEAL_NUMBER = between(1, MAX_DEALS)
+# Text a person types: no control character (:func:`scorepad.rules.text.untyped`), and not only spaces.
+_TYPED = "[^\\u0000-\\u001f\\u007f-\\u009f]"
+NAME_PATTERN = f"^{_TYPED}*[^\\s\\u0000-\\u001f\\u007f-\\u009f]{_TYPED}*$"
+# A list whose items' names are unique (ignoring case): JSON Schema's uniqueItems compares whole
+# items, so the key is stated (x-unique-by) and the server refuses a repeat with a 400.
+UNIQUE_NAMES: Schema = {"x-unique-by": "name"}
+GAME_TEXT: Schema = {"type": "string", "minLength": 1, "maxLength": MAX_GAME_ID, "pattern": "\\S"}
 CARD_STRING: Schema = {"type": "string", "maxLength": MAX_CARD_STRING,
                        "description": 'cards one by one, such as "K K 2 JK"'}
 
@@ -78,6 +85,8 @@ HEADERS: Schema = {
                                'such as `"write";q=60;w=60`'),
     "RateLimit": header('what is left of each limit for this client and the seconds until its window starts '
                         'again, such as `"write";r=59;t=42`'),
+    "Idempotent-Replayed": header("`true` when the answer is the first answer to this Idempotency-Key, sent again: "
+                                  "nothing was done this time"),
     "Retry-After": {"description": "seconds to wait before sending the same request again", "schema": INTEGER},
     "WWW-Authenticate": header("the Bearer challenge (RFC 6750)"),
     "Allow": header("the methods the route takes"),
@@ -169,9 +178,10 @@ def query(name: str, schema: Schema, description: str, required: bool = False) -
 
 
 GAME_ID: Schema = {"name": "game_id", "in": "path", "required": True,
-                   "schema": {"type": "string", "maxLength": MAX_GAME_ID}}
+                   "schema": {"type": "string", "minLength": 1, "maxLength": MAX_GAME_ID}}
 NUMBER: Schema = {"name": "number", "in": "path", "required": True, "schema": DEAL_NUMBER}
 IF_NONE_MATCH: Schema = {"name": "If-None-Match", "in": "header", "schema": STRING,
                          "description": "an ETag of the game"}
-SHEET_TEXT: Schema = {"type": "string", "description": "a preset id, or a sheet object as JSON text"}
+SHEET_TEXT: Schema = {"type": "string", "minLength": 1, "pattern": "\\S",
+                      "description": "a preset id, or a sheet object as JSON text"}
 SAVED = answer(ref("SavedDeal"), "the deal as saved, and the game's revision", "Location", "ETag")

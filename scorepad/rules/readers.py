@@ -8,7 +8,7 @@ a number, a choice, a list per deal...) adds its reader here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sized
+from collections.abc import Callable, Mapping, Sequence, Sized
 from typing import Generic, TypeVar
 
 from .cards import CARDS, NATURALS, Card
@@ -381,7 +381,16 @@ def read_side_sizes(value: object, name: str, base: object = None) -> tuple[int,
         raise _fail(name, "must list the players a side may have, such as [1] or [2] or [1, 2]")
     _at_most(value, name, MAX_SIDE_SIZES, "sizes")
     read = _SIDE_SIZE
-    return tuple(sorted({read(v, f"{name}[{i}]") for i, v in enumerate(value)}))
+    sizes = [read(v, f"{name}[{i}]") for i, v in enumerate(value)]
+    _distinct(sizes, name)
+    return tuple(sorted(sizes))
+
+
+def _distinct(items: Sequence[object], name: str) -> None:
+    """A set sent as a list names each item once (the schema's uniqueItems)."""
+    for i, item in enumerate(items):
+        if item in items[:i]:
+            raise _fail(f"{name}[{i}]", f"names {item} a second time; name each once")
 
 
 @reads({"type": "array", "items": choice(PileBlocker).schema, "maxItems": MAX_PILE_BLOCKERS, "uniqueItems": True})
@@ -390,7 +399,9 @@ def read_blockers(value: object, name: str, base: object = None) -> frozenset[Pi
         raise _fail(name, "must be a list of 'black-three', 'red-three', 'wild'")
     _at_most(value, name, MAX_PILE_BLOCKERS, "cards")
     read = choice(PileBlocker)
-    return frozenset(read(v, f"{name}[{i}]") for i, v in enumerate(value))
+    blockers = [read(v, f"{name}[{i}]") for i, v in enumerate(value)]
+    _distinct(blockers, name)
+    return frozenset(blockers)
 
 
 @reads({"type": "array", "maxItems": MAX_HOUSE_RULES,

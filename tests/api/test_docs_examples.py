@@ -60,9 +60,11 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import re
 import shlex
 import shutil
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -71,6 +73,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from scorepad.api.openapi_examples import EXAMPLES_FILE, examples
+from tests.api.examples_harvest import harvest
 from tests.helpers import served
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -374,6 +378,7 @@ class Story:
         self.names = {variables[DOC_HOST]: host}  # the doc's value: this server's
         self.host = host
         self.files: dict[str, bytes] = {}
+        self.exchanges: list[tuple[Request, Answer]] = []  # every request sent and its answer, in order
 
     def named(self, text: str) -> str:
         for doc_value, value in self.names.items():
@@ -404,6 +409,7 @@ class Story:
                 return [f"the doc shows it at revision {example.revision}; the game is at {now}"]
         request = curl(self.command(example), self.files)
         answer = send(request)
+        self.exchanges.append((request, answer))
         if request.save:
             self.files[saved_name(answer)] = answer.body
         problems = []
@@ -463,6 +469,22 @@ def test_every_request_example_in_the_api_doc_gets_the_answer_it_shows(live_serv
         if problems:
             failures.append(f"{example}\n  " + "\n  ".join(problems))
     assert not failures, f"{len(failures)} of {len(examples)} examples differ:\n" + "\n".join(failures)
+    the_description_holds_the_storys_examples(story)
+
+
+def the_description_holds_the_storys_examples(story: Story) -> None:
+    """The description's examples (scorepad/api/examples.json) are what this story sent and got:
+    ``SCOREPAD_WRITE_EXAMPLES=1`` writes them anew (after the doc or the server changed)."""
+    with urllib.request.urlopen(f"{story.host}/api/v1/openapi.json") as response:
+        description = json.load(response)
+    harvested = harvest(description, story.exchanges, story.names)
+    if os.environ.get("SCOREPAD_WRITE_EXAMPLES") == "1":
+        EXAMPLES_FILE.write_text(json.dumps(harvested, indent=1, ensure_ascii=False, sort_keys=True) + "\n",
+                                 encoding="utf-8")
+    kept = examples()
+    assert set(kept) == set(harvested), "run with SCOREPAD_WRITE_EXAMPLES=1 to write scorepad/api/examples.json"
+    differ = {name: found[:3] for name in kept if (found := mismatches(kept[name], harvested[name]))}
+    assert not differ, f"examples the server no longer gives (SCOREPAD_WRITE_EXAMPLES=1 writes them): {differ}"
 
 
 def test_the_api_doc_tells_the_example_games_story_in_order():

@@ -14,6 +14,7 @@ from openapi_spec_validator import OpenAPIV31SpecValidator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from scorepad.api.problems import TYPES
 from scorepad.rules import limits
 from scorepad.rules.catalogue import OPTIONS
 from tests.helpers import bearer, valid_deal
@@ -42,13 +43,71 @@ def test_the_description_is_valid_openapi_3_1(doc):
     OpenAPIV31SpecValidator(doc).validate()
 
 
-def test_the_description_lists_every_api_route_and_method_and_nothing_else(module_app, doc):
+def test_the_description_lists_every_api_route_and_pdf_and_nothing_else(module_app, doc):
     served = {(re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule.rule), method.lower())
-              for rule in module_app.url_map.iter_rules() if rule.rule.startswith("/api/v1/")
+              for rule in module_app.url_map.iter_rules()
+              if rule.rule.startswith("/api/v1/") or rule.rule.endswith(".pdf")
               for method in (rule.methods or set()) - {"HEAD", "OPTIONS"}}
     described = {(path, method) for path, item in doc["paths"].items() for method in item if method != "parameters"}
     assert served - described == set(), "routes without a description"
     assert described - served == set(), "descriptions of routes the app does not serve"
+
+
+def test_the_pdfs_answer_application_pdf_and_take_the_paper(doc):
+    pdfs = {path: item for path, item in doc["paths"].items() if path.endswith(".pdf")}
+    assert len(pdfs) == 5
+    for path, item in pdfs.items():
+        assert set(item["get"]["responses"]["200"]["content"]) == {"application/pdf"}, path
+        assert "paper" in parameters(doc, path, "get")
+
+
+def operations(doc) -> list[tuple[str, str, dict[str, Any]]]:
+    return [(path, method, operation) for path, item in doc["paths"].items()
+            for method, operation in item.items() if method != "parameters"]
+
+
+def test_every_operation_has_its_own_operation_id_and_a_described_tag(doc):
+    ids = [operation.get("operationId") for _, _, operation in operations(doc)]
+    assert None not in ids
+    assert all(re.fullmatch(r"[a-z]+(_[a-z]+)*", i) for i in ids), ids
+    assert len(set(ids)) == len(ids), sorted(i for i in ids if ids.count(i) > 1)
+    tags = {tag["name"]: tag["description"] for tag in doc["tags"]}
+    for path, method, operation in operations(doc):
+        assert len(operation["tags"]) == 1 and operation["tags"][0] in tags, (path, method)
+    assert {t for *_, o in operations(doc) for t in o["tags"]} == set(tags), "a tag no operation has"
+
+
+def unnamed_objects_in_unions(value: Any, where: str = "") -> list[str]:
+    """Where an object schema written in place sits inside an anyOf or oneOf: a generated client
+    cannot name its model ("Unable to process schema Meld_type_1")."""
+    found: list[str] = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in ("anyOf", "oneOf"):
+                found += [f"{where}/{key}/{i}" for i, branch in enumerate(item)
+                          if isinstance(branch, dict) and "$ref" not in branch
+                          and ("object" in (branch.get("type"), *(branch.get("type") or [])) or "properties" in branch)]
+            found += unnamed_objects_in_unions(item, f"{where}/{key}")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            found += unnamed_objects_in_unions(item, f"{where}/{i}")
+    return found
+
+
+def test_no_object_written_in_place_inside_a_union(doc):
+    assert unnamed_objects_in_unions(doc) == []
+    assert unnamed_objects_in_unions({"anyOf": [{"type": "string"}, {"type": "object"}]}) == ["/anyOf/1"]
+
+
+def test_the_write_routes_describe_their_headers(doc):
+    record = doc["paths"]["/api/v1/games/{game_id}/deals"]["post"]["responses"]["201"]["headers"]
+    assert {"Location", "ETag", "Idempotent-Replayed", "RateLimit-Policy", "RateLimit"} <= set(record)
+    create = doc["paths"]["/api/v1/games"]["post"]["responses"]["201"]["headers"]
+    assert {"Location", "Idempotent-Replayed", "RateLimit-Policy", "RateLimit"} <= set(create)
+    read = doc["paths"]["/api/v1/games/{game_id}/revision"]["get"]["responses"]["200"].get("headers", {})
+    assert not {"RateLimit", "Idempotent-Replayed"} & set(read)
+    assert set(doc["components"]["headers"]) >= {"ETag", "Location", "Idempotent-Replayed", "RateLimit-Policy",
+                                                  "RateLimit"}
 
 
 def test_every_error_is_one_problem_schema_as_application_problem_json(doc):
@@ -57,9 +116,11 @@ def test_every_error_is_one_problem_schema_as_application_problem_json(doc):
     problem = doc["components"]["schemas"]["Problem"]["properties"]
     assert {"type", "title", "status", "detail", "field", "error", "revision", "changes", "report",
             "may_save_as_played", "problems"} <= set(problem)
-    for item in doc["paths"].values():
+    urls = doc["components"]["schemas"]["ProblemTypeUrl"]["enum"]
+    assert set(urls) == {"about:blank", *(f"/api/v1/problems/{slug}" for slug in TYPES)}
+    for path, item in doc["paths"].items():
         for method, operation in item.items():
-            if method == "parameters":
+            if method == "parameters" or path.endswith(".pdf"):  # a PDF's errors are the pages' HTML
                 continue
             for status, response in operation["responses"].items():
                 if int(status) >= 400:
@@ -112,15 +173,15 @@ def test_the_three_creating_posts_take_an_optional_idempotency_key(doc, path, me
 
 SCHEMAS = "/components/schemas"
 OPTION = f"{SCHEMAS}/SheetObject/properties"
-DEAL_SIDE = f"{SCHEMAS}/Deal/properties/sides/items/properties"
+DEAL_SIDE = f"{SCHEMAS}/DealSide/properties"
 
 # Each bound of limits.py: where the description states it, (pointer, value) pairs.
 BOUNDS: dict[str, list[tuple[str, Any]]] = {
-    "MIN_SIDES": [(f"{SCHEMAS}/Sides/minItems", limits.MIN_SIDES),
-                  (f"{SCHEMAS}/Deal/properties/sides/minItems", limits.MIN_SIDES)],
+    # a game's sides; a deal of fewer is read and judged a breach of the rules (table.sides)
+    "MIN_SIDES": [(f"{SCHEMAS}/Sides/minItems", limits.MIN_SIDES)],
     "MAX_SIDES": [(f"{SCHEMAS}/Sides/maxItems", limits.MAX_SIDES),
                   (f"{SCHEMAS}/Deal/properties/sides/maxItems", limits.MAX_SIDES)],
-    "MAX_PER_SIDE": [(f"{SCHEMAS}/Sides/items/properties/players/maxItems", limits.MAX_PER_SIDE),
+    "MAX_PER_SIDE": [(f"{SCHEMAS}/Side/properties/players/maxItems", limits.MAX_PER_SIDE),
                      (f"{DEAL_SIDE}/players/maxItems", limits.MAX_PER_SIDE),
                      (f"{OPTION}/side_sizes/anyOf/0/maximum", limits.MAX_PER_SIDE)],
     "MIN_PLAYERS": [(f"{OPTION}/min_players/minimum", limits.MIN_PLAYERS),
@@ -131,22 +192,20 @@ BOUNDS: dict[str, list[tuple[str, Any]]] = {
     "MAX_GAME_ID": [("/paths/~1api~1v1~1games~1{game_id}/parameters/0/schema/maxLength", limits.MAX_GAME_ID)],
     "MAX_MELDS": [(f"{DEAL_SIDE}/melds/maxItems", limits.MAX_MELDS),
                   (f"{SCHEMAS}/Melds/anyOf/0/maxItems", limits.MAX_MELDS)],
-    "MAX_COUNT": [(f"{SCHEMAS}/Meld/anyOf/1/properties/naturals/maximum", limits.MAX_COUNT),
-                  (f"{SCHEMAS}/Meld/anyOf/1/properties/naturals/minimum", -limits.MAX_COUNT),
+    "MAX_COUNT": [(f"{SCHEMAS}/MeldCounts/properties/naturals/maximum", limits.MAX_COUNT),
+                  (f"{SCHEMAS}/MeldCounts/properties/naturals/minimum", -limits.MAX_COUNT),
                   (f"{DEAL_SIDE}/red_threes/maximum", limits.MAX_COUNT),
-                  (f"{DEAL_SIDE}/books/properties/clean/maximum", limits.MAX_COUNT),
-                  (f"{DEAL_SIDE}/players/items/properties/red_threes_left/maximum", limits.MAX_COUNT)],
+                  (f"{SCHEMAS}/Books/properties/clean/maximum", limits.MAX_COUNT),
+                  (f"{SCHEMAS}/Player/properties/red_threes_left/maximum", limits.MAX_COUNT)],
     "MAX_COUNTED_POINTS": [(f"{DEAL_SIDE}/meld_points/maximum", limits.MAX_COUNTED_POINTS),
                            (f"{DEAL_SIDE}/meld_points/minimum", -limits.MAX_COUNTED_POINTS),
-                           (f"{DEAL_SIDE}/players/items/properties/cards_left_points/maximum",
-                            limits.MAX_COUNTED_POINTS)],
+                           (f"{SCHEMAS}/Player/properties/cards_left_points/maximum", limits.MAX_COUNTED_POINTS)],
     "MAX_CARD_STRING": [(f"{SCHEMAS}/Meld/anyOf/0/maxLength", limits.MAX_CARD_STRING)],
     "MAX_DEALS": [(f"{SCHEMAS}/Game/properties/deals/maxItems", limits.MAX_DEALS),
                   (f"{SCHEMAS}/Export/properties/deals/maxItems", limits.MAX_DEALS),
                   (f"{SCHEMAS}/DealWrite/properties/deal/maximum", limits.MAX_DEALS)],
     "MAX_REASON": [(f"{SCHEMAS}/DealWrite/properties/as_played/properties/reason/maxLength", limits.MAX_REASON),
-                   ("/paths/~1api~1v1~1games~1{game_id}~1sheet/put/requestBody/content/application~1json/schema/"
-                    "properties/reason/maxLength", limits.MAX_REASON)],
+                   (f"{SCHEMAS}/SheetAmendment/properties/reason/maxLength", limits.MAX_REASON)],
     "MAX_POINTS": [(f"{SCHEMAS}/Standing/properties/total/maximum", limits.MAX_POINTS),
                    (f"{SCHEMAS}/Standing/properties/total/minimum", -limits.MAX_POINTS)],
     "MAX_SHEET_DEALS": [(f"{OPTION}/{name}/anyOf/1/maxItems", limits.MAX_SHEET_DEALS) for name in (
@@ -274,6 +333,11 @@ def test_real_answers_meet_their_documented_schemas(client, doc):
                       ("/api/v1/games/{game_id}/history", f"/api/v1/games/{game}/history"),
                       ("/api/v1/games/{game_id}/revision", f"/api/v1/games/{game}/revision"),
                       ("/api/v1/games/{game_id}/export", f"/api/v1/games/{game}/export"),
+                      ("/api/v1/referee/games/{game_id}/rescore", f"/api/v1/referee/games/{game}/rescore?sheet=pagat"),
+                      ("/api/v1/referee/games/{game_id}/rescore",
+                       f"/api/v1/referee/games/{game}/rescore?sheet=pagat&deal=1"),
+                      ("/api/v1/referee/games/{game_id}/deals/{number}/explain",
+                       f"/api/v1/referee/games/{game}/deals/1/explain"),
                       ("/api/v1/sheets", "/api/v1/sheets"), ("/api/v1/sheets/{sheet_id}", "/api/v1/sheets/pagat")]:
         response = client.get(url)
         assert response.status_code == 200, url
@@ -314,3 +378,73 @@ def test_every_answer_of_a_write_that_carries_the_revision_declares_its_etag_and
         assert {"ETag", "RateLimit-Policy", "RateLimit"} <= set(headers), (path, method)
     assert "RateLimit" not in paths["/api/v1/games/{game_id}"]["get"]["responses"]["200"]["headers"]
     assert {"RateLimit-Policy", "RateLimit"} <= set(doc["components"]["headers"])
+
+
+# -- examples: each the doc's story's own (scorepad/api/examples.json), each valid ---------------------
+
+
+def schema_validator(doc: dict[str, Any], name: str) -> Draft202012Validator:
+    registry = Registry().with_resource(DOC, Resource.from_contents(doc, default_specification=DRAFT202012))
+    return Draft202012Validator({"$ref": f"{DOC}#/components/schemas/{name}"}, registry=registry,
+                                format_checker=Draft202012Validator.FORMAT_CHECKER)
+
+
+def test_every_example_meets_its_own_schema(doc):
+    examples = {name: schema["examples"] for name, schema in doc["components"]["schemas"].items()
+                if "examples" in schema}
+    assert len(examples) >= 30
+    for name, (example,) in examples.items():
+        errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}"[:200]
+                  for e in schema_validator(doc, name).iter_errors(example)]
+        assert not errors, (name, errors[:3])
+    assert not schema_validator(doc, "NewGame").is_valid({**examples["NewGame"][0], "sides": []})
+
+
+def test_every_schema_an_operation_reads_or_answers_has_an_example(doc):
+    used = set()
+    for *_, operation in operations(doc):
+        holders = [operation.get("requestBody", {}), *operation["responses"].values()]
+        for holder in holders:
+            if "$ref" in holder:
+                holder = at(doc, holder["$ref"][1:])
+            for media in holder.get("content", {}).values():
+                ref = media.get("schema", {}).get("$ref", "")
+                if ref.startswith("#/components/schemas/"):
+                    used.add(ref.rsplit("/", 1)[1])
+    assert {"NewGame", "NewDeal", "Game", "Problem", "RescoreRequest"} <= used
+    assert sorted(name for name in used if "examples" not in doc["components"]["schemas"][name]) == []
+
+
+def test_an_export_is_a_game_the_rescore_reads(doc):
+    """The doc: an export is rescored as it is (tests/api/test_rescore_export.py: the server does)."""
+    export = doc["components"]["schemas"]["Export"]["examples"][0]
+    rescore = schema_validator(doc, "RescoreRequest")
+    assert rescore.is_valid({"sheet": "pagat", "game": export})
+    assert not rescore.is_valid({"sheet": "pagat", "game": export, "deal": {}}), "a deal or a game, not both"
+    assert not rescore.is_valid({"sheet": "pagat"}), "a deal or a game"
+    question = schema_validator(doc, "MeldQuestion")
+    assert question.is_valid({"sheet": "pagat", "meld": "9 9 2"}) and question.is_valid({"game": "x", "meld": "9 9 2"})
+    assert not question.is_valid({"sheet": "pagat", "game": "x", "meld": "9 9 2"}), "the sheet or the game"
+    assert not question.is_valid({"meld": "9 9 2"})
+    name = schema_validator(doc, "Name")
+    assert name.is_valid("Ann Lee") and not name.is_valid("   ") and not name.is_valid("A\u0000")
+
+
+@pytest.mark.parametrize(("option", "value", "field"), [
+    ("side_sizes", [1, 1], "sheet.side_sizes[1]"), ("pile_blocked_by", ["wild", "wild"], "sheet.pile_blocked_by[1]"),
+    ("house_rules", [f"Rule {n}." for n in range(limits.MAX_HOUSE_RULES + 1)], "sheet.house_rules")])
+def test_a_sheet_the_schema_refuses_the_server_refuses_naming_the_field(client, doc, option, value, field):
+    """uniqueItems and maxItems (house rules: blank ones and spaces around one are tolerated,
+    tests/rules/test_house_rules.py)."""
+    sheet = {"preset": "common", option: value}
+    assert not schema_validator(doc, "SheetObject").is_valid(sheet)
+    response = client.post("/api/v1/score", json={"sheet": sheet, **valid_deal(1)})
+    assert response.status_code == 400 and response.get_json()["field"] == field
+
+
+def test_a_standalone_deal_past_the_last_deal_a_game_may_have_is_refused_as_the_schema_says(client, doc):
+    deal = {"sheet": "common", **valid_deal(limits.MAX_DEALS + 1)}
+    assert not schema_validator(doc, "ScoreRequest").is_valid(deal)
+    response = client.post("/api/v1/score", json=deal)
+    assert response.status_code == 400 and response.get_json()["field"] == "deal"
+    assert client.post("/api/v1/score", json={**deal, "deal": limits.MAX_DEALS}).status_code == 200
