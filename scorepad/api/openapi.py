@@ -21,6 +21,8 @@ from ..rules.catalogue import OPTION_BY_NAME, OPTIONS
 from ..rules.limits import (
     MAX_COUNT,
     MAX_DEALS,
+    MAX_EVENT_LISTENERS,
+    MAX_EVENT_STREAM_SECONDS,
     MAX_IDEMPOTENCY_KEY,
     MAX_MELDS,
     MAX_NAME,
@@ -34,6 +36,7 @@ from ..rules.problems import UNCHECKED
 from ..rules.published import GROUPS
 from ..rules.questions import BOOK_KINDS, BY_RANK, QUESTIONS
 from .blueprint import bp
+from .events import HEARTBEAT_SECONDS, RETRY_MS
 from .openapi_open import OPEN_PATHS, open_schemas
 from .schema import (
     BOOLEAN,
@@ -250,6 +253,8 @@ def schemas() -> Schema:
                      standings=array(standing), over=BOOLEAN, winner=nullable(STRING), tie=BOOLEAN,
                      next_deal=nullable({"type": "object"})),
         "HistoryEntry": entry,
+        "GameEvent": obj(("revision",), revision=INTEGER, open=INTEGER, updated_at=TIME,
+                         deleted={"const": True, "description": "the game was deleted: the stream ends"}),
         "Change": obj(("revision", "action", "deal", "at", "totals", "reason", "message"), revision=INTEGER,
                       action=ref("Action"), deal=nullable(INTEGER), at=TIME, totals=nullable(TOTALS),
                       reason=nullable(STRING), message=STRING),
@@ -348,6 +353,20 @@ PATHS: dict[str, Schema] = {
                            open={**INTEGER, "description": "the changes to the game's open deal, which the "
                                  "revision does not count"}),
                        "the revision", "Cache-Control")}, 404)},
+    "/api/v1/games/{game_id}/events": {"parameters": [GAME_ID], "get": {**op(
+        "the game's revision each time it moves, as Server-Sent Events",
+        {"200": answer({"type": "string", "description": "events, each `id: <revision>` and `data:` a GameEvent"},
+                       "the event stream", "Cache-Control", media="text/event-stream")},
+        400, 404, 503, params=(
+            {"name": "Last-Event-ID", "in": "header", "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"},
+             "description": "the last revision seen: the current one is sent at once only if the game moved past it"},
+            query("last_event_id", {"type": "string", "pattern": "^[0-9]{1,18}$"},
+                  "as Last-Event-ID, for a client that cannot send headers"))),
+        "description": f"An event when the revision or the open deal's counter moves (`id:` the revision, `data:` a "
+                       f"GameEvent), the current one first unless Last-Event-ID is it, a comment every "
+                       f"{HEARTBEAT_SECONDS:g} s; the stream ends after {MAX_EVENT_STREAM_SECONDS} s (`retry:` "
+                       f"{RETRY_MS} ms), and after a deleted game's event (`deleted: true`). A server holds "
+                       f"{MAX_EVENT_LISTENERS} streams at most: past them a 503 says to poll /revision."}},
     "/api/v1/games/{game_id}/history": {"parameters": [GAME_ID], "get": op(
         "every change to the game",
         {"200": answer(obj(("history",), history=array(ref("HistoryEntry"))), "the history", "ETag", "Cache-Control"),

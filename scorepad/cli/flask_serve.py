@@ -51,6 +51,10 @@ THREADS = 4  # requests run at once: bench/load.py's fastest (8 is no faster and
 CONNECTIONS = 1024  # connections held at once (granian's backpressure): each costs a few KB, no thread
 BACKLOG = 1024  # connections the kernel queues before the server takes them (granian's least is 128)
 HEADER_TIMEOUT = 10  # seconds a connection may take to send its request's headers, or stay idle between requests
+# Seconds a server asked to stop waits for the answers in flight: granian waits for every open
+# connection, and an event stream stays open for minutes (then the worker is killed; its
+# listeners reconnect, to another server or this one started again).
+STOP_TIMEOUT = 10
 
 
 def lan_address(probe: tuple[str, int] = PROBE) -> str | None:
@@ -161,7 +165,7 @@ def serve_command(info: ScriptInfo, host: str, port: int, threads: int, connecti
     # an open event stream holds a thread of its own (serve_threads.py): --threads for the requests, and one a stream
     server = Server(info.app_import_path or "scorepad", address=host, port=port, interface=Interfaces.WSGI,
                     workers=1, blocking_threads=threads + MAX_EVENT_LISTENERS, backpressure=connections,
-                    backlog=backlog,
+                    backlog=backlog, workers_kill_timeout=STOP_TIMEOUT,
                     http=HTTPModes.http1, websockets=False,
                     http1_settings=HTTP1Settings(header_read_timeout=header_timeout * 1000))
     server.serve(target_loader=partial(served_app, info.app_import_path, advertised, threads), wrap_loader=False)

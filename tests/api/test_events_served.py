@@ -66,6 +66,7 @@ class Listener:
                 fields[name] = value
 
     def close(self) -> None:
+        self.response.close()  # the response holds the socket open, past the connection's close
         self.conn.close()
 
 
