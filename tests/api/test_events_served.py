@@ -2,7 +2,7 @@
 ``flask serve``): a write through one server reaches a listener on another on the same
 database (SQLite file or PostgreSQL), more streams than ``--threads`` stay open while the
 other requests are answered, and nginx with the README's ``location`` passes each event on
-as it comes (``proxy_buffering off``).
+as it comes (``proxy_buffering off``), and a server asked to stop does, streams open or not.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from scorepad.cli.flask_serve import STOP_TIMEOUT
 from tests.helpers import ANN_BEA, REPEAT, Nginx, valid_deal
 
 API = "/api/v1"
@@ -115,5 +116,21 @@ def test_behind_nginx_each_event_comes_through_as_it_is_sent(production_server, 
         started = time.monotonic()
         assert listener.event()["id"] == "1"  # not held in nginx's buffer
         assert time.monotonic() - started < 3
+    finally:
+        listener.close()
+
+
+def test_a_server_asked_to_stop_with_a_stream_open_stops_within_its_stop_timeout(production_server):
+    """granian waits for every open connection as it stops, and a stream stays open for minutes:
+    ``serve`` gives the answers in flight STOP_TIMEOUT (10 s), then stops its worker."""
+    server = production_server()
+    game_id, _ = new_game(server.port)
+    listener = Listener(server.port, game_id)
+    try:
+        assert listener.event()["id"] == "0"
+        started = time.monotonic()
+        server.proc.terminate()
+        server.proc.wait(STOP_TIMEOUT + 20)
+        assert time.monotonic() - started < STOP_TIMEOUT + 10
     finally:
         listener.close()
