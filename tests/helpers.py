@@ -428,9 +428,10 @@ class Nginx:
     :attr:`http_port` and, with ``tls``, HTTPS at :attr:`https_port` with a self-signed
     certificate made here (``openssl``; :attr:`certificate` is its file, for a client to trust).
 
-    Every request goes to ``upstream_port`` on 127.0.0.1 with the headers the README's block
-    sets: ``X-Forwarded-For`` (the client's address appended), ``X-Forwarded-Proto`` (``https``
-    on the TLS port), ``X-Forwarded-Host`` (the Host the client sent; with its port, since the
+    Every request goes to ``upstream_port`` on 127.0.0.1 (a game's events unbuffered, as the
+    README's ``location`` for them says) with the headers the README's block sets:
+    ``X-Forwarded-For`` (the client's address appended), ``X-Forwarded-Proto`` (``https`` on
+    the TLS port), ``X-Forwarded-Host`` (the Host the client sent; with its port, since the
     ports here are not 80 and 443), and ``X-Forwarded-Prefix`` and ``X-Forwarded-Port``
     cleared, whatever the client sent. A client that binds its socket to its own loopback
     address (127.0.0.x, as ``bench/load.py``'s phones do) is seen by nginx, and with
@@ -491,6 +492,17 @@ http {{
             proxy_set_header X-Forwarded-Host $http_host;
             proxy_set_header X-Forwarded-Port "";
             proxy_set_header X-Forwarded-Prefix "";
+        }}
+        location ~ /api/v1/games/[^/]+/events$ {{
+            proxy_pass http://scorepad;
+            proxy_set_header Host $http_host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_set_header X-Forwarded-Proto $scheme;
+            proxy_set_header X-Forwarded-Host $http_host;
+            proxy_set_header X-Forwarded-Port "";
+            proxy_set_header X-Forwarded-Prefix "";
+            proxy_buffering off;
+            proxy_read_timeout 60s;
         }}
     }}
 }}

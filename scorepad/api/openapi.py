@@ -17,7 +17,7 @@ import json
 
 from flask import Response, current_app
 
-from ..rules.limits import MAX_IDEMPOTENCY_KEY
+from ..rules.limits import MAX_EVENT_LISTENERS, MAX_EVENT_STREAM_SECONDS, MAX_IDEMPOTENCY_KEY
 from ..rules.read import JSON
 from .blueprint import bp
 from .openapi_examples import with_examples
@@ -42,6 +42,7 @@ from .schema import (
     query,
     ref,
 )
+from .watcher import HEARTBEAT_SECONDS, RETRY_MS
 
 # Each path (Flask's <game_id> written {game_id}) with its methods; the game's id and a deal's
 # number are declared once for the path.
@@ -76,6 +77,20 @@ PATHS: dict[str, Schema] = {
     "/api/v1/games/{game_id}/revision": {"parameters": [GAME_ID], "get": op(
         "the game's revision, and when it last changed",
         {"200": answer(ref("Revision"), "the revision", "Cache-Control")}, 404)},
+    "/api/v1/games/{game_id}/events": {"parameters": [GAME_ID], "get": {**op(
+        "the game's revision each time it moves, as Server-Sent Events",
+        {"200": answer({"type": "string", "description": "events, each `id: <revision>` and `data:` a GameEvent"},
+                       "the event stream", "Cache-Control", media="text/event-stream")},
+        400, 404, 503, params=(
+            {"name": "Last-Event-ID", "in": "header", "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"},
+             "description": "the last revision seen: the current one is sent at once only if the game moved past it"},
+            query("last_event_id", {"type": "string", "pattern": "^[0-9]{1,18}$"},
+                  "as Last-Event-ID, for a client that cannot send headers"))),
+        "description": f"An event when the revision or the open deal's counter moves (`id:` the revision, `data:` a "
+                       f"GameEvent), the current one first unless Last-Event-ID is it, a comment every "
+                       f"{HEARTBEAT_SECONDS:g} s; the stream ends after {MAX_EVENT_STREAM_SECONDS} s (`retry:` "
+                       f"{RETRY_MS} ms), and after a deleted game's event (`deleted: true`). A server holds "
+                       f"{MAX_EVENT_LISTENERS} streams at most: past them a 503 says to poll /revision."}},
     "/api/v1/games/{game_id}/history": {"parameters": [GAME_ID], "get": op(
         "every change to the game",
         {"200": answer(ref("History"), "the history", "ETag", "Cache-Control"),
@@ -148,6 +163,7 @@ NAMES: dict[tuple[str, str], tuple[str, str]] = {
     ("/api/v1/games/{game_id}", "get"): ("get_game", "games"),
     ("/api/v1/games/{game_id}", "delete"): ("delete_game", "games"),
     ("/api/v1/games/{game_id}/revision", "get"): ("get_revision", "games"),
+    ("/api/v1/games/{game_id}/events", "get"): ("follow_game", "games"),
     ("/api/v1/games/{game_id}/history", "get"): ("get_history", "games"),
     ("/api/v1/games/{game_id}/sheet", "put"): ("amend_sheet", "games"),
     ("/api/v1/games/{game_id}/edit-key", "post"): ("replace_edit_key", "games"),

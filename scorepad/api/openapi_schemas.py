@@ -323,6 +323,9 @@ def schemas() -> Schema:
                      standings=array(ref("Standing")), over=BOOLEAN, winner=nullable(STRING), tie=BOOLEAN,
                      next_deal=nullable(ref("NextDeal"))),
         "HistoryEntry": entry,
+        "GameEvent": obj(("revision",), revision=INTEGER, open=INTEGER, updated_at=TIME,
+                         deleted={**BOOLEAN, "description": "true (else left out): the game was deleted, "
+                                  "the stream ends"}),
         "Change": obj(("revision", "action", "deal", "at", "totals", "reason", "message"), revision=INTEGER,
                       action=ref("Action"), number=nullable(INTEGER),
                       deal={**nullable(INTEGER), "deprecated": True, "description": "deprecated: as number"},

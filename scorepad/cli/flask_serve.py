@@ -4,7 +4,8 @@ and shown as a QR code.
 
 One process serves (granian's one worker, beside the small process that watches it), with
 ``--threads`` Python threads running requests: the caches and SQLite's queue of writers are
-per process. granian reads and answers HTTP/1.1 itself, outside Python: a connection that
+per process. An open event stream holds a thread besides those, idle on a condition
+(:mod:`.serve_threads`). granian reads and answers HTTP/1.1 itself, outside Python: a connection that
 has not sent its request's headers within ``--header-timeout`` (or an idle keep-alive one)
 is closed, and up to ``--connections`` are held at once without a thread each, so
 connections held open half-way (slowloris) neither take the threads nor fill the server
@@ -39,6 +40,8 @@ from granian.http import HTTP1Settings
 from granian.server import Server
 
 from .. import links
+from ..rules.limits import MAX_EVENT_LISTENERS
+from .serve_threads import RequestSlots
 
 # Any private address: connecting a UDP socket to it sends nothing, but picks the interface
 # (and so the address) this machine would use to reach its local network.
@@ -49,6 +52,10 @@ THREADS = 4  # requests run at once: bench/load.py's fastest (8 is no faster and
 CONNECTIONS = 1024  # connections held at once (granian's backpressure): each costs a few KB, no thread
 BACKLOG = 1024  # connections the kernel queues before the server takes them (granian's least is 128)
 HEADER_TIMEOUT = 10  # seconds a connection may take to send its request's headers, or stay idle between requests
+# Seconds a server asked to stop waits for the answers in flight: granian waits for every open
+# connection, and an event stream stays open for minutes (then the worker is killed; its
+# listeners reconnect, to another server or this one started again).
+STOP_TIMEOUT = 10
 
 
 def lan_address(probe: tuple[str, int] = PROBE) -> str | None:
@@ -156,22 +163,26 @@ def serve_command(info: ScriptInfo, host: str, port: int, threads: int, connecti
         _print_qr(advertised)
     sys.stdout.flush()
     app.extensions["scorepad.database"].close()  # this process only watches; the worker opens its own
+    # an open event stream holds a thread of its own (serve_threads.py): --threads for the requests, and one a stream
     server = Server(info.app_import_path or "scorepad", address=host, port=port, interface=Interfaces.WSGI,
-                    workers=1, blocking_threads=threads, backpressure=connections, backlog=backlog,
+                    workers=1, blocking_threads=threads + MAX_EVENT_LISTENERS, backpressure=connections,
+                    backlog=backlog, workers_kill_timeout=STOP_TIMEOUT,
                     http=HTTPModes.http1, websockets=False,
                     http1_settings=HTTP1Settings(header_read_timeout=header_timeout * 1000))
-    server.serve(target_loader=partial(served_app, info.app_import_path, advertised), wrap_loader=False)
+    server.serve(target_loader=partial(served_app, info.app_import_path, advertised, threads), wrap_loader=False)
 
 
-def served_app(import_path: str | None, advertised: str | None) -> Flask:
+def served_app(import_path: str | None, advertised: str | None, threads: int = THREADS) -> Flask:
     """The app as granian's worker process serves it: loaded as ``flask --app`` names it
     (``import_path``; None finds it as flask does), its loopback pages giving ``advertised``
-    as the base of their links (:func:`scorepad.links.advertise`). A function of the module,
+    as the base of their links (:func:`scorepad.links.advertise`), ``threads`` requests run at
+    once besides the event streams (:class:`~.serve_threads.RequestSlots`). A function of the module,
     with its arguments, so that a worker started afresh (``spawn``: macOS, Windows) can be
     handed it."""
     app = ScriptInfo(app_import_path=import_path).load_app()
     if advertised is not None:
         links.advertise(app, advertised)
+    app.wsgi_app = RequestSlots(app.wsgi_app, threads)  # type: ignore[method-assign]
     compile_templates(app)
     settle()
     return app

@@ -57,6 +57,15 @@ MAX_PILE_BLOCKERS = 3  # entries in pile_blocked_by: one each of black-three, re
 MAX_HOUSE_RULES = 12  # sentences in house_rules: a published sheet needs a few; twelve still fit the house-rule page
 MAX_HOUSE_RULE = 200  # characters in one house rule: a sentence, as a reason is, printed on one or two lines
 
+# -- following a game: its event stream (scorepad/api/events.py) --------------------------------
+
+# Under granian's WSGI interface an open stream holds one of the server's threads, idle on a
+# condition, for as long as it is open (`flask serve` starts this many besides --threads; see
+# README, "Following a game"): this bounds them. Past it a listener is told (503) to poll
+# GET /revision, as the pages do.
+MAX_EVENT_LISTENERS = 256  # event streams one server process holds at once: bench/events.py held 256 in a few MB
+MAX_EVENT_STREAM_SECONDS = 300  # seconds one stream stays open; then it ends and EventSource reconnects (Last-Event-ID)
+
 # -- what one answer lists -----------------------------------------------------------------------
 
 MAX_PROBLEMS_LISTED = 50  # a deal's problems in a game's JSON (problems_omitted counts the rest), a 422's errors: small

@@ -28,6 +28,10 @@ QUERIES: dict[str, str] = {
     "history_since": "SELECT id, deal_number, action, at, old_totals, new_totals, reason, revision FROM history "
                      "WHERE game_id = ? AND revision > ? ORDER BY revision, id",
     "game_revision": "SELECT revision, updated_at FROM game WHERE id = ?",
+    # The revisions of the games a server's event streams follow (reading.revisions), in one
+    # read: ?1 is a JSON list of their ids.
+    "games_revisions": "SELECT id, revision, open_counter, updated_at FROM game "
+                       "WHERE id IN (SELECT value FROM json_each(?))",
     # A write moves the revision on only from the revision it was prepared against.
     "game_touch_at": "UPDATE game SET revision = revision + 1, updated_at = ? WHERE id = ? AND revision = ?",
     "history_add": "INSERT INTO history (game_id, deal_number, action, at, before, after, old_totals, new_totals, "
@@ -116,11 +120,14 @@ QUERIES: dict[str, str] = {
                              "AND id > ?3)) ORDER BY updated_at, id LIMIT ?4",
 }
 
-# The queries PostgreSQL reads otherwise: SQLite (3.40) has no octet_length(); and on
+# The queries PostgreSQL reads otherwise: SQLite (3.40) has no octet_length() and PostgreSQL no
+# json_each(); and on
 # PostgreSQL two servers' keyed writes (to any games) may forget the same expired keys at
 # once: each skips the rows the other is deleting rather than waiting for it (SQLite's one
 # writer at a time never meets another).
 POSTGRESQL: dict[str, str] = {
+    "games_revisions": "SELECT id, revision, open_counter, updated_at FROM game "
+                       "WHERE id IN (SELECT json_array_elements_text(CAST(? AS json)))",
     "idempotency_forget": "DELETE FROM idempotency_key WHERE (route, game_id, client, key) IN (SELECT route, "
                           "game_id, client, key FROM idempotency_key WHERE at < ? FOR UPDATE SKIP LOCKED)",
     "game_stored_bytes": "SELECT (SELECT COALESCE(SUM(octet_length(body) + COALESCE(octet_length(as_played), 0) "

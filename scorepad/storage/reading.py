@@ -13,7 +13,7 @@ import hashlib
 import json
 import re
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property
@@ -400,6 +400,25 @@ def revision(game_id: str) -> tuple[int, str] | None:
         return None
     row = db.one("game_revision", game_id)
     return None if row is None else (row["revision"], row["updated_at"])
+
+
+@dataclass(frozen=True)
+class Moved:
+    """How far a game has moved: its ``revision``, its ``open`` counter (its open deal's
+    changes, which the revision does not count) and when it last changed (``updated_at``)."""
+
+    revision: int
+    open: int
+    updated_at: str
+
+
+def revisions(game_ids: Collection[str]) -> dict[str, Moved]:
+    """How far each of these games has moved, in one read; a game deleted (or never made) is not in it."""
+    ids = [game_id for game_id in game_ids if could_be_an_id(game_id)]
+    if not ids:
+        return {}
+    return {row["id"]: Moved(int(row["revision"]), int(row["open_counter"]), str(row["updated_at"]))
+            for row in db.query("games_revisions", json.dumps(ids))}
 
 
 def open_counter(game_id: str) -> int | None:

@@ -242,6 +242,8 @@ NOT_A_SCHEMA_BOUND = {
     "MAX_GAMES_WATCHED": "the browser's cookie",
     "MAX_PHONE_CHOICES": "the browser's cookie (what each game's phone enters)",
     "MAX_FILENAME": "a download's file name",
+    "MAX_EVENT_LISTENERS": "a server's open event streams: a 503 (the events route's description)",
+    "MAX_EVENT_STREAM_SECONDS": "how long an event stream stays open (the events route's description)",
 }
 
 

@@ -182,6 +182,7 @@ def every_request(world: dict[str, Any]) -> list[tuple[str, str, str, dict[str, 
             {"name": "A", "players": ["A"]}, {"name": "B", "players": ["B"]}]}}),
         ("api.get_game", "GET", f"/api/v1/games/{g}", {}),
         ("api.game_revision", "GET", f"/api/v1/games/{g}/revision", {}),
+        ("api.game_events", "GET", f"/api/v1/games/{g}/events", {}),  # a stream: its headers, unread
         ("api.game_history", "GET", f"/api/v1/games/{g}/history", {}),
         ("api.record_deal", "POST", f"/api/v1/games/{g}/deals", {"json": valid_deal(2), "headers": bearer(key)}),
         ("api.get_deal", "GET", f"/api/v1/games/{g}/deals/1", {}),
