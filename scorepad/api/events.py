@@ -54,9 +54,8 @@ def last_event_id() -> int | None:
     """The revision the client saw last: ``Last-Event-ID``, else ``?last_event_id=``; None without either."""
     for field, text in (("Last-Event-ID", request.headers.get("Last-Event-ID")),
                         ("last_event_id", request.args.get("last_event_id"))):
-        if text is None or not text.strip():
+        if not text:  # absent, or empty (as left out)
             continue
-        text = text.strip()
         if not text.isascii() or not text.isdigit() or len(text) > 18:
             raise ApiError(400, field, f"must be a revision this stream sent, a whole number, not {text[:20]!r}")
         return int(text)

@@ -30,6 +30,7 @@ from .schema import (
     GAME_ID,
     HEADERS,
     IF_NONE_MATCH,
+    INTEGER,
     NUMBER,
     REVISION,
     SAVED,
@@ -38,6 +39,7 @@ from .schema import (
     Schema,
     answer,
     error_responses,
+    obj,
     op,
     query,
     ref,
@@ -79,13 +81,19 @@ PATHS: dict[str, Schema] = {
         {"200": answer(ref("Revision"), "the revision", "Cache-Control")}, 404)},
     "/api/v1/games/{game_id}/events": {"parameters": [GAME_ID], "get": {**op(
         "the game's revision each time it moves, as Server-Sent Events",
-        {"200": answer({"type": "string", "description": "events, each `id: <revision>` and `data:` a GameEvent"},
-                       "the event stream", "Cache-Control", media="text/event-stream")},
+        # The schema of one event, as OpenAPI 3.1 readers (schemathesis) take a text/event-stream's
+        # schema (3.2's itemSchema): its fields, data a GameEvent as JSON text.
+        {"200": answer(obj(("data",), False, id={**STRING, "description": "the revision"}, event=STRING,
+                           retry=INTEGER, data={**STRING, "contentMediaType": "application/json",
+                                                "contentSchema": ref("GameEvent")}),
+                       "the event stream: each event `id: <revision>` and `data:` a GameEvent", "Cache-Control",
+                       media="text/event-stream")},
         400, 404, 503, params=(
-            {"name": "Last-Event-ID", "in": "header", "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"},
-             "description": "the last revision seen: the current one is sent at once only if the game moved past it"},
-            query("last_event_id", {"type": "string", "pattern": "^[0-9]{1,18}$"},
-                  "as Last-Event-ID, for a client that cannot send headers"))),
+            {"name": "Last-Event-ID", "in": "header", "schema": {"type": "string", "pattern": "^[0-9]{0,18}$"},
+             "description": "the last revision seen: the current one is sent at once only if the game moved past "
+                            "it (empty: as left out)"},
+            query("last_event_id", {"type": "string", "pattern": "^[0-9]{0,18}$"},
+                  "as Last-Event-ID, for a client that cannot send headers (empty: as left out)"))),
         "description": f"An event when the revision or the open deal's counter moves (`id:` the revision, `data:` a "
                        f"GameEvent), the current one first unless Last-Event-ID is it, a comment every "
                        f"{HEARTBEAT_SECONDS:g} s; the stream ends after {MAX_EVENT_STREAM_SECONDS} s (`retry:` "

@@ -273,7 +273,12 @@ def schemas() -> Schema:
         "Melds": {"anyOf": [array(ref("Meld"), MAX_MELDS),
                             {"type": "string", "description": "melds as card strings split by `;`"}]},
         "Deal": obj((), **deal),
-        "ScoreRequest": {**obj(("sheet", "ending", "sides"), sheet=ref("Sheet"), **deal),
+        # A deal judged on its own: a number below 1, or past a game's last, is read and judged a
+        # breach of the rules (deal.number), as the referee reports it, not refused.
+        "ScoreRequest": {**obj(("sheet", "ending", "sides"), sheet=ref("Sheet"),
+                               **{**deal, "number": {**COUNT, "description": "the deal's number (below 1 or past "
+                                                     "the game's last: judged a breach, deal.number)"},
+                                  "deal": {**COUNT, "description": "the deal's number, as number (its new name)"}}),
                          "if": {"not": {"required": ["number"]}}, "then": {"required": ["deal"]},
                          "description": "a deal to judge on its own: its number as number (or deal, its old name)"},
         "DealWrite": obj(("ending", "sides"), **write),

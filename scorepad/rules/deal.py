@@ -27,7 +27,7 @@ from .book_counts import BookCounts
 from .cards import CARDS, EMPTY, Card, Cards, Rank, canonical_cards, parse_card, parse_rank, read_count
 from .choices import LastCard
 from .errors import ReadError
-from .limits import MAX_COUNT, MAX_DEALS, MAX_MELDS, MAX_NAME, MAX_PER_SIDE, MAX_POINTS, MAX_SIDES
+from .limits import MAX_COUNT, MAX_MELDS, MAX_NAME, MAX_PER_SIDE, MAX_POINTS, MAX_SIDES
 from .presets import load_sheet
 from .read import JSON, at, only, read_choice, read_list, read_points
 from .sheet import RuleSheet
@@ -522,8 +522,6 @@ class Deal:
                 raise ReadError("number", f"is {number}, but deal (its old name) is {data['deal']!r:.20}: send one")
         elif "deal" in data:
             number = read_count(data["deal"], "deal")
-            if number > MAX_DEALS:  # the schema's bound: no game has a deal past it (0 is a rule's problem)
-                raise ReadError("deal", f"must be a deal's number, at most {MAX_DEALS}, not {number}")
         elif number is None:
             raise ReadError("deal", "is missing: the deal's number, 1 for the first")
         ending_text = data.get("ending")

@@ -64,7 +64,7 @@ MAX_HOUSE_RULE = 200  # characters in one house rule: a sentence, as a reason is
 # README, "Following a game"): this bounds them. Past it a listener is told (503) to poll
 # GET /revision, as the pages do.
 MAX_EVENT_LISTENERS = 256  # event streams one server process holds at once: bench/events.py held 256 in a few MB
-MAX_EVENT_STREAM_SECONDS = 300  # seconds one stream stays open; then it ends and EventSource reconnects (Last-Event-ID)
+MAX_EVENT_STREAM_SECONDS = 300  # seconds a stream stays open: then its thread is free, EventSource reconnects
 
 # -- what one answer lists -----------------------------------------------------------------------
 

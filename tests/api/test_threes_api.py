@@ -26,8 +26,8 @@ def test_the_openapi_description_lists_every_new_option_and_deal_field():
     assert options["wild_book_mixed_bonus"]["default"] is None and options["first_meld_bonus"]["default"] == 0
     deal = schemas["Deal"]["properties"]
     assert "first_meld" in deal and "laid down first" in deal["first_meld"]["description"]
-    side = deal["sides"]["items"]["properties"]
-    assert "wild_mixed" in side["books"]["properties"]
+    assert deal["sides"]["items"] == {"$ref": "#/components/schemas/DealSide"}  # named, as Books is
+    assert "wild_mixed" in schemas["Books"]["properties"]
 
 
 def test_a_deal_naming_the_first_to_meld_and_counting_a_mixed_wild_book_is_scored_and_read_back(client):

@@ -147,8 +147,10 @@ def test_the_api_reads_and_writes_the_knee_as_the_openapi_document_describes_it(
     registry = Registry().with_resource("urn:scorepad", Resource.from_contents(doc, default_specification=DRAFT202012))
     schema = {"$ref": "urn:scorepad#/components/schemas/Deal"}
     Draft202012Validator(schema, registry=registry).validate(deal)
-    player = doc["components"]["schemas"]["Deal"]["properties"]["sides"]["items"]["properties"]["players"]["items"]
-    assert {"knee_picked_up", "knee"} <= set(player["properties"])
+    named = doc["components"]["schemas"]  # a deal's sides and players are named schemas (DealSide, Player)
+    assert named["Deal"]["properties"]["sides"]["items"] == {"$ref": "#/components/schemas/DealSide"}
+    assert named["DealSide"]["properties"]["players"]["items"] == {"$ref": "#/components/schemas/Player"}
+    assert {"knee_picked_up", "knee"} <= set(named["Player"]["properties"])
     # the sheet's words through the API, and the go-out question
     assert client.get(f"/api/v1/games/{game_id}").get_json()["sheet"]["knee_size"] == [13, 0, 13, 13]
     ask = {"sheet": KNEE, "deal": 3, "books": {"clean": 1, "dirty": 1}, "knee_played": False}
