@@ -518,7 +518,7 @@ class Deal:
             raise ReadError("sheet", "is missing: give a preset id such as 'pagat', or a sheet object")
         if "number" in data:  # the deal's number as the API names it; deal, its old name, may stand beside it
             number = read_count(data["number"], "number")
-            if "deal" in data and data["deal"] != number:
+            if "deal" in data and read_count(data["deal"], "deal") != number:
                 raise ReadError("number", f"is {number}, but deal (its old name) is {data['deal']!r:.20}: send one")
         elif "deal" in data:
             number = read_count(data["deal"], "deal")
