@@ -417,8 +417,8 @@ def rescored_schemas() -> dict[str, Schema]:
                             diff=array(ref("LineChange")), new_violations=cited, cleared_violations=cited),
         "RescoredDeal": obj(("number", "deal", "old_sheet", "new_sheet", "old_ok", "new_ok", "sides", "new_violations",
                              "cleared_violations"),
-                            number=DEAL_NUMBER, deal={**DEAL_NUMBER, "deprecated": True, "description": "deprecated: "
-                                                      "as number"},
+                            # the deal's own number, as sent (a standalone deal's may be out of a game's range)
+                            number=COUNT, deal={**COUNT, "deprecated": True, "description": "deprecated: as number"},
                             old_sheet=ref("Sheet"), new_sheet=ref("Sheet"), old_ok=BOOLEAN,
                             new_ok=BOOLEAN, sides=array(ref("RescoredSide")), new_violations=cited,
                             cleared_violations=cited),
