@@ -73,8 +73,10 @@ def test_choosing_a_preset_loads_its_values_into_every_control(phone: tuple[Page
     expect(page.locator("#opt-side_sizes-1")).not_to_be_checked()
     expect(page.locator("#opt-side_sizes-2")).to_be_checked()
     expect(page.locator(".opt.changed")).to_have_count(0)
-    for summary in page.locator("details.group summary").all():
-        summary.tap()
+    for group in page.locator("details.group").all():  # each group opened by a tap on its summary
+        if not group.evaluate("details => details.open"):
+            group.locator("summary").tap()
+        expect(group).to_have_attribute("open", "")  # (a loaded machine: wait for it, never tap twice)
     page.locator("#opt-going_out_bonus-2").fill("300")
     expect(page.locator("#opt-going_out_bonus-box")).to_have_class("opt changed")
     expect(page.locator("#group-books [data-count]")).to_have_text("1 changed")
