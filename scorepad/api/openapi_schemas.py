@@ -346,7 +346,8 @@ def schemas() -> Schema:
                       ended_at={**TIME, "description": "when the table ended the game (game length `open`)"}),
         "ExportedDeal": obj(("number", "deal"), False, number=DEAL_NUMBER, deal=ref("Deal"),
                             as_played=nullable(STRING), history=array(ref("HistoryEntry"))),
-        "ExportedDeletion": obj(("number",), False, number=DEAL_NUMBER, history=array(ref("HistoryEntry"))),
+        "ExportedDeletion": obj(("number",), False, number={**INTEGER, "description": "as its history keeps it"},
+                                history=array(ref("HistoryEntry"))),
         "GameFile": obj(("sheet", "sides", "deals"), sheet=ref("Sheet"),
                         sides={"anyOf": [ref("Sides"), array(ref("Name"), MAX_SIDES, MIN_SIDES)]},
                         deals={**array(ref("Deal"), MAX_DEALS), "description": "the deals in order, each numbered "
