@@ -118,6 +118,20 @@ def test_a_deal_recorded_with_its_number_as_number_or_as_deal_is_the_same_deal(c
     assert again.status_code == 200
 
 
+def test_two_phones_recording_deal_one_one_as_number_the_other_as_deal_store_it_once(client):
+    """Both spellings name the same deal: the second phone gets deal-recorded, the deal is stored once."""
+    game_id, key = api_game(client)
+    first = client.post(f"{API}/games/{game_id}/deals", headers=bearer(key),
+                        json={k: v for k, v in valid_deal(1).items() if k != "deal"} | {"number": 1})
+    second = client.post(f"{API}/games/{game_id}/deals", json=valid_deal(1), headers=bearer(key))
+    assert first.status_code == 201 and second.status_code == 409
+    assert second.get_json()["type"] == "/api/v1/problems/deal-recorded"
+    game = client.get(f"{API}/games/{game_id}").get_json()
+    assert [d["number"] for d in game["deals"]] == [1]
+    history = client.get(f"{API}/games/{game_id}/history").get_json()["history"]
+    assert [e["action"] for e in history].count("record") == 1
+
+
 @pytest.mark.parametrize("body, field", [
     ({**valid_deal(1), "number": 2}, "number"),
     ({**valid_deal(None), "number": 1.5}, "number"),
