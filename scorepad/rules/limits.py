@@ -66,6 +66,16 @@ MAX_HOUSE_RULE = 200  # characters in one house rule: a sentence, as a reason is
 MAX_EVENT_LISTENERS = 256  # event streams one server process holds at once: bench/events.py held 256 in a few MB
 MAX_EVENT_STREAM_SECONDS = 300  # seconds a stream stays open: then its thread is free, EventSource reconnects
 
+# -- a club night (an event) --------------------------------------------------------------------
+
+MAX_EVENT_TABLES = 40  # tables seated at once in one event: a large club's hall; 40 seat in well under a second
+MAX_EVENT_PLAYERS = 4 * MAX_EVENT_TABLES  # players on an event's roster: four a table at MAX_EVENT_TABLES tables
+MAX_EVENT_ROUNDS = 12  # rounds of an event: an evening plays 6 to 8; 12 still fits a long afternoon and evening
+# Each attempt is one greedy build of the round's tables from a seeded shuffle, scored against
+# every earlier round; the best is kept and a round without repeats stops the search at once.
+# One attempt at 40 tables takes about 1 ms (bench/movement.py): all of them, under half a second.
+MOVEMENT_SEARCH_TRIES = 200  # attempts of the search a round (generic, partners): 40 tables well under 1 s
+
 # -- what one answer lists -----------------------------------------------------------------------
 
 MAX_PROBLEMS_LISTED = 50  # a deal's problems in a game's JSON (problems_omitted counts the rest), a 422's errors: small

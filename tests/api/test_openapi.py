@@ -244,6 +244,10 @@ NOT_A_SCHEMA_BOUND = {
     "MAX_FILENAME": "a download's file name",
     "MAX_EVENT_LISTENERS": "a server's open event streams: a 503 (the events route's description)",
     "MAX_EVENT_STREAM_SECONDS": "how long an event stream stays open (the events route's description)",
+    "MAX_EVENT_TABLES": "a club night's seating (rules/movements.py), which no route serves yet",
+    "MAX_EVENT_PLAYERS": "a club night's roster (rules/movements.py), which no route serves yet",
+    "MAX_EVENT_ROUNDS": "a club night's rounds (rules/movements.py), which no route serves yet",
+    "MOVEMENT_SEARCH_TRIES": "the seating search's attempts, no input at all",
 }
 
 
