@@ -23,7 +23,7 @@ from typing import NoReturn
 from flask import Response, abort, make_response, render_template, request, session
 
 from .rules.limits import MAX_GAMES_REMEMBERED, MAX_GAMES_WATCHED
-from .storage import reading
+from .storage import club_nights, reading
 from .storage.reading import DealRecord, GameRecord
 
 NO_GAME = "There is no game at this address. Check the link, or ask the table for it again."
@@ -112,9 +112,38 @@ def watched(game_id: str) -> None:
         _remember([game_id])
 
 
-def key_matches(game: GameRecord, key: str | None) -> bool:
+def _same(key: str, expected: str) -> bool:
     # As bytes: compare_digest refuses str with non-ASCII characters (a TypeError, a 500).
-    return bool(key) and hmac.compare_digest(str(key).encode("utf-8", "replace"), game.edit_key.encode())
+    return hmac.compare_digest(key.encode("utf-8", "replace"), expected.encode())
+
+
+def key_matches(game: GameRecord, key: str | None) -> bool:
+    """Whether ``key`` is the game's edit key, or the organiser's key of the club night the game
+    is a table of (which grants every right on the event's games: looked up only when the key
+    is not the game's own)."""
+    if not key:
+        return False
+    if _same(str(key), game.edit_key):
+        return True
+    organiser = club_nights.organiser_key_of(game.id)
+    return organiser is not None and _same(str(key), organiser)
+
+
+def event_keys() -> list[list[str]]:
+    """The club nights this browser organises: ``[event id, organiser key]``, the latest first."""
+    held = session.get("events", [])
+    return [entry for entry in held if isinstance(entry, list) and len(entry) == 2] if isinstance(held, list) else []
+
+
+def grant_event(event_id: str, key: str) -> None:
+    """This browser holds the organiser's key of the event (at most MAX_GAMES_REMEMBERED kept)."""
+    session["events"] = [[event_id, key], *[e for e in event_keys() if e[0] != event_id]][:MAX_GAMES_REMEMBERED]
+    session.permanent = True
+
+
+def organises(event_id: str, organiser_key: str) -> bool:
+    """Whether this browser holds the event's organiser key."""
+    return any(held_id == event_id and _same(key, organiser_key) for held_id, key in event_keys())
 
 
 def _key_held(game_id: str) -> str | None:
@@ -132,8 +161,15 @@ def may_hold_key(game_id: str) -> bool:
 
 
 def can_edit(game: GameRecord) -> bool:
-    """True when this browser holds the game's edit key."""
-    return key_matches(game, _key_held(game.id))
+    """True when this browser holds the game's edit key, or organises the club night the game is
+    a table of."""
+    held = _key_held(game.id)
+    if held is not None and _same(held, game.edit_key):
+        return True
+    if not event_keys():
+        return False
+    organiser = club_nights.organiser_key_of(game.id)
+    return organiser is not None and any(_same(key, organiser) for _, key in event_keys())
 
 
 def replaced_key(game: GameRecord) -> str | None:

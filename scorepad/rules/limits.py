@@ -75,6 +75,7 @@ MAX_EVENT_ROUNDS = 12  # rounds of an event: an evening plays 6 to 8; 12 still f
 # every earlier round; the best is kept and a round without repeats stops the search at once.
 # One attempt at 40 tables takes about 1 ms (bench/movement.py): all of them, under half a second.
 MOVEMENT_SEARCH_TRIES = 200  # attempts of the search a round (generic, partners): 40 tables well under 1 s
+MAX_MEMBER = 20  # characters in a member number: clubs print four to eight digits, some with letters
 
 # -- what one answer lists -----------------------------------------------------------------------
 

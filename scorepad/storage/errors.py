@@ -63,7 +63,8 @@ class NotFound(StorageError):
 
 
 DELETED_BY = {"editor": "deleted by its editor",
-              "retention": "removed, not having changed for longer than this server keeps games"}
+              "retention": "removed, not having changed for longer than this server keeps games",
+              "event": "deleted with its club night (its event)"}
 """Why a game is no more (``deleted_game.why``), in words."""
 
 

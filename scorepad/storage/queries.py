@@ -6,6 +6,24 @@ otherwise there. :mod:`.db` runs them (``db.query("game_get", game_id)``) on eit
 from __future__ import annotations
 
 QUERIES: dict[str, str] = {
+    # Club nights (storage/club_nights.py): the event, its rounds, each round's tables and their games.
+    "event_insert": "INSERT INTO event (id, organiser_key, name, held_on, club, sheet, plan, roster, partnerships, "
+                    "revision, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)",
+    "event_get": "SELECT * FROM event WHERE id = ?",
+    "event_rounds": "SELECT * FROM event_round WHERE event_id = ? ORDER BY number",
+    "event_tables": "SELECT * FROM event_table WHERE event_id = ? ORDER BY round, number",
+    "event_touch_at": "UPDATE event SET revision = revision + 1, updated_at = ? WHERE id = ? AND revision = ?",
+    "event_set_roster": "UPDATE event SET roster = ?, partnerships = ? WHERE id = ?",
+    "event_round_insert": "INSERT INTO event_round (event_id, number, byes, started_at) VALUES (?, ?, ?, ?)",
+    "event_table_insert": "INSERT INTO event_table (event_id, round, number, game_id, seats) VALUES (?, ?, ?, ?, ?)",
+    "event_table_close": "UPDATE event_table SET closed_at = ? WHERE event_id = ? AND round = ? AND number = ? "
+                         "AND closed_at IS NULL",
+    "event_delete": "DELETE FROM event WHERE id = ?",
+    "event_key_of_game": "SELECT event.organiser_key FROM game JOIN event ON event.id = game.event_id "
+                         "WHERE game.id = ?",
+    "events_of_club": "SELECT id FROM event WHERE club = ? ORDER BY held_on, created_at",
+    "game_set_event": "UPDATE game SET event_id = ? WHERE id = ?",
+    "game_delete_of_event": "DELETE FROM game WHERE id = ? AND event_id = ?",
     "game_insert": "INSERT INTO game (id, edit_key, name, sheet, sides, revision, created_at, updated_at, confirm) "
                    "VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)",
     "game_get": "SELECT * FROM game WHERE id = ?",
@@ -93,8 +111,10 @@ QUERIES: dict[str, str] = {
     # deals, history and replaced keys with it (ON DELETE CASCADE); its id is kept as
     # deleted. The keys kept about it are those of its writes and those that made it (a
     # create's or an import's).
-    "game_delete_at": "DELETE FROM game WHERE id = ? AND revision = ?",
-    "game_delete_unchanged": "DELETE FROM game WHERE id = ? AND updated_at < ?",
+    "game_delete_at": "DELETE FROM game WHERE id = ? AND revision = ? AND event_id IS NULL",
+    "game_event": "SELECT event_id FROM game WHERE id = ?",
+    # A game of an event goes only with its event (storage/club_nights.py): never purged alone.
+    "game_delete_unchanged": "DELETE FROM game WHERE id = ? AND updated_at < ? AND event_id IS NULL",
     "idempotency_forget_game": "DELETE FROM idempotency_key WHERE game_id = ?1 OR made_game = ?1",
     # Open deals (open_deals): a part of the game's deal being entered, by part; every save,
     # confirmation or abandonment adds 1 to the game's open_counter (and so takes the game's
@@ -116,8 +136,8 @@ QUERIES: dict[str, str] = {
     # Games not changed since ?1, oldest first, after (?2, ?3) in that order (flask purge, by
     # the index on updated_at).
     "games_unchanged_since": "SELECT id, name, updated_at, (SELECT COUNT(*) FROM deal WHERE game_id = game.id) "
-                             "AS deals FROM game WHERE updated_at < ?1 AND (updated_at > ?2 OR (updated_at = ?2 "
-                             "AND id > ?3)) ORDER BY updated_at, id LIMIT ?4",
+                             "AS deals FROM game WHERE event_id IS NULL AND updated_at < ?1 AND (updated_at > ?2 "
+                             "OR (updated_at = ?2 AND id > ?3)) ORDER BY updated_at, id LIMIT ?4",
 }
 
 # The queries PostgreSQL reads otherwise: SQLite (3.40) has no octet_length() and PostgreSQL no

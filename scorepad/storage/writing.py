@@ -31,6 +31,7 @@ from ..rules.limits import MAX_GAME_BYTES as MAX_GAME_BYTES
 from ..rules.verdict import Verdict
 from . import db
 from .checks import as_game_reads_it, game_over, judge_for_game, read_sides, refuse_if_stale
+from .club_nights import organiser_key_of
 from .errors import AlreadyRecorded, Conflict, DealOpen, Full, Invalid, KeyReplaced, NotFound, SameAsPrevious
 from .idempotency import Kind, Made, Once, keep, stop_if_kept
 from .reading import (
@@ -155,13 +156,20 @@ def fresh(game_id: str, based_on: int | None, once: Once[object] | None = None, 
         game = load_game(game_id)
     if game is None:
         raise no_game(game_id)
-    if key is not None and not secrets.compare_digest(key.encode("utf-8", "replace"), game.edit_key.encode()):
+    if key is not None and not secrets.compare_digest(key.encode("utf-8", "replace"), game.edit_key.encode()) \
+            and not _organises(game_id, key):
         stop_if_kept(once)
         raise KeyReplaced(replaced_at(game_id, key) or stamp_now())
     if based_on is not None and based_on != game.revision:
         stop_if_kept(once)
     refuse_if_stale(game.id, based_on, game.revision)
     return game
+
+
+def _organises(game_id: str, key: str) -> bool:
+    """Whether ``key`` is the organiser's key of the club night the game is a table of."""
+    organiser = organiser_key_of(game_id)
+    return organiser is not None and secrets.compare_digest(key.encode("utf-8", "replace"), organiser.encode())
 
 
 def _totals(verdict: Verdict | None) -> str | None:
@@ -508,6 +516,10 @@ def delete_game(game_id: str, based_on: int | None = None, key: str | None = Non
     while True:
         game = fresh(game_id, based_on, key=key, first=first)
         first = False
+        in_event = db.one("game_event", game_id)
+        if in_event is not None and in_event["event_id"] is not None:
+            raise Invalid("", "this game is a table of a club night: it is deleted only with its event, by its "
+                          "organiser")
         try:
             with db.transaction():
                 now = stamp_now()

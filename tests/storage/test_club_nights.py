@@ -1,0 +1,131 @@
+"""Club nights kept (scorepad.storage.club_nights, issue 27): an event's rounds started as one
+game per table with its seats, a round refused while a table still plays, a table closed as
+played, the organiser's key granting every right on the event's games, and the event deleted
+and purged as one unit. On SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from scorepad.rules import preset
+from scorepad.rules.choices import GameLength
+from scorepad.rules.club_night import EventPlan, Format, RoundLength, read_partnerships, read_roster
+from scorepad.storage import club_nights, db, reading, writing
+from scorepad.storage.club_night_input import NewEvent
+from scorepad.storage.errors import Conflict, Invalid, KeyReplaced
+from scorepad.storage.reading import stamp
+
+pytestmark = pytest.mark.backends
+
+PLAYERS = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"]
+
+
+def _progressive(rounds: int = 3, **plan: object):
+    return club_nights.create_event(NewEvent("Tuesday club", "2026-12-04", "Lakemont", preset("common"),
+                                             EventPlan(Format.PROGRESSIVE, rounds, **plan), read_roster(PLAYERS), ()))
+
+
+def test_a_round_makes_one_game_per_table_with_its_seats_and_sits_the_rest_out(database):
+    with db.using(database):
+        event = club_nights.start_round(_progressive())
+        (first,) = event.rounds
+        assert [t.number for t in first.tables] == [1, 2]
+        assert len(first.byes) == 1
+        seated = [name for t in first.tables for side in t.sides for name in side]
+        assert sorted([*seated, *first.byes]) == sorted(PLAYERS)
+        game = reading.load_game(first.tables[0].game_id)
+        assert game is not None
+        assert [side["players"] for side in game.sides] == [list(side) for side in first.tables[0].sides]
+        assert game.name == "Tuesday club: round 1, table 1"
+        assert game.sheet == preset("common")
+
+
+def test_the_next_round_waits_for_every_table_to_finish_or_be_closed(database):
+    with db.using(database):
+        event = club_nights.start_round(_progressive())
+        with pytest.raises(Invalid, match="tables 1, 2 of round 1 are still playing"):
+            club_nights.start_round(event)
+        event = club_nights.close_table(event, 1, 1)
+        with pytest.raises(Invalid, match="table 2 of round 1 is still playing"):
+            club_nights.start_round(event)
+        event = club_nights.close_table(event, 1, 2)
+        event = club_nights.start_round(event)
+        assert [r.number for r in event.rounds] == [1, 2]
+        assert event.rounds[1].byes != event.rounds[0].byes  # the bye moves on
+
+
+def test_no_round_past_the_plans_rounds(database):
+    with db.using(database):
+        event = club_nights.start_round(_progressive(rounds=1))
+        event = club_nights.close_table(club_nights.close_table(event, 1, 1), 1, 2)
+        assert event.over
+        with pytest.raises(Invalid, match="rounds have all been started"):
+            club_nights.start_round(event)
+
+
+def test_a_write_based_on_an_older_revision_of_the_event_is_refused(database):
+    with db.using(database):
+        event = _progressive()
+        club_nights.start_round(event)
+        with pytest.raises(Conflict):
+            club_nights.start_round(event, based_on=event.revision)
+
+
+def test_an_open_round_plays_its_games_open_ended(database):
+    with db.using(database):
+        event = club_nights.start_round(_progressive(round_length=RoundLength.OPEN))
+        game = reading.load_game(event.rounds[0].tables[0].game_id)
+        assert game is not None and game.sheet.game_length is GameLength.OPEN
+
+
+def test_partnerships_sit_as_one_side_each(database):
+    roster = read_roster(["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"])
+    pairs = read_partnerships([["Ann", "Ben"], ["Cat", "Dan"], ["Eve", "Fay"]], roster)
+    with db.using(database):
+        event = club_nights.create_event(NewEvent("Couples", "2026-12-04", None, preset("common"),
+                                                  EventPlan(Format.PARTNERS, 3), roster, pairs))
+        event = club_nights.start_round(event)
+        (table,) = event.rounds[0].tables
+        game = reading.load_game(table.game_id)
+        assert game is not None
+        assert [side["name"] for side in game.sides] == [side[0] for side in table.sides]
+        assert len(event.rounds[0].byes) == 1
+
+
+def test_the_organisers_key_writes_to_every_game_of_the_event_and_no_other(database):
+    with db.using(database):
+        event = club_nights.start_round(_progressive())
+        table = event.rounds[0].tables[0]
+        before = reading.load_game(table.game_id)
+        replaced = writing.replace_edit_key(table.game_id, key=event.organiser_key)
+        assert before is not None and replaced.edit_key != before.edit_key
+        other = writing.create_game("Alone", preset("common"), [{"name": "A", "players": ["A"]},
+                                                                 {"name": "B", "players": ["B"]}])
+        with pytest.raises(KeyReplaced):
+            writing.replace_edit_key(other.id, key=event.organiser_key)
+
+
+def test_a_game_of_an_event_is_deleted_and_purged_only_with_it(database):
+    with db.using(database):
+        event = club_nights.start_round(_progressive())
+        game_id = event.rounds[0].tables[0].game_id
+        with pytest.raises(Invalid, match="deleted only with its event"):
+            writing.delete_game(game_id)
+        assert writing.purge(datetime.now(UTC) + timedelta(days=1)) == []
+        assert reading.load_game(game_id) is not None
+        club_nights.delete_event(event)
+        assert club_nights.load_event(event.id) is None
+        assert reading.load_game(game_id) is None
+        assert reading.gone(game_id) is not None
+
+
+def test_standings_follow_the_tables_games(database):
+    with db.using(database):
+        event = club_nights.start_round(_progressive())
+        rounds = club_nights.played(event)
+        assert [t.finished for t in rounds[0].tables] == [False, False]
+        event = club_nights.close_table(event, 1, 1)
+        assert [t.finished for t in club_nights.played(event)[0].tables] == [True, False]
+        assert stamp(datetime.now(UTC)) >= event.updated_at
