@@ -23,7 +23,7 @@ from typing import NoReturn
 from flask import Response, abort, make_response, render_template, request, session
 
 from .rules.limits import MAX_GAMES_REMEMBERED, MAX_GAMES_WATCHED
-from .storage import club_nights, reading
+from .storage import reading
 from .storage.reading import DealRecord, GameRecord
 
 NO_GAME = "There is no game at this address. Check the link, or ask the table for it again."
@@ -125,7 +125,7 @@ def key_matches(game: GameRecord, key: str | None) -> bool:
         return False
     if _same(str(key), game.edit_key):
         return True
-    organiser = club_nights.organiser_key_of(game.id)
+    organiser = reading.organiser_key_of(game.id)
     return organiser is not None and _same(str(key), organiser)
 
 
@@ -168,7 +168,7 @@ def can_edit(game: GameRecord) -> bool:
         return True
     if not event_keys():
         return False
-    organiser = club_nights.organiser_key_of(game.id)
+    organiser = reading.organiser_key_of(game.id)
     return organiser is not None and any(_same(key, organiser) for _, key in event_keys())
 
 

@@ -3,7 +3,7 @@ games, a table closed as played, and the event deleted with its games (:class:`E
 
 An event's games are ordinary games (:mod:`.writing` writes their deals); they carry the
 event's id, so that they are deleted and purged only with it. The organiser's key grants
-every right on them (:func:`organiser_key_of`). Every write here is one transaction and
+every right on them (:func:`.reading.organiser_key_of`). Every write here is one transaction and
 moves the event's revision on; a write based on a revision the event has moved past is
 refused (:class:`~.errors.Conflict`), as a game's is.
 """
@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 
 from ..rules import RuleSheet
 from ..rules.choices import GameLength
-from ..rules.club_night import Entrant, EventPlan, Format, Partnership, RoundLength, entrants_of
+from ..rules.club_night import Entrant, EventPlan, Format, Partnership, RoundLength, Standings, entrants_of
 from ..rules.limits import MAX_EVENT_ROUNDS, MAX_EVENT_TABLES, MAX_NAME
 from ..rules.movements import RoundSeats, TableSeats, generic, north_stays, partners_round
 from ..rules.presets import load_sheet
-from ..rules.standings import RoundPlay, TablePlay
-from . import db
+from ..rules.standings import RoundPlay, Standing, TablePlay, standings
+from . import db, writing
 from .club_night_input import NewEvent
 from .errors import Conflict, Invalid, NotFound
 from .reading import GameSide, load_game, new_id, stamp_now
@@ -67,12 +67,6 @@ class EventRecord:
         """Who the movement seats and the standings rank (players, or partnerships)."""
         return entrants_of(self.plan, self.roster, self.partnerships)
 
-    @property
-    def over(self) -> bool:
-        """Every round has been played and closed."""
-        return len(self.rounds) == self.plan.rounds and all(
-            table.closed_at is not None for table in self.rounds[-1].tables)
-
     def table_sheet(self) -> RuleSheet:
         """The sheet each table's game is played on: the event's, open-ended in an open round."""
         if self.plan.round_length is RoundLength.OPEN:
@@ -103,12 +97,6 @@ def load_event(event_id: str) -> EventRecord | None:
                        row["revision"], row["created_at"], row["updated_at"],
                        tuple(EventRound(r["number"], tuple(by_round.get(r["number"], ())),
                                         tuple(json.loads(r["byes"])), r["started_at"]) for r in rounds))
-
-
-def organiser_key_of(game_id: str) -> str | None:
-    """The organiser's key of the event the game belongs to; None for a game of no event."""
-    row = db.one("event_key_of_game", game_id)
-    return None if row is None else str(row["organiser_key"])
 
 
 def events_of_club(club: str) -> list[str]:
@@ -262,6 +250,54 @@ def close_table(event: EventRecord, round_number: int, table: int, based_on: int
         _touch(event, based_on, now)
         db.run("event_table_close", now, event.id, round_number, table)
     return _reloaded(event.id)
+
+
+def end_round(event: EventRecord, based_on: int | None = None) -> EventRecord:
+    """The organiser ends the last round (an open round, played to the clock): each table's
+    game with a deal recorded is ended through its own end action (:func:`.writing.end_game`,
+    with its history entry), and every table of the round is closed as played."""
+    if not event.rounds:
+        raise Invalid("round", "no round has been started")
+    last = event.rounds[-1]
+    for table in last.tables:
+        game = load_game(table.game_id)
+        if game is not None and game.deals and game.ended_at is None and game.sheet.game_length is GameLength.OPEN:
+            writing.end_game(table.game_id, key=game.edit_key)
+    with db.transaction():
+        now = stamp_now()
+        _touch(event, based_on, now)
+        for table in last.tables:
+            db.run("event_table_close", now, event.id, last.number, table.number)
+    return _reloaded(event.id)
+
+
+@dataclass(frozen=True, slots=True)
+class EventStandings:
+    """The standings as they stand: overall, and each round's alone; ``final`` once the event is
+    over; ``hidden`` while the plan keeps them from the view links until the end."""
+
+    overall: tuple[Standing, ...]
+    by_round: tuple[tuple[Standing, ...], ...]
+    final: bool
+    hidden: bool
+
+
+def standings_of(event: EventRecord) -> EventStandings:
+    """The event's standings from its tables' games as they stand now."""
+    rounds = played(event)
+    over = _over(event, rounds)
+    return EventStandings(tuple(standings(event.plan, event.entrants, rounds)),
+                          tuple(tuple(standings(event.plan, [], [r])) for r in rounds), over,
+                          event.plan.standings is Standings.HIDDEN and not over)
+
+
+def _over(event: EventRecord, rounds: list[RoundPlay]) -> bool:
+    return len(rounds) == event.plan.rounds and rounds[-1].finished
+
+
+def is_over(event: EventRecord) -> bool:
+    """Every round of the plan has been played: each table of the last finished or closed."""
+    return len(event.rounds) == event.plan.rounds and played(event, event.rounds[-1:])[0].finished
 
 
 def delete_event(event: EventRecord, based_on: int | None = None) -> str:

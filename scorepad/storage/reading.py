@@ -436,6 +436,13 @@ def cached_game(game_id: str) -> GameRecord | None:
     return cached if isinstance(cached, GameRecord) else None
 
 
+def organiser_key_of(game_id: str) -> str | None:
+    """The organiser's key of the club night the game is a table of (:mod:`.club_nights`); None
+    for a game of no event."""
+    row = db.one("event_key_of_game", game_id)
+    return None if row is None else str(row["organiser_key"])
+
+
 def replaced_at(game_id: str, edit_key: str | None) -> str | None:
     """When ``edit_key`` stopped being the game's edit key (:func:`replace_edit_key`), as the
     database keeps times; None when it never was one of its keys (or none is given)."""

@@ -31,7 +31,6 @@ from ..rules.limits import MAX_GAME_BYTES as MAX_GAME_BYTES
 from ..rules.verdict import Verdict
 from . import db
 from .checks import as_game_reads_it, game_over, judge_for_game, read_sides, refuse_if_stale
-from .club_nights import organiser_key_of
 from .errors import AlreadyRecorded, Conflict, DealOpen, Full, Invalid, KeyReplaced, NotFound, SameAsPrevious
 from .idempotency import Kind, Made, Once, keep, stop_if_kept
 from .reading import (
@@ -46,6 +45,7 @@ from .reading import (
     load_game,
     new_id,
     no_game,
+    organiser_key_of,
     read_afresh,
     remember,
     replaced_at,

@@ -11,7 +11,7 @@ import pytest
 
 from scorepad.rules import preset
 from scorepad.rules.choices import GameLength
-from scorepad.rules.club_night import EventPlan, Format, RoundLength, read_partnerships, read_roster
+from scorepad.rules.club_night import EventPlan, Format, RoundLength, Standings, read_partnerships, read_roster
 from scorepad.storage import club_nights, db, reading, writing
 from scorepad.storage.club_night_input import NewEvent
 from scorepad.storage.errors import Conflict, Invalid, KeyReplaced
@@ -60,7 +60,8 @@ def test_no_round_past_the_plans_rounds(database):
     with db.using(database):
         event = club_nights.start_round(_progressive(rounds=1))
         event = club_nights.close_table(club_nights.close_table(event, 1, 1), 1, 2)
-        assert event.over
+        assert club_nights.is_over(event)
+        assert club_nights.standings_of(event).final
         with pytest.raises(Invalid, match="rounds have all been started"):
             club_nights.start_round(event)
 
@@ -129,3 +130,21 @@ def test_standings_follow_the_tables_games(database):
         event = club_nights.close_table(event, 1, 1)
         assert [t.finished for t in club_nights.played(event)[0].tables] == [True, False]
         assert stamp(datetime.now(UTC)) >= event.updated_at
+
+
+def test_ending_an_open_round_ends_each_tables_game_and_closes_the_round(database):
+    with db.using(database):
+        event = club_nights.start_round(_progressive(rounds=2, round_length=RoundLength.OPEN))
+        event = club_nights.end_round(event)
+        assert all(t.closed_at is not None for t in event.rounds[0].tables)
+        assert not club_nights.is_over(event)
+        event = club_nights.start_round(event)
+        assert len(event.rounds) == 2
+
+
+def test_hidden_standings_stay_hidden_until_the_end(database):
+    with db.using(database):
+        event = club_nights.start_round(_progressive(rounds=1, standings=Standings.HIDDEN))
+        assert club_nights.standings_of(event).hidden
+        event = club_nights.end_round(event)
+        assert not club_nights.standings_of(event).hidden
