@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from ..rules import RuleSheet
+from ..rules import ReadError, RuleSheet
 from ..rules.choices import GameLength
 from ..rules.club_night import Entrant, EventPlan, Format, Partnership, RoundLength, Standings, entrants_of
 from ..rules.limits import MAX_EVENT_ROUNDS, MAX_EVENT_TABLES, MAX_NAME
@@ -200,7 +200,10 @@ def start_round(event: EventRecord, based_on: int | None = None) -> EventRecord:
         raise Invalid("round", f"table{'s' if len(playing) > 1 else ''} {', '.join(map(str, playing))} of round "
                       f"{event.rounds[-1].number} {'are' if len(playing) > 1 else 'is'} still playing: finish "
                       "or close them first")
-    seats = next_seats(event)
+    try:
+        seats = next_seats(event)
+    except ReadError as err:  # a roster the movement cannot seat
+        raise Invalid(err.field, err.reason) from None
     if len(seats.tables) > MAX_EVENT_TABLES:
         raise Invalid("players", f"the roster seats {len(seats.tables)} tables; an event has at most "
                       f"{MAX_EVENT_TABLES}")
