@@ -135,10 +135,27 @@ class Partnership:
 
     @property
     def name(self) -> str:
-        return f"{self.players[0]} and {self.players[1]}"
+        return pair_name(*self.players)
 
     def to_json(self) -> dict[str, JSON]:
         return {"name": self.name, "players": list(self.players)}
+
+
+def pair_name(first: str, second: str) -> str:
+    """Two players' name as one side of a table (a game's side name, at most MAX_NAME
+    characters, as every name): "Ann and Ben"; "Ann & Ben" where that is too long; past that,
+    each name cut to fit and marked so.
+
+    >>> pair_name("Ann", "Ben")
+    'Ann and Ben'
+    >>> len(pair_name("A" * 30, "B" * 30)) <= MAX_NAME
+    True
+    """
+    for joined in (f"{first} and {second}", f"{first} & {second}"):
+        if len(joined) <= MAX_NAME:
+            return joined
+    room = (MAX_NAME - 3) // 2 - 1  # each name's characters, besides its mark
+    return f"{first[:room].rstrip()}… & {second[:room].rstrip()}…"
 
 
 def read_entrant(value: object, field: str) -> Entrant:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from ..rules import ReadError, RuleSheet
 from ..rules.choices import GameLength
-from ..rules.club_night import Entrant, EventPlan, Format, Partnership, RoundLength, Standings, entrants_of
+from ..rules.club_night import Entrant, EventPlan, Format, Partnership, RoundLength, Standings, entrants_of, pair_name
 from ..rules.limits import MAX_EVENT_ROUNDS, MAX_EVENT_TABLES, MAX_NAME
 from ..rules.movements import RoundSeats, TableSeats, generic, north_stays, partners_round
 from ..rules.presets import load_sheet
@@ -228,7 +228,7 @@ def start_round(event: EventRecord, based_on: int | None = None) -> EventRecord:
 
 def _side_name(side: tuple[str, ...]) -> str:
     """A table's side as its game names it: its partnership's name, or its two players'."""
-    return side[0] if len(side) == 1 else " and ".join(side)
+    return side[0] if len(side) == 1 else pair_name(side[0], side[1])
 
 
 def _players(side: tuple[str, ...], partnerships: dict[str, tuple[str, str]]) -> list[str]:

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from scorepad.rules import preset
+from scorepad.rules import Deal, preset
 from scorepad.rules.choices import GameLength
 from scorepad.rules.club_night import EventPlan, Format, RoundLength, Standings, read_partnerships, read_roster
 from scorepad.storage import club_nights, db, reading, writing
@@ -148,3 +148,41 @@ def test_hidden_standings_stay_hidden_until_the_end(database):
         assert club_nights.standings_of(event).hidden
         event = club_nights.end_round(event)
         assert not club_nights.standings_of(event).hidden
+
+
+def _table_deal(game, went_out: str) -> Deal:
+    """A legal deal for a table's game: the side of ``went_out`` goes out with two books."""
+    sides = []
+    for side in game.sides:
+        ours = went_out in side["players"]
+        sides.append({"name": side["name"], "melds": ["K K K K K K K", "Q Q Q Q Q 2 2"] if ours else ["J J J"],
+                      "players": [{"name": p, "foot_picked_up": True, "cards_left": {}} for p in side["players"]]})
+    return Deal.from_json({"deal": 1, "ending": "went_out", "went_out": went_out, "sides": sides}, game.sheet)
+
+
+def test_a_table_of_long_names_records_its_deals(database):
+    long = ["Annabelle Christina Montgomery-Smythe", "Benedict Alexander Fitzwilliam-Jones",
+            "Catherine Elizabeth Worthington", "Dominic Sebastian Harrington-Lowe"]
+    with db.using(database):
+        event = club_nights.create_event(NewEvent("Long names", "2026-12-04", None, preset("common"),
+                                                  EventPlan(Format.PROGRESSIVE, 1), read_roster(long), ()))
+        event = club_nights.start_round(event)
+        game = reading.load_game(event.rounds[0].tables[0].game_id)
+        assert game is not None and all(len(side["name"]) <= 40 for side in game.sides)
+        writing.record_deal(game.id, _table_deal(game, long[0]))
+        (standing, *_) = club_nights.standings_of(event).overall
+        assert standing.points > 0
+
+
+def test_ending_an_open_round_ends_a_game_with_deals_through_its_end_action(database):
+    with db.using(database):
+        event = club_nights.start_round(_progressive(rounds=1, round_length=RoundLength.OPEN))
+        table = event.rounds[0].tables[0]
+        game = reading.load_game(table.game_id)
+        assert game is not None
+        writing.record_deal(game.id, _table_deal(game, game.sides[0]["players"][0]))
+        event = club_nights.end_round(event)
+        ended = reading.load_game(table.game_id)
+        assert ended is not None and ended.ended_at is not None
+        assert [entry["action"] for entry in reading.history(table.game_id)][-1] == "end"
+        assert club_nights.is_over(event)
