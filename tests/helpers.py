@@ -484,23 +484,17 @@ http {{
     server {{
         listen 127.0.0.1:{self.http_port};{tls}
         client_max_body_size 5m;
+        proxy_set_header Host $http_host;
+        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+        proxy_set_header X-Forwarded-Proto $scheme;
+        proxy_set_header X-Forwarded-Host $http_host;
+        proxy_set_header X-Forwarded-Port "";
+        proxy_set_header X-Forwarded-Prefix "";
         location / {{
             proxy_pass http://scorepad;
-            proxy_set_header Host $http_host;
-            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-            proxy_set_header X-Forwarded-Proto $scheme;
-            proxy_set_header X-Forwarded-Host $http_host;
-            proxy_set_header X-Forwarded-Port "";
-            proxy_set_header X-Forwarded-Prefix "";
         }}
         location ~ /api/v1/games/[^/]+/events$ {{
             proxy_pass http://scorepad;
-            proxy_set_header Host $http_host;
-            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-            proxy_set_header X-Forwarded-Proto $scheme;
-            proxy_set_header X-Forwarded-Host $http_host;
-            proxy_set_header X-Forwarded-Port "";
-            proxy_set_header X-Forwarded-Prefix "";
             proxy_buffering off;
             proxy_read_timeout 60s;
         }}
