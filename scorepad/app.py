@@ -19,7 +19,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import access, api, links, ratelimit
 from .api import cors, problems
-from .cli import flask_commands, flask_open_deals, flask_serve
+from .cli import flask_commands, flask_events, flask_open_deals, flask_serve
 from .retry import send_again_page
 from .storage import backends, cache, db
 from .web import common, deals, exchange, games, installable, open_deals, paper, referee, sheets
@@ -227,6 +227,7 @@ def _commands(app: Flask) -> None:
     app.cli.add_command(flask_commands.deal_group)  # flask deal ...
     for command in flask_open_deals.COMMANDS:  # flask deal part|open|confirm|abandon: a deal entered part by part
         flask_commands.deal_group.add_command(command)
+    app.cli.add_command(flask_events.event_group)  # flask event ...: a club night, run as its organiser
     app.cli.add_command(flask_commands.backup_command)  # flask backup PATH
     app.cli.add_command(flask_commands.purge_command)  # flask purge: games not changed for RETAIN_DAYS days
     app.cli.add_command(flask_serve.serve_command)  # flask serve: granian, and the address phones open
