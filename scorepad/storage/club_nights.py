@@ -150,7 +150,7 @@ def _touch(event: EventRecord, based_on: int | None, now: str) -> None:
     """Move the event's revision on, from ``based_on`` (else the revision it was read at)."""
     at = event.revision if based_on is None else based_on
     if not db.run("event_touch_at", now, event.id, at):
-        raise Conflict(at, _revision(event.id), [])
+        raise Conflict(at, _revision(event.id), [], "event")
 
 
 def _revision(event_id: str) -> int:

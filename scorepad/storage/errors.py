@@ -87,11 +87,11 @@ class Gone(NotFound):
 class Conflict(StorageError):
     """A write based on a revision the game has moved past: ``changes`` lists what happened
     since (see :func:`scorepad.storage.reading.changes_since`), ``revision`` is the game's
-    revision now. Nothing was written."""
+    revision now (``what``: the game, or a club night's event). Nothing was written."""
 
-    def __init__(self, based_on: int, revision: int, changes: list[dict[str, JSON]]) -> None:
+    def __init__(self, based_on: int, revision: int, changes: list[dict[str, JSON]], what: str = "game") -> None:
         said = "; ".join(str(c["message"]) for c in changes)
-        super().__init__("revision", f"the game changed since you loaded it (revision {based_on}, now "
+        super().__init__("revision", f"the {what} changed since you loaded it (revision {based_on}, now "
                          f"{revision}){': ' + said if said else ''}; reload it and try again")
         self.based_on, self.revision, self.changes = based_on, revision, changes
 
