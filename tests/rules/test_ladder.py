@@ -26,7 +26,8 @@ OUT_MELDS = ["K K K K K K K", "Q Q Q Q Q 2 2"]
 
 def _side(name: str, players: tuple[str, str], melds: list[str], left: tuple[str, str]) -> dict[str, Any]:
     return {"name": name, "melds": melds,
-            "players": [{"name": p, "foot_picked_up": True, "cards_left": held} for p, held in zip(players, left)]}
+            "players": [{"name": p, "foot_picked_up": True, "cards_left": held}
+                        for p, held in zip(players, left, strict=True)]}
 
 
 def _deal(number: int, out: tuple[str, str], other: tuple[str, str], other_melds: list[str]) -> dict[str, Any]:
