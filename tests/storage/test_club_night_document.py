@@ -7,13 +7,14 @@ anywhere leaves nothing behind. On SQLite and on PostgreSQL."""
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 import pytest
 
 from scorepad.rules import preset
 from scorepad.rules.club_night import EventPlan, Format, RoundLength, read_partnerships, read_roster
-from scorepad.rules.limits import MAX_EVENT_IMPORT_BYTES, MAX_GAME_BYTES, MAX_REASON
+from scorepad.rules.limits import MAX_EVENT_IMPORT_BYTES, MAX_EVENT_TABLES, MAX_GAME_BYTES, MAX_REASON
 from scorepad.storage import club_ladder, club_night_document, club_nights, db, reading
 from scorepad.storage.club_night_input import NewEvent
 from scorepad.storage.errors import Full, ImportRefused, Invalid
@@ -83,7 +84,7 @@ def test_an_event_exported_and_imported_is_a_new_event_with_the_same_standings_a
     with db.using(database):
         event = _evening()
         exported = club_night_document.export_event(event)
-        made = club_night_document.import_event(exported)
+        made = club_night_document.import_event(club_night_document.parse_event_text(json.dumps(exported)))
         assert made.id != event.id and made.organiser_key != event.organiser_key
         assert (made.name, made.held_on, made.club, made.sheet, made.plan, made.roster) == \
                (event.name, event.held_on, event.club, event.sheet, event.plan, event.roster)
@@ -153,6 +154,8 @@ def test_a_broken_deal_in_a_tables_game_is_refused_naming_it_within_the_table(da
     (lambda d: d["rounds"][0]["tables"][1]["seats"][1].__setitem__(0, d["rounds"][0]["tables"][0]["seats"][0][0]),
      "rounds[0].tables[1].seats[1][0]"),
     (lambda d: d["rounds"][1].update(number=3), "rounds[1].number"),
+    (lambda d: d["rounds"][0].update(tables=d["rounds"][0]["tables"] * (MAX_EVENT_TABLES // 2 + 1)),
+     "rounds[0].tables"),  # two tables a round: past the bound
     (lambda d: d["rounds"][1]["tables"][0]["game"]["sides"].reverse(), "rounds[1].tables[0].game.sides[0].players"),
     (lambda d: d["rounds"][0]["tables"][0].update(closed_at="tonight"), "rounds[0].tables[0].closed_at"),
 ])
