@@ -75,6 +75,11 @@ MAX_EVENT_ROUNDS = 12  # rounds of an event: an evening plays 6 to 8; 12 still f
 # every earlier round; the best is kept and a round without repeats stops the search at once.
 # One attempt at 40 tables takes about 1 ms (bench/movement.py): all of them, under half a second.
 MOVEMENT_SEARCH_TRIES = 200  # attempts of the search a round (generic, partners): 40 tables well under 1 s
+# An event's export holds each table's game export (storage/club_night_document.py): a club
+# night's game is a few deals, 5 to 20 KB with its history; the bound gives each of the most
+# games an evening holds (MAX_EVENT_ROUNDS x MAX_EVENT_TABLES, 480) 64 KB, ten busy deals
+# with corrections. A game as full as MAX_GAME_BYTES is exported and imported on its own.
+MAX_EVENT_IMPORT_BYTES = (MAX_EVENT_ROUNDS * MAX_EVENT_TABLES + 16) * 64 * 1024  # event import: 64 KB a game, +1 MB
 MAX_MEMBER = 20  # characters in a member number: clubs print four to eight digits, some with letters
 
 # -- what one answer lists -----------------------------------------------------------------------

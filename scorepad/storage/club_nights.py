@@ -127,15 +127,9 @@ def played(event: EventRecord, rounds: tuple[EventRound, ...] | None = None) -> 
 
 def create_event(new: NewEvent) -> EventRecord:
     """A new event, with a new id and organiser key, no round started yet."""
+    check_new_event(new)
     name, held_on, club, sheet, plan = new.name, new.held_on, new.club, new.sheet, new.plan
     roster, partnerships = new.roster, new.partnerships
-    if not sheet.min_players <= 4 <= sheet.max_players or 2 not in sheet.side_sizes:
-        raise Invalid("sheet", "an event's tables seat four players as two sides of two; this sheet plays "
-                      f"{sheet.describe('side_sizes')} for {sheet.min_players} to {sheet.max_players} players")
-    if plan.format is Format.PARTNERS and len(partnerships) < 2:
-        raise Invalid("partnerships", "a partners event needs at least two partnerships")
-    if plan.format is Format.PROGRESSIVE and len(roster) < 4:
-        raise Invalid("players", "a progressive event needs at least four players")
     event_id, key, now = new_id(), new_id(), stamp_now()
     with db.transaction():
         db.run("event_insert", event_id, key, name, held_on, club, json.dumps(sheet.to_stored_json()),
@@ -144,6 +138,19 @@ def create_event(new: NewEvent) -> EventRecord:
     made = load_event(event_id)
     assert made is not None  # just written
     return made
+
+
+def check_new_event(new: NewEvent) -> None:
+    """What every event must be (:class:`Invalid` naming the field): a sheet seating four at a
+    table as two sides of two, and enough partnerships or players to fill one."""
+    sheet = new.sheet
+    if not sheet.min_players <= 4 <= sheet.max_players or 2 not in sheet.side_sizes:
+        raise Invalid("sheet", "an event's tables seat four players as two sides of two; this sheet plays "
+                      f"{sheet.describe('side_sizes')} for {sheet.min_players} to {sheet.max_players} players")
+    if new.plan.format is Format.PARTNERS and len(new.partnerships) < 2:
+        raise Invalid("partnerships", "a partners event needs at least two partnerships")
+    if new.plan.format is Format.PROGRESSIVE and len(new.roster) < 4:
+        raise Invalid("players", "a progressive event needs at least four players")
 
 
 def _touch(event: EventRecord, based_on: int | None, now: str) -> None:

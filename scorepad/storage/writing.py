@@ -110,22 +110,32 @@ def import_game(name: str, sheet: RuleSheet, sides: list[GameSide], created_at: 
     ``judged`` holds the deals' verdicts by body, so the new game is not judged again.
     ``ended_at``: when the table ended the game (an open sheet's); ``confirm`` the game's
     setting. Made once per ``once``'s key (:func:`once`)."""
-    game_id, key, now = new_id(), new_id(), stamp_now()
     with db.transaction():
-        db.run("game_insert", game_id, key, name, _stored(sheet), json.dumps(sides), created_at, now,
-               confirm.value)
-        if ended_at is not None:
-            db.run("game_set_ended", ended_at, game_id)
-        for number, body, as_played in deals:
-            db.run("deal_insert", game_id, number, body, as_played)
-        for entry in [*entries, (None, "import", now, None, None, None, None, note, None)]:
-            db.run("history_insert", game_id, *entry)
-            db.run("game_touch", now, game_id)
-        check_size(game_id)
+        game_id = write_import(name, sheet, sides, created_at, deals, entries, note, ended_at, confirm)
         record: GameRecord = read_afresh(game_id, judged)  # type: ignore[assignment]  # just written
         keep(once, Made(Kind.GAME_IMPORTED, game_id, None, record.revision))
     remember(record)  # once committed: a record cached inside the transaction could outlive a failed commit
     return record
+
+
+def write_import(name: str, sheet: RuleSheet, sides: list[GameSide], created_at: str,
+                 deals: list[tuple[int, str, str | None]], entries: list[HistoryRow], note: str,
+                 ended_at: str | None = None, confirm: Confirm = Confirm.NONE) -> str:
+    """Inside the caller's write transaction, :func:`import_game`'s rows: a new game (new id
+    and key), its deals and history, then its ``import`` entry; refused past
+    :data:`MAX_GAME_BYTES` (:func:`check_size`). Returns its id. A club night's import
+    (:mod:`.club_night_document`) writes every table's game so, in the event's one transaction."""
+    game_id, key, now = new_id(), new_id(), stamp_now()
+    db.run("game_insert", game_id, key, name, _stored(sheet), json.dumps(sides), created_at, now, confirm.value)
+    if ended_at is not None:
+        db.run("game_set_ended", ended_at, game_id)
+    for number, body, as_played in deals:
+        db.run("deal_insert", game_id, number, body, as_played)
+    for entry in [*entries, (None, "import", now, None, None, None, None, note, None)]:
+        db.run("history_insert", game_id, *entry)
+        db.run("game_touch", now, game_id)
+    check_size(game_id)
+    return game_id
 
 
 def check_size(game_id: str) -> None:

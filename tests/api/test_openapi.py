@@ -249,6 +249,7 @@ NOT_A_SCHEMA_BOUND = {
     "MAX_EVENT_ROUNDS": "a club night's rounds (rules/movements.py), which no route serves yet",
     "MOVEMENT_SEARCH_TRIES": "the seating search's attempts, no input at all",
     "MAX_MEMBER": "a club night's member numbers (rules/club_night.py), which no route serves yet",
+    "MAX_EVENT_IMPORT_BYTES": "an event import's bytes (storage/club_night_document.py), which no route serves yet",
 }
 
 
