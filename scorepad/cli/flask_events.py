@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from pathlib import Path
 
 import click
 from flask.cli import with_appcontext
@@ -29,6 +30,8 @@ from ..rules.movements import RoundSeats
 from ..rules.read import JSON
 from ..rules.standings import Standing
 from ..storage import club_nights, reading
+from ..storage.club_ladder import club_ladder
+from ..storage.club_night_document import export_event, import_event
 from ..storage.club_night_input import read_arrivals, read_new_event
 from ..storage.club_nights import EventRecord, EventRound, EventStandings, EventTable
 from .flask_commands import CommandError, read_json, store_call
@@ -74,8 +77,9 @@ def _seats_words(plan: EventPlan, sides: tuple[tuple[str, ...], ...]) -> str:
 
 
 @click.group("event", help="Run a club night: create it, add late arrivals, start each round, close a "
-             f"table as played, end an open round, show the standings, delete it. {AS_ORGANISER} Exit 2 "
-             "when the input cannot be used (the message names the field).")
+             "table as played, end an open round, show the standings, delete it; export and import a whole "
+             f"event; a club's season ladder. {AS_ORGANISER} Exit 2 when the input cannot be used (the message "
+             "names the field).")
 def event_group() -> None:
     pass
 
@@ -356,3 +360,59 @@ def event_delete(event_id: str, yes: bool) -> None:
         click.confirm(f"Delete {what} for good?", abort=True)
     at = store_call(club_nights.delete_event, event)
     click.echo(f"Deleted {what} at {at}.")
+
+
+# -- after the evening: export, import, the club's ladder ---------------------------------------------
+
+
+@event_group.command("export")
+@click.argument("event_id", metavar="ID")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the document here instead of stdout.")
+@with_appcontext
+def event_export(event_id: str, output: Path | None) -> None:
+    """The whole event as one export document (JSON): its plan, roster, rounds and every table's game."""
+    text = json.dumps(store_call(export_event, event_of(event_id)), ensure_ascii=False, indent=2) + "\n"
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise CommandError("output", f"cannot write {output}: {err.strerror or err}") from None
+    click.echo(f"Wrote {output}.", err=True)
+
+
+@event_group.command("import")
+@click.argument("source", metavar="FILE|-")
+@with_appcontext
+def event_import(source: str) -> None:
+    """Bring in an event's export document as a NEW event (new ids and keys, every game with it)."""
+    event = store_call(import_event, read_json(source, "document"))
+    click.echo(f"Imported {event.name!r} with {_plural(len(event.rounds), 'round')}.")
+    click.echo(f"id: {event.id}")
+    click.echo(f"organiser key: {event.organiser_key}")
+    click.echo(f"organiser: {event_link(event.id, 'organise', event.organiser_key)}")
+
+
+@event_group.command("ladder")
+@click.argument("club")
+@click.option("--json", "as_json", is_flag=True, help="Print the ladder as JSON.")
+@with_appcontext
+def event_ladder(club: str, as_json: bool) -> None:
+    """The club's season ladder across its events: each player's events, games, wins, average
+    deal score, books per deal and how often they went out (players matched by member number,
+    else by name)."""
+    rows = store_call(club_ladder, club)
+    if as_json:
+        click.echo(json.dumps({"club": club, "players": [row.to_json() for row in rows]}, ensure_ascii=False,
+                              indent=2))
+        return
+    if not rows:
+        raise CommandError("club", f"no event of the club {club!r} is kept")
+    click.echo(f"{'':>4} {'player':<28}{'events':>7}{'games':>6}{'wins':>5}{'avg deal':>9}{'books/deal':>11}"
+               f"{'went out':>9}")
+    for row in rows:
+        name = row.name if row.member is None else f"{row.name} #{row.member}"
+        click.echo(f"{row.place:>4} {name:<28.28}{row.events:>7}{row.games:>6}{row.wins:>5}{row.average:>9.1f}"
+                   f"{row.books_per_deal:>11.2f}{row.went_out_share:>9.0%}")

@@ -300,3 +300,24 @@ def test_delete_asks_first_without_yes(app, runner, tmp_path):
     result = runner.invoke(args=["event", "delete", event_id], input="n\n")
     assert result.exit_code == 1 and "Aborted" in result.output
     assert load(app, event_id) is not None
+
+
+
+def test_an_event_exported_and_imported_is_a_new_event_with_the_same_rounds(runner, tmp_path):
+    event_id, _ = create(runner, tmp_path)
+    ok(runner, "start-round", event_id)
+    out = tmp_path / "exported.json"
+    ok(runner, "export", event_id, "-o", str(out))
+    imported = ok(runner, "import", str(out))
+    assert "with 1 round" in imported
+    new_id = dict(line.split(": ", 1) for line in imported.splitlines()[1:])["id"]
+    assert new_id != event_id
+    assert "Round 1" in ok(runner, "show", new_id)
+
+
+def test_the_clubs_ladder_lists_its_players(runner, tmp_path):
+    event_id, _ = create(runner, tmp_path)
+    ok(runner, "start-round", event_id)
+    ladder = json.loads(ok(runner, "ladder", "Lakemont", "--json"))
+    assert {row["name"] for row in ladder["players"]} == set(PLAYERS)
+    refused(runner, "ladder", "Nobody's club", field="club")
