@@ -294,8 +294,9 @@ BOARD_REFRESH = 20  # seconds between the board's reloads: a table's deal moves 
 def board(event_id: str) -> ResponseReturnValue:
     """The wall board, for a projector or a TV across the hall: the round being played, the
     tables still playing, and the standings (overall and this round's), or that they are hidden
-    until the end. It reloads itself every :data:`BOARD_REFRESH` seconds (a meta refresh: no
-    script), since the tables' deals move the standings but not the event's revision."""
+    until the end. It refreshes itself every :data:`BOARD_REFRESH` seconds (``static/board.js``
+    fetches it again: axe refuses a meta refresh), since the tables' deals move the standings
+    but not the event's revision."""
     event = event_or_404(event_id)
     shown = rounds_shown(event)
     response = make_response(render_template(

@@ -251,7 +251,7 @@ def test_the_board_shows_the_round_the_tables_playing_and_the_standings(client, 
     start(client, event_id)
     post_form(client, f"/events/{event_id}", f"/events/{event_id}/rounds/1/tables/1/close")
     board = page_of(viewer, f"/events/{event_id}/board")
-    assert '<meta http-equiv="refresh" content="20">' in board  # refreshes itself, without a script
+    assert 'data-refresh="20"' in board and "board.js" in board  # refreshes itself every 20 s
     words = text_of(board)
     assert "Tuesday" in words and "Round 1 of 3" in words and "Still playing: table 2" in words
     assert "Overall" in words and "Ann" in words and "This round alone" in words

@@ -462,9 +462,9 @@ def html_pages(world: dict[str, Any]) -> list[tuple[str, Any, str, dict[str, Any
 
 
 # Routes that answer something other than an HTML page (or only redirect).
-NOT_HTML = {"events.organise", "paper.game_sheet", "paper.game_pad", "paper.game_results", "paper.preset_sheet", "paper.preset_pad",
+NOT_HTML = {"paper.game_sheet", "paper.game_pad", "paper.game_results", "paper.preset_sheet", "paper.preset_pad",
             "exchange.export_page", "exchange.scores_page", "static", "games.edit_link", "desk.explain",
-            "installable.worker", "installable.manifest", "sheets.words", "games.watching",
+            "installable.worker", "installable.manifest", "sheets.words", "games.watching", "events.organise",
             "games.view_qr"}  # an SVG image, presentation attributes only
 
 
