@@ -274,3 +274,10 @@ def test_names_that_look_like_markup_are_text_on_the_event_pages(client, name):
     for url in (f"/events/{event_id}", f"/events/{event_id}/board", f"/events/{event_id}/rounds/next"):
         page = page_of(client, url)
         assert name[:40] not in page and name[:40] in text_of(page), url
+
+
+def test_a_rounds_games_count_as_one_create_against_the_organisers_rate_limit(make_app):
+    client = make_app(RATELIMIT_ENABLED=True, LIMIT_CREATE="2 per minute").test_client()
+    event_id = made(client)  # one create
+    assert start(client, event_id).status_code == 303  # its two tables' games: one create more
+    assert new_event(client).status_code == 429
