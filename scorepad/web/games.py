@@ -95,8 +95,10 @@ def game(game_id: str) -> ResponseReturnValue:
     rendered once per revision, kept in the app's cache, and answered with an ETag (a
     polling phone gets a 304). It is kept without a host: the view link and its QR code, which a
     watcher shares too, are filled in as it is sent (:func:`_with_view_link`), so no request's
-    Host shapes what the next watcher gets; only the editor's page (never cached) holds the edit link."""
-    if access.may_hold_key(game_id) or session.get("_flashes"):
+    Host shapes what the next watcher gets; only the editor's page (never cached) holds the edit link.
+    A club night's organiser may edit every table's game: a browser organising an event gets
+    its own page (:func:`access.can_edit` says whether it edits this one)."""
+    if access.may_hold_key(game_id) or access.event_keys() or session.get("_flashes"):
         game = access.game_or_404(game_id)
         replaced = access.replaced_key(game)
         if replaced is not None:

@@ -68,8 +68,11 @@ def world(app):
     played, open_key = api_game(client, "Rally", sheet={"preset": "common", "game_length": "open"},
                                 deals=[valid_deal(1)])  # a game its table ends
     grant(client, played, open_key)
+    made = client.post("/events/new", data={"name": "Tuesday", "rounds": "2", "players": "Ann\nBen\nCy\nDi"})
+    event = made.headers["Location"].rsplit("/", 1)[1]  # a club night this browser organises, round 1 started
+    assert client.post(f"/events/{event}/rounds", data={}).status_code == 303
     return {"app": app, "client": client, "viewer": app.test_client(), "game": game, "key": key,
-            "open": played, "open_key": open_key}
+            "open": played, "open_key": open_key, "event": event}
 
 
 # -- the policy, read ----------------------------------------------------------------------------------
@@ -127,6 +130,7 @@ def every_request(world: dict[str, Any]) -> list[tuple[str, str, str, dict[str, 
     well, then errors of every kind."""
     g, key = world["game"], world["key"]
     o, o_key = world["open"], world["open_key"]
+    ev = world["event"]
     export = world["client"].get(f"/api/v1/games/{g}/export").get_data(as_text=True)
     scored = {**valid_deal(1), "sheet": "common"}
     return [
@@ -226,6 +230,18 @@ def every_request(world: dict[str, Any]) -> list[tuple[str, str, str, dict[str, 
         ("installable.worker", "GET", "/sw.js", {}),
         ("installable.manifest", "GET", "/manifest.webmanifest", {}),
         ("installable.offline", "GET", "/offline", {}),
+        ("events.new_event", "GET", "/events/new", {}),
+        ("events.new_event", "POST", "/events/new", {"data": {"name": "x", "rounds": "1"}}),  # 400: no players
+        ("events.event", "GET", f"/events/{ev}", {}),
+        ("events.board", "GET", f"/events/{ev}/board", {}),
+        ("events.next_round", "GET", f"/events/{ev}/rounds/next", {}),
+        ("events.start_round", "POST", f"/events/{ev}/rounds", {"data": {}}),  # 400: round 1 still playing
+        ("events.close_table", "POST", f"/events/{ev}/rounds/1/tables/1/close", {"data": {"revision": "0"}}),  # 409
+        ("events.end_round", "POST", f"/events/{ev}/rounds/end", {"data": {"revision": "0"}}),  # stale: 409
+        ("events.add_players", "POST", f"/events/{ev}/players", {"data": {"players": "Ed"}}),  # 303
+        ("events.delete_event", "GET", f"/events/{ev}/delete", {}),
+        ("events.delete_event", "POST", f"/events/{ev}/delete", {"data": {"revision": "0"}}),  # stale: 409, kept
+        ("events.organise", "GET", f"/events/{ev}/organise/nope", {}),  # 403
         ("games.replace_edit_link", "GET", f"/games/{g}/replace-edit-link", {}),
         ("games.replace_edit_link", "POST", f"/games/{g}/replace-edit-link", {"data": {}}),  # 303; none after uses key
         ("api.replace_edit_key", "POST", f"/api/v1/games/{g}/edit-key", {"headers": bearer(g)}),  # 403
@@ -385,7 +401,7 @@ def inline_bits(page: str) -> list[str]:
 def html_pages(world: dict[str, Any]) -> list[tuple[str, Any, str, dict[str, Any]]]:
     """(endpoint, client, url, kwargs): every page route that answers HTML, in its states:
     for the editor and a viewer, with answers, with errors, and the error pages."""
-    g = world["game"]
+    g, ev = world["game"], world["event"]
     editor, viewer = world["client"], world["viewer"]
     check = form_fields(editor.get(f"/games/{g}/deals/new").get_data(as_text=True), f"/games/{g}/deals/new")
     check.update({"s0-m0-rank": "K", "s0-m0-naturals": "2", "s1-m0-cards": "J J J 2 2 2", "ending": "s0-p0",
@@ -400,6 +416,8 @@ def html_pages(world: dict[str, Any]) -> list[tuple[str, Any, str, dict[str, Any
             ("desk.rescore", client, f"/games/{g}/rescore?sheet=pagat", {}),
             ("desk.compare", client, "/sheets/compare?a=pagat&b=common", {}),
             ("exchange.import_page", client, "/import", {}), ("installable.offline", client, "/offline", {}),
+            ("events.new_event", client, "/events/new", {}), ("events.event", client, f"/events/{ev}", {}),
+            ("events.board", client, f"/events/{ev}/board", {}),
         ]
     out += [
         ("deals.new_deal", editor, f"/games/{g}/deals/new", {}),
@@ -425,6 +443,15 @@ def html_pages(world: dict[str, Any]) -> list[tuple[str, Any, str, dict[str, Any
         ("desk.rescore", editor, f"/games/{g}/rescore?sheet=pagat&deal=1", {}),
         ("desk.compare", editor, "/sheets/compare?a=pagat&b=house", {}),
         ("exchange.import_page", editor, "/import", {"method": "POST", "data": {"document": "{}"}}),
+        ("events.new_event", editor, "/events/new", {"method": "POST", "data": {"name": "", "rounds": "x"}}),
+        ("events.next_round", editor, f"/events/{ev}/rounds/next", {}),
+        ("events.start_round", editor, f"/events/{ev}/rounds", {"method": "POST", "data": {}}),  # refused
+        ("events.close_table", editor, f"/events/{ev}/rounds/1/tables/1/close",
+         {"method": "POST", "data": {"revision": "0"}}),  # stale: the 409 page
+        ("events.add_players", editor, f"/events/{ev}/players", {"method": "POST", "data": {"players": "Ann"}}),
+        ("events.end_round", editor, f"/events/{ev}/rounds/end", {"method": "POST", "data": {"revision": "0"}}),
+        ("events.delete_event", editor, f"/events/{ev}/delete", {}),
+        ("error", viewer, f"/events/{ev}/rounds/next", {}),  # 403
         ("error", viewer, f"/games/{g}/deals/new", {}),  # 403
         ("error", editor, "/games/nope", {}),  # 404
         ("error", editor, "/referee", {"method": "POST"}),  # 405
@@ -437,7 +464,7 @@ def html_pages(world: dict[str, Any]) -> list[tuple[str, Any, str, dict[str, Any
 # Routes that answer something other than an HTML page (or only redirect).
 NOT_HTML = {"paper.game_sheet", "paper.game_pad", "paper.game_results", "paper.preset_sheet", "paper.preset_pad",
             "exchange.export_page", "exchange.scores_page", "static", "games.edit_link", "desk.explain",
-            "installable.worker", "installable.manifest", "sheets.words", "games.watching",
+            "installable.worker", "installable.manifest", "sheets.words", "games.watching", "events.organise",
             "games.view_qr"}  # an SVG image, presentation attributes only
 
 
