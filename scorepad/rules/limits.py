@@ -95,6 +95,7 @@ MAX_NUMBER = MAX_POINTS  # any number in a JSON body: as large as a total may be
 MAX_INPUT = MAX_CARD_STRING + 1  # form input characters kept: one past a card string, so longer is refused, not cut
 MAX_GAMES_REMEMBERED = 50  # games whose edit keys one browser keeps: the signed cookie stays under a browser's 4 KB
 MAX_GAMES_WATCHED = 20  # games one browser opened without the key that it keeps (home lists them): likewise
+MAX_EVENTS_LISTED = 10  # club nights a browser organises that home lists: an organiser runs one a week
 MAX_PHONE_CHOICES = 10  # games whose side and owner a browser keeps (web/phones.py): a phone sits at one table a night
 MAX_FILENAME = 80  # characters of a game's name in a download's file name: short enough for any file system
 MAX_IDEMPOTENCY_KEY = 255  # characters in an Idempotency-Key: a UUID is 36; each is kept with its answer for a day

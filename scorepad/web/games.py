@@ -20,8 +20,10 @@ from ..links import external_url
 from ..retry import send_again_page
 from ..rules import PRESETS
 from ..rules.choices import Confirm
+from ..rules.limits import MAX_EVENTS_LISTED
 from ..rules.views import GameView
-from ..storage import cache, checks, db, idempotency, reading, writing
+from ..storage import cache, checks, club_nights, db, idempotency, reading, writing
+from ..storage.club_nights import EventRecord
 from ..storage.errors import Conflict, Full, KeyReplaced, NotFound, StorageError
 from ..storage.reading import GameRecord
 from .chart import running_totals_chart
@@ -42,7 +44,14 @@ def home() -> ResponseReturnValue:
     """This browser's games, the one used most recently first: those it may edit and those
     it watches (opened without the key)."""
     games = reading.recent_games(access.my_games())
-    return render_template("games/home.html", games=games, watching={g.id for g in games if not access.can_edit(g)})
+    return render_template("games/home.html", games=games, watching={g.id for g in games if not access.can_edit(g)},
+                           events=_organised())
+
+
+def _organised() -> list[EventRecord]:
+    """The club nights this browser organises that are still kept, the latest first (a few)."""
+    found = (club_nights.load_event(event_id) for event_id, _ in access.event_keys()[:MAX_EVENTS_LISTED])
+    return [event for event in found if event is not None and access.organises(event.id, event.organiser_key)]
 
 
 @bp.route("/new", methods=["GET", "POST"])

@@ -240,6 +240,7 @@ NOT_A_SCHEMA_BOUND = {
     "MAX_INPUT": "form input",
     "MAX_GAMES_REMEMBERED": "the browser's cookie",
     "MAX_GAMES_WATCHED": "the browser's cookie",
+    "MAX_EVENTS_LISTED": "the home page's club nights",
     "MAX_PHONE_CHOICES": "the browser's cookie (what each game's phone enters)",
     "MAX_FILENAME": "a download's file name",
     "MAX_EVENT_LISTENERS": "a server's open event streams: a 503 (the events route's description)",

@@ -242,6 +242,10 @@ def every_request(world: dict[str, Any]) -> list[tuple[str, str, str, dict[str, 
         ("events.delete_event", "GET", f"/events/{ev}/delete", {}),
         ("events.delete_event", "POST", f"/events/{ev}/delete", {"data": {"revision": "0"}}),  # stale: 409, kept
         ("events.organise", "GET", f"/events/{ev}/organise/nope", {}),  # 403
+        ("event_exchange.export_page", "GET", f"/events/{ev}/export.json", {}),
+        ("event_exchange.import_page", "GET", "/events/import", {}),
+        ("event_exchange.import_page", "POST", "/events/import", {"data": {"document": "{}"}}),  # 400 page
+        ("event_exchange.ladder", "GET", "/clubs/Nobody/ladder", {}),  # 404: no event of that club
         ("games.replace_edit_link", "GET", f"/games/{g}/replace-edit-link", {}),
         ("games.replace_edit_link", "POST", f"/games/{g}/replace-edit-link", {"data": {}}),  # 303; none after uses key
         ("api.replace_edit_key", "POST", f"/api/v1/games/{g}/edit-key", {"headers": bearer(g)}),  # 403
@@ -406,6 +410,8 @@ def html_pages(world: dict[str, Any]) -> list[tuple[str, Any, str, dict[str, Any
     check = form_fields(editor.get(f"/games/{g}/deals/new").get_data(as_text=True), f"/games/{g}/deals/new")
     check.update({"s0-m0-rank": "K", "s0-m0-naturals": "2", "s1-m0-cards": "J J J 2 2 2", "ending": "s0-p0",
                   "action": "check"})
+    assert editor.post("/events/new", data={"name": "Ladder", "club": "Lakemont", "rounds": "1",
+                                            "players": "Ann\nBen\nCy\nDi"}).status_code == 303  # its club's ladder
     out: list[tuple[str, Any, str, dict[str, Any]]] = []
     for client in (editor, viewer):
         out += [
@@ -418,6 +424,8 @@ def html_pages(world: dict[str, Any]) -> list[tuple[str, Any, str, dict[str, Any
             ("exchange.import_page", client, "/import", {}), ("installable.offline", client, "/offline", {}),
             ("events.new_event", client, "/events/new", {}), ("events.event", client, f"/events/{ev}", {}),
             ("events.board", client, f"/events/{ev}/board", {}),
+            ("event_exchange.import_page", client, "/events/import", {}),
+            ("event_exchange.ladder", client, "/clubs/Lakemont/ladder", {}),
         ]
     out += [
         ("deals.new_deal", editor, f"/games/{g}/deals/new", {}),
@@ -452,6 +460,8 @@ def html_pages(world: dict[str, Any]) -> list[tuple[str, Any, str, dict[str, Any
         ("events.end_round", editor, f"/events/{ev}/rounds/end", {"method": "POST", "data": {"revision": "0"}}),
         ("events.delete_event", editor, f"/events/{ev}/delete", {}),
         ("error", viewer, f"/events/{ev}/rounds/next", {}),  # 403
+        ("event_exchange.import_page", editor, "/events/import", {"method": "POST", "data": {"document": "{}"}}),
+        ("error", editor, "/clubs/Nobody/ladder", {}),  # 404
         ("error", viewer, f"/games/{g}/deals/new", {}),  # 403
         ("error", editor, "/games/nope", {}),  # 404
         ("error", editor, "/referee", {"method": "POST"}),  # 405
@@ -465,6 +475,7 @@ def html_pages(world: dict[str, Any]) -> list[tuple[str, Any, str, dict[str, Any
 NOT_HTML = {"paper.game_sheet", "paper.game_pad", "paper.game_results", "paper.preset_sheet", "paper.preset_pad",
             "exchange.export_page", "exchange.scores_page", "static", "games.edit_link", "desk.explain",
             "installable.worker", "installable.manifest", "sheets.words", "games.watching", "events.organise",
+            "event_exchange.export_page",
             "games.view_qr"}  # an SVG image, presentation attributes only
 
 
