@@ -22,7 +22,7 @@ from .api import cors, problems
 from .cli import flask_commands, flask_open_deals, flask_serve
 from .retry import send_again_page
 from .storage import backends, cache, db
-from .web import common, deals, exchange, games, installable, open_deals, paper, referee, sheets
+from .web import club_night_paper, common, deals, exchange, games, installable, open_deals, paper, referee, sheets
 from .web.replay import WatchersPages
 from .web.revision_polls import RevisionPolls
 
@@ -213,7 +213,8 @@ def _sessions(app: Flask) -> None:
 
 def _blueprints(app: Flask) -> None:
     """The pages, one blueprint per area, and the API (/api/v1: games, deals, the referee, export and import)."""
-    for blueprint in (games.bp, sheets.bp, deals.bp, open_deals.bp, referee.bp, paper.bp, exchange.bp, installable.bp):
+    for blueprint in (games.bp, sheets.bp, deals.bp, open_deals.bp, referee.bp, paper.bp, club_night_paper.bp,
+                      exchange.bp, installable.bp):
         app.register_blueprint(blueprint)
     app.register_blueprint(api.blueprint())
     csrf.exempt(api.bp)  # the API authenticates with a bearer key, never a cookie
