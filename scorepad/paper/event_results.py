@@ -38,6 +38,7 @@ from .common import (
 )
 
 SIZES = (9.0, 8.0, 7.0)  # the text sizes tried, largest first, until the results fit one page
+LISTED_TABLES = 8  # the tables still playing named in the standings' title, up to this many; past it, counted
 MANY_ROWS = 90  # past this many rows (standings and tables) only the smallest size is tried: they cannot fit one page
 
 
@@ -124,8 +125,11 @@ def _standing_title(event: EventInfo, played: Played) -> str:
         return "Standings: no round played yet"
     last = played.rounds[-1]
     playing = [str(t.number) for t in last.tables if t.state is TableState.PLAYING]
-    return (f"Standings after round {last.number} of {event.plan.rounds}"
-            + (f" (table{'s' if len(playing) > 1 else ''} {', '.join(playing)} still playing)" if playing else ""))
+    if len(playing) > LISTED_TABLES:
+        still = f" ({len(playing)} tables still playing)"
+    else:
+        still = f" (table{'s' if len(playing) > 1 else ''} {', '.join(playing)} still playing)" if playing else ""
+    return f"Standings after round {last.number} of {event.plan.rounds}{still}"
 
 
 def _grid(rows: list[list[Cell]], widths: list[float], fonts: Fonts, size: float,
@@ -156,7 +160,7 @@ def _standings(event: EventInfo, played: Played, fonts: Fonts, st: dict[str, Par
                      str(s.ties), str(s.byes), signed(s.points)])
     size = cell.fontSize
     numbers, points = size * 4.4, size * 6
-    widths = [size * 3.6, width - size * 3.6 - 5 * numbers - points, *[numbers] * 5, points]
+    widths = [size * 4.6, width - size * 4.6 - 5 * numbers - points, *[numbers] * 5, points]
     grid = _grid(rows, widths, fonts, size, [("ALIGN", (2, 0), (-1, -1), "RIGHT"), ("ALIGN", (0, 0), (0, -1), "RIGHT")])
     return [Paragraph(_standing_title(event, played), st["h2"]), grid]
 
@@ -193,7 +197,7 @@ def _round(fmt: Format, played: RoundResult, fonts: Fonts, st: dict[str, Paragra
         rows.append([str(table.number), sides[0][0], sides[0][1], sides[1][0], sides[1][1],
                      Paragraph(esc(_outcome(fmt, table)), cell)])
     size = cell.fontSize
-    total_w, first_w, result_w = size * 5.5, size * 3.6, size * 11
+    total_w, first_w, result_w = size * 5.5, size * 4.6, size * 11
     side_w = (width - first_w - 2 * total_w - result_w) / 2
     grid = _grid(rows, [first_w, side_w, total_w, side_w, total_w, result_w], fonts, size,
                  [("ALIGN", (2, 0), (2, -1), "RIGHT"), ("ALIGN", (4, 0), (4, -1), "RIGHT"),

@@ -27,6 +27,7 @@ from .event_results import EventInfo
 
 QR_SIZE = 190.0  # points: about 67 mm, which a phone reads from across the table
 NUMBER_SIZE = 150.0  # the table's number
+LINK_SIZE = 6.0  # the link written out shrinks to fit its line down to this, then takes two
 
 
 @dataclass(frozen=True)
@@ -161,17 +162,19 @@ def _partnerships(page: _Page, table: TableResult) -> None:
 
 
 def _join(page: _Page, url: str) -> None:
-    """The QR code of the game's edit link, what it is for, and the link written out."""
+    """The QR code of the game's edit link, what it is for, and the link written out under it,
+    white all round the code (its quiet zone: three modules at the least)."""
     canv = page.canv
-    bottom = MARGIN + 34
-    size = min(QR_SIZE, page.y - bottom - 8)
+    bottom = MARGIN + 52
+    size = min(QR_SIZE, page.y - bottom - 12)
     x = MARGIN
     canv.setFillColor(BLACK)
     path = canv.beginPath()
     for rect in qr_rects(url, x, bottom, size):
         path.rect(*rect)
     canv.drawPath(path, stroke=0, fill=1)
-    text_x, text_w = x + size + 18, page.inner - size - 18
+    text_x = x + size + 26
+    text_w = page.width - MARGIN - text_x
     y = bottom + size - 16
     canv.setFont(page.fonts.bold, 15)
     canv.drawString(text_x, y, "Scan to score this table")
@@ -181,11 +184,23 @@ def _join(page: _Page, url: str) -> None:
     for piece in _wrapped(words, page.fonts.regular, 11, text_w):
         y -= 15
         canv.drawString(text_x, y, piece)
-    link_size = fitted(url, page.fonts.regular, 10, page.inner, 6)
     canv.setFont(page.fonts.bold, 9)
-    canv.drawString(MARGIN, bottom - 14, "Edit link:")
+    canv.drawString(MARGIN, MARGIN + 24, "Edit link:")
+    link_size = fitted(url, page.fonts.regular, 10, page.inner, LINK_SIZE)
+    pieces = _broken(url, page.fonts.regular, link_size, page.inner)
     canv.setFont(page.fonts.regular, link_size)
-    canv.drawString(MARGIN, bottom - 16 - link_size, cut(url, page.fonts.regular, link_size, page.inner))
+    for i, piece in enumerate(pieces):  # one line, but for a link longer than any page is wide
+        canv.drawString(MARGIN, MARGIN + 22 - (i + 1) * (link_size + 1), piece)
+
+
+def _broken(text: str, font: str, size: float, width: float) -> list[str]:
+    """``text`` broken anywhere into lines that fit ``width``: a link is written out whole."""
+    lines = [""]
+    for ch in text:
+        if lines[-1] and pdfmetrics.stringWidth(lines[-1] + ch, font, size) > width:
+            lines.append("")
+        lines[-1] += ch
+    return lines
 
 
 def _wrapped(text: str, font: str, size: float, width: float) -> list[str]:

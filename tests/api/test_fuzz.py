@@ -42,6 +42,10 @@ from hypothesis import strategies as st
 
 from scorepad.api.problems import TYPES
 from scorepad.app import create_app
+from scorepad.rules import preset
+from scorepad.rules.club_night import EventPlan, Format, read_roster
+from scorepad.storage import club_nights
+from scorepad.storage.club_night_input import NewEvent
 from tests.helpers import (
     ANN_BEA,
     api_game,
@@ -89,6 +93,8 @@ class World:
     key: str
     other: str  # a second game, whose key the editor does not hold
     db: str
+    event: str = ""  # a club night, its first round started
+    organiser_key: str = ""
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
@@ -108,7 +114,11 @@ def world(tmp_path_factory, request):
         {"name": "North-South", "players": ["Ann", "Cal"]}, {"name": "East-West", "players": ["Bea", "Dan"]}])
     editor = app.test_client()
     grant(editor, game, key)
-    return World(app, editor, app.test_client(), client, game, key, other, path)
+    with app.app_context():
+        event = club_nights.start_round(club_nights.create_event(NewEvent(
+            "Tuesday club", "2026-12-04", None, preset("common"), EventPlan(Format.PROGRESSIVE, 2),
+            read_roster(["Ann", "Ben", "Cat", "Dan"]), ())))
+    return World(app, editor, app.test_client(), client, game, key, other, path, event.id, event.organiser_key)
 
 
 # -- strategies --------------------------------------------------------------------------------------
@@ -237,6 +247,7 @@ def _args(world: World) -> dict[str, st.SearchStrategy]:
         "filename": mostly(["app.css", "live.js", "favicon.svg", "../scorepad/app.py", "nope.js"], texts),
         "slug": mostly([*TYPES, "nope"], texts),
         "side": mostly([1, 1, 2, 2, 3, 0], st.integers(0, 10**30)),
+        "event_id": mostly([world.event] * 6 + ["nope", "x" * 1000, "a\x00b"], texts),
     }
 
 
@@ -245,7 +256,7 @@ def mostly(values: list[Any], other: st.SearchStrategy) -> st.SearchStrategy:
     return st.integers(0, 9).flatmap(lambda n: other if n == 9 else st.sampled_from(values))
 
 
-ARGS = ("game_id", "number", "key", "sheet_id", "preset_id", "filename", "slug", "side")
+ARGS = ("game_id", "number", "key", "sheet_id", "preset_id", "filename", "slug", "side", "event_id")
 
 
 def _scored() -> dict[str, Any]:
@@ -316,7 +327,7 @@ VALID_FORMS: dict[str, Callable[[World], dict[str, str]]] = {
 QUERY_NAMES = ("sheet", "sheet_json", "a", "b", "deal", "revision", "paper", "sides", "preset", "ask", "meld",
                "adding_to", "table", "books.clean", "books.dirty", "melds", "top_card", "pile_size", "pair",
                "wilds", "opened", "pile_has_wild", "running_total", "side", "buried", "foot_played",
-               "partners_picked_up", "permission", "last_card")
+               "partners_picked_up", "permission", "last_card", "round")
 query_strings = st.dictionaries(st.sampled_from(QUERY_NAMES) | texts, any_text | numbers.map(str), max_size=6)
 
 # Query strings that get an answer, for the routes that read one: the fuzz changes them.
@@ -336,6 +347,8 @@ VALID_QUERIES: dict[str, dict[str, str]] = {
     "paper.game_results": {"paper": "letter"},
     "paper.preset_sheet": {"paper": "a4"},
     "paper.preset_pad": {"sides": "4", "paper": "a4"},
+    "club_night_paper.table_cards_pdf": {"round": "1", "paper": "a4"},
+    "club_night_paper.results_pdf": {"paper": "letter"},
 }
 
 
@@ -371,9 +384,12 @@ def _utf8(text: str) -> str:
 
 
 def _headers(world: World, draw) -> dict[str, str]:
-    choice = draw(st.sampled_from(["none", "key", "key", "key", "key", "phone", "phone", "other", "garbage"]))
+    choice = draw(st.sampled_from(["none", "key", "key", "key", "key", "phone", "phone", "other", "garbage",
+                                   "organiser"]))
     if choice == "key":
         return bearer(world.key)
+    if choice == "organiser":  # the club night's organiser: every right on its games, and its table cards
+        return bearer(world.organiser_key)
     if choice == "phone":  # a part of an open deal says whose phone sends it
         return {**bearer(world.key), "Scorepad-Phone": draw(st.sampled_from(["Dan's phone", "Eve's phone", ""])
                                                            | st.text(st.characters(min_codepoint=32,

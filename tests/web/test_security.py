@@ -33,6 +33,10 @@ import pytest
 from markupsafe import escape
 from pypdf import PdfReader
 
+from scorepad.rules import preset
+from scorepad.rules.club_night import EventPlan, Format, read_roster
+from scorepad.storage import club_nights
+from scorepad.storage.club_night_input import NewEvent
 from scorepad.web import paper
 from tests.helpers import api_game, assert_error_shape, bearer, form_fields, grant, text_of, valid_deal
 
@@ -68,8 +72,12 @@ def world(app):
     played, open_key = api_game(client, "Rally", sheet={"preset": "common", "game_length": "open"},
                                 deals=[valid_deal(1)])  # a game its table ends
     grant(client, played, open_key)
+    with app.app_context():  # a club night with its first round started
+        event = club_nights.start_round(club_nights.create_event(NewEvent(
+            "Tuesday club", "2026-12-04", None, preset("common"), EventPlan(Format.PROGRESSIVE, 2),
+            read_roster(["Ann", "Ben", "Cat", "Dan"]), ())))
     return {"app": app, "client": client, "viewer": app.test_client(), "game": game, "key": key,
-            "open": played, "open_key": open_key}
+            "open": played, "open_key": open_key, "event": event.id, "organiser_key": event.organiser_key}
 
 
 # -- the policy, read ----------------------------------------------------------------------------------
@@ -172,6 +180,10 @@ def every_request(world: dict[str, Any]) -> list[tuple[str, str, str, dict[str, 
         ("paper.game_results", "GET", f"/games/{g}/results.pdf", {}),
         ("paper.preset_sheet", "GET", "/sheets/pagat.pdf", {}),
         ("paper.preset_pad", "GET", "/sheets/common/pad.pdf?sides=3", {}),
+        ("club_night_paper.table_cards_pdf", "GET", f"/events/{world['event']}/table-cards.pdf",
+         {"headers": bearer(world["organiser_key"])}),
+        ("club_night_paper.results_pdf", "GET", f"/events/{world['event']}/results.pdf", {}),
+        ("club_night_paper.players_csv_file", "GET", f"/events/{world['event']}/players.csv", {}),
         ("static", "GET", "/static/app.css", {}),
         ("static", "GET", "/static/live.js", {}),
         ("static", "GET", "/static/favicon.svg", {}),
@@ -438,7 +450,8 @@ def html_pages(world: dict[str, Any]) -> list[tuple[str, Any, str, dict[str, Any
 NOT_HTML = {"paper.game_sheet", "paper.game_pad", "paper.game_results", "paper.preset_sheet", "paper.preset_pad",
             "exchange.export_page", "exchange.scores_page", "static", "games.edit_link", "desk.explain",
             "installable.worker", "installable.manifest", "sheets.words", "games.watching",
-            "games.view_qr"}  # an SVG image, presentation attributes only
+            "games.view_qr",  # an SVG image, presentation attributes only
+            "club_night_paper.table_cards_pdf", "club_night_paper.results_pdf", "club_night_paper.players_csv_file"}
 
 
 def test_no_page_has_inline_script_or_style(world):
