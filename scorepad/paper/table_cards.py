@@ -116,7 +116,8 @@ def _card(page: _Page, event: EventInfo, round_number: int, card: Card, count: i
     page.line("Table", 30, bold=True, centre=mid)
     page.line(str(card.table.number), NUMBER_SIZE, bold=True, centre=mid, down=0.95)
     page.y -= 18
-    if event.plan.format is Format.PROGRESSIVE and len(card.table.sides) == 2:
+    sides = card.table.sides
+    if event.plan.format is Format.PROGRESSIVE and len(sides) == 2 and all(len(s.players) == 2 for s in sides):
         _compass(page, card.table)
     else:
         _partnerships(page, card.table)

@@ -112,9 +112,11 @@ def _send(body: bytes, filename: str) -> Response:
 
 
 def _edit_url(game_id: str) -> str:
+    """The table's game's edit link (its view link, were the game gone: it prints a 410 page)."""
     game = reading.load_game(game_id)
-    key = game.edit_key if game is not None else ""
-    return links.external_url("games.edit_link", game_id=game_id, key=key)
+    if game is None:
+        return links.external_url("games.game", game_id=game_id)
+    return links.external_url("games.edit_link", game_id=game_id, key=game.edit_key)
 
 
 @bp.get("/events/<event_id>/table-cards.pdf")
