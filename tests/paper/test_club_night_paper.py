@@ -2,7 +2,8 @@
 seats, the sheet, its game's edit link written out and as a QR code; the organiser's only), the
 results (the plan, the standings, each round's tables, the recorder's line; one page where it
 fits, and a 40-table evening on more pages without a table cut in two), and every player's
-rounds as CSV. Real PDFs through the routes, their text read back with poppler's pdftotext."""
+rounds as CSV. Real PDFs through the routes, their text read back with poppler's pdftotext; on
+SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -23,8 +24,9 @@ from scorepad.storage.club_night_input import NewEvent
 from scorepad.storage.club_nights import EventRecord
 from tests.helpers import bearer
 
-pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None,
-                                reason="pdftotext (Debian package poppler-utils) is not installed")
+pytestmark = [pytest.mark.backends,
+              pytest.mark.skipif(shutil.which("pdftotext") is None,
+                                 reason="pdftotext (Debian package poppler-utils) is not installed")]
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"]
 # One deal a game, so that a deal recorded finishes its table.
