@@ -24,6 +24,7 @@ from .retry import send_again_page
 from .storage import backends, cache, db
 from .web import (
     club_night_exchange,
+    club_night_paper,
     club_nights,
     common,
     deals,
@@ -225,8 +226,8 @@ def _sessions(app: Flask) -> None:
 
 def _blueprints(app: Flask) -> None:
     """The pages, one blueprint per area, and the API (/api/v1: games, deals, the referee, export and import)."""
-    for blueprint in (games.bp, sheets.bp, deals.bp, open_deals.bp, referee.bp, paper.bp, exchange.bp, installable.bp,
-                      club_nights.bp, club_night_exchange.bp):
+    for blueprint in (games.bp, sheets.bp, deals.bp, open_deals.bp, referee.bp, paper.bp, club_night_paper.bp,
+                      exchange.bp, installable.bp, club_nights.bp, club_night_exchange.bp):
         app.register_blueprint(blueprint)
     app.register_blueprint(api.blueprint())
     csrf.exempt(api.bp)  # the API authenticates with a bearer key, never a cookie

@@ -23,7 +23,7 @@ from ..rules.standings import RoundPlay, Standing, TablePlay, standings
 from . import db, writing
 from .club_night_input import NewEvent
 from .errors import Conflict, Invalid, NotFound
-from .reading import GameSide, load_game, new_id, stamp_now
+from .reading import GameSide, could_be_an_id, load_game, new_id, stamp_now
 
 NO_EVENT = "there is no event at this address; check the link, or ask the organiser for it again"
 
@@ -78,7 +78,10 @@ class EventRecord:
 
 
 def load_event(event_id: str) -> EventRecord | None:
-    """The event as it stands, with its rounds and tables; None if there is none."""
+    """The event as it stands, with its rounds and tables; None if there is none (or if
+    ``event_id`` could not be an id: read nothing for it)."""
+    if not could_be_an_id(event_id):
+        return None
     with db.snapshot():
         row = db.one("event_get", event_id)
         if row is None:

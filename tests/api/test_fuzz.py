@@ -42,6 +42,10 @@ from hypothesis import strategies as st
 
 from scorepad.api.problems import TYPES
 from scorepad.app import create_app
+from scorepad.rules import preset
+from scorepad.rules.club_night import EventPlan, Format, read_roster
+from scorepad.storage import club_nights
+from scorepad.storage.club_night_input import NewEvent
 from tests.helpers import (
     ANN_BEA,
     api_game,
@@ -89,6 +93,8 @@ class World:
     key: str
     other: str  # a second game, whose key the editor does not hold
     db: str
+    event: str = ""  # a club night, its first round started
+    organiser_key: str = ""
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
@@ -108,7 +114,12 @@ def world(tmp_path_factory, request):
         {"name": "North-South", "players": ["Ann", "Cal"]}, {"name": "East-West", "players": ["Bea", "Dan"]}])
     editor = app.test_client()
     grant(editor, game, key)
-    return World(app, editor, app.test_client(), client, game, key, other, path)
+    with app.app_context():
+        event = club_nights.start_round(club_nights.create_event(NewEvent(
+            "Tuesday club", "2026-12-04", None, preset("common"), EventPlan(Format.PROGRESSIVE, 2),
+            read_roster(["Ann", "Ben", "Cat", "Dan"]), ())))
+    assert editor.get(f"/events/{event.id}/organise/{event.organiser_key}").status_code == 303  # its organiser
+    return World(app, editor, app.test_client(), client, game, key, other, path, event.id, event.organiser_key)
 
 
 # -- strategies --------------------------------------------------------------------------------------
@@ -237,6 +248,10 @@ def _args(world: World) -> dict[str, st.SearchStrategy]:
         "filename": mostly(["app.css", "live.js", "favicon.svg", "../scorepad/app.py", "nope.js"], texts),
         "slug": mostly([*TYPES, "nope"], texts),
         "side": mostly([1, 1, 2, 2, 3, 0], st.integers(0, 10**30)),
+        "event_id": mostly([world.event] * 6 + ["nope", "x" * 1000, "a\x00b"], texts),
+        "round_number": mostly([1, 1, 1, 2, 0], st.integers(0, 10**30)),
+        "table": mostly([1, 1, 2, 0], st.integers(0, 10**30)),
+        "club": mostly(["Lakemont", "Nobody", "x" * 1000], texts),
     }
 
 
@@ -245,7 +260,8 @@ def mostly(values: list[Any], other: st.SearchStrategy) -> st.SearchStrategy:
     return st.integers(0, 9).flatmap(lambda n: other if n == 9 else st.sampled_from(values))
 
 
-ARGS = ("game_id", "number", "key", "sheet_id", "preset_id", "filename", "slug", "side")
+ARGS = ("game_id", "number", "key", "sheet_id", "preset_id", "filename", "slug", "side", "event_id", "round_number",
+        "table", "club")
 
 
 def _scored() -> dict[str, Any]:
@@ -289,7 +305,26 @@ def _page_form(url: str, form_action: str | None = None, **changes: str) -> Call
     return build
 
 
+def _event_form(url: str, form_action: str | None = None, **changes: str) -> Callable[[World], dict[str, str]]:
+    """A form of the club night's pages, as the organiser's page fills it (``{event}``: its id)."""
+    def build(world: World) -> dict[str, str]:
+        response = world.editor.get(url.format(event=world.event))
+        if response.status_code != 200:
+            return dict(changes)
+        action = (form_action or url).format(event=world.event)
+        return {**form_fields(response.get_data(as_text=True), action), **changes}
+    return build
+
+
 VALID_FORMS: dict[str, Callable[[World], dict[str, str]]] = {
+    "events.new_event": _page_form("/events/new", name="Fuzz night", rounds="2", players="Ann\nBen\nCy\nDi"),
+    "events.add_players": _event_form("/events/{event}", "/events/{event}/players", players="Eve"),
+    "events.start_round": _event_form("/events/{event}/rounds/next", "/events/{event}/rounds"),  # round 1 plays: {}
+    "events.close_table": _event_form("/events/{event}", "/events/{event}/rounds/1/tables/1/close"),
+    "events.end_round": lambda w: {"revision": "1"},  # a round of games: nothing to end (refused)
+    "events.delete_event": _event_form("/events/{event}/delete"),
+    "event_exchange.import_page": lambda w: {
+        "document": w.editor.get(f"/events/{w.event}/export.json").get_data(as_text=True)},
     "games.new_game": _page_form("/new", **{"name": "Fuzz", "side-0-p0": "Ann", "side-1-p0": "Bea"}),
     "deals.new_deal": _page_form("/games/{game}/deals/new", **{
         "s0-m0-rank": "K", "s0-m0-naturals": "7", "s0-m1-cards": "Q Q Q Q Q 2 2", "s1-m0-cards": "J J J",
@@ -316,7 +351,7 @@ VALID_FORMS: dict[str, Callable[[World], dict[str, str]]] = {
 QUERY_NAMES = ("sheet", "sheet_json", "a", "b", "deal", "revision", "paper", "sides", "preset", "ask", "meld",
                "adding_to", "table", "books.clean", "books.dirty", "melds", "top_card", "pile_size", "pair",
                "wilds", "opened", "pile_has_wild", "running_total", "side", "buried", "foot_played",
-               "partners_picked_up", "permission", "last_card")
+               "partners_picked_up", "permission", "last_card", "round")
 query_strings = st.dictionaries(st.sampled_from(QUERY_NAMES) | texts, any_text | numbers.map(str), max_size=6)
 
 # Query strings that get an answer, for the routes that read one: the fuzz changes them.
@@ -336,6 +371,8 @@ VALID_QUERIES: dict[str, dict[str, str]] = {
     "paper.game_results": {"paper": "letter"},
     "paper.preset_sheet": {"paper": "a4"},
     "paper.preset_pad": {"sides": "4", "paper": "a4"},
+    "club_night_paper.table_cards_pdf": {"round": "1", "paper": "a4"},
+    "club_night_paper.results_pdf": {"paper": "letter"},
 }
 
 
@@ -371,9 +408,12 @@ def _utf8(text: str) -> str:
 
 
 def _headers(world: World, draw) -> dict[str, str]:
-    choice = draw(st.sampled_from(["none", "key", "key", "key", "key", "phone", "phone", "other", "garbage"]))
+    choice = draw(st.sampled_from(["none", "key", "key", "key", "key", "phone", "phone", "other", "garbage",
+                                   "organiser"]))
     if choice == "key":
         return bearer(world.key)
+    if choice == "organiser":  # the club night's organiser: every right on its games, and its table cards
+        return bearer(world.organiser_key)
     if choice == "phone":  # a part of an open deal says whose phone sends it
         return {**bearer(world.key), "Scorepad-Phone": draw(st.sampled_from(["Dan's phone", "Eve's phone", ""])
                                                            | st.text(st.characters(min_codepoint=32,

@@ -33,6 +33,7 @@ import pytest
 from markupsafe import escape
 from pypdf import PdfReader
 
+from scorepad.storage import club_nights
 from scorepad.web import paper
 from tests.helpers import api_game, assert_error_shape, bearer, form_fields, grant, text_of, valid_deal
 
@@ -71,8 +72,10 @@ def world(app):
     made = client.post("/events/new", data={"name": "Tuesday", "rounds": "2", "players": "Ann\nBen\nCy\nDi"})
     event = made.headers["Location"].rsplit("/", 1)[1]  # a club night this browser organises, round 1 started
     assert client.post(f"/events/{event}/rounds", data={}).status_code == 303
+    with app.app_context():
+        organiser_key = club_nights.load_event(event).organiser_key
     return {"app": app, "client": client, "viewer": app.test_client(), "game": game, "key": key,
-            "open": played, "open_key": open_key, "event": event}
+            "open": played, "open_key": open_key, "event": event, "organiser_key": organiser_key}
 
 
 # -- the policy, read ----------------------------------------------------------------------------------
@@ -176,6 +179,10 @@ def every_request(world: dict[str, Any]) -> list[tuple[str, str, str, dict[str, 
         ("paper.game_results", "GET", f"/games/{g}/results.pdf", {}),
         ("paper.preset_sheet", "GET", "/sheets/pagat.pdf", {}),
         ("paper.preset_pad", "GET", "/sheets/common/pad.pdf?sides=3", {}),
+        ("club_night_paper.table_cards_pdf", "GET", f"/events/{world['event']}/table-cards.pdf",
+         {"headers": bearer(world["organiser_key"])}),
+        ("club_night_paper.results_pdf", "GET", f"/events/{world['event']}/results.pdf", {}),
+        ("club_night_paper.players_csv_file", "GET", f"/events/{world['event']}/players.csv", {}),
         ("static", "GET", "/static/app.css", {}),
         ("static", "GET", "/static/live.js", {}),
         ("static", "GET", "/static/favicon.svg", {}),
@@ -475,8 +482,8 @@ def html_pages(world: dict[str, Any]) -> list[tuple[str, Any, str, dict[str, Any
 NOT_HTML = {"paper.game_sheet", "paper.game_pad", "paper.game_results", "paper.preset_sheet", "paper.preset_pad",
             "exchange.export_page", "exchange.scores_page", "static", "games.edit_link", "desk.explain",
             "installable.worker", "installable.manifest", "sheets.words", "games.watching", "events.organise",
-            "event_exchange.export_page",
-            "games.view_qr"}  # an SVG image, presentation attributes only
+            "event_exchange.export_page", "games.view_qr",  # an SVG image, presentation attributes only
+            "club_night_paper.table_cards_pdf", "club_night_paper.results_pdf", "club_night_paper.players_csv_file"}
 
 
 def test_no_page_has_inline_script_or_style(world):
