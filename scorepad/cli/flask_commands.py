@@ -35,7 +35,7 @@ from ..rules import Deal
 from ..rules.choices import Confirm
 from ..rules.read import JSON
 from ..rules.verdict import Verdict
-from ..storage import checks, db, reading, writing
+from ..storage import checks, club_nights, db, reading, writing
 from ..storage.backup import BackupError, backup
 from ..storage.document import export_game, import_document, parse_text
 from ..storage.errors import AlreadyRecorded, ImportRefused, RuleViolations, SameAsPrevious, StorageError, Unusable
@@ -506,3 +506,11 @@ def purge_command(days: int | None, dry_run: bool) -> None:
                    f"{game.deals} deal{'s' if game.deals != 1 else ''})")
     click.echo(f"{done} {len(games)} game{'s' if len(games) != 1 else ''} not changed for {days} "
                f"day{'s' if days != 1 else ''} (since {before.isoformat()}).")
+    events = store_call(club_nights.purge_events, before, dry_run)  # a club night goes whole, its games with it
+    for event in events:
+        tables = sum(len(r.tables) for r in event.rounds)
+        click.echo(f"{done} the club night {event.id}  {event.name}  (last changed {event.updated_at}; "
+                   f"{tables} game{'s' if tables != 1 else ''} with it)")
+    if events:
+        click.echo(f"{done} {len(events)} club night{'s' if len(events) != 1 else ''} not changed, nor any game "
+                   "of them, in that time.")

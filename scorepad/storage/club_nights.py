@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from ..rules import ReadError, RuleSheet
 from ..rules.choices import GameLength
@@ -23,7 +24,7 @@ from ..rules.standings import RoundPlay, Standing, TablePlay, standings
 from . import db, writing
 from .club_night_input import NewEvent
 from .errors import Conflict, Invalid, NotFound
-from .reading import GameSide, could_be_an_id, load_game, new_id, stamp_now
+from .reading import GameSide, could_be_an_id, load_game, new_id, stamp, stamp_now
 
 NO_EVENT = "there is no event at this address; check the link, or ask the organiser for it again"
 
@@ -318,14 +319,45 @@ def delete_event(event: EventRecord, based_on: int | None = None) -> str:
     with db.transaction():
         now = stamp_now()
         _touch(event, based_on, now)
-        for r in event.rounds:
-            for t in r.tables:
-                db.run("game_delete_of_event", t.game_id, event.id)
-                db.run("idempotency_forget_game", t.game_id)
-                db.run("deleted_insert", t.game_id, now, "event")
-        db.run("event_delete", event.id)
-    db.current().cache.discard_games(db.path(), {t.game_id for r in event.rounds for t in r.tables})
+        _remove(event, now, "event")
+    _forget(event)
     return now
+
+
+def _remove(event: EventRecord, now: str, why: str) -> None:
+    """Inside the transaction: the event's games (their ids kept as deleted, ``why``) and the event."""
+    for r in event.rounds:
+        for t in r.tables:
+            db.run("game_delete_of_event", t.game_id, event.id)
+            db.run("idempotency_forget_game", t.game_id)
+            db.run("deleted_insert", t.game_id, now, why)
+    db.run("event_delete", event.id)
+
+
+def _forget(event: EventRecord) -> None:
+    db.current().cache.discard_games(db.path(), {t.game_id for r in event.rounds for t in r.tables})
+
+
+def purge_events(moment: datetime, dry_run: bool = False) -> list[EventRecord]:
+    """Remove every event that, with every game of it, has not changed since ``moment`` (the
+    retention ``flask purge`` keeps: an event goes as one unit, its games with it), each in a
+    transaction of its own that removes it only if still unchanged; the events removed, oldest
+    first. With ``dry_run``, those it would remove, removing none."""
+    found = [event for event in (load_event(row["id"]) for row in db.query("events_unchanged_since", stamp(moment)))
+             if event is not None]
+    if dry_run:
+        return found
+    removed = []
+    for event in found:
+        with db.transaction():
+            now = stamp_now()
+            if db.value("event_games_changed_since", event.id, stamp(moment)) \
+                    or not db.run("event_touch_at", now, event.id, event.revision):
+                continue  # a game of it, or the event, changed meanwhile: kept
+            _remove(event, now, "retention")
+            removed.append(event)
+        _forget(event)
+    return removed
 
 
 def _reloaded(event_id: str) -> EventRecord:

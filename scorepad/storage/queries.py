@@ -24,6 +24,10 @@ QUERIES: dict[str, str] = {
     "events_of_club": "SELECT id FROM event WHERE club = ? ORDER BY held_on, created_at",
     "game_set_event": "UPDATE game SET event_id = ? WHERE id = ?",
     "game_delete_of_event": "DELETE FROM game WHERE id = ? AND event_id = ?",
+    # Events purged as one unit: neither the event nor any game of it changed since ?1.
+    "events_unchanged_since": "SELECT id FROM event WHERE updated_at < ?1 AND NOT EXISTS (SELECT 1 FROM game "
+                              "WHERE game.event_id = event.id AND game.updated_at >= ?1) ORDER BY updated_at, id",
+    "event_games_changed_since": "SELECT COUNT(*) FROM game WHERE event_id = ? AND updated_at >= ?",
     "game_insert": "INSERT INTO game (id, edit_key, name, sheet, sides, revision, created_at, updated_at, confirm) "
                    "VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)",
     "game_get": "SELECT * FROM game WHERE id = ?",

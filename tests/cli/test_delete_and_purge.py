@@ -99,3 +99,26 @@ def test_retain_days_is_read_from_the_environment_and_kept_as_a_number(make_app,
     monkeypatch.setenv("SCOREPAD_RETAIN_DAYS", "ninety")
     with pytest.raises(StartupError, match=r"RETAIN_DAYS \(SCOREPAD_RETAIN_DAYS\) must be .*'ninety'"):
         make_app()
+
+
+def test_purge_removes_a_club_night_whole_once_neither_it_nor_any_table_changed(make_app, tmp_path):
+    app = make_app(RETAIN_DAYS=30)
+    runner = app.test_cli_runner()
+    source = tmp_path / "event.json"
+    source.write_text('{"name": "Old club night", "format": "progressive", "rounds": 2, '
+                      '"players": ["Ann", "Ben", "Cat", "Dan"]}')
+    made = runner.invoke(args=["event", "create", str(source)])
+    event_id = dict(line.split(": ", 1) for line in made.stdout.splitlines())["id"]
+    assert runner.invoke(args=["event", "start-round", event_id]).exit_code == 0
+    then = (datetime.now(UTC) - timedelta(days=45)).isoformat(timespec="seconds")
+    database = app.config["DATABASE"]
+    sql(database, "UPDATE event SET updated_at = ? WHERE id = ?", (then, event_id))
+    (game_id,) = [row[0] for row in sql(database, "SELECT id FROM game WHERE event_id = ?", (event_id,))]
+    sql(database, "UPDATE game SET updated_at = ? WHERE id = ?", (then, game_id))
+
+    done = runner.invoke(args=["purge"])
+    assert done.exit_code == 0, done.output
+    assert "Removed 0 games not changed" in done.output  # a table's game is never purged alone
+    assert f"Removed the club night {event_id}  Old club night" in done.output and "1 game with it" in done.output
+    with app.app_context():
+        assert reading.load_game(game_id) is None and reading.gone(game_id) is not None

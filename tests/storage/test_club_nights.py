@@ -186,3 +186,27 @@ def test_ending_an_open_round_ends_a_game_with_deals_through_its_end_action(data
         assert ended is not None and ended.ended_at is not None
         assert [entry["action"] for entry in reading.history(table.game_id)][-1] == "end"
         assert club_nights.is_over(event)
+
+
+def test_an_event_not_changed_nor_any_game_of_it_is_purged_as_one_unit(database):
+    with db.using(database):
+        event = club_nights.start_round(_progressive())
+        games = [t.game_id for t in event.rounds[0].tables]
+        now = datetime.now(UTC) + timedelta(seconds=2)
+        assert [e.id for e in club_nights.purge_events(now, dry_run=True)] == [event.id]
+        assert club_nights.load_event(event.id) is not None  # a dry run removes nothing
+        assert club_nights.purge_events(datetime.now(UTC) - timedelta(days=1)) == []  # changed since: kept
+        assert [e.id for e in club_nights.purge_events(now)] == [event.id]
+        assert club_nights.load_event(event.id) is None
+        assert all(reading.load_game(g) is None and reading.gone(g) is not None for g in games)
+
+
+def test_an_event_whose_table_played_since_is_kept_by_the_purge(database):
+    with db.using(database):
+        event = club_nights.start_round(_progressive())
+        moment = datetime.now(UTC) + timedelta(seconds=2)
+        game = reading.load_game(event.rounds[0].tables[0].game_id)
+        assert game is not None
+        db.run("game_touch", stamp(moment + timedelta(seconds=1)), game.id)  # the table wrote after the moment
+        assert club_nights.purge_events(moment) == []
+        assert club_nights.load_event(event.id) is not None
