@@ -8,7 +8,8 @@ counts between processes: several app servers). A Redis that is down or stops an
 (for ``REDIS_TIMEOUT`` s) lets the request through uncounted, and the log says so, in one
 line a minute (:class:`OneLineAMinute`). Four limits, each shared by the pages and the API:
 
-* ``LIMIT_CREATE`` (default 20 per minute and 200 per day) per client: creating or importing a game;
+* ``LIMIT_CREATE`` (default 20 per minute and 200 per day) per client: creating or importing a game,
+  creating a club night, or starting one of its rounds (one create for all its tables);
 * ``LIMIT_WRITE`` (default 60 per minute) per client and game: recording, correcting or
   deleting a deal, amending the sheet, replacing the edit link,
   deleting the game, by whoever may. Every form those pages take counts,
@@ -57,7 +58,9 @@ from .retry import send_again_page
 from .storage.throttled_log import Throttle
 
 # Endpoints under each limit; only the methods that change something count.
-CREATE_ENDPOINTS = ("api.create_game", "api.import_api", "games.new_game", "exchange.import_page")
+# A club night's new round is one create, however many tables (games) it starts.
+CREATE_ENDPOINTS = ("api.create_game", "api.import_api", "games.new_game", "exchange.import_page",
+                    "api.create_event", "api.start_round")
 WRITE_ENDPOINTS = ("api.record_deal", "api.correct_deal", "api.delete_deal", "api.amend_sheet",
                    "deals.new_deal", "deals.edit_deal", "deals.delete_deal", "sheets.amend_sheet",
                    "api.replace_edit_key", "games.replace_edit_link",
