@@ -226,8 +226,7 @@ def get_event(event_id: str) -> ResponseReturnValue:
 @bp.get("/events/<event_id>/standings")
 def get_standings(event_id: str) -> ResponseReturnValue:
     found = event(event_id)
-    return jsonify({"id": found.id, "revision": found.revision, **standings_json(found, is_organiser(found))}), \
-        {"Cache-Control": "no-cache"}
+    return jsonify(standings_json(found, is_organiser(found))), {"Cache-Control": "no-cache"}
 
 
 @bp.post("/events/<event_id>/players")
