@@ -142,6 +142,12 @@ def export_doc(client, game: str) -> dict[str, Any]:
     return json.loads(client.get(f"/api/v1/games/{game}/export").get_data(as_text=True))
 
 
+def new_event(**changes: Any) -> dict[str, Any]:
+    """A club night's body (four players, progressive, two rounds), then ``changes``."""
+    return {"name": "Tuesday club", "players": ["Ann", "Ben", "Cat", "Dan"], "format": "progressive", "rounds": 2,
+            **changes}
+
+
 @dataclass
 class Case:
     """One out-of-bounds request: ``request(world)`` gives (method, url, keyword arguments of
@@ -350,6 +356,31 @@ CASES: list[Case] = [
         lambda w: (f"/api/v1/games/{w.game}?revision={'9' * 5000}", {"headers": bearer(w.key)}), 400, "revision"),
     api("api.delete_game", "DELETE", "1,000-character id",
         lambda w: (f"/api/v1/games/{LONG_ID}", {"headers": bearer(w.key)}), 404, None),
+    # -- /api/v1/events: a club night (its writes refused before the event is found, or the key checked)
+    api("api.create_event", "POST", "41-character name",
+        lambda w: ("/api/v1/events", {"json": new_event(name=NAME_41)}), 400, "name", "at most 40 characters"),
+    api("api.create_event", "POST", "161 players",
+        lambda w: ("/api/v1/events", {"json": new_event(players=[f"P{i}" for i in range(161)])}), 400, "players"),
+    api("api.create_event", "POST", "13 rounds",
+        lambda w: ("/api/v1/events", {"json": new_event(rounds=13)}), 400, "rounds", "from 1 to 12"),
+    api("api.create_event", "POST", "21-character member number",
+        lambda w: ("/api/v1/events", {"json": new_event(players=[{"name": "Ann", "member": "9" * 21}, "Ben", "Cat",
+                                                                  "Dan"])}), 400, "players[0].member"),
+    api("api.get_event", "GET", "1,000-character id", lambda w: (f"/api/v1/events/{LONG_ID}", {}), 404, None),
+    api("api.get_standings", "GET", "1,000-character id",
+        lambda w: (f"/api/v1/events/{LONG_ID}/standings", {}), 404, None),
+    api("api.add_players", "POST", "1,000-character id",
+        lambda w: (f"/api/v1/events/{LONG_ID}/players", {"json": {"players": ["Ivy"]}, "headers": bearer(w.key)}),
+        404, None),
+    api("api.start_round", "POST", "1,000-character id",
+        lambda w: (f"/api/v1/events/{LONG_ID}/rounds", {"headers": bearer(w.key)}), 404, None),
+    api("api.close_table", "POST", "round and table 10**30",
+        lambda w: (f"/api/v1/events/{LONG_ID}/rounds/{10**30}/tables/{10**30}/close", {"headers": bearer(w.key)}),
+        404, None),
+    api("api.end_round", "POST", "round 10**30",
+        lambda w: (f"/api/v1/events/{LONG_ID}/rounds/{10**30}/end", {"headers": bearer(w.key)}), 404, None),
+    api("api.delete_event", "DELETE", "1,000-character id",
+        lambda w: (f"/api/v1/events/{LONG_ID}", {"headers": bearer(w.key)}), 404, None),
     api("api.export_api", "GET", "1,000-character id",
         lambda w: (f"/api/v1/games/{LONG_ID}/export", {}), 404, None),
     api("api.scores_api", "GET", "1,000-character id",

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.api.test_openapi import assert_meets
 from tests.helpers import assert_error_shape, bearer
 
 pytestmark = pytest.mark.backends
@@ -241,3 +242,38 @@ def test_a_new_event_with_an_idempotency_key_is_made_once(client):
     assert again.headers["Idempotent-Replayed"] == "true"
     assert again.get_json()["id"] == first.get_json()["id"]
     assert again.get_json()["organiser_key"] == first.get_json()["organiser_key"]
+
+
+def test_a_rounds_tables_count_as_one_create_against_the_rate_limit(make_app):
+    client = make_app(RATELIMIT_ENABLED=True, LIMIT_CREATE="3 per minute").test_client()
+    event = new_event(client)  # one
+    started = start(client, event)  # two, for both tables
+    assert len(started["rounds"][0]["tables"]) == 2
+    assert client.post("/api/v1/games", json={"name": "Friday", "sheet": "common", "sides": [
+        {"name": "Ann", "players": ["Ann"]}, {"name": "Bea", "players": ["Bea"]}]}).status_code == 201  # three
+    refused = client.post(API, json={"name": "Wednesday", "players": PLAYERS, "format": "progressive", "rounds": 1})
+    assert_error_shape(refused, 429, None)
+    assert "Retry-After" in refused.headers
+
+
+def test_the_events_answers_meet_their_documented_schemas(client):
+    doc = client.get("/api/v1/openapi.json").get_json()
+    made = client.post(API, json={"name": "Tuesday club", "players": PLAYERS, "format": "progressive", "rounds": 1,
+                                  "standings": "hidden"})
+    assert_meets(doc, "/api/v1/events", "post", made)
+    event = made.get_json()
+    key = bearer(event["organiser_key"])
+    started = client.post(f"{API}/{event['id']}/rounds", headers=key)
+    assert_meets(doc, "/api/v1/events/{event_id}/rounds", "post", started)
+    table = started.get_json()["rounds"][0]["tables"][0]
+    client.post(f"/api/v1/games/{table['game_id']}/deals", json=table_deal(client, table["game_id"]), headers=key)
+    for response, path in ((client.get(f"{API}/{event['id']}"), "/api/v1/events/{event_id}"),
+                           (client.get(f"{API}/{event['id']}", headers=key), "/api/v1/events/{event_id}"),
+                           (client.get(f"{API}/{event['id']}/standings"), "/api/v1/events/{event_id}/standings")):
+        assert_meets(doc, path, "get", response)
+    closed = client.post(f"{API}/{event['id']}/rounds/1/tables/1/close", headers=key)
+    assert_meets(doc, "/api/v1/events/{event_id}/rounds/{number}/tables/{table}/close", "post", closed)
+    ended = client.post(f"{API}/{event['id']}/rounds/1/end", headers=key)
+    assert_meets(doc, "/api/v1/events/{event_id}/rounds/{number}/end", "post", ended)
+    stale = client.post(f"{API}/{event['id']}/players", json={"players": ["Ivy"], "revision": 0}, headers=key)
+    assert_meets(doc, "/api/v1/events/{event_id}/players", "post", stale)
