@@ -33,7 +33,7 @@ from ..storage.club_night_input import EVENT_KEYS, read_arrivals, read_new_event
 from ..storage.club_nights import EventRecord, EventStandings
 from ..storage.errors import Conflict
 from ..storage.idempotency import Once
-from ..storage.reading import load_game
+from ..storage.reading import could_be_an_id, load_game
 from . import http
 from .blueprint import bp
 from .http import ApiError
@@ -44,8 +44,9 @@ NO_EVENT = "there is no event with this id: check the link, or ask the organiser
 
 
 def event(event_id: str) -> EventRecord:
-    """The event ``event_id`` names; a 404 when there is none (or it was deleted)."""
-    found = club_nights.load_event(event_id)
+    """The event ``event_id`` names; a 404 when there is none (or it was deleted). An id no event
+    could have (too long; NUL, which PostgreSQL cannot even compare) is not looked for."""
+    found = club_nights.load_event(event_id) if could_be_an_id(event_id) else None
     if found is None:
         raise ApiError(404, None, NO_EVENT)
     return found
