@@ -20,6 +20,7 @@ from flask import Response, current_app
 from ..rules.limits import MAX_EVENT_LISTENERS, MAX_EVENT_STREAM_SECONDS, MAX_IDEMPOTENCY_KEY
 from ..rules.read import JSON
 from .blueprint import bp
+from .openapi_club_nights import EVENT_NAMES, EVENT_PATHS
 from .openapi_examples import with_examples
 from .openapi_open import OPEN_PATHS
 from .openapi_paper import PAPER_PATHS
@@ -156,6 +157,7 @@ PATHS: dict[str, Schema] = {
     "/api/v1/referee/compare": {"get": op(
         "where two sheets differ", {"200": answer(ref("Compared"))}, 400,
         params=(query("a", SHEET_TEXT, "one sheet", True), query("b", SHEET_TEXT, "the other", True)))},
+    **EVENT_PATHS,
 }
 
 # Each operation's name (its operationId: a generated client's function) and tag, by path and
@@ -197,6 +199,7 @@ NAMES: dict[tuple[str, str], tuple[str, str]] = {
     ("/api/v1/referee/rescore", "post"): ("rescore", "referee"),
     ("/api/v1/referee/games/{game_id}/rescore", "get"): ("rescore_game", "referee"),
     ("/api/v1/referee/compare", "get"): ("compare_sheets", "referee"),
+    **EVENT_NAMES,
 }
 TAGS: list[JSON] = [{"name": name, "description": description} for name, description in (
     ("games", "a game: create it, read it, its revision and history, its sheet, its edit key, end and reopen it"),
@@ -204,6 +207,8 @@ TAGS: list[JSON] = [{"name": name, "description": description} for name, descrip
     ("open deals", "a deal entered part by part, each side's phone its own part"),
     ("exchange", "a game as a document (export, import) and its score table as CSV"),
     ("sheets", "the preset sheets and their options"),
+    ("club nights", "a club night (an event): its roster, its rounds of tables (each an ordinary game), its "
+                    "standings; the organiser's key changes it"),
     ("referee", "questions answered, deals scored and explained, sheets compared; nothing is saved"),
     ("problems", "what each problem type (an error's `type`) means"),
     ("paper", "PDFs to print: page routes, outside /api/v1"),
@@ -283,7 +288,11 @@ def document() -> Schema:
                                "pattern": "^[ -~]+$", "description": "printable ASCII, such as a UUID"},
                     "description": "a retry with the same key gets the first answer again (24 hours)"}},
             "securitySchemes": {"editKey": {"type": "http", "scheme": "bearer",
-                                            "description": "the game's edit key, from POST /api/v1/games"}},
+                                            "description": "the game's edit key, from POST /api/v1/games"},
+                                "organiserKey": {"type": "http", "scheme": "bearer",
+                                                 "description": "a club night's organiser key, from POST "
+                                                                "/api/v1/events: it also grants every right on "
+                                                                "the event's games"}},
         },
     }
 

@@ -24,6 +24,7 @@ from ..rules.problems import UNCHECKED
 from ..rules.published import GROUPS
 from ..rules.questions import BOOK_KINDS, BY_RANK, PERMISSION_WORDS, QUESTIONS
 from ..rules.read import JSON
+from .openapi_club_nights import event_schemas
 from .openapi_open import open_schemas
 from .problems import TYPES, type_url
 from .schema import (
@@ -207,6 +208,7 @@ def schemas() -> Schema:
         "OpenSide": {**{k: v for k, v in deal_side.items() if k != "required"},
                      "description": "a side's part of an open deal: the deal's side object (its name may be left out)"},
         **open_schemas(),
+        **event_schemas(),
         "Problem": obj(
             ("type", "title", "status", "detail", "field", "error"), False,
             type=ref("ProblemTypeUrl"),

@@ -97,10 +97,10 @@ HEADERS: Schema = {
 RATE_LIMIT_FIELDS = ("RateLimit-Policy", "RateLimit")  # on the answers of a route a limit counts (429)
 ERRORS: dict[int, tuple[str, str, tuple[str, ...]]] = {  # status: (name, when, headers)
     400: ("BadRequest", "the request cannot be read: `field` names what is wrong (`If-Match` for that header)", ()),
-    401: ("Unauthorized", "a write without the game's edit key, or with a key replaced since (`edit-key-replaced`, "
-          "with `view_url`)", ("WWW-Authenticate",)),
-    403: ("Forbidden", "a key that is not this game's", ("WWW-Authenticate",)),
-    404: ("NotFound", "no such game, deal or preset", ()),
+    401: ("Unauthorized", "a write without the game's edit key (an event's: its organiser key), or with a key "
+          "replaced since (`edit-key-replaced`, with `view_url`)", ("WWW-Authenticate",)),
+    403: ("Forbidden", "a key that is not this game's (an event's: not its organiser key)", ("WWW-Authenticate",)),
+    404: ("NotFound", "no such game, deal, preset or event", ()),
     410: ("Gone", "the game was deleted (with `deleted_at`)", ()),
     405: ("MethodNotAllowed", "a method the route does not take", ("Allow",)),
     409: ("Conflict", "a stale revision (with `revision` and `changes`), a deal already recorded (deal-recorded, "

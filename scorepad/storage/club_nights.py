@@ -24,6 +24,7 @@ from ..rules.standings import RoundPlay, Standing, TablePlay, standings
 from . import db, writing
 from .club_night_input import NewEvent
 from .errors import Conflict, Invalid, NotFound
+from .idempotency import Kind, Made, Once, keep, stop_if_kept
 from .reading import GameSide, could_be_an_id, load_game, new_id, stamp, stamp_now
 
 NO_EVENT = "there is no event at this address; check the link, or ask the organiser for it again"
@@ -129,16 +130,19 @@ def played(event: EventRecord, rounds: tuple[EventRound, ...] | None = None) -> 
 # -- writing ------------------------------------------------------------------------------------
 
 
-def create_event(new: NewEvent) -> EventRecord:
-    """A new event, with a new id and organiser key, no round started yet."""
+def create_event(new: NewEvent, once: Once[EventRecord] | None = None) -> EventRecord:
+    """A new event, with a new id and organiser key, no round started yet; made once per
+    ``once``'s key (:func:`.idempotency.once`: what it made is kept as the event's id)."""
     check_new_event(new)
     name, held_on, club, sheet, plan = new.name, new.held_on, new.club, new.sheet, new.plan
     roster, partnerships = new.roster, new.partnerships
     event_id, key, now = new_id(), new_id(), stamp_now()
     with db.transaction():
+        stop_if_kept(once)  # another process may have made it while this one waited for the write lock
         db.run("event_insert", event_id, key, name, held_on, club, json.dumps(sheet.to_stored_json()),
                json.dumps(plan.to_json()), json.dumps([e.to_json() for e in roster]),
                json.dumps([{"players": list(p.players)} for p in partnerships]), now, now)
+        keep(once, Made(Kind.EVENT_CREATED, event_id, None, 0))
     made = load_event(event_id)
     assert made is not None  # just written
     return made

@@ -56,6 +56,7 @@ class Kind(Enum):
     GAME_REOPENED = "game reopened"
     PART_SAVED = "part saved"  # a part of an open deal saved (or the open deal abandoned): the game's revision stays
     PART_CONFIRMED = "part confirmed"
+    EVENT_CREATED = "event created"  # a club night (scorepad.storage.club_nights): game_id is the event's id
 
 
 @dataclass(frozen=True)

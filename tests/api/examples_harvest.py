@@ -12,7 +12,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 TIME = "2026-01-01T12:00:00+00:00"  # every time of an example (the story's differ each run)
-TIMES = ("at", "created_at", "updated_at", "exported_at", "deleted_at", "ended_at", "confirmed_at")
+TIMES = ("at", "created_at", "updated_at", "exported_at", "deleted_at", "ended_at", "confirmed_at", "started_at",
+         "closed_at")
 
 
 def operation(doc: dict[str, Any], method: str, path: str) -> dict[str, Any] | None:

@@ -142,6 +142,12 @@ def export_doc(client, game: str) -> dict[str, Any]:
     return json.loads(client.get(f"/api/v1/games/{game}/export").get_data(as_text=True))
 
 
+def new_event(**changes: Any) -> dict[str, Any]:
+    """A club night's body (four players, progressive, two rounds), then ``changes``."""
+    return {"name": "Tuesday club", "players": ["Ann", "Ben", "Cat", "Dan"], "format": "progressive", "rounds": 2,
+            **changes}
+
+
 @dataclass
 class Case:
     """One out-of-bounds request: ``request(world)`` gives (method, url, keyword arguments of
@@ -350,6 +356,31 @@ CASES: list[Case] = [
         lambda w: (f"/api/v1/games/{w.game}?revision={'9' * 5000}", {"headers": bearer(w.key)}), 400, "revision"),
     api("api.delete_game", "DELETE", "1,000-character id",
         lambda w: (f"/api/v1/games/{LONG_ID}", {"headers": bearer(w.key)}), 404, None),
+    # -- /api/v1/events: a club night (its writes refused before the event is found, or the key checked)
+    api("api.create_event", "POST", "41-character name",
+        lambda w: ("/api/v1/events", {"json": new_event(name=NAME_41)}), 400, "name", "at most 40 characters"),
+    api("api.create_event", "POST", "161 players",
+        lambda w: ("/api/v1/events", {"json": new_event(players=[f"P{i}" for i in range(161)])}), 400, "players"),
+    api("api.create_event", "POST", "13 rounds",
+        lambda w: ("/api/v1/events", {"json": new_event(rounds=13)}), 400, "rounds", "from 1 to 12"),
+    api("api.create_event", "POST", "21-character member number",
+        lambda w: ("/api/v1/events", {"json": new_event(players=[{"name": "Ann", "member": "9" * 21}, "Ben", "Cat",
+                                                                  "Dan"])}), 400, "players[0].member"),
+    api("api.get_event", "GET", "1,000-character id", lambda w: (f"/api/v1/events/{LONG_ID}", {}), 404, None),
+    api("api.get_standings", "GET", "1,000-character id",
+        lambda w: (f"/api/v1/events/{LONG_ID}/standings", {}), 404, None),
+    api("api.add_players", "POST", "1,000-character id",
+        lambda w: (f"/api/v1/events/{LONG_ID}/players", {"json": {"players": ["Ivy"]}, "headers": bearer(w.key)}),
+        404, None),
+    api("api.start_round", "POST", "1,000-character id",
+        lambda w: (f"/api/v1/events/{LONG_ID}/rounds", {"headers": bearer(w.key)}), 404, None),
+    api("api.close_table", "POST", "round and table 10**30",
+        lambda w: (f"/api/v1/events/{LONG_ID}/rounds/{10**30}/tables/{10**30}/close", {"headers": bearer(w.key)}),
+        404, None),
+    api("api.end_round", "POST", "round 10**30",
+        lambda w: (f"/api/v1/events/{LONG_ID}/rounds/{10**30}/end", {"headers": bearer(w.key)}), 404, None),
+    api("api.delete_event", "DELETE", "1,000-character id",
+        lambda w: (f"/api/v1/events/{LONG_ID}", {"headers": bearer(w.key)}), 404, None),
     api("api.export_api", "GET", "1,000-character id",
         lambda w: (f"/api/v1/games/{LONG_ID}/export", {}), 404, None),
     api("api.scores_api", "GET", "1,000-character id",
@@ -567,6 +598,44 @@ CASES: list[Case] = [
     page("static", "GET", "a path out of the folder",
          lambda w: ("/static/../scorepad/app.py", {}), 404),
     page("static", "GET", "a name of 1,000 characters", lambda w: ("/static/" + LONG_ID, {}), 404),
+    # -- a club night's pages (no event of a 1,000-character id; the form's bounds beside their boxes)
+    page("events.new_event", "GET", "a query of 1,000 characters", lambda w: ("/events/new?x=" + LONG_ID, {}), 200),
+    page("events.new_event", "POST", "41-character name",
+         lambda w: ("/events/new", {"data": {"name": NAME_41, "rounds": "2", "players": "Ann\nBen\nCy\nDi"}}), 400,
+         "at most 40 characters"),
+    page("events.new_event", "POST", "13 rounds",
+         lambda w: ("/events/new", {"data": {"name": "Tuesday", "rounds": "13", "players": "Ann\nBen\nCy\nDi"}}),
+         400, "from 1 to 12"),
+    page("events.new_event", "POST", "161 players",
+         lambda w: ("/events/new", {"data": {"name": "Tuesday", "rounds": "2",
+                                             "players": "\n".join(f"P{i}" for i in range(161))}}), 400, "at most 160"),
+    page("events.organise", "GET", "1,000-character id and key",
+         lambda w: (f"/events/{LONG_ID}/organise/{LONG_ID}", {}), 404),
+    page("events.event", "GET", "1,000-character id", lambda w: (f"/events/{LONG_ID}", {}), 404),
+    page("events.board", "GET", "1,000-character id", lambda w: (f"/events/{LONG_ID}/board", {}), 404),
+    page("events.add_players", "POST", "1,000-character id",
+         lambda w: (f"/events/{LONG_ID}/players", {"data": {"players": "Ivy"}}), 404),
+    page("events.next_round", "GET", "1,000-character id", lambda w: (f"/events/{LONG_ID}/rounds/next", {}), 404),
+    page("events.start_round", "POST", "1,000-character id", lambda w: (f"/events/{LONG_ID}/rounds", {}), 404),
+    page("events.close_table", "POST", "round and table 10**30",
+         lambda w: (f"/events/{LONG_ID}/rounds/{10**30}/tables/{10**30}/close", {}), 404),
+    page("events.end_round", "POST", "1,000-character id", lambda w: (f"/events/{LONG_ID}/rounds/end", {}), 404),
+    page("events.delete_event", "GET", "1,000-character id", lambda w: (f"/events/{LONG_ID}/delete", {}), 404),
+    page("events.delete_event", "POST", "1,000-character id", lambda w: (f"/events/{LONG_ID}/delete", {}), 404),
+    page("club_night_paper.table_cards_pdf", "GET", "round 10**30 of no event",
+         lambda w: (f"/events/{LONG_ID}/table-cards.pdf?round={10**30}", {}), 404),
+    page("club_night_paper.results_pdf", "GET", "1,000-character id", lambda w: (f"/events/{LONG_ID}/results.pdf", {}),
+         404),
+    page("club_night_paper.players_csv_file", "GET", "1,000-character id",
+         lambda w: (f"/events/{LONG_ID}/players.csv", {}), 404),
+    page("event_exchange.export_page", "GET", "1,000-character id", lambda w: (f"/events/{LONG_ID}/export.json", {}),
+         404),
+    page("event_exchange.import_page", "GET", "a query of 1,000 characters",
+         lambda w: ("/events/import?x=" + LONG_ID, {}), 200),
+    page("event_exchange.import_page", "POST", "a document nested past the parser's depth",
+         lambda w: ("/events/import", {"data": {"document": "[" * 100_000}}), 400, "nested"),
+    page("event_exchange.ladder", "GET", "a club name of 1,000 characters", lambda w: (f"/clubs/{LONG_ID}/ladder", {}),
+         404),
 ]
 
 

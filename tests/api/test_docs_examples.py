@@ -81,7 +81,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "api.md"
 ELIDED = "…"
 VARIABLE = {"at": "a time", "created_at": "a time", "updated_at": "a time", "exported_at": "a time",
-            "deleted_at": "a time"}
+            "deleted_at": "a time", "started_at": "a time", "closed_at": "a time"}
 NUMBERED = "id"  # a number under "id" numbers a history entry across every game on the server
 DOC_HOST = "HOST"
 
@@ -436,14 +436,38 @@ class Story:
         return mismatches(elided_json(self.named(example.body)), got)
 
     def learn_names(self, example: Example, answer: Answer) -> None:
-        """A new game's answer (it shows ``edit_key``): the doc's id and key stand for this one's."""
-        if example.body_kind != "json" or "edit_key" not in (example.body or ""):
+        """A new game's answer (it shows ``edit_key``) or a new club night's (``organiser_key``): the
+        doc's id and key stand for this one's; and wherever an answer shows a table's ``game_id``
+        or ``edit_key`` (a club night's round), the doc's stands for this server's."""
+        if example.body_kind != "json" or not any(k in (example.body or "") for k in (*MADE_KEYS, *TABLE_KEYS)):
             return
         shown, got = elided_json(example.body or ""), json.loads(answer.body)
-        if isinstance(shown, dict) and isinstance(got, dict) and "edit_key" in shown:
-            for key in ("id", "edit_key"):
-                if key in got:
+        if isinstance(shown, dict) and isinstance(got, dict) and any(k in shown for k in MADE_KEYS):
+            for key in ("id", *MADE_KEYS):
+                if key in got and key in shown:
                     self.names.setdefault(shown[key], got[key])
+        for doc_value, value in learnt(shown, got):
+            self.names.setdefault(doc_value, value)
+
+
+MADE_KEYS = ("edit_key", "organiser_key")  # an answer that makes a game or an event shows one
+TABLE_KEYS = ("game_id", "edit_key")  # a club night's tables: their games' ids and edit keys
+
+
+def learnt(shown: Any, got: Any) -> Iterator[tuple[str, str]]:
+    """The doc's values under :data:`TABLE_KEYS` in ``shown`` and this server's at the same place
+    in ``got``: objects by key, lists item by item up to the first ``…``."""
+    if isinstance(shown, dict) and isinstance(got, dict):
+        for key, item in shown.items():
+            if key in TABLE_KEYS and isinstance(item, str) and isinstance(got.get(key), str):
+                yield item, got[key]
+            elif key in got:
+                yield from learnt(item, got[key])
+    elif isinstance(shown, list) and isinstance(got, list):
+        for item, found in zip(shown, got, strict=False):
+            if item == ELIDED:
+                return
+            yield from learnt(item, found)
 
 
 @pytest.fixture

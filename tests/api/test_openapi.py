@@ -175,6 +175,7 @@ def test_the_three_creating_posts_take_an_optional_idempotency_key(doc, path, me
 SCHEMAS = "/components/schemas"
 OPTION = f"{SCHEMAS}/SheetObject/properties"
 DEAL_SIDE = f"{SCHEMAS}/DealSide/properties"
+EVENTS = "/paths/~1api~1v1~1events"
 
 # Each bound of limits.py: where the description states it, (pointer, value) pairs.
 BOUNDS: dict[str, list[tuple[str, Any]]] = {
@@ -189,7 +190,9 @@ BOUNDS: dict[str, list[tuple[str, Any]]] = {
                     (f"{OPTION}/max_players/minimum", limits.MIN_PLAYERS)],
     "MAX_PLAYERS": [(f"{OPTION}/min_players/maximum", limits.MAX_PLAYERS),
                     (f"{OPTION}/max_players/maximum", limits.MAX_PLAYERS)],
-    "MAX_NAME": [(f"{SCHEMAS}/Name/maxLength", limits.MAX_NAME)],
+    "MAX_NAME": [(f"{SCHEMAS}/Name/maxLength", limits.MAX_NAME),
+                 (f"{SCHEMAS}/NewEvent/properties/name/$ref", "#/components/schemas/Name"),
+                 (f"{SCHEMAS}/EntrantObject/properties/name/$ref", "#/components/schemas/Name")],
     "MAX_GAME_ID": [("/paths/~1api~1v1~1games~1{game_id}/parameters/0/schema/maxLength", limits.MAX_GAME_ID)],
     "MAX_MELDS": [(f"{DEAL_SIDE}/melds/maxItems", limits.MAX_MELDS),
                   (f"{SCHEMAS}/Melds/anyOf/0/maxItems", limits.MAX_MELDS)],
@@ -226,6 +229,19 @@ BOUNDS: dict[str, list[tuple[str, Any]]] = {
     "MAX_PHONE": [("/paths/~1api~1v1~1games~1{game_id}~1deals~1{number}~1ending/put/parameters/0/schema/maxLength",
                    limits.MAX_PHONE)],
     "MAX_IDEMPOTENCY_KEY": [("/components/parameters/IdempotencyKey/schema/maxLength", limits.MAX_IDEMPOTENCY_KEY)],
+    # a club night (scorepad/api/openapi_club_nights.py)
+    "MAX_EVENT_TABLES": [(f"{SCHEMAS}/EventRound/properties/tables/maxItems", limits.MAX_EVENT_TABLES),
+                         (f"{SCHEMAS}/NextRound/properties/tables/maxItems", limits.MAX_EVENT_TABLES),
+                         (f"{EVENTS}~1{{event_id}}~1rounds~1{{number}}~1tables~1{{table}}~1close/parameters/2/schema/"
+                          "maximum", limits.MAX_EVENT_TABLES)],
+    "MAX_EVENT_PLAYERS": [(f"{SCHEMAS}/NewEvent/properties/players/maxItems", limits.MAX_EVENT_PLAYERS),
+                          (f"{SCHEMAS}/Arrivals/properties/players/maxItems", limits.MAX_EVENT_PLAYERS),
+                          (f"{SCHEMAS}/Event/properties/players/maxItems", limits.MAX_EVENT_PLAYERS)],
+    "MAX_EVENT_ROUNDS": [(f"{SCHEMAS}/NewEvent/properties/rounds/maximum", limits.MAX_EVENT_ROUNDS),
+                         (f"{SCHEMAS}/Event/properties/rounds/maxItems", limits.MAX_EVENT_ROUNDS),
+                         (f"{EVENTS}~1{{event_id}}~1rounds~1{{number}}~1end/parameters/1/schema/maximum",
+                          limits.MAX_EVENT_ROUNDS)],
+    "MAX_MEMBER": [(f"{SCHEMAS}/EntrantObject/properties/member/maxLength", limits.MAX_MEMBER)],
 }
 # The bounds no schema keyword states, and why; a bound added to limits.py must go in one of the two.
 NOT_A_SCHEMA_BOUND = {
@@ -246,12 +262,8 @@ NOT_A_SCHEMA_BOUND = {
     "MAX_FILENAME": "a download's file name",
     "MAX_EVENT_LISTENERS": "a server's open event streams: a 503 (the events route's description)",
     "MAX_EVENT_STREAM_SECONDS": "how long an event stream stays open (the events route's description)",
-    "MAX_EVENT_TABLES": "a club night's seating (rules/movements.py), which no route serves yet",
-    "MAX_EVENT_PLAYERS": "a club night's roster (rules/movements.py), which no route serves yet",
-    "MAX_EVENT_ROUNDS": "a club night's rounds (rules/movements.py), which no route serves yet",
     "MOVEMENT_SEARCH_TRIES": "the seating search's attempts, no input at all",
-    "MAX_MEMBER": "a club night's member numbers (rules/club_night.py), which no route serves yet",
-    "MAX_EVENT_IMPORT_BYTES": "an event import's bytes (storage/club_night_document.py), which no route serves yet",
+    "MAX_EVENT_IMPORT_BYTES": "an event import's bytes (the import page's): a 413",
 }
 
 

@@ -12,7 +12,9 @@ of a deal) the server refuses with a 400 naming the field, and the operation's d
 so. A 413 (a body over the server's bound, which JSON Schema does not state) is a refusal too.
 
 Every request about a game asks about one real game (its first deal recorded), with its edit
-key, so the routes of a game and its deals are tested past their 404 and 401. The run is
+key, so the routes of a game and its deals are tested past their 404 and 401; every request about
+a club night, about one real event (its first round started), whose organiser's routes that key
+does not open (a 403, and a 401 without it). The run is
 bounded: a few examples an operation and a time budget, a couple of minutes on two cores. The
 rate limits are raised for the run (a fuzzer is one client writing fast): the limiter's own
 answers are tested in tests/api/test_ratelimit.py.
@@ -41,6 +43,7 @@ expected-statuses = [400, 401, 403, 404, 405, 406, 409, 413, 415, 422, 428, 429]
 
 [parameters]
 game_id = "{game}"
+event_id = "{event}"
 number = 1
 """
 # Failures known, by (operation, what schemathesis says): those the other parts of issue 26 fix
@@ -88,12 +91,27 @@ def a_game_with_a_deal(base: str) -> tuple[str, str]:
     return game, key
 
 
+def an_event_with_a_round(base: str) -> str:
+    """A club night of eight players with its first round started: its id."""
+    def post(path: str, body: object, key: str | None = None) -> dict[str, object]:
+        headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {key}"} if key else {})}
+        sent = urllib.request.Request(f"{base}{path}", json.dumps(body).encode(), headers, method="POST")
+        with urllib.request.urlopen(sent) as answer:
+            return json.load(answer)
+    made = post("/api/v1/events", {"name": "Tuesday club", "players": ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay",
+                                                                        "Gus", "Hal"],
+                                   "format": "progressive", "rounds": 3})
+    post(f"/api/v1/events/{made['id']}/rounds", {}, str(made["organiser_key"]))
+    return str(made["id"])
+
+
 def test_the_server_meets_its_description_under_schemathesis(tmp_path: Path, migrated_database: Path):
     database = tmp_path / "schemathesis.sqlite"
     shutil.copyfile(migrated_database, database)
     with ProductionServer(str(database), str(tmp_path / "server.log"), threads=2, env=UNLIMITED) as server:
         game, key = a_game_with_a_deal(server.base)
-        (tmp_path / "schemathesis.toml").write_text(CONFIG.replace("{game}", game))
+        event = an_event_with_a_round(server.base)
+        (tmp_path / "schemathesis.toml").write_text(CONFIG.replace("{game}", game).replace("{event}", event))
         ran = subprocess.run(
             [str(SCHEMATHESIS), "--config-file", str(tmp_path / "schemathesis.toml"), "run",
              f"{server.base}/api/v1/openapi.json", "--url", server.base, "--checks", "all",

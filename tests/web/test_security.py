@@ -249,6 +249,16 @@ def every_request(world: dict[str, Any]) -> list[tuple[str, str, str, dict[str, 
         ("events.delete_event", "GET", f"/events/{ev}/delete", {}),
         ("events.delete_event", "POST", f"/events/{ev}/delete", {"data": {"revision": "0"}}),  # stale: 409, kept
         ("events.organise", "GET", f"/events/{ev}/organise/nope", {}),  # 403
+        ("api.create_event", "POST", "/api/v1/events", {"json": {"name": "API night", "format": "progressive",
+                                                                 "rounds": 1, "players": ["Ann", "Ben", "Cy", "Di"]}}),
+        ("api.get_event", "GET", f"/api/v1/events/{ev}", {}),
+        ("api.get_standings", "GET", f"/api/v1/events/{ev}/standings", {}),
+        ("api.add_players", "POST", f"/api/v1/events/{ev}/players", {"json": {"players": ["Eve"]}}),  # 401: no key
+        ("api.start_round", "POST", f"/api/v1/events/{ev}/rounds", {"headers": bearer(world["organiser_key"])}),  # 400
+        ("api.close_table", "POST", f"/api/v1/events/{ev}/rounds/1/tables/1/close",
+         {"json": {"revision": 0}, "headers": bearer(world["organiser_key"])}),  # stale: 409
+        ("api.end_round", "POST", f"/api/v1/events/{ev}/rounds/1/end", {"headers": bearer(g)}),  # 403: not its key
+        ("api.delete_event", "DELETE", f"/api/v1/events/{ev}?revision=0", {"headers": bearer(world["organiser_key"])}),
         ("event_exchange.export_page", "GET", f"/events/{ev}/export.json", {}),
         ("event_exchange.import_page", "GET", "/events/import", {}),
         ("event_exchange.import_page", "POST", "/events/import", {"data": {"document": "{}"}}),  # 400 page
