@@ -273,19 +273,21 @@ def close_table(event: EventRecord, round_number: int, table: int, based_on: int
 def end_round(event: EventRecord, based_on: int | None = None) -> EventRecord:
     """The organiser ends the last round (an open round, played to the clock): each table's
     game with a deal recorded is ended through its own end action (:func:`.writing.end_game`,
-    with its history entry), and every table of the round is closed as played."""
+    with its history entry), and every table of the round is closed as played. The tables are
+    closed first, in the event's own write (refused, ending nothing, when ``based_on`` is stale):
+    for the standings the round is over from then; each game's end follows."""
     if not event.rounds:
         raise Invalid("round", "no round has been started")
     last = event.rounds[-1]
-    for table in last.tables:
-        game = load_game(table.game_id)
-        if game is not None and game.deals and game.ended_at is None and game.sheet.game_length is GameLength.OPEN:
-            writing.end_game(table.game_id, key=game.edit_key)
     with db.transaction():
         now = stamp_now()
         _touch(event, based_on, now)
         for table in last.tables:
             db.run("event_table_close", now, event.id, last.number, table.number)
+    for table in last.tables:
+        game = load_game(table.game_id)
+        if game is not None and game.deals and game.ended_at is None and game.sheet.game_length is GameLength.OPEN:
+            writing.end_game(table.game_id, key=game.edit_key)
     return _reloaded(event.id)
 
 

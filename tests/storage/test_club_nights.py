@@ -210,3 +210,16 @@ def test_an_event_whose_table_played_since_is_kept_by_the_purge(database):
         db.run("game_touch", stamp(moment + timedelta(seconds=1)), game.id)  # the table wrote after the moment
         assert club_nights.purge_events(moment) == []
         assert club_nights.load_event(event.id) is not None
+
+
+def test_a_stale_end_of_round_ends_no_game(database):
+    with db.using(database):
+        event = club_nights.start_round(_progressive(rounds=1, round_length=RoundLength.OPEN))
+        table = event.rounds[0].tables[0]
+        game = reading.load_game(table.game_id)
+        assert game is not None
+        writing.record_deal(game.id, _table_deal(game, game.sides[0]["players"][0]))
+        with pytest.raises(Conflict):
+            club_nights.end_round(event, based_on=event.revision + 5)
+        kept = reading.load_game(table.game_id)
+        assert kept is not None and kept.ended_at is None
