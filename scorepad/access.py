@@ -125,7 +125,7 @@ def key_matches(game: GameRecord, key: str | None) -> bool:
         return False
     if _same(str(key), game.edit_key):
         return True
-    organiser = reading.organiser_key_of(game.id)
+    organiser = reading.organiser_key_of(game.id) if game.event_id is not None else None
     return organiser is not None and _same(str(key), organiser)
 
 
@@ -166,7 +166,7 @@ def can_edit(game: GameRecord) -> bool:
     held = _key_held(game.id)
     if held is not None and _same(held, game.edit_key):
         return True
-    if not event_keys():
+    if game.event_id is None or not event_keys():
         return False
     organiser = reading.organiser_key_of(game.id)
     return organiser is not None and any(_same(key, organiser) for _, key in event_keys())

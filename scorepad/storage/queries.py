@@ -116,7 +116,6 @@ QUERIES: dict[str, str] = {
     # deleted. The keys kept about it are those of its writes and those that made it (a
     # create's or an import's).
     "game_delete_at": "DELETE FROM game WHERE id = ? AND revision = ? AND event_id IS NULL",
-    "game_event": "SELECT event_id FROM game WHERE id = ?",
     # A game of an event goes only with its event (storage/club_nights.py): never purged alone.
     "game_delete_unchanged": "DELETE FROM game WHERE id = ? AND updated_at < ? AND event_id IS NULL",
     "idempotency_forget_game": "DELETE FROM idempotency_key WHERE game_id = ?1 OR made_game = ?1",

@@ -100,6 +100,8 @@ class GameRecord:
     ended_at: str | None = None
     # Whether a side's part of a deal entered part by part waits for another side's confirmation.
     confirm: Confirm = Confirm.NONE
+    # The club night (storage/club_nights.py) this game is a table of, or None.
+    event_id: str | None = None
 
     @cached_property
     def view(self) -> GameView:
@@ -190,7 +192,7 @@ def _record(row: db.Row, deals: list[db.Row], history_counts: dict[int, int],
                for place, (deal_row, deal) in enumerate(zip(deals, parsed, strict=True))]
     return GameRecord(row["id"], row["edit_key"], readable(row["name"]), sheet, sides, row["revision"],
                       row["created_at"], row["updated_at"], records, game, dict(history_counts), ended_at,
-                      Confirm(row["confirm"]))
+                      Confirm(row["confirm"]), row["event_id"])
 
 
 # A parsed, judged deal takes many times its JSON in memory (objects, its verdict's lines

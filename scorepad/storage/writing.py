@@ -167,7 +167,7 @@ def fresh(game_id: str, based_on: int | None, once: Once[object] | None = None, 
     if game is None:
         raise no_game(game_id)
     if key is not None and not secrets.compare_digest(key.encode("utf-8", "replace"), game.edit_key.encode()) \
-            and not _organises(game_id, key):
+            and not _organises(game, key):
         stop_if_kept(once)
         raise KeyReplaced(replaced_at(game_id, key) or stamp_now())
     if based_on is not None and based_on != game.revision:
@@ -176,9 +176,9 @@ def fresh(game_id: str, based_on: int | None, once: Once[object] | None = None, 
     return game
 
 
-def _organises(game_id: str, key: str) -> bool:
+def _organises(game: GameRecord, key: str) -> bool:
     """Whether ``key`` is the organiser's key of the club night the game is a table of."""
-    organiser = organiser_key_of(game_id)
+    organiser = organiser_key_of(game.id) if game.event_id is not None else None
     return organiser is not None and secrets.compare_digest(key.encode("utf-8", "replace"), organiser.encode())
 
 
@@ -526,8 +526,7 @@ def delete_game(game_id: str, based_on: int | None = None, key: str | None = Non
     while True:
         game = fresh(game_id, based_on, key=key, first=first)
         first = False
-        in_event = db.one("game_event", game_id)
-        if in_event is not None and in_event["event_id"] is not None:
+        if game.event_id is not None:
             raise Invalid("", "this game is a table of a club night: it is deleted only with its event, by its "
                           "organiser")
         try:

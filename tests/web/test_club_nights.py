@@ -281,3 +281,13 @@ def test_a_rounds_games_count_as_one_create_against_the_organisers_rate_limit(ma
     event_id = made(client)  # one create
     assert start(client, event_id).status_code == 303  # its two tables' games: one create more
     assert new_event(client).status_code == 429
+
+
+def test_a_tables_game_page_links_back_to_its_club_night(client):
+    made = client.post("/events/new", data={"name": "Tuesday", "rounds": "1", "players": "Ann\nBen\nCy\nDi"})
+    event_id = made.headers["Location"].rsplit("/", 1)[1]
+    assert client.post(f"/events/{event_id}/rounds", data={}).status_code == 303
+    page = client.get(f"/events/{event_id}").get_data(as_text=True)
+    game_id = page.split("/games/", 1)[1].split('"', 1)[0].split("/", 1)[0]
+    game_page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert f'href="/events/{event_id}"' in game_page
