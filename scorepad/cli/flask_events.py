@@ -416,3 +416,20 @@ def event_ladder(club: str, as_json: bool) -> None:
         name = row.name if row.member is None else f"{row.name} #{row.member}"
         click.echo(f"{row.place:>4} {name:<28.28}{row.events:>7}{row.games:>6}{row.wins:>5}{row.average:>9.1f}"
                    f"{row.books_per_deal:>11.2f}{row.went_out_share:>9.0%}")
+
+
+# -- someone leaves the evening -----------------------------------------------------------------------
+
+
+@event_group.command("leave")
+@click.argument("event_id", metavar="ID")
+@click.argument("name")
+@click.option("--back", is_flag=True, help="They came back: seat them again from the next round.")
+@with_appcontext
+def event_leave(event_id: str, name: str, back: bool) -> None:
+    """NAME (a player, or a partners event's partnership) leaves the evening: the movement seats
+    them no more from the next round, and what they played stands. --back seats them again."""
+    event = store_call(club_nights.set_withdrawn, event_of(event_id), name, not back)
+    named = next(entrant for entrant in event.entrants if entrant.casefold() == name.strip().casefold())
+    left = ", ".join(event.withdrawn) or "nobody"
+    click.echo(f"{named} {'is back' if back else 'leaves the evening'}. Left the evening: {left}.")

@@ -55,7 +55,7 @@ from .reading import new_id, stamp_now
 FORMAT = "scorepad.event"
 VERSION = 1
 EVENT_KEYS = ("format", "version", "name", "date", "club", "sheet", "plan", "players", "partnerships",
-              "created_at", "exported_at", "rounds")
+              "withdrawn", "created_at", "exported_at", "rounds")
 ROUND_KEYS = ("number", "started_at", "byes", "tables")
 TABLE_KEYS = ("number", "seats", "closed_at", "game")
 
@@ -81,7 +81,7 @@ def export_event(event: EventRecord) -> dict[str, JSON]:
     return {"format": FORMAT, "version": VERSION, "name": event.name, "date": event.held_on, "club": event.club,
             "sheet": event.sheet.to_json(), "plan": event.plan.to_json(),
             "players": [entrant.to_json() for entrant in event.roster],
-            "partnerships": [list(p.players) for p in event.partnerships],
+            "partnerships": [list(p.players) for p in event.partnerships], "withdrawn": list(event.withdrawn),
             "created_at": event.created_at, "exported_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "rounds": rounds}
 
@@ -114,6 +114,7 @@ class ReadEvent:
     created_at: str
     exported_at: str | None
     rounds: tuple[_Round, ...]
+    withdrawn: tuple[str, ...] = ()  # entrants who left the evening
 
 
 @contextmanager
@@ -170,7 +171,19 @@ def read_event_document(data: JSON) -> ReadEvent:
     if len(items) > plan.rounds:
         raise Invalid("rounds", f"lists {len(items):,} rounds; the event's plan has {plan.rounds}")
     rounds = tuple(_round(item, i, new) for i, item in enumerate(items))
-    return ReadEvent(new, created_at, exported_at, rounds)
+    return ReadEvent(new, created_at, exported_at, rounds, _withdrawn(data.get("withdrawn"), new))
+
+
+def _withdrawn(value: JSON, new: NewEvent) -> tuple[str, ...]:
+    """The entrants who left the evening: each one of the event's, once."""
+    entrants = entrants_of(new.plan, new.roster, new.partnerships)
+    items = _items(value or [], "withdrawn", len(entrants))
+    out: list[str] = []
+    for i, item in enumerate(items):
+        if item not in entrants or item in out:
+            raise Invalid(f"withdrawn[{i}]", f"{item!r:.60} is not one of the event's entrants, or is listed twice")
+        out.append(str(item))
+    return tuple(out)
 
 
 def _header(data: JSON) -> dict[str, JSON]:
@@ -331,6 +344,8 @@ def import_event(data: JSON) -> EventRecord:
                json.dumps(new.sheet.to_stored_json()), json.dumps(new.plan.to_json()),
                json.dumps([e.to_json() for e in new.roster]),
                json.dumps([{"players": list(p.players)} for p in new.partnerships]), read.created_at, now)
+        if read.withdrawn:
+            db.run("event_set_withdrawn", json.dumps(list(read.withdrawn)), event_id)
         for r, played in enumerate(read.rounds):
             db.run("event_round_insert", event_id, played.number, json.dumps(list(played.byes)), played.started_at)
             for t, table in enumerate(played.tables):

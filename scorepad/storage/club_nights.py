@@ -63,11 +63,18 @@ class EventRecord:
     created_at: str
     updated_at: str
     rounds: tuple[EventRound, ...] = field(default=())
+    withdrawn: tuple[str, ...] = ()  # entrants who left the evening: seated no more, still ranked
 
     @property
     def entrants(self) -> list[str]:
         """Who the movement seats and the standings rank (players, or partnerships)."""
         return entrants_of(self.plan, self.roster, self.partnerships)
+
+    @property
+    def playing(self) -> list[str]:
+        """The entrants the next round seats: all but those who left the evening."""
+        gone = set(self.withdrawn)
+        return [name for name in self.entrants if name not in gone]
 
     def table_sheet(self) -> RuleSheet:
         """The sheet each table's game is played on: the event's, open-ended in an open round."""
@@ -101,7 +108,8 @@ def load_event(event_id: str) -> EventRecord | None:
                        load_sheet(json.loads(row["sheet"]), stored=True), plan, roster, partnerships,
                        row["revision"], row["created_at"], row["updated_at"],
                        tuple(EventRound(r["number"], tuple(by_round.get(r["number"], ())),
-                                        tuple(json.loads(r["byes"])), r["started_at"]) for r in rounds))
+                                        tuple(json.loads(r["byes"])), r["started_at"]) for r in rounds),
+                       tuple(json.loads(row["withdrawn"])))
 
 
 def events_of_club(club: str) -> list[str]:
@@ -186,14 +194,38 @@ def add_players(event: EventRecord, roster: tuple[Entrant, ...], partnerships: t
     return _reloaded(event.id)
 
 
+def set_withdrawn(event: EventRecord, name: str, gone: bool, based_on: int | None = None) -> EventRecord:
+    """An entrant (a player of a progressive event, a partnership of a partners one) leaves the
+    evening (``gone``), or comes back: from the next round the movement seats them no more, or
+    again. What they played stands, in the standings and at the tables. Refused when it would
+    leave too few to seat a table."""
+    found = next((entrant for entrant in event.entrants if entrant.casefold() == name.strip().casefold()), None)
+    if found is None:
+        raise NotFound("name", f"{name!r:.60} is not on the event's roster")
+    withdrawn = [entrant for entrant in event.withdrawn if entrant != found]
+    if gone:
+        withdrawn.append(found)
+    playing = [entrant for entrant in event.entrants if entrant not in withdrawn]
+    least = 2 if event.plan.format is Format.PARTNERS else 4
+    if len(playing) < least:
+        what = "partnerships" if event.plan.format is Format.PARTNERS else "players"
+        raise Invalid("name", f"{found} cannot leave: a table needs {least} {what}, and only {len(playing)} "
+                      "would be left")
+    with db.transaction():
+        now = stamp_now()
+        _touch(event, based_on, now)
+        db.run("event_set_withdrawn", json.dumps(withdrawn), event.id)
+    return _reloaded(event.id)
+
+
 def next_seats(event: EventRecord) -> RoundSeats:
     """The seats of the event's next round, by its format and movement, from the rounds played."""
     before = [RoundSeats(r.number, tuple(TableSeats(t.number, (t.sides[0], t.sides[1])) for t in r.tables), r.byes)
               for r in event.rounds]
     if event.plan.format is Format.PARTNERS:
-        return partners_round(event.entrants, before)
+        return partners_round(event.playing, before)
     move = north_stays if event.plan.movement.value == "north_stays" else generic
-    return move(event.entrants, before)
+    return move(event.playing, before)
 
 
 def unfinished_tables(event: EventRecord) -> list[int]:

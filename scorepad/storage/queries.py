@@ -14,6 +14,7 @@ QUERIES: dict[str, str] = {
     "event_tables": "SELECT * FROM event_table WHERE event_id = ? ORDER BY round, number",
     "event_touch_at": "UPDATE event SET revision = revision + 1, updated_at = ? WHERE id = ? AND revision = ?",
     "event_set_roster": "UPDATE event SET roster = ?, partnerships = ? WHERE id = ?",
+    "event_set_withdrawn": "UPDATE event SET withdrawn = ? WHERE id = ?",
     "event_round_insert": "INSERT INTO event_round (event_id, number, byes, started_at) VALUES (?, ?, ?, ?)",
     "event_table_insert": "INSERT INTO event_table (event_id, round, number, game_id, seats) VALUES (?, ?, ?, ?, ?)",
     "event_table_close": "UPDATE event_table SET closed_at = ? WHERE event_id = ? AND round = ? AND number = ? "

@@ -212,6 +212,17 @@ def add_players(event_id: str) -> ResponseReturnValue:
     return redirect(url_for("events.event", event_id=event.id, _anchor="roster"), 303)
 
 
+@bp.post("/events/<event_id>/leaving")
+def leaving(event_id: str) -> ResponseReturnValue:
+    """An entrant leaves the evening (``gone=1``: seated no more from the next round), or comes back."""
+    event = organiser_or_403(event_id)
+    name, gone = request.form.get("name", ""), request.form.get("gone", "1") != "0"
+    done = (f"{name} leaves the evening: seated no more from the next round; what they played stands." if gone
+            else f"{name} is back: seated again from the next round.")
+    return _written(event, lambda: club_nights.set_withdrawn(event, name, gone, _based_on()), done,
+                    url_for("events.event", event_id=event.id, _anchor="roster"))
+
+
 @bp.get("/events/<event_id>/rounds/next")
 def next_round(event_id: str) -> ResponseReturnValue:
     """Before "Start round N+1": the new seats per table, and the tables of round N still

@@ -615,6 +615,8 @@ CASES: list[Case] = [
     page("events.board", "GET", "1,000-character id", lambda w: (f"/events/{LONG_ID}/board", {}), 404),
     page("events.add_players", "POST", "1,000-character id",
          lambda w: (f"/events/{LONG_ID}/players", {"data": {"players": "Ivy"}}), 404),
+    page("events.leaving", "POST", "a name of 1,000 characters",
+         lambda w: (f"/events/{LONG_ID}/leaving", {"data": {"name": LONG_ID}}), 404),
     page("events.next_round", "GET", "1,000-character id", lambda w: (f"/events/{LONG_ID}/rounds/next", {}), 404),
     page("events.start_round", "POST", "1,000-character id", lambda w: (f"/events/{LONG_ID}/rounds", {}), 404),
     page("events.close_table", "POST", "round and table 10**30",

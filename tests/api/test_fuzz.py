@@ -334,6 +334,7 @@ VALID_FORMS: dict[str, Callable[[World], dict[str, str]]] = {
     "events.add_players": _event_form("/events/{event}", "/events/{event}/players", players="Eve"),
     "events.start_round": _event_form("/events/{event}/rounds/next", "/events/{event}/rounds"),  # round 1 plays: {}
     "events.close_table": _event_form("/events/{event}", "/events/{event}/rounds/1/tables/1/close"),
+    "events.leaving": lambda w: {"name": "Ann", "gone": "1"},  # without a revision: Ann leaves (or comes back)
     "events.end_round": lambda w: {"revision": "1"},  # a round of games: nothing to end (refused)
     "events.delete_event": _event_form("/events/{event}/delete"),
     "event_exchange.import_page": lambda w: {

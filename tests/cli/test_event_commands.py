@@ -321,3 +321,10 @@ def test_the_clubs_ladder_lists_its_players(runner, tmp_path):
     ladder = json.loads(ok(runner, "ladder", "Lakemont", "--json"))
     assert {row["name"] for row in ladder["players"]} == set(PLAYERS)
     refused(runner, "ladder", "Nobody's club", field="club")
+
+
+def test_a_player_leaves_the_evening_and_comes_back(runner, tmp_path):
+    event_id, _ = create(runner, tmp_path)
+    assert "Ivy leaves the evening. Left the evening: Ivy." in ok(runner, "leave", event_id, "ivy")
+    assert "Left the evening: nobody." in ok(runner, "leave", event_id, "Ivy", "--back")
+    refused(runner, "leave", event_id, "Zed", field="name")

@@ -14,7 +14,7 @@ from scorepad.rules.choices import GameLength
 from scorepad.rules.club_night import EventPlan, Format, RoundLength, Standings, read_partnerships, read_roster
 from scorepad.storage import club_nights, db, reading, writing
 from scorepad.storage.club_night_input import NewEvent
-from scorepad.storage.errors import Conflict, Invalid, KeyReplaced
+from scorepad.storage.errors import Conflict, Invalid, KeyReplaced, NotFound
 from scorepad.storage.reading import stamp
 
 pytestmark = pytest.mark.backends
@@ -223,3 +223,32 @@ def test_a_stale_end_of_round_ends_no_game(database):
             club_nights.end_round(event, based_on=event.revision + 5)
         kept = reading.load_game(table.game_id)
         assert kept is not None and kept.ended_at is None
+
+
+def test_a_player_who_leaves_is_seated_no_more_but_keeps_their_standing(database):
+    with db.using(database):
+        event = club_nights.start_round(_progressive())  # nine players: two tables, one bye
+        sat_out = event.rounds[0].byes[0]
+        leaving = next(name for name in PLAYERS if name != sat_out)
+        event = club_nights.set_withdrawn(event, leaving.upper(), True)  # any case names them
+        assert event.withdrawn == (leaving,)
+        for table in (1, 2):
+            event = club_nights.close_table(event, 1, table)
+        event = club_nights.start_round(event)
+        second = event.rounds[1]
+        seated = {name for t in second.tables for side in t.sides for name in side}
+        assert leaving not in seated and leaving not in second.byes
+        assert sorted([*seated, *second.byes]) == sorted(p for p in PLAYERS if p != leaving)
+        assert leaving in {s.name for s in club_nights.standings_of(event).overall}
+        event = club_nights.set_withdrawn(event, leaving, False)  # back for the next round
+        assert event.withdrawn == ()
+
+
+def test_leaving_is_refused_when_too_few_would_be_left_to_seat_a_table(database):
+    with db.using(database):
+        event = club_nights.create_event(NewEvent("Four", "2026-12-04", None, preset("common"),
+                                                  EventPlan(Format.PROGRESSIVE, 2), read_roster(PLAYERS[:4]), ()))
+        with pytest.raises(Invalid, match="a table needs 4 players"):
+            club_nights.set_withdrawn(event, "Ann", True)
+        with pytest.raises(NotFound):
+            club_nights.set_withdrawn(event, "Zed", True)

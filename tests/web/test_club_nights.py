@@ -291,3 +291,23 @@ def test_a_tables_game_page_links_back_to_its_club_night(client):
     game_id = page.split("/games/", 1)[1].split('"', 1)[0].split("/", 1)[0]
     game_page = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert f'href="/events/{event_id}"' in game_page
+
+
+def test_a_player_who_leaves_is_marked_and_seated_no_more_and_may_come_back(client):
+    made = client.post("/events/new", data={"name": "Tuesday", "rounds": "3", "players": "Ann\nBen\nCy\nDi\nEd"})
+    event_id = made.headers["Location"].rsplit("/", 1)[1]
+    left = client.post(f"/events/{event_id}/leaving", data={"name": "Ed", "gone": "1"})
+    assert left.status_code == 303
+    page = client.get(f"/events/{event_id}").get_data(as_text=True)
+    assert "Ed leaves the evening" in page and "Ed is back" in page
+    next_round = client.get(f"/events/{event_id}/rounds/next").get_data(as_text=True)
+    assert "Ed" not in next_round.split("<main", 1)[1]  # neither seated nor sitting out
+    back = client.post(f"/events/{event_id}/leaving", data={"name": "Ed", "gone": "0"})
+    assert back.status_code == 303
+    assert "Ed leaves" in client.get(f"/events/{event_id}").get_data(as_text=True)
+
+
+def test_leaving_is_the_organisers_alone(client, viewer):
+    made = client.post("/events/new", data={"name": "Tuesday", "rounds": "3", "players": "Ann\nBen\nCy\nDi\nEd"})
+    event_id = made.headers["Location"].rsplit("/", 1)[1]
+    assert viewer.post(f"/events/{event_id}/leaving", data={"name": "Ed"}).status_code == 403

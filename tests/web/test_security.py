@@ -249,6 +249,7 @@ def every_request(world: dict[str, Any]) -> list[tuple[str, str, str, dict[str, 
         ("events.delete_event", "GET", f"/events/{ev}/delete", {}),
         ("events.delete_event", "POST", f"/events/{ev}/delete", {"data": {"revision": "0"}}),  # stale: 409, kept
         ("events.organise", "GET", f"/events/{ev}/organise/nope", {}),  # 403
+        ("events.leaving", "POST", f"/events/{ev}/leaving", {"data": {"name": "Nobody", "revision": "0"}}),  # 409
         ("api.create_event", "POST", "/api/v1/events", {"json": {"name": "API night", "format": "progressive",
                                                                  "rounds": 1, "players": ["Ann", "Ben", "Cy", "Di"]}}),
         ("api.get_event", "GET", f"/api/v1/events/{ev}", {}),
