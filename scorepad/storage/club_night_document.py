@@ -50,6 +50,7 @@ from . import checks, db, document, writing
 from .club_night_input import NewEvent, read_date
 from .club_nights import NO_EVENT, EventRecord, check_new_event, load_event
 from .errors import Full, ImportRefused, Invalid, NotFound
+from .idempotency import Kind, Made, Once, keep, stop_if_kept
 from .reading import new_id, stamp_now
 
 FORMAT = "scorepad.event"
@@ -318,15 +319,17 @@ def _same_players(game: document.Imported, seats: list[tuple[str, ...]], new: Ne
                           f"has {', '.join(side['players']) or 'nobody'}")
 
 
-def import_event(data: JSON) -> EventRecord:
+def import_event(data: JSON, once: Once[EventRecord] | None = None) -> EventRecord:
     """Read and judge an event document, then save it as a new event, in one transaction: a
-    new id and organiser key, every table's game a new game of it (new id and edit key)."""
+    new id and organiser key, every table's game a new game of it (new id and edit key); made
+    once per ``once``'s key (:func:`.idempotency.once`: what it made is kept as the event's id)."""
     read = read_event_document(data)
     new = read.new
     event_id, key, now = new_id(), new_id(), stamp_now()
     note = "Imported with its club night from a scorepad export" + (
         f" made {read.exported_at}" if read.exported_at else "")
     with db.transaction():
+        stop_if_kept(once)  # another process may have made it while this one waited for the write lock
         db.run("event_insert", event_id, key, new.name, new.held_on, new.club,
                json.dumps(new.sheet.to_stored_json()), json.dumps(new.plan.to_json()),
                json.dumps([e.to_json() for e in new.roster]),
@@ -345,6 +348,7 @@ def import_event(data: JSON) -> EventRecord:
                        json.dumps([list(side) for side in table.seats]))
                 if table.closed_at is not None:
                     db.run("event_table_close", table.closed_at, event_id, played.number, table.number)
+        keep(once, Made(Kind.EVENT_IMPORTED, event_id, None, 0))
     made = load_event(event_id)
     if made is None:  # deleted in the moment since
         raise NotFound("", NO_EVENT)
