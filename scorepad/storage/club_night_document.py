@@ -157,7 +157,8 @@ def read_event_document(data: JSON) -> ReadEvent:
     plan = _plan(data.get("plan"))
     with _invalid():
         roster = read_roster(data.get("players"), "players")
-        partnerships = read_partnerships(data.get("partnerships") or [], roster)
+        given = data.get("partnerships")  # left out: none; false or 0 is no list of them
+        partnerships = read_partnerships([] if given is None else given, roster)
     if plan.format is Format.PROGRESSIVE and partnerships:
         raise Invalid("partnerships", "only a partners event has partnerships: a progressive one changes "
                       "partners every round")
@@ -165,7 +166,9 @@ def read_event_document(data: JSON) -> ReadEvent:
     check_new_event(new)
     created_at = _moment(data.get("created_at"), "created_at") or stamp_now()
     exported_at = _moment(data.get("exported_at"), "exported_at")
-    items = data.get("rounds") or []
+    items = data.get("rounds")
+    if items is None:  # left out: no round started
+        items = []
     if not isinstance(items, list):
         raise Invalid("rounds", "must be a list of the event's rounds")
     if len(items) > plan.rounds:
