@@ -58,10 +58,10 @@ from .retry import send_again_page
 from .storage.throttled_log import Throttle
 
 # Endpoints under each limit; only the methods that change something count.
-# A club night's new round is one create, however many tables (games) it starts.
+# A club night's new round is one create, however many tables (games) it starts; so is its import.
 CREATE_ENDPOINTS = ("api.create_game", "api.import_api", "games.new_game", "exchange.import_page",
                     "events.new_event", "events.start_round", "event_exchange.import_page",
-                    "api.create_event", "api.start_round")
+                    "api.create_event", "api.start_round", "api.import_event")
 WRITE_ENDPOINTS = ("api.record_deal", "api.correct_deal", "api.delete_deal", "api.amend_sheet",
                    "deals.new_deal", "deals.edit_deal", "deals.delete_deal", "sheets.amend_sheet",
                    "api.replace_edit_key", "games.replace_edit_link",

@@ -1,6 +1,6 @@
 """The JSON API's one blueprint, :data:`bp`, under ``/api/v1``: every routes module of
 :mod:`scorepad.api` adds its routes to it, and :mod:`.errors` its error handlers; and the
-converter of a game's id in its paths (:class:`GameId`)."""
+converter of a game's id (and an event's) in its paths (:class:`GameId`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from werkzeug.routing import BaseConverter
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
-NOT_GAME_IDS = frozenset({"import"})  # /games/import is a route of its own (POST: an export as a new game)
+NOT_GAME_IDS = frozenset({"import"})  # /games/import, /events/import: routes of their own (POST: an export brought in)
 
 
 class GameId(BaseConverter):
@@ -20,13 +20,13 @@ class GameId(BaseConverter):
     /games/import`` would read as the game ``import`` and ``OPTIONS /games/import`` would
     offer GET and DELETE. With it, the path is only the route's: a 405 naming ``POST``. The
     routing reads it from the regex (a segment the regex refuses matches no rule, so offers
-    none of its methods)."""
+    none of its methods). ``<event:event_id>`` is the same for an event's id (``/events/import``)."""
 
     regex = "(?!(?:" + "|".join(sorted(NOT_GAME_IDS)) + r")\Z)[^/]+"
 
 
 def _converters(state: BlueprintSetupState) -> None:
-    state.app.url_map.converters["game"] = GameId
+    state.app.url_map.converters["game"] = state.app.url_map.converters["event"] = GameId
 
 
 bp.record_once(_converters)  # before any route is added: each rule is read with the map's converters

@@ -184,14 +184,14 @@ def _answer(found: EventRecord, status: int = 200) -> ResponseReturnValue:
     return jsonify(event_json(found, organiser=True)), status, {"Cache-Control": "no-store"}
 
 
-def _created(found: EventRecord | idempotency.Made) -> tuple[int, dict[str, JSON]]:
+def created(found: EventRecord | idempotency.Made) -> tuple[int, dict[str, JSON]]:
     """A new event's answer: the event, its organiser key and the organiser's page link."""
     made = event(found.game_id) if isinstance(found, idempotency.Made) else found
     return 201, {**event_json(made, organiser=True), "organiser_key": made.organiser_key,
                  "organiser_url": _page("/events/{}/organise/{}", made.id, made.organiser_key)}
 
 
-def _created_headers(body: dict[str, JSON]) -> dict[str, str]:
+def created_headers(body: dict[str, JSON]) -> dict[str, str]:
     return {"Location": str(body["event_url"]), "Cache-Control": "no-store"}
 
 
@@ -206,10 +206,10 @@ def create_event() -> ResponseReturnValue:
     def create(once: Once[EventRecord] | None) -> EventRecord:
         return club_nights.create_event(read_new_event(data), once)
 
-    return http.write_once(create, _created, _created_headers)
+    return http.write_once(create, created, created_headers)
 
 
-@bp.get("/events/<event_id>")
+@bp.get("/events/<event:event_id>")
 def get_event(event_id: str) -> ResponseReturnValue:
     """The event: its rounds and tables as their games stand, the next round's seats, the standings."""
     found = event(event_id)
@@ -270,7 +270,7 @@ def end_round(event_id: str, number: int) -> ResponseReturnValue:
         return _answer(club_nights.end_round(found, based_on))
 
 
-@bp.delete("/events/<event_id>")
+@bp.delete("/events/<event:event_id>")
 def delete_event(event_id: str) -> ResponseReturnValue:
     """The event and every game of it, for good: its games' links then answer 410 (``gone``).
     Based on ``?revision=`` when given."""

@@ -1,5 +1,6 @@
 """The OpenAPI description of the club nights' routes (:mod:`.club_nights`): an event, its
-rounds, its tables and its standings. :mod:`.openapi` puts :data:`EVENT_PATHS` among its paths,
+rounds, its tables and its standings; its export, its import and a club's season ladder
+(:mod:`.club_night_exchange`). :mod:`.openapi` puts :data:`EVENT_PATHS` among its paths,
 :data:`EVENT_NAMES` among its operations' names and :func:`event_schemas` among its schemas.
 Every bound is a constant of :mod:`scorepad.rules.limits`.
 """
@@ -8,7 +9,16 @@ from __future__ import annotations
 
 from ..rules.choices import Choice
 from ..rules.club_night import WINNERS_AVERAGE, Format, Movement, Ranking, RoundLength, Standings
-from ..rules.limits import MAX_EVENT_PLAYERS, MAX_EVENT_ROUNDS, MAX_EVENT_TABLES, MAX_GAME_ID, MAX_MEMBER, MAX_POINTS
+from ..rules.limits import (
+    MAX_EVENT_IMPORT_BYTES,
+    MAX_EVENT_PLAYERS,
+    MAX_EVENT_ROUNDS,
+    MAX_EVENT_TABLES,
+    MAX_GAME_ID,
+    MAX_MEMBER,
+    MAX_NAME,
+    MAX_POINTS,
+)
 from ..rules.read import JSON
 from .schema import (
     BOOLEAN,
@@ -33,6 +43,9 @@ EVENT_ID: Schema = {"name": "event_id", "in": "path", "required": True,
                     "schema": {"type": "string", "minLength": 1, "maxLength": MAX_GAME_ID}}
 ROUND: Schema = {"name": "number", "in": "path", "required": True, "schema": between(1, MAX_EVENT_ROUNDS),
                  "description": "the round's number, from 1"}
+CLUB: Schema = {"name": "club", "in": "path", "required": True,
+                "schema": {"type": "string", "minLength": 1, "maxLength": MAX_NAME},
+                "description": "the club's name, as its events give it (its case too)"}
 TABLE: Schema = {"name": "table", "in": "path", "required": True, "schema": between(1, MAX_EVENT_TABLES),
                  "description": "the table's number in its round, from 1"}
 REVISION: Schema = {"type": "integer", "minimum": 0, "description": "the event's revision the write is based on"}
@@ -83,10 +96,10 @@ def event_schemas() -> dict[str, Schema]:
         "rounds": array(ref("EventRound"), MAX_EVENT_ROUNDS), "next_round": nullable(ref("NextRound")),
         "over": {**BOOLEAN, "description": "every round is played: each table of the last finished or closed"},
         "standings": ref("EventStandings")}
+    member: Schema = {"type": "string", "minLength": 1, "maxLength": MAX_MEMBER, "pattern": NAME_PATTERN,
+                      "description": "a member number, telling two of one name apart in a club's season"}
     return {
-        "EntrantObject": obj(("name",), name=ref("Name"), member={"type": "string", "minLength": 1,
-                             "maxLength": MAX_MEMBER, "pattern": NAME_PATTERN,
-                             "description": "a member number, telling two of one name apart in a club's season"}),
+        "EntrantObject": obj(("name",), name=ref("Name"), member=member),
         "NewEvent": {**obj(("name", "players", "format", "rounds"), name=ref("Name"),
                            date={**STRING, "description": "the evening's date, YYYY-MM-DD; today when left out"},
                            club={"anyOf": [ref("Name"), {"const": ""}],
@@ -151,6 +164,59 @@ def event_schemas() -> dict[str, Schema]:
                             organiser_key={**STRING, "description": "the organiser's key: keep it, it is shown only "
                                            "here; it grants every right on the event and its games"},
                             organiser_url={**URL, "description": "the organiser's page, holding the key"}),
+        **_exchange_schemas(plan, member, pair),
+    }
+
+
+def _exchange_schemas(plan: dict[str, JSON], member: Schema, pair: Schema) -> dict[str, Schema]:
+    """An event's export document (what the import reads, ``Export`` each table's game) and a club's ladder."""
+    seats: Schema = {**array(array(ref("Name"), 2, 1), 2, 2),
+                     "description": "each side's entrants: two players (progressive), or one partnership's name "
+                                    "(partners); the table's game's sides are these, in order"}
+    figures = {name: {**INTEGER, "description": description} for name, description in (
+        ("events", "events on whose roster she is"), ("games", "tables she played, finished or not"),
+        ("wins", "finished tables where her side alone had the highest total"), ("deals", "deals her side played"),
+        ("points", "her side's score over those deals"), ("books", "her side's books over those deals"),
+        ("went_out", "deals where she went out"))}
+    return {
+        "PlanSettings": {**obj(("format", "rounds"), **plan), "description": "an event's plan, as it was set"},
+        "ExportedEntrant": obj(("name",), name=ref("Name"), member=nullable(member)),
+        "ExportedTable": obj(("number", "seats", "game"), False, number=between(1, MAX_EVENT_TABLES), seats=seats,
+                             closed_at={**nullable(TIME), "description": "when the organiser closed it as played"},
+                             game={**ref("Export"), "description": "the table's game, as a game's export has it"}),
+        "ExportedRound": obj(("number",), False, number={**between(1, MAX_EVENT_ROUNDS), "description": "in turn, "
+                             "from 1"}, started_at=TIME,
+                             byes={**array(ref("Name"), MAX_EVENT_PLAYERS), "description": "the entrants who sat out"},
+                             tables=array(ref("ExportedTable"), MAX_EVENT_TABLES)),
+        "EventExport": {**obj(("format", "version", "name", "sheet", "plan", "players"), False,
+                              format={"const": "scorepad.event"}, version={"const": 1}, name=ref("Name"),
+                              date={**STRING, "description": "the evening's date, YYYY-MM-DD"},
+                              club={"anyOf": [ref("Name"), {"const": ""}, {"type": "null"}],
+                                    "description": "the club it belongs to (its season ladder); null: none"},
+                              sheet={**ref("Sheet"), "description": "every table's sheet, frozen"},
+                              plan=ref("PlanSettings"),
+                              players={**array({"anyOf": [ref("Name"), ref("ExportedEntrant")]}, MAX_EVENT_PLAYERS),
+                                       "description": "the roster, late arrivals too"},
+                              partnerships={**array(pair, MAX_EVENT_PLAYERS // 2),
+                                            "description": "a partners event's partnerships; else empty"},
+                              created_at=TIME, exported_at=TIME,
+                              rounds={**array(ref("ExportedRound"), MAX_EVENT_ROUNDS),
+                                      "description": "the rounds started, no more than the plan's"}),
+                        "description": "a whole club night as one document, never a key in it. What JSON Schema "
+                                       "cannot say, the server refuses with a 400 naming the field (a name twice on "
+                                       "the roster, a table seating someone not on it or seated twice in the round, "
+                                       "a game whose sides are not its table's seats), and a deal the referee will "
+                                       "not let in with a 422 naming the table's game and the deal"},
+        "LadderRow": obj(("place", "name", "member", *figures, "average_deal_score", "books_per_deal",
+                          "went_out_share"), place=INTEGER, name={**STRING, "description": "as her latest event gives "
+                         "it"}, member=nullable(STRING), **figures,
+                         average_deal_score={"type": "number", "description": "points per deal played"},
+                         books_per_deal={"type": "number"},
+                         went_out_share={"type": "number", "description": "deals she went out, over deals played"}),
+        "ClubLadder": obj(("club", "players"), club=STRING,
+                          players={**array(ref("LadderRow")), "description": "ranked by wins, then average deal "
+                                   "score; players equal on both share a place. Matched across events by member "
+                                   "number, else by name regardless of case"}),
     }
 
 
@@ -159,6 +225,12 @@ EVENT_PATHS: dict[str, Schema] = {
         "create a club night: its sheet, roster and plan",
         {"201": answer(ref("NewEventMade"), "the event, its organiser key and links", "Location",
                        "Cache-Control")}, 429, 503, body=ref("NewEvent"), idempotent=True)},
+    "/api/v1/events/import": {"post": {**op(
+        "a new club night from an export document: new ids and keys, every table's game a new game",
+        {"201": answer(ref("NewEventMade"), "the event, its organiser key and links", "Location", "Cache-Control")},
+        409, 422, 429, 503, body=ref("EventExport"), idempotent=True),
+        "description": f"The body is the document as exported, at most {MAX_EVENT_IMPORT_BYTES:,} bytes (a 413 "
+                       "past it). It counts as one create against the rate limit, however many games it brings."}},
     "/api/v1/events/{event_id}": {
         "parameters": [EVENT_ID],
         "get": op("the event: its rounds and tables as their games stand, the next round's seats, the standings",
@@ -167,6 +239,12 @@ EVENT_PATHS: dict[str, Schema] = {
         "delete": _organiser("delete the event and every game of it, for good: its games then answer 410",
                              {"204": answer(None, "deleted")},
                              params=(query("revision", REVISION, "the event's revision the deletion is based on"),))},
+    "/api/v1/events/{event_id}/export": {"parameters": [EVENT_ID], "get": op(
+        "the whole event as a versioned JSON document: its plan, roster, rounds and every table's game (no key)",
+        {"200": answer(ref("EventExport"), "a download", "Content-Disposition")}, 404)},
+    "/api/v1/clubs/{club}/ladder": {"parameters": [CLUB], "get": op(
+        "a club's season ladder: every player of its events, with her figures across them, ranked",
+        {"200": answer(ref("ClubLadder"), "the ladder", "Cache-Control")}, 404)},
     "/api/v1/events/{event_id}/standings": {"parameters": [EVENT_ID], "get": op(
         "the standings alone (null lists while hidden, but with the organiser key)",
         {"200": answer(ref("EventStandings"), "the standings", "Cache-Control")}, 404)},
@@ -191,6 +269,9 @@ EVENT_NAMES: dict[tuple[str, str], tuple[str, str]] = {
     ("/api/v1/events/{event_id}", "get"): ("get_event", "club nights"),
     ("/api/v1/events/{event_id}", "delete"): ("delete_event", "club nights"),
     ("/api/v1/events/{event_id}/standings", "get"): ("get_event_standings", "club nights"),
+    ("/api/v1/events/import", "post"): ("import_event", "club nights"),
+    ("/api/v1/events/{event_id}/export", "get"): ("export_event", "club nights"),
+    ("/api/v1/clubs/{club}/ladder", "get"): ("get_club_ladder", "club nights"),
     ("/api/v1/events/{event_id}/players", "post"): ("add_event_players", "club nights"),
     ("/api/v1/events/{event_id}/rounds", "post"): ("start_event_round", "club nights"),
     ("/api/v1/events/{event_id}/rounds/{number}/tables/{table}/close", "post"): ("close_event_table", "club nights"),

@@ -9,7 +9,10 @@ from .reading import load_game
 
 
 def club_ladder(club: str) -> list[LadderRow]:
-    """Every player of the club's events, with their figures across the season, ranked."""
+    """Every player of the club's events, with their figures across the season, ranked; none
+    for a name no club could have (NUL, which PostgreSQL cannot even compare; a lone surrogate)."""
+    if "\x00" in club or any("\ud800" <= ch <= "\udfff" for ch in club):
+        return []
     events = [event for event in (load_event(event_id) for event_id in events_of_club(club)) if event is not None]
     return ladder([_ladder_event(event) for event in events])
 

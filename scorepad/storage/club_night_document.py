@@ -50,6 +50,7 @@ from . import checks, db, document, writing
 from .club_night_input import NewEvent, read_date
 from .club_nights import NO_EVENT, EventRecord, check_new_event, load_event
 from .errors import Full, ImportRefused, Invalid, NotFound
+from .idempotency import Kind, Made, Once, keep, stop_if_kept
 from .reading import new_id, stamp_now
 
 FORMAT = "scorepad.event"
@@ -157,7 +158,8 @@ def read_event_document(data: JSON) -> ReadEvent:
     plan = _plan(data.get("plan"))
     with _invalid():
         roster = read_roster(data.get("players"), "players")
-        partnerships = read_partnerships(data.get("partnerships") or [], roster)
+        given = data.get("partnerships")  # left out: none; false or 0 is no list of them
+        partnerships = read_partnerships([] if given is None else given, roster)
     if plan.format is Format.PROGRESSIVE and partnerships:
         raise Invalid("partnerships", "only a partners event has partnerships: a progressive one changes "
                       "partners every round")
@@ -165,7 +167,9 @@ def read_event_document(data: JSON) -> ReadEvent:
     check_new_event(new)
     created_at = _moment(data.get("created_at"), "created_at") or stamp_now()
     exported_at = _moment(data.get("exported_at"), "exported_at")
-    items = data.get("rounds") or []
+    items = data.get("rounds")
+    if items is None:  # left out: no round started
+        items = []
     if not isinstance(items, list):
         raise Invalid("rounds", "must be a list of the event's rounds")
     if len(items) > plan.rounds:
@@ -331,15 +335,17 @@ def _same_players(game: document.Imported, seats: list[tuple[str, ...]], new: Ne
                           f"has {', '.join(side['players']) or 'nobody'}")
 
 
-def import_event(data: JSON) -> EventRecord:
+def import_event(data: JSON, once: Once[EventRecord] | None = None) -> EventRecord:
     """Read and judge an event document, then save it as a new event, in one transaction: a
-    new id and organiser key, every table's game a new game of it (new id and edit key)."""
+    new id and organiser key, every table's game a new game of it (new id and edit key); made
+    once per ``once``'s key (:func:`.idempotency.once`: what it made is kept as the event's id)."""
     read = read_event_document(data)
     new = read.new
     event_id, key, now = new_id(), new_id(), stamp_now()
     note = "Imported with its club night from a scorepad export" + (
         f" made {read.exported_at}" if read.exported_at else "")
     with db.transaction():
+        stop_if_kept(once)  # another process may have made it while this one waited for the write lock
         db.run("event_insert", event_id, key, new.name, new.held_on, new.club,
                json.dumps(new.sheet.to_stored_json()), json.dumps(new.plan.to_json()),
                json.dumps([e.to_json() for e in new.roster]),
@@ -360,6 +366,7 @@ def import_event(data: JSON) -> EventRecord:
                        json.dumps([list(side) for side in table.seats]))
                 if table.closed_at is not None:
                     db.run("event_table_close", table.closed_at, event_id, played.number, table.number)
+        keep(once, Made(Kind.EVENT_IMPORTED, event_id, None, 0))
     made = load_event(event_id)
     if made is None:  # deleted in the moment since
         raise NotFound("", NO_EVENT)

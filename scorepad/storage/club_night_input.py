@@ -66,7 +66,7 @@ def read_new_event(data: Mapping[str, object]) -> NewEvent:
         partnerships: tuple[Partnership, ...] = ()
         if plan.format is Format.PARTNERS:
             partnerships = read_partnerships(data.get("partnerships"), roster)
-        elif data.get("partnerships"):
+        elif data.get("partnerships") not in (None, []):  # false, 0 or "" too: never read as none
             raise ReadError("partnerships", "only a partners event has partnerships: a progressive one changes "
                             "partners every round")
     return NewEvent(name, held_on, club, sheet, plan, roster, partnerships)

@@ -57,6 +57,7 @@ class Kind(Enum):
     PART_SAVED = "part saved"  # a part of an open deal saved (or the open deal abandoned): the game's revision stays
     PART_CONFIRMED = "part confirmed"
     EVENT_CREATED = "event created"  # a club night (scorepad.storage.club_nights): game_id is the event's id
+    EVENT_IMPORTED = "event imported"  # a club night from its export (scorepad.storage.club_night_document): the same
 
 
 @dataclass(frozen=True)

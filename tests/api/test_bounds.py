@@ -21,7 +21,7 @@ import pytest
 from scorepad.rules import Deal, ReadError
 from scorepad.rules.cards import Cards
 from scorepad.rules.game import Game
-from scorepad.rules.limits import MAX_CARD_STRING, MAX_IMPORT_BYTES
+from scorepad.rules.limits import MAX_CARD_STRING, MAX_EVENT_IMPORT_BYTES, MAX_IMPORT_BYTES
 from scorepad.storage import cache, reading
 from tests.helpers import (
     ANN_BEA,
@@ -43,6 +43,7 @@ NAME_41 = "N" * 41
 REASON_500 = "r" * 500
 BIG_BODY = "x" * (300 * 1024)
 IMPORT_TOO_BIG = "x" * (MAX_IMPORT_BYTES + 1)  # an import takes more: the export of the largest game
+EVENT_IMPORT_TOO_BIG = "x" * (MAX_EVENT_IMPORT_BYTES + 1)  # an event's import, more still: its fullest evening
 
 
 @dataclass
@@ -146,6 +147,18 @@ def new_event(**changes: Any) -> dict[str, Any]:
     """A club night's body (four players, progressive, two rounds), then ``changes``."""
     return {"name": "Tuesday club", "players": ["Ann", "Ben", "Cat", "Dan"], "format": "progressive", "rounds": 2,
             **changes}
+
+
+def event_doc(**changes: Any) -> dict[str, Any]:
+    """A club night's export document written by hand (four players, no round started), then ``changes``."""
+    return {"format": "scorepad.event", "version": 1, "name": "Tuesday club", "sheet": "common",
+            "plan": {"format": "progressive", "rounds": 2}, "players": ["Ann", "Ben", "Cat", "Dan"], **changes}
+
+
+def event_round(tables: int) -> dict[str, Any]:
+    """Round 1 of ``event_doc``, at ``tables`` tables (their seats, each its game, are never read past the count)."""
+    return {"number": 1, "tables": [{"number": n, "seats": [["Ann", "Ben"], ["Cat", "Dan"]]}
+                                    for n in range(1, tables + 1)]}
 
 
 @dataclass
@@ -381,6 +394,34 @@ CASES: list[Case] = [
         lambda w: (f"/api/v1/events/{LONG_ID}/rounds/{10**30}/end", {"headers": bearer(w.key)}), 404, None),
     api("api.delete_event", "DELETE", "1,000-character id",
         lambda w: (f"/api/v1/events/{LONG_ID}", {"headers": bearer(w.key)}), 404, None),
+    # -- a club night's export, import and a club's ladder
+    api("api.export_event", "GET", "1,000-character id", lambda w: (f"/api/v1/events/{LONG_ID}/export", {}), 404,
+        None),
+    api("api.import_event", "POST", "nested past the parser's depth",
+        lambda w: ("/api/v1/events/import", {"data": "[" * 100_000, "content_type": J}), 400, None, "nested"),
+    api("api.import_event", "POST", "41-character name",
+        lambda w: ("/api/v1/events/import", {"json": event_doc(name=NAME_41)}), 400, "name", "at most 40 characters"),
+    api("api.import_event", "POST", "161 players",
+        lambda w: ("/api/v1/events/import", {"json": event_doc(players=[f"P{i}" for i in range(161)])}), 400,
+        "players"),
+    api("api.import_event", "POST", "a plan of 13 rounds",
+        lambda w: ("/api/v1/events/import", {"json": event_doc(plan={"format": "progressive", "rounds": 13})}), 400,
+        "plan.rounds", "from 1 to 12"),
+    api("api.import_event", "POST", "3 rounds listed of a plan's 2",
+        lambda w: ("/api/v1/events/import", {"json": event_doc(rounds=[event_round(1)] * 3)}), 400, "rounds"),
+    api("api.import_event", "POST", "a round of 41 tables",
+        lambda w: ("/api/v1/events/import", {"json": event_doc(rounds=[event_round(41)])}), 400, "rounds[0].tables",
+        "at most 40"),
+    api("api.import_event", "POST", "a 21-character member number",
+        lambda w: ("/api/v1/events/import", {"json": event_doc(players=[{"name": "Ann", "member": "9" * 21}, "Ben",
+                                                                        "Cat", "Dan"])}), 400, "players[0].member"),
+    api("api.import_event", "POST", "a time of 1,000 characters",
+        lambda w: ("/api/v1/events/import", {"json": event_doc(created_at="2" * 1000)}), 400, "created_at"),
+    api("api.import_event", "POST", "body past the event import limit",
+        lambda w: ("/api/v1/events/import", {"data": EVENT_IMPORT_TOO_BIG, "content_type": J}), 413, None,
+        f"{MAX_EVENT_IMPORT_BYTES // 1024:,} KB"),
+    api("api.get_club_ladder", "GET", "a club name of 1,000 characters",
+        lambda w: (f"/api/v1/clubs/{LONG_ID}/ladder", {}), 404, None),
     api("api.export_api", "GET", "1,000-character id",
         lambda w: (f"/api/v1/games/{LONG_ID}/export", {}), 404, None),
     api("api.scores_api", "GET", "1,000-character id",
@@ -793,7 +834,7 @@ def test_a_body_over_the_limit_is_413_json_for_the_api_and_a_friendly_page_other
     limit = app.config["MAX_CONTENT_LENGTH"]
     assert limit == 256 * 1024
     for url, most in (("/api/v1/score", limit), ("/api/v1/games", limit), ("/api/v1/referee/explain", limit),
-                      ("/api/v1/games/import", MAX_IMPORT_BYTES)):
+                      ("/api/v1/games/import", MAX_IMPORT_BYTES), ("/api/v1/events/import", MAX_EVENT_IMPORT_BYTES)):
         response = client.post(url, data="x" * (most + 1), content_type=J)
         assert_error_shape(response, 413, None)
         assert f"{most // 1024:,} KB" in response.get_json()["error"]["message"]

@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
+from scorepad.rules.limits import MAX_EVENT_IMPORT_BYTES
 from tests.api.test_openapi import assert_meets
-from tests.helpers import assert_error_shape, bearer
+from tests.helpers import assert_error_shape, bearer, dump
 
 pytestmark = pytest.mark.backends
 
@@ -206,6 +207,7 @@ def test_deleting_the_event_takes_its_games_which_then_answer_410(client):
     ({"name": "Club", "players": PLAYERS, "format": "partners", "rounds": 3, "partnerships": [["Ann", "Zed"]]},
      "partnerships[0][1]"),
     ({"name": "Club", "players": PLAYERS, "format": "progressive", "rounds": 3, "tables": 2}, "tables"),
+    ({"name": "Club", "players": PLAYERS, "format": "progressive", "rounds": 3, "partnerships": 0}, "partnerships"),
 ])
 def test_a_new_event_that_cannot_be_read_is_a_400_naming_the_field(client, body, field):
     assert_error_shape(client.post(API, json=body), 400, field)
@@ -277,3 +279,170 @@ def test_the_events_answers_meet_their_documented_schemas(client):
     assert_meets(doc, "/api/v1/events/{event_id}/rounds/{number}/end", "post", ended)
     stale = client.post(f"{API}/{event['id']}/players", json={"players": ["Ivy"], "revision": 0}, headers=key)
     assert_meets(doc, "/api/v1/events/{event_id}/players", "post", stale)
+
+
+# -- export, import and the season ladder (scorepad.api.club_night_exchange) ----------------------------
+
+
+def played_evening(client) -> dict[str, Any]:
+    """``new_event``'s evening with its first round played: a deal at each table (the first side
+    wins), both tables closed; the organiser's answer to the last write."""
+    event = new_event(client)
+    tables = start(client, event)["rounds"][0]["tables"]
+    key = bearer(event["organiser_key"])
+    for table in tables:
+        recorded = client.post(f"/api/v1/games/{table['game_id']}/deals", json=table_deal(client, table["game_id"]),
+                               headers=key)
+        assert recorded.status_code == 201, recorded.get_data(as_text=True)
+    for table in (1, 2):
+        closed = client.post(f"{API}/{event['id']}/rounds/1/tables/{table}/close", headers=key)
+        assert closed.status_code == 200, closed.get_data(as_text=True)
+    return {**closed.get_json(), "organiser_key": event["organiser_key"]}
+
+
+def exported(client, event_id: str) -> dict[str, Any]:
+    answer = client.get(f"{API}/{event_id}/export")
+    assert answer.status_code == 200 and answer.mimetype == "application/json"
+    assert answer.headers["Content-Disposition"].startswith('attachment; filename="Tuesday club - scorepad.json"')
+    return answer.get_json()
+
+
+def test_an_export_imported_is_a_new_event_with_the_same_rounds_and_standings(client):
+    evening = played_evening(client)
+    document = exported(client, evening["id"])
+    assert document["format"] == "scorepad.event" and len(document["rounds"]) == 1
+    assert evening["organiser_key"] not in str(document) and "edit_key" not in str(document)
+    imported = client.post(f"{API}/import", json=document)
+    assert imported.status_code == 201, imported.get_data(as_text=True)
+    made = imported.get_json()
+    assert made["id"] != evening["id"] and made["organiser_key"] != evening["organiser_key"]
+    assert imported.headers["Location"] == made["event_url"] == f"http://localhost{API}/{made['id']}"
+    assert imported.headers["Cache-Control"] == "no-store"
+    assert made["organiser_url"] == f"http://localhost/events/{made['id']}/organise/{made['organiser_key']}"
+    assert made["standings"]["overall"] == evening["standings"]["overall"]
+    assert made["standings"]["by_round"] == evening["standings"]["by_round"]
+    old, new = evening["rounds"][0], made["rounds"][0]
+    assert [(t["sides"], t["totals"], t["finished"]) for t in new["tables"]] == \
+        [(t["sides"], t["totals"], t["finished"]) for t in old["tables"]]
+    assert not {t["game_id"] for t in new["tables"]} & {t["game_id"] for t in old["tables"]}
+    assert made["next_round"]["number"] == 2 and made["next_round"]["waiting_for"] == []
+    started = start(client, made)  # the organiser key of the import runs the new event
+    assert len(started["rounds"]) == 2
+
+
+def test_the_export_of_an_import_is_the_same_document(client):
+    evening = played_evening(client)
+    document = exported(client, evening["id"])
+    made = client.post(f"{API}/import", json=document).get_json()
+    again = exported(client, made["id"])
+
+    def timeless(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: timeless(v) for k, v in value.items() if k != "exported_at"}
+        return [timeless(v) for v in value] if isinstance(value, list) else value
+    assert timeless(again) == timeless(document)
+
+
+def test_an_import_with_an_idempotency_key_is_made_once_and_counts_as_one_create(make_app):
+    app = make_app(RATELIMIT_ENABLED=True, LIMIT_CREATE="5 per minute")
+    client = app.test_client()
+    event = new_event(client)  # one
+    start(client, event)  # two: a round, however many tables
+    document = exported(client, event["id"])
+    first = client.post(f"{API}/import", json=document, headers={"Idempotency-Key": "import-1"})  # three
+    before = dump(app.config["DATABASE"])
+    again = client.post(f"{API}/import", json=document, headers={"Idempotency-Key": "import-1"})  # four, a replay
+    assert dump(app.config["DATABASE"]) == before  # no second event, no more games
+    assert first.status_code == again.status_code == 201
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert (again.get_json()["id"], again.get_json()["organiser_key"]) == \
+        (first.get_json()["id"], first.get_json()["organiser_key"])
+    assert client.get(f"{API}/{first.get_json()['id']}").status_code == 200
+    assert client.post(f"{API}/import", json=document).status_code == 201  # five: its two games count as one
+    assert_error_shape(client.post(f"{API}/import", json=document), 429, None)
+
+
+@pytest.mark.parametrize(("change", "field"), [
+    (lambda d: d.update(format="scorepad.game"), "format"),
+    (lambda d: d.update(version=2), "version"),
+    (lambda d: d.update(tables=2), "tables"),
+    (lambda d: d.pop("players"), "players"),
+    (lambda d: d["plan"].update(rounds=13), "plan.rounds"),
+    (lambda d: d["players"].append({"name": "ann", "member": None}), "players[8]"),
+    (lambda d: d.update(partnerships=0), "partnerships"),
+    (lambda d: d.update(rounds=0), "rounds"),
+    (lambda d: d["rounds"][0].update(number=2), "rounds[0].number"),
+    (lambda d: d["rounds"][0]["tables"][1]["seats"][0].__setitem__(0, "Zed"), "rounds[0].tables[1].seats[0][0]"),
+    (lambda d: d["rounds"][0]["tables"][1]["seats"][0].__setitem__(0, "Cat"), "rounds[0].tables[1].seats[0][0]"),
+    (lambda d: d["rounds"][0]["tables"][0]["game"].update(name="N" * 41), "rounds[0].tables[0].game.name"),
+    (lambda d: d["rounds"][0]["tables"][0]["game"]["deals"][0]["deal"]["sides"][0]["melds"].__setitem__(
+        0, {"rank": "K", "naturals": "7"}), "rounds[0].tables[0].game.deals[0].deal.sides[0].melds[0].naturals"),
+])
+def test_a_document_that_cannot_be_read_is_a_400_naming_the_field_and_nothing_is_saved(app, client, change, field):
+    document = exported(client, played_evening(client)["id"])
+    change(document)
+    before = dump(app.config["DATABASE"])
+    assert_error_shape(client.post(f"{API}/import", json=document), 400, field)
+    assert dump(app.config["DATABASE"]) == before
+
+
+def test_a_tables_deal_the_referee_will_not_let_in_is_a_422_naming_the_tables_game_and_the_deal(app, client):
+    document = exported(client, played_evening(client)["id"])
+    deal = document["rounds"][0]["tables"][1]["game"]["deals"][0]["deal"]
+    deal["sides"][1]["melds"] = ["A A 2 2"]
+    before = dump(app.config["DATABASE"])
+    refused = client.post(f"{API}/import", json=document)
+    error = assert_error_shape(refused, 422, "rounds[0].tables[1].game.deals[0]")
+    assert "deal 1" in error["message"]
+    body = refused.get_json()
+    assert body["type"] == "/api/v1/problems/import-refused" and (body["number"], body["deal"]) == (1, 1)
+    assert body["problems"] and body["problems"][0]["code"] == "meld.wild_ratio"
+    assert dump(app.config["DATABASE"]) == before
+
+
+def test_a_body_past_the_event_import_bound_is_a_413(client):
+    refused = client.post(f"{API}/import", data="x" * (MAX_EVENT_IMPORT_BYTES + 1), content_type="application/json")
+    assert f"{MAX_EVENT_IMPORT_BYTES // 1024:,} KB" in assert_error_shape(refused, 413, None)["message"]
+
+
+def test_the_import_path_is_the_imports_alone(client):
+    for method in ("GET", "DELETE"):
+        refused = client.open(f"{API}/import", method=method, headers=bearer("k"))
+        assert_error_shape(refused, 405, None)
+        assert set(refused.headers["Allow"].split(", ")) == {"OPTIONS", "POST"}
+
+
+def test_the_ladder_lists_the_clubs_players_with_their_figures_across_its_events(client):
+    evening = played_evening(client)
+    other = new_event(client, club="Elsewhere")
+    start(client, other)
+    ladder = client.get("/api/v1/clubs/Lakemont/ladder")
+    assert ladder.status_code == 200 and ladder.headers["Cache-Control"] == "no-cache"
+    body = ladder.get_json()
+    assert body["club"] == "Lakemont" and sorted(row["name"] for row in body["players"]) == sorted(PLAYERS)
+    winners = {side for table in evening["rounds"][0]["tables"] for side in table["sides"][0]}
+    first = [row for row in body["players"] if row["place"] == 1]
+    assert {row["name"] for row in first} == winners
+    assert all((row["events"], row["games"], row["wins"], row["deals"]) == (1, 1, 1, 1) for row in first)
+    assert all(row["wins"] == 0 and row["points"] < 0 for row in body["players"] if row["name"] not in winners)
+    client.post(f"{API}/import", json=exported(client, evening["id"]))  # the same evening again, of the club
+    again = {row["name"]: row for row in client.get("/api/v1/clubs/Lakemont/ladder").get_json()["players"]}
+    assert all((row["events"], row["games"]) == (2, 2) for row in again.values())
+
+
+@pytest.mark.parametrize("path", [f"{API}/nosuchevent/export", "/api/v1/clubs/Nowhere/ladder",
+                                  "/api/v1/clubs/lakemont/ladder", f"/api/v1/clubs/{'L' * 41}/ladder",
+                                  "/api/v1/clubs/Lake%00mont/ladder"])
+def test_an_unknown_event_or_a_club_with_no_event_is_a_404(client, path):
+    new_event(client)
+    missing = assert_error_shape(client.get(path), 404, None)
+    assert "no event with this id" in missing["message"] or "no club night of this club" in missing["message"]
+
+
+def test_the_exchanges_answers_meet_their_documented_schemas(client):
+    doc = client.get("/api/v1/openapi.json").get_json()
+    evening = played_evening(client)
+    export = client.get(f"{API}/{evening['id']}/export")
+    assert_meets(doc, "/api/v1/events/{event_id}/export", "get", export)
+    assert_meets(doc, "/api/v1/events/import", "post", client.post(f"{API}/import", json=export.get_json()))
+    assert_meets(doc, "/api/v1/clubs/{club}/ladder", "get", client.get("/api/v1/clubs/Lakemont/ladder"))

@@ -299,8 +299,10 @@ VALID_BODIES: dict[str, Callable[[World], Any]] = {
     "api.start_round": lambda w: {},
     "api.close_table": lambda w: {},
     "api.end_round": lambda w: {},
+    "api.import_event": lambda w: json.loads(w.api.get(f"/api/v1/events/{w.event}/export").get_data()),
 }
-EVENT_WRITES = ("api.create_event", "api.add_players", "api.start_round", "api.close_table", "api.end_round")
+EVENT_WRITES = ("api.create_event", "api.add_players", "api.start_round", "api.close_table", "api.end_round",
+                "api.import_event")
 
 
 def _page_form(url: str, form_action: str | None = None, **changes: str) -> Callable[[World], dict[str, str]]:

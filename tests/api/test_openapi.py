@@ -192,7 +192,9 @@ BOUNDS: dict[str, list[tuple[str, Any]]] = {
                     (f"{OPTION}/max_players/maximum", limits.MAX_PLAYERS)],
     "MAX_NAME": [(f"{SCHEMAS}/Name/maxLength", limits.MAX_NAME),
                  (f"{SCHEMAS}/NewEvent/properties/name/$ref", "#/components/schemas/Name"),
-                 (f"{SCHEMAS}/EntrantObject/properties/name/$ref", "#/components/schemas/Name")],
+                 (f"{SCHEMAS}/EntrantObject/properties/name/$ref", "#/components/schemas/Name"),
+                 (f"{SCHEMAS}/EventExport/properties/name/$ref", "#/components/schemas/Name"),
+                 ("/paths/~1api~1v1~1clubs~1{club}~1ladder/parameters/0/schema/maxLength", limits.MAX_NAME)],
     "MAX_GAME_ID": [("/paths/~1api~1v1~1games~1{game_id}/parameters/0/schema/maxLength", limits.MAX_GAME_ID)],
     "MAX_MELDS": [(f"{DEAL_SIDE}/melds/maxItems", limits.MAX_MELDS),
                   (f"{SCHEMAS}/Melds/anyOf/0/maxItems", limits.MAX_MELDS)],
@@ -232,13 +234,16 @@ BOUNDS: dict[str, list[tuple[str, Any]]] = {
     # a club night (scorepad/api/openapi_club_nights.py)
     "MAX_EVENT_TABLES": [(f"{SCHEMAS}/EventRound/properties/tables/maxItems", limits.MAX_EVENT_TABLES),
                          (f"{SCHEMAS}/NextRound/properties/tables/maxItems", limits.MAX_EVENT_TABLES),
+                         (f"{SCHEMAS}/ExportedRound/properties/tables/maxItems", limits.MAX_EVENT_TABLES),
                          (f"{EVENTS}~1{{event_id}}~1rounds~1{{number}}~1tables~1{{table}}~1close/parameters/2/schema/"
                           "maximum", limits.MAX_EVENT_TABLES)],
     "MAX_EVENT_PLAYERS": [(f"{SCHEMAS}/NewEvent/properties/players/maxItems", limits.MAX_EVENT_PLAYERS),
                           (f"{SCHEMAS}/Arrivals/properties/players/maxItems", limits.MAX_EVENT_PLAYERS),
-                          (f"{SCHEMAS}/Event/properties/players/maxItems", limits.MAX_EVENT_PLAYERS)],
+                          (f"{SCHEMAS}/Event/properties/players/maxItems", limits.MAX_EVENT_PLAYERS),
+                          (f"{SCHEMAS}/EventExport/properties/players/maxItems", limits.MAX_EVENT_PLAYERS)],
     "MAX_EVENT_ROUNDS": [(f"{SCHEMAS}/NewEvent/properties/rounds/maximum", limits.MAX_EVENT_ROUNDS),
                          (f"{SCHEMAS}/Event/properties/rounds/maxItems", limits.MAX_EVENT_ROUNDS),
+                         (f"{SCHEMAS}/EventExport/properties/rounds/maxItems", limits.MAX_EVENT_ROUNDS),
                          (f"{EVENTS}~1{{event_id}}~1rounds~1{{number}}~1end/parameters/1/schema/maximum",
                           limits.MAX_EVENT_ROUNDS)],
     "MAX_MEMBER": [(f"{SCHEMAS}/EntrantObject/properties/member/maxLength", limits.MAX_MEMBER)],
@@ -263,8 +268,15 @@ NOT_A_SCHEMA_BOUND = {
     "MAX_EVENT_LISTENERS": "a server's open event streams: a 503 (the events route's description)",
     "MAX_EVENT_STREAM_SECONDS": "how long an event stream stays open (the events route's description)",
     "MOVEMENT_SEARCH_TRIES": "the seating search's attempts, no input at all",
-    "MAX_EVENT_IMPORT_BYTES": "an event import's bytes (the import page's): a 413",
+    "MAX_EVENT_IMPORT_BYTES": "an event import's bytes (the import page's, POST /api/v1/events/import's): a 413 "
+                              "(the import route's description)",
 }
+
+
+def test_an_event_imports_bound_in_bytes_is_stated_in_its_routes_description(doc):
+    described = doc["paths"]["/api/v1/events/import"]["post"]
+    assert f"{limits.MAX_EVENT_IMPORT_BYTES:,} bytes (a 413" in described["description"]
+    assert "413" in described["responses"]
 
 
 def test_every_bound_of_the_limits_table_is_placed_or_said_not_to_apply():

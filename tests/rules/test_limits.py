@@ -139,6 +139,7 @@ DOC_BOUNDS: dict[str, tuple[int, ...]] = {
     "`house_rules`": (limits.MAX_HOUSE_RULES, limits.MAX_HOUSE_RULE),
     "a game's stored deals and history (a write past it is a 409 naming `game`)": (limits.MAX_GAME_BYTES,),
     "an import's body (the export of the fullest game)": (limits.MAX_IMPORT_BYTES,),
+    "a club night's import body (the export of its fullest evening)": (limits.MAX_EVENT_IMPORT_BYTES,),
 }
 
 # Bounds the doc states in its prose: (pattern, the value every match must have).

@@ -259,6 +259,11 @@ def every_request(world: dict[str, Any]) -> list[tuple[str, str, str, dict[str, 
         ("api.close_table", "POST", f"/api/v1/events/{ev}/rounds/1/tables/1/close",
          {"json": {"revision": 0}, "headers": bearer(world["organiser_key"])}),  # stale: 409
         ("api.end_round", "POST", f"/api/v1/events/{ev}/rounds/1/end", {"headers": bearer(g)}),  # 403: not its key
+        ("api.export_event", "GET", f"/api/v1/events/{ev}/export", {}),
+        ("api.import_event", "POST", "/api/v1/events/import", {
+            "data": world["client"].get(f"/api/v1/events/{ev}/export").get_data(as_text=True),
+            "content_type": "application/json"}),  # 201: a new event of the same evening
+        ("api.get_club_ladder", "GET", "/api/v1/clubs/Nobody/ladder", {}),  # 404: no event of that club
         ("api.delete_event", "DELETE", f"/api/v1/events/{ev}?revision=0", {"headers": bearer(world["organiser_key"])}),
         ("event_exchange.export_page", "GET", f"/events/{ev}/export.json", {}),
         ("event_exchange.import_page", "GET", "/events/import", {}),
