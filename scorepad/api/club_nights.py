@@ -172,6 +172,7 @@ def event_json(found: EventRecord, organiser: bool = False) -> dict[str, JSON]:
         "plan": {**found.plan.to_json(), "tie_break": found.plan.tie_break, "bye": found.plan.bye_words},
         "players": [e.to_json() for e in found.roster],
         "partnerships": [p.to_json() for p in found.partnerships],
+        "withdrawn": list(found.withdrawn),
         "rounds": _tables(found, organiser),
         "next_round": _next_round(found),
         "over": kept.final,
@@ -235,6 +236,21 @@ def add_players(event_id: str) -> ResponseReturnValue:
     roster, partnerships = read_arrivals(data, found.plan, found.roster, found.partnerships)
     with _event_write():
         return _answer(club_nights.add_players(found, roster, partnerships, based_on))
+
+
+@bp.post("/events/<event_id>/leaving")
+def set_leaving(event_id: str) -> ResponseReturnValue:
+    """An entrant leaves the evening (``gone``, true by default), or comes back."""
+    found = organised(event_id)
+    data = http.body(("name", "gone", "revision"))
+    name, gone = data.get("name"), data.get("gone", True)
+    if not isinstance(name, str) or not name.strip():
+        raise ApiError(400, "name", "must be the entrant's name: a player, or a partnership's name")
+    if not isinstance(gone, bool):
+        raise ApiError(400, "gone", "must be true (they leave the evening) or false (they come back)")
+    based_on = _revision(data)
+    with _event_write():
+        return _answer(club_nights.set_withdrawn(found, name, gone, based_on))
 
 
 @bp.post("/events/<event_id>/rounds")

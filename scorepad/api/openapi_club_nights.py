@@ -93,6 +93,8 @@ def event_schemas() -> dict[str, Schema]:
         "event_url": URL, "board_url": {**URL, "description": "the wall board's page, for a projector or a TV"},
         "sheet": ref("SheetObject"), "plan": ref("EventPlan"), "players": array(ref("Entrant"), MAX_EVENT_PLAYERS),
         "partnerships": array(ref("Partnership"), MAX_EVENT_PLAYERS // 2),
+        "withdrawn": {**array(STRING, MAX_EVENT_PLAYERS), "description": "the entrants who left the evening: seated "
+                      "no more, still ranked with what they played"},
         "rounds": array(ref("EventRound"), MAX_EVENT_ROUNDS), "next_round": nullable(ref("NextRound")),
         "over": {**BOOLEAN, "description": "every round is played: each table of the last finished or closed"},
         "standings": ref("EventStandings")}
@@ -118,6 +120,10 @@ def event_schemas() -> dict[str, Schema]:
                                                "description": "late arrivals: they play from the next round on"},
                         partnerships={**array(pair, MAX_EVENT_PLAYERS // 2),
                                       "description": "partners only: the new partnerships"}, revision=REVISION),
+        "Leaving": obj(("name",), name={**ref("Name"), "description": "the entrant: a player (progressive), or a "
+                                        "partnership's name (partners), in any case"},
+                       gone={**BOOLEAN, "description": "true (or left out): they leave the evening; false: they "
+                             "come back"}, revision=REVISION),
         "EventBased": {**obj((), revision=REVISION), "description": "optionally, the revision the write is based on"},
         "EventPlan": obj((*plan, "tie_break", "bye"), **plan, tie_break={**STRING, "description": "how the standings "
                          "rank, in words"}, bye={**STRING, "description": "what a bye scores, in words"}),
@@ -199,6 +205,8 @@ def _exchange_schemas(plan: dict[str, JSON], member: Schema, pair: Schema) -> di
                                        "description": "the roster, late arrivals too"},
                               partnerships={**array(pair, MAX_EVENT_PLAYERS // 2),
                                             "description": "a partners event's partnerships; else empty"},
+                              withdrawn={**array(ref("Name"), MAX_EVENT_PLAYERS),
+                                         "description": "the entrants who left the evening"},
                               created_at=TIME, exported_at=TIME,
                               rounds={**array(ref("ExportedRound"), MAX_EVENT_ROUNDS),
                                       "description": "the rounds started, no more than the plan's"}),
@@ -250,6 +258,9 @@ EVENT_PATHS: dict[str, Schema] = {
         {"200": answer(ref("EventStandings"), "the standings", "Cache-Control")}, 404)},
     "/api/v1/events/{event_id}/players": {"parameters": [EVENT_ID], "post": _organiser(
         "add late arrivals to the roster", {"200": answer(ref("Event"), *EVENT_ANSWER)}, body=ref("Arrivals"))},
+    "/api/v1/events/{event_id}/leaving": {"parameters": [EVENT_ID], "post": _organiser(
+        "an entrant leaves the evening (seated no more from the next round; what they played stands), or comes "
+        "back", {"200": answer(ref("Event"), *EVENT_ANSWER)}, body=ref("Leaving"))},
     "/api/v1/events/{event_id}/rounds": {"parameters": [EVENT_ID], "post": _organiser(
         "start the next round: one game a table with the preview's seats, once every table of the last is finished "
         "or closed (one create against the rate limit)", {"201": answer(ref("Event"), *EVENT_ANSWER)}, 429,
@@ -273,6 +284,7 @@ EVENT_NAMES: dict[tuple[str, str], tuple[str, str]] = {
     ("/api/v1/events/{event_id}/export", "get"): ("export_event", "club nights"),
     ("/api/v1/clubs/{club}/ladder", "get"): ("get_club_ladder", "club nights"),
     ("/api/v1/events/{event_id}/players", "post"): ("add_event_players", "club nights"),
+    ("/api/v1/events/{event_id}/leaving", "post"): ("set_event_leaving", "club nights"),
     ("/api/v1/events/{event_id}/rounds", "post"): ("start_event_round", "club nights"),
     ("/api/v1/events/{event_id}/rounds/{number}/tables/{table}/close", "post"): ("close_event_table", "club nights"),
     ("/api/v1/events/{event_id}/rounds/{number}/end", "post"): ("end_event_round", "club nights"),

@@ -446,3 +446,25 @@ def test_the_exchanges_answers_meet_their_documented_schemas(client):
     assert_meets(doc, "/api/v1/events/{event_id}/export", "get", export)
     assert_meets(doc, "/api/v1/events/import", "post", client.post(f"{API}/import", json=export.get_json()))
     assert_meets(doc, "/api/v1/clubs/{club}/ladder", "get", client.get("/api/v1/clubs/Lakemont/ladder"))
+
+
+def test_an_entrant_leaves_the_evening_through_the_api_and_comes_back(client):
+    made = client.post("/api/v1/events", json={"name": "Tuesday", "format": "progressive", "rounds": 2,
+                                                "players": ["Ann", "Ben", "Cat", "Dan", "Eve"]})
+    assert made.status_code == 201
+    event_id, key = made.get_json()["id"], made.get_json()["organiser_key"]
+    url = f"/api/v1/events/{event_id}/leaving"
+    assert client.post(url, json={"name": "eve"}).status_code == 401
+    left = client.post(url, json={"name": "eve", "revision": 0}, headers={"Authorization": f"Bearer {key}"})
+    assert left.status_code == 200, left.get_json()
+    assert left.get_json()["withdrawn"] == ["Eve"]
+    seated = {name for t in left.get_json()["next_round"]["tables"] for side in t["sides"] for name in side}
+    assert "Eve" not in seated and "Eve" not in left.get_json()["next_round"]["byes"]
+    refused = client.post(url, json={"name": "Ann"}, headers={"Authorization": f"Bearer {key}"})
+    assert refused.status_code == 400 and refused.get_json()["field"] == "name"  # three left: no table
+    back = client.post(url, json={"name": "Eve", "gone": False}, headers={"Authorization": f"Bearer {key}"})
+    assert back.status_code == 200 and back.get_json()["withdrawn"] == []
+    bad = client.post(url, json={"name": "Eve", "gone": "yes"}, headers={"Authorization": f"Bearer {key}"})
+    assert bad.status_code == 400 and bad.get_json()["field"] == "gone"
+    nobody = client.post(url, json={"name": "Zed"}, headers={"Authorization": f"Bearer {key}"})
+    assert nobody.status_code == 404 and nobody.get_json()["field"] == "name"

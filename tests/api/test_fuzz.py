@@ -297,12 +297,13 @@ VALID_BODIES: dict[str, Callable[[World], Any]] = {
                                    "format": "progressive", "rounds": 2},
     "api.add_players": lambda w: {"players": ["Zed", {"name": "Yan", "member": "7"}]},
     "api.start_round": lambda w: {},
+    "api.set_leaving": lambda w: {"name": "Ann", "gone": False},  # Ann stays (or comes back): seated as before
     "api.close_table": lambda w: {},
     "api.end_round": lambda w: {},
     "api.import_event": lambda w: json.loads(w.api.get(f"/api/v1/events/{w.event}/export").get_data()),
 }
 EVENT_WRITES = ("api.create_event", "api.add_players", "api.start_round", "api.close_table", "api.end_round",
-                "api.import_event")
+                "api.set_leaving", "api.import_event")
 
 
 def _page_form(url: str, form_action: str | None = None, **changes: str) -> Callable[[World], dict[str, str]]:

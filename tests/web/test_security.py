@@ -254,6 +254,8 @@ def every_request(world: dict[str, Any]) -> list[tuple[str, str, str, dict[str, 
                                                                  "rounds": 1, "players": ["Ann", "Ben", "Cy", "Di"]}}),
         ("api.get_event", "GET", f"/api/v1/events/{ev}", {}),
         ("api.get_standings", "GET", f"/api/v1/events/{ev}/standings", {}),
+        ("api.set_leaving", "POST", f"/api/v1/events/{ev}/leaving",
+         {"json": {"name": "Ann", "revision": 0}, "headers": bearer(world["organiser_key"])}),  # stale: 409
         ("api.add_players", "POST", f"/api/v1/events/{ev}/players", {"json": {"players": ["Eve"]}}),  # 401: no key
         ("api.start_round", "POST", f"/api/v1/events/{ev}/rounds", {"headers": bearer(world["organiser_key"])}),  # 400
         ("api.close_table", "POST", f"/api/v1/events/{ev}/rounds/1/tables/1/close",
