@@ -33,7 +33,7 @@ from ..storage.club_night_input import EVENT_KEYS, read_arrivals, read_new_event
 from ..storage.club_nights import EventRecord, EventStandings
 from ..storage.errors import Conflict
 from ..storage.idempotency import Once
-from ..storage.reading import could_be_an_id, load_game
+from ..storage.reading import could_be_an_id, load_games
 from . import http
 from .blueprint import bp
 from .http import ApiError
@@ -115,6 +115,7 @@ def _tables(found: EventRecord, organiser: bool) -> list[JSON]:
     """Each round with its tables as their games stand: totals (each side's, in order) and whether
     the table is finished (its game over, or closed); the organiser also gets each table's edit link."""
     out: list[JSON] = []
+    games = load_games([t.game_id for r in found.rounds for t in r.tables]) if organiser else {}
     for played_round, play in zip(found.rounds, club_nights.played(found), strict=True):
         tables: list[JSON] = []
         for table, standing in zip(played_round.tables, play.tables, strict=True):
@@ -123,7 +124,7 @@ def _tables(found: EventRecord, organiser: bool) -> list[JSON]:
                 "game_url": links.external_url("api.get_game", game_id=table.game_id),
                 "view_url": _page("/games/{}", table.game_id), "sides": [list(side) for side in table.sides],
                 "closed_at": table.closed_at, "finished": standing.finished, "totals": list(standing.totals)}
-            game = load_game(table.game_id) if organiser else None
+            game = games.get(table.game_id)
             if game is not None:
                 item["edit_key"] = game.edit_key
                 item["edit_url"] = _page("/games/{}/edit/{}", game.id, game.edit_key)

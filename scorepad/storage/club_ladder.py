@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..rules.ladder import LadderEvent, LadderRow, LadderTable, ladder
 from .club_nights import EventRecord, events_of_club, load_event
-from .reading import load_game
+from .reading import load_games
 
 
 def club_ladder(club: str) -> list[LadderRow]:
@@ -20,9 +20,10 @@ def club_ladder(club: str) -> list[LadderRow]:
 def _ladder_event(event: EventRecord) -> LadderEvent:
     """The event as the ladder reads it: its roster, and each table's game with its sides' players."""
     tables = []
+    games = load_games([table.game_id for played in event.rounds for table in played.tables])
     for played in event.rounds:
         for table in played.tables:
-            game = load_game(table.game_id)
+            game = games.get(table.game_id)
             if game is None:  # deleted meanwhile, with its event: nothing to count
                 continue
             finished = table.closed_at is not None or game.rules.result().over

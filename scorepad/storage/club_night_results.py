@@ -15,7 +15,7 @@ from ..rules.club_night import Format, Standings
 from ..rules.event_results import RoundResult, SeatedSide, TableResult, TableState
 from ..rules.standings import RoundPlay, Standing, TablePlay, bye_points, standings
 from .club_nights import EventRecord, EventTable
-from .reading import load_game
+from .reading import GameRecord, load_games
 
 
 @dataclass(frozen=True)
@@ -38,9 +38,8 @@ class EventResults:
         return {e.name: (e.name,) for e in self.event.roster}
 
 
-def _table(event: EventRecord, table: EventTable) -> tuple[TableResult, TablePlay, int | None]:
-    """One table as its game stands, for the paper and for the standings."""
-    game = load_game(table.game_id)
+def _table(event: EventRecord, table: EventTable, game: GameRecord | None) -> tuple[TableResult, TablePlay, int | None]:
+    """One table as its game stands (None: deleted), for the paper and for the standings."""
     totals = game.rules.totals() if game is not None else {}
     names = [str(side["name"]) for side in game.sides] if game is not None else []
     over = game is not None and game.rules.result().over
@@ -60,11 +59,12 @@ def _table(event: EventRecord, table: EventTable) -> tuple[TableResult, TablePla
 def results_of(event: EventRecord) -> EventResults:
     """The event's rounds and standings from its tables' games as they stand now."""
     rounds, plays, revisions = [], [], []
+    games = load_games([table.game_id for played in event.rounds for table in played.tables])
     for played in event.rounds:
         tables = []
         table_plays = []
         for table in played.tables:
-            result, play, revision = _table(event, table)
+            result, play, revision = _table(event, table, games.get(table.game_id))
             tables.append(result)
             table_plays.append(play)
             revisions.append(revision)

@@ -25,7 +25,7 @@ from . import db, writing
 from .club_night_input import NewEvent
 from .errors import Conflict, Invalid, NotFound
 from .idempotency import Kind, Made, Once, keep, stop_if_kept
-from .reading import GameSide, could_be_an_id, load_game, new_id, stamp, stamp_now
+from .reading import GameSide, could_be_an_id, load_game, load_games, new_id, stamp, stamp_now
 
 NO_EVENT = "there is no event at this address; check the link, or ask the organiser for it again"
 
@@ -121,10 +121,12 @@ def played(event: EventRecord, rounds: tuple[EventRound, ...] | None = None) -> 
     """Each round's tables as their games stand (for the standings): a table is finished once
     its game is over or the organiser closed it; a game deleted meanwhile counts as no points."""
     out = []
-    for played_round in event.rounds if rounds is None else rounds:
+    chosen = event.rounds if rounds is None else rounds
+    games = load_games([table.game_id for played_round in chosen for table in played_round.tables])
+    for played_round in chosen:
         tables = []
         for table in played_round.tables:
-            game = load_game(table.game_id)
+            game = games.get(table.game_id)
             totals = game.rules.totals() if game is not None else {}
             names = [side["name"] for side in game.sides] if game is not None else []
             finished = table.closed_at is not None or (game is not None and game.rules.result().over)

@@ -423,6 +423,20 @@ def revisions(game_ids: Collection[str]) -> dict[str, Moved]:
             for row in db.query("games_revisions", json.dumps(ids))}
 
 
+def load_games(game_ids: Collection[str]) -> dict[str, GameRecord]:
+    """Each of these games as it stands (:func:`load_game`), their revisions read in one query:
+    a club night's standings read every table's game, and most are cached at their revision.
+    A game deleted (or never made) is not in it."""
+    found: dict[str, GameRecord] = {}
+    cache = db.current().cache
+    for game_id, moved in revisions(game_ids).items():
+        cached = cache.get(("game", db.path(), game_id))
+        record = cached if isinstance(cached, GameRecord) and cached.revision == moved.revision else load_game(game_id)
+        if record is not None:
+            found[game_id] = record
+    return found
+
+
 def open_counter(game_id: str) -> int | None:
     """How many times the game's open deal changed (a part saved, confirmed or abandoned:
     :mod:`.open_deals`), which the revision does not count; None if there is no game."""
