@@ -156,7 +156,8 @@ def event_page(event: EventRecord, status: int = 200, arrivals: ArrivalsInput | 
                            rounds=rounds_shown(event), standings=club_nights.standings_of(event),
                            over=club_nights.is_over(event), arrivals=arrivals, problems=arrivals.problems(),
                            said=said, partners=event.plan.format is Format.PARTNERS,
-                           open_rounds=event.plan.round_length is RoundLength.OPEN)
+                           open_rounds=event.plan.round_length is RoundLength.OPEN,
+                           members={e.name: e.member for e in event.roster})
     response = make_response(html, status)
     response.headers["Cache-Control"] = "no-store"  # the organiser's page holds the organiser link
     return response
