@@ -32,6 +32,7 @@ from ..storage.errors import Conflict, Invalid, NotFound, StorageError
 from .common import read_revision
 from .errors import status as status_of
 from .forms.club_night import ArrivalsInput, NewEventInput
+from .forms.sheet_editor import SheetEditor, preset_displays
 
 bp = Blueprint("events", __name__)
 STALE = ("Not done: the event changed since this page was loaded (another organiser's page, or a moment ago "
@@ -70,22 +71,38 @@ def side_words(side: tuple[str, ...]) -> str:
 def new_event() -> ResponseReturnValue:
     """The new club night's form; sent, the event, and this browser its organiser."""
     if request.method == "GET":
-        return _new_event_page(NewEventInput.blank())
+        preset_id = request.args.get("preset", "common")
+        if preset_id not in PRESETS:
+            abort(404, f"There is no preset called {preset_id!r}.")
+        return _new_event_page(NewEventInput.blank(), SheetEditor.for_preset(preset_id))
     typed = NewEventInput.from_form(request.form)
+    preset_id = request.form.get("preset") or request.form.get("sheet") or "common"
+    if preset_id not in PRESETS:
+        editor = SheetEditor.for_preset("common")
+        editor.errors.append(f"There is no preset called {preset_id!r:.60}: choose the rules to start from.")
+        return _new_event_page(typed, editor, 400)
+    # The sheet as the editor's boxes give it, any option changed; a form sent without them: the preset's.
+    sent_options = any(key.startswith("opt-") for key in request.form)
+    editor = SheetEditor.from_form(request.form, preset_id) if sent_options else SheetEditor.for_preset(preset_id)
+    if not editor.ok:
+        return _new_event_page(typed, editor, 400)
     try:
-        event = club_nights.create_event(read_new_event(typed.to_json()))
+        event = club_nights.create_event(read_new_event({**typed.to_json(), "sheet": editor.sheet_json()}))
     except StorageError as err:
-        typed.place(err.field, err.message)
-        return _new_event_page(typed, status_of(err))
+        if err.field.startswith("sheet"):
+            editor.errors.append(f"{err.field}: {err.message}")
+        else:
+            typed.place(err.field, err.message)
+        return _new_event_page(typed, editor, status_of(err))
     access.grant_event(event.id, event.organiser_key)
     session["new_organiser_link"] = event.id
     flash("The club night is ready. Keep the organiser link below; start round 1 when the players are seated.", "ok")
     return redirect(url_for("events.event", event_id=event.id), 303)
 
 
-def _new_event_page(typed: NewEventInput, status: int = 200) -> ResponseReturnValue:
-    return render_template("events/new_event.html", typed=typed, problems=typed.problems(),
-                           presets=[(p.id, p.title) for p in PRESETS.values()]), status
+def _new_event_page(typed: NewEventInput, editor: SheetEditor, status: int = 200) -> ResponseReturnValue:
+    return render_template("events/new_event.html", typed=typed, editor=editor,
+                           problems=[*typed.problems(), *editor.problems()], presets=preset_displays()), status
 
 
 @bp.get("/events/<event_id>/organise/<key>")

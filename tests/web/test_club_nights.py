@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from scorepad.storage import club_nights
+from scorepad.storage import club_nights, reading
 from tests.helpers import form_fields, text_of
 
 pytestmark = pytest.mark.backends
@@ -63,7 +63,8 @@ def test_the_home_page_links_to_running_a_club_night(client):
 def test_the_new_event_form_starts_from_today_and_the_common_sheet(client):
     page = page_of(client, "/events/new")
     fields = form_fields(page, "/events/new")
-    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", fields["date"]) and fields["sheet"] == "common"
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", fields["date"]) and fields["preset"] == "common"
+    assert fields["opt-hand_size"] == "11"  # every option of the sheet, in its editor
     assert fields["format"] == "progressive" and fields["bye_score"] == "winners_average"
 
 
@@ -98,7 +99,6 @@ def test_a_partners_event_reads_its_partnerships_one_a_line(app, client):
     ({"format": "partners", "players": "Ann\nBen\nCy\nDi", "partnerships": "Ann & Ben\nCy & Zed"},
      "ev-partnerships", "Line 2: 'Zed' is not on the event's roster"),
     ({"partnerships": "Ann & Ben"}, "ev-partnerships", "Only a partners event"),
-    ({"sheet": "nope"}, "ev-sheet", "nope"),
 ])
 def test_a_refused_event_names_its_field_beside_the_box_and_keeps_what_was_typed(client, fields, box, words):
     response = new_event(client, club="Riverside", **fields)
@@ -109,6 +109,27 @@ def test_a_refused_event_names_its_field_beside_the_box_and_keeps_what_was_typed
     assert f'href="#{box}"' in page  # the summary at the top links to the box
     kept = form_fields(page, "/events/new")
     assert kept["club"] == "Riverside" and kept["players"].strip() == fields.get("players", PLAYERS).strip()
+
+
+def test_an_unknown_preset_is_refused_keeping_what_was_typed(client):
+    response = new_event(client, club="Riverside", preset="nope")
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert "There is no preset called &#39;nope&#39;" in page or "There is no preset called 'nope'" in page
+    assert form_fields(page, "/events/new")["club"] == "Riverside"
+
+
+def test_a_custom_sheet_is_every_tables_sheet(app, client):
+    """The sheet editor's options, changed from the preset, are the sheet of every table's game."""
+    event_id = made(client, preset="pagat", **{"opt-hand_size": "13"})
+    with app.app_context():
+        event = club_nights.load_event(event_id)
+        assert event is not None and event.sheet.preset == "pagat" and event.sheet.hand_size == 13
+    assert client.post(f"/events/{event_id}/rounds", data={}).status_code == 303
+    with app.app_context():
+        event = club_nights.load_event(event_id)
+        game = reading.load_game(event.rounds[0].tables[0].game_id)
+    assert game is not None and game.sheet.hand_size == 13
 
 
 def test_the_organiser_link_is_shown_once_and_grants_the_event_to_another_browser(app, client):

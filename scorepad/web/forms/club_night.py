@@ -18,7 +18,7 @@ from datetime import date
 from ...rules.club_night import WINNERS_AVERAGE
 
 # The new event's boxes, in the order the form shows them: the storage field each stands for.
-NEW_EVENT_FIELDS = ("name", "date", "club", "sheet", "format", "movement", "rounds", "round_length", "ranking",
+NEW_EVENT_FIELDS = ("name", "date", "club", "format", "movement", "rounds", "round_length", "ranking",
                     "bye_score", "standings", "players", "partnerships")
 LABELS = {"name": "Name", "date": "Date", "club": "Club", "sheet": "Sheet", "format": "Format",
           "movement": "Movement", "rounds": "Rounds", "round_length": "Round length", "ranking": "Ranking",
@@ -87,11 +87,12 @@ class _Typed:
 
 
 class NewEventInput(_Typed):
-    """The new-event form as typed (today's date and the common sheet when first shown)."""
+    """The new-event form as typed (today's date when first shown); its sheet is the page's sheet
+    editor's (:class:`~.sheet_editor.SheetEditor`), read beside it."""
 
     @classmethod
     def blank(cls) -> NewEventInput:
-        return cls({"name": "", "date": date.today().isoformat(), "club": "", "sheet": "common",
+        return cls({"name": "", "date": date.today().isoformat(), "club": "",
                     "format": "progressive", "movement": "north_stays", "rounds": "6", "round_length": "game",
                     "ranking": "wins", "bye_score": WINNERS_AVERAGE, "bye_points": "", "standings": "live",
                     "players": "", "partnerships": ""})
@@ -107,7 +108,7 @@ class NewEventInput(_Typed):
         """The event as the store reads it (:func:`~scorepad.storage.club_night_input.read_new_event`)."""
         v = self.values
         players, self.lines["players"] = roster_lines(v["players"])
-        data: dict[str, object] = {"name": v["name"], "date": v["date"], "club": v["club"], "sheet": v["sheet"],
+        data: dict[str, object] = {"name": v["name"], "date": v["date"], "club": v["club"],
                                    "format": v["format"], "rounds": whole_number(v["rounds"]),
                                    "round_length": v["round_length"], "ranking": v["ranking"],
                                    "standings": v["standings"], "players": players}
