@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import NoReturn, ParamSpec, TypeVar
@@ -289,6 +289,11 @@ def game_export(game_id: str, output: Path | None) -> None:
     document = export_game(game_id)
     if document is None:
         _missing(game_id)
+    write_document(document, output)
+
+
+def write_document(document: Mapping[str, object], output: Path | None) -> None:
+    """An export document as indented JSON, to ``output`` (saying so on stderr) or to stdout."""
     text = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
     if output is None:
         click.echo(text, nl=False)

@@ -34,7 +34,7 @@ from ..storage.club_ladder import club_ladder
 from ..storage.club_night_document import export_event, import_event
 from ..storage.club_night_input import read_arrivals, read_new_event
 from ..storage.club_nights import EventRecord, EventRound, EventStandings, EventTable
-from .flask_commands import CommandError, read_json, store_call
+from .flask_commands import CommandError, read_json, store_call, write_document
 from .output import standing
 
 AS_ORGANISER = "The command line acts as the event's organiser: no organiser key is needed."
@@ -372,15 +372,7 @@ def event_delete(event_id: str, yes: bool) -> None:
 @with_appcontext
 def event_export(event_id: str, output: Path | None) -> None:
     """The whole event as one export document (JSON): its plan, roster, rounds and every table's game."""
-    text = json.dumps(store_call(export_event, event_of(event_id)), ensure_ascii=False, indent=2) + "\n"
-    if output is None:
-        click.echo(text, nl=False)
-        return
-    try:
-        output.write_text(text, encoding="utf-8")
-    except OSError as err:
-        raise CommandError("output", f"cannot write {output}: {err.strerror or err}") from None
-    click.echo(f"Wrote {output}.", err=True)
+    write_document(store_call(export_event, event_of(event_id)), output)
 
 
 @event_group.command("import")
