@@ -312,6 +312,7 @@ def test_a_tables_game_page_links_back_to_its_club_night(client):
     game_id = page.split("/games/", 1)[1].split('"', 1)[0].split("/", 1)[0]
     game_page = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert f'href="/events/{event_id}"' in game_page
+    assert "Delete this game" not in game_page  # a table goes only with its event
 
 
 def test_a_player_who_leaves_is_marked_and_seated_no_more_and_may_come_back(client):
