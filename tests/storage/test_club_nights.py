@@ -5,6 +5,7 @@ and purged as one unit. On SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -16,6 +17,7 @@ from scorepad.storage import club_nights, db, reading, writing
 from scorepad.storage.club_night_input import NewEvent
 from scorepad.storage.errors import Conflict, Invalid, KeyReplaced, NotFound
 from scorepad.storage.reading import stamp
+from tests.helpers import sql
 
 pytestmark = pytest.mark.backends
 
@@ -252,3 +254,33 @@ def test_leaving_is_refused_when_too_few_would_be_left_to_seat_a_table(database)
             club_nights.set_withdrawn(event, "Ann", True)
         with pytest.raises(NotFound):
             club_nights.set_withdrawn(event, "Zed", True)
+
+
+def test_two_organiser_phones_starting_the_same_round_at_once_make_it_once(database, database_setting):
+    """Both read the event at one revision and send "Start round 1" together: one round is
+    started with one game a table; the other is refused as stale, writing nothing."""
+    with db.using(database):
+        event = _progressive()
+    barrier, outcomes = threading.Barrier(2), []
+
+    def phone() -> None:
+        with db.using(database):
+            barrier.wait()
+            try:
+                outcomes.append(len(club_nights.start_round(event).rounds))
+            except Conflict:
+                outcomes.append("stale")
+
+    threads = [threading.Thread(target=phone) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(map(str, outcomes)) == ["1", "stale"]
+    with db.using(database):
+        kept = club_nights.load_event(event.id)
+        assert kept is not None and len(kept.rounds) == 1
+        tables = [t.game_id for t in kept.rounds[0].tables]
+        assert len(tables) == 2 and all(reading.load_game(g) is not None for g in tables)
+    # No game written by the refused one: every game of the event is a table of its one round.
+    assert sql(database_setting, "SELECT COUNT(*) FROM game WHERE event_id = ?", (event.id,))[0][0] == 2
