@@ -111,12 +111,12 @@ def _page(shape: str, *values: str) -> str:
     return http.page_url(shape, *values)
 
 
-def _tables(found: EventRecord, organiser: bool) -> list[JSON]:
+def _tables(found: EventRecord, organiser: bool, kept: EventStandings) -> list[JSON]:
     """Each round with its tables as their games stand: totals (each side's, in order) and whether
     the table is finished (its game over, or closed); the organiser also gets each table's edit link."""
     out: list[JSON] = []
     games = load_games([t.game_id for r in found.rounds for t in r.tables]) if organiser else {}
-    for played_round, play in zip(found.rounds, club_nights.played(found), strict=True):
+    for played_round, play in zip(found.rounds, kept.played, strict=True):
         tables: list[JSON] = []
         for table, standing in zip(played_round.tables, play.tables, strict=True):
             item: dict[str, JSON] = {
@@ -134,12 +134,12 @@ def _tables(found: EventRecord, organiser: bool) -> list[JSON]:
     return out
 
 
-def _next_round(found: EventRecord) -> dict[str, JSON] | None:
+def _next_round(found: EventRecord, kept: EventStandings) -> dict[str, JSON] | None:
     """The next round's seats as a preview (nothing is written), the tables of the last round it
     waits for, and ``problem`` when the roster cannot be seated; None once every round is started."""
     if len(found.rounds) >= found.plan.rounds:
         return None
-    waiting: list[JSON] = list(club_nights.unfinished_tables(found))
+    waiting: list[JSON] = list(kept.playing)
     try:
         seats = club_nights.next_seats(found)
     except ReadError as err:
@@ -174,8 +174,8 @@ def event_json(found: EventRecord, organiser: bool = False) -> dict[str, JSON]:
         "players": [e.to_json() for e in found.roster],
         "partnerships": [p.to_json() for p in found.partnerships],
         "withdrawn": list(found.withdrawn),
-        "rounds": _tables(found, organiser),
-        "next_round": _next_round(found),
+        "rounds": _tables(found, organiser, kept),
+        "next_round": _next_round(found, kept),
         "over": kept.final,
         "standings": standings_json(found, organiser, kept),
     }

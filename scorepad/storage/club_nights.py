@@ -328,12 +328,19 @@ def end_round(event: EventRecord, based_on: int | None = None) -> EventRecord:
 @dataclass(frozen=True, slots=True)
 class EventStandings:
     """The standings as they stand: overall, and each round's alone; ``final`` once the event is
-    over; ``hidden`` while the plan keeps them from the view links until the end."""
+    over; ``hidden`` while the plan keeps them from the view links until the end; ``played``, the
+    rounds' tables as their games stand (:func:`played`), read once for a page or an answer."""
 
     overall: tuple[Standing, ...]
     by_round: tuple[tuple[Standing, ...], ...]
     final: bool
     hidden: bool
+    played: tuple[RoundPlay, ...] = ()
+
+    @property
+    def playing(self) -> list[int]:
+        """The tables of the last round still playing."""
+        return [table.table for table in self.played[-1].tables if not table.finished] if self.played else []
 
 
 def standings_of(event: EventRecord) -> EventStandings:
@@ -342,7 +349,7 @@ def standings_of(event: EventRecord) -> EventStandings:
     over = _over(event, rounds)
     return EventStandings(tuple(standings(event.plan, event.entrants, rounds)),
                           tuple(tuple(standings(event.plan, [], [r])) for r in rounds), over,
-                          event.plan.standings is Standings.HIDDEN and not over)
+                          event.plan.standings is Standings.HIDDEN and not over, tuple(rounds))
 
 
 def _over(event: EventRecord, rounds: list[RoundPlay]) -> bool:

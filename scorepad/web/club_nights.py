@@ -13,7 +13,7 @@ enhance: every screen works with JavaScript off.
 from __future__ import annotations
 
 import hmac
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, session, url_for
@@ -25,9 +25,10 @@ from ..links import external_url
 from ..rules import PRESETS, ReadError
 from ..rules.club_night import Format, RoundLength
 from ..rules.movements import RoundSeats
+from ..rules.standings import RoundPlay
 from ..storage import club_nights
 from ..storage.club_night_input import read_arrivals, read_new_event
-from ..storage.club_nights import EventRecord
+from ..storage.club_nights import EventRecord, EventRound
 from ..storage.errors import Conflict, Invalid, NotFound, StorageError
 from .common import read_revision
 from .errors import status as status_of
@@ -139,10 +140,11 @@ class RoundShown:
         return [t.number for t in self.tables if t.state == "playing"]
 
 
-def rounds_shown(event: EventRecord) -> list[RoundShown]:
-    """Each round's tables as their games stand: seats, totals so far and whether still playing."""
+def rounds_shown(rounds: Sequence[EventRound], plays: Sequence[RoundPlay]) -> list[RoundShown]:
+    """Each round's tables as their games stand (``plays``, :func:`~scorepad.storage.club_nights.played`):
+    seats, totals so far and whether still playing."""
     out = []
-    for kept, played in zip(event.rounds, club_nights.played(event), strict=True):
+    for kept, played in zip(rounds, plays, strict=True):
         tables = []
         for table, play in zip(kept.tables, played.tables, strict=True):
             state = "closed" if table.closed_at is not None else "over" if play.finished else "playing"
@@ -169,9 +171,10 @@ def event_page(event: EventRecord, status: int = 200, arrivals: ArrivalsInput | 
     if organiser and session.pop("new_organiser_link", None) == event.id:
         links["organiser"] = external_url("events.organise", event_id=event.id, key=event.organiser_key)
     arrivals = arrivals or ArrivalsInput.blank()
+    standings = club_nights.standings_of(event)  # the tables' games, read once for the page
     html = render_template("events/event.html", event=event, organiser=organiser, links=links,
-                           rounds=rounds_shown(event), standings=club_nights.standings_of(event),
-                           over=club_nights.is_over(event), arrivals=arrivals, problems=arrivals.problems(),
+                           rounds=rounds_shown(event.rounds, standings.played), standings=standings,
+                           over=standings.final, arrivals=arrivals, problems=arrivals.problems(),
                            said=said, partners=event.plan.format is Format.PARTNERS,
                            open_rounds=event.plan.round_length is RoundLength.OPEN,
                            members={e.name: e.member for e in event.roster})
@@ -257,7 +260,8 @@ def next_round_page(event: EventRecord, status: int = 200, said: str | None = No
             seats = club_nights.next_seats(event)
         except ReadError as err:
             unseated = err.reason[0].upper() + err.reason[1:] + "."
-    shown = rounds_shown(event)
+    last = event.rounds[-1:]  # only the last round's tables are shown: only its games are read
+    shown = rounds_shown(last, club_nights.played(event, last))
     response = make_response(render_template(
         "events/next_round.html", event=event, seats=seats, unseated=unseated, all_started=all_started,
         last=shown[-1] if shown else None, said=said, number=len(event.rounds) + 1,
@@ -327,10 +331,11 @@ def board(event_id: str) -> ResponseReturnValue:
     fetches it again: axe refuses a meta refresh), since the tables' deals move the standings
     but not the event's revision."""
     event = event_or_404(event_id)
-    shown = rounds_shown(event)
+    standings = club_nights.standings_of(event)  # the tables' games, read once a refresh
+    shown = rounds_shown(event.rounds, standings.played)
     response = make_response(render_template(
         "events/board.html", event=event, last=shown[-1] if shown else None,
-        standings=club_nights.standings_of(event), over=club_nights.is_over(event), refresh=BOARD_REFRESH,
+        standings=standings, over=standings.final, refresh=BOARD_REFRESH,
         partners=event.plan.format is Format.PARTNERS))
     response.headers["Cache-Control"] = "no-store"
     return response
