@@ -468,3 +468,21 @@ def test_an_entrant_leaves_the_evening_through_the_api_and_comes_back(client):
     assert bad.status_code == 400 and bad.get_json()["field"] == "gone"
     nobody = client.post(url, json={"name": "Zed"}, headers={"Authorization": f"Bearer {key}"})
     assert nobody.status_code == 404 and nobody.get_json()["field"] == "name"
+
+
+@pytest.mark.backends
+def test_the_organiser_and_the_tables_phone_sending_one_deal_write_it_once(client):
+    """The organiser's phone and the table's phone both send deal 1 of a table, based on one revision:
+    one is saved, the other is told it was recorded meanwhile (or is stale); the game holds it once."""
+    event = new_event(client)
+    table = start(client, event)["rounds"][0]["tables"][0]
+    url = f"/api/v1/games/{table['game_id']}/deals"
+    deal = {**table_deal(client, table["game_id"]), "revision": 0}
+    first = client.post(url, json=deal, headers=bearer(event["organiser_key"]))
+    second = client.post(url, json=deal, headers=bearer(table["edit_key"]))
+    assert first.status_code == 201, first.get_data(as_text=True)
+    assert second.status_code in (200, 409), second.get_data(as_text=True)
+    game = client.get(f"/api/v1/games/{table['game_id']}").get_json()
+    assert [d["number"] for d in game["deals"]] == [1]
+    history = client.get(f"/api/v1/games/{table['game_id']}/history").get_json()
+    assert [e["action"] for e in history["history"] if e.get("number") == 1].count("record") == 1
