@@ -420,7 +420,7 @@ def _posted(game: GameRecord, number: int, editing: bool) -> ResponseReturnValue
 def _itemised_side(action: str) -> int | None:
     """The side an "Itemise melds" button names (``itemise-s1``: side 1), else None."""
     side = action.removeprefix("itemise-s")
-    return int(side) if side != action and side.isdigit() and len(side) < 3 else None
+    return int(side) if side != action and side.isascii() and side.isdigit() and len(side) < 3 else None
 
 
 # -- routes ------------------------------------------------------------------------------------------

@@ -291,7 +291,8 @@ def part(game_id: str, number: int) -> ResponseReturnValue:
         abort(400, "The form's idempotency key could not be read. Reload the page and try again; nothing was saved.")
     action = request.form.get("action", "save")
     itemise = action.removeprefix("itemise-s")
-    itemised = int(itemise) if itemise != action and itemise.isdigit() and len(itemise) < 3 else None
+    wanted = itemise != action and itemise.isascii() and itemise.isdigit() and len(itemise) < 3
+    itemised = int(itemise) if wanted else None
     form = DealForm.from_form(game.sides, game.sheet, request.form, number=number, itemise=itemised,
                               more_rows=action == "more")
     page = _page(game, number, this, form, meta)
@@ -303,7 +304,7 @@ def part(game_id: str, number: int) -> ResponseReturnValue:
 
 def _version(name: str) -> int | None:
     sent = request.form.get(name, "")
-    return int(sent) if sent.isdigit() and len(sent) < 10 else None
+    return int(sent) if sent.isascii() and sent.isdigit() and len(sent) < 10 else None
 
 
 # Any: the deal's JSON as the form builds it (DealForm.to_json), read by the store's readers

@@ -290,3 +290,13 @@ def test_the_editors_game_page_says_which_parts_of_the_next_deal_are_in_and_a_wa
     save_part(bea, game_id, THEM)  # the deal is written
     page = text_of(bea.get(f"/games/{game_id}").get_data(as_text=True))
     assert "being entered" not in page and "Record deal 2" in page
+
+
+@pytest.mark.parametrize("digit", ["²", "٣", "x"])
+def test_a_confirmation_whose_part_or_version_is_no_ascii_number_is_refused_never_a_500(client, digit):
+    """'²'.isdigit() is true yet int('²') fails: what the fuzz found."""
+    game_id = new_game(client, confirm=True)
+    for field in ("part", "version"):
+        data = {"part": "1", "version": "1", field: digit}
+        response = client.post(f"/games/{game_id}/deals/1/confirm", data=data)
+        assert 400 <= response.status_code < 500 or response.status_code == 303, response.status_code

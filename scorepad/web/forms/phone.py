@@ -21,7 +21,7 @@ def read_choice(sides: list[GameSide], data: Mapping[str, str]) -> tuple[int | N
     players = [name for side in sides for name in side["players"]]
     if side_sent == "all" or side_sent == "":
         side = None
-    elif side_sent.isdigit() and int(side_sent) < len(sides):
+    elif side_sent.isascii() and side_sent.isdigit() and int(side_sent) < len(sides):
         side = int(side_sent)
     else:
         return None, None, "Choose a side of this game, or every side."
