@@ -93,3 +93,19 @@ def test_a_revision_poll_is_one_statement_through_the_route_and_below_it(app, cl
         with traced(app) as statements:
             assert client.get(f"/api/v1/games/{game_id}/revision").status_code == 200
         assert statements == [f"SELECT revision, open_counter, updated_at FROM game WHERE id = '{game_id}'"]
+
+
+@pytest.mark.parametrize("path", ["/api/v1/games/{}", "/games/{}"])
+def test_a_phone_reading_the_game_it_just_changed_reads_its_revision_once(app, client, path):
+    """The watchers' answers kept below Flask (:mod:`scorepad.web.replay`) are known stale once
+    this process holds the game at a later revision (it wrote it): the route answers, reading
+    the revision once, and uses the game it holds at that revision (the page, the API's JSON)."""
+    game_id, key = api_game(client)
+    url = path.format(game_id)
+    assert client.get(url).status_code == 200
+    assert client.get(url).status_code == 200  # now kept for this phone
+    assert client.post(f"/api/v1/games/{game_id}/deals", json=valid_deal(), headers=bearer(key)).status_code == 201
+    with traced(app) as statements:
+        answer = client.get(url)
+    assert answer.status_code == 200 and answer.headers["ETag"] == f'"{game_id}.1"'
+    assert statements == [f"SELECT revision, updated_at FROM game WHERE id = '{game_id}'"]
