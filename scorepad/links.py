@@ -26,6 +26,7 @@ each followed by the root.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import re
 from collections.abc import Iterable
@@ -34,6 +35,7 @@ from urllib.parse import urlsplit
 from wsgiref.types import StartResponse, WSGIApplication, WSGIEnvironment
 
 from flask import Flask, current_app, has_request_context, request, url_for
+from werkzeug.sansio.utils import get_current_url
 
 # A root: "/" and path segments of letters, digits and a few marks; none of them "." or "..".
 _ROOT = re.compile(r"(?:/(?!\.{1,2}(?:/|$))[A-Za-z0-9._~-]+)*")
@@ -133,9 +135,18 @@ def _origin() -> str:
     if not has_request_context():
         return ""
     advertised = current_app.extensions.get(ADVERTISED)
-    if advertised and is_loopback(request.host):
-        return str(advertised).rstrip("/")
-    return request.host_url.rstrip("/")
+    return _request_origin(request.scheme, request.host, str(advertised) if advertised else None)
+
+
+@functools.lru_cache(maxsize=1024)
+def _request_origin(scheme: str, host: str, advertised: str | None) -> str:
+    """:func:`_origin` for a request to ``host`` by ``scheme``: worked out once per host, not
+    on every link (werkzeug's ``host_url`` and the loopback test cost more than the rest of
+    an API answer's links). Bounded: any Host header is accepted, so a stranger's hosts only
+    push the oldest out."""
+    if advertised and is_loopback(host):
+        return advertised.rstrip("/")
+    return get_current_url(scheme, host).rstrip("/")
 
 
 def link_base() -> str:

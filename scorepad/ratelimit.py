@@ -1,10 +1,11 @@
 """Rate limits: how often one client may start games, change one game, and make the server build.
 
-Counted by Flask-Limiter, keyed by the client's address (``request.remote_addr``: behind a
-proxy, the real client's when ``PROXIES`` counts the proxies, else the proxy's, which every
-client would share), in the storage ``RATELIMIT_STORAGE_URI`` names (``memory://``, per
-process, by default; a ``redis://`` URI, with the ``redis`` extra installed, shares the
-counts between processes: several app servers). A Redis that is down or stops answering
+Counted by Flask-Limiter's counting (the ``limits`` library), keyed by the client's address
+(``request.remote_addr``: behind a proxy, the real client's when ``PROXIES`` counts the
+proxies, else the proxy's, which every client would share), in the storage
+``RATELIMIT_STORAGE_URI`` names (``memory://``, per process, by default; a ``redis://`` URI,
+with the ``redis`` extra installed, shares the counts between processes: several app
+servers). A Redis that is down or stops answering
 (for ``REDIS_TIMEOUT`` s) lets the request through uncounted, and the log says so, in one
 line a minute (:class:`OneLineAMinute`). Four limits, each shared by the pages and the API:
 
@@ -25,7 +26,8 @@ line a minute (:class:`OneLineAMinute`). Four limits, each shared by the pages a
   under a new sheet each time is, before it waits for the build turn.
 
 LIMIT_REFUSED and LIMIT_BUILD are counted by hand (:class:`CountedByHand`), as what they
-count happens; the other two by Flask-Limiter's decorators on their routes.
+count happens; the other two by :class:`SharedLimit` on their routes, as Flask-Limiter's
+``shared_limit`` counted them, without its hooks on any request.
 
 An answer to a request a limit counted or checked tells the client where it stands, in the
 draft's ``RateLimit-Policy`` and ``RateLimit`` fields (:mod:`scorepad.ratelimit_fields`).
@@ -47,7 +49,7 @@ from typing import ParamSpec, Protocol, TypeVar, runtime_checkable
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, after_this_request, current_app, has_app_context, has_request_context, request
-from flask_limiter import Limiter, RateLimitExceeded, RequestLimit
+from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import RateLimitItem, parse, parse_many
 from limits.errors import ConfigurationError
@@ -141,12 +143,12 @@ def _one_line_a_minute(record: logging.LogRecord) -> bool:
 
 
 class TooMany(TooManyRequests):
-    """The client is past a limit counted by hand (:class:`CountedByHand`): ``scope`` names
-    it (``refused``: ``LIMIT_REFUSED``; ``build``: ``LIMIT_BUILD``)."""
+    """The client is past a limit: ``scope`` names it (a key of :data:`WORDS`), ``limit`` is
+    the rate it is past, counted under ``key`` (the client's, :func:`client`, unless told)."""
 
-    def __init__(self, scope: str, limit: RateLimitItem) -> None:
+    def __init__(self, scope: str, limit: RateLimitItem, key: tuple[str, ...] | None = None) -> None:
         super().__init__()
-        self.scope, self.limit = scope, limit
+        self.scope, self.limit, self.key = scope, limit, key
 
 
 class CountedByHand:
@@ -182,6 +184,68 @@ class CountedByHand:
             self.limiter.logger.exception(f"Failed to {what} a request against LIMIT_{self.scope.upper()}. "
                                           "Swallowing error")
             return True
+
+
+class SharedLimit:
+    """A limit of one or more rates (``LIMIT_CREATE``'s ``20 per minute; 200 per day``)
+    shared by the routes it wraps, per ``key`` (:func:`client`, :func:`client_and_game`),
+    on their methods that change something (:data:`METHODS`), as Flask-Limiter's
+    ``shared_limit`` counted it (the same counts in the same storage, under the same keys),
+    without its per-request machinery: it cost a limited request 0.2 ms, a sixth of a
+    recorded deal. The rates are asked shortest window first and the first one past stops
+    the request (:class:`TooMany`, a 429). With ``counted_when``, a request is only checked
+    against the rates before the view, and counted against each after it, if its answer
+    says so (:func:`_authorised`). The answer tells each rate asked (RateLimit fields). A
+    count that cannot be made (Redis down) lets the request through, logged (once a minute)."""
+
+    def __init__(self, limiter: Limiter, scope: str, rates: list[RateLimitItem], key: Callable[[], str],
+                 prefix: str = "", counted_when: Callable[[Response], bool] | None = None) -> None:
+        self.limiter, self.scope, self.key, self.prefix = limiter, scope, key, prefix
+        self.rates = sorted(rates)  # the shortest window first, as Flask-Limiter asks them
+        self.counted_when = counted_when
+        self.names = [ratelimit_fields.policy_name(scope, rate, len(rates) > 1) for rate in self.rates]
+
+    def __call__(self, view: Callable[P, R]) -> Callable[P, R]:
+        @functools.wraps(view)
+        def limited_view(*args: P.args, **kwargs: P.kwargs) -> R:
+            if request.method in METHODS:
+                self.ask()
+            return view(*args, **kwargs)
+        return limited_view
+
+    def ask(self) -> None:
+        """Count (or, with ``counted_when``, check) this request against each rate; :class:`TooMany` past one."""
+        counts = self.limiter.limiter
+        args = (self.prefix, self.key(), self.scope) if self.prefix else (self.key(), self.scope)
+        asked: list[int] = []
+        try:
+            for i, rate in enumerate(self.rates):
+                asked.append(i)
+                if not (counts.test(rate, *args) if self.counted_when else counts.hit(rate, *args)):
+                    self.limiter.logger.info("ratelimit %s (%s) exceeded at endpoint: %s", rate, args[-2], self.scope)
+                    after_this_request(functools.partial(self._answered, asked, args, True))
+                    raise TooMany(self.scope, rate, args)
+        except TooMany:
+            raise
+        except Exception:  # the storage cannot be reached: the request goes on, uncounted
+            self.limiter.logger.exception("Failed to rate limit. Swallowing error")
+            return
+        after_this_request(functools.partial(self._answered, asked, args, False))
+
+    def _answered(self, asked: list[int], args: tuple[str, ...], past: bool, response: Response) -> Response:
+        """After the answer: counted now if ``counted_when`` says so, and the rates asked told in it."""
+        counts = self.limiter.limiter
+        try:
+            if self.counted_when is not None and not past and self.counted_when(response):
+                for i in asked:
+                    counts.hit(self.rates[i], *args)
+            for i in asked:
+                reset, remaining = counts.get_window_stats(self.rates[i], *args)
+                ratelimit_fields.note(ratelimit_fields.Quota(self.names[i], self.rates[i], remaining, reset),
+                                      write_later=False)
+        except Exception:  # the storage went away meanwhile: the answer goes without
+            self.limiter.logger.exception(f"Failed to count LIMIT_{self.scope.upper()}'s answer. Swallowing error")
+        return ratelimit_fields.write(response)
 
 
 def client() -> str:
@@ -221,30 +285,20 @@ def init_app(app: Flask) -> None:
                              f"not {app.config[name]!r}")
     if not app.config["RATELIMIT_ENABLED"]:
         return
-    app.extensions[SEVERAL] = {name.removeprefix("LIMIT_").lower() for name in LIMITS
-                               if len(parse_many(str(app.config[name]))) > 1}
     limiter = _limiter(app)
-    # Our limits sit on named views, and each wrapped view checks its own when called.
-    # Flask-Limiter also checks every request before it is routed, for default limits this
-    # app has none of: 0.3 ms a request, a third of what the viewer's cached game page costs.
-    every_request = app.before_request_funcs.get(None, [])
-    check = getattr(limiter, "_check_request_limit", None)  # Flask-Limiter 4: its before_request hook
-    if check in every_request:
-        every_request.remove(check)
     app.extensions["scorepad.limiter"] = limiter
     app.extensions[LOG_KEPT] = OneLineAMinute()
     if _one_line_a_minute not in limiter.logger.filters:
         limiter.logger.addFilter(_one_line_a_minute)
-    _limit(app, CREATE_ENDPOINTS, limiter.shared_limit(str(app.config["LIMIT_CREATE"]), "create",
-                                                       key_func=client, methods=METHODS))
+    prefix = str(app.config.get("RATELIMIT_KEY_PREFIX") or "")  # as Flask-Limiter keyed its own limits
+    _limit(app, CREATE_ENDPOINTS, SharedLimit(limiter, "create", parse_many(str(app.config["LIMIT_CREATE"])),
+                                              client, prefix))
     refused = CountedByHand(limiter, "refused", parse(str(app.config["LIMIT_REFUSED"])))  # one rate each
     _limit(app, WRITE_ENDPOINTS, _counting_refusals(refused))
     app.extensions[builds.METER] = CountedByHand(limiter, "build", parse(str(app.config["LIMIT_BUILD"])))
-    _limit(app, WRITE_ENDPOINTS, limiter.shared_limit(str(app.config["LIMIT_WRITE"]), "write",
-                                                      key_func=client_and_game, methods=METHODS,
-                                                      deduct_when=_authorised))
-    # Outermost: the limiter's hooks are on the request before any limit is asked.
-    _limit(app, CREATE_ENDPOINTS + WRITE_ENDPOINTS, _on_limited_routes_only(app, limiter))
+    _limit(app, WRITE_ENDPOINTS, SharedLimit(limiter, "write", parse_many(str(app.config["LIMIT_WRITE"])),
+                                             client_and_game, prefix, counted_when=_authorised))
+    _off_every_request(app, limiter)
 
 
 @dataclass(frozen=True)
@@ -269,23 +323,18 @@ class Limited:
                            f"in {_wait_words(self.retry_after)}.", self.retry_after)
 
 
-LIMITS_PASSED = (RateLimitExceeded, TooMany)  # what a request past a limit raises: :func:`limited` reads either
-LimitPassed = RateLimitExceeded | TooMany
+LIMITS_PASSED = (TooMany,)  # what a request past a limit raises: :func:`limited` reads it
+LimitPassed = TooMany
 
 
 def limited(err: LimitPassed) -> Limited:
-    """The limit a request is past (Flask-Limiter's, or one counted by hand) and when it may be sent again."""
+    """The limit a request is past and when it may be sent again."""
     limiter: Limiter = current_app.extensions["scorepad.limiter"]
-    if isinstance(err, TooMany):
-        try:
-            reset = limiter.limiter.get_window_stats(err.limit, client(), err.scope).reset_time
-        except Exception:  # the count was just made or read; a storage gone since then
-            reset = time.time() + 60
-        return Limited(err.scope, _rate(err.limit), max(1, math.ceil(reset - time.time())))
-    found = limiter.current_limit
-    retry_after = max(1, math.ceil(found.reset_at - time.time())) if found else 60
-    scope = err.limit.scope if err.limit.scope in WORDS else "create"
-    return Limited(str(scope), _rate(err.limit.limit), retry_after)
+    try:
+        reset = limiter.limiter.get_window_stats(err.limit, *(err.key or (client(), err.scope))).reset_time
+    except Exception:  # the count was just made or read; a storage gone since then
+        reset = time.time() + 60
+    return Limited(err.scope, _rate(err.limit), max(1, math.ceil(reset - time.time())))
 
 
 def _wait_words(seconds: int) -> str:
@@ -368,59 +417,22 @@ class Wrapper(Protocol):
     def __call__(self, view: Callable[P, R], /) -> Callable[P, R]: ...
 
 
-def _on_limited_routes_only(app: Flask, limiter: Limiter) -> Wrapper:
-    """Take Flask-Limiter's after-request hook (the write limit's deduction, counted once the
-    answer says the write was not refused) and its teardown (which clears its state of the
-    request) off every request: the wrapper returned puts them back on the request of a view
-    it wraps (``after_this_request``: every error is answered here, so they run). Any other
-    request (every page, every poll of a revision) has nothing for them to do; they cost it
-    about 9 µs, and Flask's dispatch of two more hooks. The hooks are the ones it registered:
-    a method of the limiter, or a function bound to it. Between the two, the answer is told
-    the limits this request was counted against (:mod:`scorepad.ratelimit_fields`), read
-    before the teardown clears them."""
-    def its_own(hook: object) -> bool:
-        return getattr(hook, "__self__", None) is limiter or (
-            isinstance(hook, functools.partial) and hook.args[:1] == (limiter,))
-
-    after, teardown = app.after_request_funcs.get(None, []), app.teardown_request_funcs.get(None, [])
-    answered = [app.ensure_sync(hook) for hook in after if its_own(hook)]  # as Flask calls a hook
-    released = [app.ensure_sync(hook) for hook in teardown if its_own(hook)]
-    after[:] = [hook for hook in after if not its_own(hook)]
-    teardown[:] = [hook for hook in teardown if not its_own(hook)]
-
-    def hooks(response: Response) -> Response:
-        for hook in answered:
-            response = hook(response)
-        _note_limits(app, limiter)  # as the hooks left them: the write counted
-        response = ratelimit_fields.write(response)
-        for release in released:
-            release(None)
-        return response
-
-    def wrap(view: Callable[P, R]) -> Callable[P, R]:
-        @functools.wraps(view)
-        def hooked(*args: P.args, **kwargs: P.kwargs) -> R:
-            after_this_request(hooks)
-            return view(*args, **kwargs)
-        return hooked
-    return wrap
+def _off_every_request(app: Flask, limiter: Limiter) -> None:
+    """Take Flask-Limiter's hooks off every request: its before-request check (for default
+    limits this app has none of: 0.3 ms a request, a third of what the viewer's cached game
+    page cost), its after-request deduction and headers and its teardown. Our limits count
+    themselves (:class:`SharedLimit`, :class:`CountedByHand`), using its storage and its
+    counting only. The hooks are the ones it registered: a method of the limiter, or a
+    function bound to it."""
+    _take_off(app.before_request_funcs.get(None, []), limiter)
+    _take_off(app.after_request_funcs.get(None, []), limiter)
+    _take_off(app.teardown_request_funcs.get(None, []), limiter)
 
 
-SEVERAL = "scorepad.limits_of_several_rates"  # app.extensions: the scopes whose setting gives more than one rate
-
-
-def _note_limits(app: Flask, limiter: Limiter) -> None:
-    """Tell the answer the limits Flask-Limiter counted or checked for this request (its RateLimit fields)."""
-    found: list[RequestLimit] = limiter.current_limits
-    for limit in found:
-        scope = str(limit.request_args[-1])  # the shared limit's scope: create, write
-        try:
-            reset, remaining = limit.window
-        except Exception:  # the storage cannot be reached: the answer goes without
-            limiter.logger.exception(f"Failed to read LIMIT_{scope.upper()}'s window. Swallowing error")
-            continue
-        name = ratelimit_fields.policy_name(scope, limit.limit, scope in app.extensions[SEVERAL])
-        ratelimit_fields.note(ratelimit_fields.Quota(name, limit.limit, remaining, reset), write_later=False)
+def _take_off(hooks: list[R], limiter: Limiter) -> None:
+    """The hooks of ``limiter`` out of ``hooks``, in place."""
+    hooks[:] = [hook for hook in hooks if not (getattr(hook, "__self__", None) is limiter or (
+        isinstance(hook, functools.partial) and hook.args[:1] == (limiter,)))]
 
 
 def _limit(app: Flask, endpoints: tuple[str, ...], limit: Wrapper) -> None:

@@ -219,10 +219,10 @@ def game_revision(game_id: str) -> ResponseReturnValue:
     """The game's revision, cheaply: what a watching phone polls to know when to reload; and
     ``open``, the counter of its open deal's changes (a part saved, confirmed or abandoned),
     which the revision does not count."""
-    found = reading.revision(game_id)
+    found = reading.moved(game_id)
     if found is None:
         http.missing(game_id)
-    response = jsonify(id=game_id, revision=found[0], updated_at=found[1], open=reading.open_counter(game_id))
+    response = jsonify(id=game_id, revision=found.revision, updated_at=found.updated_at, open=found.open)
     response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -19,7 +19,7 @@ table played it again). A whole deal sent for a number that is open is refused
 (:class:`.errors.DealOpen`).
 
 Every save, confirmation and abandonment adds 1 to the game's open counter
-(:func:`.reading.open_counter`), not to its revision. Each takes the game's row first
+(:func:`.reading.moved`), not to its revision. Each takes the game's row first
 (``game_open_touch``), only at the revision the game was read at, so on PostgreSQL two parts
 saved at once by two servers are saved one after the other, and the later sees the earlier
 (whichever completes the deal writes it once).

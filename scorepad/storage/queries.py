@@ -51,6 +51,8 @@ QUERIES: dict[str, str] = {
     "history_since": "SELECT id, deal_number, action, at, old_totals, new_totals, reason, revision FROM history "
                      "WHERE game_id = ? AND revision > ? ORDER BY revision, id",
     "game_revision": "SELECT revision, updated_at FROM game WHERE id = ?",
+    # What a watching phone polls (reading.moved): one statement, so one moment without a transaction.
+    "game_moved": "SELECT revision, open_counter, updated_at FROM game WHERE id = ?",
     # The revisions of the games a server's event streams follow (reading.revisions), in one
     # read: ?1 is a JSON list of their ids.
     "games_revisions": "SELECT id, revision, open_counter, updated_at FROM game "

@@ -414,6 +414,15 @@ class Moved:
     updated_at: str
 
 
+def moved(game_id: str) -> Moved | None:
+    """How far the game has moved (its revision, open counter and last change), as of one
+    moment, in one read; None if there is no game: what a watching phone polls."""
+    if not could_be_an_id(game_id):
+        return None
+    row = db.one("game_moved", game_id)
+    return None if row is None else Moved(int(row["revision"]), int(row["open_counter"]), str(row["updated_at"]))
+
+
 def revisions(game_ids: Collection[str]) -> dict[str, Moved]:
     """How far each of these games has moved, in one read; a game deleted (or never made) is not in it."""
     ids = [game_id for game_id in game_ids if could_be_an_id(game_id)]
@@ -435,15 +444,6 @@ def load_games(game_ids: Collection[str]) -> dict[str, GameRecord]:
         if record is not None:
             found[game_id] = record
     return found
-
-
-def open_counter(game_id: str) -> int | None:
-    """How many times the game's open deal changed (a part saved, confirmed or abandoned:
-    :mod:`.open_deals`), which the revision does not count; None if there is no game."""
-    if not could_be_an_id(game_id):
-        return None
-    row = db.one("game_open_counter", game_id)
-    return None if row is None else int(row["open_counter"])
 
 
 def cached_game(game_id: str) -> GameRecord | None:

@@ -126,7 +126,8 @@ def game(game_id: str) -> ResponseReturnValue:
     kept = cache.current()
     html = kept.get(("games/game.html", db.path(), game_id, revision))
     if html is None:
-        game = access.game_or_404(game_id)
+        held = reading.cached_game(game_id)  # at the revision just read: the game as it was then, read again not
+        game = held if held is not None and held.revision == revision else access.game_or_404(game_id)
         revision = game.revision  # a write may have landed since: file the page under what it shows
         html = _game_page(game, held=True).encode()  # kept as sent: a text may hold 4 bytes a character
         kept.put(("games/game.html", db.path(), game_id, revision), html)

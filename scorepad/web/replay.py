@@ -127,7 +127,7 @@ class WatchersPages:
                 self.answers.move_to_end(where)  # used: the last to go
         if kept is not None and known:
             with db.using(self.database):
-                found = reading.revision(game_id)
+                found = None if _moved_on(game_id, kept) else reading.revision(game_id)
             if found is not None and str(found[0]) == kept.revision:
                 return self._replay(where, kept, environ, start_response)
         return self._record(where, phone, game_id, environ, start_response)
@@ -184,6 +184,15 @@ class WatchersPages:
             return [body]
         start_response("200 OK", _dated(kept.headers))
         return [kept.body]
+
+
+def _moved_on(game_id: str, kept: Answer) -> bool:
+    """Whether this process has seen the game move past the revision ``kept`` was answered at
+    (its cache holds the game at a later one: written or read here since): the answer is
+    stale without asking the database, and the route, which reads the revision itself, answers.
+    A phone reading the game it just changed asks this every time."""
+    held = reading.cached_game(game_id)
+    return held is not None and str(held.revision) != kept.revision and held.revision > int(kept.revision)
 
 
 def answered(app: WSGIApplication, environ: WSGIEnvironment,

@@ -2,10 +2,10 @@
 
 Every phone at a table that has a game open asks ``GET /api/v1/games/<id>/revision`` every
 4 s (``static/live.js``): in a card room, the request the server answers most. The route
-reads two numbers; Flask's routing, contexts, session and hooks cost several times that.
+reads one row; Flask's routing, contexts, session and hooks cost several times that.
 :class:`RevisionPolls` sits beside :class:`.replay.WatchersPages`, under the proxy and prefix
 handling, and once the route has answered a phone (the same path, scheme, host, prefix,
-``Origin`` and cookie header) answers that phone's next polls itself: the same two reads, the route's
+``Origin`` and cookie header) answers that phone's next polls itself: the same read, the route's
 headers, and a body built as the route builds it (checked when kept: the route's own body,
 built again from its values, must come out byte for byte the same, or nothing is kept).
 
@@ -61,10 +61,10 @@ class RevisionPolls:
         with self.lock:
             kept = self.phones.get(phone)
         if kept is not None:
-            with db.using(self.database), db.snapshot():
-                found, counter = reading.revision(game_id), reading.open_counter(game_id)
-            if found is not None and counter is not None:
-                answer = body(game_id, found[0], found[1], counter)
+            with db.using(self.database):
+                found = reading.moved(game_id)
+            if found is not None:
+                answer = body(game_id, found.revision, found.updated_at, found.open)
                 start_response("200 OK", [*kept, ("Content-Length", str(len(answer)))])
                 return [answer]
         return self._record(phone, game_id, environ, start_response)

@@ -390,3 +390,21 @@ def test_memory_counts_follow_limits_fixed_windows(monkeypatch):
 
 def test_a_moving_window_keeps_limits_own_memory_storage(limited_app):
     assert isinstance(storage_of(limited_app(RATELIMIT_STRATEGY="moving-window")), MemoryStorage)
+
+
+def test_the_create_and_write_limits_count_under_flask_limiter_s_shared_limit_keys(limited_app):
+    """The create and write limits count as Flask-Limiter's ``shared_limit`` counted them,
+    under the same keys (address, or address and game, then scope, then rate): a Redis kept
+    by servers of the version before goes on counting the same windows. Each of a limit's
+    rates is counted; a write refused for want of the key counts only against LIMIT_REFUSED."""
+    app = limited_app(LIMIT_CREATE="20 per minute; 200 per day", LIMIT_WRITE="60 per minute",
+                      RATELIMIT_KEY_PREFIX="v1")
+    client = app.test_client()
+    game_id, key = api_game(client)
+    deals = f"{API}/games/{game_id}/deals"
+    assert client.post(deals, json=valid_deal(), headers=bearer(key)).status_code == 201
+    assert client.post(deals, json=valid_deal(), environ_base=OTHER).status_code == 401
+    counted = {k: v[0] for k, v in storage_of(app).counts.items()}
+    assert counted == {"LIMITER/v1/127.0.0.1/create/20/1/minute": 1, "LIMITER/v1/127.0.0.1/create/200/1/day": 1,
+                       f"LIMITER/v1/127.0.0.1 {game_id}/write/60/1/minute": 1,
+                       "LIMITER/10.9.8.7/refused/30/1/minute": 1}

@@ -100,10 +100,10 @@ def test_a_deal_written_from_its_parts_is_stored_as_the_same_deal_sent_whole_wou
 def test_saving_parts_moves_the_open_counter_and_not_the_revision(database):
     with db.using(database):
         game_id = new_game()
-        counters = [reading.open_counter(game_id)]
+        counters = [reading.moved(game_id).open]
         for part in (1, "ending"):
             save(game_id, part, DAN)
-            counters.append(reading.open_counter(game_id))
+            counters.append(reading.moved(game_id).open)
         assert counters == [0, 1, 2] and reading.revision(game_id)[0] == 0
         assert open_deals.read_open(game_id).counter == 2
 
@@ -201,7 +201,7 @@ def test_abandoning_an_open_deal_removes_its_parts_and_lets_a_whole_deal_be_sent
         save(game_id, 1, DAN)
         save(game_id, "ending", DAN)
         assert open_deals.abandon(game_id, 1) == 2
-        assert open_deals.read_open(game_id).parts == () and reading.open_counter(game_id) == 3
+        assert open_deals.read_open(game_id).parts == () and reading.moved(game_id).open == 3
         assert reading.revision(game_id)[0] == 0
         assert writing.record_deal(game_id, valid_deal(1)).number == 1
 
@@ -257,7 +257,7 @@ def test_a_part_saved_with_an_idempotency_key_is_saved_once(database):
         first = idempotency.once(once, lambda keyed: save(game_id, 1, DAN, once=keyed))
         again = idempotency.once(once, lambda keyed: save(game_id, 1, DAN, once=keyed))
         assert isinstance(first, OpenDeal) and again == Made(Kind.PART_SAVED, game_id, 1, 0)
-        assert reading.open_counter(game_id) == 1
+        assert reading.moved(game_id).open == 1
         last: Once[object] = Once("api.save_part", game_id, "part-2", "digest", "client")
         save(game_id, "ending", DAN)
         idempotency.once(last, lambda keyed: save(game_id, 2, EVE, once=keyed))

@@ -82,3 +82,30 @@ def test_expired_keys_are_forgotten_by_one_save_a_minute_not_by_each(app, client
             assert saved.status_code == 201, saved.get_data(as_text=True)
         counts.append((len(statements), any(s.startswith("DELETE FROM idempotency_key") for s in statements)))
     assert counts == [(MOST, False), (MOST, False), (MOST + 1, True)], counts
+
+
+def test_a_revision_poll_is_one_statement_through_the_route_and_below_it(app, client):
+    """What a watching phone asks every 4 s reads the game's revision, open counter and last
+    change in one statement, one moment without a transaction, whether the route answers or
+    :class:`~scorepad.web.revision_polls.RevisionPolls` does (the phone's second poll)."""
+    game_id, _ = api_game(client)
+    for _ in range(2):
+        with traced(app) as statements:
+            assert client.get(f"/api/v1/games/{game_id}/revision").status_code == 200
+        assert statements == [f"SELECT revision, open_counter, updated_at FROM game WHERE id = '{game_id}'"]
+
+
+@pytest.mark.parametrize("path", ["/api/v1/games/{}", "/games/{}"])
+def test_a_phone_reading_the_game_it_just_changed_reads_its_revision_once(app, client, path):
+    """The watchers' answers kept below Flask (:mod:`scorepad.web.replay`) are known stale once
+    this process holds the game at a later revision (it wrote it): the route answers, reading
+    the revision once, and uses the game it holds at that revision (the page, the API's JSON)."""
+    game_id, key = api_game(client)
+    url = path.format(game_id)
+    assert client.get(url).status_code == 200
+    assert client.get(url).status_code == 200  # now kept for this phone
+    assert client.post(f"/api/v1/games/{game_id}/deals", json=valid_deal(), headers=bearer(key)).status_code == 201
+    with traced(app) as statements:
+        answer = client.get(url)
+    assert answer.status_code == 200 and answer.headers["ETag"] == f'"{game_id}.1"'
+    assert statements == [f"SELECT revision, updated_at FROM game WHERE id = '{game_id}'"]

@@ -94,7 +94,23 @@ def test_a_write_that_did_not_wait_sets_no_pragma(tmp_path):
                 pass
         finally:
             db.get_db().set_trace_callback(None)
-    assert statements == ["BEGIN IMMEDIATE", "SAVEPOINT write", "RELEASE write", "COMMIT"]
+    assert statements == ["BEGIN IMMEDIATE", "COMMIT"]  # the first of its batch: no savepoint
+
+
+def test_the_first_write_of_a_batch_that_fails_is_rolled_back_alone_and_the_next_goes_on(tmp_path):
+    """The batch's first write runs in no savepoint (it is alone in the transaction while its
+    block runs): when it fails, its transaction is rolled back, its error is the one raised,
+    and the next write starts a batch of its own."""
+    database = _table(tmp_path)
+    with db.using(database):
+        with pytest.raises(ValueError, match="refused after writing"):
+            with db.transaction():
+                db.get_db().execute("INSERT INTO t VALUES (1, 'refused')")
+                raise ValueError("refused after writing")
+        assert not db.current().in_transaction()
+        with db.transaction():
+            db.get_db().execute("INSERT INTO t VALUES (2, 'saved')")
+    assert _rows(database) == [(2, "saved")]
 
 
 def _queue_behind_a_held_write(database: db.Database, writers: list[threading.Thread]) -> None:
@@ -151,7 +167,7 @@ def test_writes_waiting_at_once_are_committed_together_in_one_transaction(tmp_pa
 
     _queue_behind_a_held_write(database, [threading.Thread(target=writer, args=(n,)) for n in range(8)])
     assert _traced.count("BEGIN IMMEDIATE") == 1  # 1 batch
-    assert _traced.count("SAVEPOINT write") == 9  # 1 held + 8 queued
+    assert _traced.count("SAVEPOINT write") == 8  # the 8 queued; the held one, first, needs none
     assert _traced.count("COMMIT") == 1  # 1 fsync for the 9
     assert _rows(database) == [(-1, "first")] + [(n, "queued") for n in range(8)]
 

@@ -11,6 +11,11 @@ import re
 from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
 
+import pytest
+from flask import request
+from flask.sessions import SecureCookieSessionInterface
+from itsdangerous import BadSignature
+
 from scorepad.access import MAX_GAMES_REMEMBERED
 from scorepad.rules.limits import MAX_GAME_ID, MAX_GAMES_WATCHED, MAX_NAME
 from tests.helpers import api_game, form_fields, grant, watch
@@ -162,3 +167,45 @@ def test_the_cookie_stays_under_4000_bytes_with_every_cap_full(make_app):
     assert [len(entry) for entry in session["games"]].count(1) == MAX_GAMES_WATCHED
     assert session["_flashes"] and session["csrf_token"]
     assert max(sizes) < COOKIE_LIMIT, max(sizes)
+
+
+def test_a_new_secret_key_signs_the_next_cookie_and_refuses_one_signed_with_the_old(app, client):
+    """The session's serializer is made once per set of keys (SECRET_KEY, SECRET_KEY_FALLBACKS),
+    not per request: a key changed while the app runs is the one that signs from then on."""
+    game, key = api_game(client)
+    old = _session_cookies(client.get(f"/games/{game}/edit/{key}"))[0].split(";")[0].removeprefix("session=")
+    signing = app.session_interface.get_signing_serializer(app)
+    assert signing is app.session_interface.get_signing_serializer(app)  # made once
+    assert signing.loads(old)["games"]
+    app.config["SECRET_KEY"] = "another key entirely"
+    renewed = app.session_interface.get_signing_serializer(app)
+    assert renewed is not signing
+    with pytest.raises(BadSignature):
+        renewed.loads(old)
+    app.config["SECRET_KEY_FALLBACKS"] = [signing.secret_keys[-1].decode()]  # the old key, kept to read
+    assert app.session_interface.get_signing_serializer(app).loads(old)["games"]
+
+
+def _saved(app, interface, state: str) -> list[tuple[str, str]]:
+    """The headers ``interface`` saves a session in ``state`` with, on an empty answer."""
+    with app.test_request_context("/"):
+        found = interface.open_session(app, request)
+        if state == "read":
+            found.accessed = True  # as flask.session marks it when a view reads it
+        if state in ("emptied", "filled"):
+            found["client"] = "x"
+        if state == "emptied":
+            found.clear()
+        response = app.response_class()
+        interface.save_session(app, found, response)
+        return [(k, v) for k, v in response.headers if k != "Content-Type"]
+
+
+@pytest.mark.parametrize("state", ["untouched", "read", "emptied", "filled"])
+def test_a_session_is_saved_as_flask_saves_it_an_empty_one_nothing_changed_without_a_cookie(app, state):
+    """Saving skips working out the cookie's settings for an empty session nothing changed
+    (every API request, an anonymous view), and answers as Flask's own saving does in every
+    state: nothing; ``Vary: Cookie`` once read; the cookie expired once emptied; sent once set."""
+    ours = _saved(app, app.session_interface, state)
+    assert ours == _saved(app, SecureCookieSessionInterface(), state)
+    assert bool(ours) is (state != "untouched")

@@ -118,3 +118,16 @@ def test_the_api_s_page_links_come_from_the_page_routes_read_once(app, client):
     assert (body["view_url"], body["edit_url"]) == (f"http://localhost/games/{game}",
                                                     f"http://localhost/games/{game}/edit/{body['edit_key']}")
     assert client.get(f"/api/v1/games/{game}").get_json()["view_url"] == body["view_url"]
+
+
+def test_the_base_worked_out_once_a_host_still_follows_each_request_s_host_and_a_new_advertised_address(app):
+    """The origin is kept per scheme, host and advertised address (links._request_origin):
+    each request still gets its own host's, over HTTP or HTTPS, and an address advertised
+    later is given to the loopback hosts from then on."""
+    for n in range(3):
+        for host in (f"table-{n}.example:8000", "127.0.0.1:5000"):
+            assert _base(app, host) == f"http://{host}/"
+    with app.test_request_context("/", headers={"Host": "scores.local"}, base_url="https://scores.local"):
+        assert links.link_base() == "https://scores.local/"
+    links.advertise(app, LAN)
+    assert _base(app, "127.0.0.1:5000") == LAN and _base(app, "table-1.example:8000") == "http://table-1.example:8000/"
