@@ -1,0 +1,435 @@
+"""The judge's fast path: a sheet compiled once (:func:`fast_judge`) to judge the common deal in
+one flat pass, giving exactly what the general path (:func:`~.validate.validate` and
+:func:`~.score.score`) gives.
+
+One pass over the deal counts each side's cards once, for both jobs: its melds (by the records
+of :mod:`.compiled`), books and went-out player, then, for every side and player, the quiet
+checks (is anything wrong, or worth a warning?) and the score lines, priced by the sheet's plan
+(:func:`~.lines.plan`) resolved here once per deal number. No problem is written on the way:
+where any check finds something to say, the report is the general referee's
+(:func:`~.validate.validate`, which writes every problem as usual), while the score stays this
+pass's (a score never depends on the problems). Only the "not checked" notes every
+unopened deal carries (openings not given, the last card, permission) are made here.
+
+What the pass does not take, the general path judges whole (:meth:`FastJudge.judge` gives
+None): a sheet with books of threes, dirty special books, book caps or a knee, or with a score
+line the pass does not know; a deal with a counted side or hand, or a knee. Sheets with a
+``max_books_per_rank`` have their report from the general referee always.
+
+``tests/rules/test_fast_judge.py`` checks both paths agree, to the byte, on generated deals
+across every preset and option.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import compress
+from operator import gt, itemgetter
+from typing import NamedTuple
+
+from .cards import CARDS, EMPTY, NATURALS, Card, Rank
+from .choices import Books, FootWhen, LastCard, OpeningBy, OpeningWho, PartnerFoot, StockOut
+from .compiled import (
+    CLEAN_BOOK,
+    DIRTY_BOOK,
+    MIXED_WILD_BOOK,
+    WILD_BOOK,
+    MeldRecord,
+    compiled,
+)
+from .deal import Deal, Ending, Player, Side
+from .limits import MAX_DEALS
+from .lines import Line, Plan, plan
+from .problems import Problem, Report, Unchecked
+from .score import Breakdown, SideScore
+from .sheet import RuleSheet
+from .validate import check_going_out, pack, validate
+
+# The kinds of line the pass scores, by their code in :data:`~.lines.SCORE_LINES`.
+MELDED, MELD_POINTS, CLEAN, SPECIAL, DIRTY, WILD, MIXED, LAID, LAID_NOT_OUT, GOING_OUT, FIRST_MELD, \
+    FAILED_TAKES = range(12)
+_SIDE_KINDS = {"melds.cards": MELDED, "melds.points": MELD_POINTS, "books.clean": CLEAN, "books.special": SPECIAL,
+               "books.dirty": DIRTY, "books.wild": WILD, "books.wild_mixed": MIXED, "red_threes.laid": LAID,
+               "red_threes.laid_not_out": LAID_NOT_OUT, "going_out": GOING_OUT, "first_meld": FIRST_MELD,
+               "pile.failed_takes": FAILED_TAKES}
+CUT, HAND, RED_HAND, FOOT, BLACK_FOOT, RED_FOOT = range(6)
+_PLAYER_KINDS = {"cut_bonus": CUT, "cards_left": HAND, "red_threes.hand": RED_HAND, "foot": FOOT,
+                 "black_threes.foot": BLACK_FOOT, "red_threes.foot": RED_FOOT}
+
+Step = tuple[int, str, str, str, int]  # (kind, code, label, option, points each)
+
+
+class Priced(NamedTuple):
+    """What one deal number asks of the pass on a sheet, resolved once: its lines and prices."""
+
+    side: tuple[Step, ...]  # a side's own lines, in the table's order
+    listed: tuple[Step, ...]  # a player's own lines, foot not picked up
+    listed_picked_up: tuple[Step, ...]  # the same, foot picked up
+    books_needed: Books  # to go out
+    number_ok: bool  # the deal's number is in the game
+    opening_book: bool  # the opening minimum is a book
+
+
+class FastJudge:
+    """One sheet compiled for the one-pass judge (:func:`fast_judge`)."""
+
+    __slots__ = ("sheet", "takes", "vouches", "_checks", "_priced", "_packs", "_points", "_held_order",
+                 "_in_held_order", "_special", "_opponents", "_foot_when_out", "_hand_when_out", "_owner_by_player",
+                 "_opening_option", "_by_total", "_band_top", "_going_out_rules", "_not_out_priced",
+                 "_lays", "_cut_bonus", "_foot_size")
+
+    def __init__(self, sheet: RuleSheet) -> None:
+        self.sheet = sheet
+        self._checks = compiled(sheet)
+        steps = plan(sheet, 1)
+        known = all(step.code in _SIDE_KINDS for step in steps.side) and \
+            all(step.code in _PLAYER_KINDS for step in steps.listed)
+        # Whether the pass takes the sheet's deals at all, and whether its quiet checks cover every rule.
+        self.takes = known and not (sheet.three_books or sheet.special_books_dirty or sheet.book_caps
+                                    or sheet.has_knee)
+        self.vouches = sheet.max_books_per_rank is None
+        self._priced: dict[int, Priced] = {}
+        self._packs: dict[int, tuple[int, ...]] = {}
+        values = sheet.card_values
+        self._points, self._held_order, self._in_held_order = values.points, values.held_order, values.in_held_order
+        self._special = {card: bonus for card, bonus in sheet.special_books}
+        foot_when, hand_when = sheet.red_three_penalty_foot_when, sheet.red_three_penalty_hand_when
+        self._foot_when_out = foot_when is FootWhen.OPPONENTS_OUT
+        self._hand_when_out = hand_when is FootWhen.OPPONENTS_OUT
+        self._opponents = self._foot_when_out or self._hand_when_out
+        self._owner_by_player = sheet.opening_who is OpeningWho.PLAYER
+        self._by_total = sheet.opening_by is OpeningBy.RUNNING_TOTAL
+        self._opening_option = "opening_bands" if self._by_total else "opening_minimums"
+        self._band_top = max((band.minimum for band in sheet.opening_bands), default=0)
+        self._going_out_rules = sheet.last_card is not LastCard.EITHER or sheet.go_out_permission
+        self._not_out_priced = sheet.red_three_bonus_not_out is not None
+        self._lays, self._cut_bonus, self._foot_size = sheet.lays_red_threes, bool(sheet.cut_bonus), sheet.foot_size
+
+    def priced(self, number: int) -> Priced:
+        """The deal number's lines and what it asks, resolved on first use."""
+        found = self._priced.get(number)
+        if found is None:
+            sheet, steps = self.sheet, plan(self.sheet, number)
+            last = sheet.last_deal()
+            number_ok = 1 <= number and (number <= last if last is not None else number <= MAX_DEALS)
+            found = Priced(_steps(steps, _SIDE_KINDS, "side"), _steps(steps, _PLAYER_KINDS, "listed"),
+                           _steps(steps, _PLAYER_KINDS, "listed_picked_up"), sheet.going_out_books(number),
+                           number_ok, sheet.opening_book(number))
+            if len(self._priced) >= _MAX_KEPT:
+                self._priced.clear()
+            self._priced[number] = found
+        return found
+
+    def pack_counts(self, players: int) -> tuple[int, ...]:
+        """The pack's counts by card for so many players."""
+        found = self._packs.get(players)
+        if found is None:
+            found = pack(self.sheet, max(players, 1)).counts()
+            if len(self._packs) >= _MAX_KEPT:
+                self._packs.clear()
+            self._packs[players] = found
+        return found
+
+    def judge(self, deal: Deal, totals_before: Mapping[str, int] | None = None) -> tuple[Report, Breakdown] | None:
+        """The deal's report and score, as the general path gives them; None for a deal the pass
+        does not take (a counted side or hand, a knee), which the general path then judges."""
+        priced = self.priced(deal.number)
+        named = self._named(deal)
+        if named is None:
+            return None
+        located, went_out_by_side, first_by_side, quiet = named
+        quiet = quiet and self.vouches and priced.number_ok
+        other_out = self._opponents and located is not None  # for a red three left in a foot or hand
+        rows: list[Sequence[int]] = []  # every card recorded, row by row, for the supply
+        scores, records, red_threes = [], [], 0
+        for side, went_out, first_meld in zip(deal.sides, went_out_by_side, first_by_side, strict=True):
+            buried = not self._foot_when_out or (other_out and went_out is None)
+            caught = not self._hand_when_out or (other_out and went_out is None)
+            judged = self._side(side, went_out, first_meld, priced, buried, caught, rows)
+            if judged is None:
+                return None
+            scores.append(judged[0])
+            records.append(judged[1])
+            quiet = quiet and judged[2]
+            red_threes += side.red_threes
+        breakdown = tuple.__new__(Breakdown, (tuple(scores),))
+        players = sum(len(side.players) for side in deal.sides)
+        quiet = quiet and self._table_quiet(deal, players) and self._ending_quiet(deal, located, records, priced) \
+            and self._supply_quiet(rows, red_threes, players)
+        unchecked = self._openings(deal, totals_before, priced) if quiet else None
+        if unchecked is not None and located is not None and self._going_out_rules:
+            found: list[Problem] = []
+            check_going_out(deal, located, found, unchecked)
+            unchecked = None if found else unchecked
+        if unchecked is None:  # something to say: the general referee says it
+            return validate(deal, totals_before), breakdown
+        return tuple.__new__(Report, ((), (), tuple(unchecked))), breakdown
+
+    def _named(self, deal: Deal) -> tuple[tuple[int, int, Player] | None, list[str | None], list[str | None],
+                                          bool] | None:
+        """Who the deal names, found once: the player who went out (side, place, player), each
+        side's player who went out and who laid down first (as the side spells the name, as
+        :class:`~.tally.Tally` names them), and whether every name is told apart and the first to
+        meld is a player of a sheet with a bonus for it. None where a hand is counted or a knee given."""
+        went_out_key = deal.went_out.strip().casefold() \
+            if deal.ending is _WENT_OUT and deal.went_out is not None else None
+        first_key = None if deal.first_meld is None else deal.first_meld.strip().casefold()
+        located, went_out_by_side, first_by_side, names = None, [], [], set()
+        for i, side in enumerate(deal.sides):
+            went_out = first_meld = None
+            for j, player in enumerate(side.players):
+                if player.cards_left_points is not None or player.red_threes_left or player.knee is not EMPTY \
+                        or player.knee_picked_up is not None:
+                    return None
+                key = player.name.casefold()
+                names.add(key)
+                if key == went_out_key and went_out is None:
+                    went_out = player.name
+                    located = located or (i, j, player)
+                if key == first_key and first_meld is None:
+                    first_meld = player.name
+            went_out_by_side.append(went_out)
+            first_by_side.append(first_meld)
+        quiet = len(names) == sum(len(side.players) for side in deal.sides) and \
+            (first_key is None or bool(self.sheet.first_meld_bonus) and first_key in names)
+        return located, went_out_by_side, first_by_side, quiet
+
+    def _side(self, side: Side, went_out: str | None, first_meld: str | None, priced: Priced,  # noqa: C901 (the pass: one check or kind of line a branch)
+              buried: bool, caught: bool, rows: list[Sequence[int]]) -> tuple[SideScore, list[MeldRecord], bool] | None:
+        """One side in one pass: its melds counted by card and book (as :meth:`~.tally.Tally.of`
+        counts them), whether it and its players break no rule and earn no warning, its score's
+        lines in the table's order (as :func:`~.score.score` gives them); its cards and hands are
+        added to ``rows`` for the supply. None for a counted side."""
+        if side.books is not None or side.meld_points:
+            return None
+        melded = [0] * _CARDS
+        twos = jokers = clean = dirty = wild = mixed = 0
+        special: dict[Card, int] = {}
+        checks = self._checks
+        known, record = checks.records, checks.record
+        records = []
+        quiet = bool(side.melds) and bool(side.players) and side.red_threes >= 0 and side.failed_takes >= 0 \
+            and (not side.red_threes or checks.lays_red_threes)
+        unfinished: set[Rank] = set()  # ranks with an unfinished meld, where a second must wait for a book
+        for meld in side.melds:
+            kept = known.get(id(meld)) or record(meld)
+            records.append(kept)
+            if kept.place is not None:
+                melded[kept.place] += meld.naturals
+            twos += meld.twos
+            jokers += meld.jokers
+            if kept.problems:
+                quiet = False
+            if kept.unfinished is not None:
+                quiet = quiet and kept.unfinished not in unfinished
+                unfinished.add(kept.unfinished)
+            book = kept.book
+            if not book:
+                continue
+            if book == CLEAN_BOOK:
+                clean += 1
+            elif book == DIRTY_BOOK:
+                dirty += 1
+            elif book == WILD_BOOK:
+                wild += 1
+            elif book == MIXED_WILD_BOOK:
+                mixed += 1
+            else:  # SPECIAL_BOOK: the only other kind on a sheet the pass takes
+                special[kept.card] = special.get(kept.card, 0) + 1
+        melded[_TWO] += twos
+        melded[_JOKER] += jokers
+        rows.append(melded)
+        lines: list[Line] = []
+        new = tuple.__new__
+        for kind, code, label, option, each in priced.side:
+            if kind == MELDED:
+                points = self._points
+                lines += [new(Line, (code, _MELDED_LABELS[i], melded[i], points[i], melded[i] * points[i], option,
+                                     None)) for i in compress(_MELDED_ORDER, _IN_MELDED_ORDER(melded))]
+                continue
+            if kind == SPECIAL:
+                lines += [new(Line, (code, f"Clean books of {card.noun}", n, self._special[card],
+                                     n * self._special[card], option, None)) for card, n in special.items()]
+                continue
+            scored_to = None
+            if kind == CLEAN:
+                n = clean
+            elif kind == DIRTY:
+                n = dirty
+            elif kind == WILD:
+                n = wild
+            elif kind == LAID:
+                n = side.red_threes if went_out is not None or not self._not_out_priced else 0
+            elif kind == GOING_OUT:
+                n, scored_to = (0 if went_out is None else 1), went_out
+            elif kind == MIXED:
+                n = mixed
+            elif kind == LAID_NOT_OUT:
+                n = side.red_threes if went_out is None else 0
+            elif kind == FIRST_MELD:
+                n, scored_to = (0 if first_meld is None else 1), first_meld
+            else:  # FAILED_TAKES
+                n = side.failed_takes
+            if n:
+                lines.append(new(Line, (code, label, n, each, n * each, option, scored_to)))
+        for player in side.players:
+            cards, foot = player.cards_left, player.foot
+            if player.foot_picked_up:
+                quiet = quiet and (foot is EMPTY or not foot)
+            else:
+                rows.append(foot.counts())
+                quiet = quiet and not player.foot_played and foot.total == self._foot_size
+            if cards is not EMPTY:
+                rows.append(cards.counts())
+            quiet = quiet and self._hand_quiet(player)
+            self._score_player(lines, player, priced.listed_picked_up if player.foot_picked_up else priced.listed,
+                               buried, caught)
+        return new(SideScore, (side.name, tuple(lines), sum(map(_POINTS, lines)))), records, quiet
+
+    def _hand_quiet(self, player: Player) -> bool:
+        """Whether the player's hand and foot hold no negative count, the hand no red three (where
+        they are laid) and the player claims no cut bonus the sheet has not."""
+        cards, foot = player.cards_left, player.foot
+        if cards is not EMPTY and (min(counts := cards.counts()) < 0 or self._lays and counts[_RED_THREE]):
+            return False
+        if foot is not EMPTY and min(foot.counts()) < 0:
+            return False
+        return not player.cut_bonus or self._cut_bonus
+
+    def _table_quiet(self, deal: Deal, players: int) -> bool:
+        """Whether the table is as the sheet plays it: sides, players, names."""
+        sheet, sides = self.sheet, deal.sides
+        if len(sides) < 2 or not sheet.min_players <= players <= sheet.max_players:
+            return False
+        size = len(sides[0].players)
+        if size not in sheet.side_sizes or any(len(side.players) != size for side in sides):
+            return False
+        return len({side.name.casefold() for side in sides}) == len(sides)
+
+    def _ending_quiet(self, deal: Deal, located: tuple[int, int, Player] | None,
+                      records: Sequence[Sequence[MeldRecord]], priced: Priced) -> bool:
+        """Whether the deal ended as the sheet allows: who went out, with what books and feet."""
+        sheet = self.sheet
+        if deal.ending is not _WENT_OUT:
+            return deal.went_out is None and sheet.stock_out is not _RESHUFFLE
+        if located is None or not deal.went_out:
+            return False
+        i, j, player = located
+        if player.cards_left.total or not player.foot_picked_up and sheet.go_out_foot:
+            return False
+        checks = self._checks
+        if checks.books_toward(priced.books_needed, checks.books_held(records[i]))[1]:
+            return False
+        rule = sheet.go_out_partner_foot
+        if rule is _NO_PARTNER_FOOT:
+            return True
+        played = rule is PartnerFoot.PLAYED
+        return all(k == j or (partner.played_foot if played else partner.foot_picked_up)
+                   for k, partner in enumerate(deal.sides[i].players))
+
+    def _supply_quiet(self, rows: list[Sequence[int]], red_threes: int, players: int) -> bool:
+        """Whether the pack holds every card the deal records (as :func:`~.validate.deal_cards`
+        counts them): ``rows`` of melded cards, hands and unopened feet, and the red threes laid."""
+        used = list(map(sum, zip(*rows, strict=True)))
+        used[_RED_THREE] += red_threes
+        return not any(map(gt, used, self.pack_counts(players)))
+
+    def _openings(self, deal: Deal, totals_before: Mapping[str, int] | None, priced: Priced) -> list[Unchecked] | None:
+        """Each opening not given, as not checked (as the general referee lists them); None where
+        some opening is given (the general referee judges it)."""
+        checks, option, not_given = self._checks, self._opening_option, self._checks.opening_not_given
+        unchecked: list[Unchecked] = []
+        new = tuple.__new__
+        for i, side in enumerate(deal.sides):
+            if side.opening is not None or any(player.opening is not None for player in side.players):
+                return None
+            running = side.running_total if totals_before is None else totals_before.get(side.name)
+            minimum = self._band_top if self._by_total and running is None \
+                else checks.opening_minimum(deal.number, running or 0)
+            if not (minimum > 0 or priced.opening_book):
+                continue
+            if self._owner_by_player and len(side.players) > 1:
+                unchecked += [new(Unchecked, ("opening", option, player.name + not_given,
+                                              f"sides[{i}].players[{j}].opening", side.name, player.name))
+                              for j, player in enumerate(side.players)]
+            else:
+                unchecked.append(new(Unchecked, ("opening", option, side.name + not_given, f"sides[{i}].opening",
+                                                 side.name, None)))
+        return unchecked
+
+    # -- the score --------------------------------------------------------------------------
+
+    def _score_player(self, lines: list[Line], player: Player, steps: tuple[Step, ...], buried: bool,
+                      caught: bool) -> None:
+        """A player's own lines, in the table's order."""
+        name, new = player.name, tuple.__new__
+        for kind, code, label, option, each in steps:
+            if kind == HAND:
+                self._held(lines, code, option, name, player.cards_left.counts(), "hand")
+                continue
+            if kind == FOOT:
+                counts = player.foot.counts()
+                if self.sheet.black_three_in_foot is not None and counts[_BLACK_THREE]:
+                    counts = (*counts[:_BLACK_THREE], 0, *counts[_BLACK_THREE + 1:])
+                self._held(lines, code, option, name, counts, "unopened foot")
+                continue
+            if kind == RED_HAND:
+                n = player.cards_left.counts()[_RED_THREE] if caught else 0
+            elif kind == CUT:
+                n = 1 if player.cut_bonus else 0
+            elif kind == BLACK_FOOT:
+                n = player.foot.counts()[_BLACK_THREE]
+            else:  # RED_FOOT
+                n = player.foot.counts()[_RED_THREE] if buried else 0
+            if n:
+                lines.append(new(Line, (code, label.format(player=name), n, each, n * each, option, name)))
+
+    def _held(self, lines: list[Line], code: str, option: str, player: str, counts: tuple[int, ...],
+              where: str) -> None:
+        """Cards held at the end, a line per card value, highest first (as :func:`~.lines._held`)."""
+        points, new = self._points, tuple.__new__
+        each = n = 0
+        codes = ""
+        for i in compress(self._held_order, self._in_held_order(counts)):
+            if codes and points[i] == each:
+                n += counts[i]
+                codes = f"{codes} {_CODES[i]}"
+                continue
+            if codes:
+                lines.append(new(Line, (code, f"{player}'s {where}: {codes}", n, -each, -n * each, option, player)))
+            each, n, codes = points[i], counts[i], _CODES[i]
+        if codes:
+            lines.append(new(Line, (code, f"{player}'s {where}: {codes}", n, -each, -n * each, option, player)))
+
+
+def _steps(steps: Plan, kinds: Mapping[str, int], which: str) -> tuple[Step, ...]:
+    """A plan's steps of one list (``side``, ``listed``...) as the pass reads them."""
+    return tuple((kinds[step.code], step.code, step.label, step.option, step.each) for step in getattr(steps, which)
+                 if step.code != "melds.points")  # a counted side's line: none on a side the pass takes
+
+
+def fast_judge(sheet: RuleSheet) -> FastJudge:
+    """The sheet compiled for the one-pass judge: made once and kept (by the sheet's identity)."""
+    kept = _COMPILED.get(id(sheet))
+    if kept is not None and kept.sheet is sheet:
+        return kept
+    if len(_COMPILED) >= _MAX_SHEETS:
+        _COMPILED.clear()
+    made = _COMPILED[id(sheet)] = FastJudge(sheet)
+    return made
+
+
+_COMPILED: dict[int, FastJudge] = {}
+_MAX_SHEETS = 256  # sheets kept at once (each held, so no other sheet takes its id)
+_MAX_KEPT = 512  # deal numbers and table sizes kept per sheet
+
+_INDEX = {card: i for i, card in enumerate(CARDS)}
+_CARDS = len(CARDS)
+_TWO, _JOKER, _RED_THREE, _BLACK_THREE = _INDEX[Card.TWO], _INDEX[Card.JOKER], _INDEX[Card.RED_THREE], \
+    _INDEX[Card.BLACK_THREE]
+_CODES = tuple(card.value for card in CARDS)
+_MELDED_ORDER = tuple(_INDEX[card] for card in (*NATURALS, Card.RED_THREE, Card.BLACK_THREE, Card.TWO, Card.JOKER))
+_IN_MELDED_ORDER = itemgetter(*_MELDED_ORDER)
+_MELDED_LABELS = tuple(f"Melded {card.noun}" for card in CARDS)
+_POINTS = itemgetter(4)
+_WENT_OUT, _RESHUFFLE, _NO_PARTNER_FOOT = Ending.WENT_OUT, StockOut.RESHUFFLE, PartnerFoot.NO
