@@ -38,7 +38,7 @@ from .compiled import (
     compiled,
 )
 from .deal import Deal, Ending, Player, Side
-from .limits import MAX_DEALS
+from .limits import MAX_DEALS, MAX_PER_SIDE, MAX_SIDES
 from .lines import Line, Plan, plan
 from .problems import Problem, Report, Unchecked
 from .score import Breakdown, SideScore
@@ -68,15 +68,18 @@ class Priced(NamedTuple):
     books_needed: Books  # to go out
     number_ok: bool  # the deal's number is in the game
     opening_book: bool  # the opening minimum is a book
+    minimum: int  # the opening minimum of a side whose running total is nothing
 
 
 class FastJudge:
     """One sheet compiled for the one-pass judge (:func:`fast_judge`)."""
 
-    __slots__ = ("sheet", "takes", "vouches", "_checks", "_priced", "_packs", "_points", "_held_order",
-                 "_in_held_order", "_special", "_opponents", "_foot_when_out", "_hand_when_out", "_owner_by_player",
+    __slots__ = ("sheet", "takes", "vouches", "_checks", "_priced", "_packs", "_held_codes", "_held_points",
+                 "_melded_points", "_in_held_order", "_special", "_opponents", "_foot_when_out", "_hand_when_out",
+                 "_owner_by_player",
                  "_opening_option", "_by_total", "_band_top", "_going_out_rules", "_not_out_priced",
-                 "_lays", "_cut_bonus", "_foot_size")
+                 "_lays", "_cut_bonus", "_foot_size", "_first_meld",
+                 "_black_three_priced")
 
     def __init__(self, sheet: RuleSheet) -> None:
         self.sheet = sheet
@@ -91,7 +94,11 @@ class FastJudge:
         self._priced: dict[int, Priced] = {}
         self._packs: dict[int, tuple[int, ...]] = {}
         values = sheet.card_values
-        self._points, self._held_order, self._in_held_order = values.points, values.held_order, values.in_held_order
+        # Each kind's code and points in the order held cards are listed, and a reader of counts in that order
+        self._held_codes = tuple(_CODES[i] for i in values.held_order)
+        self._held_points = tuple(values.points[i] for i in values.held_order)
+        self._in_held_order = values.in_held_order
+        self._melded_points = _IN_MELDED_ORDER(values.points)  # each melded kind's points, in the lines' order
         self._special = {card: bonus for card, bonus in sheet.special_books}
         foot_when, hand_when = sheet.red_three_penalty_foot_when, sheet.red_three_penalty_hand_when
         self._foot_when_out = foot_when is FootWhen.OPPONENTS_OUT
@@ -103,6 +110,8 @@ class FastJudge:
         self._band_top = max((band.minimum for band in sheet.opening_bands), default=0)
         self._going_out_rules = sheet.last_card is not LastCard.EITHER or sheet.go_out_permission
         self._not_out_priced = sheet.red_three_bonus_not_out is not None
+        self._black_three_priced = sheet.black_three_in_foot
+        self._first_meld = bool(sheet.first_meld_bonus)
         self._lays, self._cut_bonus, self._foot_size = sheet.lays_red_threes, bool(sheet.cut_bonus), sheet.foot_size
 
     def priced(self, number: int) -> Priced:
@@ -114,7 +123,7 @@ class FastJudge:
             number_ok = 1 <= number and (number <= last if last is not None else number <= MAX_DEALS)
             found = Priced(_steps(steps, _SIDE_KINDS, "side"), _steps(steps, _PLAYER_KINDS, "listed"),
                            _steps(steps, _PLAYER_KINDS, "listed_picked_up"), sheet.going_out_books(number),
-                           number_ok, sheet.opening_book(number))
+                           number_ok, sheet.opening_book(number), self._checks.opening_minimum(number, 0))
             if len(self._priced) >= _MAX_KEPT:
                 self._priced.clear()
             self._priced[number] = found
@@ -134,29 +143,36 @@ class FastJudge:
         """The deal's report and score, as the general path gives them; None for a deal the pass
         does not take (a counted side or hand, a knee), which the general path then judges."""
         priced = self.priced(deal.number)
-        named = self._named(deal)
-        if named is None:
-            return None
-        located, went_out_by_side, first_by_side, quiet = named
-        quiet = quiet and self.vouches and priced.number_ok
-        other_out = self._opponents and located is not None  # for a red three left in a foot or hand
+        if len(deal.sides) > MAX_SIDES:
+            return None  # past what a deal read from JSON holds: judged in full
+        # The names the deal gives, as every player's name is matched (ignoring case)
+        went_out_key = deal.went_out.strip().casefold() \
+            if deal.ending is _WENT_OUT and deal.went_out is not None else None
+        first_key = None if deal.first_meld is None else deal.first_meld.strip().casefold()
+        # Whether some player went out, for a red three that costs only when another side's did
+        other_out = self._opponents and went_out_key is not None and deal.find_player(deal.went_out or "") is not None
+        names: set[str] = set()  # every player's name, to tell them apart
         rows: list[Sequence[int]] = []  # every card recorded, row by row, for the supply
-        scores, records, red_threes = [], [], 0
-        for side, went_out, first_meld in zip(deal.sides, went_out_by_side, first_by_side, strict=True):
-            buried = not self._foot_when_out or (other_out and went_out is None)
-            caught = not self._hand_when_out or (other_out and went_out is None)
-            judged = self._side(side, went_out, first_meld, priced, buried, caught, rows)
+        scores, records, red_threes, players = [], [], 0, 0
+        located: tuple[int, int, Player] | None = None  # the player who went out
+        quiet = self.vouches and priced.number_ok
+        for i, side in enumerate(deal.sides):
+            judged = self._side(side, went_out_key, first_key, names, priced, other_out, rows)
             if judged is None:
                 return None
-            scores.append(judged[0])
-            records.append(judged[1])
-            quiet = quiet and judged[2]
+            score, kept, side_quiet, out_at = judged
+            scores.append(score)
+            records.append(kept)
+            quiet = quiet and side_quiet
             red_threes += side.red_threes
+            players += len(side.players)
+            if out_at is not None and located is None:
+                located = (i, out_at, side.players[out_at])
         breakdown = tuple.__new__(Breakdown, (tuple(scores),))
-        players = sum(len(side.players) for side in deal.sides)
-        quiet = quiet and self._table_quiet(deal, players) and self._ending_quiet(deal, located, records, priced) \
+        quiet = quiet and len(names) == players and (first_key is None or self._first_meld and first_key in names) \
+            and self._table_quiet(deal, players) and self._ending_quiet(deal, located, records, priced) \
             and self._supply_quiet(rows, red_threes, players)
-        unchecked = self._openings(deal, totals_before, priced) if quiet else None
+        unchecked = self._openings(deal, totals_before, priced) if quiet else None  # none given, where quiet
         if unchecked is not None and located is not None and self._going_out_rules:
             found: list[Problem] = []
             check_going_out(deal, located, found, unchecked)
@@ -165,43 +181,30 @@ class FastJudge:
             return validate(deal, totals_before), breakdown
         return tuple.__new__(Report, ((), (), tuple(unchecked))), breakdown
 
-    def _named(self, deal: Deal) -> tuple[tuple[int, int, Player] | None, list[str | None], list[str | None],
-                                          bool] | None:
-        """Who the deal names, found once: the player who went out (side, place, player), each
-        side's player who went out and who laid down first (as the side spells the name, as
-        :class:`~.tally.Tally` names them), and whether every name is told apart and the first to
-        meld is a player of a sheet with a bonus for it. None where a hand is counted or a knee given."""
-        went_out_key = deal.went_out.strip().casefold() \
-            if deal.ending is _WENT_OUT and deal.went_out is not None else None
-        first_key = None if deal.first_meld is None else deal.first_meld.strip().casefold()
-        located, went_out_by_side, first_by_side, names = None, [], [], set()
-        for i, side in enumerate(deal.sides):
-            went_out = first_meld = None
-            for j, player in enumerate(side.players):
-                if player.cards_left_points is not None or player.red_threes_left or player.knee is not EMPTY \
-                        or player.knee_picked_up is not None:
-                    return None
-                key = player.name.casefold()
-                names.add(key)
-                if key == went_out_key and went_out is None:
-                    went_out = player.name
-                    located = located or (i, j, player)
-                if key == first_key and first_meld is None:
-                    first_meld = player.name
-            went_out_by_side.append(went_out)
-            first_by_side.append(first_meld)
-        quiet = len(names) == sum(len(side.players) for side in deal.sides) and \
-            (first_key is None or bool(self.sheet.first_meld_bonus) and first_key in names)
-        return located, went_out_by_side, first_by_side, quiet
-
-    def _side(self, side: Side, went_out: str | None, first_meld: str | None, priced: Priced,  # noqa: C901 (the pass: one check or kind of line a branch)
-              buried: bool, caught: bool, rows: list[Sequence[int]]) -> tuple[SideScore, list[MeldRecord], bool] | None:
-        """One side in one pass: its melds counted by card and book (as :meth:`~.tally.Tally.of`
-        counts them), whether it and its players break no rule and earn no warning, its score's
-        lines in the table's order (as :func:`~.score.score` gives them); its cards and hands are
-        added to ``rows`` for the supply. None for a counted side."""
-        if side.books is not None or side.meld_points:
+    def _side(self, side: Side, went_out_key: str | None, first_key: str | None, names: set[str],  # noqa: C901 (the pass: one check or kind of line a branch)
+              priced: Priced, other_out: bool, rows: list[Sequence[int]]
+              ) -> tuple[SideScore, list[MeldRecord], bool, int | None] | None:
+        """One side in one pass: its players' names (added to ``names``), its melds counted by card
+        and book (as :meth:`~.tally.Tally.of` counts them), whether it and its players break no rule
+        and earn no warning, its score's lines in the table's order (as :func:`~.score.score` gives
+        them), and the place of its player who went out; its cards and hands are added to ``rows``
+        for the supply. None for a counted side or hand, or a knee."""
+        if side.books is not None or side.meld_points or len(side.players) > MAX_PER_SIDE:
             return None
+        went_out = first_meld = out_at = None  # its player who went out and who laid down first, as it spells them
+        for j, player in enumerate(side.players):
+            if player.cards_left_points is not None or player.red_threes_left or player.knee is not EMPTY \
+                    or player.knee_picked_up is not None:
+                return None
+            key = player.name.casefold()
+            names.add(key)
+            if key == went_out_key and went_out is None:
+                went_out, out_at = player.name, j
+            if key == first_key and first_meld is None:
+                first_meld = player.name
+        # Whether a red three left in an unopened foot, or in a hand, costs its penalty
+        buried = not self._foot_when_out or (other_out and went_out is None)
+        caught = not self._hand_when_out or (other_out and went_out is None)
         melded = [0] * _CARDS
         twos = jokers = clean = dirty = wild = mixed = 0
         special: dict[Card, int] = {}
@@ -209,21 +212,21 @@ class FastJudge:
         known, record = checks.records, checks.record
         records = []
         quiet = bool(side.melds) and bool(side.players) and side.red_threes >= 0 and side.failed_takes >= 0 \
-            and (not side.red_threes or checks.lays_red_threes)
+            and (not side.red_threes or checks.lays_red_threes) and side.opening is None  # an opening: judged in full
         unfinished: set[Rank] = set()  # ranks with an unfinished meld, where a second must wait for a book
         for meld in side.melds:
             kept = known.get(id(meld)) or record(meld)
             records.append(kept)
-            if kept.place is not None:
-                melded[kept.place] += meld.naturals
+            _, place, problems, book, _, card, rank = kept  # read at once: less than field by field
+            if place is not None:
+                melded[place] += meld.naturals
             twos += meld.twos
             jokers += meld.jokers
-            if kept.problems:
+            if problems:
                 quiet = False
-            if kept.unfinished is not None:
-                quiet = quiet and kept.unfinished not in unfinished
-                unfinished.add(kept.unfinished)
-            book = kept.book
+            if rank is not None:  # unfinished, where a second must wait for a book
+                quiet = quiet and rank not in unfinished
+                unfinished.add(rank)
             if not book:
                 continue
             if book == CLEAN_BOOK:
@@ -235,17 +238,17 @@ class FastJudge:
             elif book == MIXED_WILD_BOOK:
                 mixed += 1
             else:  # SPECIAL_BOOK: the only other kind on a sheet the pass takes
-                special[kept.card] = special.get(kept.card, 0) + 1
+                special[card] = special.get(card, 0) + 1
         melded[_TWO] += twos
         melded[_JOKER] += jokers
         rows.append(melded)
         lines: list[Line] = []
         new = tuple.__new__
         for kind, code, label, option, each in priced.side:
-            if kind == MELDED:
-                points = self._points
-                lines += [new(Line, (code, _MELDED_LABELS[i], melded[i], points[i], melded[i] * points[i], option,
-                                     None)) for i in compress(_MELDED_ORDER, _IN_MELDED_ORDER(melded))]
+            if kind == MELDED:  # only the kinds melded, in the order the lines print
+                counts = _IN_MELDED_ORDER(melded)
+                lines += [new(Line, (code, label, n, points, n * points, option, None)) for label, n, points
+                          in compress(zip(_MELDED_LABELS, counts, self._melded_points, strict=True), counts)]
                 continue
             if kind == SPECIAL:
                 lines += [new(Line, (code, f"Clean books of {card.noun}", n, self._special[card],
@@ -273,28 +276,9 @@ class FastJudge:
             if n:
                 lines.append(new(Line, (code, label, n, each, n * each, option, scored_to)))
         for player in side.players:
-            cards, foot = player.cards_left, player.foot
-            if player.foot_picked_up:
-                quiet = quiet and (foot is EMPTY or not foot)
-            else:
-                rows.append(foot.counts())
-                quiet = quiet and not player.foot_played and foot.total == self._foot_size
-            if cards is not EMPTY:
-                rows.append(cards.counts())
-            quiet = quiet and self._hand_quiet(player)
-            self._score_player(lines, player, priced.listed_picked_up if player.foot_picked_up else priced.listed,
-                               buried, caught)
-        return new(SideScore, (side.name, tuple(lines), sum(map(_POINTS, lines)))), records, quiet
-
-    def _hand_quiet(self, player: Player) -> bool:
-        """Whether the player's hand and foot hold no negative count, the hand no red three (where
-        they are laid) and the player claims no cut bonus the sheet has not."""
-        cards, foot = player.cards_left, player.foot
-        if cards is not EMPTY and (min(counts := cards.counts()) < 0 or self._lays and counts[_RED_THREE]):
-            return False
-        if foot is not EMPTY and min(foot.counts()) < 0:
-            return False
-        return not player.cut_bonus or self._cut_bonus
+            quiet = self._player(lines, player, priced.listed_picked_up if player.foot_picked_up else priced.listed,
+                                 buried, caught, rows) and quiet
+        return new(SideScore, (side.name, tuple(lines), sum(map(_POINTS, lines)))), records, quiet, out_at
 
     def _table_quiet(self, deal: Deal, players: int) -> bool:
         """Whether the table is as the sheet plays it: sides, players, names."""
@@ -334,72 +318,83 @@ class FastJudge:
         used[_RED_THREE] += red_threes
         return not any(map(gt, used, self.pack_counts(players)))
 
-    def _openings(self, deal: Deal, totals_before: Mapping[str, int] | None, priced: Priced) -> list[Unchecked] | None:
-        """Each opening not given, as not checked (as the general referee lists them); None where
-        some opening is given (the general referee judges it)."""
-        checks, option, not_given = self._checks, self._opening_option, self._checks.opening_not_given
+    def _openings(self, deal: Deal, totals_before: Mapping[str, int] | None, priced: Priced) -> list[Unchecked]:
+        """Each opening, none given, as not checked (as the general referee lists them)."""
+        option, not_given = self._opening_option, self._checks.opening_not_given
         unchecked: list[Unchecked] = []
         new = tuple.__new__
         for i, side in enumerate(deal.sides):
-            if side.opening is not None or any(player.opening is not None for player in side.players):
-                return None
             running = side.running_total if totals_before is None else totals_before.get(side.name)
             minimum = self._band_top if self._by_total and running is None \
-                else checks.opening_minimum(deal.number, running or 0)
+                else self._checks.opening_minimum(deal.number, running) if running else priced.minimum
             if not (minimum > 0 or priced.opening_book):
                 continue
             if self._owner_by_player and len(side.players) > 1:
-                unchecked += [new(Unchecked, ("opening", option, player.name + not_given,
-                                              f"sides[{i}].players[{j}].opening", side.name, player.name))
-                              for j, player in enumerate(side.players)]
+                unchecked += [new(Unchecked, ("opening", option, player.name + not_given, where, side.name,
+                                              player.name))
+                              for player, where in zip(side.players, _PLAYER_OPENINGS[i], strict=False)]
             else:
-                unchecked.append(new(Unchecked, ("opening", option, side.name + not_given, f"sides[{i}].opening",
+                unchecked.append(new(Unchecked, ("opening", option, side.name + not_given, _SIDE_OPENINGS[i],
                                                  side.name, None)))
         return unchecked
 
     # -- the score --------------------------------------------------------------------------
 
-    def _score_player(self, lines: list[Line], player: Player, steps: tuple[Step, ...], buried: bool,
-                      caught: bool) -> None:
-        """A player's own lines, in the table's order."""
+    def _player(self, lines: list[Line], player: Player, steps: tuple[Step, ...], buried: bool, caught: bool,  # noqa: C901 (one check or kind of line a branch)
+                rows: list[Sequence[int]]) -> bool:
+        """A player's own lines, in the table's order, added to ``lines``, and the hand and unopened
+        foot to ``rows``; whether the player breaks no rule and earns no warning: no negative count,
+        a foot picked up recorded as none and an unopened one of ``foot_size`` cards, no red three in
+        hand (where they are laid), no cut bonus the sheet has not."""
         name, new = player.name, tuple.__new__
+        cards, foot = player.cards_left.counts(), player.foot.counts()
+        if player.cards_left is not EMPTY:
+            rows.append(cards)
+        if player.foot_picked_up:
+            quiet = player.foot is EMPTY or not any(foot)
+        else:
+            rows.append(foot)
+            quiet = not player.foot_played and sum(foot) == self._foot_size and min(foot) >= 0
+        quiet = quiet and (player.cards_left is EMPTY or min(cards) >= 0 and not (self._lays and cards[_RED_THREE])) \
+            and (not player.cut_bonus or self._cut_bonus) and player.opening is None
         for kind, code, label, option, each in steps:
             if kind == HAND:
-                self._held(lines, code, option, name, player.cards_left.counts(), "hand")
+                self._held(lines, code, option, name, cards, "hand")
                 continue
             if kind == FOOT:
-                counts = player.foot.counts()
-                if self.sheet.black_three_in_foot is not None and counts[_BLACK_THREE]:
-                    counts = (*counts[:_BLACK_THREE], 0, *counts[_BLACK_THREE + 1:])
-                self._held(lines, code, option, name, counts, "unopened foot")
+                self._held(lines, code, option, name, foot if self._black_three_priced is None or not foot[_BLACK_THREE]
+                           else (*foot[:_BLACK_THREE], 0, *foot[_BLACK_THREE + 1:]), "unopened foot")
                 continue
             if kind == RED_HAND:
-                n = player.cards_left.counts()[_RED_THREE] if caught else 0
+                n = cards[_RED_THREE] if caught else 0
             elif kind == CUT:
                 n = 1 if player.cut_bonus else 0
             elif kind == BLACK_FOOT:
-                n = player.foot.counts()[_BLACK_THREE]
+                n = foot[_BLACK_THREE]
             else:  # RED_FOOT
-                n = player.foot.counts()[_RED_THREE] if buried else 0
+                n = foot[_RED_THREE] if buried else 0
             if n:
                 lines.append(new(Line, (code, label.format(player=name), n, each, n * each, option, name)))
+        return quiet
 
     def _held(self, lines: list[Line], code: str, option: str, player: str, counts: tuple[int, ...],
               where: str) -> None:
         """Cards held at the end, a line per card value, highest first (as :func:`~.lines._held`)."""
-        points, new = self._points, tuple.__new__
+        new, prefix = tuple.__new__, f"{player}'s {where}: "
         each = n = 0
         codes = ""
-        for i in compress(self._held_order, self._in_held_order(counts)):
-            if codes and points[i] == each:
-                n += counts[i]
-                codes = f"{codes} {_CODES[i]}"
+        counts = self._in_held_order(counts)
+        for card, held, points in compress(zip(self._held_codes, counts, self._held_points, strict=True),
+                                                   counts):
+            if codes and points == each:
+                n += held
+                codes = f"{codes} {card}"
                 continue
             if codes:
-                lines.append(new(Line, (code, f"{player}'s {where}: {codes}", n, -each, -n * each, option, player)))
-            each, n, codes = points[i], counts[i], _CODES[i]
+                lines.append(new(Line, (code, prefix + codes, n, -each, -n * each, option, player)))
+            each, n, codes = points, held, card
         if codes:
-            lines.append(new(Line, (code, f"{player}'s {where}: {codes}", n, -each, -n * each, option, player)))
+            lines.append(new(Line, (code, prefix + codes, n, -each, -n * each, option, player)))
 
 
 def _steps(steps: Plan, kinds: Mapping[str, int], which: str) -> tuple[Step, ...]:
@@ -430,6 +425,10 @@ _TWO, _JOKER, _RED_THREE, _BLACK_THREE = _INDEX[Card.TWO], _INDEX[Card.JOKER], _
 _CODES = tuple(card.value for card in CARDS)
 _MELDED_ORDER = tuple(_INDEX[card] for card in (*NATURALS, Card.RED_THREE, Card.BLACK_THREE, Card.TWO, Card.JOKER))
 _IN_MELDED_ORDER = itemgetter(*_MELDED_ORDER)
-_MELDED_LABELS = tuple(f"Melded {card.noun}" for card in CARDS)
+_MELDED_LABELS = _IN_MELDED_ORDER(tuple(f"Melded {card.noun}" for card in CARDS))  # in the lines' order
 _POINTS = itemgetter(4)
+# Where each side's (or its player's) opening would be given, written once.
+_SIDE_OPENINGS = tuple(f"sides[{i}].opening" for i in range(MAX_SIDES))
+_PLAYER_OPENINGS = tuple(tuple(f"sides[{i}].players[{j}].opening" for j in range(MAX_PER_SIDE))
+                         for i in range(MAX_SIDES))
 _WENT_OUT, _RESHUFFLE, _NO_PARTNER_FOOT = Ending.WENT_OUT, StockOut.RESHUFFLE, PartnerFoot.NO
