@@ -22,7 +22,7 @@ across every preset and option.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import compress
 from operator import gt, itemgetter
 from typing import NamedTuple
@@ -39,7 +39,8 @@ from .compiled import (
 )
 from .deal import Deal, Ending, Player, Side
 from .limits import MAX_DEALS, MAX_PER_SIDE, MAX_SIDES
-from .lines import Line, Plan, plan
+from .lines import Line, PlayerStep, plan
+from .lines import Step as SideStep
 from .problems import Problem, Report, Unchecked
 from .score import Breakdown, SideScore
 from .sheet import RuleSheet
@@ -56,15 +57,14 @@ CUT, HAND, RED_HAND, FOOT, BLACK_FOOT, RED_FOOT = range(6)
 _PLAYER_KINDS = {"cut_bonus": CUT, "cards_left": HAND, "red_threes.hand": RED_HAND, "foot": FOOT,
                  "black_threes.foot": BLACK_FOOT, "red_threes.foot": RED_FOOT}
 
-Step = tuple[int, str, str, str, int]  # (kind, code, label, option, points each)
+Step = tuple[str, str, str, int]  # one kind of line the sheet scores: (code, label, option, points each)
 
 
 class Priced(NamedTuple):
     """What one deal number asks of the pass on a sheet, resolved once: its lines and prices."""
 
-    side: tuple[Step, ...]  # a side's own lines, in the table's order
-    listed: tuple[Step, ...]  # a player's own lines, foot not picked up
-    listed_picked_up: tuple[Step, ...]  # the same, foot picked up
+    side: tuple[Step | None, ...]  # a side's own lines, by kind (None: a kind the sheet does not score)
+    player: tuple[Step | None, ...]  # a player's own lines, by kind
     books_needed: Books  # to go out
     number_ok: bool  # the deal's number is in the game
     opening_book: bool  # the opening minimum is a book
@@ -85,8 +85,11 @@ class FastJudge:
         self.sheet = sheet
         self._checks = compiled(sheet)
         steps = plan(sheet, 1)
-        known = all(step.code in _SIDE_KINDS for step in steps.side) and \
-            all(step.code in _PLAYER_KINDS for step in steps.listed)
+        # The pass writes each kind of line in the order of its kinds, the table's (checked here).
+        side_kinds = [_SIDE_KINDS.get(step.code, -1) for step in steps.side]
+        player_kinds = [_PLAYER_KINDS.get(step.code, -1) for step in steps.listed]
+        known = -1 not in side_kinds and -1 not in player_kinds and side_kinds == sorted(side_kinds) \
+            and player_kinds == sorted(player_kinds)
         # Whether the pass takes the sheet's deals at all, and whether its quiet checks cover every rule.
         self.takes = known and not (sheet.three_books or sheet.special_books_dirty or sheet.book_caps
                                     or sheet.has_knee)
@@ -121,8 +124,8 @@ class FastJudge:
             sheet, steps = self.sheet, plan(self.sheet, number)
             last = sheet.last_deal()
             number_ok = 1 <= number and (number <= last if last is not None else number <= MAX_DEALS)
-            found = Priced(_steps(steps, _SIDE_KINDS, "side"), _steps(steps, _PLAYER_KINDS, "listed"),
-                           _steps(steps, _PLAYER_KINDS, "listed_picked_up"), sheet.going_out_books(number),
+            found = Priced(_by_kind(steps.side, _SIDE_KINDS), _by_kind(steps.listed, _PLAYER_KINDS),
+                           sheet.going_out_books(number),
                            number_ok, sheet.opening_book(number), self._checks.opening_minimum(number, 0))
             if len(self._priced) >= _MAX_KEPT:
                 self._priced.clear()
@@ -155,7 +158,8 @@ class FastJudge:
         rows: list[Sequence[int]] = []  # every card recorded, row by row, for the supply
         scores, records, red_threes, players = [], [], 0, 0
         located: tuple[int, int, Player] | None = None  # the player who went out
-        quiet = self.vouches and priced.number_ok
+        quiet = self.vouches and priced.number_ok and len(deal.sides) >= 2
+        sides, size = set(), len(deal.sides[0].players) if deal.sides else 0  # side names, and every side's players
         for i, side in enumerate(deal.sides):
             judged = self._side(side, went_out_key, first_key, names, priced, other_out, rows)
             if judged is None:
@@ -166,11 +170,15 @@ class FastJudge:
             quiet = quiet and side_quiet
             red_threes += side.red_threes
             players += len(side.players)
+            quiet = quiet and len(side.players) == size
+            sides.add(side.name.casefold())
             if out_at is not None and located is None:
                 located = (i, out_at, side.players[out_at])
         breakdown = tuple.__new__(Breakdown, (tuple(scores),))
         quiet = quiet and len(names) == players and (first_key is None or self._first_meld and first_key in names) \
-            and self._table_quiet(deal, players) and self._ending_quiet(deal, located, records, priced) \
+            and len(sides) == len(deal.sides) and size in self.sheet.side_sizes \
+            and self.sheet.min_players <= players <= self.sheet.max_players \
+            and self._ending_quiet(deal, located, records, priced) \
             and self._supply_quiet(rows, red_threes, players)
         unchecked = self._openings(deal, totals_before, priced) if quiet else None  # none given, where quiet
         if unchecked is not None and located is not None and self._going_out_rules:
@@ -244,51 +252,38 @@ class FastJudge:
         rows.append(melded)
         lines: list[Line] = []
         new = tuple.__new__
-        for kind, code, label, option, each in priced.side:
-            if kind == MELDED:  # only the kinds melded, in the order the lines print
-                counts = _IN_MELDED_ORDER(melded)
-                lines += [new(Line, (code, label, n, points, n * points, option, None)) for label, n, points
-                          in compress(zip(_MELDED_LABELS, counts, self._melded_points, strict=True), counts)]
-                continue
-            if kind == SPECIAL:
-                lines += [new(Line, (code, f"Clean books of {card.noun}", n, self._special[card],
-                                     n * self._special[card], option, None)) for card, n in special.items()]
-                continue
-            scored_to = None
-            if kind == CLEAN:
-                n = clean
-            elif kind == DIRTY:
-                n = dirty
-            elif kind == WILD:
-                n = wild
-            elif kind == LAID:
-                n = side.red_threes if went_out is not None or not self._not_out_priced else 0
-            elif kind == GOING_OUT:
-                n, scored_to = (0 if went_out is None else 1), went_out
-            elif kind == MIXED:
-                n = mixed
-            elif kind == LAID_NOT_OUT:
-                n = side.red_threes if went_out is None else 0
-            elif kind == FIRST_MELD:
-                n, scored_to = (0 if first_meld is None else 1), first_meld
-            else:  # FAILED_TAKES
-                n = side.failed_takes
-            if n:
-                lines.append(new(Line, (code, label, n, each, n * each, option, scored_to)))
+        melded_step, _, clean_step, special_step, dirty_step, wild_step, mixed_step, laid_step, not_out_step, \
+            going_out_step, first_meld_step, failed_takes_step = priced.side
+        if melded_step is not None:  # only the kinds melded, in the order the lines print
+            code, _, option, _ = melded_step
+            counts = _IN_MELDED_ORDER(melded)
+            lines += [new(Line, (code, label, n, points, n * points, option, None)) for label, n, points
+                      in compress(zip(_MELDED_LABELS, counts, self._melded_points, strict=True), counts)]
+        if clean and clean_step is not None:
+            lines.append(_line(clean_step, clean))
+        if special and special_step is not None:
+            code, _, option, _ = special_step
+            lines += [new(Line, (code, f"Clean books of {card.noun}", n, self._special[card],
+                                 n * self._special[card], option, None)) for card, n in special.items()]
+        if dirty and dirty_step is not None:
+            lines.append(_line(dirty_step, dirty))
+        if wild and wild_step is not None:
+            lines.append(_line(wild_step, wild))
+        if mixed and mixed_step is not None:
+            lines.append(_line(mixed_step, mixed))
+        if side.red_threes and laid_step is not None and (went_out is not None or not_out_step is None):
+            lines.append(_line(laid_step, side.red_threes))
+        if side.red_threes and not_out_step is not None and went_out is None:
+            lines.append(_line(not_out_step, side.red_threes))
+        if went_out is not None and going_out_step is not None:
+            lines.append(_line(going_out_step, 1, went_out))
+        if first_meld is not None and first_meld_step is not None:
+            lines.append(_line(first_meld_step, 1, first_meld))
+        if side.failed_takes and failed_takes_step is not None:
+            lines.append(_line(failed_takes_step, side.failed_takes))
         for player in side.players:
-            quiet = self._player(lines, player, priced.listed_picked_up if player.foot_picked_up else priced.listed,
-                                 buried, caught, rows) and quiet
+            quiet = self._player(lines, player, priced.player, buried, caught, rows) and quiet
         return new(SideScore, (side.name, tuple(lines), sum(map(_POINTS, lines)))), records, quiet, out_at
-
-    def _table_quiet(self, deal: Deal, players: int) -> bool:
-        """Whether the table is as the sheet plays it: sides, players, names."""
-        sheet, sides = self.sheet, deal.sides
-        if len(sides) < 2 or not sheet.min_players <= players <= sheet.max_players:
-            return False
-        size = len(sides[0].players)
-        if size not in sheet.side_sizes or any(len(side.players) != size for side in sides):
-            return False
-        return len({side.name.casefold() for side in sides}) == len(sides)
 
     def _ending_quiet(self, deal: Deal, located: tuple[int, int, Player] | None,
                       records: Sequence[Sequence[MeldRecord]], priced: Priced) -> bool:
@@ -340,46 +335,44 @@ class FastJudge:
 
     # -- the score --------------------------------------------------------------------------
 
-    def _player(self, lines: list[Line], player: Player, steps: tuple[Step, ...], buried: bool, caught: bool,  # noqa: C901 (one check or kind of line a branch)
+    def _player(self, lines: list[Line], player: Player, steps: tuple[Step | None, ...], buried: bool, caught: bool,
                 rows: list[Sequence[int]]) -> bool:
         """A player's own lines, in the table's order, added to ``lines``, and the hand and unopened
         foot to ``rows``; whether the player breaks no rule and earns no warning: no negative count,
         a foot picked up recorded as none and an unopened one of ``foot_size`` cards, no red three in
-        hand (where they are laid), no cut bonus the sheet has not."""
-        name, new = player.name, tuple.__new__
+        hand (where they are laid), no cut bonus the sheet has not, no opening (judged in full)."""
+        name, held, picked_up = player.name, player.cards_left is not EMPTY, player.foot_picked_up
         cards, foot = player.cards_left.counts(), player.foot.counts()
-        if player.cards_left is not EMPTY:
+        if held:
             rows.append(cards)
-        if player.foot_picked_up:
+        if picked_up:
             quiet = player.foot is EMPTY or not any(foot)
         else:
             rows.append(foot)
             quiet = not player.foot_played and sum(foot) == self._foot_size and min(foot) >= 0
-        quiet = quiet and (player.cards_left is EMPTY or min(cards) >= 0 and not (self._lays and cards[_RED_THREE])) \
+        quiet = quiet and (not held or min(cards) >= 0 and not (self._lays and cards[_RED_THREE])) \
             and (not player.cut_bonus or self._cut_bonus) and player.opening is None
-        for kind, code, label, option, each in steps:
-            if kind == HAND:
-                self._held(lines, code, option, name, cards, "hand")
-                continue
-            if kind == FOOT:
-                self._held(lines, code, option, name, foot if self._black_three_priced is None or not foot[_BLACK_THREE]
-                           else (*foot[:_BLACK_THREE], 0, *foot[_BLACK_THREE + 1:]), "unopened foot")
-                continue
-            if kind == RED_HAND:
-                n = cards[_RED_THREE] if caught else 0
-            elif kind == CUT:
-                n = 1 if player.cut_bonus else 0
-            elif kind == BLACK_FOOT:
-                n = foot[_BLACK_THREE]
-            else:  # RED_FOOT
-                n = foot[_RED_THREE] if buried else 0
-            if n:
-                lines.append(new(Line, (code, label.format(player=name), n, each, n * each, option, name)))
+        cut_step, hand_step, red_hand_step, foot_step, black_foot_step, red_foot_step = steps
+        if player.cut_bonus and cut_step is not None:
+            lines.append(_line(cut_step, 1, name))
+        if held and hand_step is not None:
+            self._held(lines, hand_step, name, cards, "hand")
+        if caught and cards[_RED_THREE] and red_hand_step is not None:
+            lines.append(_line(red_hand_step, cards[_RED_THREE], name))
+        if picked_up:
+            return quiet
+        if foot_step is not None:
+            self._held(lines, foot_step, name, foot if self._black_three_priced is None or not foot[_BLACK_THREE]
+                       else (*foot[:_BLACK_THREE], 0, *foot[_BLACK_THREE + 1:]), "unopened foot")
+        if foot[_BLACK_THREE] and black_foot_step is not None:
+            lines.append(_line(black_foot_step, foot[_BLACK_THREE], name))
+        if buried and foot[_RED_THREE] and red_foot_step is not None:
+            lines.append(_line(red_foot_step, foot[_RED_THREE], name))
         return quiet
 
-    def _held(self, lines: list[Line], code: str, option: str, player: str, counts: tuple[int, ...],
-              where: str) -> None:
+    def _held(self, lines: list[Line], step: Step, player: str, counts: tuple[int, ...], where: str) -> None:
         """Cards held at the end, a line per card value, highest first (as :func:`~.lines._held`)."""
+        code, _, option, _ = step
         new, prefix = tuple.__new__, f"{player}'s {where}: "
         each = n = 0
         codes = ""
@@ -397,10 +390,22 @@ class FastJudge:
             lines.append(new(Line, (code, prefix + codes, n, -each, -n * each, option, player)))
 
 
-def _steps(steps: Plan, kinds: Mapping[str, int], which: str) -> tuple[Step, ...]:
-    """A plan's steps of one list (``side``, ``listed``...) as the pass reads them."""
-    return tuple((kinds[step.code], step.code, step.label, step.option, step.each) for step in getattr(steps, which)
-                 if step.code != "melds.points")  # a counted side's line: none on a side the pass takes
+def _by_kind(steps: Iterable[SideStep | PlayerStep], kinds: Mapping[str, int]) -> tuple[Step | None, ...]:
+    """A plan's steps (:class:`~.lines.Step` or :class:`~.lines.PlayerStep`) by kind, as the pass reads
+    them: each kind's (code, label, option, points each), or None for a kind the sheet does not score."""
+    out: list[Step | None] = [None] * (max(kinds.values()) + 1)
+    for step in steps:
+        if step.code != "melds.points":  # a counted side's line: none on a side the pass takes
+            out[kinds[step.code]] = (step.code, step.label, step.option, step.each)
+    return tuple(out)
+
+
+def _line(step: Step, n: int, player: str | None = None) -> Line:
+    """The line of ``n`` of a counted kind; its label names ``player`` where it has ``{player}``."""
+    code, label, option, each = step
+    if player is not None and "{" in label:
+        label = label.format(player=player)
+    return tuple.__new__(Line, (code, label, n, each, n * each, option, player))
 
 
 def fast_judge(sheet: RuleSheet) -> FastJudge:
