@@ -27,6 +27,7 @@ from itertools import compress
 from operator import gt, itemgetter
 from typing import NamedTuple
 
+from .books import HeldBooks
 from .cards import CARDS, EMPTY, NATURALS, Card, Rank
 from .choices import Books, FootWhen, LastCard, OpeningBy, OpeningWho, PartnerFoot, StockOut
 from .compiled import (
@@ -69,6 +70,7 @@ class Priced(NamedTuple):
     number_ok: bool  # the deal's number is in the game
     opening_book: bool  # the opening minimum is a book
     minimum: int  # the opening minimum of a side whose running total is nothing
+    short: dict[HeldBooks, bool]  # whether a side holding these books is short of going out, worked out once each
 
 
 class FastJudge:
@@ -99,7 +101,7 @@ class FastJudge:
         values = sheet.card_values
         # Each kind's code and points in the order held cards are listed, and a reader of counts in that order
         self._held_codes = tuple(_CODES[i] for i in values.held_order)
-        self._held_points = tuple(values.points[i] for i in values.held_order)
+        self._held_points = tuple(-values.points[i] for i in values.held_order)  # taken off: negative
         self._in_held_order = values.in_held_order
         self._melded_points = _IN_MELDED_ORDER(values.points)  # each melded kind's points, in the lines' order
         self._special = {card: bonus for card, bonus in sheet.special_books}
@@ -126,7 +128,7 @@ class FastJudge:
             number_ok = 1 <= number and (number <= last if last is not None else number <= MAX_DEALS)
             found = Priced(_by_kind(steps.side, _SIDE_KINDS), _by_kind(steps.listed, _PLAYER_KINDS),
                            sheet.going_out_books(number),
-                           number_ok, sheet.opening_book(number), self._checks.opening_minimum(number, 0))
+                           number_ok, sheet.opening_book(number), self._checks.opening_minimum(number, 0), {})
             if len(self._priced) >= _MAX_KEPT:
                 self._priced.clear()
             self._priced[number] = found
@@ -296,8 +298,13 @@ class FastJudge:
         i, j, player = located
         if player.cards_left.total or not player.foot_picked_up and sheet.go_out_foot:
             return False
-        checks = self._checks
-        if checks.books_toward(priced.books_needed, checks.books_held(records[i]))[1]:
+        held = self._checks.books_held(records[i])
+        short = priced.short.get(held)  # whether so many books are short of going out in this deal
+        if short is None:
+            if len(priced.short) >= _MAX_KEPT:
+                priced.short.clear()
+            short = priced.short[held] = self._checks.books_toward(priced.books_needed, held)[1]
+        if short:
             return False
         rule = sheet.go_out_partner_foot
         if rule is _NO_PARTNER_FOOT:
@@ -309,9 +316,9 @@ class FastJudge:
     def _supply_quiet(self, rows: list[Sequence[int]], red_threes: int, players: int) -> bool:
         """Whether the pack holds every card the deal records (as :func:`~.validate.deal_cards`
         counts them): ``rows`` of melded cards, hands and unopened feet, and the red threes laid."""
-        used = list(map(sum, zip(*rows, strict=True)))
-        used[_RED_THREE] += red_threes
-        return not any(map(gt, used, self.pack_counts(players)))
+        if red_threes:
+            rows.append((*_NO_CARDS[:_RED_THREE], red_threes, *_NO_CARDS[_RED_THREE + 1:]))
+        return not any(map(gt, map(sum, zip(*rows, strict=True)), self.pack_counts(players)))
 
     def _openings(self, deal: Deal, totals_before: Mapping[str, int] | None, priced: Priced) -> list[Unchecked]:
         """Each opening, none given, as not checked (as the general referee lists them)."""
@@ -373,21 +380,22 @@ class FastJudge:
     def _held(self, lines: list[Line], step: Step, player: str, counts: tuple[int, ...], where: str) -> None:
         """Cards held at the end, a line per card value, highest first (as :func:`~.lines._held`)."""
         code, _, option, _ = step
-        new, prefix = tuple.__new__, f"{player}'s {where}: "
+        new = tuple.__new__
         each = n = 0
-        codes = ""
+        codes = prefix = ""
         counts = self._in_held_order(counts)
-        for card, held, points in compress(zip(self._held_codes, counts, self._held_points, strict=True),
-                                                   counts):
+        for card, held, points in compress(zip(self._held_codes, counts, self._held_points, strict=True), counts):
             if codes and points == each:
                 n += held
                 codes = f"{codes} {card}"
                 continue
             if codes:
-                lines.append(new(Line, (code, prefix + codes, n, -each, -n * each, option, player)))
+                lines.append(new(Line, (code, prefix + codes, n, each, n * each, option, player)))
+            else:
+                prefix = f"{player}'s {where}: "
             each, n, codes = points, held, card
         if codes:
-            lines.append(new(Line, (code, prefix + codes, n, -each, -n * each, option, player)))
+            lines.append(new(Line, (code, prefix + codes, n, each, n * each, option, player)))
 
 
 def _by_kind(steps: Iterable[SideStep | PlayerStep], kinds: Mapping[str, int]) -> tuple[Step | None, ...]:
@@ -428,6 +436,7 @@ _CARDS = len(CARDS)
 _TWO, _JOKER, _RED_THREE, _BLACK_THREE = _INDEX[Card.TWO], _INDEX[Card.JOKER], _INDEX[Card.RED_THREE], \
     _INDEX[Card.BLACK_THREE]
 _CODES = tuple(card.value for card in CARDS)
+_NO_CARDS = (0,) * len(CARDS)
 _MELDED_ORDER = tuple(_INDEX[card] for card in (*NATURALS, Card.RED_THREE, Card.BLACK_THREE, Card.TWO, Card.JOKER))
 _IN_MELDED_ORDER = itemgetter(*_MELDED_ORDER)
 _MELDED_LABELS = _IN_MELDED_ORDER(tuple(f"Melded {card.noun}" for card in CARDS))  # in the lines' order
