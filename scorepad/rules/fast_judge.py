@@ -35,7 +35,6 @@ from .compiled import (
     DIRTY_BOOK,
     MIXED_WILD_BOOK,
     WILD_BOOK,
-    MeldRecord,
     compiled,
 )
 from .deal import Deal, Ending, Player, Side
@@ -45,6 +44,7 @@ from .lines import Step as SideStep
 from .problems import Problem, Report, Unchecked
 from .score import Breakdown, SideScore
 from .sheet import RuleSheet
+from .tally import Tally
 from .validate import check_going_out, pack, validate
 
 # The kinds of line the pass scores, by their code in :data:`~.lines.SCORE_LINES`.
@@ -64,6 +64,7 @@ Step = tuple[str, str, str, int]  # one kind of line the sheet scores: (code, la
 class Priced(NamedTuple):
     """What one deal number asks of the pass on a sheet, resolved once: its lines and prices."""
 
+    known: bool  # every kind of line the deal can score is one the pass writes (else it takes none of its deals)
     side: tuple[Step | None, ...]  # a side's own lines, by kind (None: a kind the sheet does not score)
     player: tuple[Step | None, ...]  # a player's own lines, by kind
     books_needed: Books  # to go out
@@ -86,15 +87,9 @@ class FastJudge:
     def __init__(self, sheet: RuleSheet) -> None:
         self.sheet = sheet
         self._checks = compiled(sheet)
-        steps = plan(sheet, 1)
-        # The pass writes each kind of line in the order of its kinds, the table's (checked here).
-        side_kinds = [_SIDE_KINDS.get(step.code, -1) for step in steps.side]
-        player_kinds = [_PLAYER_KINDS.get(step.code, -1) for step in steps.listed]
-        known = -1 not in side_kinds and -1 not in player_kinds and side_kinds == sorted(side_kinds) \
-            and player_kinds == sorted(player_kinds)
-        # Whether the pass takes the sheet's deals at all, and whether its quiet checks cover every rule.
-        self.takes = known and not (sheet.three_books or sheet.special_books_dirty or sheet.book_caps
-                                    or sheet.has_knee)
+        # Whether the pass takes the sheet's deals at all (a deal's lines are checked too, :meth:`priced`),
+        # and whether its quiet checks cover every rule.
+        self.takes = not (sheet.three_books or sheet.special_books_dirty or sheet.book_caps or sheet.has_knee)
         self.vouches = sheet.max_books_per_rank is None
         self._priced: dict[int, Priced] = {}
         self._packs: dict[int, tuple[int, ...]] = {}
@@ -123,10 +118,15 @@ class FastJudge:
         """The deal number's lines and what it asks, resolved on first use."""
         found = self._priced.get(number)
         if found is None:
-            sheet, steps = self.sheet, plan(self.sheet, number)
+            sheet, steps = self.sheet, plan(self.sheet, number)  # the plan the general path reads too
+            # The pass writes each kind of line in the order of its kinds, the table's (checked here).
+            side_kinds = [_SIDE_KINDS.get(step.code, -1) for step in steps.side]
+            player_kinds = [_PLAYER_KINDS.get(step.code, -1) for step in steps.listed]
+            known = -1 not in side_kinds and -1 not in player_kinds and side_kinds == sorted(side_kinds) \
+                and player_kinds == sorted(player_kinds)
             last = sheet.last_deal()
             number_ok = 1 <= number and (number <= last if last is not None else number <= MAX_DEALS)
-            found = Priced(_by_kind(steps.side, _SIDE_KINDS), _by_kind(steps.listed, _PLAYER_KINDS),
+            found = Priced(known, _by_kind(steps.side, _SIDE_KINDS), _by_kind(steps.listed, _PLAYER_KINDS),
                            sheet.going_out_books(number),
                            number_ok, sheet.opening_book(number), self._checks.opening_minimum(number, 0), {})
             if len(self._priced) >= _MAX_KEPT:
@@ -148,8 +148,11 @@ class FastJudge:
         """The deal's report and score, as the general path gives them; None for a deal the pass
         does not take (a counted side or hand, a knee), which the general path then judges."""
         priced = self.priced(deal.number)
-        if len(deal.sides) > MAX_SIDES:
+        if not priced.known or len(deal.sides) > MAX_SIDES:
             return None  # past what a deal read from JSON holds: judged in full
+        for side in deal.sides:
+            if side.books is not None:  # a counted side, found before any side is judged
+                return None
         # The names the deal gives, as every player's name is matched (ignoring case)
         went_out_key = deal.went_out.strip().casefold() \
             if deal.ending is _WENT_OUT and deal.went_out is not None else None
@@ -158,17 +161,17 @@ class FastJudge:
         other_out = self._opponents and went_out_key is not None and deal.find_player(deal.went_out or "") is not None
         names: set[str] = set()  # every player's name, to tell them apart
         rows: list[Sequence[int]] = []  # every card recorded, row by row, for the supply
-        scores, records, red_threes, players = [], [], 0, 0
+        scores, tallies, red_threes, players = [], [], 0, 0
         located: tuple[int, int, Player] | None = None  # the player who went out
         quiet = self.vouches and priced.number_ok and len(deal.sides) >= 2
         sides, size = set(), len(deal.sides[0].players) if deal.sides else 0  # side names, and every side's players
         for i, side in enumerate(deal.sides):
-            judged = self._side(side, went_out_key, first_key, names, priced, other_out, rows)
+            judged = self._side(side, deal.number, went_out_key, first_key, names, priced, other_out, rows)
             if judged is None:
                 return None
             score, kept, side_quiet, out_at = judged
             scores.append(score)
-            records.append(kept)
+            tallies.append(kept)
             quiet = quiet and side_quiet
             red_threes += side.red_threes
             players += len(side.players)
@@ -180,7 +183,7 @@ class FastJudge:
         quiet = quiet and len(names) == players and (first_key is None or self._first_meld and first_key in names) \
             and len(sides) == len(deal.sides) and size in self.sheet.side_sizes \
             and self.sheet.min_players <= players <= self.sheet.max_players \
-            and self._ending_quiet(deal, located, records, priced) \
+            and self._ending_quiet(deal, located, tallies, priced) \
             and self._supply_quiet(rows, red_threes, players)
         unchecked = self._openings(deal, totals_before, priced) if quiet else None  # none given, where quiet
         if unchecked is not None and located is not None and self._going_out_rules:
@@ -188,17 +191,17 @@ class FastJudge:
             check_going_out(deal, located, found, unchecked)
             unchecked = None if found else unchecked
         if unchecked is None:  # something to say: the general referee says it
-            return validate(deal, totals_before), breakdown
+            return validate(deal, totals_before, tallies), breakdown
         return tuple.__new__(Report, ((), (), tuple(unchecked))), breakdown
 
-    def _side(self, side: Side, went_out_key: str | None, first_key: str | None, names: set[str],  # noqa: C901 (the pass: one check or kind of line a branch)
-              priced: Priced, other_out: bool, rows: list[Sequence[int]]
-              ) -> tuple[SideScore, list[MeldRecord], bool, int | None] | None:
+    def _side(self, side: Side, number: int, went_out_key: str | None, first_key: str | None,  # noqa: C901 (the pass: one check or kind of line a branch)
+              names: set[str], priced: Priced, other_out: bool, rows: list[Sequence[int]]
+              ) -> tuple[SideScore, Tally, bool, int | None] | None:
         """One side in one pass: its players' names (added to ``names``), its melds counted by card
-        and book (as :meth:`~.tally.Tally.of` counts them), whether it and its players break no rule
-        and earn no warning, its score's lines in the table's order (as :func:`~.score.score` gives
-        them), and the place of its player who went out; its cards and hands are added to ``rows``
-        for the supply. None for a counted side or hand, or a knee."""
+        and book into its :class:`~.tally.Tally` (as :meth:`~.tally.Tally.of` counts them), whether it
+        and its players break no rule and earn no warning, its score's lines in the table's order (as
+        :func:`~.score.score` gives them), and the place of its player who went out; its cards and
+        hands are added to ``rows`` for the supply. None for a counted side or hand, or a knee."""
         if side.books is not None or side.meld_points or len(side.players) > MAX_PER_SIDE:
             return None
         went_out = first_meld = out_at = None  # its player who went out and who laid down first, as it spells them
@@ -285,10 +288,15 @@ class FastJudge:
             lines.append(_line(failed_takes_step, side.failed_takes))
         for player in side.players:
             quiet = self._player(lines, player, priced.player, buried, caught, rows) and quiet
-        return new(SideScore, (side.name, tuple(lines), sum(map(_POINTS, lines)))), records, quiet, out_at
+        # What the side brought to the deal's end, as :meth:`~.tally.Tally.of` counts it (no books of
+        # threes, dirty special books or caps on a sheet the pass takes): the referee's, where it has
+        # something to say.
+        tally = new(Tally, (self.sheet, number, side, melded, clean, dirty, wild, special, went_out, {}, {}, buried,
+                            mixed, first_meld, caught, (), tuple(records)))
+        return new(SideScore, (side.name, tuple(lines), sum(map(_POINTS, lines)))), tally, quiet, out_at
 
     def _ending_quiet(self, deal: Deal, located: tuple[int, int, Player] | None,
-                      records: Sequence[Sequence[MeldRecord]], priced: Priced) -> bool:
+                      tallies: Sequence[Tally], priced: Priced) -> bool:
         """Whether the deal ended as the sheet allows: who went out, with what books and feet."""
         sheet = self.sheet
         if deal.ending is not _WENT_OUT:
@@ -298,7 +306,7 @@ class FastJudge:
         i, j, player = located
         if player.cards_left.total or not player.foot_picked_up and sheet.go_out_foot:
             return False
-        held = self._checks.books_held(records[i])
+        held = self._checks.books_held(tallies[i].records)
         short = priced.short.get(held)  # whether so many books are short of going out in this deal
         if short is None:
             if len(priced.short) >= _MAX_KEPT:
@@ -403,7 +411,7 @@ def _by_kind(steps: Iterable[SideStep | PlayerStep], kinds: Mapping[str, int]) -
     them: each kind's (code, label, option, points each), or None for a kind the sheet does not score."""
     out: list[Step | None] = [None] * (max(kinds.values()) + 1)
     for step in steps:
-        if step.code != "melds.points":  # a counted side's line: none on a side the pass takes
+        if step.code in kinds and step.code != "melds.points":  # a counted side's line: none on a side the pass takes
             out[kinds[step.code]] = (step.code, step.label, step.option, step.each)
     return tuple(out)
 
