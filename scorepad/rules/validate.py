@@ -172,7 +172,7 @@ def validate(deal: Deal, totals_before: Mapping[str, int] | None = None,
     _check_first_meld(deal, found)
     unchecked: list[Unchecked] = []
     _check_openings(checks, deal, totals_before, found, unchecked)
-    _check_going_out(deal, located, found, unchecked)
+    check_going_out(deal, located, found, unchecked)
     return tuple.__new__(Report, (tuple(found), tuple(warnings), tuple(unchecked)))  # Report(...) costs a call more
 
 
@@ -543,7 +543,7 @@ def _lower(message: str) -> str:
 _ASKED = {Permission.ASKED_YES: True, Permission.ASKED_NO: False, Permission.NOT_ASKED: None}
 
 
-def _check_going_out(deal: Deal, located: tuple[int, int, Player] | None, found: list[Problem],
+def check_going_out(deal: Deal, located: tuple[int, int, Player] | None, found: list[Problem],
                      unchecked: list[Unchecked]) -> None:
     """How the player who went out (``located``) played the last card, and whether a partner said
     yes, where the sheet has those rules (``last_card``, ``go_out_permission``)."""

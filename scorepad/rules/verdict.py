@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 from .deal import Deal
+from .fast_judge import fast_judge
 from .problems import Report
 from .read import JSON
 from .score import Breakdown, score
@@ -45,5 +46,17 @@ def judge(deal: Deal, totals_before: Mapping[str, int] | None = None) -> Verdict
     >>> judge(deal).to_json()["ok"]
     True
     """
-    tallies = [Tally.of(deal, side) for side in deal.sides]  # each side's cards counted once, for both
-    return tuple.__new__(Verdict, (deal, validate(deal, totals_before, tallies), score(deal, tallies)))  # a call less
+    fast = fast_judge(deal.sheet)
+    if fast.takes:  # most sheets: judged in one pass (:mod:`.fast_judge`), unless the deal is one it leaves
+        judged = fast.judge(deal, totals_before)
+        if judged is not None:
+            return tuple.__new__(Verdict, (deal, *judged))  # made as a tuple: a call less
+    return judge_in_full(deal, totals_before)
+
+
+def judge_in_full(deal: Deal, totals_before: Mapping[str, int] | None = None) -> Verdict:
+    """:func:`judge` by the general path, which judges every deal: the referee's checks
+    (:func:`~.validate.validate`) and the score (:func:`~.score.score`), each side's cards counted
+    once for both. The fast path gives the same verdict for the deals it takes."""
+    tallies = [Tally.of(deal, side) for side in deal.sides]
+    return tuple.__new__(Verdict, (deal, validate(deal, totals_before, tallies), score(deal, tallies)))

@@ -62,7 +62,7 @@ _EXTRA: dict[str, list[Any]] = {
 }
 
 
-def _option_values() -> dict[str, list[Any]]:
+def option_values() -> dict[str, list[Any]]:
     """Each option's values to draw from: every preset's, every choice of a choice, the extras."""
     values: dict[str, list[Any]] = {}
     for option in OPTIONS:
@@ -304,7 +304,7 @@ def cases(count: int = COUNT, seed: int = SEED) -> list[Case]:
     deal's JSON and the sides' totals before it (or None). The sheets are drawn from a pool, as a
     server judges many deals under each game's one sheet."""
     rng = Dice(seed)
-    values = _option_values()
+    values = option_values()
     sheets = [_sheet(rng, values) for _ in range(SHEETS)]
     out: list[Case] = []
     for _ in range(count):
