@@ -42,8 +42,8 @@ import re
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from werkzeug.http import http_date
@@ -88,23 +88,21 @@ class Answer:
     revision: str
     etag: str
     plain: Form
-    made: tuple[tuple[str, Form | None], ...] = ()
+    tags: frozenset[str]  # every representation's ETag, made or not: a client holding any is sent a 304
+    made: Mapping[str, Form | None] = field(default_factory=dict)
 
     @classmethod
     def of(cls, revision: str, etag: str, headers: list[tuple[str, str]], body: bytes) -> Answer:
         # Date is each answer's own; a replay counts against no limit, so tells none (RateLimit fields)
         headers = codings.varied([(k, v) for k, v in headers
-                                    if k.lower() not in ("date", "ratelimit", "ratelimit-policy")])
-        return cls(revision, etag, Form(headers, body, _not_modified(headers)))
-
-    def has(self, coding: str) -> bool:
-        return any(name == coding for name, _ in self.made)
+                                  if k.lower() not in ("date", "ratelimit", "ratelimit-policy")])
+        tags = frozenset((etag, *(codings.tag(etag, coding) for coding in codings.CODINGS)))
+        return cls(revision, etag, Form(headers, body, _not_modified(headers)), tags)
 
     def form(self, coding: str | None) -> Form:
         """The representation sent to a client that takes ``coding``: that coding's where it
         is made and worth it, else the plain one."""
-        found = next((form for name, form in self.made if name == coding), None)
-        return found if found is not None else self.plain
+        return self.made.get(coding or "") or self.plain
 
     def coding(self, coding: str) -> Answer:
         """This answer with ``coding``'s form made (None where it saves too little)."""
@@ -113,16 +111,11 @@ class Answer:
         if body is not None:
             headers = codings.coded_headers(self.plain.headers, coding, len(body))
             form = Form(headers, body, _not_modified(headers))
-        return replace(self, made=(*self.made, (coding, form)))
-
-    @property
-    def tags(self) -> frozenset[str]:
-        """Every representation's ETag, made or not: a client holding any is sent a 304."""
-        return frozenset((self.etag, *(codings.tag(self.etag, coding) for coding in codings.CODINGS)))
+        return replace(self, made={**self.made, coding: form})
 
     @property
     def size(self) -> int:
-        return len(self.plain.body) + sum(len(form.body) for _, form in self.made if form is not None)
+        return len(self.plain.body) + sum(len(form.body) for form in self.made.values() if form is not None)
 
 
 def _not_modified(headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -207,7 +200,7 @@ class WatchersPages:
         the lock, and kept in its place if it is still kept), or its 304 when the client holds
         any of its representations."""
         coding = codings.preferred(str(environ.get("HTTP_ACCEPT_ENCODING", "")))
-        if coding is not None and not kept.has(coding):
+        if coding is not None and coding not in kept.made:
             kept, before = kept.coding(coding), kept
             with self.lock:
                 if self.answers.get(where) is before:

@@ -51,7 +51,7 @@ class StaticFiles:
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         path: str = environ.get("PATH_INFO", "")
-        if environ.get("REQUEST_METHOD") != "GET" or not (path.startswith(self.prefix) or path in OWN_PATHS):
+        if not (path.startswith(self.prefix) or path in OWN_PATHS) or environ.get("REQUEST_METHOD") != "GET":
             return self.app(environ, start_response)
         coding = None if "HTTP_RANGE" in environ else codings.preferred(str(environ.get("HTTP_ACCEPT_ENCODING", "")))
         held = str(environ.get("HTTP_IF_NONE_MATCH", ""))  # the ETags the client holds, coded ones too
