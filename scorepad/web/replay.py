@@ -180,8 +180,11 @@ class WatchersPages:
             self.phones.move_to_end((*phone, where))
             while len(self.phones) > self.phones_kept:
                 self.phones.popitem(last=False)
-        form = answer.form(coding)
-        start_response(held.status, _dated(form.headers))
+        form = answer.form(coding)  # sent with the route's own headers (its Date, its RateLimit fields)
+        headers = codings.varied(held.headers)
+        if coding is not None and form is not answer.plain:
+            headers = codings.coded_headers(held.headers, coding, len(form.body))
+        start_response(held.status, headers)
         return [form.body]
 
     def _keep(self, where: Where, answer: Answer) -> None:
