@@ -166,7 +166,7 @@ class WatchersPages:
         sent in the coding the client takes (made now, kept with it); its 304 says it varies."""
         held = Held(start_response)
         chunks = self.app(environ, held)
-        if held.status is None:  # a route that starts as it is read: passed on as it is
+        if held.status is None or held.straight:  # a route that starts as it is read, or writes: as it is
             return held.passing(chunks)
         etag, revision = _shared(game_id, held.headers)
         if revision is None or not held.status.startswith(("200 ", "304 ")):

@@ -60,8 +60,8 @@ class StaticFiles:
         answer = Held(start_response)
         chunks = self.app(environ, answer)
         named = {name.lower(): value for name, value in answer.headers}
-        if (answer.status is None or not answer.status.startswith(("200 ", "304 ")) or "set-cookie" in named
-                or "content-encoding" in named or _kind(path, named) not in TEXT_TYPES):
+        if (answer.status is None or answer.straight or not answer.status.startswith(("200 ", "304 "))
+                or "set-cookie" in named or "content-encoding" in named or _kind(path, named) not in TEXT_TYPES):
             return answer.passing(chunks)
         answer.headers = codings.varied(answer.headers)
         etag = named.get("etag", "")

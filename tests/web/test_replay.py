@@ -12,6 +12,7 @@ import gzip
 import brotli
 import pytest
 from flask import request_started
+from werkzeug.test import Client
 
 from scorepad.web.replay import WatchersPages
 from tests.helpers import api_game, bearer, grant, valid_deal, watch
@@ -314,3 +315,24 @@ def test_an_answer_is_coded_once_in_each_coding_first_asked_the_route_s_answer_i
         len(plain) + len(packed.get_data()) + len(shrunk.get_data()))
     assert phone.get(f"/api/v1/games/{game}", headers={"Accept-Encoding": "br"}).get_data() == shrunk.get_data()
     assert next(iter(layer.answers.values())) is kept  # coded once in each
+
+
+def test_a_route_that_writes_its_body_or_starts_as_it_is_read_is_passed_on_as_it_is(make_app):
+    """WSGI's write() and a start made only once the body is read: the layer starts nothing
+    of its own (it cannot know the answer in time), so the answer is the route's, uncoded."""
+    app = make_app()
+    shared = [("Content-Type", "text/plain"), ("Cache-Control", "no-cache"), ("ETag", '"g.0"')]
+
+    def writes(environ, start_response):
+        start_response("200 OK", list(shared))(b"written, ")
+        return [b"then returned"]
+
+    def starts_late(environ, start_response):
+        start_response("200 OK", list(shared))
+        yield b"started late"
+
+    for route, body in ((writes, b"written, then returned"), (starts_late, b"started late")):
+        layer = WatchersPages(route, app.extensions["scorepad.database"])
+        sent = Client(layer).get("/games/g", headers={"Accept-Encoding": "br, gzip"})
+        assert sent.status_code == 200 and sent.get_data() == body and "Content-Encoding" not in sent.headers
+        assert not layer.answers
