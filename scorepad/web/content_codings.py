@@ -15,6 +15,11 @@ compressed carries no secret:
 * the static files, the service worker and the web app manifest (:mod:`.static_files`): the
   same bytes for everyone.
 
+Left uncompressed though they carry no secret: the answers the watchers' layer does not keep
+(the house-rule sheet and score pad PDFs, the exports, the referee's answers), which would
+be coded again on every request, CPU per request on the one server process for answers
+asked seldom; and the revision polls (:mod:`.revision_polls`), under a hundred bytes.
+
 Levels, measured on a game's shared answers (coded once per kept answer): brotli's quality 5
 makes a game page of 7.2 KB 1.95 KB in 0.10 ms (gzip's level 6: 2.17 KB in 0.06 ms); quality 4 makes 2.10 KB, 6 to 8 no
 smaller, and 11 makes 1.73 KB in 7 ms (70 times the time for a tenth fewer bytes). The route
