@@ -36,8 +36,9 @@ asks, with the session cookie its first visit set (by the page's watch mark) and
 ``Accept-Encoding: gzip, deflate, br``. It also fetches the record-a-deal page
 (``/games/<id>/deals/new``, with the edit rights the edit link ``/games/<id>/edit/<key>`` grants)
 and everything it loads (stylesheets, scripts, the icon, the web app manifest and the icons it
-names, the service worker its script installs), prints their sizes (target: under 40 KB in all,
-uncompressed) and checks that no URL the page or its
+names, the service worker its script installs), asked as a browser asks them
+(``Accept-Encoding: gzip, deflate, br``), prints their sizes uncompressed and as sent, with
+their totals (target: under 40 KB in all, uncompressed) and checks that no URL the page or its
 stylesheets refer to (resources, links, form targets) is on another host. Last, for each
 scorepad, it holds 300 connections that sent part of a request line and nothing more
 (slowloris) and times one GET meanwhile (client timeout 5 s).
@@ -67,6 +68,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin, urlparse
+
+import brotli
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
@@ -325,14 +328,26 @@ def _css_refs(css: str) -> list[str]:
     return [a or b for a, b in CSS_URL.findall(css) if not (a or b).startswith("data:")]
 
 
+ASKED_CODINGS = {"Accept-Encoding": "gzip, deflate, br"}  # what a phone's browser sends
+DECODERS = {"": lambda body: body, "gzip": gzip.decompress, "br": brotli.decompress}
+
+
+def fetched(port: int, path: str, headers: dict[str, str] | None = None) -> tuple[int, bytes, bytes, str]:
+    """GET ``path`` as a browser asks it (taking gzip and brotli): (status, the body decoded,
+    the body as sent, its coding or "")."""
+    status, answer, sent = request(port, "GET", path, headers={**ASKED_CODINGS, **(headers or {})})
+    coding = answer.get("content-encoding", "")
+    return status, DECODERS[coding](sent), sent, coding
+
+
 def page_weight(port: int, page: str, cookie: str) -> dict[str, Any]:
     base = f"http://{HOST}:{port}"
-    status, _, html = request(port, "GET", page, headers={"Cookie": cookie})
+    status, html, sent, coding = fetched(port, page, headers={"Cookie": cookie})
     if status != 200:
         raise SystemExit(f"GET {page}: HTTP {status}")
     parser = _Refs()
     parser.feed(html.decode("utf-8", "replace"))
-    files = [("html", page, html)]
+    files = [("html", page, html, sent, coding)]
     here = f"{HOST}:{port}"
     offsite = [url for url in (urljoin(base + page, u) for u in parser.urls)
                if urlparse(url).scheme not in ("data", "") and urlparse(url).netloc != here]
@@ -352,19 +367,19 @@ def page_weight(port: int, page: str, cookie: str) -> dict[str, Any]:
                 offsite.append(url)
             continue
         path = parts.path + (f"?{parts.query}" if parts.query else "")
-        status, _, body = request(port, "GET", path)
+        status, body, sent, coding = fetched(port, path)
         if status != 200:
             raise SystemExit(f"GET {path} (referenced by {page}): HTTP {status}")
-        files.append((kind.removeprefix("link[").rstrip("]"), path, body))
+        files.append((kind.removeprefix("link[").rstrip("]"), path, body, sent, coding))
         if kind == "link[manifest]":  # its icons: the browser fetches them to install the app
             queue += [("icon", urljoin(url, icon["src"])) for icon in json.loads(body).get("icons", [])]
         if kind == "css":
             queue += [("css" if ref.split("?")[0].endswith(".css") else "css-url", urljoin(url, ref))
                       for ref in _css_refs(body.decode("utf-8", "replace"))]
-    total = sum(len(body) for _, _, body in files)
-    zipped = sum(len(gzip.compress(body, 6)) for _, _, body in files)
-    return {"files": [(kind, path, len(body)) for kind, path, body in files], "total": total,
-            "gzip": zipped, "offsite": offsite, "urls": parser.urls}
+    total = sum(len(body) for _, _, body, _, _ in files)
+    sent_total = sum(len(sent) for _, _, _, sent, _ in files)
+    return {"files": [(kind, path, len(body), len(sent), coding) for kind, path, body, sent, coding in files],
+            "total": total, "sent": sent_total, "offsite": offsite, "urls": parser.urls}
 
 
 # -- the run ----------------------------------------------------------------------------------------
@@ -491,12 +506,13 @@ def main(argv: list[str] | None = None) -> int:  # noqa: C901 (arguments, runs a
             game_k, key_k, _, deals_k = games[kind]
             api(apps[kind].port, "POST", f"/api/v1/games/{game_k}/deals", deals_k[3], key_k)
 
-        print(f"\nthe deal page /games/<id>/deals/new and what it loads (uncompressed bytes; {first}):")
-        for kind, path, size in weight["files"]:
-            print(f"  {kind:5} {size:7,d}  {path.replace(game_id, '<id>')}")
+        print(f"\nthe deal page /games/<id>/deals/new and what it loads (bytes uncompressed, and as sent to "
+              f"Accept-Encoding: {ASKED_CODINGS['Accept-Encoding']}; {first}):")
+        for kind, path, size, sent_size, coding in weight["files"]:
+            print(f"  {kind:5} {size:7,d} {sent_size:7,d} {coding or '-':4}  {path.replace(game_id, '<id>')}")
         total_kb = weight["total"] / 1024
-        print(f"  total {total_kb:.1f} KB (gzip {weight['gzip'] / 1024:.1f} KB); target < {SIZE_TARGET_KB:.0f} KB: "
-              f"{'met' if total_kb < SIZE_TARGET_KB else 'MISSED'}")
+        print(f"  total {total_kb:.1f} KB uncompressed, {weight['sent'] / 1024:.1f} KB as sent; target < "
+              f"{SIZE_TARGET_KB:.0f} KB uncompressed: {'met' if total_kb < SIZE_TARGET_KB else 'MISSED'}")
         if weight["offsite"]:
             failed = True
             print("  FAIL: refers to another host: " + ", ".join(weight["offsite"]))

@@ -39,6 +39,7 @@ from .web import (
 )
 from .web.replay import WatchersPages
 from .web.revision_polls import RevisionPolls
+from .web.static_files import StaticFiles
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -166,6 +167,7 @@ whose pages may call the API from a browser, :mod:`scorepad.api.cors`); and the 
     app.wsgi_app = SecurityHeaders(app.wsgi_app)  # type: ignore[method-assign]
     app.wsgi_app = WatchersPages(app.wsgi_app, app.extensions["scorepad.database"])  # type: ignore[method-assign]
     app.wsgi_app = RevisionPolls(app.wsgi_app, app.extensions["scorepad.database"])  # type: ignore[method-assign]
+    app.wsgi_app = StaticFiles(app.wsgi_app, app.static_url_path or "/static")  # type: ignore[method-assign]
     _behind_proxies(app)  # around the watchers' pages: they see each request as the routes do
     csrf.init_app(app)
     _jinja(app)

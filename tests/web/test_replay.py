@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import gzip
 
+import brotli
 import pytest
 from flask import request_started
+from werkzeug.test import Client
 
 from scorepad.web.replay import WatchersPages
 from tests.helpers import api_game, bearer, grant, valid_deal, watch
+
+DECODE = {"br": brotli.decompress, "gzip": gzip.decompress}
 
 
 def answer(client, path: str, **kwargs):
@@ -171,17 +175,19 @@ def test_under_a_prefix_the_replayed_page_is_the_routes(make_app):
     assert f'href="/scorepad/games/{game}/history"' in replayed[2].decode()
 
 
-def test_gzip_when_asked_with_its_own_etag_and_vary(make_app):
+@pytest.mark.parametrize(("accepted", "coding"), [("gzip, br", "br"), ("gzip", "gzip")])
+def test_brotli_or_gzip_when_asked_each_with_its_own_etag_and_vary(make_app, accepted, coding):
     app = make_app()
     game, _ = api_game(app.test_client())
     phone = a_watcher(app, game)
     plain = phone.get(f"/games/{game}")
-    packed = phone.get(f"/games/{game}", headers={"Accept-Encoding": "gzip, br"})
-    assert packed.headers["Content-Encoding"] == "gzip" and packed.headers["Vary"] == "Cookie, Accept-Encoding"
-    assert gzip.decompress(packed.get_data()) == plain.get_data()
+    packed = phone.get(f"/games/{game}", headers={"Accept-Encoding": accepted})
+    assert packed.headers["Content-Encoding"] == coding and packed.headers["Vary"] == "Cookie, Accept-Encoding"
+    assert DECODE[coding](packed.get_data()) == plain.get_data()
     assert int(packed.headers["Content-Length"]) == len(packed.get_data()) < len(plain.get_data()) // 2
     assert packed.headers["ETag"] != plain.headers["ETag"]
-    again = phone.get(f"/games/{game}", headers={"Accept-Encoding": "gzip", "If-None-Match": packed.headers["ETag"]})
+    again = phone.get(f"/games/{game}", headers={"Accept-Encoding": accepted,
+                                                 "If-None-Match": packed.headers["ETag"]})
     assert again.status_code == 304
 
 
@@ -211,7 +217,7 @@ def test_each_of_the_game_s_shared_answers_replayed_is_the_routes_byte_for_byte(
 
 
 @pytest.mark.parametrize("path", SHARED)
-def test_each_shared_answer_is_gzipped_when_asked(make_app, path):
+def test_each_shared_answer_is_gzipped_or_brotli_d_when_asked(make_app, path):
     app = make_app()
     game, _ = api_game(app.test_client(), deals=[valid_deal(1)])
     url = path.format(g=game)
@@ -221,6 +227,8 @@ def test_each_shared_answer_is_gzipped_when_asked(make_app, path):
     assert packed.headers["Content-Encoding"] == "gzip" and packed.headers["Vary"].endswith("Accept-Encoding")
     assert gzip.decompress(packed.get_data()) == plain.get_data()
     assert int(packed.headers["Content-Length"]) == len(packed.get_data()) < len(plain.get_data())
+    shrunk = phone.get(url, headers={"Accept-Encoding": "br"})
+    assert shrunk.headers["Content-Encoding"] == "br" and brotli.decompress(shrunk.get_data()) == plain.get_data()
 
 
 def test_an_answer_gzip_would_not_shrink_is_sent_as_it_is(make_app):
@@ -279,25 +287,52 @@ def test_what_is_kept_stays_within_its_bounds(make_app):
     assert all(p.status_code == 200 for p in pdfs) and layer.bytes <= 40_000
 
 
-def test_an_answer_is_gzipped_once_when_first_replayed_to_a_client_that_takes_gzip(make_app):
-    """Kept as the route answered it, not gzipped (most answers kept are asked once: a phone
-    reading the game it just changed); gzipped the first time it is replayed to a client
-    that takes gzip, then kept so, its bytes counted."""
+def test_an_answer_is_coded_once_in_each_coding_first_asked_the_route_s_answer_included(make_app):
+    """Kept as the route answered it, and coded in the coding its client takes, once (the
+    client asking is the one sent fewer bytes); another coding is made the first time a
+    client takes it, then kept so, its bytes counted."""
     app = make_app()
-    layer = WatchersPages(app.wsgi_app, app.extensions["scorepad.database"])
-    app.wsgi_app = layer
+    layer = app.wsgi_app
+    while not isinstance(layer, WatchersPages):  # the app's own, under the prefix handling
+        layer = layer.app
     game, _ = api_game(app.test_client())
     phone = app.test_client()
-    plain = phone.get(f"/api/v1/games/{game}", headers={"Accept-Encoding": "gzip"})  # the route: never gzipped
-    assert "Content-Encoding" not in plain.headers
+    packed = phone.get(f"/api/v1/games/{game}", headers={"Accept-Encoding": "gzip"})  # the route's answer
+    assert packed.headers["Content-Encoding"] == "gzip"
     (kept,) = layer.answers.values()
-    assert not kept.is_packed and kept.gzipped is None and layer.bytes == len(plain.get_data())
-    assert phone.get(f"/api/v1/games/{game}").get_data() == plain.get_data()  # replayed plain: still not packed
+    plain = kept.plain.body
+    assert gzip.decompress(packed.get_data()) == plain and set(kept.made) == {"gzip"}
+    assert layer.bytes == len(plain) + len(packed.get_data())
+    assert phone.get(f"/api/v1/games/{game}").get_data() == plain  # replayed plain: nothing made
     assert next(iter(layer.answers.values())) is kept
-    packed = phone.get(f"/api/v1/games/{game}", headers={"Accept-Encoding": "gzip"})
-    assert packed.headers["Content-Encoding"] == "gzip" and gzip.decompress(packed.get_data()) == plain.get_data()
-    (kept,) = layer.answers.values()
-    assert kept.is_packed and kept.gzipped is not None and kept.gzipped[1] == packed.get_data()
-    assert layer.bytes == sum(a.size for a in layer.answers.values()) == len(plain.get_data()) + len(packed.get_data())
     assert phone.get(f"/api/v1/games/{game}", headers={"Accept-Encoding": "gzip"}).get_data() == packed.get_data()
-    assert next(iter(layer.answers.values())) is kept  # packed once
+    assert next(iter(layer.answers.values())) is kept  # gzipped once
+    shrunk = phone.get(f"/api/v1/games/{game}", headers={"Accept-Encoding": "br"})
+    assert shrunk.headers["Content-Encoding"] == "br" and brotli.decompress(shrunk.get_data()) == plain
+    (kept,) = layer.answers.values()
+    assert set(kept.made) == {"gzip", "br"} and kept.form("br").body == shrunk.get_data()
+    assert layer.bytes == sum(a.size for a in layer.answers.values()) == (
+        len(plain) + len(packed.get_data()) + len(shrunk.get_data()))
+    assert phone.get(f"/api/v1/games/{game}", headers={"Accept-Encoding": "br"}).get_data() == shrunk.get_data()
+    assert next(iter(layer.answers.values())) is kept  # coded once in each
+
+
+def test_a_route_that_writes_its_body_or_starts_as_it_is_read_is_passed_on_as_it_is(make_app):
+    """WSGI's write() and a start made only once the body is read: the layer starts nothing
+    of its own (it cannot know the answer in time), so the answer is the route's, uncoded."""
+    app = make_app()
+    shared = [("Content-Type", "text/plain"), ("Cache-Control", "no-cache"), ("ETag", '"g.0"')]
+
+    def writes(environ, start_response):
+        start_response("200 OK", list(shared))(b"written, ")
+        return [b"then returned"]
+
+    def starts_late(environ, start_response):
+        start_response("200 OK", list(shared))
+        yield b"started late"
+
+    for route, body in ((writes, b"written, then returned"), (starts_late, b"started late")):
+        layer = WatchersPages(route, app.extensions["scorepad.database"])
+        sent = Client(layer).get("/games/g", headers={"Accept-Encoding": "br, gzip"})
+        assert sent.status_code == 200 and sent.get_data() == body and "Content-Encoding" not in sent.headers
+        assert not layer.answers
