@@ -79,7 +79,8 @@ class Priced(NamedTuple):
 class FastJudge:
     """One sheet compiled for the one-pass judge (:func:`fast_judge`)."""
 
-    __slots__ = ("sheet", "takes", "vouches", "_checks", "_priced", "_packs", "_held_codes", "_held_points",
+    __slots__ = ("sheet", "takes", "vouches", "_checks", "_priced", "_packs", "_held_codes", "_held_spaced",
+                 "_held_points",
                  "_melded_points", "_in_held_order", "_special", "_opponents", "_foot_when_out", "_hand_when_out",
                  "_owner_by_player", "_opening_option", "_by_total", "_band_top", "_going_out_rules",
                  "_not_out_priced", "_lays", "_cut_bonus", "_foot_size", "_first_meld", "_black_three_priced")
@@ -96,6 +97,7 @@ class FastJudge:
         values = sheet.card_values
         # Each kind's code and points in the order held cards are listed, and a reader of counts in that order
         self._held_codes = tuple(_CODES[i] for i in values.held_order)
+        self._held_spaced = tuple(f" {code}" for code in self._held_codes)  # a code after another in a label
         self._held_points = tuple(-values.points[i] for i in values.held_order)  # taken off: negative
         self._in_held_order = values.in_held_order
         self._melded_points = _IN_MELDED_ORDER(values.points)  # each melded kind's points, in the lines' order
@@ -386,25 +388,25 @@ class FastJudge:
         return quiet
 
     def _held(self, lines: list[Line], step: Step, player: str, counts: tuple[int, ...], where: str) -> None:
-        """Cards held at the end, a line per card value, highest first (as :func:`~.lines._held`)."""
-        code, _, option, _ = step
-        new = tuple.__new__
-        each = n = 0
-        codes = prefix = ""
+        """Cards held at the end, a line per card value, highest first (as :func:`~.lines._held`):
+        only the places held are looked at (a hand holds a few of the fifteen kinds)."""
         counts = self._in_held_order(counts)
-        for card, held, points in compress(zip(self._held_codes, counts, self._held_points, strict=True), counts):
-            if codes and points == each:
-                n += held
-                codes = f"{codes} {card}"
-                continue
-            if codes:
-                lines.append(new(Line, (code, prefix + codes, n, each, n * each, option, player)))
+        held = [*compress(_PLACES, counts)]
+        if not held:
+            return
+        code, _, option, _ = step
+        new, codes_of, spaced, points_of = tuple.__new__, self._held_codes, self._held_spaced, self._held_points
+        prefix = f"{player}'s {where}: "
+        i = held[0]
+        each, n, codes = points_of[i], counts[i], codes_of[i]
+        for i in held[1:]:
+            if points_of[i] == each:
+                n += counts[i]
+                codes += spaced[i]
             else:
-                prefix = f"{player}'s {where}: "
-            each, n, codes = points, held, card
-        if codes:
-            lines.append(new(Line, (code, prefix + codes, n, each, n * each, option, player)))
-
+                lines.append(new(Line, (code, prefix + codes, n, each, n * each, option, player)))
+                each, n, codes = points_of[i], counts[i], codes_of[i]
+        lines.append(new(Line, (code, prefix + codes, n, each, n * each, option, player)))
 
 def _by_kind(steps: Iterable[SideStep | PlayerStep], kinds: Mapping[str, int]) -> tuple[Step | None, ...]:
     """A plan's steps (:class:`~.lines.Step` or :class:`~.lines.PlayerStep`) by kind, as the pass reads
@@ -449,6 +451,7 @@ _MELDED_ORDER = tuple(_INDEX[card] for card in (*NATURALS, Card.RED_THREE, Card.
 _IN_MELDED_ORDER = itemgetter(*_MELDED_ORDER)
 _MELDED_LABELS = _IN_MELDED_ORDER(tuple(f"Melded {card.noun}" for card in CARDS))  # in the lines' order
 _POINTS = itemgetter(4)
+_PLACES = tuple(range(len(CARDS) - 1))  # the places of the kinds held cards list (red threes apart)
 # Where each side's (or its player's) opening would be given, written once.
 _SIDE_OPENINGS = tuple(f"sides[{i}].opening" for i in range(MAX_SIDES))
 _PLAYER_OPENINGS = tuple(tuple(f"sides[{i}].players[{j}].opening" for j in range(MAX_PER_SIDE))
