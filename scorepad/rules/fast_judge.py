@@ -267,19 +267,22 @@ class FastJudge:
             lines += [new(Line, (code, label, n, points, n * points, option, None)) for label, n, points
                       in compress(zip(_MELDED_LABELS, counts, self._melded_points, strict=True), counts)]
         if clean and clean_step is not None:
-            lines.append(_line(clean_step, clean))
+            code, label, option, each = clean_step  # written out: a call less for a common line
+            lines.append(new(Line, (code, label, clean, each, clean * each, option, None)))
         if special and special_step is not None:
             code, _, option, _ = special_step
             lines += [new(Line, (code, f"Clean books of {card.noun}", n, self._special[card],
                                  n * self._special[card], option, None)) for card, n in special.items()]
         if dirty and dirty_step is not None:
-            lines.append(_line(dirty_step, dirty))
+            code, label, option, each = dirty_step  # written out: a call less for a common line
+            lines.append(new(Line, (code, label, dirty, each, dirty * each, option, None)))
         if wild and wild_step is not None:
             lines.append(_line(wild_step, wild))
         if mixed and mixed_step is not None:
             lines.append(_line(mixed_step, mixed))
         if side.red_threes and laid_step is not None and (went_out is not None or not_out_step is None):
-            lines.append(_line(laid_step, side.red_threes))
+            code, label, option, each = laid_step  # written out: a call less for a common line
+            lines.append(new(Line, (code, label, side.red_threes, each, side.red_threes * each, option, None)))
         if side.red_threes and not_out_step is not None and went_out is None:
             lines.append(_line(not_out_step, side.red_threes))
         if went_out is not None and going_out_step is not None:
