@@ -74,6 +74,17 @@ class Priced(NamedTuple):
     opening_book: bool  # the opening minimum is a book
     minimum: int  # the opening minimum of a side whose running total is nothing
     short: dict[HeldBooks, bool]  # whether a side holding these books is short of going out, worked out once each
+    named: dict[str, Named]  # each player's lines' words, by the player's name, written once each
+
+
+class Named(NamedTuple):
+    """A player's own lines' words in one deal number, made once per name (a game's deals have the
+    same players): the player's steps with their labels naming the player, and the held cards' labels'
+    beginnings."""
+
+    steps: tuple[Step | None, ...]
+    hand: str  # "Dan's hand: "
+    foot: str  # "Dan's unopened foot: "
 
 
 class FastJudge:
@@ -130,10 +141,22 @@ class FastJudge:
             number_ok = 1 <= number and (number <= last if last is not None else number <= MAX_DEALS)
             found = Priced(known, _by_kind(steps.side, _SIDE_KINDS), _by_kind(steps.listed, _PLAYER_KINDS),
                            sheet.going_out_books(number),
-                           number_ok, sheet.opening_book(number), self._checks.opening_minimum(number, 0), {})
+                           number_ok, sheet.opening_book(number), self._checks.opening_minimum(number, 0), {}, {})
             if len(self._priced) >= _MAX_KEPT:
                 self._priced.clear()
             self._priced[number] = found
+        return found
+
+    def named(self, priced: Priced, name: str) -> Named:
+        """The player's words in the deal number priced, made on first use."""
+        found = priced.named.get(name)
+        if found is None:
+            steps = tuple(None if step is None else (step[0], step[1].format(player=name), *step[2:])
+                          for step in priced.player)
+            found = Named(steps, f"{name}'s hand: ", f"{name}'s unopened foot: ")
+            if len(priced.named) >= _MAX_KEPT:
+                priced.named.clear()
+            priced.named[name] = found
         return found
 
     def pack_counts(self, players: int) -> tuple[int, ...]:
@@ -292,7 +315,7 @@ class FastJudge:
         if side.failed_takes and failed_takes_step is not None:
             lines.append(_line(failed_takes_step, side.failed_takes))
         for player in side.players:
-            quiet = self._player(lines, player, priced.player, buried, caught, rows) and quiet
+            quiet = self._player(lines, player, priced, buried, caught, rows) and quiet
         # What the side brought to the deal's end, as :meth:`~.tally.Tally.of` counts it (no books of
         # threes, dirty special books or caps on a sheet the pass takes): the referee's, where it has
         # something to say.
@@ -355,7 +378,7 @@ class FastJudge:
 
     # -- the score --------------------------------------------------------------------------
 
-    def _player(self, lines: list[Line], player: Player, steps: tuple[Step | None, ...], buried: bool, caught: bool,
+    def _player(self, lines: list[Line], player: Player, priced: Priced, buried: bool, caught: bool,
                 rows: list[Sequence[int]]) -> bool:
         """A player's own lines, in the table's order, added to ``lines``, and the hand and unopened
         foot to ``rows``; whether the player breaks no rule and earns no warning: no negative count,
@@ -372,34 +395,37 @@ class FastJudge:
             quiet = not player.foot_played and sum(foot) == self._foot_size and min(foot) >= 0
         quiet = quiet and (not held or min(cards) >= 0 and not (self._lays and cards[_RED_THREE])) \
             and (not player.cut_bonus or self._cut_bonus) and player.opening is None
-        cut_step, hand_step, red_hand_step, foot_step, black_foot_step, red_foot_step = steps
+        named = priced.named.get(name) or self.named(priced, name)
+        cut_step, hand_step, red_hand_step, foot_step, black_foot_step, red_foot_step = named.steps
         if player.cut_bonus and cut_step is not None:
             lines.append(_line(cut_step, 1, name))
         if held and hand_step is not None:
-            self._held(lines, hand_step, name, cards, "hand")
+            self._held(lines, hand_step, name, cards, named.hand)
         if caught and cards[_RED_THREE] and red_hand_step is not None:
             lines.append(_line(red_hand_step, cards[_RED_THREE], name))
         if picked_up:
             return quiet
         if foot_step is not None:
             self._held(lines, foot_step, name, foot if self._black_three_priced is None or not foot[_BLACK_THREE]
-                       else (*foot[:_BLACK_THREE], 0, *foot[_BLACK_THREE + 1:]), "unopened foot")
+                       else (*foot[:_BLACK_THREE], 0, *foot[_BLACK_THREE + 1:]), named.foot)
         if foot[_BLACK_THREE] and black_foot_step is not None:
             lines.append(_line(black_foot_step, foot[_BLACK_THREE], name))
         if buried and foot[_RED_THREE] and red_foot_step is not None:
-            lines.append(_line(red_foot_step, foot[_RED_THREE], name))
+            code, label, option, each = red_foot_step  # written out: a call less
+            lines.append(tuple.__new__(Line, (code, label, foot[_RED_THREE], each, foot[_RED_THREE] * each, option,
+                                              name)))
         return quiet
 
-    def _held(self, lines: list[Line], step: Step, player: str, counts: tuple[int, ...], where: str) -> None:
-        """Cards held at the end, a line per card value, highest first (as :func:`~.lines._held`):
-        only the places held are looked at (a hand holds a few of the fifteen kinds)."""
+    def _held(self, lines: list[Line], step: Step, player: str, counts: tuple[int, ...], prefix: str) -> None:
+        """Cards held at the end, a line per card value, highest first (as :func:`~.lines._held`),
+        each label ``prefix`` and the cards: only the places held are looked at (a hand holds a few
+        of the fifteen kinds)."""
         counts = self._in_held_order(counts)
         held = [*compress(_PLACES, counts)]
         if not held:
             return
         code, _, option, _ = step
         new, codes_of, spaced, points_of = tuple.__new__, self._held_codes, self._held_spaced, self._held_points
-        prefix = f"{player}'s {where}: "
         i = held[0]
         each, n, codes = points_of[i], counts[i], codes_of[i]
         for i in held[1:]:
@@ -422,10 +448,9 @@ def _by_kind(steps: Iterable[SideStep | PlayerStep], kinds: Mapping[str, int]) -
 
 
 def _line(step: Step, n: int, player: str | None = None) -> Line:
-    """The line of ``n`` of a counted kind; its label names ``player`` where it has ``{player}``."""
+    """The line of ``n`` of a counted kind, scored to ``player`` (a player's step's label names the
+    player already: :meth:`FastJudge.named`)."""
     code, label, option, each = step
-    if player is not None and "{" in label:
-        label = label.format(player=player)
     return tuple.__new__(Line, (code, label, n, each, n * each, option, player))
 
 
