@@ -25,8 +25,8 @@ across every preset and option.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import compress
-from operator import gt, itemgetter
+from itertools import compress, repeat
+from operator import attrgetter, gt, itemgetter
 from typing import NamedTuple
 
 from .books import HeldBooks
@@ -90,7 +90,7 @@ class Named(NamedTuple):
 class FastJudge:
     """One sheet compiled for the one-pass judge (:func:`fast_judge`)."""
 
-    __slots__ = ("sheet", "takes", "vouches", "_checks", "_priced", "_packs", "_held_codes", "_held_spaced",
+    __slots__ = ("sheet", "takes", "vouches", "_checks", "_priced", "_packs", "_notes", "_held_codes", "_held_spaced",
                  "_held_points",
                  "_melded_points", "_in_held_order", "_special", "_opponents", "_foot_when_out", "_hand_when_out",
                  "_owner_by_player", "_opening_option", "_by_total", "_band_top", "_going_out_rules",
@@ -105,6 +105,7 @@ class FastJudge:
         self.vouches = sheet.max_books_per_rank is None
         self._priced: dict[int, Priced] = {}
         self._packs: dict[int, tuple[int, ...]] = {}
+        self._notes: dict[tuple[str, str, str | None], Unchecked] = {}  # the openings' notes (:meth:`_note`)
         values = sheet.card_values
         # Each kind's code and points in the order held cards are listed, and a reader of counts in that order
         self._held_codes = tuple(_CODES[i] for i in values.held_order)
@@ -358,9 +359,8 @@ class FastJudge:
 
     def _openings(self, deal: Deal, totals_before: Mapping[str, int] | None, priced: Priced) -> list[Unchecked]:
         """Each opening, none given, as not checked (as the general referee lists them)."""
-        option, not_given = self._opening_option, self._checks.opening_not_given
         unchecked: list[Unchecked] = []
-        new = tuple.__new__
+        notes = self._notes
         for i, side in enumerate(deal.sides):
             running = side.running_total if totals_before is None else totals_before.get(side.name)
             minimum = self._band_top if self._by_total and running is None \
@@ -368,13 +368,23 @@ class FastJudge:
             if not (minimum > 0 or priced.opening_book):
                 continue
             if self._owner_by_player and len(side.players) > 1:
-                unchecked += [new(Unchecked, ("opening", option, player.name + not_given, where, side.name,
-                                              player.name))
-                              for player, where in zip(side.players, _PLAYER_OPENINGS[i], strict=False)]
+                unchecked += [notes.get(key) or self._note(key)
+                              for key in zip(_PLAYER_OPENINGS[i], repeat(side.name), map(_NAME, side.players))]
             else:
-                unchecked.append(new(Unchecked, ("opening", option, side.name + not_given, _SIDE_OPENINGS[i],
-                                                 side.name, None)))
+                key = (_SIDE_OPENINGS[i], side.name, None)
+                unchecked.append(notes.get(key) or self._note(key))
         return unchecked
+
+    def _note(self, key: tuple[str, str, str | None]) -> Unchecked:
+        """The note of an opening not given, by (where it would be given, side, player): made once
+        per sheet and names (a game's deals have the same sides and players)."""
+        where, side, player = key
+        made = Unchecked("opening", self._opening_option,
+                         (side if player is None else player) + self._checks.opening_not_given, where, side, player)
+        if len(self._notes) >= _MAX_KEPT:
+            self._notes.clear()
+        self._notes[key] = made
+        return made
 
     # -- the score --------------------------------------------------------------------------
 
@@ -479,6 +489,7 @@ _MELDED_ORDER = tuple(_INDEX[card] for card in (*NATURALS, Card.RED_THREE, Card.
 _IN_MELDED_ORDER = itemgetter(*_MELDED_ORDER)
 _MELDED_LABELS = _IN_MELDED_ORDER(tuple(f"Melded {card.noun}" for card in CARDS))  # in the lines' order
 _POINTS = itemgetter(4)
+_NAME = attrgetter("name")
 _PLACES = tuple(range(len(CARDS) - 1))  # the places of the kinds held cards list (red threes apart)
 # Where each side's (or its player's) opening would be given, written once.
 _SIDE_OPENINGS = tuple(f"sides[{i}].opening" for i in range(MAX_SIDES))
