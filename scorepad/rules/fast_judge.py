@@ -176,9 +176,6 @@ class FastJudge:
         priced = self.priced(deal.number)
         if not priced.known or len(deal.sides) > MAX_SIDES:  # a line it does not write; more sides than JSON holds
             return None
-        for side in deal.sides:
-            if side.books is not None:  # a counted side, found before any side is judged
-                return None
         # The names the deal gives, as every player's name is matched (ignoring case)
         went_out_key = deal.went_out.strip().casefold() \
             if deal.ending is _WENT_OUT and deal.went_out is not None else None
