@@ -25,8 +25,8 @@ across every preset and option.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import compress
-from operator import gt, itemgetter
+from itertools import compress, repeat
+from operator import attrgetter, gt, itemgetter
 from typing import NamedTuple
 
 from .books import HeldBooks
@@ -74,12 +74,24 @@ class Priced(NamedTuple):
     opening_book: bool  # the opening minimum is a book
     minimum: int  # the opening minimum of a side whose running total is nothing
     short: dict[HeldBooks, bool]  # whether a side holding these books is short of going out, worked out once each
+    named: dict[str, Named]  # each player's lines' words, by the player's name, written once each
+
+
+class Named(NamedTuple):
+    """A player's own lines' words in one deal number, made once per name (a game's deals have the
+    same players): the player's steps with their labels naming the player, and the held cards' labels'
+    beginnings."""
+
+    steps: tuple[Step | None, ...]
+    hand: str  # "Dan's hand: "
+    foot: str  # "Dan's unopened foot: "
 
 
 class FastJudge:
     """One sheet compiled for the one-pass judge (:func:`fast_judge`)."""
 
-    __slots__ = ("sheet", "takes", "vouches", "_checks", "_priced", "_packs", "_held_codes", "_held_points",
+    __slots__ = ("sheet", "takes", "vouches", "_checks", "_priced", "_packs", "_notes", "_held_codes", "_held_spaced",
+                 "_held_points",
                  "_melded_points", "_in_held_order", "_special", "_opponents", "_foot_when_out", "_hand_when_out",
                  "_owner_by_player", "_opening_option", "_by_total", "_band_top", "_going_out_rules",
                  "_not_out_priced", "_lays", "_cut_bonus", "_foot_size", "_first_meld", "_black_three_priced")
@@ -93,9 +105,11 @@ class FastJudge:
         self.vouches = sheet.max_books_per_rank is None
         self._priced: dict[int, Priced] = {}
         self._packs: dict[int, tuple[int, ...]] = {}
+        self._notes: dict[tuple[str, str, str | None], Unchecked] = {}  # the openings' notes (:meth:`_note`)
         values = sheet.card_values
         # Each kind's code and points in the order held cards are listed, and a reader of counts in that order
         self._held_codes = tuple(_CODES[i] for i in values.held_order)
+        self._held_spaced = tuple(f" {code}" for code in self._held_codes)  # a code after another in a label
         self._held_points = tuple(-values.points[i] for i in values.held_order)  # taken off: negative
         self._in_held_order = values.in_held_order
         self._melded_points = _IN_MELDED_ORDER(values.points)  # each melded kind's points, in the lines' order
@@ -128,10 +142,22 @@ class FastJudge:
             number_ok = 1 <= number and (number <= last if last is not None else number <= MAX_DEALS)
             found = Priced(known, _by_kind(steps.side, _SIDE_KINDS), _by_kind(steps.listed, _PLAYER_KINDS),
                            sheet.going_out_books(number),
-                           number_ok, sheet.opening_book(number), self._checks.opening_minimum(number, 0), {})
+                           number_ok, sheet.opening_book(number), self._checks.opening_minimum(number, 0), {}, {})
             if len(self._priced) >= _MAX_KEPT:
                 self._priced.clear()
             self._priced[number] = found
+        return found
+
+    def named(self, priced: Priced, name: str) -> Named:
+        """The player's words in the deal number priced, made on first use."""
+        found = priced.named.get(name)
+        if found is None:
+            steps = tuple(None if step is None else (step[0], step[1].format(player=name), *step[2:])
+                          for step in priced.player)
+            found = Named(steps, f"{name}'s hand: ", f"{name}'s unopened foot: ")
+            if len(priced.named) >= _MAX_KEPT:
+                priced.named.clear()
+            priced.named[name] = found
         return found
 
     def pack_counts(self, players: int) -> tuple[int, ...]:
@@ -150,9 +176,6 @@ class FastJudge:
         priced = self.priced(deal.number)
         if not priced.known or len(deal.sides) > MAX_SIDES:  # a line it does not write; more sides than JSON holds
             return None
-        for side in deal.sides:
-            if side.books is not None:  # a counted side, found before any side is judged
-                return None
         # The names the deal gives, as every player's name is matched (ignoring case)
         went_out_key = deal.went_out.strip().casefold() \
             if deal.ending is _WENT_OUT and deal.went_out is not None else None
@@ -265,19 +288,22 @@ class FastJudge:
             lines += [new(Line, (code, label, n, points, n * points, option, None)) for label, n, points
                       in compress(zip(_MELDED_LABELS, counts, self._melded_points, strict=True), counts)]
         if clean and clean_step is not None:
-            lines.append(_line(clean_step, clean))
+            code, label, option, each = clean_step  # written out: a call less for a common line
+            lines.append(new(Line, (code, label, clean, each, clean * each, option, None)))
         if special and special_step is not None:
             code, _, option, _ = special_step
             lines += [new(Line, (code, f"Clean books of {card.noun}", n, self._special[card],
                                  n * self._special[card], option, None)) for card, n in special.items()]
         if dirty and dirty_step is not None:
-            lines.append(_line(dirty_step, dirty))
+            code, label, option, each = dirty_step  # written out: a call less for a common line
+            lines.append(new(Line, (code, label, dirty, each, dirty * each, option, None)))
         if wild and wild_step is not None:
             lines.append(_line(wild_step, wild))
         if mixed and mixed_step is not None:
             lines.append(_line(mixed_step, mixed))
         if side.red_threes and laid_step is not None and (went_out is not None or not_out_step is None):
-            lines.append(_line(laid_step, side.red_threes))
+            code, label, option, each = laid_step  # written out: a call less for a common line
+            lines.append(new(Line, (code, label, side.red_threes, each, side.red_threes * each, option, None)))
         if side.red_threes and not_out_step is not None and went_out is None:
             lines.append(_line(not_out_step, side.red_threes))
         if went_out is not None and going_out_step is not None:
@@ -287,7 +313,7 @@ class FastJudge:
         if side.failed_takes and failed_takes_step is not None:
             lines.append(_line(failed_takes_step, side.failed_takes))
         for player in side.players:
-            quiet = self._player(lines, player, priced.player, buried, caught, rows) and quiet
+            quiet = self._player(lines, player, priced, buried, caught, rows) and quiet
         # What the side brought to the deal's end, as :meth:`~.tally.Tally.of` counts it (no books of
         # threes, dirty special books or caps on a sheet the pass takes): the referee's, where it has
         # something to say.
@@ -330,9 +356,8 @@ class FastJudge:
 
     def _openings(self, deal: Deal, totals_before: Mapping[str, int] | None, priced: Priced) -> list[Unchecked]:
         """Each opening, none given, as not checked (as the general referee lists them)."""
-        option, not_given = self._opening_option, self._checks.opening_not_given
         unchecked: list[Unchecked] = []
-        new = tuple.__new__
+        notes = self._notes
         for i, side in enumerate(deal.sides):
             running = side.running_total if totals_before is None else totals_before.get(side.name)
             minimum = self._band_top if self._by_total and running is None \
@@ -340,17 +365,27 @@ class FastJudge:
             if not (minimum > 0 or priced.opening_book):
                 continue
             if self._owner_by_player and len(side.players) > 1:
-                unchecked += [new(Unchecked, ("opening", option, player.name + not_given, where, side.name,
-                                              player.name))
-                              for player, where in zip(side.players, _PLAYER_OPENINGS[i], strict=False)]
+                unchecked += [notes.get(key) or self._note(key)
+                              for key in zip(_PLAYER_OPENINGS[i], repeat(side.name), map(_NAME, side.players))]
             else:
-                unchecked.append(new(Unchecked, ("opening", option, side.name + not_given, _SIDE_OPENINGS[i],
-                                                 side.name, None)))
+                key = (_SIDE_OPENINGS[i], side.name, None)
+                unchecked.append(notes.get(key) or self._note(key))
         return unchecked
+
+    def _note(self, key: tuple[str, str, str | None]) -> Unchecked:
+        """The note of an opening not given, by (where it would be given, side, player): made once
+        per sheet and names (a game's deals have the same sides and players)."""
+        where, side, player = key
+        made = Unchecked("opening", self._opening_option,
+                         (side if player is None else player) + self._checks.opening_not_given, where, side, player)
+        if len(self._notes) >= _MAX_KEPT:
+            self._notes.clear()
+        self._notes[key] = made
+        return made
 
     # -- the score --------------------------------------------------------------------------
 
-    def _player(self, lines: list[Line], player: Player, steps: tuple[Step | None, ...], buried: bool, caught: bool,
+    def _player(self, lines: list[Line], player: Player, priced: Priced, buried: bool, caught: bool,
                 rows: list[Sequence[int]]) -> bool:
         """A player's own lines, in the table's order, added to ``lines``, and the hand and unopened
         foot to ``rows``; whether the player breaks no rule and earns no warning: no negative count,
@@ -367,44 +402,47 @@ class FastJudge:
             quiet = not player.foot_played and sum(foot) == self._foot_size and min(foot) >= 0
         quiet = quiet and (not held or min(cards) >= 0 and not (self._lays and cards[_RED_THREE])) \
             and (not player.cut_bonus or self._cut_bonus) and player.opening is None
-        cut_step, hand_step, red_hand_step, foot_step, black_foot_step, red_foot_step = steps
+        named = priced.named.get(name) or self.named(priced, name)
+        cut_step, hand_step, red_hand_step, foot_step, black_foot_step, red_foot_step = named.steps
         if player.cut_bonus and cut_step is not None:
             lines.append(_line(cut_step, 1, name))
         if held and hand_step is not None:
-            self._held(lines, hand_step, name, cards, "hand")
+            self._held(lines, hand_step, name, cards, named.hand)
         if caught and cards[_RED_THREE] and red_hand_step is not None:
             lines.append(_line(red_hand_step, cards[_RED_THREE], name))
         if picked_up:
             return quiet
         if foot_step is not None:
             self._held(lines, foot_step, name, foot if self._black_three_priced is None or not foot[_BLACK_THREE]
-                       else (*foot[:_BLACK_THREE], 0, *foot[_BLACK_THREE + 1:]), "unopened foot")
+                       else (*foot[:_BLACK_THREE], 0, *foot[_BLACK_THREE + 1:]), named.foot)
         if foot[_BLACK_THREE] and black_foot_step is not None:
             lines.append(_line(black_foot_step, foot[_BLACK_THREE], name))
         if buried and foot[_RED_THREE] and red_foot_step is not None:
-            lines.append(_line(red_foot_step, foot[_RED_THREE], name))
+            code, label, option, each = red_foot_step  # written out: a call less
+            lines.append(tuple.__new__(Line, (code, label, foot[_RED_THREE], each, foot[_RED_THREE] * each, option,
+                                              name)))
         return quiet
 
-    def _held(self, lines: list[Line], step: Step, player: str, counts: tuple[int, ...], where: str) -> None:
-        """Cards held at the end, a line per card value, highest first (as :func:`~.lines._held`)."""
-        code, _, option, _ = step
-        new = tuple.__new__
-        each = n = 0
-        codes = prefix = ""
+    def _held(self, lines: list[Line], step: Step, player: str, counts: tuple[int, ...], prefix: str) -> None:
+        """Cards held at the end, a line per card value, highest first (as :func:`~.lines._held`),
+        each label ``prefix`` and the cards: only the places held are looked at (a hand holds a few
+        of the fifteen kinds)."""
         counts = self._in_held_order(counts)
-        for card, held, points in compress(zip(self._held_codes, counts, self._held_points, strict=True), counts):
-            if codes and points == each:
-                n += held
-                codes = f"{codes} {card}"
-                continue
-            if codes:
-                lines.append(new(Line, (code, prefix + codes, n, each, n * each, option, player)))
+        held = [*compress(_PLACES, counts)]
+        if not held:
+            return
+        code, _, option, _ = step
+        new, codes_of, spaced, points_of = tuple.__new__, self._held_codes, self._held_spaced, self._held_points
+        i = held[0]
+        each, n, codes = points_of[i], counts[i], codes_of[i]
+        for i in held[1:]:
+            if points_of[i] == each:
+                n += counts[i]
+                codes += spaced[i]
             else:
-                prefix = f"{player}'s {where}: "
-            each, n, codes = points, held, card
-        if codes:
-            lines.append(new(Line, (code, prefix + codes, n, each, n * each, option, player)))
-
+                lines.append(new(Line, (code, prefix + codes, n, each, n * each, option, player)))
+                each, n, codes = points_of[i], counts[i], codes_of[i]
+        lines.append(new(Line, (code, prefix + codes, n, each, n * each, option, player)))
 
 def _by_kind(steps: Iterable[SideStep | PlayerStep], kinds: Mapping[str, int]) -> tuple[Step | None, ...]:
     """A plan's steps (:class:`~.lines.Step` or :class:`~.lines.PlayerStep`) by kind, as the pass reads
@@ -417,10 +455,9 @@ def _by_kind(steps: Iterable[SideStep | PlayerStep], kinds: Mapping[str, int]) -
 
 
 def _line(step: Step, n: int, player: str | None = None) -> Line:
-    """The line of ``n`` of a counted kind; its label names ``player`` where it has ``{player}``."""
+    """The line of ``n`` of a counted kind, scored to ``player`` (a player's step's label names the
+    player already: :meth:`FastJudge.named`)."""
     code, label, option, each = step
-    if player is not None and "{" in label:
-        label = label.format(player=player)
     return tuple.__new__(Line, (code, label, n, each, n * each, option, player))
 
 
@@ -449,6 +486,8 @@ _MELDED_ORDER = tuple(_INDEX[card] for card in (*NATURALS, Card.RED_THREE, Card.
 _IN_MELDED_ORDER = itemgetter(*_MELDED_ORDER)
 _MELDED_LABELS = _IN_MELDED_ORDER(tuple(f"Melded {card.noun}" for card in CARDS))  # in the lines' order
 _POINTS = itemgetter(4)
+_NAME = attrgetter("name")
+_PLACES = tuple(range(len(CARDS) - 1))  # the places of the kinds held cards list (red threes apart)
 # Where each side's (or its player's) opening would be given, written once.
 _SIDE_OPENINGS = tuple(f"sides[{i}].opening" for i in range(MAX_SIDES))
 _PLAYER_OPENINGS = tuple(tuple(f"sides[{i}].players[{j}].opening" for j in range(MAX_PER_SIDE))
