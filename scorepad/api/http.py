@@ -74,7 +74,9 @@ def body(allowed: Iterable[str]) -> dict[str, JSON]:
         if key not in allowed:
             raise ApiError(400, key, f"is not a field here; expected {', '.join(allowed)}" if allowed
                            else "is not a field here: this route takes no fields (send an empty body, or {})")
-    schema = nulls.request_schema()
+    # A null comes only from the literal null, which a UTF-8 body without one does not hold
+    # (one in UTF-16 or UTF-32 holds zero bytes): such a body is not walked for nulls.
+    schema = nulls.request_schema() if b"null" in raw or b"\x00" in raw else None
     if schema is not None and (null_at := nulls.null_field(data, schema)) is not None:
         raise ApiError(400, null_at, "is null, which it may not be here: leave the field out, or give it a value")
     return data
@@ -193,9 +195,10 @@ def client_scope(game_id: str) -> str:
 def write_once(write: Callable[[idempotency.Once[T] | None], T],
                answer: Callable[[T | idempotency.Made], tuple[int, dict[str, JSON]]],
                headers: Callable[[dict[str, JSON]], dict[str, str]],
-               reveal: Callable[[dict[str, JSON]], dict[str, JSON]] | None = None) -> ResponseReturnValue:
+               reveal: Callable[[T | idempotency.Made, dict[str, JSON]], dict[str, JSON]] | None = None
+               ) -> ResponseReturnValue:
     """The request's write, ``write(once)``, answered with ``answer(result)`` (its status and
-    JSON body), ``reveal(body)`` when given (:func:`with_edit_key`) and ``headers(body)``.
+    JSON body), ``reveal(result, body)`` when given (:func:`with_edit_key`) and ``headers(body)``.
     Without an ``Idempotency-Key``, ``once`` is None. With one, the write is made at most
     once per key, client (:func:`client_scope`), route and game
     (:func:`scorepad.storage.idempotency.once`): the same request sent again by the same
@@ -220,7 +223,7 @@ def write_once(write: Callable[[idempotency.Once[T] | None], T],
                            problem="request-in-progress")
         found = made
     status, body = answer(found)
-    body = reveal(body) if reveal else body
+    body = reveal(found, body) if reveal else body
     response = jsonify(body)
     response.status_code = status
     response.headers.update(headers(body))
@@ -334,13 +337,16 @@ def new_game(found: GameRecord | idempotency.Made) -> tuple[int, dict[str, JSON]
     return 201, game_answer(found)
 
 
-def with_edit_key(body: dict[str, JSON]) -> dict[str, JSON]:
+def with_edit_key(made: GameRecord | idempotency.Made, body: dict[str, JSON]) -> dict[str, JSON]:
     """``body`` (:func:`game_answer`) with the game's edit key as it is now and the edit
-    link holding it, rebuilt from the game: the first answer, or a replay to the client
-    that sent the request (its ``Idempotency-Key`` is scoped to that client). A replay is
-    only found until the game's key is next replaced (which forgets every key kept for the
-    game before it), so it never hands out a key made after the request it replays."""
-    found = game(str(body["id"]))  # game_answer wrote it: the game's id
+    link holding it: the first answer, or a replay to the client that sent the request (its
+    ``Idempotency-Key`` is scoped to that client). A replay is only found until the game's
+    key is next replaced (which forgets every key kept for the game before it), so it never
+    hands out a key made after the request it replays. A replay reads the game again; the
+    first answer is given the key its write (``made``) just gave the game, unread, when no one
+    else can have replaced it since: no one but this answer's client holds that key yet, and
+    only a game that is a club night's table has another (its organiser's)."""
+    found = made if isinstance(made, GameRecord) and made.event_id is None else game(str(body["id"]))
     return {**body, "edit_url": page_url("/games/{}/edit/{}", found.id, found.edit_key), "edit_key": found.edit_key}
 
 

@@ -116,6 +116,18 @@ def test_null_where_the_schema_has_none_is_refused_naming_the_field(client, body
     assert "null" in problem["message"]
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-32"])
+def test_null_in_a_body_sent_as_utf_16_or_32_is_refused_as_in_utf_8(client, encoding):
+    """A body not in UTF-8 holds its null in another form than the bytes ``null``: still refused."""
+    game_id, key = api_game(client)
+    body = json.dumps({**valid_deal(), "permission": None}).encode(encoding)
+    answer = client.post(f"{API}/games/{game_id}/deals", data=body, content_type="application/json",
+                         headers=bearer(key))
+    assert_error_shape(answer, 400, "permission")
+    assert client.post(f"{API}/games/{game_id}/deals", data=json.dumps(valid_deal()).encode(encoding),
+                       content_type="application/json", headers=bearer(key)).status_code == 201
+
+
 def test_null_where_the_schema_says_nullable_still_means_not_given(client):
     deal = valid_deal()
     deal["sides"][0]["players"][0]["foot_played"] = None

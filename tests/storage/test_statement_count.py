@@ -109,3 +109,24 @@ def test_a_phone_reading_the_game_it_just_changed_reads_its_revision_once(app, c
         answer = client.get(url)
     assert answer.status_code == 200 and answer.headers["ETag"] == f'"{game_id}.1"'
     assert statements == [f"SELECT revision, updated_at FROM game WHERE id = '{game_id}'"]
+
+
+def test_a_new_game_is_not_read_back_for_its_answer_but_its_replay_reads_it(app, client):
+    """Creating a game with an Idempotency-Key looks for the key, then writes the game and the
+    key: the answer's edit key is the one the write just gave it (no one else holds it yet),
+    not read back; a replay of the key reads the game again, and answers the same key."""
+    body = {"name": "Counted", "sheet": "common", "sides": [{"name": "Ann", "players": ["Ann"]},
+                                                            {"name": "Bea", "players": ["Bea"]}]}
+    answers = []
+    for _ in range(2):
+        with traced(app) as statements:
+            answer = client.post("/api/v1/games", json=body, headers={"Idempotency-Key": "count-new-game"})
+            assert answer.status_code == 201, answer.get_data(as_text=True)
+        answers.append((answer.get_json(), statements))
+    (first, written), (replayed, read) = answers
+    assert [s.split(" (")[0].split(" FROM")[0] for s in written] == [
+        "SELECT digest, kind, made_game, deal, revision", "INSERT INTO game", "INSERT INTO idempotency_key"], written
+    with app.app_context():
+        assert first["edit_key"] == reading.load_game(first["id"]).edit_key
+    assert replayed == first
+    assert any(s.startswith("SELECT revision, updated_at FROM game") for s in read), read
