@@ -60,8 +60,10 @@ if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 ANSWERS_KEPT = 1024  # answers kept (a path, query and host each): a club's tables, through one or two hosts
-BYTES_KEPT = 16 * 1024 * 1024  # their bodies, coded ones included: a results PDF may be some hundred KB,
-# and a large game's JSON, kept a host each, up to 1 MB (tests/storage/test_large_game.py: 100 hosts under 30 MB)
+BYTES_KEPT = 8 * 1024 * 1024  # their bodies and headers, coded ones included: a club's games are some KB
+# each, a results PDF some hundred KB, and a large game's JSON, kept a host each, up to 1 MB; the server
+# grows by about this and as much again in freed but held heap (tests/storage/test_large_game.py: 100
+# hosts under 30 MB, about 10 MB measured alone, and twice the growth under CI's load at 16 MB)
 PHONES_KEPT = 8192  # cookie headers known to be a watcher's of a game's path (one a phone and path)
 # The paths whose answers may be replayed: the game page, its history and sheet pages, its scores
 # as CSV and its results PDF; the API's game and history. (The exports say when they were made,
@@ -80,6 +82,11 @@ class Form:
     headers: list[tuple[str, str]]
     body: bytes
     not_modified: list[tuple[str, str]]
+
+    @property
+    def size(self) -> int:
+        """Its bytes: the body's and its headers' (both sets)."""
+        return len(self.body) + sum(len(k) + len(v) for k, v in (*self.headers, *self.not_modified))
 
 
 @dataclass(frozen=True)
@@ -119,7 +126,7 @@ class Answer:
 
     @property
     def size(self) -> int:
-        return len(self.plain.body) + sum(len(form.body) for form in self.made.values() if form is not None)
+        return sum(form.size for form in (self.plain, *self.made.values()) if form is not None)
 
 
 def _not_modified(headers: list[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -290,7 +290,7 @@ def test_what_is_kept_stays_within_its_bounds(make_app):
 def test_an_answer_is_coded_once_in_each_coding_first_asked_the_route_s_answer_included(make_app):
     """Kept as the route answered it, and coded in the coding its client takes, once (the
     client asking is the one sent fewer bytes); another coding is made the first time a
-    client takes it, then kept so, its bytes counted."""
+    client takes it, then kept so, its bytes counted (its headers' too)."""
     app = make_app()
     layer = app.wsgi_app
     while not isinstance(layer, WatchersPages):  # the app's own, under the prefix handling
@@ -302,7 +302,12 @@ def test_an_answer_is_coded_once_in_each_coding_first_asked_the_route_s_answer_i
     (kept,) = layer.answers.values()
     plain = kept.plain.body
     assert gzip.decompress(packed.get_data()) == plain and set(kept.made) == {"gzip"}
-    assert layer.bytes == len(plain) + len(packed.get_data())
+    def headed(form):  # a form's bytes: its body's, and its headers' (the 200's and the 304's)
+        return len(form.body) + sum(len(k) + len(v) for k, v in (*form.headers, *form.not_modified))
+
+    assert headed(kept.plain) > len(plain) + 100  # Content-Type, ETag, Vary, the security headers...
+    assert layer.bytes == headed(kept.plain) + headed(kept.form("gzip"))
+    assert kept.form("gzip").body == packed.get_data()
     assert phone.get(f"/api/v1/games/{game}").get_data() == plain  # replayed plain: nothing made
     assert next(iter(layer.answers.values())) is kept
     assert phone.get(f"/api/v1/games/{game}", headers={"Accept-Encoding": "gzip"}).get_data() == packed.get_data()
@@ -312,7 +317,7 @@ def test_an_answer_is_coded_once_in_each_coding_first_asked_the_route_s_answer_i
     (kept,) = layer.answers.values()
     assert set(kept.made) == {"gzip", "br"} and kept.form("br").body == shrunk.get_data()
     assert layer.bytes == sum(a.size for a in layer.answers.values()) == (
-        len(plain) + len(packed.get_data()) + len(shrunk.get_data()))
+        headed(kept.plain) + headed(kept.form("gzip")) + headed(kept.form("br")))
     assert phone.get(f"/api/v1/games/{game}", headers={"Accept-Encoding": "br"}).get_data() == shrunk.get_data()
     assert next(iter(layer.answers.values())) is kept  # coded once in each
 
