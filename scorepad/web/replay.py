@@ -83,10 +83,11 @@ class Form:
     body: bytes
     not_modified: list[tuple[str, str]]
 
-    @property
-    def size(self) -> int:
-        """Its bytes: the body's and its headers' (both sets)."""
-        return len(self.body) + sum(len(k) + len(v) for k, v in (*self.headers, *self.not_modified))
+    size: int = field(init=False)  # its bytes: the body's and its headers' (both sets), counted once
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "size", len(self.body) + sum(len(k) + len(v) for k, v in
+                                                              (*self.headers, *self.not_modified)))
 
 
 @dataclass(frozen=True)
