@@ -161,7 +161,15 @@ class RuleSheet:
 
     def to_json(self, full: bool = False) -> dict[str, JSON]:
         """The sheet's JSON form: its preset, the preset's version and what it changes
-        against that version, or every option."""
+        against that version, or every option. (A copy each time; the values inside are shared.)"""
+        return self._written(True) if full else {**self._brief}
+
+    @cached_property
+    def _brief(self) -> dict[str, JSON]:
+        """:meth:`to_json`'s short form, written once (the sheet is frozen): every game's JSON has it."""
+        return self._written(False)
+
+    def _written(self, full: bool) -> dict[str, JSON]:
         out: dict[str, JSON] = {}
         base = None if full else self.base()
         if self.preset:
@@ -196,13 +204,17 @@ class RuleSheet:
     def changes(self) -> list[Change]:
         """The options this sheet sets differently from its preset (in the version it was
         made from), in catalogue order."""
+        return list(self._changes)
+
+    @cached_property
+    def _changes(self) -> tuple[Change, ...]:  # worked out once (the sheet is frozen): every game's JSON lists them
         base = self.base()
         if base is None:
-            return []
-        return [Change(option.name, option.label, option.words(getattr(base, option.name), base),
-                       option.words(getattr(self, option.name), self))
-                for option in OPTIONS
-                if getattr(self, option.name) != getattr(base, option.name)]
+            return ()
+        return tuple(Change(option.name, option.label, option.words(getattr(base, option.name), base),
+                            option.words(getattr(self, option.name), self))
+                     for option in OPTIONS
+                     if getattr(self, option.name) != getattr(base, option.name))
 
     def describe(self, name: str) -> str:
         """One option's value in plain words.
