@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from enum import Enum
+from itertools import product
 
 from .errors import ReadError
 from .limits import MAX_CARD_STRING, MAX_COUNT
@@ -72,6 +73,11 @@ _NOUNS = {
 # Spellings accepted in the card-string form, besides each card's own code.
 _ALIASES = {"T": Card.TEN, "JOKER": Card.JOKER, "JO": Card.JOKER, "W": Card.JOKER}
 _TOKEN = re.compile(r"^([0-9]{1,2}[BR]?|[A-Z]+)(?:[X*×](\d{1,4}))?$")
+# Each token that names one card as it is, in any case ("k", "3b", "Joker"), and the card's place in CARDS:
+# a card string of such tokens (most are) is read by looking each up; any other token takes the long way.
+_ONE_CARD = {"".join(spelling): i for code, i in [*((card.value, _INDEX[card]) for card in CARDS),
+                                                  *((alias, _INDEX[card]) for alias, card in _ALIASES.items())]
+             for spelling in product(*({ch.lower(), ch.upper()} for ch in code))}
 
 
 def parse_card(text: str, field: str = "") -> Card:
@@ -138,6 +144,15 @@ class Cards:
                             f"{MAX_CARD_STRING:,} (write a count as Kx4)")
         check_text(text, field, multiline=True)
         values = [0] * len(CARDS)
+        one_card = _ONE_CARD.get
+        for token in text.replace(",", " ").split():
+            i = one_card(token)
+            if i is None:  # a count (Kx3) or a token that is not a card: the long way, from the start
+                values = [0] * len(CARDS)
+                break
+            values[i] += 1
+        else:
+            return cls._of(tuple(values)) if max(values) <= MAX_COUNT else cls._counted(values, field)
         for token in re.split(r"[\s,]+", text.strip()):
             if not token:
                 continue
@@ -147,8 +162,14 @@ class Cards:
                                 f"{' '.join(c.value for c in CARDS)}")
             code, count = match.groups()
             values[_INDEX[parse_card(code, field)]] += int(count or 1)
+        return cls._counted(values, field)
+
+    @classmethod
+    def _counted(cls, values: list[int], field: str) -> Cards:
+        """The cards a card string counted, each kind at most ``MAX_COUNT`` (the object form's bound,
+        so a deal read from a card string reads again once stored)."""
         for card, n in zip(CARDS, values, strict=True):
-            if n > MAX_COUNT:  # the object form's bound, so a deal read here reads again once stored
+            if n > MAX_COUNT:
                 raise ReadError(field, f"holds {n:,} {card.noun}; no pack holds more than {MAX_COUNT:,}")
         return cls._of(tuple(values))
 

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from scorepad.rules import Card, Deal, ReadError, SheetError, Verdict, judge, load_sheet, preset, score
+from scorepad.rules import Card, Cards, Deal, ReadError, SheetError, Verdict, judge, load_sheet, preset, score
 from scorepad.rules.cards import Rank
 from scorepad.rules.catalogue import OPTIONS
 from scorepad.rules.choices import Choice
@@ -475,3 +475,21 @@ def test_supply_check_fires_one_past_the_pack(preset_id):
             data = {"sheet": preset_id, "deal": 1, "ending": "stock_out", "sides": sides}
             codes = validate(Deal.from_json(data)).codes()
             assert ("supply" in codes) is expected, (preset_id, code, extra)
+
+
+# Spellings of one card that a card string may hold, in mixed case, and what else it may hold.
+ONE_CARD_SPELLINGS = st.sampled_from((*CARD_CODES, "T", "JOKER", "JO", "W")).flatmap(
+    lambda code: st.tuples(*(st.sampled_from((ch.lower(), ch.upper())) for ch in code)).map("".join))
+SEPARATORS = st.sampled_from((" ", ",", ", ", "  ", "\n", " \n ", " ,, "))
+
+
+@FUZZ
+@given(st.lists(st.tuples(ONE_CARD_SPELLINGS, SEPARATORS), max_size=30))
+def test_a_card_string_of_single_cards_reads_as_the_same_cards_counted_one_by_one(tokens):
+    """A card string of single cards (looked up token by token) reads as the same string with
+    each card counted ``x1`` (which only the long way reads), separators and case whatever."""
+    text = "".join(token + gap for token, gap in tokens)
+    counted = "".join(f"{token}x1{gap}" for token, gap in tokens)
+    assert Cards.parse(text).counts() == Cards.parse(counted).counts()
+    assert sum(Cards.parse(text).counts()) == len(tokens)
+
