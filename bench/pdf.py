@@ -2,7 +2,7 @@
 
 Run from the repository root::
 
-    python bench/pdf.py [repetitions]
+    python bench/pdf.py [--repetitions 30]
 
 Builds each PDF of :mod:`scorepad.paper` in memory (no server, no database, no Flask) and prints the
 median and 90th percentile build time in milliseconds and the size in KB:
@@ -19,6 +19,7 @@ No timing is asserted; the script only reports.
 
 from __future__ import annotations
 
+import argparse
 import gc
 import json
 import os
@@ -127,7 +128,9 @@ def four_deal_game() -> BenchGame:
 
 
 def main(argv: list[str]) -> int:
-    repetitions = int(argv[1]) if len(argv) > 1 else 30
+    parser = argparse.ArgumentParser(description="How fast each PDF is built, and how large it is.")
+    parser.add_argument("--repetitions", type=int, default=30, help="builds of each PDF timed (default 30)")
+    repetitions = max(1, parser.parse_args(argv[1:]).repetitions)
     warm_up = max(repetitions // 10, 3)
     game = GameInfo.of("Friday night", PAIRS, "http://192.168.1.20:8000/games/BENCHBENCHBENCHBENCH00",
                            printed_date())
