@@ -132,8 +132,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--repetitions", type=int, default=2000, help="timed runs of each (default 2000)")
     parser.add_argument("--rounds", type=int, default=10, help="turns the timed runs are split into (default 10)")
     args = parser.parse_args(argv[1:])
-    rounds = max(1, min(args.rounds, args.repetitions))
-    repetitions = args.repetitions // rounds * rounds
+    total = max(2, args.repetitions)  # a 90th percentile needs two
+    rounds = max(1, min(args.rounds, total // 2))
+    repetitions = total // rounds * rounds
     warm_up = max(repetitions // 10, 50)
     deal = Deal.from_json(DEAL)
     verdict = judge(deal)
