@@ -123,7 +123,7 @@ def timings_us(run: Callable[[], Any], repetitions: int, warm_up: int) -> list[f
 
 
 def p90(values: list[float]) -> float:
-    return statistics.quantiles(values, n=10, method="inclusive")[-1]
+    return statistics.quantiles(values, n=10, method="inclusive")[-1] if len(values) > 1 else values[0]
 
 
 def main(argv: list[str]) -> int:
@@ -132,9 +132,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--repetitions", type=int, default=2000, help="timed runs of each (default 2000)")
     parser.add_argument("--rounds", type=int, default=10, help="turns the timed runs are split into (default 10)")
     args = parser.parse_args(argv[1:])
-    total = max(2, args.repetitions)  # a 90th percentile needs two
-    rounds = max(1, min(args.rounds, total // 2))
-    repetitions = total // rounds * rounds
+    rounds = max(1, min(args.rounds, args.repetitions))
+    repetitions = max(1, args.repetitions // rounds * rounds)
     warm_up = max(repetitions // 10, 50)
     deal = Deal.from_json(DEAL)
     verdict = judge(deal)
@@ -167,8 +166,7 @@ def main(argv: list[str]) -> int:
         for label, run in rows:
             timed[label] += timings_us(run, repetitions // rounds, warm_up if turn == 0 else 0)
     medians = {}
-    for label, _ in rows:
-        times = timed[label]
+    for label, times in timed.items():
         medians[label] = statistics.median(times)
         print(f"{label:24}{medians[label]:12.1f}{p90(times):12.1f}{min(times):12.1f}")
     median = medians["validate + score"]
